@@ -1,0 +1,183 @@
+package lifecycle
+
+import (
+	"fmt"
+	"time"
+)
+
+// Action is what the sweep should do with a PR.
+type Action int
+
+const (
+	Keep       Action = iota // nothing to do now
+	Skip                     // exempt or filtered out by the policy
+	NeedDetail               // the listing cannot decide: read the PR's activity, then decide again
+	Mark                     // add the stale label and post the stale notice
+	Notify                   // labelled but our notice is missing (a crash, or a person's label): post it
+	Unstale                  // a person acted after the mark: take the label off
+	Close                    // post the closing comment (unless already there) and close
+)
+
+func (a Action) String() string {
+	return [...]string{"keep", "skip", "need-detail", "mark", "notify", "unstale", "close"}[a]
+}
+
+// Reason says why, in a form tests and the summary can rely on.
+type Reason string
+
+const (
+	ReasonActive          Reason = "active"
+	ReasonInactive        Reason = "inactive"
+	ReasonStaleWaiting    Reason = "stale, waiting for activity"
+	ReasonPersonActivity  Reason = "activity by a person after the mark"
+	ReasonCloseDue        Reason = "no activity by a person since the mark"
+	ReasonNoticeMissing   Reason = "labelled without notice"
+	ReasonStartDate       Reason = "created before start-date"
+	ReasonDraft           Reason = "draft"
+	ReasonExemptLabel     Reason = "exempt label"
+	ReasonOnlyLabels      Reason = "lacks only-labels"
+	ReasonAnyOfLabels     Reason = "lacks any-of-labels"
+	ReasonExemptMilestone Reason = "exempt milestone"
+	ReasonExemptAssignee  Reason = "exempt assignee"
+	ReasonUnassigned      Reason = "not assigned (include-only-assigned)"
+	ReasonAwaitingReview  Reason = "awaiting review"
+	ReasonMarkUnknown     Reason = "cannot tell when it was marked"
+	ReasonNeverStale      Reason = "marking disabled"
+)
+
+// Decision is the outcome of the rules for one PR.
+type Decision struct {
+	Action Action
+	Reason Reason
+	// InactiveSince is the last activity the decision counted.
+	InactiveSince time.Time
+	// MarkedAt is when the stale label was added (zero when not stale or unknown).
+	MarkedAt time.Time
+	// CloseAt is when a stale PR closes if nobody acts (zero: never).
+	CloseAt time.Time
+	// CloseNoticePosted: a previous run posted the closing comment and stopped
+	// before closing; close without commenting again.
+	CloseNoticePosted bool
+}
+
+func (d Decision) String() string {
+	return fmt.Sprintf("%s (%s)", d.Action, d.Reason)
+}
+
+// Decide applies the rules to one PR. act is nil when only the listing is
+// known; the decision is then NeedDetail whenever the listing cannot settle it.
+func Decide(pr PR, act *Activity, now time.Time, p Policy) Decision {
+	if r, exempt := exemption(pr, p); exempt {
+		return Decision{Action: Skip, Reason: r}
+	}
+	if pr.HasLabel(p.StaleLabel) {
+		return decideStale(pr, act, now, p)
+	}
+	return decideFresh(pr, act, now, p)
+}
+
+func exemption(pr PR, p Policy) (Reason, bool) {
+	switch {
+	case !p.StartDate.IsZero() && pr.CreatedAt.Before(p.StartDate):
+		return ReasonStartDate, true
+	case p.ExemptDraft && pr.Draft:
+		return ReasonDraft, true
+	case intersectsFold(pr.Labels, p.ExemptLabels):
+		return ReasonExemptLabel, true
+	case !hasAll(pr.Labels, p.OnlyLabels):
+		return ReasonOnlyLabels, true
+	case len(p.AnyOfLabels) > 0 && !intersectsFold(pr.Labels, p.AnyOfLabels):
+		return ReasonAnyOfLabels, true
+	case pr.Milestone != "" && (p.ExemptAllMilestones || containsFold(p.ExemptMilestones, pr.Milestone)):
+		return ReasonExemptMilestone, true
+	case len(pr.Assignees) > 0 && (p.ExemptAllAssignees || intersectsFold(pr.Assignees, p.ExemptAssignees)):
+		return ReasonExemptAssignee, true
+	case p.IncludeOnlyAssigned && len(pr.Assignees) == 0:
+		return ReasonUnassigned, true
+	}
+	return "", false
+}
+
+func hasAll(have, want []string) bool {
+	for _, w := range want {
+		if !containsFold(have, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func decideFresh(pr PR, act *Activity, now time.Time, p Policy) Decision {
+	cutoff, ok := p.StaleCutoff(now)
+	if !ok {
+		return Decision{Action: Keep, Reason: ReasonNeverStale}
+	}
+	last := pr.UpdatedAt
+	if p.IgnoreUpdates {
+		last = pr.CreatedAt
+	}
+	if p.ActivityFrom == People && !p.IgnoreUpdates {
+		// updated_at is an upper bound of a person's last activity, and
+		// created_at a lower one: only PRs between the two need a look.
+		if !pr.UpdatedAt.Before(cutoff) && pr.CreatedAt.Before(cutoff) {
+			if act == nil {
+				return Decision{Action: NeedDetail, Reason: ReasonActive}
+			}
+			last = later(pr.CreatedAt, act.LastPersonAt)
+		}
+	}
+	if !last.Before(cutoff) {
+		return Decision{Action: Keep, Reason: ReasonActive, InactiveSince: last}
+	}
+	if p.ExemptAwaitingReview {
+		if act == nil {
+			return Decision{Action: NeedDetail, Reason: ReasonInactive, InactiveSince: last}
+		}
+		if act.AwaitingReview {
+			return Decision{Action: Skip, Reason: ReasonAwaitingReview, InactiveSince: last}
+		}
+	}
+	return Decision{Action: Mark, Reason: ReasonInactive, InactiveSince: last, MarkedAt: now, CloseAt: p.CloseDate(now)}
+}
+
+func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
+	if act == nil {
+		// Adding the label moved updated_at, so the mark is no later than
+		// updated_at: if that is past the close window, nobody acted since.
+		if closeCutoff, ok := p.CloseCutoff(now); ok && pr.UpdatedAt.Before(closeCutoff) {
+			return Decision{Action: Close, Reason: ReasonCloseDue, InactiveSince: pr.UpdatedAt, CloseAt: p.CloseDate(pr.UpdatedAt)}
+		}
+		return Decision{Action: NeedDetail, Reason: ReasonStaleWaiting}
+	}
+	personSince := act.LastPersonAt.After(act.MarkedAt)
+	if personSince && p.RemoveStaleWhenUpdated {
+		return Decision{Action: Unstale, Reason: ReasonPersonActivity, InactiveSince: act.LastPersonAt, MarkedAt: act.MarkedAt}
+	}
+	if act.MarkedAt.IsZero() {
+		return Decision{Action: Skip, Reason: ReasonMarkUnknown}
+	}
+	clock := act.MarkedAt
+	if personSince {
+		// remove-stale-when-updated: false keeps the label, but a person's
+		// activity still postpones the close.
+		clock = act.LastPersonAt
+	}
+	d := Decision{Reason: ReasonStaleWaiting, InactiveSince: clock, MarkedAt: act.MarkedAt, CloseAt: p.CloseDate(clock)}
+	switch {
+	case !d.CloseAt.IsZero() && !now.Before(d.CloseAt):
+		d.Action, d.Reason = Close, ReasonCloseDue
+		d.CloseNoticePosted = !act.CloseNoticeAt.IsZero()
+	case act.NoticeAt.IsZero():
+		d.Action, d.Reason = Notify, ReasonNoticeMissing
+	default:
+		d.Action = Keep
+	}
+	return d
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}

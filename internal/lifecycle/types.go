@@ -1,0 +1,109 @@
+// Package lifecycle holds the rules of stalepr: given what is known about one
+// pull request, the time and the policy, it decides what to do. It performs no
+// I/O and knows nothing of GitHub's wire format.
+package lifecycle
+
+import (
+	"strings"
+	"time"
+)
+
+// PR is what the repository listing tells about an open pull request.
+type PR struct {
+	Number    int
+	Title     string
+	URL       string
+	Author    string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	Draft     bool
+	Labels    []string
+	Milestone string // title; empty when none
+	Assignees []string
+}
+
+// HasLabel reports whether the PR carries label, compared case-insensitively
+// as GitHub does.
+func (p PR) HasLabel(label string) bool {
+	return containsFold(p.Labels, label)
+}
+
+// ActivityFrom says whose actions count when inactivity is measured.
+type ActivityFrom string
+
+const (
+	// Anyone: updated_at decides, as in actions/stale.
+	Anyone ActivityFrom = "anyone"
+	// People: only timeline events by people (not bots, not stalepr) count.
+	People ActivityFrom = "people"
+)
+
+// Policy is the part of the configuration that the rules read.
+type Policy struct {
+	DaysBeforeStale int // -1: never mark
+	DaysBeforeClose int // -1: never close
+	StaleLabel      string
+
+	ExemptLabels        []string
+	OnlyLabels          []string // all required
+	AnyOfLabels         []string // at least one required
+	ExemptMilestones    []string
+	ExemptAllMilestones bool
+	ExemptAssignees     []string
+	ExemptAllAssignees  bool
+	ExemptDraft         bool
+	IncludeOnlyAssigned bool
+	StartDate           time.Time // zero: no limit; PRs created before it are left alone
+
+	IgnoreUpdates          bool // measure inactivity from created_at
+	RemoveStaleWhenUpdated bool
+	ActivityFrom           ActivityFrom
+	ExemptAwaitingReview   bool
+}
+
+// Day is the unit of every threshold.
+const Day = 24 * time.Hour
+
+// StaleCutoff is the instant before which a PR's last activity makes it stale.
+// ok is false when marking is disabled.
+func (p Policy) StaleCutoff(now time.Time) (cutoff time.Time, ok bool) {
+	if p.DaysBeforeStale < 0 {
+		return time.Time{}, false
+	}
+	return now.Add(-time.Duration(p.DaysBeforeStale) * Day), true
+}
+
+// CloseCutoff is the instant before which a mark makes a PR due for closing.
+// ok is false when closing is disabled.
+func (p Policy) CloseCutoff(now time.Time) (cutoff time.Time, ok bool) {
+	if p.DaysBeforeClose < 0 {
+		return time.Time{}, false
+	}
+	return now.Add(-time.Duration(p.DaysBeforeClose) * Day), true
+}
+
+// CloseDate is when a PR marked at markedAt closes if nobody acts.
+func (p Policy) CloseDate(markedAt time.Time) time.Time {
+	if p.DaysBeforeClose < 0 || markedAt.IsZero() {
+		return time.Time{}
+	}
+	return markedAt.Add(time.Duration(p.DaysBeforeClose) * Day)
+}
+
+func containsFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+func intersectsFold(a, b []string) bool {
+	for _, v := range a {
+		if containsFold(b, v) {
+			return true
+		}
+	}
+	return false
+}

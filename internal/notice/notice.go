@@ -1,0 +1,136 @@
+// Package notice owns the text stalepr posts: the default messages, the
+// placeholders users may put in their own, and the hidden markers by which a
+// later run recognises our comments (and so never posts one twice).
+package notice
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// DefaultStale and DefaultClose are our own wording; they use placeholders so
+// they never drift from the configured numbers.
+const (
+	DefaultStale = "This pull request has had no activity for {{days-inactive}} days, so it is now marked `{{stale-label}}`.\n\n" +
+		"Any comment keeps it open: it will be closed on {{close-date}} otherwise. " +
+		"If it has merge conflicts, please update it from its base branch."
+	DefaultClose = "Closing this pull request: it stayed marked `{{stale-label}}` for {{days-before-close}} days without activity. " +
+		"Thank you for the contribution. Reopen it, or open a new one, whenever you want to continue."
+)
+
+// Vars are the values a message may refer to.
+type Vars struct {
+	Author          string
+	Reviewers       []string
+	DaysInactive    int
+	DaysBeforeStale int
+	DaysBeforeClose int
+	CloseDate       time.Time // zero: never
+	StaleLabel      string
+	Labels          []string
+}
+
+var placeholders = map[string]func(Vars) string{
+	"author":            func(v Vars) string { return mention(v.Author) },
+	"reviewers":         func(v Vars) string { return mentions(v.Reviewers) },
+	"days-inactive":     func(v Vars) string { return fmt.Sprint(v.DaysInactive) },
+	"days-before-stale": func(v Vars) string { return fmt.Sprint(v.DaysBeforeStale) },
+	"days-before-close": func(v Vars) string { return fmt.Sprint(v.DaysBeforeClose) },
+	"close-date": func(v Vars) string {
+		if v.CloseDate.IsZero() {
+			return "never"
+		}
+		return v.CloseDate.UTC().Format("2006-01-02")
+	},
+	"stale-label": func(v Vars) string { return v.StaleLabel },
+	"labels":      func(v Vars) string { return strings.Join(v.Labels, ", ") },
+}
+
+// Placeholders lists the names a message may use, for help texts and errors.
+func Placeholders() []string {
+	names := make([]string, 0, len(placeholders))
+	for n := range placeholders {
+		names = append(names, "{{"+n+"}}")
+	}
+	sort.Strings(names)
+	return names
+}
+
+var placeholderRE = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
+
+// Check reports the first unknown placeholder in a message template.
+func Check(tmpl string) error {
+	for _, m := range placeholderRE.FindAllStringSubmatch(tmpl, -1) {
+		if _, ok := placeholders[m[1]]; !ok {
+			return fmt.Errorf("unknown placeholder {{%s}}; known: %s", m[1], strings.Join(Placeholders(), " "))
+		}
+	}
+	return nil
+}
+
+// Render fills a template that Check accepted.
+func Render(tmpl string, v Vars) string {
+	return placeholderRE.ReplaceAllStringFunc(tmpl, func(m string) string {
+		name := placeholderRE.FindStringSubmatch(m)[1]
+		if f, ok := placeholders[name]; ok {
+			return f(v)
+		}
+		return m
+	})
+}
+
+func mention(login string) string {
+	if login == "" {
+		return ""
+	}
+	return "@" + login
+}
+
+func mentions(logins []string) string {
+	out := make([]string, len(logins))
+	for i, l := range logins {
+		out[i] = mention(l)
+	}
+	return strings.Join(out, ", ")
+}
+
+// Hidden markers. A stale marker carries when the label was added, so a later
+// run can time the close from the repository's comment listing alone.
+const (
+	markerPrefix = "<!-- stalepr:"
+	staleKind    = "stale"
+	closeKind    = "close"
+)
+
+// StaleMarker returns the hidden line appended to a stale notice.
+func StaleMarker(markedAt time.Time) string {
+	return fmt.Sprintf("%s%s marked=%s -->", markerPrefix, staleKind, markedAt.UTC().Format(time.RFC3339))
+}
+
+// CloseMarker returns the hidden line appended to a closing comment.
+func CloseMarker() string { return markerPrefix + closeKind + " -->" }
+
+var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close)(?: marked=([0-9TZ:+\-.]+))? -->`)
+
+// Parse finds our marker in a comment body.
+func Parse(body string) (kind lifecycle.Notice, markedAt time.Time) {
+	m := markerRE.FindStringSubmatch(body)
+	if m == nil {
+		return lifecycle.NoNotice, time.Time{}
+	}
+	if m[1] == closeKind {
+		return lifecycle.CloseNotice, time.Time{}
+	}
+	t, _ := time.Parse(time.RFC3339, m[2])
+	return lifecycle.StaleNotice, t
+}
+
+// Body appends the marker to a rendered message.
+func Body(text, marker string) string {
+	return strings.TrimRight(text, "\n") + "\n\n" + marker
+}

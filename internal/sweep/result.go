@@ -1,0 +1,63 @@
+package sweep
+
+import (
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// Item is one PR the run looked at closely enough to report.
+type Item struct {
+	Number int
+	Title  string // untrusted: sanitise before printing
+	URL    string
+	Action lifecycle.Action // Mark, Notify, Unstale, Close (done, or would be in dry run), Skip, Keep
+	Reason lifecycle.Reason
+	// LastActivity is the activity the decision counted; InactiveDays derives from it.
+	LastActivity time.Time
+	InactiveDays int
+	CloseAt      time.Time // stale PRs: when they close if nobody acts; zero: never
+	Err          string    // set on Failed items: why the PR was skipped
+}
+
+// StopReason says why a run ended before looking at everything.
+type StopReason string
+
+const (
+	Completed        StopReason = ""
+	StopBudget       StopReason = "operations-per-run reached"
+	StopRateReserve  StopReason = "rate-limit reserve reached"
+	StopRateLimited  StopReason = "rate limit exceeded"
+	StopSecondary    StopReason = "secondary rate limit hit repeatedly"
+	StopListingError StopReason = "listing failed"
+)
+
+// Result is what one run did, for the log, the job summary and the outputs.
+type Result struct {
+	DryRun bool
+	Now    time.Time
+
+	Marked   []Item // includes Notify: labelled earlier, notice posted now
+	Unstaled []Item
+	Closed   []Item
+	Stale    []Item // still stale, waiting: with their close date
+	Skipped  []Item // exempt or filtered out
+	Failed   []Item // a read or write failed: left untouched this run
+	Cleaned  []Item // closed or merged by a person: stale label removed
+
+	Considered int // open PRs the listings returned
+	Stopped    StopReason
+	Left       int // PRs known to need work that this run did not reach
+
+	Requests      int            // every HTTP request sent, retries included
+	ByRoute       map[string]int // "GET /repos/{owner}/{repo}/issues" -> count
+	Writes        int
+	RateLimit     int // from the last x-ratelimit-limit header; 0: unknown
+	RateRemaining int // -1: unknown
+}
+
+// OK reports whether the run should end green: nothing failed and no listing
+// was cut short by an error.
+func (r Result) OK() bool {
+	return len(r.Failed) == 0 && r.Stopped != StopListingError
+}
