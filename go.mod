@@ -8,6 +8,7 @@ require (
 	github.com/fatih/color v1.19.0 // indirect
 	github.com/getkin/kin-openapi v0.153.0 // indirect
 	github.com/google/go-github/v62 v62.0.0 // indirect
+	github.com/google/go-querystring v1.1.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/mattn/go-runewidth v0.0.21 // indirect

@@ -1,0 +1,355 @@
+// Package ghapi is stalepr's only door to GitHub: every call goes through
+// go-github on top of one transport that counts, paces, retries and stops,
+// and every answer is converted to the lifecycle package's pointer-free types.
+package ghapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v62/github"
+	"golang.org/x/oauth2"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/notice"
+)
+
+// Options configure a Client.
+type Options struct {
+	Token       string
+	APIURL      string // GITHUB_API_URL; empty or https://api.github.com for github.com
+	Owner, Repo string
+	Limits      Limits
+	Clock       Clock
+	Base        http.RoundTripper // nil: http.DefaultTransport
+	UserAgent   string
+}
+
+// Client implements the calls a sweep makes.
+type Client struct {
+	gh          *github.Client
+	owner, repo string
+	t           *transport
+	clock       Clock
+}
+
+const perPage = 100
+
+// New builds a client. It makes no request.
+func New(o Options) (*Client, error) {
+	t := newTransport(o.Base, o.Limits, o.Clock)
+	var rt http.RoundTripper = t
+	if o.Token != "" {
+		rt = &oauth2.Transport{Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: o.Token}), Base: t}
+	}
+	gh := github.NewClient(&http.Client{Transport: rt, Timeout: 60 * time.Second})
+	if o.UserAgent != "" {
+		gh.UserAgent = o.UserAgent
+	}
+	if api := strings.TrimRight(o.APIURL, "/"); api != "" && api != "https://api.github.com" {
+		var err error
+		if gh, err = gh.WithEnterpriseURLs(api+"/", api+"/"); err != nil {
+			return nil, fmt.Errorf("GITHUB_API_URL %q: %w", o.APIURL, err)
+		}
+	}
+	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock}, nil
+}
+
+// Usage reports the requests made so far.
+func (c *Client) Usage() Usage { return c.t.usage() }
+
+// Left is how many requests the run may still make; -1 when unbounded.
+func (c *Client) Left() int { return c.t.left() }
+
+// Query selects issues from the repository's issue listing.
+type Query struct {
+	State     string // open | closed
+	Labels    []string
+	Sort      string // updated | created
+	Direction string // asc | desc
+	Since     time.Time
+}
+
+// Page tells where a listing stands after one page.
+type Page struct {
+	Next    int       // 0: this was the last page
+	Last    int       // from the Link header; 0 when unknown or on the last page
+	LastKey time.Time // sort key (updated_at or created_at) of the page's last item, issues included
+}
+
+// ListPRs reads one page of the issue listing and keeps the pull requests.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/issues#list-repository-issues
+func (c *Client) ListPRs(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error) {
+	opts := &github.IssueListByRepoOptions{
+		State: q.State, Labels: q.Labels, Sort: q.Sort, Direction: q.Direction, Since: q.Since,
+		ListOptions: github.ListOptions{PerPage: perPage, Page: page},
+	}
+	issues, resp, err := c.gh.Issues.ListByRepo(ctx, c.owner, c.repo, opts)
+	if err != nil {
+		return nil, Page{}, fmt.Errorf("list pull requests (page %d): %w", max(page, 1), err)
+	}
+	prs := make([]lifecycle.PR, 0, len(issues))
+	var p Page
+	for _, is := range issues {
+		if q.Sort == "created" {
+			p.LastKey = is.GetCreatedAt().Time
+		} else {
+			p.LastKey = is.GetUpdatedAt().Time
+		}
+		if is.IsPullRequest() {
+			prs = append(prs, toPR(is))
+		}
+	}
+	p.Next, p.Last = resp.NextPage, resp.LastPage
+	return prs, p, nil
+}
+
+func toPR(is *github.Issue) lifecycle.PR {
+	pr := lifecycle.PR{
+		Number:    is.GetNumber(),
+		Title:     is.GetTitle(),
+		URL:       is.GetHTMLURL(),
+		Author:    is.GetUser().GetLogin(),
+		CreatedAt: is.GetCreatedAt().Time,
+		UpdatedAt: is.GetUpdatedAt().Time,
+		Draft:     is.GetDraft(),
+		Milestone: is.GetMilestone().GetTitle(),
+	}
+	for _, l := range is.Labels {
+		pr.Labels = append(pr.Labels, l.GetName())
+	}
+	for _, a := range is.Assignees {
+		pr.Assignees = append(pr.Assignees, a.GetLogin())
+	}
+	return pr
+}
+
+// Comment is an issue comment, read as a history event.
+type Comment struct {
+	ID        int64
+	Issue     int
+	UpdatedAt time.Time
+	Event     lifecycle.Event
+	Body      string
+}
+
+func toComment(ic *github.IssueComment) Comment {
+	kind, markedAt := notice.Parse(ic.GetBody())
+	n := 0
+	if u := ic.GetIssueURL(); u != "" {
+		fmt.Sscanf(u[strings.LastIndex(u, "/")+1:], "%d", &n)
+	}
+	return Comment{
+		ID: ic.GetID(), Issue: n, UpdatedAt: ic.GetUpdatedAt().Time, Body: ic.GetBody(),
+		Event: lifecycle.Event{
+			Kind: lifecycle.Commented, At: ic.GetCreatedAt().Time,
+			Actor: ic.GetUser().GetLogin(), Bot: ic.GetUser().GetType() == "Bot",
+			Notice: kind, MarkedAt: markedAt,
+		},
+	}
+}
+
+// RepoComments reads one page of the repository's issue comments updated
+// since a time, oldest first.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository
+func (c *Client) RepoComments(ctx context.Context, since time.Time, page int) ([]Comment, Page, error) {
+	sort, dir := "created", "asc"
+	opts := &github.IssueListCommentsOptions{
+		Sort: &sort, Direction: &dir, Since: &since,
+		ListOptions: github.ListOptions{PerPage: perPage, Page: page},
+	}
+	list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, 0, opts)
+	if err != nil {
+		return nil, Page{}, fmt.Errorf("list repository comments (page %d): %w", max(page, 1), err)
+	}
+	out := make([]Comment, len(list))
+	for i, ic := range list {
+		out[i] = toComment(ic)
+	}
+	return out, Page{Next: resp.NextPage, Last: resp.LastPage}, nil
+}
+
+// PRComments reads the comments of one PR updated since a time.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/comments#list-issue-comments
+func (c *Client) PRComments(ctx context.Context, number int, since time.Time) ([]Comment, error) {
+	var out []Comment
+	opts := &github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: perPage}}
+	for {
+		list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, number, opts)
+		if err != nil {
+			return nil, fmt.Errorf("list comments of #%d: %w", number, err)
+		}
+		for _, ic := range list {
+			cm := toComment(ic)
+			cm.Issue = number
+			out = append(out, cm)
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// Timeline reads a PR's whole history.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/timeline#list-timeline-events-for-an-issue
+func (c *Client) Timeline(ctx context.Context, number int) ([]lifecycle.Event, error) {
+	var out []lifecycle.Event
+	for page := 1; page != 0; {
+		u := fmt.Sprintf("repos/%s/%s/issues/%d/timeline?per_page=%d&page=%d",
+			url.PathEscape(c.owner), url.PathEscape(c.repo), number, perPage, page)
+		req, err := c.gh.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			return nil, err
+		}
+		var raw []timelineEvent
+		resp, err := c.gh.Do(ctx, req, &raw)
+		if err != nil {
+			return nil, fmt.Errorf("read timeline of #%d: %w", number, err)
+		}
+		for _, e := range raw {
+			out = append(out, e.events()...)
+		}
+		page = resp.NextPage
+	}
+	return out, nil
+}
+
+// Head describes where a PR's branch lives, for branch deletion.
+type Head struct {
+	Ref           string
+	SameRepo      bool // head.repo is the base repository (false for forks and deleted forks)
+	DefaultBranch string
+}
+
+// PullHead reads a PR's head and base.
+//
+// GitHub API docs: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
+func (c *Client) PullHead(ctx context.Context, number int) (Head, error) {
+	pr, _, err := c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
+	if err != nil {
+		return Head{}, fmt.Errorf("read #%d: %w", number, err)
+	}
+	h := Head{Ref: pr.GetHead().GetRef(), DefaultBranch: pr.GetBase().GetRepo().GetDefaultBranch()}
+	if hr := pr.GetHead().GetRepo(); hr != nil {
+		h.SameRepo = hr.GetFullName() != "" && strings.EqualFold(hr.GetFullName(), pr.GetBase().GetRepo().GetFullName())
+	}
+	return h, nil
+}
+
+// AddLabels adds labels to a PR.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/labels#add-labels-to-an-issue
+func (c *Client) AddLabels(ctx context.Context, number int, labels []string) error {
+	if _, _, err := c.gh.Issues.AddLabelsToIssue(ctx, c.owner, c.repo, number, labels); err != nil {
+		return fmt.Errorf("label #%d: %w", number, err)
+	}
+	return nil
+}
+
+// SetLabels replaces a PR's labels in one request.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/labels#set-labels-for-an-issue
+func (c *Client) SetLabels(ctx context.Context, number int, labels []string) error {
+	if _, _, err := c.gh.Issues.ReplaceLabelsForIssue(ctx, c.owner, c.repo, number, labels); err != nil {
+		return fmt.Errorf("set labels of #%d: %w", number, err)
+	}
+	return nil
+}
+
+// RemoveLabel removes one label; a label already gone is not an error.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue
+func (c *Client) RemoveLabel(ctx context.Context, number int, label string) error {
+	// go-github puts the name into the path unescaped: a "/" or "#" in a
+	// label would address another route.
+	_, err := c.gh.Issues.RemoveLabelForIssue(ctx, c.owner, c.repo, number, url.PathEscape(label))
+	if err != nil && !IsNotFound(err) {
+		return fmt.Errorf("remove label %q from #%d: %w", label, number, err)
+	}
+	return nil
+}
+
+// PostComment posts a comment. When the outcome is unknown (a 5xx or a cut
+// connection), it re-reads the PR's recent comments before trying again, so
+// a notice is never posted twice.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/comments#create-an-issue-comment
+func (c *Client) PostComment(ctx context.Context, number int, body string) error {
+	const attempts = 3
+	var err error
+	for i := 0; i < attempts; i++ {
+		before := c.clock.Now().Add(-time.Minute)
+		_, _, err = c.gh.Issues.CreateComment(ctx, c.owner, c.repo, number, &github.IssueComment{Body: &body})
+		if err == nil || !unknownOutcome(err) {
+			break
+		}
+		recent, rerr := c.PRComments(ctx, number, before)
+		if rerr != nil {
+			return fmt.Errorf("comment on #%d: %w (verifying: %v)", number, err, rerr)
+		}
+		for _, cm := range recent {
+			if cm.Body == body {
+				return nil
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("comment on #%d: %w", number, err)
+	}
+	return nil
+}
+
+func unknownOutcome(err error) bool {
+	if errors.Is(err, errUnknownWrite) {
+		return true
+	}
+	s := statusOf(err)
+	return s >= 500 && s != http.StatusNotImplemented
+}
+
+// DeleteComment deletes a comment; one already gone is not an error.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/comments#delete-an-issue-comment
+func (c *Client) DeleteComment(ctx context.Context, id int64) error {
+	if _, err := c.gh.Issues.DeleteComment(ctx, c.owner, c.repo, id); err != nil && !IsNotFound(err) {
+		return fmt.Errorf("delete comment %d: %w", id, err)
+	}
+	return nil
+}
+
+// Close closes a PR and sets its labels in the same request.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/issues#update-an-issue
+func (c *Client) Close(ctx context.Context, number int, labels []string) error {
+	state := "closed"
+	req := &github.IssueRequest{State: &state}
+	if labels != nil {
+		req.Labels = &labels
+	}
+	if _, _, err := c.gh.Issues.Edit(ctx, c.owner, c.repo, number, req); err != nil {
+		return fmt.Errorf("close #%d: %w", number, err)
+	}
+	return nil
+}
+
+// DeleteBranch deletes a branch of the repository; one already gone (422 or
+// 404) is not an error.
+//
+// GitHub API docs: https://docs.github.com/rest/git/refs#delete-a-reference
+func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
+	_, err := c.gh.Git.DeleteRef(ctx, c.owner, c.repo, "heads/"+branch)
+	if s := statusOf(err); err != nil && s != http.StatusUnprocessableEntity && s != http.StatusNotFound {
+		return fmt.Errorf("delete branch %q: %w", branch, err)
+	}
+	return nil
+}

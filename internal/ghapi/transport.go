@@ -1,0 +1,380 @@
+package ghapi
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Clock is the time source of the transport: the real clock in main, a fake
+// one in tests so that waits take no time.
+type Clock interface {
+	Now() time.Time
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// Limits are the transport's rules for one run.
+type Limits struct {
+	DryRun        bool          // refuse every write request
+	MaxRequests   int           // operations-per-run; 0: no cap
+	Reserve       int           // stop while x-ratelimit-remaining <= Reserve
+	WriteInterval time.Duration // minimum pause between two writes
+	MaxRetries    int           // retries of a transient failure (default 3)
+	MaxWait       time.Duration // longest wait on a secondary limit (default 2m)
+	MaxSecondary  int           // secondary-limit hits before the run stops (default 3)
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxRetries == 0 {
+		l.MaxRetries = 3
+	}
+	if l.MaxWait == 0 {
+		l.MaxWait = 2 * time.Minute
+	}
+	if l.MaxSecondary == 0 {
+		l.MaxSecondary = 3
+	}
+	return l
+}
+
+// Usage is what the run spent, for the summary.
+type Usage struct {
+	Requests      int
+	Writes        int
+	ByRoute       map[string]int
+	RateLimit     int // 0: unknown
+	RateRemaining int // -1: unknown
+}
+
+// transport is the single choke point of every request: it counts, enforces
+// dry run and the budget, paces writes, retries transient failures and waits
+// on secondary rate limits. go-github sits on top of it and never sees those.
+type transport struct {
+	base   http.RoundTripper
+	lim    Limits
+	clock  Clock
+	jitter func() float64
+
+	mu            sync.Mutex
+	used, writes  int
+	byRoute       map[string]int
+	rateLimit     int
+	rateRemaining int
+	rateReset     time.Time
+	lastWrite     time.Time
+	secondaryHits int
+	stopped       error
+}
+
+func newTransport(base http.RoundTripper, lim Limits, clock Clock) *transport {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &transport{
+		base: base, lim: lim.withDefaults(), clock: clock, jitter: rand.Float64,
+		byRoute: map[string]int{}, rateRemaining: -1,
+	}
+}
+
+func isWrite(method string) bool { return method != http.MethodGet && method != http.MethodHead }
+
+// repeatable reports whether sending the request twice leaves the same state
+// as sending it once. Posting a comment is the one write that is not: the
+// client verifies it instead.
+func repeatable(r *http.Request) bool {
+	return !isWrite(r.Method) || r.Method != http.MethodPost || strings.HasSuffix(r.URL.Path, "/labels")
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	write := isWrite(req.Method)
+	if write && t.lim.DryRun {
+		return nil, ErrDryRunWrite
+	}
+	ctx := req.Context()
+	route := req.Method + " " + Route(req.URL.Path)
+	for attempt := 0; ; {
+		if err := t.admit(); err != nil {
+			return nil, err
+		}
+		if write {
+			if err := t.pace(ctx); err != nil {
+				return nil, err
+			}
+		}
+		r := req.Clone(ctx)
+		if req.GetBody != nil && req.Body != nil {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			r.Body = body
+		}
+		t.count(route, write)
+		resp, err := t.base.RoundTrip(r)
+		if err == nil {
+			err = bufferBody(resp)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if repeatable(req) && attempt < t.lim.MaxRetries {
+				attempt++
+				if err := t.backoff(ctx, attempt); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			class := errTransient
+			if write {
+				class = errUnknownWrite
+			}
+			return nil, fmt.Errorf("%w: %s: %v", class, route, err)
+		}
+		t.observe(resp.Header)
+		switch kind, wait := t.classify(resp); kind {
+		case limitPrimary:
+			t.stop(ErrRateLimited)
+			return nil, fmt.Errorf("%w: resets at %s", ErrRateLimited, t.resetText())
+		case limitSecondary:
+			if t.hitSecondary() {
+				return nil, ErrSecondary
+			}
+			if err := t.clock.Sleep(ctx, wait); err != nil {
+				return nil, err
+			}
+			continue // the request was refused, not processed: safe to send again
+		}
+		if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented && attempt < t.lim.MaxRetries && repeatable(req) {
+			attempt++
+			if err := t.backoff(ctx, attempt); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		return resp, nil
+	}
+}
+
+func (t *transport) admit() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped != nil {
+		return t.stopped
+	}
+	if t.lim.MaxRequests > 0 && t.used >= t.lim.MaxRequests {
+		return ErrBudget
+	}
+	if t.rateKnown() && t.rateRemaining <= t.lim.Reserve {
+		return ErrRateReserve
+	}
+	return nil
+}
+
+// rateKnown: the last rate-limit reading still applies (its window has not
+// reset). Enterprise Server without limits sends no headers at all.
+func (t *transport) rateKnown() bool {
+	return t.rateRemaining >= 0 && (t.rateReset.IsZero() || t.clock.Now().Before(t.rateReset))
+}
+
+func (t *transport) pace(ctx context.Context) error {
+	t.mu.Lock()
+	wait := t.lastWrite.Add(t.lim.WriteInterval).Sub(t.clock.Now())
+	t.mu.Unlock()
+	if !t.lastWrite.IsZero() && wait > 0 {
+		if err := t.clock.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+	t.mu.Lock()
+	t.lastWrite = t.clock.Now()
+	t.mu.Unlock()
+	return nil
+}
+
+func (t *transport) count(route string, write bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.used++
+	t.byRoute[route]++
+	if write {
+		t.writes++
+	}
+}
+
+func (t *transport) backoff(ctx context.Context, attempt int) error {
+	d := time.Duration(float64(time.Second<<(attempt-1)) * (0.5 + t.jitter()))
+	return t.clock.Sleep(ctx, d)
+}
+
+func (t *transport) stop(err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped == nil {
+		t.stopped = err
+	}
+}
+
+func (t *transport) hitSecondary() (stop bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.secondaryHits++
+	if t.secondaryHits > t.lim.MaxSecondary {
+		if t.stopped == nil {
+			t.stopped = ErrSecondary
+		}
+		return true
+	}
+	return false
+}
+
+func (t *transport) observe(h http.Header) {
+	limit, errL := strconv.Atoi(h.Get("X-RateLimit-Limit"))
+	remaining, errR := strconv.Atoi(h.Get("X-RateLimit-Remaining"))
+	if errL != nil || errR != nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.rateLimit, t.rateRemaining = limit, remaining
+	if reset, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+		t.rateReset = time.Unix(reset, 0)
+	}
+}
+
+func (t *transport) resetText() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.rateReset.IsZero() {
+		return "an unknown time"
+	}
+	return t.rateReset.UTC().Format(time.RFC3339)
+}
+
+type limitKind int
+
+const (
+	notLimited limitKind = iota
+	limitPrimary
+	limitSecondary
+)
+
+// classify tells rate-limit answers apart, by GitHub's documented rules:
+// remaining 0 is the primary limit; retry-after, the secondary-limit message
+// or a bare 429 is a secondary limit. A 403 without either is a permission
+// error and is passed through.
+func (t *transport) classify(resp *http.Response) (limitKind, time.Duration) {
+	if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusTooManyRequests {
+		return notLimited, 0
+	}
+	retryAfter, hasRetryAfter := parseRetryAfter(resp.Header.Get("Retry-After"))
+	if resp.Header.Get("X-RateLimit-Remaining") == "0" && !hasRetryAfter {
+		return limitPrimary, 0
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	secondary := hasRetryAfter || resp.StatusCode == http.StatusTooManyRequests ||
+		bytes.Contains(bytes.ToLower(body), []byte("secondary rate limit"))
+	if !secondary {
+		return notLimited, 0
+	}
+	wait := retryAfter
+	if !hasRetryAfter {
+		t.mu.Lock()
+		wait = time.Minute << min(t.secondaryHits, 4)
+		t.mu.Unlock()
+	}
+	return limitSecondary, min(wait, t.lim.MaxWait)
+}
+
+func parseRetryAfter(v string) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(time.Until(at), 0), true
+	}
+	return time.Minute, true
+}
+
+// bufferBody reads the whole body so a connection cut mid-body surfaces here,
+// where it can be retried, rather than as a JSON error in go-github.
+func bufferBody(resp *http.Response) error {
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err == nil && resp.ContentLength >= 0 && int64(len(body)) < resp.ContentLength {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return fmt.Errorf("reading response body: %w", err)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return nil
+}
+
+func (t *transport) usage() Usage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	by := make(map[string]int, len(t.byRoute))
+	for k, v := range t.byRoute {
+		by[k] = v
+	}
+	remaining := t.rateRemaining
+	if !t.rateKnown() {
+		remaining = -1
+	}
+	return Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining}
+}
+
+// left is how many more requests the run may make; -1 when unbounded.
+func (t *transport) left() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped != nil {
+		return 0
+	}
+	n := -1
+	if t.lim.MaxRequests > 0 {
+		n = max(t.lim.MaxRequests-t.used, 0)
+	}
+	if t.rateKnown() {
+		r := max(t.rateRemaining-t.lim.Reserve, 0)
+		if n < 0 || r < n {
+			n = r
+		}
+	}
+	return n
+}
+
+var routeRules = []struct {
+	re   *regexp.Regexp
+	repl string
+}{
+	{regexp.MustCompile(`^(/api/v3)?/repos/[^/]+/[^/]+`), "/repos/{owner}/{repo}"},
+	{regexp.MustCompile(`/issues/comments/\d+$`), "/issues/comments/{comment_id}"},
+	{regexp.MustCompile(`/issues/\d+`), "/issues/{issue_number}"},
+	{regexp.MustCompile(`/pulls/\d+`), "/pulls/{pull_number}"},
+	{regexp.MustCompile(`/labels/.+$`), "/labels/{name}"},
+	{regexp.MustCompile(`/git/refs/.+$`), "/git/refs/{ref}"},
+	{regexp.MustCompile(`^/api/v3`), ""},
+}
+
+// Route maps a request path to GitHub's documented path template, so counts
+// group by endpoint and never carry a label name or branch.
+func Route(path string) string {
+	for _, r := range routeRules {
+		path = r.re.ReplaceAllString(path, r.repl)
+	}
+	return path
+}

@@ -1,0 +1,299 @@
+package ghapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	slept  []time.Duration
+	onTick func(time.Time)
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *fakeClock) Sleep(_ context.Context, d time.Duration) error {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.slept = append(c.slept, d)
+	c.mu.Unlock()
+	return nil
+}
+
+// script answers the n-th request (0-based) with the n-th handler, then
+// repeats the last one.
+func script(t *testing.T, hs ...http.HandlerFunc) (*httptest.Server, *int) {
+	t.Helper()
+	var mu sync.Mutex
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		i := min(n, len(hs)-1)
+		n++
+		mu.Unlock()
+		hs[i](w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func ok(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("X-RateLimit-Limit", "1000")
+	w.Header().Set("X-RateLimit-Remaining", "900")
+	w.Header().Set("X-RateLimit-Reset", "4102444800")
+	w.Write([]byte(`[]`))
+}
+
+func status(code int, hdr map[string]string, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		for k, v := range hdr {
+			w.Header().Set(k, v)
+		}
+		w.WriteHeader(code)
+		w.Write([]byte(body))
+	}
+}
+
+func newTestClient(t *testing.T, srv *httptest.Server, lim Limits) (*Client, *fakeClock) {
+	t.Helper()
+	clock := &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	c, err := New(Options{Token: "ghs_secret", APIURL: srv.URL + "/api/v3", Owner: "o", Repo: "r", Limits: lim, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.t.jitter = func() float64 { return 0.5 }
+	return c, clock
+}
+
+func TestDryRunRefusesWritesBeforeSending(t *testing.T) {
+	srv, n := script(t, ok)
+	c, _ := newTestClient(t, srv, Limits{DryRun: true})
+	err := c.AddLabels(context.Background(), 1, []string{"stale"})
+	if !errors.Is(err, ErrDryRunWrite) {
+		t.Fatalf("err = %v, want ErrDryRunWrite", err)
+	}
+	if *n != 0 {
+		t.Fatalf("%d requests reached the server, want 0", *n)
+	}
+}
+
+func TestBudgetCountsEveryRequest(t *testing.T) {
+	srv, n := script(t, ok)
+	c, _ := newTestClient(t, srv, Limits{MaxRequests: 2})
+	ctx := context.Background()
+	for i := 0; i < 2; i++ {
+		if _, _, err := c.ListPRs(ctx, Query{State: "open"}, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := c.ListPRs(ctx, Query{State: "open"}, 1); !errors.Is(err, ErrBudget) {
+		t.Fatalf("third request: err = %v, want ErrBudget", err)
+	}
+	if *n != 2 || c.Usage().Requests != 2 || c.Left() != 0 {
+		t.Fatalf("server saw %d, usage %d, left %d; want 2, 2, 0", *n, c.Usage().Requests, c.Left())
+	}
+}
+
+func TestReserveStopsBeforeRunningDry(t *testing.T) {
+	srv, n := script(t, status(200, map[string]string{
+		"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "100", "X-RateLimit-Reset": "4102444800",
+	}, `[]`))
+	c, _ := newTestClient(t, srv, Limits{Reserve: 100})
+	ctx := context.Background()
+	if _, _, err := c.ListPRs(ctx, Query{}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.ListPRs(ctx, Query{}, 1); !errors.Is(err, ErrRateReserve) {
+		t.Fatalf("err = %v, want ErrRateReserve", err)
+	}
+	if *n != 1 {
+		t.Fatalf("server saw %d requests, want 1", *n)
+	}
+}
+
+func TestTransientFailuresAreRetriedWithBackoff(t *testing.T) {
+	srv, n := script(t,
+		status(502, nil, `{"message":"Server Error"}`),
+		status(503, nil, `{"message":"Service Unavailable"}`),
+		ok)
+	c, clock := newTestClient(t, srv, Limits{})
+	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+		t.Fatalf("err = %v, want success after retries", err)
+	}
+	if *n != 3 {
+		t.Fatalf("server saw %d requests, want 3", *n)
+	}
+	if len(clock.slept) != 2 || clock.slept[1] <= clock.slept[0] {
+		t.Fatalf("backoff waits %v, want two growing waits", clock.slept)
+	}
+}
+
+func TestRetriesAreBounded(t *testing.T) {
+	srv, n := script(t, status(500, nil, `{"message":"Server Error"}`))
+	c, _ := newTestClient(t, srv, Limits{MaxRetries: 2})
+	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err == nil {
+		t.Fatal("want an error after retries are exhausted")
+	}
+	if *n != 3 {
+		t.Fatalf("server saw %d requests, want 1 + 2 retries", *n)
+	}
+}
+
+func TestTruncatedBodyIsRetried(t *testing.T) {
+	srv, n := script(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", "100")
+		w.Write([]byte(`[{"number":`))
+	}, ok)
+	c, _ := newTestClient(t, srv, Limits{})
+	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+		t.Fatalf("err = %v, want success on retry", err)
+	}
+	if *n != 2 {
+		t.Fatalf("server saw %d requests, want 2", *n)
+	}
+}
+
+func TestPrimaryRateLimitStops(t *testing.T) {
+	for _, code := range []int{403, 429} {
+		srv, n := script(t, status(code, map[string]string{
+			"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
+		}, `{"message":"API rate limit exceeded for installation ID 1."}`))
+		c, _ := newTestClient(t, srv, Limits{})
+		_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+		if !errors.Is(err, ErrRateLimited) || !IsStop(err) {
+			t.Fatalf("%d: err = %v, want ErrRateLimited", code, err)
+		}
+		if _, _, err := c.ListPRs(context.Background(), Query{}, 1); !errors.Is(err, ErrRateLimited) || *n != 1 {
+			t.Fatalf("%d: after the limit: err %v, %d requests; want no further request", code, err, *n)
+		}
+	}
+}
+
+func TestSecondaryRateLimitWaitsAndContinues(t *testing.T) {
+	cases := []struct {
+		name string
+		h    http.HandlerFunc
+		wait time.Duration
+	}{
+		{"403 retry-after", status(403, map[string]string{"Retry-After": "30"}, `{"message":"You have exceeded a secondary rate limit."}`), 30 * time.Second},
+		{"429 retry-after", status(429, map[string]string{"Retry-After": "7"}, `{"message":"too many"}`), 7 * time.Second},
+		{"403 message only", status(403, nil, `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again."}`), time.Minute},
+		{"bare 429", status(429, nil, ``), time.Minute},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, n := script(t, tc.h, ok)
+			c, clock := newTestClient(t, srv, Limits{})
+			if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+				t.Fatalf("err = %v, want success after waiting", err)
+			}
+			if *n != 2 || len(clock.slept) != 1 || clock.slept[0] != tc.wait {
+				t.Fatalf("requests %d, waits %v; want 2 requests and one wait of %v", *n, clock.slept, tc.wait)
+			}
+		})
+	}
+}
+
+func TestSecondaryWaitIsCappedAndRepeatedHitsStop(t *testing.T) {
+	srv, _ := script(t, status(403, map[string]string{"Retry-After": "3600"}, `{"message":"You have exceeded a secondary rate limit."}`))
+	c, clock := newTestClient(t, srv, Limits{MaxWait: time.Minute, MaxSecondary: 2})
+	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	if !errors.Is(err, ErrSecondary) {
+		t.Fatalf("err = %v, want ErrSecondary", err)
+	}
+	for _, d := range clock.slept {
+		if d > time.Minute {
+			t.Fatalf("waited %v, above the cap", d)
+		}
+	}
+}
+
+func TestPermissionErrorIsNotARateLimit(t *testing.T) {
+	srv, n := script(t, status(403, map[string]string{"X-RateLimit-Remaining": "800", "X-RateLimit-Limit": "1000"},
+		`{"message":"Resource not accessible by integration"}`))
+	c, _ := newTestClient(t, srv, Limits{})
+	err := c.AddLabels(context.Background(), 1, []string{"stale"})
+	if err == nil || IsStop(err) || *n != 1 {
+		t.Fatalf("err = %v after %d requests; want one plain 403 error", err, *n)
+	}
+}
+
+func TestWritesArePaced(t *testing.T) {
+	srv, _ := script(t, ok)
+	c, clock := newTestClient(t, srv, Limits{WriteInterval: time.Second})
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		if err := c.RemoveLabel(ctx, 1, "stale"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(clock.slept) != 2 || clock.slept[0] != time.Second {
+		t.Fatalf("waits %v, want 1s before the 2nd and 3rd write", clock.slept)
+	}
+}
+
+func TestRemoveLabelEscapesTheName(t *testing.T) {
+	var path string
+	srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) {
+		path = r.URL.EscapedPath()
+		ok(w, r)
+	})
+	c, _ := newTestClient(t, srv, Limits{})
+	if err := c.RemoveLabel(context.Background(), 7, "lifecycle/stale #1?"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "/api/v3/repos/o/r/issues/7/labels/lifecycle%2Fstale%20%231%3F"; path != want {
+		t.Fatalf("path %q, want %q", path, want)
+	}
+}
+
+func TestUnknownCommentOutcomeIsVerifiedNotReposted(t *testing.T) {
+	var posts int
+	srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			posts++
+			status(502, nil, `{"message":"Bad Gateway"}`)(w, r)
+			return
+		}
+		w.Write([]byte(`[{"id":1,"body":"hello <!-- stalepr:stale -->","user":{"login":"github-actions[bot]","type":"Bot"},"created_at":"2026-11-29T12:00:00Z","updated_at":"2026-11-29T12:00:00Z"}]`))
+	})
+	c, _ := newTestClient(t, srv, Limits{})
+	if err := c.PostComment(context.Background(), 3, "hello <!-- stalepr:stale -->"); err != nil {
+		t.Fatalf("err = %v, want the comment found on verification", err)
+	}
+	if posts != 1 {
+		t.Fatalf("posted %d times, want 1", posts)
+	}
+}
+
+func TestTokenNeverInErrors(t *testing.T) {
+	srv, _ := script(t, status(401, nil, `{"message":"Bad credentials"}`))
+	c, _ := newTestClient(t, srv, Limits{})
+	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	if err == nil || strings.Contains(err.Error(), "ghs_secret") {
+		t.Fatalf("err = %v: want an error without the token", err)
+	}
+}
+
+func TestRoute(t *testing.T) {
+	for in, want := range map[string]string{
+		"/api/v3/repos/o/r/issues":                      "/repos/{owner}/{repo}/issues",
+		"/repos/o/r/issues/12/comments":                 "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+		"/repos/o/r/issues/comments/99":                 "/repos/{owner}/{repo}/issues/comments/{comment_id}",
+		"/repos/o/r/issues/12/labels/lifecycle%2Fstale": "/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
+		"/repos/o/r/git/refs/heads/feature/x":           "/repos/{owner}/{repo}/git/refs/{ref}",
+		"/api/v3/rate_limit":                            "/rate_limit",
+		"/repos/o/r/pulls/5":                            "/repos/{owner}/{repo}/pulls/{pull_number}",
+	} {
+		if got := Route(in); got != want {
+			t.Errorf("Route(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
