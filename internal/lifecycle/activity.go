@@ -105,7 +105,7 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 			switch e.Notice {
 			case StaleNotice:
 				a.NoticeAt = e.At
-				if !e.MarkedAt.IsZero() && a.MarkedAt.IsZero() {
+				if e.MarkedAt.After(a.MarkedAt) {
 					a.MarkedAt = e.MarkedAt
 				}
 			case CloseNotice:
@@ -123,6 +123,10 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 		if isPerson(e) && e.Kind != Other && e.Kind != ReviewRequestRemoved {
 			a.LastPersonAt = e.At
 			a.LastPersonLogin = e.Actor
+			if e.Kind == Committed {
+				// GitHub records no pusher; on a PR it is nearly always the author.
+				a.LastPersonLogin = author
+			}
 		}
 	}
 	a.PendingReviewers = pending

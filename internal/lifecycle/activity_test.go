@@ -1,0 +1,501 @@
+package lifecycle_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// now is the fixed instant every test decides at.
+var now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+const (
+	author     = "alice"
+	staleLabel = "stale"
+	selfLogin  = "stalepr[bot]"
+	patLogin   = "ops-automation" // a personal token: looks like a person, known only by its notices
+)
+
+// daysAgo is now minus d days (fractions allowed).
+func daysAgo(d float64) time.Time { return now.Add(-time.Duration(d * float64(lifecycle.Day))) }
+
+// Event builders: one per kind of thing that happens on a PR.
+
+func comment(at time.Time, actor string) lifecycle.Event {
+	return lifecycle.Event{Kind: lifecycle.Commented, At: at, Actor: actor}
+}
+
+func botComment(at time.Time, actor string) lifecycle.Event {
+	return lifecycle.Event{Kind: lifecycle.Commented, At: at, Actor: actor, Bot: true}
+}
+
+func staleNotice(at time.Time, actor string, markedAt time.Time) lifecycle.Event {
+	return lifecycle.Event{Kind: lifecycle.Commented, At: at, Actor: actor, Notice: lifecycle.StaleNotice, MarkedAt: markedAt}
+}
+
+func closeNotice(at time.Time, actor string) lifecycle.Event {
+	return lifecycle.Event{Kind: lifecycle.Commented, At: at, Actor: actor, Notice: lifecycle.CloseNotice}
+}
+
+func labeled(at time.Time, actor, label string) lifecycle.Event {
+	return lifecycle.Event{Kind: lifecycle.Labeled, At: at, Actor: actor, Label: label}
+}
+
+func unlabeled(at time.Time, actor, label string) lifecycle.Event {
+	return lifecycle.Event{Kind: lifecycle.Unlabeled, At: at, Actor: actor, Label: label}
+}
+
+func asBot(e lifecycle.Event) lifecycle.Event { e.Bot = true; return e }
+
+func ev(kind lifecycle.EventKind, at time.Time, actor string) lifecycle.Event {
+	return lifecycle.Event{Kind: kind, At: at, Actor: actor}
+}
+
+func commit(at time.Time) lifecycle.Event { return lifecycle.Event{Kind: lifecycle.Committed, At: at} }
+
+func reviewRequested(at time.Time, actor, reviewer string) lifecycle.Event {
+	return lifecycle.Event{Kind: lifecycle.ReviewRequested, At: at, Actor: actor, Reviewer: reviewer}
+}
+
+func reviewRequestRemoved(at time.Time, actor, reviewer string) lifecycle.Event {
+	return lifecycle.Event{Kind: lifecycle.ReviewRequestRemoved, At: at, Actor: actor, Reviewer: reviewer}
+}
+
+// diffActivity lists the fields of got that differ from want.
+func diffActivity(got, want lifecycle.Activity) string {
+	var d []string
+	tf := func(name string, g, w time.Time) {
+		if !g.Equal(w) {
+			d = append(d, fmt.Sprintf("%s: got %s, want %s", name, fmtTime(g), fmtTime(w)))
+		}
+	}
+	tf("MarkedAt", got.MarkedAt, want.MarkedAt)
+	tf("NoticeAt", got.NoticeAt, want.NoticeAt)
+	tf("CloseNoticeAt", got.CloseNoticeAt, want.CloseNoticeAt)
+	tf("LastPersonAt", got.LastPersonAt, want.LastPersonAt)
+	if got.LastPersonLogin != want.LastPersonLogin {
+		d = append(d, fmt.Sprintf("LastPersonLogin: got %q, want %q", got.LastPersonLogin, want.LastPersonLogin))
+	}
+	if !slices.Equal(got.PendingReviewers, want.PendingReviewers) {
+		d = append(d, fmt.Sprintf("PendingReviewers: got %q, want %q", got.PendingReviewers, want.PendingReviewers))
+	}
+	if got.AwaitingReview != want.AwaitingReview {
+		d = append(d, fmt.Sprintf("AwaitingReview: got %v, want %v", got.AwaitingReview, want.AwaitingReview))
+	}
+	return strings.Join(d, "; ")
+}
+
+// fmtTime shows a time relative to now, which reads better than a date.
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return "zero"
+	}
+	return fmt.Sprintf("%s (now-%v)", t.UTC().Format(time.RFC3339), now.Sub(t))
+}
+
+func TestSummarize(t *testing.T) {
+	t1, t2, t3, t4, t5 := daysAgo(20), daysAgo(15), daysAgo(10), daysAgo(5), daysAgo(1)
+	self := []string{selfLogin}
+
+	tests := []struct {
+		name   string
+		events []lifecycle.Event
+		author string
+		self   []string
+		want   lifecycle.Activity
+	}{
+		{
+			name: "no events: nothing known",
+			want: lifecycle.Activity{},
+		},
+		// Rule 9: the mark.
+		{
+			name:   "adding the stale label sets MarkedAt and is not activity, even by a person",
+			events: []lifecycle.Event{labeled(t1, "bob", staleLabel)},
+			want:   lifecycle.Activity{MarkedAt: t1},
+		},
+		{
+			name:   "stale label name is compared case-insensitively",
+			events: []lifecycle.Event{labeled(t1, selfLogin, "Stale")},
+			want:   lifecycle.Activity{MarkedAt: t1},
+		},
+		{
+			name:   "another label is not a mark",
+			events: []lifecycle.Event{asBot(labeled(t1, "labeler[bot]", "stale-ish"))},
+			want:   lifecycle.Activity{},
+		},
+		{
+			name: "MarkedAt is the last time the stale label was added",
+			events: []lifecycle.Event{
+				labeled(t1, selfLogin, staleLabel),
+				unlabeled(t2, selfLogin, staleLabel),
+				labeled(t3, selfLogin, staleLabel),
+			},
+			want: lifecycle.Activity{MarkedAt: t3},
+		},
+		{
+			name: "re-labelling resets NoticeAt and CloseNoticeAt",
+			events: []lifecycle.Event{
+				labeled(t1, selfLogin, staleLabel),
+				staleNotice(t1.Add(time.Minute), selfLogin, t1),
+				closeNotice(t2, selfLogin),
+				labeled(t3, "bob", staleLabel),
+			},
+			self: self,
+			want: lifecycle.Activity{MarkedAt: t3},
+		},
+		{
+			name: "notices after the mark set NoticeAt and CloseNoticeAt",
+			events: []lifecycle.Event{
+				labeled(t1, selfLogin, staleLabel),
+				staleNotice(t1.Add(time.Minute), selfLogin, t1),
+				closeNotice(t3, selfLogin),
+			},
+			self: self,
+			want: lifecycle.Activity{MarkedAt: t1, NoticeAt: t1.Add(time.Minute), CloseNoticeAt: t3},
+		},
+		{
+			name:   "stale notice carrying marked= gives MarkedAt when no label event is seen",
+			events: []lifecycle.Event{staleNotice(t2, selfLogin, t1)},
+			self:   self,
+			want:   lifecycle.Activity{MarkedAt: t1, NoticeAt: t2},
+		},
+		{
+			name: "the stale label event wins over an older marked= of an earlier notice",
+			events: []lifecycle.Event{
+				staleNotice(t1, selfLogin, t1),
+				labeled(t3, selfLogin, staleLabel),
+			},
+			self: self,
+			want: lifecycle.Activity{MarkedAt: t3},
+		},
+		{
+			// BUG: Summarize keeps the first notice's marked= and ignores the later one.
+			name: "a later stale notice's marked= supersedes an earlier notice's (re-mark, no label events)",
+			events: []lifecycle.Event{
+				staleNotice(t1, selfLogin, t1),
+				comment(t2, "bob"),
+				staleNotice(t4, selfLogin, t4),
+			},
+			self: self,
+			want: lifecycle.Activity{MarkedAt: t4, NoticeAt: t4, LastPersonAt: t2, LastPersonLogin: "bob"},
+		},
+		{
+			name: "a person removing the stale label resets the mark and is activity",
+			events: []lifecycle.Event{
+				labeled(t1, selfLogin, staleLabel),
+				staleNotice(t1, selfLogin, t1),
+				unlabeled(t3, "bob", staleLabel),
+			},
+			self: self,
+			want: lifecycle.Activity{LastPersonAt: t3, LastPersonLogin: "bob"},
+		},
+		{
+			name: "stale label removal is matched case-insensitively",
+			events: []lifecycle.Event{
+				labeled(t1, selfLogin, staleLabel),
+				unlabeled(t3, selfLogin, "STALE"),
+			},
+			self: self,
+			want: lifecycle.Activity{},
+		},
+		// Rule 2: whose actions count.
+		{
+			name:   "a person's comment is activity",
+			events: []lifecycle.Event{labeled(t1, selfLogin, staleLabel), comment(t3, "bob")},
+			self:   self,
+			want:   lifecycle.Activity{MarkedAt: t1, LastPersonAt: t3, LastPersonLogin: "bob"},
+		},
+		{
+			name:   "a review is activity",
+			events: []lifecycle.Event{ev(lifecycle.Reviewed, t3, "bob")},
+			want:   lifecycle.Activity{LastPersonAt: t3, LastPersonLogin: "bob"},
+		},
+		{
+			name:   "a review comment is activity",
+			events: []lifecycle.Event{ev(lifecycle.ReviewCommented, t3, "bob")},
+			want:   lifecycle.Activity{LastPersonAt: t3, LastPersonLogin: "bob"},
+		},
+		{
+			name:   "a pushed commit counts as person activity though it has no actor",
+			events: []lifecycle.Event{commit(t3)},
+			want:   lifecycle.Activity{LastPersonAt: t3},
+		},
+		{
+			name:   "a force push by a person is activity",
+			events: []lifecycle.Event{ev(lifecycle.ForcePushed, t3, author)},
+			want:   lifecycle.Activity{LastPersonAt: t3, LastPersonLogin: author},
+		},
+		{
+			name:   "reopening by a person is activity",
+			events: []lifecycle.Event{ev(lifecycle.Reopened, t3, "bob")},
+			want:   lifecycle.Activity{LastPersonAt: t3, LastPersonLogin: "bob"},
+		},
+		{
+			name:   "Other events never count, even by a person",
+			events: []lifecycle.Event{ev(lifecycle.Other, t3, "bob")},
+			want:   lifecycle.Activity{},
+		},
+		{
+			name:   "a comment by an account typed Bot is not activity",
+			events: []lifecycle.Event{botComment(t3, "ci-runner")},
+			want:   lifecycle.Activity{},
+		},
+		{
+			name:   "a comment by a [bot] login is not activity, suffix case-insensitive, without the Bot flag",
+			events: []lifecycle.Event{comment(t3, "Renovate[BOT]")},
+			want:   lifecycle.Activity{},
+		},
+		{
+			name: "label churn by bots is not activity",
+			events: []lifecycle.Event{
+				asBot(labeled(t3, "labeler", "size/L")),
+				unlabeled(t4, "labeler[bot]", "size/M"),
+			},
+			want: lifecycle.Activity{},
+		},
+		{
+			name:   "our own logins (self) are not people, compared case-insensitively",
+			events: []lifecycle.Event{comment(t3, "Ops-Automation"), ev(lifecycle.Closed, t4, "OPS-AUTOMATION")},
+			self:   []string{patLogin},
+			want:   lifecycle.Activity{},
+		},
+		{
+			name: "our own notice never counts, even when posted with a personal token",
+			events: []lifecycle.Event{
+				labeled(t1, patLogin, staleLabel),
+				staleNotice(t1, patLogin, t1),
+				closeNotice(t3, patLogin),
+			},
+			want: lifecycle.Activity{MarkedAt: t1, NoticeAt: t1, CloseNoticeAt: t3},
+		},
+		{
+			name: "the author of our notices is stalepr for every other event too",
+			events: []lifecycle.Event{
+				comment(t1, "bob"),
+				staleNotice(t2, patLogin, t2),
+				comment(t3, patLogin),
+				ev(lifecycle.Closed, t4, patLogin),
+			},
+			want: lifecycle.Activity{MarkedAt: t2, NoticeAt: t2, LastPersonAt: t1, LastPersonLogin: "bob"},
+		},
+		{
+			name: "events out of order are sorted by time",
+			events: []lifecycle.Event{
+				comment(t5, "carol"),
+				labeled(t3, selfLogin, staleLabel),
+				comment(t2, "bob"),
+				labeled(t1, selfLogin, staleLabel),
+			},
+			self: self,
+			want: lifecycle.Activity{MarkedAt: t3, LastPersonAt: t5, LastPersonLogin: "carol"},
+		},
+		// Rule 9: reviews.
+		{
+			name: "a requested review stays pending until the reviewer reviews",
+			events: []lifecycle.Event{
+				reviewRequested(t1, author, "bob"),
+				reviewRequested(t1, author, "carol"),
+				ev(lifecycle.Reviewed, t2, "Bob"),
+			},
+			author: author,
+			want:   lifecycle.Activity{PendingReviewers: []string{"carol"}, LastPersonAt: t2, LastPersonLogin: "Bob"},
+		},
+		{
+			name: "a removed review request is no longer pending, and removing it is not activity",
+			events: []lifecycle.Event{
+				reviewRequested(t1, author, "bob"),
+				reviewRequestRemoved(t3, "maintainer", "BOB"),
+			},
+			author: author,
+			want:   lifecycle.Activity{LastPersonAt: t1, LastPersonLogin: author},
+		},
+		{
+			name: "a reviewer requested twice is pending once",
+			events: []lifecycle.Event{
+				reviewRequested(t1, author, "bob"),
+				reviewRequested(t2, author, "Bob"),
+			},
+			author: author,
+			want:   lifecycle.Activity{PendingReviewers: []string{"bob"}, LastPersonAt: t2, LastPersonLogin: author, AwaitingReview: true},
+		},
+		{
+			name: "awaiting review: the author acted last and a review is pending",
+			events: []lifecycle.Event{
+				reviewRequested(t1, "maintainer", "bob"),
+				comment(t3, "ALICE"),
+				botComment(t4, "ci"), // bots after the author change nothing
+			},
+			author: author,
+			want:   lifecycle.Activity{PendingReviewers: []string{"bob"}, LastPersonAt: t3, LastPersonLogin: "ALICE", AwaitingReview: true},
+		},
+		{
+			name: "not awaiting review when someone else acted after the author",
+			events: []lifecycle.Event{
+				reviewRequested(t1, author, "bob"),
+				comment(t3, "carol"),
+			},
+			author: author,
+			want:   lifecycle.Activity{PendingReviewers: []string{"bob"}, LastPersonAt: t3, LastPersonLogin: "carol"},
+		},
+		{
+			name: "not awaiting review when no review is pending",
+			events: []lifecycle.Event{
+				reviewRequested(t1, author, "bob"),
+				ev(lifecycle.Reviewed, t2, "bob"),
+				comment(t3, author),
+			},
+			author: author,
+			want:   lifecycle.Activity{LastPersonAt: t3, LastPersonLogin: author},
+		},
+		{
+			name: "not awaiting review when the author is unknown",
+			events: []lifecycle.Event{
+				reviewRequested(t1, author, "bob"),
+			},
+			want: lifecycle.Activity{PendingReviewers: []string{"bob"}, LastPersonAt: t1, LastPersonLogin: author},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := slices.Clone(tt.events)
+			got := lifecycle.Summarize(tt.events, staleLabel, tt.author, tt.self)
+			if d := diffActivity(got, tt.want); d != "" {
+				t.Error(d)
+			}
+			if !slices.Equal(in, tt.events) {
+				t.Error("Summarize reordered or changed its input")
+			}
+		})
+	}
+}
+
+func TestFromComments(t *testing.T) {
+	const slack = 5 * time.Second
+	self := []string{selfLogin}
+	t1, t2, t3 := daysAgo(20), daysAgo(6), daysAgo(2)
+
+	tests := []struct {
+		name      string
+		comments  []lifecycle.Event
+		updatedAt time.Time
+		wantOK    bool
+		want      lifecycle.Activity
+	}{
+		{
+			name:      "no comments: read the timeline",
+			updatedAt: t3,
+		},
+		{
+			name:      "last comment by a person, matching updated_at: ok, un-stale",
+			comments:  []lifecycle.Event{staleNotice(t2, selfLogin, t2), comment(t3, "bob")},
+			updatedAt: t3,
+			wantOK:    true,
+			want:      lifecycle.Activity{MarkedAt: t2, NoticeAt: t2, LastPersonAt: t3, LastPersonLogin: "bob"},
+		},
+		{
+			name:      "last comment by a person without any notice: ok, mark unknown",
+			comments:  []lifecycle.Event{comment(t3, "bob")},
+			updatedAt: t3,
+			wantOK:    true,
+			want:      lifecycle.Activity{LastPersonAt: t3, LastPersonLogin: "bob"},
+		},
+		{
+			name:      "updated_at within slack of the last comment: ok",
+			comments:  []lifecycle.Event{comment(t3, "bob")},
+			updatedAt: t3.Add(slack),
+			wantOK:    true,
+			want:      lifecycle.Activity{LastPersonAt: t3, LastPersonLogin: "bob"},
+		},
+		{
+			name:      "updated_at later than the last comment plus slack: not ok",
+			comments:  []lifecycle.Event{comment(t3, "bob")},
+			updatedAt: t3.Add(slack + time.Second),
+		},
+		{
+			name:      "last comment is our notice carrying marked=: ok with MarkedAt",
+			comments:  []lifecycle.Event{comment(t1, "bob"), staleNotice(t2, patLogin, t2.Add(-time.Minute))},
+			updatedAt: t2,
+			wantOK:    true,
+			want:      lifecycle.Activity{MarkedAt: t2.Add(-time.Minute), NoticeAt: t2, LastPersonAt: t1, LastPersonLogin: "bob"},
+		},
+		{
+			name:      "last comment is our notice without marked=: not ok",
+			comments:  []lifecycle.Event{staleNotice(t2, selfLogin, time.Time{})},
+			updatedAt: t2,
+		},
+		{
+			name:      "last comment is our closing comment after a notice carrying marked=: ok",
+			comments:  []lifecycle.Event{staleNotice(t1, selfLogin, t1), closeNotice(t3, selfLogin)},
+			updatedAt: t3,
+			wantOK:    true,
+			want:      lifecycle.Activity{MarkedAt: t1, NoticeAt: t1, CloseNoticeAt: t3},
+		},
+		{
+			name:      "last comment by a bot: not ok",
+			comments:  []lifecycle.Event{staleNotice(t2, selfLogin, t2), botComment(t3, "codecov")},
+			updatedAt: t3,
+		},
+		{
+			name:      "last comment by a [bot] login: not ok",
+			comments:  []lifecycle.Event{comment(t2, "bob"), comment(t3, "dependabot[bot]")},
+			updatedAt: t3,
+		},
+		{
+			name:      "last comment by our own login without a marker: not ok",
+			comments:  []lifecycle.Event{comment(t2, "bob"), comment(t3, selfLogin)},
+			updatedAt: t3,
+		},
+		{
+			name:      "comments out of order: the latest decides",
+			comments:  []lifecycle.Event{comment(t3, "bob"), staleNotice(t2, selfLogin, t2)},
+			updatedAt: t3,
+			wantOK:    true,
+			want:      lifecycle.Activity{MarkedAt: t2, NoticeAt: t2, LastPersonAt: t3, LastPersonLogin: "bob"},
+		},
+		{
+			// BUG: Summarize keeps the first notice's marked=, so the person's
+			// comment that caused the earlier un-stale looks newer than the mark.
+			name: "re-marked: the last notice's marked= is the mark",
+			comments: []lifecycle.Event{
+				staleNotice(t1, selfLogin, t1),
+				comment(daysAgo(19), "bob"),
+				staleNotice(t3, selfLogin, t3),
+			},
+			updatedAt: t3,
+			wantOK:    true,
+			want:      lifecycle.Activity{MarkedAt: t3, NoticeAt: t3, LastPersonAt: daysAgo(19), LastPersonLogin: "bob"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := lifecycle.FromComments(tt.comments, tt.updatedAt, self, slack)
+			if ok != tt.wantOK {
+				t.Fatalf("ok = %v, want %v", ok, tt.wantOK)
+			}
+			if d := diffActivity(got, tt.want); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+}
+
+func TestIsBotLogin(t *testing.T) {
+	for login, want := range map[string]bool{
+		"dependabot[bot]": true,
+		"Renovate[Bot]":   true,
+		"alice":           false,
+		"robot":           false,
+		"bot":             false,
+		"[bot]-fan":       false,
+		"":                false,
+	} {
+		if got := lifecycle.IsBotLogin(login); got != want {
+			t.Errorf("IsBotLogin(%q) = %v, want %v", login, got, want)
+		}
+	}
+}

@@ -1,0 +1,571 @@
+package lifecycle_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+const (
+	staleDays = 30
+	closeDays = 7
+)
+
+// policy is a typical configuration: stale after 30 days, closed 7 days later,
+// label removed on activity, anyone's activity counts. Options adjust it.
+func policy(opts ...func(*lifecycle.Policy)) lifecycle.Policy {
+	p := lifecycle.Policy{
+		DaysBeforeStale:        staleDays,
+		DaysBeforeClose:        closeDays,
+		StaleLabel:             staleLabel,
+		RemoveStaleWhenUpdated: true,
+		ActivityFrom:           lifecycle.Anyone,
+	}
+	for _, o := range opts {
+		o(&p)
+	}
+	return p
+}
+
+// pr is an open PR by alice created 90 days ago and last updated at updated.
+func pr(updated time.Time, labels ...string) lifecycle.PR {
+	return lifecycle.PR{
+		Number:    42,
+		Title:     "Add feature",
+		Author:    author,
+		CreatedAt: daysAgo(90),
+		UpdatedAt: updated,
+		Labels:    labels,
+	}
+}
+
+func with(p lifecycle.PR, f func(*lifecycle.PR)) lifecycle.PR { f(&p); return p }
+
+func created(at time.Time) func(*lifecycle.PR) {
+	return func(p *lifecycle.PR) { p.CreatedAt = at }
+}
+
+// marked is the activity of a PR labelled at markedAt whose notice was posted.
+func marked(markedAt time.Time) *lifecycle.Activity {
+	return &lifecycle.Activity{MarkedAt: markedAt, NoticeAt: markedAt.Add(time.Second)}
+}
+
+type decideCase struct {
+	name   string
+	pr     lifecycle.PR
+	act    *lifecycle.Activity
+	policy lifecycle.Policy
+	want   lifecycle.Action
+	reason lifecycle.Reason
+	// Checked only when non-zero; closeAtZero asks for a zero CloseAt.
+	inactiveSince time.Time
+	markedAt      time.Time
+	closeAt       time.Time
+	closeAtZero   bool // CloseAt must be zero (never closes)
+	noticePosted  bool
+}
+
+func runDecide(t *testing.T, tests []decideCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := lifecycle.Decide(tt.pr, tt.act, now, tt.policy)
+			if got.Action != tt.want || got.Reason != tt.reason {
+				t.Fatalf("Decide = %v, want %v (%s)", got, tt.want, tt.reason)
+			}
+			if !tt.inactiveSince.IsZero() && !got.InactiveSince.Equal(tt.inactiveSince) {
+				t.Errorf("InactiveSince = %s, want %s", fmtTime(got.InactiveSince), fmtTime(tt.inactiveSince))
+			}
+			if !tt.markedAt.IsZero() && !got.MarkedAt.Equal(tt.markedAt) {
+				t.Errorf("MarkedAt = %s, want %s", fmtTime(got.MarkedAt), fmtTime(tt.markedAt))
+			}
+			if !tt.closeAt.IsZero() && !got.CloseAt.Equal(tt.closeAt) {
+				t.Errorf("CloseAt = %s, want %s", fmtTime(got.CloseAt), fmtTime(tt.closeAt))
+			}
+			if tt.closeAtZero && !got.CloseAt.IsZero() {
+				t.Errorf("CloseAt = %s, want zero (never)", fmtTime(got.CloseAt))
+			}
+			if got.CloseNoticePosted != tt.noticePosted {
+				t.Errorf("CloseNoticePosted = %v, want %v", got.CloseNoticePosted, tt.noticePosted)
+			}
+		})
+	}
+}
+
+func TestDecideStale(t *testing.T) { // rule 1
+	runDecide(t, []decideCase{
+		{
+			name: "inactive exactly DaysBeforeStale days: not stale yet",
+			pr:   pr(daysAgo(staleDays)), policy: policy(),
+			want: lifecycle.Keep, reason: lifecycle.ReasonActive, inactiveSince: daysAgo(staleDays),
+		},
+		{
+			name: "inactive DaysBeforeStale days and one second: mark",
+			pr:   pr(daysAgo(staleDays).Add(-time.Second)), policy: policy(),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+			inactiveSince: daysAgo(staleDays).Add(-time.Second), markedAt: now, closeAt: now.Add(closeDays * lifecycle.Day),
+		},
+		{
+			name: "recently updated: keep",
+			pr:   pr(daysAgo(1)), policy: policy(),
+			want: lifecycle.Keep, reason: lifecycle.ReasonActive, inactiveSince: daysAgo(1),
+		},
+		{
+			name: "mark with closing disabled: never closes",
+			pr:   pr(daysAgo(40)), policy: policy(func(p *lifecycle.Policy) { p.DaysBeforeClose = -1 }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive, markedAt: now, closeAtZero: true,
+		},
+		{
+			name: "DaysBeforeStale -1: never mark",
+			pr:   pr(daysAgo(3650)), policy: policy(func(p *lifecycle.Policy) { p.DaysBeforeStale = -1 }),
+			want: lifecycle.Keep, reason: lifecycle.ReasonNeverStale,
+		},
+		{
+			name: "IgnoreUpdates: judged from CreatedAt, recent updates do not count",
+			pr:   with(pr(daysAgo(1)), created(daysAgo(31))), policy: policy(func(p *lifecycle.Policy) { p.IgnoreUpdates = true }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(31),
+		},
+		{
+			name: "IgnoreUpdates: created within DaysBeforeStale: keep",
+			pr:   with(pr(daysAgo(1)), created(daysAgo(29))), policy: policy(func(p *lifecycle.Policy) { p.IgnoreUpdates = true }),
+			want: lifecycle.Keep, reason: lifecycle.ReasonActive, inactiveSince: daysAgo(29),
+		},
+		{
+			name: "IgnoreUpdates with People: CreatedAt decides without detail",
+			pr:   with(pr(daysAgo(1)), created(daysAgo(31))),
+			policy: policy(func(p *lifecycle.Policy) {
+				p.IgnoreUpdates = true
+				p.ActivityFrom = lifecycle.People
+			}),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(31),
+		},
+	})
+}
+
+func TestDecideKeptAlive(t *testing.T) { // rule 2
+	keepLabel := policy(func(p *lifecycle.Policy) { p.RemoveStaleWhenUpdated = false })
+	runDecide(t, []decideCase{
+		{
+			name:   "person activity after the mark: unstale",
+			pr:     pr(daysAgo(1), staleLabel),
+			act:    &lifecycle.Activity{MarkedAt: daysAgo(5), NoticeAt: daysAgo(5), LastPersonAt: daysAgo(1), LastPersonLogin: "bob"},
+			policy: policy(),
+			want:   lifecycle.Unstale, reason: lifecycle.ReasonPersonActivity, inactiveSince: daysAgo(1), markedAt: daysAgo(5),
+		},
+		{
+			name:   "person activity only before the mark: stays stale",
+			pr:     pr(daysAgo(5), staleLabel),
+			act:    &lifecycle.Activity{MarkedAt: daysAgo(5), NoticeAt: daysAgo(5), LastPersonAt: daysAgo(40)},
+			policy: policy(),
+			want:   lifecycle.Keep, reason: lifecycle.ReasonStaleWaiting, markedAt: daysAgo(5), closeAt: daysAgo(5).Add(closeDays * lifecycle.Day),
+		},
+		{
+			name:   "person activity at the very instant of the mark is not after it",
+			pr:     pr(daysAgo(5), staleLabel),
+			act:    &lifecycle.Activity{MarkedAt: daysAgo(5), NoticeAt: daysAgo(5), LastPersonAt: daysAgo(5)},
+			policy: policy(),
+			want:   lifecycle.Keep, reason: lifecycle.ReasonStaleWaiting,
+		},
+		{
+			name:   "RemoveStaleWhenUpdated false: label stays, person activity postpones the close",
+			pr:     pr(daysAgo(3), staleLabel),
+			act:    &lifecycle.Activity{MarkedAt: daysAgo(10), NoticeAt: daysAgo(10), LastPersonAt: daysAgo(3)},
+			policy: keepLabel,
+			want:   lifecycle.Keep, reason: lifecycle.ReasonStaleWaiting,
+			inactiveSince: daysAgo(3), markedAt: daysAgo(10), closeAt: daysAgo(3).Add(closeDays * lifecycle.Day),
+		},
+		{
+			name:   "RemoveStaleWhenUpdated false: close clock runs from the last person activity",
+			pr:     pr(daysAgo(8), staleLabel),
+			act:    &lifecycle.Activity{MarkedAt: daysAgo(20), NoticeAt: daysAgo(20), LastPersonAt: daysAgo(8)},
+			policy: keepLabel,
+			want:   lifecycle.Close, reason: lifecycle.ReasonCloseDue, inactiveSince: daysAgo(8), markedAt: daysAgo(20),
+		},
+	})
+}
+
+func TestDecideClose(t *testing.T) { // rule 3
+	runDecide(t, []decideCase{
+		{
+			name: "no person activity for DaysBeforeClose days after the mark: close",
+			pr:   pr(daysAgo(closeDays), staleLabel), act: marked(daysAgo(closeDays)), policy: policy(),
+			want: lifecycle.Close, reason: lifecycle.ReasonCloseDue, markedAt: daysAgo(closeDays), closeAt: now,
+		},
+		{
+			name: "one second before DaysBeforeClose days after the mark: keep waiting",
+			pr:   pr(daysAgo(closeDays), staleLabel), act: marked(daysAgo(closeDays).Add(time.Second)), policy: policy(),
+			want: lifecycle.Keep, reason: lifecycle.ReasonStaleWaiting, closeAt: now.Add(time.Second),
+		},
+		{
+			name: "DaysBeforeClose -1: never close",
+			pr:   pr(daysAgo(300), staleLabel), act: marked(daysAgo(300)),
+			policy: policy(func(p *lifecycle.Policy) { p.DaysBeforeClose = -1 }),
+			want:   lifecycle.Keep, reason: lifecycle.ReasonStaleWaiting, closeAtZero: true,
+		},
+		{
+			name:   "our closing comment already posted after the mark: close without commenting again",
+			pr:     pr(daysAgo(1), staleLabel),
+			act:    &lifecycle.Activity{MarkedAt: daysAgo(8), NoticeAt: daysAgo(8), CloseNoticeAt: daysAgo(1)},
+			policy: policy(),
+			want:   lifecycle.Close, reason: lifecycle.ReasonCloseDue, noticePosted: true,
+		},
+		{
+			name: "listing only, updated before the close window: close without detail",
+			pr:   pr(daysAgo(8), staleLabel), policy: policy(),
+			want: lifecycle.Close, reason: lifecycle.ReasonCloseDue,
+			inactiveSince: daysAgo(8), closeAt: daysAgo(1),
+		},
+		{
+			name: "listing only, updated inside the close window: need detail",
+			pr:   pr(daysAgo(3), staleLabel), policy: policy(),
+			want: lifecycle.NeedDetail, reason: lifecycle.ReasonStaleWaiting,
+		},
+		{
+			name: "listing only, updated exactly at the close cutoff: need detail",
+			pr:   pr(daysAgo(closeDays), staleLabel), policy: policy(),
+			want: lifecycle.NeedDetail, reason: lifecycle.ReasonStaleWaiting,
+		},
+		{
+			name: "listing only, closing disabled: need detail, never close",
+			pr:   pr(daysAgo(300), staleLabel), policy: policy(func(p *lifecycle.Policy) { p.DaysBeforeClose = -1 }),
+			want: lifecycle.NeedDetail, reason: lifecycle.ReasonStaleWaiting,
+		},
+		{
+			name: "stale label matched case-insensitively",
+			pr:   pr(daysAgo(8), "Stale"), policy: policy(),
+			want: lifecycle.Close, reason: lifecycle.ReasonCloseDue,
+		},
+	})
+}
+
+func TestDecideExemptions(t *testing.T) { // rule 6
+	old := daysAgo(60)
+	due := marked(daysAgo(20))
+	pol := func(f func(*lifecycle.Policy)) lifecycle.Policy { return policy(f) }
+	runDecide(t, []decideCase{
+		{
+			name: "exempt label, case-insensitive: skip",
+			pr:   pr(old, "Pinned"), policy: pol(func(p *lifecycle.Policy) { p.ExemptLabels = []string{"bug", "pinned"} }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonExemptLabel,
+		},
+		{
+			name: "exempt label on an already stale PR due for closing: skip",
+			pr:   pr(old, staleLabel, "pinned"), act: due, policy: pol(func(p *lifecycle.Policy) { p.ExemptLabels = []string{"PINNED"} }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonExemptLabel,
+		},
+		{
+			name: "without an exempt label: mark",
+			pr:   pr(old, "enhancement"), policy: pol(func(p *lifecycle.Policy) { p.ExemptLabels = []string{"pinned"} }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "only-labels: one of two required labels: skip",
+			pr:   pr(old, "needs-info"), policy: pol(func(p *lifecycle.Policy) { p.OnlyLabels = []string{"needs-info", "waiting"} }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonOnlyLabels,
+		},
+		{
+			name: "only-labels: an already stale PR lacking them: skip",
+			pr:   pr(old, staleLabel), act: due, policy: pol(func(p *lifecycle.Policy) { p.OnlyLabels = []string{"needs-info"} }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonOnlyLabels,
+		},
+		{
+			name: "only-labels: all required labels, case-insensitive: mark",
+			pr:   pr(old, "Waiting", "NEEDS-INFO"), policy: pol(func(p *lifecycle.Policy) { p.OnlyLabels = []string{"needs-info", "waiting"} }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "any-of-labels: none of them: skip",
+			pr:   pr(old, "docs"), policy: pol(func(p *lifecycle.Policy) { p.AnyOfLabels = []string{"needs-info", "waiting"} }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonAnyOfLabels,
+		},
+		{
+			name: "any-of-labels: one of them, case-insensitive: mark",
+			pr:   pr(old, "docs", "Waiting"), policy: pol(func(p *lifecycle.Policy) { p.AnyOfLabels = []string{"needs-info", "waiting"} }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "exempt milestone, case-insensitive: skip",
+			pr:   with(pr(old), func(p *lifecycle.PR) { p.Milestone = "V2.0" }), policy: pol(func(p *lifecycle.Policy) { p.ExemptMilestones = []string{"v2.0"} }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonExemptMilestone,
+		},
+		{
+			name: "another milestone: mark",
+			pr:   with(pr(old), func(p *lifecycle.PR) { p.Milestone = "v3.0" }), policy: pol(func(p *lifecycle.Policy) { p.ExemptMilestones = []string{"v2.0"} }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "exempt all milestones, with a milestone: skip",
+			pr:   with(pr(old), func(p *lifecycle.PR) { p.Milestone = "backlog" }), policy: pol(func(p *lifecycle.Policy) { p.ExemptAllMilestones = true }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonExemptMilestone,
+		},
+		{
+			name: "exempt all milestones, without a milestone: mark",
+			pr:   pr(old), policy: pol(func(p *lifecycle.Policy) { p.ExemptAllMilestones = true }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "exempt assignee, case-insensitive: skip",
+			pr:   with(pr(old), func(p *lifecycle.PR) { p.Assignees = []string{"carol", "Dave"} }), policy: pol(func(p *lifecycle.Policy) { p.ExemptAssignees = []string{"dave"} }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonExemptAssignee,
+		},
+		{
+			name: "another assignee: mark",
+			pr:   with(pr(old), func(p *lifecycle.PR) { p.Assignees = []string{"carol"} }), policy: pol(func(p *lifecycle.Policy) { p.ExemptAssignees = []string{"dave"} }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "exempt all assignees, assigned: skip",
+			pr:   with(pr(old), func(p *lifecycle.PR) { p.Assignees = []string{"carol"} }), policy: pol(func(p *lifecycle.Policy) { p.ExemptAllAssignees = true }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonExemptAssignee,
+		},
+		{
+			name: "exempt all assignees, unassigned: mark",
+			pr:   pr(old), policy: pol(func(p *lifecycle.Policy) { p.ExemptAllAssignees = true }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "exempt draft, draft: skip",
+			pr:   with(pr(old), func(p *lifecycle.PR) { p.Draft = true }), policy: pol(func(p *lifecycle.Policy) { p.ExemptDraft = true }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonDraft,
+		},
+		{
+			name: "draft without exempt-draft: mark",
+			pr:   with(pr(old), func(p *lifecycle.PR) { p.Draft = true }), policy: policy(),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "include-only-assigned, unassigned: skip",
+			pr:   pr(old), policy: pol(func(p *lifecycle.Policy) { p.IncludeOnlyAssigned = true }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonUnassigned,
+		},
+		{
+			name: "include-only-assigned, assigned: mark",
+			pr:   with(pr(old), func(p *lifecycle.PR) { p.Assignees = []string{"carol"} }), policy: pol(func(p *lifecycle.Policy) { p.IncludeOnlyAssigned = true }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "start-date: created before it: skip",
+			pr:   with(pr(old), created(daysAgo(100))), policy: pol(func(p *lifecycle.Policy) { p.StartDate = daysAgo(99) }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonStartDate,
+		},
+		{
+			name: "start-date: stale PR created before it: skip, never closed",
+			pr:   with(pr(old, staleLabel), created(daysAgo(100))), act: due, policy: pol(func(p *lifecycle.Policy) { p.StartDate = daysAgo(99) }),
+			want: lifecycle.Skip, reason: lifecycle.ReasonStartDate,
+		},
+		{
+			name: "start-date: created exactly at it: mark",
+			pr:   with(pr(old), created(daysAgo(100))), policy: pol(func(p *lifecycle.Policy) { p.StartDate = daysAgo(100) }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+	})
+}
+
+func TestDecideNotify(t *testing.T) { // rule 7
+	runDecide(t, []decideCase{
+		{
+			name: "labelled, mark known, not yet due, notice missing: notify",
+			pr:   pr(daysAgo(2), staleLabel), act: &lifecycle.Activity{MarkedAt: daysAgo(2)}, policy: policy(),
+			want: lifecycle.Notify, reason: lifecycle.ReasonNoticeMissing, markedAt: daysAgo(2), closeAt: daysAgo(2).Add(closeDays * lifecycle.Day),
+		},
+		{
+			name: "labelled, notice present, not yet due: keep",
+			pr:   pr(daysAgo(2), staleLabel), act: marked(daysAgo(2)), policy: policy(),
+			want: lifecycle.Keep, reason: lifecycle.ReasonStaleWaiting, markedAt: daysAgo(2),
+		},
+		{
+			name: "labelled without notice and already due: close",
+			pr:   pr(daysAgo(2), staleLabel), act: &lifecycle.Activity{MarkedAt: daysAgo(9)}, policy: policy(),
+			want: lifecycle.Close, reason: lifecycle.ReasonCloseDue,
+		},
+		{
+			name: "mark unknown and no person activity: skip, never close when unsure",
+			pr:   pr(daysAgo(2), staleLabel), act: &lifecycle.Activity{}, policy: policy(),
+			want: lifecycle.Skip, reason: lifecycle.ReasonMarkUnknown,
+		},
+		{
+			name: "mark unknown, person activity, label kept on activity: skip",
+			pr:   pr(daysAgo(2), staleLabel), act: &lifecycle.Activity{LastPersonAt: daysAgo(50)},
+			policy: policy(func(p *lifecycle.Policy) { p.RemoveStaleWhenUpdated = false }),
+			want:   lifecycle.Skip, reason: lifecycle.ReasonMarkUnknown,
+		},
+	})
+}
+
+func TestDecidePeople(t *testing.T) { // rule 8
+	people := policy(func(p *lifecycle.Policy) { p.ActivityFrom = lifecycle.People })
+	awaiting := policy(func(p *lifecycle.Policy) { p.ExemptAwaitingReview = true })
+	runDecide(t, []decideCase{
+		{
+			name: "people: created before the cutoff, updated after it, listing only: need detail",
+			pr:   pr(daysAgo(1)), policy: people,
+			want: lifecycle.NeedDetail, reason: lifecycle.ReasonActive,
+		},
+		{
+			name: "people: a labeller bot relabelling daily does not keep it alive",
+			pr:   pr(daysAgo(1)), act: &lifecycle.Activity{LastPersonAt: daysAgo(40)}, policy: people,
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(40),
+		},
+		{
+			name: "people: no person activity ever: inactive since creation",
+			pr:   pr(daysAgo(1)), act: &lifecycle.Activity{}, policy: people,
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(90),
+		},
+		{
+			name: "people: recent person activity: keep",
+			pr:   pr(daysAgo(1)), act: &lifecycle.Activity{LastPersonAt: daysAgo(2)}, policy: people,
+			want: lifecycle.Keep, reason: lifecycle.ReasonActive, inactiveSince: daysAgo(2),
+		},
+		{
+			name: "people: created inside the window: keep without detail",
+			pr:   with(pr(daysAgo(1)), created(daysAgo(10))), policy: people,
+			want: lifecycle.Keep, reason: lifecycle.ReasonActive,
+		},
+		{
+			name: "people: not updated since the cutoff: mark without detail",
+			pr:   pr(daysAgo(31)), policy: people,
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(31),
+		},
+		{
+			name: "anyone: updated after the cutoff: keep without detail",
+			pr:   pr(daysAgo(1)), policy: policy(),
+			want: lifecycle.Keep, reason: lifecycle.ReasonActive,
+		},
+		{
+			name: "exempt awaiting review, listing only, inactive: need detail",
+			pr:   pr(daysAgo(40)), policy: awaiting,
+			want: lifecycle.NeedDetail, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "exempt awaiting review, awaiting: skip",
+			pr:   pr(daysAgo(40)), act: &lifecycle.Activity{AwaitingReview: true, PendingReviewers: []string{"bob"}}, policy: awaiting,
+			want: lifecycle.Skip, reason: lifecycle.ReasonAwaitingReview,
+		},
+		{
+			name: "exempt awaiting review, not awaiting: mark",
+			pr:   pr(daysAgo(40)), act: &lifecycle.Activity{}, policy: awaiting,
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+		{
+			name: "exempt awaiting review, active: keep without detail",
+			pr:   pr(daysAgo(1)), policy: awaiting,
+			want: lifecycle.Keep, reason: lifecycle.ReasonActive,
+		},
+		{
+			name: "awaiting review without the exemption: mark",
+			pr:   pr(daysAgo(40)), act: &lifecycle.Activity{AwaitingReview: true}, policy: policy(),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive,
+		},
+	})
+}
+
+// TestDecideFromTimeline runs the rules end to end: a stale-labelled PR's
+// timeline is summarised, then decided.
+func TestDecideFromTimeline(t *testing.T) { // rules 2, 4, 5
+	self := []string{selfLogin}
+	m := daysAgo(10) // the mark: due 3 days ago
+	markedBySelf := []lifecycle.Event{labeled(m, selfLogin, staleLabel), staleNotice(m.Add(time.Second), selfLogin, m)}
+	then := func(evs ...lifecycle.Event) []lifecycle.Event {
+		return append(append([]lifecycle.Event(nil), markedBySelf...), evs...)
+	}
+
+	tests := []struct {
+		name   string
+		events []lifecycle.Event
+		policy lifecycle.Policy
+		want   lifecycle.Action
+	}{
+		{"nothing after the mark: close", markedBySelf, policy(), lifecycle.Close},
+		{"our own notice never counts (personal token)", []lifecycle.Event{
+			labeled(m, patLogin, staleLabel), staleNotice(m.Add(time.Second), patLogin, m), comment(daysAgo(1), patLogin),
+		}, policy(), lifecycle.Close},
+		{"bot comments never count", then(botComment(daysAgo(2), "codecov"), comment(daysAgo(1), "sonar[bot]")), policy(), lifecycle.Close},
+		{"label churn by bots never counts", then(
+			asBot(labeled(daysAgo(3), "labeler", "size/XL")), unlabeled(daysAgo(2), "labeler[bot]", "size/L"),
+		), policy(), lifecycle.Close},
+		{"a person's comment after the mark: unstale", then(comment(daysAgo(1), "bob")), policy(), lifecycle.Unstale},
+		{"a person's review after the mark: unstale", then(ev(lifecycle.Reviewed, daysAgo(1), "bob")), policy(), lifecycle.Unstale},
+		{"a push after the mark: unstale", then(commit(daysAgo(1))), policy(), lifecycle.Unstale},
+		{"a person's label change after the mark: unstale", then(labeled(daysAgo(1), "bob", "needs-review")), policy(), lifecycle.Unstale},
+		{"adding the stale label by a person is not activity", []lifecycle.Event{
+			labeled(m, "bob", staleLabel), staleNotice(m.Add(time.Second), selfLogin, m),
+		}, policy(), lifecycle.Close},
+		{"a person's stale label without our notice: notify", []lifecycle.Event{labeled(daysAgo(2), "bob", staleLabel)}, policy(), lifecycle.Notify},
+		{"re-labelling restarts the close clock", []lifecycle.Event{
+			labeled(daysAgo(20), selfLogin, staleLabel), staleNotice(daysAgo(20), selfLogin, daysAgo(20)),
+			unlabeled(daysAgo(4), "bob", staleLabel), labeled(daysAgo(3), "bob", staleLabel),
+			staleNotice(daysAgo(3), selfLogin, daysAgo(3)),
+		}, policy(), lifecycle.Keep},
+		{"re-labelling restarts the clock and needs a fresh notice", []lifecycle.Event{
+			labeled(daysAgo(20), selfLogin, staleLabel), staleNotice(daysAgo(20), selfLogin, daysAgo(20)),
+			unlabeled(daysAgo(4), "triage[bot]", staleLabel), labeled(daysAgo(3), "triage[bot]", staleLabel),
+		}, policy(), lifecycle.Notify},
+		{"later bot writes do not restart the clock", then(
+			botComment(daysAgo(1), "ci"), asBot(labeled(daysAgo(1), "labeler", "ci-passed")),
+		), policy(), lifecycle.Close},
+		{"closed by the action and reopened by a person: unstale", then(
+			closeNotice(daysAgo(3), selfLogin), ev(lifecycle.Closed, daysAgo(3), selfLogin), ev(lifecycle.Reopened, daysAgo(1), author),
+		), policy(), lifecycle.Unstale},
+		{"closed by the action and reopened by a bot: still due", then(
+			closeNotice(daysAgo(3), selfLogin), ev(lifecycle.Closed, daysAgo(3), selfLogin), ev(lifecycle.Reopened, daysAgo(1), "restore[bot]"),
+		), policy(), lifecycle.Close},
+		{"label kept on activity: a recent person comment postpones the close", then(comment(daysAgo(1), "bob")),
+			policy(func(p *lifecycle.Policy) { p.RemoveStaleWhenUpdated = false }), lifecycle.Keep},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			act := lifecycle.Summarize(tt.events, staleLabel, author, self)
+			p := pr(now.Add(-time.Hour), staleLabel)
+			if got := lifecycle.Decide(p, &act, now, tt.policy); got.Action != tt.want {
+				t.Errorf("Decide = %v, want %v; activity %+v", got, tt.want, act)
+			}
+		})
+	}
+}
+
+// TestDecideRemarkedFromComments reproduces the FromComments bug end to end:
+// a PR un-staled by a comment and re-marked later must not be un-staled again
+// by that old comment.
+func TestDecideRemarkedFromComments(t *testing.T) {
+	p := policy(func(p *lifecycle.Policy) { p.DaysBeforeStale, p.DaysBeforeClose = 7, 30 })
+	firstMark, person, secondMark := daysAgo(20), daysAgo(19), daysAgo(2)
+	comments := []lifecycle.Event{
+		staleNotice(firstMark, selfLogin, firstMark),
+		comment(person, "bob"),
+		staleNotice(secondMark, selfLogin, secondMark),
+	}
+	act, ok := lifecycle.FromComments(comments, secondMark, []string{selfLogin}, time.Second)
+	if !ok {
+		t.Fatal("FromComments: not ok")
+	}
+	if got := lifecycle.Decide(pr(secondMark, staleLabel), &act, now, p); got.Action != lifecycle.Keep {
+		t.Errorf("Decide = %v, want keep (marked 2 days ago, no activity since)", got)
+	}
+}
+
+func TestPolicyCloseDate(t *testing.T) {
+	p := policy()
+	if got, want := p.CloseDate(daysAgo(1)), daysAgo(1).Add(closeDays*lifecycle.Day); !got.Equal(want) {
+		t.Errorf("CloseDate = %s, want %s", fmtTime(got), fmtTime(want))
+	}
+	if got := p.CloseDate(time.Time{}); !got.IsZero() {
+		t.Errorf("CloseDate(zero) = %s, want zero", fmtTime(got))
+	}
+	p.DaysBeforeClose = -1
+	if got := p.CloseDate(now); !got.IsZero() {
+		t.Errorf("CloseDate with closing disabled = %s, want zero", fmtTime(got))
+	}
+}
+
+func TestActionString(t *testing.T) {
+	want := map[lifecycle.Action]string{
+		lifecycle.Keep: "keep", lifecycle.Skip: "skip", lifecycle.NeedDetail: "need-detail", lifecycle.Mark: "mark",
+		lifecycle.Notify: "notify", lifecycle.Unstale: "unstale", lifecycle.Close: "close",
+	}
+	for a, s := range want {
+		if a.String() != s {
+			t.Errorf("Action(%d).String() = %q, want %q", int(a), a.String(), s)
+		}
+	}
+}

@@ -1,0 +1,226 @@
+package notice_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/notice"
+)
+
+var now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// vars has a distinct value for every placeholder, so a swap shows.
+func vars() notice.Vars {
+	return notice.Vars{
+		Author:          "alice",
+		Reviewers:       []string{"bob", "carol"},
+		DaysInactive:    45,
+		DaysBeforeStale: 30,
+		DaysBeforeClose: 7,
+		CloseDate:       time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC),
+		StaleLabel:      "stale",
+		Labels:          []string{"bug", "needs-info"},
+	}
+}
+
+func TestRender(t *testing.T) {
+	tests := []struct {
+		name string
+		tmpl string
+		mod  func(*notice.Vars)
+		want string
+	}{
+		{name: "author is mentioned", tmpl: "Hi {{author}}!", want: "Hi @alice!"},
+		{name: "author with spaces inside the braces", tmpl: "Hi {{ author }}!", want: "Hi @alice!"},
+		{name: "author with tabs and uneven spaces", tmpl: "Hi {{\tauthor   }}!", want: "Hi @alice!"},
+		{name: "empty author renders empty, not a bare @", tmpl: "Hi {{author}}!", mod: func(v *notice.Vars) { v.Author = "" }, want: "Hi !"},
+		{name: "reviewers are mentioned, comma separated", tmpl: "{{reviewers}}", want: "@bob, @carol"},
+		{name: "no reviewers renders empty", tmpl: "[{{reviewers}}]", mod: func(v *notice.Vars) { v.Reviewers = nil }, want: "[]"},
+		{name: "days-inactive", tmpl: "{{days-inactive}}", want: "45"},
+		{name: "days-before-stale", tmpl: "{{days-before-stale}}", want: "30"},
+		{name: "days-before-close", tmpl: "{{days-before-close}}", want: "7"},
+		{name: "close-date as a UTC date", tmpl: "{{close-date}}", want: "2026-12-06"},
+		{
+			name: "close-date converted to UTC before formatting",
+			tmpl: "{{close-date}}",
+			mod: func(v *notice.Vars) {
+				v.CloseDate = time.Date(2026, 12, 6, 22, 30, 0, 0, time.FixedZone("EST", -5*3600))
+			},
+			want: "2026-12-07",
+		},
+		{name: "zero close-date renders never", tmpl: "{{close-date}}", mod: func(v *notice.Vars) { v.CloseDate = time.Time{} }, want: "never"},
+		{name: "stale-label", tmpl: "`{{stale-label}}`", want: "`stale`"},
+		{name: "labels, comma separated", tmpl: "{{labels}}", want: "bug, needs-info"},
+		{name: "a placeholder used twice is filled twice", tmpl: "{{author}} {{ author }}", want: "@alice @alice"},
+		{name: "text without placeholders is unchanged", tmpl: "Plain {text} and { {author} }", want: "Plain {text} and { {author} }"},
+		{name: "unknown placeholder is left as written", tmpl: "{{assignee}} {{author}}", want: "{{assignee}} @alice"},
+		{name: "values are not expanded again", tmpl: "{{author}}", mod: func(v *notice.Vars) { v.Author = "{{labels}}" }, want: "@{{labels}}"},
+		{
+			name: "every placeholder in one message",
+			tmpl: "{{author}}|{{reviewers}}|{{days-inactive}}|{{days-before-stale}}|{{days-before-close}}|{{close-date}}|{{stale-label}}|{{labels}}",
+			want: "@alice|@bob, @carol|45|30|7|2026-12-06|stale|bug, needs-info",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := vars()
+			if tt.mod != nil {
+				tt.mod(&v)
+			}
+			if got := notice.Render(tt.tmpl, v); got != tt.want {
+				t.Errorf("Render(%q) = %q, want %q", tt.tmpl, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDefaultsRender(t *testing.T) {
+	for name, tmpl := range map[string]string{"DefaultStale": notice.DefaultStale, "DefaultClose": notice.DefaultClose} {
+		t.Run(name, func(t *testing.T) {
+			if err := notice.Check(tmpl); err != nil {
+				t.Fatalf("Check: %v", err)
+			}
+			got := notice.Render(tmpl, vars())
+			if strings.Contains(got, "{{") || strings.Contains(got, "}}") {
+				t.Errorf("placeholder left in %q", got)
+			}
+			if !strings.Contains(got, "`stale`") {
+				t.Errorf("stale label missing from %q", got)
+			}
+		})
+	}
+	if got := notice.Render(notice.DefaultStale, vars()); !strings.Contains(got, "45 days") || !strings.Contains(got, "2026-12-06") {
+		t.Errorf("DefaultStale lacks days inactive or close date: %q", got)
+	}
+	if got := notice.Render(notice.DefaultClose, vars()); !strings.Contains(got, "7 days") {
+		t.Errorf("DefaultClose lacks days before close: %q", got)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name    string
+		tmpl    string
+		ok      bool
+		unknown string // the name the error must give
+	}{
+		{name: "no placeholders", tmpl: "Closing.", ok: true},
+		{name: "every known placeholder", tmpl: strings.Join(notice.Placeholders(), " "), ok: true},
+		{name: "known placeholder with spaces", tmpl: "{{ author }} and {{  close-date }}", ok: true},
+		{name: "single braces are plain text", tmpl: "{author} {days}", ok: true},
+		{name: "unknown placeholder", tmpl: "Hi {{assignee}}", unknown: "assignee"},
+		{name: "unknown placeholder with spaces is named trimmed", tmpl: "Hi {{  assignee }}", unknown: "assignee"},
+		{name: "first unknown after a known one", tmpl: "{{author}} {{days}} {{weeks}}", unknown: "days"},
+		{name: "misspelt placeholder", tmpl: "{{days_inactive}}", unknown: "days_inactive"},
+		{name: "empty placeholder", tmpl: "{{}}", unknown: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := notice.Check(tt.tmpl)
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("Check(%q) = %v, want nil", tt.tmpl, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Check(%q) = nil, want an error", tt.tmpl)
+			}
+			if want := "{{" + tt.unknown + "}}"; !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q does not name %s", err, want)
+			}
+			if !strings.Contains(err.Error(), "{{days-inactive}}") {
+				t.Errorf("error %q does not list the known placeholders", err)
+			}
+		})
+	}
+}
+
+func TestPlaceholders(t *testing.T) {
+	want := []string{
+		"{{author}}", "{{close-date}}", "{{days-before-close}}", "{{days-before-stale}}",
+		"{{days-inactive}}", "{{labels}}", "{{reviewers}}", "{{stale-label}}",
+	}
+	if got := notice.Placeholders(); !slices.Equal(got, want) {
+		t.Errorf("Placeholders() = %q, want %q", got, want)
+	}
+}
+
+func TestMarkers(t *testing.T) {
+	markedAt := now.Add(-3 * lifecycle.Day)
+	tests := []struct {
+		name     string
+		body     string
+		kind     lifecycle.Notice
+		markedAt time.Time
+	}{
+		{name: "stale marker round-trips with its marked time", body: notice.StaleMarker(markedAt), kind: lifecycle.StaleNotice, markedAt: markedAt},
+		{
+			name:     "stale marker of a non-UTC time round-trips to the same instant",
+			body:     notice.StaleMarker(markedAt.In(time.FixedZone("CET", 3600))),
+			kind:     lifecycle.StaleNotice,
+			markedAt: markedAt,
+		},
+		{name: "close marker round-trips", body: notice.CloseMarker(), kind: lifecycle.CloseNotice},
+		{
+			name:     "stale marker embedded in a rendered notice",
+			body:     notice.Body(notice.Render(notice.DefaultStale, vars())+"\n\n", notice.StaleMarker(markedAt)),
+			kind:     lifecycle.StaleNotice,
+			markedAt: markedAt,
+		},
+		{
+			name: "close marker embedded in a rendered comment",
+			body: notice.Body(notice.Render(notice.DefaultClose, vars()), notice.CloseMarker()),
+			kind: lifecycle.CloseNotice,
+		},
+		{
+			name:     "marker in the middle of a longer body, quoted by a person",
+			body:     "> quoting the bot\n> " + notice.StaleMarker(markedAt) + "\n\nI am still working on it.",
+			kind:     lifecycle.StaleNotice,
+			markedAt: markedAt,
+		},
+		{name: "body without marker", body: "This pull request looks stale to me.", kind: lifecycle.NoNotice},
+		{name: "empty body", body: "", kind: lifecycle.NoNotice},
+		{name: "another tool's marker", body: "<!-- stale-bot:stale -->", kind: lifecycle.NoNotice},
+		{name: "unknown stalepr marker kind", body: "<!-- stalepr:snooze -->", kind: lifecycle.NoNotice},
+		{name: "stale marker without marked time", body: "<!-- stalepr:stale -->", kind: lifecycle.StaleNotice},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kind, at := notice.Parse(tt.body)
+			if kind != tt.kind {
+				t.Errorf("kind = %d, want %d", kind, tt.kind)
+			}
+			if !at.Equal(tt.markedAt) {
+				t.Errorf("markedAt = %v, want %v", at, tt.markedAt)
+			}
+		})
+	}
+}
+
+func TestMarkersAreHidden(t *testing.T) {
+	for _, m := range []string{notice.StaleMarker(now), notice.CloseMarker()} {
+		if !strings.HasPrefix(m, "<!--") || !strings.HasSuffix(m, "-->") || strings.Contains(m, "\n") {
+			t.Errorf("marker %q is not a one-line HTML comment", m)
+		}
+	}
+	if notice.StaleMarker(now) == notice.StaleMarker(now.Add(time.Second)) {
+		t.Error("stale marker does not carry the marked time")
+	}
+}
+
+func TestBody(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"Closing.", "Closing.\n\nM"},
+		{"Closing.\n\n\n", "Closing.\n\nM"},
+		{"", "\n\nM"},
+	}
+	for _, tt := range tests {
+		if got := notice.Body(tt.text, "M"); got != tt.want {
+			t.Errorf("Body(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
