@@ -1,0 +1,238 @@
+package config
+
+import (
+	"strings"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/notice"
+)
+
+// Kind says what values an input accepts. Parse validates by it and the help
+// text names it.
+type Kind int
+
+// The kinds of input.
+const (
+	Text       Kind = iota // free text, such as a label name
+	Message                // comment template (see package notice); present but empty: no comment
+	Days                   // whole number of days, or -1 for never
+	Count                  // whole number, 0 or more (operations-per-run: 1 or more)
+	Bool                   // true or false, in any letter case
+	List                   // comma-separated values, trimmed, empty ones dropped
+	Date                   // ISO 8601 or RFC 2822 date
+	Duration               // Go duration such as 1s or 500ms
+	Choice                 // one of Input.Choices
+	Repository             // owner/name
+	Secret                 // the API token: never printed
+	Ignored                // issue-only input of actions/stale: accepted, not used
+)
+
+var kindNames = [...]string{
+	Text:       "text",
+	Message:    "message",
+	Days:       "days",
+	Count:      "number",
+	Bool:       "bool",
+	List:       "list",
+	Date:       "date",
+	Duration:   "duration",
+	Choice:     "choice",
+	Repository: "owner/name",
+	Secret:     "token",
+	Ignored:    "ignored",
+}
+
+// String names the kind for help texts ("days", "list", ...).
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Input describes one input of the action. The table Inputs is the single
+// source of truth for action.yml, the CLI's flags and -help, and the README.
+type Input struct {
+	Name        string
+	Default     string // what Parse uses when the input is unset or blank
+	Description string
+	Kind        Kind
+	// Choices lists the accepted values of a Choice input.
+	Choices []string
+	// Overrides names the generic input that this PR-specific input replaces
+	// when it is set (days-before-pr-stale overrides days-before-stale).
+	Overrides string
+	// ActionDefault, when set, is the default action.yml declares instead of
+	// Default: an expression the runner evaluates (${{ github.token }}).
+	ActionDefault string
+}
+
+// YAMLDefault is the default action.yml declares for the input.
+func (in Input) YAMLDefault() string {
+	if in.ActionDefault != "" {
+		return in.ActionDefault
+	}
+	return in.Default
+}
+
+// Names of the inputs Parse reads by name outside the table's loop, and of
+// the environment variables it reads.
+const (
+	InputRepoToken  = "repo-token"
+	InputRepository = "repository"
+
+	EnvToken      = "GITHUB_TOKEN"
+	EnvRepository = "GITHUB_REPOSITORY"
+	EnvAPIURL     = "GITHUB_API_URL"
+)
+
+// IgnoredNote begins the description of every issue-only input.
+const IgnoredNote = "Ignored: stalepr handles pull requests only."
+
+// MaxDays bounds day counts, so that day arithmetic cannot overflow.
+const MaxDays = 36500
+
+// MaxWriteInterval bounds write-interval.
+const MaxWriteInterval = "1m"
+
+// Inputs is every input of the action, in the order action.yml lists them.
+// Treat it as read-only.
+var Inputs = buildInputs()
+
+func buildInputs() []Input {
+	placeholders := strings.Join(notice.Placeholders(), " ")
+	ignored := func(name, def, what string) Input {
+		return Input{Name: name, Default: def, Kind: Ignored,
+			Description: IgnoredNote + " In actions/stale: " + what + "."}
+	}
+	return []Input{
+		{Name: InputRepoToken, Kind: Secret, ActionDefault: "${{ github.token }}",
+			Description: "Token for the GitHub API; it needs pull-requests: write and issues: write, and contents: write for delete-branch. " +
+				"When unset, the GITHUB_TOKEN environment variable is used (the CLI reads only that)."},
+		{Name: InputRepository, Kind: Repository, ActionDefault: "${{ github.repository }}",
+			Description: "Repository whose pull requests are swept, as owner/name. When unset, the GITHUB_REPOSITORY environment variable is used."},
+
+		{Name: "stale-pr-message", Kind: Message, Default: notice.DefaultStale,
+			Description: "Comment posted when a pull request is marked stale; set it to an empty string to mark without commenting. " +
+				"Placeholders: " + placeholders + "."},
+		{Name: "close-pr-message", Kind: Message, Default: notice.DefaultClose,
+			Description: "Comment posted when a stale pull request is closed; set it to an empty string to close without commenting. " +
+				"Placeholders: " + placeholders + "."},
+
+		{Name: "days-before-stale", Kind: Days, Default: "90",
+			Description: "Days without activity before a pull request is marked stale: a whole number, or -1 to never mark."},
+		{Name: "days-before-pr-stale", Kind: Days, Overrides: "days-before-stale",
+			Description: "Overrides days-before-stale when set: a whole number of days, or -1 to never mark."},
+		{Name: "days-before-close", Kind: Days, Default: "30",
+			Description: "Days a pull request stays marked stale without activity before it is closed: a whole number, or -1 to never close."},
+		{Name: "days-before-pr-close", Kind: Days, Overrides: "days-before-close",
+			Description: "Overrides days-before-close when set: a whole number of days, or -1 to never close."},
+
+		{Name: "stale-pr-label", Kind: Text, Default: "stale",
+			Description: "Label that marks a pull request stale, added on marking and removed on activity. It may contain spaces and slashes (lifecycle/stale)."},
+		{Name: "close-pr-label", Kind: Text,
+			Description: "Label added to a pull request when it is closed. Empty: none."},
+		{Name: "labels-to-remove-when-stale", Kind: List,
+			Description: "Comma-separated labels removed from a pull request when it is marked stale."},
+		{Name: "labels-to-add-when-unstale", Kind: List,
+			Description: "Comma-separated labels added to a pull request when activity removes its stale label."},
+		{Name: "labels-to-remove-when-unstale", Kind: List,
+			Description: "Comma-separated labels removed from a pull request when activity removes its stale label."},
+
+		{Name: "exempt-pr-labels", Kind: List,
+			Description: "Comma-separated labels; a pull request carrying any of them is left alone."},
+		{Name: "only-labels", Kind: List,
+			Description: "Comma-separated labels; when set, only pull requests carrying all of them are processed."},
+		{Name: "only-pr-labels", Kind: List, Overrides: "only-labels",
+			Description: "Overrides only-labels when set: comma-separated labels a pull request must all carry to be processed."},
+		{Name: "any-of-labels", Kind: List,
+			Description: "Comma-separated labels; when set, only pull requests carrying at least one of them are processed."},
+		{Name: "any-of-pr-labels", Kind: List, Overrides: "any-of-labels",
+			Description: "Overrides any-of-labels when set: comma-separated labels of which a pull request must carry one to be processed."},
+		{Name: "exempt-milestones", Kind: List,
+			Description: "Comma-separated milestone titles; a pull request in any of them is left alone."},
+		{Name: "exempt-pr-milestones", Kind: List, Overrides: "exempt-milestones",
+			Description: "Overrides exempt-milestones when set: comma-separated milestone titles whose pull requests are left alone."},
+		{Name: "exempt-all-milestones", Kind: Bool, Default: "false",
+			Description: "true or false: when true, every pull request with a milestone is left alone."},
+		{Name: "exempt-all-pr-milestones", Kind: Bool, Overrides: "exempt-all-milestones",
+			Description: "Overrides exempt-all-milestones when set: true or false."},
+		{Name: "exempt-assignees", Kind: List,
+			Description: "Comma-separated logins; a pull request assigned to any of them is left alone."},
+		{Name: "exempt-pr-assignees", Kind: List, Overrides: "exempt-assignees",
+			Description: "Overrides exempt-assignees when set: comma-separated logins whose assigned pull requests are left alone."},
+		{Name: "exempt-all-assignees", Kind: Bool, Default: "false",
+			Description: "true or false: when true, every pull request with an assignee is left alone."},
+		{Name: "exempt-all-pr-assignees", Kind: Bool, Overrides: "exempt-all-assignees",
+			Description: "Overrides exempt-all-assignees when set: true or false."},
+		{Name: "exempt-draft-pr", Kind: Bool, Default: "false",
+			Description: "true or false: when true, draft pull requests are left alone."},
+		{Name: "include-only-assigned", Kind: Bool, Default: "false",
+			Description: "true or false: when true, only pull requests with an assignee are processed."},
+		{Name: "start-date", Kind: Date,
+			Description: "Pull requests created before this date are left alone. ISO 8601 (2024-01-02, 2024-01-02T15:04:05Z, 2024-01-02T15:04:05+02:00) " +
+				"or RFC 2822 (Tue, 02 Jan 2024 15:04:05 +0000); empty: no limit."},
+
+		{Name: "remove-stale-when-updated", Kind: Bool, Default: "true",
+			Description: "true or false: when true, activity on a stale pull request removes its stale label."},
+		{Name: "remove-pr-stale-when-updated", Kind: Bool, Overrides: "remove-stale-when-updated",
+			Description: "Overrides remove-stale-when-updated when set: true or false."},
+		{Name: "ignore-updates", Kind: Bool, Default: "false",
+			Description: "true or false: when true, inactivity is counted from a pull request's creation and updates do not reset it."},
+		{Name: "ignore-pr-updates", Kind: Bool, Overrides: "ignore-updates",
+			Description: "Overrides ignore-updates when set: true or false."},
+		{Name: "activity-from", Kind: Choice, Default: string(lifecycle.Anyone), Choices: []string{string(lifecycle.Anyone), string(lifecycle.People)},
+			Description: "Whose actions count as activity: anyone (any update, as actions/stale does) " +
+				"or people (comments, reviews, pushes and reopenings by people; not bots, not stalepr)."},
+		{Name: "exempt-awaiting-review", Kind: Bool, Default: "false",
+			Description: "true or false: when true, a pull request whose latest push awaits a requested review is left alone."},
+		{Name: "delete-branch", Kind: Bool, Default: "false",
+			Description: "true or false: when true, closing a pull request also deletes its head branch, " +
+				"only when that branch lives in this repository and is not its default branch."},
+
+		{Name: "debug-only", Kind: Bool, Default: "false",
+			Description: "true or false: when true, nothing is written; the run reports what it would do."},
+		{Name: "operations-per-run", Kind: Count, Default: "500",
+			Description: "Most API requests, reads and writes, one run may send: a whole number, 1 or more. " +
+				"The default stays within GitHub's 500 content-creating requests an hour and half a GITHUB_TOKEN's 1,000 an hour, " +
+				"enough for a daily run to work through about 200 pull requests."},
+		{Name: "rate-limit-reserve", Kind: Count, Default: "100",
+			Description: "The run stops when GitHub reports fewer remaining requests than this, leaving them to other workflows: a whole number, 0 or more."},
+		{Name: "write-interval", Kind: Duration, Default: "1s",
+			Description: "Pause between writes, as GitHub asks: a duration from 0s to " + MaxWriteInterval + " such as 1s or 500ms."},
+		{Name: "ascending", Kind: Bool, Default: "false",
+			Description: "true or false: process the oldest pull requests first (by sort-by). Accepted for compatibility with actions/stale."},
+		{Name: "sort-by", Kind: Choice, Default: "created", Choices: []string{"created", "updated", "comments"},
+			Description: "Order in which pull requests are processed: created, updated or comments. Accepted for compatibility with actions/stale."},
+		{Name: "enable-statistics", Kind: Bool, Default: "true",
+			Description: "true or false: when true, the log and the job summary end with counts of what the run did."},
+
+		ignored("stale-issue-message", "", "comment posted when an issue is marked stale"),
+		ignored("close-issue-message", "", "comment posted when an issue is closed"),
+		ignored("days-before-issue-stale", "", "days before an issue is marked stale"),
+		ignored("days-before-issue-close", "", "days before a stale issue is closed"),
+		ignored("stale-issue-label", "Stale", "label of stale issues"),
+		ignored("close-issue-label", "", "label added to closed issues"),
+		ignored("exempt-issue-labels", "", "labels that exempt an issue"),
+		ignored("close-issue-reason", "not_planned", "state reason of closed issues"),
+		ignored("exempt-issue-milestones", "", "milestones that exempt an issue"),
+		ignored("exempt-all-issue-milestones", "", "exempt every issue with a milestone"),
+		ignored("only-issue-labels", "", "labels an issue must all carry"),
+		ignored("any-of-issue-labels", "", "labels of which an issue must carry one"),
+		ignored("remove-issue-stale-when-updated", "", "unmark issues on activity"),
+		ignored("exempt-issue-assignees", "", "assignees that exempt an issue"),
+		ignored("exempt-all-issue-assignees", "", "exempt every issue with an assignee"),
+		ignored("ignore-issue-updates", "", "count issue inactivity from creation"),
+		ignored("only-issue-types", "", "issue types to process"),
+	}
+}
+
+// Lookup returns the input named name from the table.
+func Lookup(name string) (Input, bool) {
+	for _, in := range Inputs {
+		if in.Name == name {
+			return in, true
+		}
+	}
+	return Input{}, false
+}

@@ -1,0 +1,36 @@
+package config
+
+import "strings"
+
+// MarkdownTable renders Inputs as the README's table of inputs: name,
+// default (as action.yml declares it) and description.
+func MarkdownTable() string {
+	var b strings.Builder
+	b.WriteString("| Input | Default | Description |\n|---|---|---|\n")
+	for _, in := range Inputs {
+		b.WriteString("| `" + in.Name + "` | " + codeSpan(in.YAMLDefault()) + " | " + cell(in.Description) + " |\n")
+	}
+	return b.String()
+}
+
+// codeSpan renders s as inline code inside a table cell.
+func codeSpan(s string) string {
+	if s == "" {
+		return ""
+	}
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	pad := ""
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		pad = " "
+	}
+	return fence + pad + cell(s) + pad + fence
+}
+
+// cell makes text safe inside a table cell: one line, pipes escaped.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,220 @@
+package report
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// The runner reads the action's log line by line (a line ends at LF, CR or
+// CRLF) and runs a workflow command when a line starts with "::" after
+// leading white space, or holds "##[" anywhere (the old syntax). Our own lines
+// start with "#<number>", never hold a line break, and have every "##[" taken
+// apart, so untrusted text inside them cannot run a command. Untrusted and
+// WriteLog add a second fence: ::stop-commands:: with a random token.
+
+// PRLine is one readable log line about a PR, e.g.
+//
+//	#12 marked stale: inactive 120 days, closes 2027-01-01 — "title"
+//
+// worded by it.Action ("would mark stale" etc. in a dry run), or as a failure
+// when it.Err is set. The line holds no line break and cannot run a workflow
+// command.
+func PRLine(it sweep.Item, dryRun bool) string {
+	verb, detail := describe(it, dryRun)
+	return prLine(it, verb, detail)
+}
+
+func describe(it sweep.Item, dry bool) (verb, detail string) {
+	would := func(done, notYet string) string {
+		if dry {
+			return notYet
+		}
+		return done
+	}
+	inactive := fmt.Sprintf("inactive %d days", it.InactiveDays)
+	closes := "never closes"
+	if !it.CloseAt.IsZero() {
+		closes = "closes " + closeDate(it.CloseAt)
+	}
+	reason := oneLine(string(it.Reason), maxReasonRunes)
+	if it.Err != "" {
+		return "failed", oneLine(it.Err, maxErrRunes)
+	}
+	switch it.Action {
+	case lifecycle.Mark:
+		return would("marked stale", "would mark stale"), inactive + ", " + closes
+	case lifecycle.Notify:
+		return would("stale notice posted", "would post stale notice"), inactive + ", " + closes
+	case lifecycle.Unstale:
+		return would("un-staled", "would un-stale"), reason
+	case lifecycle.Close:
+		return would("closed", "would close"), reason + ", " + inactive
+	case lifecycle.Skip:
+		return "skipped", reason
+	case lifecycle.Keep:
+		if it.Reason == lifecycle.ReasonStaleWaiting {
+			return "still stale", inactive + ", " + closes
+		}
+		return "kept", reason
+	}
+	return it.Action.String(), reason
+}
+
+func prLine(it sweep.Item, verb, detail string) string {
+	line := fmt.Sprintf("#%d %s", it.Number, verb)
+	if detail != "" {
+		line += ": " + detail
+	}
+	line += " — " + strconv.Quote(oneLine(it.Title, maxTitleRunes))
+	return logSafe(line)
+}
+
+// logSafe makes sure a line we built can neither end early nor be read as a
+// workflow command. Its parts are already one line; this takes apart the old
+// "##[command]" syntax, which the runner finds anywhere in a line. A visible
+// space is used, not a zero-width character: .NET's culture-aware IndexOf,
+// which the runner uses, may ignore zero-width characters.
+func logSafe(line string) string {
+	line = oneLine(line, 0)
+	for strings.Contains(line, "##[") {
+		line = strings.ReplaceAll(line, "##[", "# #[")
+	}
+	if strings.HasPrefix(line, "::") {
+		line = " " + line // unreachable for our lines; kept as a guard
+	}
+	return line
+}
+
+// newToken returns a fresh unguessable stop-commands token. A variable so
+// tests can check the fence; crypto/rand.Read never fails (Go 1.24+: it
+// crashes the program rather than return an error).
+var newToken = func() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Untrusted writes text to the action's log between
+// "::stop-commands::<token>" and "::<token>::", with a fresh random token, so
+// that nothing in the text (an "::add-mask::", "::error::" or "##[...]" in a
+// PR title) is run as a workflow command. The text may span lines.
+func Untrusted(w io.Writer, text string) error {
+	return fenced(w, func(b *strings.Builder) {
+		b.WriteString(text)
+		if !strings.HasSuffix(text, "\n") {
+			b.WriteByte('\n')
+		}
+	})
+}
+
+func fenced(w io.Writer, body func(*strings.Builder)) error {
+	tok := newToken()
+	var b strings.Builder
+	body(&b)
+	text := b.String()
+	for strings.Contains(strings.ToLower(text), tok) {
+		tok = newToken() // a text that guessed the token: practically never
+	}
+	_, err := io.WriteString(w, "::stop-commands::"+tok+"\n"+text+"::"+tok+"::\n")
+	return err
+}
+
+// Fence keeps the runner from acting on workflow commands in the log lines
+// written between OpenFence and Close, for a stream of lines that holds
+// untrusted text (PR lines written as a sweep goes). While it is open the
+// runner ignores every workflow command, ours included: issue warnings,
+// groups, masks and the like before opening it or after closing it.
+type Fence struct {
+	w      io.Writer
+	token  string
+	err    error
+	closed bool
+}
+
+// OpenFence writes "::stop-commands::<token>" with a fresh random token to w.
+// The token is drawn before any of the fenced text is known, so that text
+// cannot hold it (but for a 2^-128 chance).
+func OpenFence(w io.Writer) *Fence {
+	f := &Fence{w: w, token: newToken()}
+	_, f.err = io.WriteString(w, "::stop-commands::"+f.token+"\n")
+	return f
+}
+
+// Close writes "::<token>::", after which the runner acts on commands again.
+// It closes once: later calls only return the first write error, if any.
+// Write the last fenced line with its line break before closing.
+func (f *Fence) Close() error {
+	if f == nil {
+		return nil
+	}
+	if !f.closed {
+		f.closed = true
+		if _, err := io.WriteString(f.w, "::"+f.token+"::\n"); err != nil && f.err == nil {
+			f.err = err
+		}
+	}
+	return f.err
+}
+
+// WriteLog writes the per-PR lines of a run to the action's log inside one
+// stop-commands fence: failed PRs, then marked, un-staled, closed and
+// cleaned ones (still-stale and skipped PRs are only counted: the job summary
+// lists them). The Counts line follows, outside the fence.
+func WriteLog(w io.Writer, r sweep.Result) error {
+	dry := r.DryRun
+	if n := len(r.Failed) + len(r.Marked) + len(r.Unstaled) + len(r.Closed) + len(r.Cleaned); n > 0 {
+		err := fenced(w, func(b *strings.Builder) {
+			for _, it := range r.Failed {
+				b.WriteString(prLine(it, "failed", oneLine(it.Err, maxErrRunes)) + "\n")
+			}
+			for _, list := range [][]sweep.Item{r.Marked, r.Unstaled, r.Closed} {
+				for _, it := range list {
+					b.WriteString(PRLine(it, dry) + "\n")
+				}
+			}
+			verb := "stale label removed"
+			if dry {
+				verb = "would remove stale label"
+			}
+			for _, it := range r.Cleaned {
+				b.WriteString(prLine(it, verb, "closed or merged by a person") + "\n")
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, Counts(r)+"\n")
+	return err
+}
+
+// Counts is the one-line end-of-run tally for the log, e.g.
+//
+//	marked 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left
+func Counts(r sweep.Result) string {
+	var b strings.Builder
+	if r.DryRun {
+		b.WriteString("dry run (nothing was changed): ")
+	}
+	fmt.Fprintf(&b, "marked %d, un-staled %d, closed %d, still stale %d, skipped %d, failed %d, labels cleaned %d; %d requests (%d writes); rate limit ",
+		len(r.Marked), len(r.Unstaled), len(r.Closed), len(r.Stale), len(r.Skipped), len(r.Failed), len(r.Cleaned), r.Requests, r.Writes)
+	switch {
+	case r.RateRemaining < 0:
+		b.WriteString("unknown")
+	case r.RateLimit <= 0:
+		fmt.Fprintf(&b, "%d left", r.RateRemaining)
+	default:
+		fmt.Fprintf(&b, "%d/%d left", r.RateRemaining, r.RateLimit)
+	}
+	if r.Stopped != sweep.Completed {
+		fmt.Fprintf(&b, "; stopped early (%s), %d left for the next run", oneLine(string(r.Stopped), maxReasonRunes), r.Left)
+	}
+	return logSafe(b.String())
+}

@@ -1,0 +1,760 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+const delim = "_GitHubActionsFileCommandDelimeter_"
+
+// hostile are PR titles (and error texts) written to break out of wherever
+// they are printed.
+var hostile = []string{
+	"| x |",
+	"a || b | c",
+	"<script>alert(1)</script>",
+	"<b>bold</b> <img src=x onerror=alert(1)>",
+	"::error::x",
+	"::add-mask::secret",
+	"line1\nline2",
+	"line1\r\n::error file=a::pwned",
+	"cr only\r::warning::x",
+	"next\u2028line\u2029para\u0085nel",
+	delim,
+	"x\n" + delim + "\ny",
+	"@someone please look, cc @org/team",
+	"[click](https://evil.example)",
+	"![img](https://evil.example/x.png)",
+	"`code` *bold* _em_ # heading ~~strike~~ $x^2$ \\*",
+	"&lt;script&gt; &amp; &#124;",
+	"##[error]old syntax ##[add-mask]s",
+	"###[warning]three hashes",
+	"\u202Eevil bidi\u202C",
+	"\u200b::error::zero width first",
+	"  ::notice::leading spaces",
+	"\xff\xfe invalid utf8 \xc3",
+	"",
+	strings.Repeat("|<@_`\n", 2000),
+}
+
+func item(n int, title string) sweep.Item {
+	return sweep.Item{
+		Number:       n,
+		Title:        title,
+		URL:          fmt.Sprintf("https://github.com/o/r/pull/%d", n),
+		Reason:       lifecycle.ReasonInactive,
+		InactiveDays: 120,
+		CloseAt:      time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC),
+	}
+}
+
+// hostileResult puts every hostile text in every list, as title, reason and
+// error.
+func hostileResult(dry bool) sweep.Result {
+	r := sweep.Result{
+		DryRun:        dry,
+		Now:           time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC),
+		Considered:    100,
+		Requests:      23,
+		Writes:        5,
+		RateLimit:     1000,
+		RateRemaining: 977,
+		ByRoute:       map[string]int{"GET /repos/{owner}/{repo}/issues": 3, "POST /repos/{owner}/{repo}/issues/{issue_number}/labels": 2},
+		Stopped:       sweep.StopBudget,
+		Left:          12,
+	}
+	for i, h := range hostile {
+		it := item(i+1, h)
+		it.Reason = lifecycle.Reason(h)
+		it.Err = h
+		m := it
+		m.Action = lifecycle.Mark
+		if i%2 == 1 {
+			m.Action = lifecycle.Notify
+		}
+		m.Err = ""
+		r.Marked = append(r.Marked, m)
+		u := it
+		u.Action, u.Err = lifecycle.Unstale, ""
+		r.Unstaled = append(r.Unstaled, u)
+		c := it
+		c.Action, c.Err = lifecycle.Close, ""
+		r.Closed = append(r.Closed, c)
+		s := it
+		s.Action, s.Err = lifecycle.Keep, ""
+		r.Stale = append(r.Stale, s)
+		k := it
+		k.Action, k.Err = lifecycle.Skip, ""
+		r.Skipped = append(r.Skipped, k)
+		r.Failed = append(r.Failed, it)
+		cl := it
+		cl.Err = ""
+		r.Cleaned = append(r.Cleaned, cl)
+	}
+	return r
+}
+
+// checkMarkdown asserts the structure of a summary: every table row has as
+// many cell separators as its header, no HTML but our <details>/<summary>,
+// no live mention, no markdown link or image but our PR links.
+func checkMarkdown(t *testing.T, s string) {
+	t.Helper()
+	if !utf8.ValidString(s) {
+		t.Errorf("summary is not valid UTF-8")
+	}
+	lines := strings.Split(s, "\n")
+	want := -1
+	tables := 0
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "|") {
+			want = -1
+			continue
+		}
+		n := strings.Count(l, "|") - strings.Count(l, `\|`)
+		if want < 0 {
+			want = n
+			tables++
+			if i+1 >= len(lines) || !regexp.MustCompile(`^\|( -{3,}:? \|)+$`).MatchString(lines[i+1]) {
+				t.Errorf("line %d: table header not followed by a delimiter row: %q", i+1, l)
+			}
+			continue
+		}
+		if n != want {
+			t.Errorf("line %d: %d cell separators, header has %d: %q", i+1, n, want, l)
+		}
+	}
+	if tables == 0 {
+		t.Errorf("no table in summary")
+	}
+	rest := regexp.MustCompile(`(?m)^> `).ReplaceAllString(s, "") // our blockquotes
+	for _, tag := range []string{"<details>", "</details>", "<summary>", "</summary>"} {
+		rest = strings.ReplaceAll(rest, tag, "")
+	}
+	if i := strings.IndexAny(rest, "<>"); i >= 0 {
+		t.Errorf("raw HTML angle bracket left: %q", around(rest, i))
+	}
+	if strings.Count(s, "<details>") != strings.Count(s, "</details>") {
+		t.Errorf("unbalanced <details>")
+	}
+	for _, bad := range []string{"<script", "<b>", "@someone", "@org", "](https://evil", "![", "\r", "`code`", "~~", "$x", "\u2028", "\u202E"} {
+		if i := strings.Index(s, bad); i >= 0 {
+			t.Errorf("summary holds %q: %q", bad, around(s, i))
+		}
+	}
+	// The only link destinations are our PR links.
+	for _, m := range regexp.MustCompile(`\]\(([^)]*)\)`).FindAllStringSubmatch(s, -1) {
+		if !strings.HasPrefix(m[1], "https://github.com/") {
+			t.Errorf("unexpected link destination %q", around(m[1], 0))
+		}
+	}
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(l, " \t"), "::") {
+			t.Errorf("line %d starts with '::': %q", i+1, l)
+		}
+	}
+}
+
+func around(s string, i int) string {
+	lo, hi := max(0, i-40), min(len(s), i+40)
+	return s[lo:hi]
+}
+
+func TestSummaryHostileText(t *testing.T) {
+	for _, dry := range []bool{false, true} {
+		t.Run(fmt.Sprintf("dry=%v", dry), func(t *testing.T) {
+			s := Summary(hostileResult(dry), "o/r|<b>x</b>@someone")
+			checkMarkdown(t, s)
+			if !strings.Contains(s, "&#124; x &#124;") {
+				t.Errorf("pipe in a title not escaped as &#124;")
+			}
+			if !strings.Contains(s, "&lt;script&gt;") {
+				t.Errorf("<script> not entity-encoded")
+			}
+			if !strings.Contains(s, "@\u200bsomeone") {
+				t.Errorf("mention not neutralised with a zero-width space")
+			}
+			if !strings.Contains(s, "line1 line2") {
+				t.Errorf("newline in title not collapsed to a space")
+			}
+			if !strings.Contains(s, "&amp;lt;script&amp;gt;") {
+				t.Errorf("pre-encoded entities must show literally")
+			}
+		})
+	}
+}
+
+func TestMD(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"plain title", "plain title"},
+		{"| x |", "&#124; x &#124;"},
+		{"<script>", "&lt;script&gt;"},
+		{"a & b", "a &amp; b"},
+		{"[x](y)", "&#91;x&#93;&#40;y&#41;"},
+		{"`*_#~!$\\", "&#96;&#42;&#95;&#35;&#126;&#33;&#36;&#92;"},
+		{"@someone", "@\u200bsomeone"},
+		{"a\n\r\tb   c", "a b c"},
+		{"  trim  ", "trim"},
+		{"\u202Ertl\u200b", "rtl"},
+		{"\xff", "\uFFFD"},
+		{"fix: x-y", "fix: x-y"},
+	}
+	for _, tt := range tests {
+		if got := md(tt.in, 100); got != tt.want {
+			t.Errorf("md(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestOneLineTruncates(t *testing.T) {
+	tests := []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{strings.Repeat("é", 150), 100, strings.Repeat("é", 100) + "…"},
+		{strings.Repeat("a", 100), 100, strings.Repeat("a", 100)},
+		{strings.Repeat("a", 99) + " b", 100, strings.Repeat("a", 99) + "…"},
+		{"a   \n\n  ", 100, "a"},
+	}
+	for _, tt := range tests {
+		if got := oneLine(tt.in, tt.max); got != tt.want {
+			t.Errorf("oneLine(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+}
+
+func TestPRLink(t *testing.T) {
+	tests := []struct {
+		url, want string
+	}{
+		{"https://github.com/o/r/pull/12", "[#12](https://github.com/o/r/pull/12)"},
+		{"https://ghe.example/o/r/pull/12", "[#12](https://ghe.example/o/r/pull/12)"},
+		{"javascript:alert(1)", "#12"},
+		{"", "#12"},
+		{"https://x/a) [y](z", "[#12](https://x/a%29%20%5By%5D%28z)"},
+		{"https://x/a|b<c>\n", "[#12](https://x/a%7Cb%3Cc%3E%0A)"},
+		{"https://x/" + strings.Repeat("a", 1000), "#12"},
+	}
+	for _, tt := range tests {
+		if got := prLink(12, tt.url); got != tt.want {
+			t.Errorf("prLink(%q) = %q, want %q", tt.url, got, tt.want)
+		}
+	}
+}
+
+func TestSummaryWording(t *testing.T) {
+	base := sweep.Result{
+		Now:           time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		Marked:        []sweep.Item{func() sweep.Item { i := item(12, "Add thing"); i.Action = lifecycle.Mark; return i }()},
+		Unstaled:      []sweep.Item{func() sweep.Item { i := item(13, "Fix"); i.Action = lifecycle.Unstale; return i }()},
+		Closed:        []sweep.Item{func() sweep.Item { i := item(14, "Old"); i.Action = lifecycle.Close; return i }()},
+		Stale:         []sweep.Item{func() sweep.Item { i := item(15, "Waiting"); i.CloseAt = time.Time{}; return i }()},
+		RateRemaining: -1,
+	}
+	tests := []struct {
+		name    string
+		dry     bool
+		want    []string
+		notWant []string
+	}{
+		{"real", false,
+			[]string{"## stalepr: o/r\n", "| [#12](https://github.com/o/r/pull/12) | Add thing | marked stale | inactive | 120 | 2027-01-01 |",
+				"| [#13](https://github.com/o/r/pull/13) | Fix | un-staled | inactive | 120 | — |",
+				"| [#14](https://github.com/o/r/pull/14) | Old | closed |", "### Acted on",
+				"| [#15](https://github.com/o/r/pull/15) | Waiting | 120 | never |", "| Marked stale | 1 |", "Rate limit: unknown."},
+			[]string{"Dry run", "would", "Would"}},
+		{"dry", true,
+			[]string{"Dry run: nothing was changed", "| would mark stale |", "| would un-stale |", "| would close |", "### Would act on", "| Would mark stale | 1 |"},
+			[]string{"| marked stale |", "| closed |"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := base
+			r.DryRun = tt.dry
+			s := Summary(r, "o/r")
+			checkMarkdown(t, s)
+			for _, w := range tt.want {
+				if !strings.Contains(s, w) {
+					t.Errorf("summary lacks %q\n%s", w, s)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(s, w) {
+					t.Errorf("summary holds %q\n%s", w, s)
+				}
+			}
+		})
+	}
+}
+
+func TestSummarySections(t *testing.T) {
+	tests := []struct {
+		name    string
+		r       sweep.Result
+		want    []string
+		notWant []string
+	}{
+		{"stopped", sweep.Result{Stopped: sweep.StopBudget, Left: 12, RateRemaining: 0, RateLimit: 5000},
+			[]string{"stopped early: operations-per-run reached.", "12 pull requests that need work were left for the next run", "`operations-per-run`", "Rate limit: 0 of 5000 left."}, nil},
+		{"stopped one", sweep.Result{Stopped: sweep.StopRateReserve, Left: 1, RateRemaining: 7},
+			[]string{"stopped early: rate-limit reserve reached.", "1 pull request that needs work was left", "Rate limit: 7 left."}, nil},
+		{"listing failed", sweep.Result{Stopped: sweep.StopListingError, RateRemaining: -1},
+			[]string{"stopped early: listing failed.", "the step fails"}, nil},
+		{"completed", sweep.Result{RateRemaining: 10, RateLimit: 60},
+			[]string{"Rate limit: 10 of 60 left."}, []string{"stopped early", "### ❌ Failed", "<details>"}},
+		{"failed", sweep.Result{Failed: []sweep.Item{{Number: 7, Title: "T", URL: "https://github.com/o/r/pull/7", Err: "PUT labels: 500 Internal Server Error"}}},
+			[]string{"### ❌ Failed (1)", "| [#7](https://github.com/o/r/pull/7) | T | PUT labels: 500 Internal Server Error |", "| Failed | 1 |"}, nil},
+		{"skipped collapsed", sweep.Result{Skipped: []sweep.Item{{Number: 8, Title: "Draft", Reason: lifecycle.ReasonDraft}}},
+			[]string{"<details><summary>Skipped 1 pull request (exempt or filtered out)</summary>\n\n| PR | Title | Reason |", "| #8 | Draft | draft |\n\n</details>"}, nil},
+		{"cleaned", sweep.Result{Cleaned: []sweep.Item{{Number: 9, Title: "Merged"}}},
+			[]string{"<details><summary>Stale label removed from 1 pull request closed or merged by a person</summary>", "| Labels cleaned | 1 |"}, nil},
+		{"routes", sweep.Result{Requests: 9, Writes: 2, ByRoute: map[string]int{
+			"GET /repos/{owner}/{repo}/issues":                         5,
+			"POST /repos/{owner}/{repo}/issues/{issue_number}/labels":  2,
+			"GET /repos/{owner}/{repo}/issues/{issue_number}/timeline": 2,
+		}},
+			[]string{"9 requests (2 writes).", "| Route | Requests |\n| --- | --- |\n" +
+				"| GET /repos/{owner}/{repo}/issues | 5 |\n" +
+				"| GET /repos/{owner}/{repo}/issues/{issue&#95;number}/timeline | 2 |\n" +
+				"| POST /repos/{owner}/{repo}/issues/{issue&#95;number}/labels | 2 |\n"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Summary(tt.r, "o/r")
+			checkMarkdown(t, s)
+			for _, w := range tt.want {
+				if !strings.Contains(s, w) {
+					t.Errorf("summary lacks %q\n%s", w, s)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(s, w) {
+					t.Errorf("summary holds %q\n%s", w, s)
+				}
+			}
+		})
+	}
+}
+
+func TestSummaryFailedFirst(t *testing.T) {
+	s := Summary(hostileResult(false), "o/r")
+	f, a := strings.Index(s, "### ❌ Failed"), strings.Index(s, "### Acted on")
+	if f < 0 || a < 0 || f > a {
+		t.Errorf("failed PRs must come before the acted-on table (failed at %d, acted at %d)", f, a)
+	}
+}
+
+func TestSummarySizeCap(t *testing.T) {
+	long := strings.Repeat("|<script>@x_`[y](z)\n::error::", 40) // ~1,100 bytes, all hostile
+	tests := []struct {
+		name  string
+		build func(i int, it *sweep.Item)
+	}{
+		{"long titles", func(i int, it *sweep.Item) { it.Title = long }},
+		{"worst case rows", func(i int, it *sweep.Item) {
+			it.Title = strings.Repeat("|", 500)
+			it.Reason = lifecycle.Reason(strings.Repeat("|", 500))
+			it.Err = strings.Repeat("|", 500)
+			it.URL = "https://github.com/" + strings.Repeat("(", maxURLBytes-19)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const n = 200_000
+			r := sweep.Result{RateRemaining: -1, Stopped: sweep.StopBudget, Left: 99, ByRoute: map[string]int{}}
+			lists := []*[]sweep.Item{&r.Marked, &r.Unstaled, &r.Closed, &r.Stale, &r.Skipped, &r.Failed, &r.Cleaned}
+			for i := range n {
+				it := item(i, "")
+				tt.build(i, &it)
+				l := lists[i%len(lists)]
+				*l = append(*l, it)
+			}
+			for i := range 5000 {
+				r.ByRoute[fmt.Sprintf("GET /repos/{owner}/{repo}/x%d/%s", i, long)] = i
+			}
+			s := Summary(r, "o/r")
+			if len(s) > MaxSummaryBytes {
+				t.Fatalf("summary is %d bytes, over %d", len(s), MaxSummaryBytes)
+			}
+			checkMarkdown(t, s)
+			for _, w := range []string{"… and ", "more", "stopped early", "API usage", "<details><summary>Skipped"} {
+				if !strings.Contains(s, w) {
+					t.Errorf("capped summary lacks %q", w)
+				}
+			}
+			t.Logf("%d items: %d bytes", n, len(s))
+		})
+	}
+}
+
+func TestCapSize(t *testing.T) {
+	s := strings.Repeat("0123456789\n", 1000)
+	got := capSize(s, 5000)
+	if len(got) > 5000 || !strings.HasSuffix(got, "1 MiB limit.\n") {
+		t.Errorf("capSize: %d bytes, ends %q", len(got), got[len(got)-30:])
+	}
+	if capSize("short", 5000) != "short" {
+		t.Errorf("capSize changed a short text")
+	}
+}
+
+func TestOutputs(t *testing.T) {
+	r := hostileResult(false)
+	r.Unstaled = nil
+	out := Outputs(r)
+	if len(out) != 3 {
+		t.Fatalf("Outputs has %d keys, want 3: %v", len(out), out)
+	}
+	if out[OutputUnstaled] != "[]" {
+		t.Errorf("empty list = %q, want []", out[OutputUnstaled])
+	}
+	for _, tt := range []struct {
+		key   string
+		items []sweep.Item
+	}{{OutputStaled, r.Marked}, {OutputClosed, r.Closed}, {OutputUnstaled, nil}} {
+		t.Run(tt.key, func(t *testing.T) {
+			v := out[tt.key]
+			if strings.ContainsAny(v, "\n\r<>&_") || strings.Contains(v, "\u2028") || strings.Contains(v, "\u2029") {
+				t.Errorf("value holds a raw newline, <, >, & or _: %q", v)
+			}
+			if strings.Contains(v, delim) {
+				t.Errorf("value holds the heredoc delimiter")
+			}
+			var got []map[string]any
+			if err := json.Unmarshal([]byte(v), &got); err != nil {
+				t.Fatalf("not JSON: %v", err)
+			}
+			if len(got) != len(tt.items) {
+				t.Fatalf("%d entries, want %d", len(got), len(tt.items))
+			}
+			for i, g := range got {
+				if len(g) != 3 {
+					t.Errorf("entry %d has keys %v, want number, title, url", i, g)
+				}
+				it := tt.items[i]
+				wantTitle := string([]rune(it.Title)) // encoding/json: each invalid byte becomes U+FFFD
+				if g["number"] != float64(it.Number) || g["title"] != wantTitle || g["url"] != it.URL {
+					t.Errorf("entry %d = %v, want %d %q %q", i, g, it.Number, wantTitle, it.URL)
+				}
+			}
+			// What go-githubactions' SetOutput writes, read back the way the
+			// runner reads a heredoc: up to the first line equal to the delimiter.
+			file := fmt.Sprintf("%s<<%s\n%s\n%s\n", tt.key, delim, v, delim)
+			if got := readHeredoc(t, file, tt.key); got != v {
+				t.Errorf("heredoc read back %q, want %q", got, v)
+			}
+		})
+	}
+}
+
+// readHeredoc parses one "name<<DELIM" entry of a GITHUB_OUTPUT file.
+func readHeredoc(t *testing.T, file, name string) string {
+	t.Helper()
+	lines := strings.Split(file, "\n")
+	head := name + "<<" + delim
+	if lines[0] != head {
+		t.Fatalf("bad heredoc head %q", lines[0])
+	}
+	for i := 1; i < len(lines); i++ {
+		if lines[i] == delim {
+			return strings.Join(lines[1:i], "\n")
+		}
+	}
+	t.Fatalf("heredoc never closed")
+	return ""
+}
+
+func TestOutputsMarkedIncludesNotify(t *testing.T) {
+	a, b := item(1, "a_b"), item(2, "c")
+	a.Action, b.Action = lifecycle.Mark, lifecycle.Notify
+	got := Outputs(sweep.Result{Marked: []sweep.Item{a, b}})[OutputStaled]
+	want := `[{"number":1,"title":"a\u005fb","url":"https://github.com/o/r/pull/1"},{"number":2,"title":"c","url":"https://github.com/o/r/pull/2"}]`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestPRLine(t *testing.T) {
+	close := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		it   sweep.Item
+		dry  bool
+		want string
+	}{
+		{"mark", sweep.Item{Number: 12, Title: "title", Action: lifecycle.Mark, InactiveDays: 120, CloseAt: close}, false,
+			`#12 marked stale: inactive 120 days, closes 2027-01-01 — "title"`},
+		{"mark dry", sweep.Item{Number: 12, Title: "title", Action: lifecycle.Mark, InactiveDays: 120}, true,
+			`#12 would mark stale: inactive 120 days, never closes — "title"`},
+		{"notify", sweep.Item{Number: 3, Title: "t", Action: lifecycle.Notify, InactiveDays: 9, CloseAt: close}, false,
+			`#3 stale notice posted: inactive 9 days, closes 2027-01-01 — "t"`},
+		{"unstale", sweep.Item{Number: 4, Title: "t", Action: lifecycle.Unstale, Reason: lifecycle.ReasonPersonActivity}, false,
+			`#4 un-staled: activity by a person after the mark — "t"`},
+		{"close dry", sweep.Item{Number: 5, Title: "t", Action: lifecycle.Close, Reason: lifecycle.ReasonCloseDue, InactiveDays: 200}, true,
+			`#5 would close: no activity by a person since the mark, inactive 200 days — "t"`},
+		{"skip", sweep.Item{Number: 6, Title: "t", Action: lifecycle.Skip, Reason: lifecycle.ReasonDraft}, false,
+			`#6 skipped: draft — "t"`},
+		{"stale", sweep.Item{Number: 7, Title: "t", Action: lifecycle.Keep, Reason: lifecycle.ReasonStaleWaiting, InactiveDays: 3, CloseAt: close}, false,
+			`#7 still stale: inactive 3 days, closes 2027-01-01 — "t"`},
+		{"failed", sweep.Item{Number: 8, Title: "t", Action: lifecycle.Mark, Err: "boom\n::error::x"}, false,
+			`#8 failed: boom ::error::x — "t"`},
+		{"newline title", sweep.Item{Number: 9, Title: "a\r\n::error::x\"q\"", Action: lifecycle.Skip, Reason: lifecycle.ReasonDraft}, false,
+			`#9 skipped: draft — "a ::error::x\"q\""`},
+		{"old syntax", sweep.Item{Number: 10, Title: "##[add-mask]x ###[error]y", Action: lifecycle.Skip, Reason: lifecycle.ReasonDraft}, false,
+			`#10 skipped: draft — "# #[add-mask]x ## #[error]y"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := PRLine(tt.it, tt.dry); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPRLineHostile(t *testing.T) {
+	for _, h := range hostile {
+		for _, a := range []lifecycle.Action{lifecycle.Mark, lifecycle.Unstale, lifecycle.Close, lifecycle.Skip, lifecycle.Keep} {
+			it := item(42, h)
+			it.Action, it.Reason = a, lifecycle.Reason(h)
+			line := PRLine(it, false)
+			if strings.ContainsAny(line, "\r\n\u0085\u2028\u2029") {
+				t.Errorf("line break in %q", line)
+			}
+			if !strings.HasPrefix(line, "#42 ") {
+				t.Errorf("line does not start with the PR number: %q", line)
+			}
+			if cmds := runnerCommands(line + "\n"); len(cmds) > 0 {
+				t.Errorf("runner would run %v from %q", cmds, line)
+			}
+			if n := utf8.RuneCountInString(line); n > 700 {
+				t.Errorf("line is %d runes", n)
+			}
+		}
+	}
+}
+
+// runnerCommands mimics how the Actions runner reads a step's log
+// (src/Runner.Worker/ActionCommandManager.cs): lines end at LF, CR or CRLF; a
+// line is a command when it starts with "::" after leading white space, or
+// holds "##[" anywhere; while stopped by ::stop-commands::TOKEN only
+// "::TOKEN::" (or "##[TOKEN]") is acted on. Zero-width characters are dropped
+// first, as .NET's culture-aware string search may ignore them. It returns the
+// commands that would run, stop-commands and its resumption excluded.
+func runnerCommands(log string) []string {
+	log = strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(log)
+	var cmds []string
+	stop := ""
+	for _, line := range strings.Split(log, "\n") {
+		line = strings.Map(func(r rune) rune {
+			if invisible(r) {
+				return -1
+			}
+			return r
+		}, line)
+		name, data, ok := parseCommand(line)
+		if !ok {
+			continue
+		}
+		switch {
+		case stop != "":
+			if strings.EqualFold(name, stop) {
+				stop = ""
+			}
+		case name == "stop-commands":
+			stop = data
+		default:
+			cmds = append(cmds, name)
+		}
+	}
+	return cmds
+}
+
+func parseCommand(line string) (name, data string, ok bool) {
+	if l := strings.TrimLeft(line, " \t"); strings.HasPrefix(l, "::") {
+		if end := strings.Index(l[2:], "::"); end >= 0 {
+			info := l[2 : 2+end]
+			name, _, _ = strings.Cut(info, " ")
+			return name, l[2+end+2:], name != ""
+		}
+	}
+	if i := strings.Index(line, "##["); i >= 0 {
+		if j := strings.IndexByte(line[i:], ']'); j >= 0 {
+			info := line[i+3 : i+j]
+			name, _, _ = strings.Cut(info, " ")
+			return name, line[i+j+1:], name != ""
+		}
+	}
+	return "", "", false
+}
+
+func TestRunnerSimulator(t *testing.T) {
+	got := runnerCommands("x\n::error::a\n  ::warning file=x::b\r::stop-commands::T\n::error::c\n::t::\nfoo ##[add-mask]d\n")
+	want := []string{"error", "warning", "add-mask"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("simulator: got %v, want %v", got, want)
+	}
+}
+
+func TestUntrusted(t *testing.T) {
+	t.Run("fixed token", func(t *testing.T) {
+		defer func(f func() string) { newToken = f }(newToken)
+		newToken = func() string { return "abc123" }
+		var b strings.Builder
+		if err := Untrusted(&b, "::error::x\nline2"); err != nil {
+			t.Fatal(err)
+		}
+		want := "::stop-commands::abc123\n::error::x\nline2\n::abc123::\n"
+		if b.String() != want {
+			t.Errorf("got %q, want %q", b.String(), want)
+		}
+	})
+	t.Run("random token", func(t *testing.T) {
+		tokens := map[string]bool{}
+		for range 3 {
+			var b strings.Builder
+			if err := Untrusted(&b, "a\n"); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			m := regexp.MustCompile(`^::stop-commands::([0-9a-f]{32})$`).FindStringSubmatch(lines[0])
+			if m == nil || len(lines) != 3 || lines[1] != "a" || lines[2] != "::"+m[1]+"::" {
+				t.Fatalf("bad fence: %q", b.String())
+			}
+			tokens[m[1]] = true
+		}
+		if len(tokens) != 3 {
+			t.Errorf("tokens repeat: %v", tokens)
+		}
+	})
+	t.Run("hostile", func(t *testing.T) {
+		for _, h := range hostile {
+			var b strings.Builder
+			if err := Untrusted(&b, h); err != nil {
+				t.Fatal(err)
+			}
+			if cmds := runnerCommands(b.String() + "::error::after the fence\n"); fmt.Sprint(cmds) != "[error]" {
+				t.Errorf("%q: runner would run %v, want only the command after the fence", h, cmds)
+			}
+		}
+	})
+}
+
+func TestWriteLog(t *testing.T) {
+	for _, dry := range []bool{false, true} {
+		t.Run(fmt.Sprintf("dry=%v", dry), func(t *testing.T) {
+			r := hostileResult(dry)
+			var b strings.Builder
+			if err := WriteLog(&b, r); err != nil {
+				t.Fatal(err)
+			}
+			log := b.String()
+			if cmds := runnerCommands(log); len(cmds) > 0 {
+				t.Errorf("runner would run %v", cmds)
+			}
+			lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
+			if !strings.HasPrefix(lines[0], "::stop-commands::") {
+				t.Errorf("log does not start with a fence: %q", lines[0])
+			}
+			body := lines[1 : len(lines)-2]
+			if want := len(r.Failed) + len(r.Marked) + len(r.Unstaled) + len(r.Closed) + len(r.Cleaned); len(body) != want {
+				t.Errorf("%d PR lines, want %d", len(body), want)
+			}
+			if last := lines[len(lines)-1]; last != Counts(r) {
+				t.Errorf("last line %q, want the counts", last)
+			}
+		})
+	}
+	var b strings.Builder
+	if err := WriteLog(&b, sweep.Result{RateRemaining: -1}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "stop-commands") {
+		t.Errorf("empty run still fenced: %q", b.String())
+	}
+}
+
+func TestCounts(t *testing.T) {
+	n := func(k int) []sweep.Item { return make([]sweep.Item, k) }
+	tests := []struct {
+		name string
+		r    sweep.Result
+		want string
+	}{
+		{"full", sweep.Result{Marked: n(3), Unstaled: n(1), Closed: n(2), Stale: n(4), Skipped: n(7), Requests: 23, Writes: 5, RateLimit: 1000, RateRemaining: 977},
+			"marked 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left"},
+		{"unknown rate", sweep.Result{Failed: n(1), Cleaned: n(2), RateRemaining: -1},
+			"marked 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 1, labels cleaned 2; 0 requests (0 writes); rate limit unknown"},
+		{"unknown limit", sweep.Result{RateRemaining: 0},
+			"marked 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 0 requests (0 writes); rate limit 0 left"},
+		{"dry stopped", sweep.Result{DryRun: true, Stopped: sweep.StopRateLimited, Left: 4, RateLimit: 60, RateRemaining: 0},
+			"dry run (nothing was changed): marked 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 0 requests (0 writes); rate limit 0/60 left; stopped early (rate limit exceeded), 4 left for the next run"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Counts(tt.r); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFence(t *testing.T) {
+	var b strings.Builder
+	f := OpenFence(&b)
+	for _, h := range hostile {
+		it := item(1, h)
+		it.Action = lifecycle.Mark
+		fmt.Fprintln(&b, PRLine(it, false))
+		fmt.Fprintln(&b, h) // even raw untrusted text, as long as it ends its line
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(&b, "::warning::after the fence")
+	log := b.String()
+	if cmds := runnerCommands(log); fmt.Sprint(cmds) != "[warning]" {
+		t.Errorf("runner would run %v, want only the warning after the fence", cmds)
+	}
+	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
+	m := regexp.MustCompile(`^::stop-commands::([0-9a-f]{32})$`).FindStringSubmatch(lines[0])
+	if m == nil {
+		t.Fatalf("bad fence opening %q", lines[0])
+	}
+	if n := strings.Count(log, "::"+m[1]+"::"); n != 1 {
+		t.Errorf("fence closed %d times, want once", n)
+	}
+	var nilFence *Fence
+	if err := nilFence.Close(); err != nil {
+		t.Errorf("nil Fence Close: %v", err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, fmt.Errorf("disk full") }
+
+func TestFenceWriteError(t *testing.T) {
+	if err := OpenFence(failWriter{}).Close(); err == nil || err.Error() != "disk full" {
+		t.Errorf("Close = %v, want the write error", err)
+	}
+	if err := Untrusted(failWriter{}, "x"); err == nil {
+		t.Errorf("Untrusted: no error from a failing writer")
+	}
+	if err := WriteLog(failWriter{}, sweep.Result{}); err == nil {
+		t.Errorf("WriteLog: no error from a failing writer")
+	}
+}

@@ -1,0 +1,334 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// MaxSummaryBytes bounds what Summary returns. GitHub refuses a step summary
+// over 1 MiB (1,048,576 bytes); the margin leaves room for the newline
+// AddStepSummary appends and for anything else a later step adds.
+const MaxSummaryBytes = 1_000_000
+
+// Row and byte caps per table. Their byte budgets add up to well under
+// MaxSummaryBytes, so each table shows as much as it can without starving the
+// sections after it (API usage, skipped PRs).
+var (
+	failedCap  = sectionCap{rows: 200, bytes: 120_000}
+	actedCap   = sectionCap{rows: 1000, bytes: 350_000}
+	staleCap   = sectionCap{rows: 500, bytes: 180_000}
+	skippedCap = sectionCap{rows: 300, bytes: 90_000}
+	cleanedCap = sectionCap{rows: 200, bytes: 50_000}
+	routeCap   = sectionCap{rows: 50, bytes: 10_000}
+)
+
+type sectionCap struct{ rows, bytes int }
+
+// Summary renders the job summary for one run on repo ("owner/name") as
+// GitHub-flavoured markdown, never longer than MaxSummaryBytes.
+func Summary(r sweep.Result, repo string) string {
+	var b strings.Builder
+	dry := r.DryRun
+
+	fmt.Fprintf(&b, "## stalepr: %s\n\n", md(repo, 200))
+	if dry {
+		b.WriteString("> **Dry run: nothing was changed.** The outcomes below are what a real run would do.\n\n")
+	}
+	if !r.Now.IsZero() {
+		fmt.Fprintf(&b, "Run at %s UTC. ", r.Now.UTC().Format("2006-01-02 15:04"))
+	}
+	fmt.Fprintf(&b, "Looked at %s.\n\n", plural(r.Considered, "open pull request"))
+
+	if r.Stopped != sweep.Completed {
+		writeStopNote(&b, r)
+	}
+	if len(r.Failed) > 0 {
+		fmt.Fprintf(&b, "### ❌ Failed (%d)\n\n", len(r.Failed))
+		b.WriteString("These pull requests were left untouched because a request failed; the step fails so this gets noticed. The next run retries them.\n\n")
+		writeTable(&b, []string{"PR", "Title", "Error"}, len(r.Failed), func(i int) []string {
+			it := r.Failed[i]
+			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), md(it.Err, maxErrRunes)}
+		}, failedCap, nil)
+	}
+
+	writeCounts(&b, r)
+
+	acted := actedRows(r)
+	if len(acted) > 0 {
+		if dry {
+			b.WriteString("### Would act on\n\n")
+		} else {
+			b.WriteString("### Acted on\n\n")
+		}
+		writeTable(&b, []string{"PR", "Title", "Outcome", "Reason", "Days inactive", "Closes"}, len(acted), func(i int) []string {
+			a := acted[i]
+			closes := "—"
+			if a.list == listMarked {
+				closes = closeDate(a.it.CloseAt)
+			}
+			return []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.list, a.it, dry),
+				md(string(a.it.Reason), maxReasonRunes), strconv.Itoa(a.it.InactiveDays), closes}
+		}, actedCap, func(from int) string {
+			return hiddenByOutcome(acted[from:], dry)
+		})
+	}
+
+	if len(r.Stale) > 0 {
+		fmt.Fprintf(&b, "### Still stale (%d)\n\n", len(r.Stale))
+		writeTable(&b, []string{"PR", "Title", "Days inactive", "Closes"}, len(r.Stale), func(i int) []string {
+			it := r.Stale[i]
+			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), strconv.Itoa(it.InactiveDays), closeDate(it.CloseAt)}
+		}, staleCap, nil)
+	}
+
+	if len(r.Cleaned) > 0 {
+		verb := "Stale label removed"
+		if dry {
+			verb = "Stale label would be removed"
+		}
+		fmt.Fprintf(&b, "<details><summary>%s from %s closed or merged by a person</summary>\n\n", verb, plural(len(r.Cleaned), "pull request"))
+		writeTable(&b, []string{"PR", "Title"}, len(r.Cleaned), func(i int) []string {
+			it := r.Cleaned[i]
+			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes)}
+		}, cleanedCap, nil)
+		b.WriteString("</details>\n\n")
+	}
+
+	if len(r.Skipped) > 0 {
+		fmt.Fprintf(&b, "<details><summary>Skipped %s (exempt or filtered out)</summary>\n\n", plural(len(r.Skipped), "pull request"))
+		writeTable(&b, []string{"PR", "Title", "Reason"}, len(r.Skipped), func(i int) []string {
+			it := r.Skipped[i]
+			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), md(string(it.Reason), maxReasonRunes)}
+		}, skippedCap, nil)
+		b.WriteString("</details>\n\n")
+	}
+
+	writeAPIUsage(&b, r)
+	return capSize(b.String(), MaxSummaryBytes)
+}
+
+func writeStopNote(b *strings.Builder, r sweep.Result) {
+	fmt.Fprintf(b, "> ⚠️ **This run stopped early: %s.**", md(string(r.Stopped), maxReasonRunes))
+	switch {
+	case r.Left == 1:
+		b.WriteString(" 1 pull request that needs work was left for the next run.")
+	case r.Left > 1:
+		fmt.Fprintf(b, " %d pull requests that need work were left for the next run.", r.Left)
+	default:
+		b.WriteString(" Pull requests it did not reach are left for the next run.")
+	}
+	switch r.Stopped {
+	case sweep.StopBudget:
+		b.WriteString(" Raise `operations-per-run` or run more often to get through them sooner.")
+	case sweep.StopRateReserve, sweep.StopRateLimited, sweep.StopSecondary:
+		b.WriteString(" The next run continues once the rate limit allows.")
+	case sweep.StopListingError:
+		b.WriteString(" Listing the pull requests failed, so the step fails.")
+	}
+	b.WriteString("\n\n")
+}
+
+func writeCounts(b *strings.Builder, r sweep.Result) {
+	dry := r.DryRun
+	label := func(done, would string) string {
+		if dry {
+			return would
+		}
+		return done
+	}
+	rows := []struct {
+		name string
+		n    int
+	}{
+		{label("Marked stale", "Would mark stale"), len(r.Marked)},
+		{label("Un-staled", "Would un-stale"), len(r.Unstaled)},
+		{label("Closed", "Would close"), len(r.Closed)},
+		{"Still stale", len(r.Stale)},
+		{"Skipped", len(r.Skipped)},
+		{"Failed", len(r.Failed)},
+		{label("Labels cleaned", "Labels would be cleaned"), len(r.Cleaned)},
+	}
+	b.WriteString("| Outcome | Pull requests |\n| --- | ---: |\n")
+	for _, row := range rows {
+		fmt.Fprintf(b, "| %s | %d |\n", row.name, row.n)
+	}
+	b.WriteString("\n")
+}
+
+func writeAPIUsage(b *strings.Builder, r sweep.Result) {
+	fmt.Fprintf(b, "### API usage\n\n%d requests (%d writes). Rate limit: %s.\n\n", r.Requests, r.Writes, rateLeft(r))
+	if len(r.ByRoute) == 0 {
+		return
+	}
+	type route struct {
+		name string
+		n    int
+	}
+	routes := make([]route, 0, len(r.ByRoute))
+	for k, v := range r.ByRoute {
+		routes = append(routes, route{k, v})
+	}
+	sort.Slice(routes, func(i, j int) bool {
+		if routes[i].n != routes[j].n {
+			return routes[i].n > routes[j].n
+		}
+		return routes[i].name < routes[j].name
+	})
+	writeTable(b, []string{"Route", "Requests"}, len(routes), func(i int) []string {
+		return []string{md(routes[i].name, maxReasonRunes), strconv.Itoa(routes[i].n)}
+	}, routeCap, nil)
+}
+
+// rateLeft is "977 of 1000 left", "977 left" when the limit is unknown, or
+// "unknown".
+func rateLeft(r sweep.Result) string {
+	switch {
+	case r.RateRemaining < 0:
+		return "unknown"
+	case r.RateLimit <= 0:
+		return fmt.Sprintf("%d left", r.RateRemaining)
+	}
+	return fmt.Sprintf("%d of %d left", r.RateRemaining, r.RateLimit)
+}
+
+// plural is "1 pull request" or "2 pull requests".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func closeDate(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+type list int
+
+const (
+	listMarked list = iota
+	listUnstaled
+	listClosed
+)
+
+type actedRow struct {
+	list list
+	it   sweep.Item
+}
+
+func actedRows(r sweep.Result) []actedRow {
+	rows := make([]actedRow, 0, len(r.Marked)+len(r.Unstaled)+len(r.Closed))
+	for _, it := range r.Marked {
+		rows = append(rows, actedRow{listMarked, it})
+	}
+	for _, it := range r.Unstaled {
+		rows = append(rows, actedRow{listUnstaled, it})
+	}
+	for _, it := range r.Closed {
+		rows = append(rows, actedRow{listClosed, it})
+	}
+	return rows
+}
+
+// outcome words what happened to a PR, or what would have in a dry run.
+func outcome(l list, it sweep.Item, dry bool) string {
+	switch {
+	case l == listMarked && it.Action == lifecycle.Notify:
+		if dry {
+			return "would post stale notice"
+		}
+		return "stale notice posted"
+	case l == listMarked:
+		if dry {
+			return "would mark stale"
+		}
+		return "marked stale"
+	case l == listUnstaled:
+		if dry {
+			return "would un-stale"
+		}
+		return "un-staled"
+	default:
+		if dry {
+			return "would close"
+		}
+		return "closed"
+	}
+}
+
+func hiddenByOutcome(rows []actedRow, dry bool) string {
+	var n [3]int
+	for _, a := range rows {
+		n[a.list]++
+	}
+	names := [3]string{"marked", "un-staled", "closed"}
+	if dry {
+		names = [3]string{"to mark", "to un-stale", "to close"}
+	}
+	var parts []string
+	for i, c := range n {
+		if c > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c, names[i]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeTable writes a markdown table of n rows, stopping after c.rows rows or
+// before the table would grow past c.bytes, and then says how many rows were
+// left out. Cells must already be escaped. more, if set, details the rows
+// from the first hidden one on.
+func writeTable(b *strings.Builder, headers []string, n int, row func(i int) []string, c sectionCap, more func(from int) string) {
+	var t strings.Builder
+	t.WriteString("| " + strings.Join(headers, " | ") + " |\n|")
+	t.WriteString(strings.Repeat(" --- |", len(headers)))
+	t.WriteString("\n")
+	shown := 0
+	for i := 0; i < n && i < c.rows; i++ {
+		line := "| " + strings.Join(row(i), " | ") + " |\n"
+		if t.Len()+len(line) > c.bytes {
+			break
+		}
+		t.WriteString(line)
+		shown++
+	}
+	if shown == 0 && n > 0 {
+		// Nothing fits: keep the header out of it and only say how many.
+		fmt.Fprintf(b, "%d not shown: too long for the job summary.\n\n", n)
+		return
+	}
+	b.WriteString(t.String())
+	b.WriteString("\n")
+	if hidden := n - shown; hidden > 0 {
+		fmt.Fprintf(b, "… and %d more", hidden)
+		if more != nil {
+			if d := more(shown); d != "" {
+				fmt.Fprintf(b, " (%s)", d)
+			}
+		}
+		b.WriteString(" not shown.\n\n")
+	}
+}
+
+// capSize is a last guard: should s be longer than max bytes, it is cut at a
+// line break and says so.
+func capSize(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	const note = "\n\n… the rest of this summary was cut to keep it under GitHub's 1 MiB limit.\n"
+	cut := max - len(note)
+	if i := strings.LastIndexByte(s[:cut], '\n'); i >= 0 {
+		cut = i
+	}
+	return s[:cut] + note
+}
