@@ -1,0 +1,157 @@
+package fakegithub
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+const commentsRoute = "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
+
+func TestFaultStatusHasNoEffect(t *testing.T) {
+	s, ts := rich(t)
+	before := len(s.Comments(1))
+	s.FailNext("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", ServerError(502))
+	got := do(t, ts, "POST", repoPath+"/issues/1/comments", `{"body":"x"}`)
+	if got.status != 502 || !strings.Contains(string(got.body), `"message"`) {
+		t.Fatalf("%d %s", got.status, got.body)
+	}
+	if len(s.Comments(1)) != before {
+		t.Error("a failed request took effect")
+	}
+	if got := do(t, ts, "POST", repoPath+"/issues/1/comments", `{"body":"x"}`); got.status != 201 {
+		t.Errorf("rule fired twice: %d", got.status)
+	}
+	if r := s.Requests(); r[0].Fault != "502" || r[0].Status != 502 || r[1].Fault != "" {
+		t.Errorf("log %+v", r)
+	}
+}
+
+func TestFaultAfterWrite(t *testing.T) {
+	s, ts := rich(t)
+	before := len(s.Comments(1))
+	s.FailNext("", commentsRoute, FailAfterWrite())
+	got := do(t, ts, "POST", repoPath+"/issues/1/comments", `{"body":"x"}`)
+	if got.status != 502 {
+		t.Fatalf("%d", got.status)
+	}
+	if len(s.Comments(1)) != before+1 {
+		t.Error("the write did not happen")
+	}
+}
+
+func TestSecondaryRateLimit(t *testing.T) {
+	s, ts := rich(t)
+	s.InjectFault(FaultRule{Route: "GET /repos/{owner}/{repo}/issues", Fault: SecondaryRateLimit(403, 60)})
+	s.InjectFault(FaultRule{Route: "GET /repos/{owner}/{repo}/issues", Nth: 2, Fault: SecondaryRateLimit(429, 0)})
+	got := do(t, ts, "GET", repoPath+"/issues", "")
+	if got.status != 403 || got.header.Get("Retry-After") != "60" || !strings.Contains(string(got.body), SecondaryRateLimitMessage) ||
+		got.header.Get("X-Ratelimit-Remaining") == "0" {
+		t.Fatalf("403: %d %v %s", got.status, got.header, got.body)
+	}
+	got = do(t, ts, "GET", repoPath+"/issues", "")
+	if got.status != 429 || got.header.Get("Retry-After") != "" {
+		t.Fatalf("429: %d %v", got.status, got.header)
+	}
+	if got := do(t, ts, "GET", repoPath+"/issues", ""); got.status != 200 {
+		t.Fatalf("third: %d", got.status)
+	}
+	reset := t0.Add(time.Hour)
+	s.FailNext("GET", "", PrimaryRateLimit(403, reset))
+	got = do(t, ts, "GET", repoPath+"/issues", "")
+	if got.status != 403 || got.header.Get("X-Ratelimit-Remaining") != "0" || got.header.Get("X-Ratelimit-Reset") != fmt.Sprint(reset.Unix()) {
+		t.Fatalf("primary: %d %v", got.status, got.header)
+	}
+}
+
+func TestNthAndTimes(t *testing.T) {
+	s, ts := rich(t)
+	s.InjectFault(FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/issues/{issue_number}", Nth: 2, Times: 2, Fault: ServerError(503)})
+	var got []int
+	for range 5 {
+		got = append(got, do(t, ts, "GET", repoPath+"/issues/1", "").status)
+	}
+	if fmt.Sprint(got) != "[200 503 503 200 200]" {
+		t.Errorf("statuses %v", got)
+	}
+}
+
+func TestFaultHook(t *testing.T) {
+	s, ts := rich(t)
+	s.SetFaultHook(func(r RequestInfo) *Fault {
+		if r.Write && s.Len() > 0 { // the hook may call the server
+			return StatusFault(500, "")
+		}
+		return nil
+	})
+	if got := do(t, ts, "PATCH", repoPath+"/issues/1", `{"state":"closed"}`); got.status != 500 {
+		t.Errorf("%d", got.status)
+	}
+	if got := do(t, ts, "GET", repoPath+"/issues/1", ""); got.status != 200 {
+		t.Errorf("%d", got.status)
+	}
+	s.ClearFaults()
+	if got := do(t, ts, "PATCH", repoPath+"/issues/1", `{"state":"closed"}`); got.status != 200 {
+		t.Errorf("after ClearFaults: %d", got.status)
+	}
+}
+
+func rawGet(ts interface{ Client() *http.Client }, url string) (int, []byte, error) {
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "token sekret")
+	res, err := ts.Client().Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, b, err
+}
+
+func TestDropAndTruncate(t *testing.T) {
+	s, ts := rich(t)
+	s.FailNext("", "", DropConnection())
+	if _, _, err := rawGet(ts, ts.URL+repoPath+"/issues/1"); err == nil {
+		t.Error("dropped connection: no error")
+	}
+	s.FailNext("", "", TruncatedBody())
+	status, body, err := rawGet(ts, ts.URL+repoPath+"/issues/1")
+	if status != 200 || !errors.Is(err, io.ErrUnexpectedEOF) || len(body) == 0 {
+		t.Errorf("truncated: %d %v (%d bytes)", status, err, len(body))
+	}
+	// Drop after write: the client gets no answer, but the write happened.
+	before := len(s.Comments(1))
+	s.FailNext("POST", "", DropAfterWrite())
+	req, _ := http.NewRequest("POST", ts.URL+repoPath+"/issues/1/comments", strings.NewReader(`{"body":"x"}`))
+	req.Header.Set("Authorization", "token sekret")
+	if res, err := ts.Client().Do(req); err == nil {
+		res.Body.Close()
+		t.Errorf("drop after write: got %d", res.StatusCode)
+	}
+	if len(s.Comments(1)) != before+1 {
+		t.Error("drop after write: the write did not happen")
+	}
+	if status, _, err := rawGet(ts, ts.URL+repoPath+"/issues/1"); err != nil || status != 200 {
+		t.Errorf("server unusable after faults: %d %v", status, err)
+	}
+	log := s.Requests()
+	if log[0].Status != 0 || log[0].Fault != "drop" || log[1].Fault != "truncate" {
+		t.Errorf("log %+v", log[:2])
+	}
+}
+
+func TestDelay(t *testing.T) {
+	s, ts := rich(t)
+	s.FailNext("", "", Delay(30*time.Millisecond))
+	start := time.Now()
+	if got := do(t, ts, "GET", repoPath, ""); got.status != 200 {
+		t.Fatal(got.status)
+	}
+	if time.Since(start) < 30*time.Millisecond {
+		t.Error("no delay")
+	}
+}

@@ -1,0 +1,781 @@
+package fakegithub
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	docListIssues   = "https://docs.github.com/rest/issues/issues#list-repository-issues"
+	docUpdateIssue  = "https://docs.github.com/rest/issues/issues#update-an-issue"
+	docComment      = "https://docs.github.com/rest/issues/comments#create-an-issue-comment"
+	docListComments = "https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository"
+	docAddLabels    = "https://docs.github.com/rest/issues/labels#add-labels-to-an-issue"
+	docSetLabels    = "https://docs.github.com/rest/issues/labels#set-labels-for-an-issue"
+	docRemoveLabel  = "https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue"
+	docListPulls    = "https://docs.github.com/rest/pulls/pulls#list-pull-requests"
+	docUpdatePull   = "https://docs.github.com/rest/pulls/pulls#update-a-pull-request"
+	docDeleteRef    = "https://docs.github.com/rest/git/refs#delete-a-reference"
+)
+
+func (c *call) num(name string) int {
+	n, _ := strconv.Atoi(c.params[name])
+	return n
+}
+
+func (s *Server) getRateLimit(c *call) reply { return ok(s.rateLimitBody()) }
+
+func (s *Server) getRepo(c *call) reply { return ok(s.repository(c, s.FullName(), false)) }
+
+func (s *Server) listRepoLabels(c *call) reply {
+	names := make([]string, 0, len(s.labels))
+	for _, l := range s.labels {
+		names = append(names, l.Name)
+	}
+	sort.Slice(names, func(i, j int) bool { return strings.ToLower(names[i]) < strings.ToLower(names[j]) })
+	return pagedMap(c, names, func(n string) labelJSON { return s.label(c, n) })
+}
+
+// ---- issues ----
+
+func (s *Server) listIssues(c *call) reply {
+	q := c.q
+	state := def(q.Get("state"), "open")
+	by := def(q.Get("sort"), "created")
+	dir := def(q.Get("direction"), "desc")
+	since, sinceOK := parseSince(q.Get("since"))
+	var errs []fieldError
+	if state != "open" && state != "closed" && state != "all" {
+		errs = append(errs, fieldError{Resource: "Issue", Field: "state", Code: "invalid"})
+	}
+	if by != "created" && by != "updated" && by != "comments" {
+		errs = append(errs, fieldError{Resource: "Issue", Field: "sort", Code: "invalid"})
+	}
+	if dir != "asc" && dir != "desc" {
+		errs = append(errs, fieldError{Resource: "Issue", Field: "direction", Code: "invalid"})
+	}
+	if !sinceOK {
+		errs = append(errs, fieldError{Resource: "Issue", Field: "since", Code: "invalid"})
+	}
+	if len(errs) > 0 {
+		return invalid(docListIssues, errs...)
+	}
+	var want []string
+	for _, l := range strings.Split(q.Get("labels"), ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			want = append(want, l)
+		}
+	}
+	assignee, milestone, creator := q.Get("assignee"), q.Get("milestone"), q.Get("creator")
+	key := strings.Join([]string{"issues", state, by, dir, ts(since), strings.ToLower(strings.Join(want, ",")),
+		assignee, milestone, creator}, "\x00")
+	items := s.cachedIssues(key, func() []*issueRec {
+		var out []*issueRec
+		for _, rec := range s.issues {
+			if state != "all" && rec.State != state {
+				continue
+			}
+			if !since.IsZero() && rec.UpdatedAt.Before(since) {
+				continue
+			}
+			if !hasAll(rec.Labels, want) {
+				continue
+			}
+			if !matchAssignee(rec.Assignees, assignee) || !s.matchMilestone(rec.Milestone, milestone) {
+				continue
+			}
+			if creator != "" && !strings.EqualFold(rec.User.Login, creator) {
+				continue
+			}
+			out = append(out, rec)
+		}
+		sortIssues(out, by, dir == "desc")
+		return out
+	})
+	return pagedMap(c, items, func(rec *issueRec) issueJSON { return s.issue(c, rec, false) })
+}
+
+func hasAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.ContainsFunc(have, func(h string) bool { return strings.EqualFold(h, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func matchAssignee(have []string, want string) bool {
+	switch want {
+	case "":
+		return true
+	case "none":
+		return len(have) == 0
+	case "*":
+		return len(have) > 0
+	}
+	return slices.ContainsFunc(have, func(h string) bool { return strings.EqualFold(h, want) })
+}
+
+func (s *Server) matchMilestone(have, want string) bool {
+	switch want {
+	case "":
+		return true
+	case "none":
+		return have == ""
+	case "*":
+		return have != ""
+	}
+	if n, err := strconv.Atoi(want); err == nil {
+		return have != "" && s.milestoneNumber(have) == n
+	}
+	return have == want
+}
+
+func (s *Server) issueRec(c *call, param string) (*issueRec, bool) {
+	rec, found := s.byNum[c.num(param)]
+	return rec, found
+}
+
+func (s *Server) getIssue(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	return ok(s.issue(c, rec, true))
+}
+
+// decodeObject parses a JSON object body into raw fields.
+func decodeObject(body []byte) (map[string]json.RawMessage, bool) {
+	m := map[string]json.RawMessage{}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return m, true
+	}
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, false
+	}
+	return m, true
+}
+
+func isNull(raw json.RawMessage) bool { return strings.TrimSpace(string(raw)) == "null" }
+
+func (s *Server) patchIssue(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	f, good := decodeObject(c.body)
+	if !good {
+		return badJSON(docUpdateIssue)
+	}
+	return s.applyPatch(c, rec, f, docUpdateIssue, "Issue")
+}
+
+func (s *Server) applyPatch(c *call, rec *issueRec, f map[string]json.RawMessage, doc, resource string) reply {
+	type patch struct {
+		title, body, state, reason *string
+		bodyNull, reasonNull       bool
+		labels                     []string
+		labelsSet                  bool
+		assignees                  []string
+		assigneesSet               bool
+		milestone                  string
+		milestoneSet               bool
+		base                       *string
+	}
+	var p patch
+	str := func(k string, dst **string, null *bool) bool {
+		raw, present := f[k]
+		if !present {
+			return true
+		}
+		if isNull(raw) {
+			if null != nil {
+				*null = true
+			}
+			return true
+		}
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			return false
+		}
+		*dst = &v
+		return true
+	}
+	var errs []fieldError
+	for _, k := range []string{"title", "body", "state", "state_reason", "base"} {
+		var dst **string
+		var null *bool
+		switch k {
+		case "title":
+			dst = &p.title
+		case "body":
+			dst, null = &p.body, &p.bodyNull
+		case "state":
+			dst = &p.state
+		case "state_reason":
+			dst, null = &p.reason, &p.reasonNull
+		case "base":
+			dst = &p.base
+		}
+		if !str(k, dst, null) {
+			errs = append(errs, fieldError{Resource: resource, Field: k, Code: "invalid"})
+		}
+	}
+	if p.state != nil && *p.state != "open" && *p.state != "closed" {
+		errs = append(errs, fieldError{Resource: resource, Field: "state", Code: "invalid"})
+	}
+	if p.reason != nil && !slices.Contains([]string{"completed", "not_planned", "reopened", "duplicate"}, *p.reason) {
+		errs = append(errs, fieldError{Resource: resource, Field: "state_reason", Code: "invalid"})
+	}
+	if p.title != nil && strings.TrimSpace(*p.title) == "" {
+		errs = append(errs, fieldError{Resource: resource, Field: "title", Code: "missing_field"})
+	}
+	if raw, present := f["labels"]; present && resource == "Issue" {
+		names, good := parseLabels(raw)
+		if !good {
+			errs = append(errs, fieldError{Resource: resource, Field: "labels", Code: "invalid"})
+		}
+		p.labels, p.labelsSet = names, true
+	}
+	if raw, present := f["assignees"]; present && resource == "Issue" {
+		if json.Unmarshal(raw, &p.assignees) != nil {
+			errs = append(errs, fieldError{Resource: resource, Field: "assignees", Code: "invalid"})
+		}
+		p.assigneesSet = true
+	}
+	if raw, present := f["milestone"]; present && resource == "Issue" {
+		p.milestoneSet = true
+		if !isNull(raw) {
+			var n int
+			if json.Unmarshal(raw, &n) != nil || n < 1 || n > len(s.milestones) {
+				errs = append(errs, fieldError{Resource: resource, Field: "milestone", Code: "invalid"})
+			} else {
+				p.milestone = s.milestones[n-1]
+			}
+		}
+	}
+	if p.state != nil && *p.state == "open" && rec.IsPR && !rec.MergedAt.IsZero() {
+		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
+			Errors: []fieldError{{Resource: resource, Code: "custom", Field: "state",
+				Message: "state cannot be changed. The pull request cannot be reopened because it has been merged."}},
+			DocumentationURL: doc, Status: "422"}}
+	}
+	if len(errs) > 0 {
+		return invalid(doc, errs...)
+	}
+
+	// Apply, attributed to the token's identity at the server's now.
+	who, now := s.identity, c.now
+	if p.title != nil {
+		s.renameLocked(rec, who, now, *p.title)
+	}
+	if p.body != nil {
+		rec.Body = *p.body
+	} else if p.bodyNull {
+		rec.Body = ""
+	}
+	if p.base != nil && rec.IsPR {
+		rec.BaseRef = *p.base
+	}
+	if p.labelsSet {
+		s.setLabelsLocked(rec, who, now, p.labels)
+	}
+	if p.assigneesSet {
+		rec.Assignees = slices.Clone(p.assignees)
+	}
+	if p.milestoneSet {
+		rec.Milestone = p.milestone
+	}
+	if p.state != nil {
+		switch *p.state {
+		case "closed":
+			reason := ""
+			if p.reason != nil && !rec.IsPR {
+				reason = *p.reason
+			}
+			if rec.State == "closed" && reason != "" {
+				rec.StateReason = reason
+			}
+			s.closeLocked(rec, who, now, reason)
+		case "open":
+			s.reopenLocked(rec, who, now)
+		}
+	} else if p.reason != nil && rec.State == "closed" && !rec.IsPR {
+		rec.StateReason = *p.reason
+	}
+	if len(f) > 0 {
+		s.touch(rec, now)
+		rec.UpdatedAt = now
+	}
+	if resource == "PullRequest" {
+		return ok(s.pullFull(c, rec))
+	}
+	return ok(s.issue(c, rec, true))
+}
+
+// parseLabels accepts ["a","b"], [{"name":"a"}], {"labels":[...]} and a
+// bare "a".
+func parseLabels(raw json.RawMessage) ([]string, bool) {
+	var obj struct {
+		Labels json.RawMessage `json:"labels"`
+	}
+	trimmed := strings.TrimSpace(string(raw))
+	if strings.HasPrefix(trimmed, "{") {
+		if json.Unmarshal(raw, &obj) != nil {
+			return nil, false
+		}
+		if obj.Labels == nil {
+			return []string{}, true
+		}
+		raw = obj.Labels
+		trimmed = strings.TrimSpace(string(raw))
+	}
+	if strings.HasPrefix(trimmed, `"`) {
+		var one string
+		if json.Unmarshal(raw, &one) != nil {
+			return nil, false
+		}
+		return []string{one}, true
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return nil, false
+	}
+	names := make([]string, 0, len(items))
+	for _, it := range items {
+		var n string
+		if json.Unmarshal(it, &n) == nil {
+			names = append(names, n)
+			continue
+		}
+		var o struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(it, &o) != nil || o.Name == "" {
+			return nil, false
+		}
+		names = append(names, o.Name)
+	}
+	return names, true
+}
+
+func (s *Server) setLabelsLocked(rec *issueRec, who User, at time.Time, names []string) {
+	for _, have := range slices.Clone(rec.Labels) {
+		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, have) }) {
+			s.removeLabelLocked(rec, who, at, have)
+		}
+	}
+	s.addLabelsLocked(rec, who, at, names)
+}
+
+// ---- comments ----
+
+func (s *Server) listComments(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	since, good := parseSince(c.q.Get("since"))
+	if !good {
+		return invalid(docListComments, fieldError{Resource: "IssueComment", Field: "since", Code: "invalid"})
+	}
+	var items []Comment
+	for _, cm := range rec.comments {
+		if since.IsZero() || !cm.UpdatedAt.Before(since) {
+			items = append(items, cm)
+		}
+	}
+	return pagedMap(c, items, func(cm Comment) commentJSON { return s.comment(c, cm, rec.IsPR) })
+}
+
+func (s *Server) postComment(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	var in struct {
+		Body *string `json:"body"`
+	}
+	if len(strings.TrimSpace(string(c.body))) > 0 && json.Unmarshal(c.body, &in) != nil {
+		return badJSON(docComment)
+	}
+	if in.Body == nil || strings.TrimSpace(*in.Body) == "" {
+		return invalid(docComment, fieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
+	}
+	cm := s.addCommentLocked(rec, s.identity, c.now, *in.Body)
+	rec.UpdatedAt = c.now
+	out := s.comment(c, cm, rec.IsPR)
+	return reply{status: http.StatusCreated, body: out, header: http.Header{"Location": {out.URL}}}
+}
+
+func (s *Server) findComment(id int64) (*issueRec, int) {
+	for _, rec := range s.issues {
+		for i, cm := range rec.comments {
+			if cm.ID == id {
+				return rec, i
+			}
+		}
+	}
+	return nil, -1
+}
+
+func (s *Server) getComment(c *call) reply {
+	id, _ := strconv.ParseInt(c.params["comment_id"], 10, 64)
+	rec, i := s.findComment(id)
+	if rec == nil {
+		return notFound()
+	}
+	return ok(s.comment(c, rec.comments[i], rec.IsPR))
+}
+
+func (s *Server) deleteComment(c *call) reply {
+	id, _ := strconv.ParseInt(c.params["comment_id"], 10, 64)
+	rec, i := s.findComment(id)
+	if rec == nil {
+		return notFound()
+	}
+	rec.comments = slices.Delete(rec.comments, i, i+1)
+	s.version++
+	return reply{status: http.StatusNoContent}
+}
+
+func (s *Server) listRepoComments(c *call) reply {
+	by := def(c.q.Get("sort"), "created")
+	dir := def(c.q.Get("direction"), "asc")
+	since, good := parseSince(c.q.Get("since"))
+	var errs []fieldError
+	if by != "created" && by != "updated" {
+		errs = append(errs, fieldError{Resource: "IssueComment", Field: "sort", Code: "invalid"})
+	}
+	if dir != "asc" && dir != "desc" {
+		errs = append(errs, fieldError{Resource: "IssueComment", Field: "direction", Code: "invalid"})
+	}
+	if !good {
+		errs = append(errs, fieldError{Resource: "IssueComment", Field: "since", Code: "invalid"})
+	}
+	if len(errs) > 0 {
+		return invalid(docListComments, errs...)
+	}
+	key := strings.Join([]string{by, dir, ts(since)}, "\x00")
+	if s.commCache.items == nil || s.commCache.key != key || s.commCache.version != s.version {
+		items := []commentRef{}
+		for _, rec := range s.issues {
+			for _, cm := range rec.comments {
+				if since.IsZero() || !cm.UpdatedAt.Before(since) {
+					items = append(items, commentRef{c: cm, isPR: rec.IsPR})
+				}
+			}
+		}
+		slices.SortFunc(items, func(a, b commentRef) int {
+			var r int
+			if by == "updated" {
+				r = a.c.UpdatedAt.Compare(b.c.UpdatedAt)
+			} else {
+				r = a.c.CreatedAt.Compare(b.c.CreatedAt)
+			}
+			if r == 0 {
+				r = int(a.c.ID - b.c.ID)
+			}
+			if dir == "desc" {
+				r = -r
+			}
+			return r
+		})
+		s.commCache = commentCache{key: key, version: s.version, items: items}
+	}
+	return pagedMap(c, s.commCache.items, func(r commentRef) commentJSON { return s.comment(c, r.c, r.isPR) })
+}
+
+// ---- labels ----
+
+func (s *Server) listIssueLabels(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	return pagedMap(c, rec.Labels, func(n string) labelJSON { return s.label(c, n) })
+}
+
+func (s *Server) addLabels(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	names, good := parseLabels(c.body)
+	if !good {
+		return badJSON(docAddLabels)
+	}
+	if len(names) == 0 {
+		return invalid(docAddLabels, fieldError{Resource: "Label", Field: "labels", Code: "missing_field"})
+	}
+	for _, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return invalid(docAddLabels, fieldError{Resource: "Label", Field: "name", Code: "invalid"})
+		}
+	}
+	before := len(rec.events)
+	s.addLabelsLocked(rec, s.identity, c.now, names)
+	if len(rec.events) != before {
+		rec.UpdatedAt = c.now
+	}
+	return ok(s.labelList(c, rec.Labels))
+}
+
+func (s *Server) setLabels(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	names, good := parseLabels(c.body)
+	if !good {
+		return badJSON(docSetLabels)
+	}
+	before := len(rec.events)
+	s.setLabelsLocked(rec, s.identity, c.now, names)
+	if len(rec.events) != before {
+		rec.UpdatedAt = c.now
+	}
+	return ok(s.labelList(c, rec.Labels))
+}
+
+func (s *Server) removeAllLabels(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	if len(rec.Labels) > 0 {
+		s.setLabelsLocked(rec, s.identity, c.now, nil)
+		rec.UpdatedAt = c.now
+	}
+	return reply{status: http.StatusNoContent}
+}
+
+func (s *Server) removeLabel(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	if !s.removeLabelLocked(rec, s.identity, c.now, c.params["name"]) {
+		return errReply(http.StatusNotFound, "Label does not exist", docRemoveLabel)
+	}
+	rec.UpdatedAt = c.now
+	return ok(s.labelList(c, rec.Labels))
+}
+
+// ---- timeline and events ----
+
+func (s *Server) listTimeline(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	items := timelineOf(rec)
+	return pagedMap(c, items, func(it TimelineItem) any { return s.timelineItem(c, rec, it) })
+}
+
+// issueEventTypes are the events GET /issues/{n}/events returns (the
+// timeline also has comments, commits, reviews and line comments).
+var issueEventTypes = map[string]bool{
+	EventLabeled: true, EventUnlabeled: true, EventClosed: true, EventReopened: true, EventRenamed: true,
+	EventReviewRequested: true, EventReviewRequestRemoved: true, EventHeadRefForcePushed: true,
+	EventReadyForReview: true, EventConvertToDraft: true, EventMerged: true,
+}
+
+func (s *Server) listEvents(c *call) reply {
+	rec, found := s.issueRec(c, "issue_number")
+	if !found {
+		return notFound()
+	}
+	var items []Event
+	for _, e := range rec.events {
+		if issueEventTypes[e.Type] {
+			items = append(items, e)
+		}
+	}
+	return pagedMap(c, items, func(e Event) map[string]any { return s.issueEvent(c, e) })
+}
+
+// ---- pulls ----
+
+func (s *Server) listPulls(c *call) reply {
+	q := c.q
+	state := def(q.Get("state"), "open")
+	by := def(q.Get("sort"), "created")
+	dir := q.Get("direction")
+	if dir == "" {
+		dir = "asc"
+		if by == "created" {
+			dir = "desc"
+		}
+	}
+	var errs []fieldError
+	if state != "open" && state != "closed" && state != "all" {
+		errs = append(errs, fieldError{Resource: "PullRequest", Field: "state", Code: "invalid"})
+	}
+	if !slices.Contains([]string{"created", "updated", "popularity", "long-running"}, by) {
+		errs = append(errs, fieldError{Resource: "PullRequest", Field: "sort", Code: "invalid"})
+	}
+	if dir != "asc" && dir != "desc" {
+		errs = append(errs, fieldError{Resource: "PullRequest", Field: "direction", Code: "invalid"})
+	}
+	if len(errs) > 0 {
+		return invalid(docListPulls, errs...)
+	}
+	head, base := q.Get("head"), q.Get("base")
+	key := strings.Join([]string{"pulls", state, by, dir, head, base}, "\x00")
+	items := s.cachedIssues(key, func() []*issueRec {
+		var out []*issueRec
+		for _, rec := range s.issues {
+			if !rec.IsPR || (state != "all" && rec.State != state) {
+				continue
+			}
+			if base != "" && rec.BaseRef != base {
+				continue
+			}
+			if head != "" {
+				owner, ref, hasOwner := strings.Cut(head, ":")
+				if !hasOwner {
+					owner, ref = "", head
+				}
+				full := rec.HeadRepo
+				if full == "" {
+					full = s.FullName()
+				}
+				headOwner, _, _ := strings.Cut(full, "/")
+				if rec.HeadRef != ref || (owner != "" && !strings.EqualFold(owner, headOwner)) {
+					continue
+				}
+			}
+			if by == "long-running" && c.now.Sub(rec.CreatedAt) < 30*24*time.Hour {
+				continue
+			}
+			out = append(out, rec)
+		}
+		sortBy := by
+		if by == "long-running" {
+			sortBy = "created"
+		}
+		sortIssues(out, sortBy, dir == "desc")
+		return out
+	})
+	return pagedMap(c, items, func(rec *issueRec) map[string]any { return s.pullSimple(c, rec) })
+}
+
+func (s *Server) pullRec(c *call) (*issueRec, bool) {
+	rec, found := s.byNum[c.num("pull_number")]
+	if !found || !rec.IsPR {
+		return nil, false
+	}
+	return rec, true
+}
+
+func (s *Server) getPull(c *call) reply {
+	rec, found := s.pullRec(c)
+	if !found {
+		return notFound()
+	}
+	return ok(s.pullFull(c, rec))
+}
+
+func (s *Server) patchPull(c *call) reply {
+	rec, found := s.pullRec(c)
+	if !found {
+		return notFound()
+	}
+	f, good := decodeObject(c.body)
+	if !good {
+		return badJSON(docUpdatePull)
+	}
+	delete(f, "state_reason") // not a pull request field
+	return s.applyPatch(c, rec, f, docUpdatePull, "PullRequest")
+}
+
+func (s *Server) listReviews(c *call) reply {
+	rec, found := s.pullRec(c)
+	if !found {
+		return notFound()
+	}
+	var items []Event
+	for _, e := range rec.events {
+		if e.Type == EventReviewed {
+			items = append(items, e)
+		}
+	}
+	return pagedMap(c, items, func(e Event) map[string]any { return s.review(c, rec.Number, e, false) })
+}
+
+func (s *Server) listReviewComments(c *call) reply {
+	rec, found := s.pullRec(c)
+	if !found {
+		return notFound()
+	}
+	type lcRef struct {
+		e  Event
+		lc LineComment
+	}
+	var items []lcRef
+	for _, e := range rec.events {
+		if e.Type == EventLineCommented {
+			for _, lc := range e.LineComments {
+				items = append(items, lcRef{e, lc})
+			}
+		}
+	}
+	return pagedMap(c, items, func(r lcRef) map[string]any { return s.lineComment(c, rec.Number, r.e, r.lc) })
+}
+
+// ---- git refs ----
+
+func (s *Server) gitRef(c *call, branch string) map[string]any {
+	sha := fakeSHA("branch", int64(len(branch)))
+	for _, rec := range s.issues {
+		if rec.IsPR && rec.HeadRepo == "" && rec.HeadRef == branch {
+			sha = rec.HeadSHA
+		}
+	}
+	return map[string]any{
+		"ref": "refs/heads/" + branch, "node_id": nodeID("REF", int64(len(branch))),
+		"url":    s.repoURL(c) + "/git/refs/heads/" + pathEscape(branch),
+		"object": map[string]string{"sha": sha, "type": "commit", "url": s.repoURL(c) + "/git/commits/" + sha},
+	}
+}
+
+func (s *Server) getRef(c *call) reply {
+	branch, isHead := strings.CutPrefix(c.params["ref"], "heads/")
+	if !isHead || !s.branches[branch] {
+		return notFound()
+	}
+	return ok(s.gitRef(c, branch))
+}
+
+func (s *Server) deleteRef(c *call) reply {
+	ref := strings.TrimPrefix(c.params["ref"], "refs/")
+	branch, isHead := strings.CutPrefix(ref, "heads/")
+	if !isHead || !s.branches[branch] {
+		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Reference does not exist",
+			DocumentationURL: docDeleteRef, Status: "422"}}
+	}
+	if branch == s.defaultBranch {
+		// GitHub refuses to delete the default branch (the exact message is
+		// not documented).
+		return reply{status: http.StatusUnprocessableEntity, body: errorBody{
+			Message: fmt.Sprintf("Cannot delete the default branch %q", branch), DocumentationURL: docDeleteRef, Status: "422"}}
+	}
+	delete(s.branches, branch)
+	// As on GitHub, deleting the head branch of an open pull request from
+	// this repository closes it.
+	for _, rec := range s.issues {
+		if rec.IsPR && rec.State == "open" && rec.HeadRepo == "" && !rec.HeadRepoDeleted && rec.HeadRef == branch {
+			s.closeLocked(rec, s.identity, c.now, "")
+			rec.UpdatedAt = c.now
+		}
+	}
+	s.version++
+	return reply{status: http.StatusNoContent}
+}

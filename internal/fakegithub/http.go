@@ -1,0 +1,411 @@
+package fakegithub
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// APIPrefix is the Enterprise Server path prefix the fake also serves.
+const APIPrefix = "/api/v3"
+
+type handlerFunc func(s *Server, c *call) reply
+
+type routeDef struct {
+	method string
+	tmpl   string // OpenAPI path template
+	segs   []string
+	h      handlerFunc
+}
+
+// call is one request as a handler sees it.
+type call struct {
+	r         *http.Request
+	params    map[string]string // unescaped path parameters
+	q         url.Values
+	body      []byte
+	api       string // e.g. http://127.0.0.1:1234/api/v3 (no trailing slash)
+	html      string // e.g. http://127.0.0.1:1234
+	now       time.Time
+	userCache map[string]userJSON // rendered users, per request
+}
+
+type reply struct {
+	status int
+	body   any // nil: no body
+	header http.Header
+}
+
+var routes []routeDef
+
+func init() {
+	add := func(method, tmpl string, h handlerFunc) {
+		routes = append(routes, routeDef{method: method, tmpl: tmpl, segs: strings.Split(strings.TrimPrefix(tmpl, "/"), "/"), h: h})
+	}
+	const r = "/repos/{owner}/{repo}"
+	add("GET", "/rate_limit", (*Server).getRateLimit)
+	add("GET", r, (*Server).getRepo)
+	add("GET", r+"/labels", (*Server).listRepoLabels)
+	add("GET", r+"/issues", (*Server).listIssues)
+	add("GET", r+"/issues/comments", (*Server).listRepoComments)
+	add("GET", r+"/issues/comments/{comment_id}", (*Server).getComment)
+	add("DELETE", r+"/issues/comments/{comment_id}", (*Server).deleteComment)
+	add("GET", r+"/issues/{issue_number}", (*Server).getIssue)
+	add("PATCH", r+"/issues/{issue_number}", (*Server).patchIssue)
+	add("GET", r+"/issues/{issue_number}/comments", (*Server).listComments)
+	add("POST", r+"/issues/{issue_number}/comments", (*Server).postComment)
+	add("GET", r+"/issues/{issue_number}/events", (*Server).listEvents)
+	add("GET", r+"/issues/{issue_number}/labels", (*Server).listIssueLabels)
+	add("POST", r+"/issues/{issue_number}/labels", (*Server).addLabels)
+	add("PUT", r+"/issues/{issue_number}/labels", (*Server).setLabels)
+	add("DELETE", r+"/issues/{issue_number}/labels", (*Server).removeAllLabels)
+	add("DELETE", r+"/issues/{issue_number}/labels/{name}", (*Server).removeLabel)
+	add("GET", r+"/issues/{issue_number}/timeline", (*Server).listTimeline)
+	add("GET", r+"/pulls", (*Server).listPulls)
+	add("GET", r+"/pulls/{pull_number}", (*Server).getPull)
+	add("PATCH", r+"/pulls/{pull_number}", (*Server).patchPull)
+	add("GET", r+"/pulls/{pull_number}/reviews", (*Server).listReviews)
+	add("GET", r+"/pulls/{pull_number}/comments", (*Server).listReviewComments)
+	add("GET", r+"/git/ref/{ref}", (*Server).getRef)
+	add("DELETE", r+"/git/refs/{ref}", (*Server).deleteRef)
+}
+
+// Routes lists the served operations as "METHOD /template" (OpenAPI path
+// templates), the keys RequestInfo.Route and CountBy use.
+func Routes() []string {
+	out := make([]string, len(routes))
+	for i, rt := range routes {
+		out[i] = rt.method + " " + rt.tmpl
+	}
+	return out
+}
+
+// match finds the route for an escaped path. Path parameters match one
+// escaped segment (so an unescaped "/" in a label name does not match),
+// except a trailing {ref}, which takes the rest of the path.
+func match(method, escPath string) (*routeDef, map[string]string) {
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	segs := strings.Split(strings.TrimPrefix(escPath, "/"), "/")
+	for i := range routes {
+		rt := &routes[i]
+		if rt.method != method {
+			continue
+		}
+		if p, ok := matchSegs(rt.segs, segs); ok {
+			return rt, p
+		}
+	}
+	return nil, nil
+}
+
+func matchSegs(tmpl, segs []string) (map[string]string, bool) {
+	var params map[string]string
+	set := func(k, v string) {
+		if params == nil {
+			params = map[string]string{}
+		}
+		params[k] = v
+	}
+	for i, t := range tmpl {
+		if t == "{ref}" && i == len(tmpl)-1 {
+			if i >= len(segs) {
+				return nil, false
+			}
+			parts := make([]string, 0, len(segs)-i)
+			for _, s := range segs[i:] {
+				u, err := url.PathUnescape(s)
+				if err != nil || u == "" {
+					return nil, false
+				}
+				parts = append(parts, u)
+			}
+			set("ref", strings.Join(parts, "/"))
+			return params, true
+		}
+		if i >= len(segs) {
+			return nil, false
+		}
+		if strings.HasPrefix(t, "{") {
+			u, err := url.PathUnescape(segs[i])
+			if err != nil || u == "" {
+				return nil, false
+			}
+			name := t[1 : len(t)-1]
+			if strings.HasSuffix(name, "_number") || name == "comment_id" {
+				if _, err := strconv.ParseInt(u, 10, 64); err != nil {
+					return nil, false
+				}
+			}
+			set(name, u)
+			continue
+		}
+		if t != segs[i] {
+			return nil, false
+		}
+	}
+	if len(segs) != len(tmpl) {
+		return nil, false
+	}
+	return params, true
+}
+
+// ServeHTTP serves the fake API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 32<<20))
+	esc := r.URL.EscapedPath()
+	prefix := ""
+	if esc == APIPrefix || strings.HasPrefix(esc, APIPrefix+"/") {
+		prefix = APIPrefix
+		esc = strings.TrimPrefix(esc, APIPrefix)
+	}
+	if esc == "" {
+		esc = "/"
+	}
+	rt, params := match(r.Method, esc)
+	info := RequestInfo{
+		Method: r.Method,
+		Path:   r.URL.RequestURI(),
+		Write:  r.Method != http.MethodGet && r.Method != http.MethodHead,
+		Body:   string(body),
+	}
+	if rt != nil {
+		info.Route = r.Method + " " + rt.tmpl
+	} else {
+		info.Route = r.Method + " " + esc
+	}
+
+	s.mu.Lock()
+	s.seq++
+	info.N = s.seq
+	hook := s.faultHook
+	s.mu.Unlock()
+	var hooked *Fault
+	if hook != nil {
+		hooked = hook(info) // outside the lock: the hook may call the Server
+	}
+	s.mu.Lock()
+	fault := s.pickFaultLocked(info, hooked)
+	s.mu.Unlock()
+
+	if fault != nil && fault.Delay > 0 {
+		t := time.NewTimer(fault.Delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+		}
+	}
+
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	c := &call{r: r, params: params, q: r.URL.Query(), body: body,
+		html: scheme + "://" + r.Host}
+	c.api = c.html + prefix
+
+	s.mu.Lock()
+	c.now = s.nowLocked()
+	rep := s.dispatchLocked(rt, c, fault, &info)
+	var payload []byte
+	if rep.body != nil && rep.status != http.StatusNoContent {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(rep.body); err != nil {
+			rep = errReply(http.StatusInternalServerError, "fakegithub: encoding: "+err.Error(), docRoot)
+			payload, _ = json.Marshal(rep.body)
+		} else {
+			payload = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		}
+	}
+	info.Status = rep.status
+	if fault != nil && fault.Drop {
+		info.Status = 0
+	}
+	s.log = append(s.log, info)
+	s.mu.Unlock()
+
+	h := w.Header()
+	for k, vs := range rep.header {
+		h[k] = vs
+	}
+	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
+	h.Set("X-GitHub-Request-Id", fmt.Sprintf("0000:%04X:%06X:%06X:%08X", info.N%0xffff, info.N, info.N, info.N))
+	if payload != nil {
+		h.Set("Content-Type", "application/json; charset=utf-8")
+	}
+
+	switch {
+	case fault != nil && fault.Drop:
+		abort(w, nil, 0)
+		return
+	case fault != nil && fault.Truncate:
+		abort(w, payload, rep.status)
+		return
+	}
+	if payload != nil {
+		h.Set("Content-Length", strconv.Itoa(len(payload)))
+	}
+	w.WriteHeader(rep.status)
+	if r.Method != http.MethodHead && payload != nil {
+		w.Write(payload)
+	}
+}
+
+// abort closes the connection: at once (status 0), or after sending the
+// status line, headers declaring the full length and only part of payload.
+func abort(w http.ResponseWriter, payload []byte, status int) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		if status != 0 {
+			w.Header().Set("Content-Length", strconv.Itoa(len(payload)+64))
+			w.WriteHeader(status)
+			w.Write(payload[:len(payload)/2])
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+		}
+		panic(http.ErrAbortHandler)
+	}
+	hdr := w.Header().Clone()
+	conn, buf, err := hj.Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	defer conn.Close()
+	if status == 0 {
+		return
+	}
+	fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
+	hdr.Set("Content-Length", strconv.Itoa(len(payload)+64))
+	hdr.Write(buf)
+	buf.WriteString("\r\n")
+	buf.Write(payload[:len(payload)/2])
+	buf.Flush()
+}
+
+const (
+	docRoot      = "https://docs.github.com/rest"
+	docRateLimit = "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"
+)
+
+func (s *Server) dispatchLocked(rt *routeDef, c *call, fault *Fault, info *RequestInfo) reply {
+	// Authentication first: a bad token is refused before anything else.
+	if s.token != "" && !s.authorized(c.r.Header.Get("Authorization")) {
+		rep := errReply(http.StatusUnauthorized, "Bad credentials", docRoot)
+		rep.header = s.rateHeadersLocked()
+		return rep
+	}
+	counted := rt == nil || rt.tmpl != "/rate_limit"
+
+	if fault != nil && fault.Status != 0 && !fault.AfterWrite && !fault.Drop {
+		info.Fault = fault.kind()
+		return fault.reply(s.rateHeadersLocked())
+	}
+	if fault != nil && !fault.AfterWrite && fault.Drop {
+		info.Fault = fault.kind()
+		return reply{}
+	}
+
+	s.rateWindowLocked()
+	if counted {
+		if s.rate.remaining <= 0 {
+			st := s.rate.status
+			rep := errReply(st, "API rate limit exceeded for installation ID 1.", docRateLimit)
+			rep.header = s.rateHeadersLocked()
+			return rep
+		}
+		s.rate.remaining--
+	}
+	var rep reply
+	if rt == nil {
+		rep = notFound()
+	} else if !s.ownRepo(c) {
+		rep = notFound()
+	} else {
+		rep = rt.h(s, c)
+	}
+	hdr := s.rateHeadersLocked()
+	for k, vs := range rep.header {
+		hdr[k] = vs
+	}
+	rep.header = hdr
+	if fault != nil {
+		info.Fault = fault.kind()
+		if fault.AfterWrite && !fault.Drop {
+			return fault.reply(hdr)
+		}
+	}
+	return rep
+}
+
+func (s *Server) ownRepo(c *call) bool {
+	o, ok := c.params["owner"]
+	if !ok {
+		return true
+	}
+	return strings.EqualFold(o, s.owner) && strings.EqualFold(c.params["repo"], s.repo)
+}
+
+func (s *Server) authorized(h string) bool {
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok {
+		return false
+	}
+	scheme = strings.ToLower(scheme)
+	return (scheme == "bearer" || scheme == "token") && strings.TrimSpace(tok) == s.token
+}
+
+func (s *Server) rateHeadersLocked() http.Header {
+	s.rateWindowLocked()
+	h := http.Header{}
+	h.Set("X-Ratelimit-Limit", strconv.Itoa(s.rate.limit))
+	rem := max(s.rate.remaining, 0)
+	h.Set("X-Ratelimit-Remaining", strconv.Itoa(rem))
+	h.Set("X-Ratelimit-Used", strconv.Itoa(max(s.rate.limit-rem, 0)))
+	h.Set("X-Ratelimit-Reset", strconv.FormatInt(s.rate.reset.Unix(), 10))
+	h.Set("X-Ratelimit-Resource", "core")
+	return h
+}
+
+// ---- error replies ----
+
+type errorBody struct {
+	Message          string       `json:"message"`
+	Errors           []fieldError `json:"errors,omitempty"`
+	DocumentationURL string       `json:"documentation_url"`
+	Status           string       `json:"status"`
+}
+
+type fieldError struct {
+	Resource string `json:"resource,omitempty"`
+	Field    string `json:"field,omitempty"`
+	Code     string `json:"code"`
+	Message  string `json:"message,omitempty"`
+}
+
+func errReply(status int, msg, doc string) reply {
+	return reply{status: status, body: errorBody{Message: msg, DocumentationURL: doc, Status: strconv.Itoa(status)}}
+}
+
+func notFound() reply { return errReply(http.StatusNotFound, "Not Found", docRoot) }
+
+func badJSON(doc string) reply {
+	return errReply(http.StatusBadRequest, "Problems parsing JSON", doc)
+}
+
+func invalid(doc string, errs ...fieldError) reply {
+	return reply{status: http.StatusUnprocessableEntity, body: errorBody{
+		Message: "Validation Failed", Errors: errs, DocumentationURL: doc, Status: "422"}}
+}
+
+func ok(body any) reply { return reply{status: http.StatusOK, body: body} }

@@ -1,0 +1,5 @@
+//go:build race
+
+package fakegithub
+
+func init() { raceEnabled = true }

@@ -1,0 +1,340 @@
+package fakegithub
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Scenario is the JSON scenario format. Dates are relative to the "now"
+// given to Load, so sample data stays meaningful whenever it runs. Unknown
+// fields are errors (typos should not pass silently).
+type Scenario struct {
+	Owner         string `json:"owner,omitempty"`
+	Repo          string `json:"repo,omitempty"`
+	DefaultBranch string `json:"default_branch,omitempty"`
+	Login         string `json:"login,omitempty"`      // token identity, default github-actions[bot]
+	LoginType     string `json:"login_type,omitempty"` // default from the login ("[bot]" suffix: Bot)
+	// StaleLabel is the label the marked_stale shorthand adds (default "stale").
+	StaleLabel string          `json:"stale_label,omitempty"`
+	Members    []string        `json:"members,omitempty"`  // author_association MEMBER
+	Branches   []string        `json:"branches,omitempty"` // extra branches of the base repository
+	Labels     []ScenarioLabel `json:"labels,omitempty"`   // colours and descriptions
+	Items      []ScenarioItem  `json:"items"`
+}
+
+// ScenarioLabel defines a repository label.
+type ScenarioLabel struct {
+	Name        string `json:"name"`
+	Color       string `json:"color,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// ScenarioItem is a pull request (default) or, with "issue": true, a plain
+// issue. Users are logins; a "[bot]" suffix makes a bot.
+type ScenarioItem struct {
+	Number      int    `json:"number,omitempty"`
+	Issue       bool   `json:"issue,omitempty"`
+	Title       string `json:"title"`
+	Body        string `json:"body,omitempty"`
+	User        string `json:"user,omitempty"`
+	Note        string `json:"note,omitempty"` // free text for readers: what a run should do with it
+	State       string `json:"state,omitempty"`
+	StateReason string `json:"state_reason,omitempty"`
+	// Labels present from creation, without labeled events.
+	Labels             []string `json:"labels,omitempty"`
+	Milestone          string   `json:"milestone,omitempty"`
+	Assignees          []string `json:"assignees,omitempty"`
+	Locked             bool     `json:"locked,omitempty"`
+	Draft              bool     `json:"draft,omitempty"`
+	Head               string   `json:"head,omitempty"`      // head branch
+	HeadRepo           string   `json:"head_repo,omitempty"` // "owner/name" of a fork
+	HeadRepoDeleted    bool     `json:"head_repo_deleted,omitempty"`
+	Base               string   `json:"base,omitempty"`
+	RequestedReviewers []string `json:"requested_reviewers,omitempty"`
+	RequestedTeams     []string `json:"requested_teams,omitempty"`
+
+	CreatedDaysAgo float64 `json:"created_days_ago"`
+	// UpdatedDaysAgo, when set, is updated_at (raised to the latest event
+	// if one is later); otherwise updated_at is the latest event or creation.
+	UpdatedDaysAgo *float64        `json:"updated_days_ago,omitempty"`
+	ClosedDaysAgo  *float64        `json:"closed_days_ago,omitempty"` // for state "closed" without a closed event
+	MergedDaysAgo  *float64        `json:"merged_days_ago,omitempty"`
+	Events         []ScenarioEvent `json:"events,omitempty"`
+}
+
+// ScenarioEvent is one timeline entry. Type is a timeline event type
+// (commented, labeled, unlabeled, closed, reopened, reviewed, committed,
+// head_ref_force_pushed, ready_for_review, convert_to_draft, renamed,
+// review_requested, review_request_removed, line-commented, merged) or a
+// shorthand for stalepr's own writes, made as the token identity:
+//   - marked_stale: the stale label plus a notice comment ending in
+//     "<!-- stalepr:stale marked=<RFC 3339 time of the label> -->";
+//   - closed_stale: a closing comment ending in "<!-- stalepr:close -->",
+//     then a closed event.
+//
+// User defaults to the token identity for labeled, unlabeled, closed and
+// the shorthands, and to the item's author otherwise.
+type ScenarioEvent struct {
+	Type     string  `json:"type"`
+	DaysAgo  float64 `json:"days_ago"`
+	User     string  `json:"user,omitempty"`
+	Body     string  `json:"body,omitempty"`     // commented, reviewed, line-commented
+	Label    string  `json:"label,omitempty"`    // labeled, unlabeled, marked_stale
+	State    string  `json:"state,omitempty"`    // reviewed: APPROVED, CHANGES_REQUESTED, COMMENTED
+	Message  string  `json:"message,omitempty"`  // committed
+	Title    string  `json:"title,omitempty"`    // renamed: the new title
+	Reviewer string  `json:"reviewer,omitempty"` // review_requested/removed: login or "team:slug"
+	Path     string  `json:"path,omitempty"`     // line-commented
+	Reason   string  `json:"reason,omitempty"`   // closed: state_reason
+}
+
+// StaleNoticeBody is the text the marked_stale shorthand posts.
+func StaleNoticeBody(label string, markedAt time.Time) string {
+	return "This pull request has had no activity for a while, so it is now marked `" + label + "`.\n\n" +
+		"Any comment keeps it open.\n\n<!-- stalepr:stale marked=" + ts(markedAt) + " -->"
+}
+
+// CloseNoticeBody is the text the closed_stale shorthand posts.
+func CloseNoticeBody() string {
+	return "Closing this pull request: it stayed stale without activity.\n\n<!-- stalepr:close -->"
+}
+
+// Load builds a server from a JSON scenario with dates relative to now;
+// the server's Clock is stopped at now.
+func Load(r io.Reader, now time.Time) (*Server, error) {
+	s := New(Options{Clock: NewClock(now.UTC().Truncate(time.Second))})
+	if err := s.LoadScenario(r, now); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// LoadFile is Load from a file.
+func LoadFile(path string, now time.Time) (*Server, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s, err := Load(f, now)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ParseScenario decodes a scenario strictly.
+func ParseScenario(r io.Reader) (Scenario, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return Scenario{}, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var sc Scenario
+	if err := dec.Decode(&sc); err != nil {
+		return Scenario{}, fmt.Errorf("scenario: %w", err)
+	}
+	return sc, nil
+}
+
+// LoadScenario adds a scenario's repository settings and items to s (for a
+// server built with New and custom Options).
+func (s *Server) LoadScenario(r io.Reader, now time.Time) error {
+	sc, err := ParseScenario(r)
+	if err != nil {
+		return err
+	}
+	return s.AddScenario(sc, now)
+}
+
+var scenarioEventTypes = []string{EventCommented, EventLabeled, EventUnlabeled, EventClosed, EventReopened,
+	EventReviewed, EventCommitted, EventHeadRefForcePushed, EventReadyForReview, EventConvertToDraft,
+	EventRenamed, EventReviewRequested, EventReviewRequestRemoved, EventLineCommented, EventMerged,
+	"marked_stale", "closed_stale"}
+
+// AddScenario adds a parsed scenario to s.
+func (s *Server) AddScenario(sc Scenario, now time.Time) error {
+	now = now.UTC().Truncate(time.Second)
+	at := func(days float64) time.Time {
+		return now.Add(-time.Duration(days * float64(24*time.Hour))).Truncate(time.Second)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sc.Owner != "" {
+		s.owner = sc.Owner
+	}
+	if sc.Repo != "" {
+		s.repo = sc.Repo
+	}
+	if sc.DefaultBranch != "" {
+		s.defaultBranch = sc.DefaultBranch
+		s.branches[sc.DefaultBranch] = true
+	}
+	if sc.Login != "" {
+		s.identity = UserFor(sc.Login)
+		if sc.LoginType != "" {
+			s.identity.Type = sc.LoginType
+		}
+	}
+	staleLabel := def(sc.StaleLabel, "stale")
+	for _, m := range sc.Members {
+		s.members[strings.ToLower(m)] = true
+	}
+	for _, b := range sc.Branches {
+		s.branches[b] = true
+	}
+	for _, l := range sc.Labels {
+		d := s.ensureLabel(l.Name)
+		if l.Color != "" {
+			d.Color = l.Color
+		}
+		d.Description = l.Description
+		s.labels[strings.ToLower(l.Name)] = d
+	}
+	for i, it := range sc.Items {
+		where := fmt.Sprintf("item %d", i+1)
+		if it.Number != 0 {
+			where = fmt.Sprintf("item #%d", it.Number)
+		}
+		if it.Number != 0 {
+			if _, dup := s.byNum[it.Number]; dup {
+				return fmt.Errorf("%s: number already used", where)
+			}
+		}
+		if it.State != "" && it.State != "open" && it.State != "closed" {
+			return fmt.Errorf("%s: state %q: want open or closed", where, it.State)
+		}
+		author := UserFor(def(it.User, "octocat"))
+		created := at(it.CreatedDaysAgo)
+		is := Issue{Number: it.Number, Title: it.Title, Body: it.Body, User: author, State: it.State,
+			StateReason: it.StateReason, Labels: it.Labels, Milestone: it.Milestone, Assignees: it.Assignees,
+			Locked: it.Locked, CreatedAt: created, UpdatedAt: created, IsPR: !it.Issue, Draft: it.Draft,
+			HeadRef: it.Head, HeadRepo: it.HeadRepo, HeadRepoDeleted: it.HeadRepoDeleted, BaseRef: it.Base,
+			RequestedReviewers: it.RequestedReviewers, RequestedTeams: it.RequestedTeams}
+		if it.UpdatedDaysAgo != nil {
+			is.UpdatedAt = at(*it.UpdatedDaysAgo)
+			if is.UpdatedAt.Before(created) {
+				return fmt.Errorf("%s: updated_days_ago %v is before created_days_ago %v", where, *it.UpdatedDaysAgo, it.CreatedDaysAgo)
+			}
+		}
+		if it.ClosedDaysAgo != nil {
+			is.ClosedAt = at(*it.ClosedDaysAgo)
+		}
+		if it.MergedDaysAgo != nil {
+			is.MergedAt = at(*it.MergedDaysAgo)
+		}
+		for _, ev := range it.Events {
+			if ev.Type == EventClosed || ev.Type == EventMerged || ev.Type == "closed_stale" {
+				is.State = "" // the events close it, at their time
+				break
+			}
+		}
+		if is.IsPR && it.Head != "" && it.HeadRepo == "" && is.State == "closed" {
+			s.branches[it.Head] = true
+		}
+		n := s.addLocked(is)
+		rec := s.byNum[n]
+		events := slices.Clone(it.Events)
+		sort.SliceStable(events, func(a, b int) bool { return events[a].DaysAgo > events[b].DaysAgo })
+		for j, ev := range events {
+			if err := s.scenarioEvent(rec, ev, at(ev.DaysAgo), staleLabel); err != nil {
+				return fmt.Errorf("%s: event %d (%s): %w", where, j+1, ev.Type, err)
+			}
+			if at(ev.DaysAgo).Before(created) {
+				return fmt.Errorf("%s: event %d (%s) at %v days ago is before the item was created", where, j+1, ev.Type, ev.DaysAgo)
+			}
+		}
+	}
+	s.version++
+	return nil
+}
+
+func (s *Server) scenarioEvent(rec *issueRec, ev ScenarioEvent, when time.Time, staleLabel string) error {
+	actor := UserFor(ev.User)
+	switch ev.Type {
+	case EventLabeled, EventUnlabeled, EventClosed, "marked_stale", "closed_stale":
+		if ev.User == "" {
+			actor = s.identity
+		}
+	default:
+		if ev.User == "" {
+			actor = rec.User
+		}
+	}
+	if actor.Login == s.identity.Login {
+		actor = s.identity
+	}
+	switch ev.Type {
+	case EventCommented:
+		s.addCommentLocked(rec, actor, when, ev.Body)
+	case EventLabeled:
+		if ev.Label == "" {
+			return fmt.Errorf("label is required")
+		}
+		s.addLabelsLocked(rec, actor, when, []string{ev.Label})
+	case EventUnlabeled:
+		if !s.removeLabelLocked(rec, actor, when, ev.Label) {
+			return fmt.Errorf("label %q is not on the item", ev.Label)
+		}
+	case EventClosed:
+		s.closeLocked(rec, actor, when, ev.Reason)
+	case EventReopened:
+		s.reopenLocked(rec, actor, when)
+	case EventReviewed:
+		s.addEventLocked(rec, Event{Type: EventReviewed, Actor: actor, At: when, ReviewState: strings.ToUpper(def(ev.State, "COMMENTED")), Body: ev.Body})
+	case EventCommitted:
+		sha := fakeSHA("commit", s.nextID+1)
+		rec.HeadSHA = sha
+		name := actor.Login
+		s.addEventLocked(rec, Event{Type: EventCommitted, At: when, SHA: sha, Message: def(ev.Message, "Update"),
+			AuthorName: name, AuthorEmail: strings.ToLower(name) + "@users.noreply.github.com"})
+	case EventHeadRefForcePushed:
+		sha := fakeSHA("force", s.nextID+1)
+		rec.HeadSHA = sha
+		s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, SHA: sha})
+	case EventReadyForReview:
+		rec.Draft = false
+		s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when})
+	case EventConvertToDraft:
+		rec.Draft = true
+		s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when})
+	case EventRenamed:
+		s.renameLocked(rec, actor, when, ev.Title)
+	case EventReviewRequested, EventReviewRequestRemoved:
+		e := Event{Type: ev.Type, Actor: actor, At: when}
+		if t, isTeam := strings.CutPrefix(ev.Reviewer, "team:"); isTeam {
+			e.Team = t
+		} else {
+			e.Reviewer = ev.Reviewer
+		}
+		if ev.Reviewer == "" {
+			return fmt.Errorf("reviewer is required")
+		}
+		s.addEventLocked(rec, e)
+	case EventLineCommented:
+		lc := LineComment{ID: s.newID(), User: actor, Body: ev.Body, Path: def(ev.Path, "main.go"), CreatedAt: when}
+		s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, LineComments: []LineComment{lc}})
+	case EventMerged:
+		rec.MergedAt = when
+		s.addEventLocked(rec, Event{Type: EventMerged, Actor: actor, At: when, SHA: rec.HeadSHA})
+		s.closeLocked(rec, actor, when, "")
+	case "marked_stale":
+		label := def(ev.Label, staleLabel)
+		s.addCommentLocked(rec, actor, when, def(ev.Body, StaleNoticeBody(label, when)))
+		s.addLabelsLocked(rec, actor, when, []string{label})
+	case "closed_stale":
+		s.addCommentLocked(rec, actor, when, def(ev.Body, CloseNoticeBody()))
+		s.closeLocked(rec, actor, when, ev.Reason)
+	default:
+		return fmt.Errorf("unknown type %q; known: %s", ev.Type, strings.Join(scenarioEventTypes, ", "))
+	}
+	return nil
+}

@@ -1,0 +1,224 @@
+package fakegithub
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// consistent checks that every item's updated_at is its latest activity.
+func consistent(t *testing.T, s *Server) {
+	t.Helper()
+	for _, is := range s.Issues() {
+		latest := is.CreatedAt
+		for _, it := range s.Timeline(is.Number) {
+			if it.At.After(latest) {
+				latest = it.At
+			}
+			if it.At.Before(is.CreatedAt) {
+				t.Errorf("#%d: %s at %v before creation %v", is.Number, it.Type, it.At, is.CreatedAt)
+			}
+		}
+		if is.UpdatedAt.Before(latest) {
+			t.Errorf("#%d: updated_at %v before its latest activity %v", is.Number, is.UpdatedAt, latest)
+		}
+	}
+}
+
+var raceEnabled = false
+
+var markerRE = regexp.MustCompile(`<!-- stalepr:stale marked=(\S+) -->$`)
+
+func TestSandboxScenario(t *testing.T) {
+	now := time.Date(2031, 2, 3, 4, 5, 6, 0, time.UTC) // any date: the file is relative
+	s, err := LoadFile("../../testdata/sandbox/repo.json", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.FullName() != "octo-org/widgets" || s.Clock().Now() != now || s.Len() != 31 {
+		t.Fatalf("%s %v %d", s.FullName(), s.Clock().Now(), s.Len())
+	}
+	consistent(t, s)
+	day := 24 * time.Hour
+	me := s.Identity()
+
+	// #16: marked stale 40 days ago, untouched: updated_at is the marking.
+	is := s.MustIssue(16)
+	if !is.HasLabel("stale") || !is.UpdatedAt.Equal(now.Add(-40*day)) {
+		t.Errorf("#16 %+v", is)
+	}
+	cs := s.Comments(16)
+	notice := cs[len(cs)-1]
+	m := markerRE.FindStringSubmatch(notice.Body)
+	if notice.User != me || m == nil || m[1] != now.Add(-40*day).Format(time.RFC3339) {
+		t.Errorf("#16 notice %+v", notice)
+	}
+	var labeled Event
+	for _, e := range s.Events(16) {
+		if e.Type == EventLabeled {
+			labeled = e
+		}
+	}
+	if labeled.Label != "stale" || labeled.Actor != me || labeled.At.Format(time.RFC3339) != m[1] {
+		t.Errorf("#16 labeled %+v", labeled)
+	}
+	// #18: a person commented after the notice.
+	if is := s.MustIssue(18); !is.UpdatedAt.Equal(now.Add(-5 * day)) {
+		t.Errorf("#18 updated %v", is.UpdatedAt)
+	}
+	// #20: a bot commented after the notice.
+	if c := s.Comments(20); c[len(c)-1].User.Type != "Bot" {
+		t.Errorf("#20 %+v", c)
+	}
+	// #22: closed as stale, then reopened by a person.
+	is = s.MustIssue(22)
+	if is.State != "open" || is.HasLabel("stale") {
+		t.Errorf("#22 %+v", is)
+	}
+	var types []string
+	for _, it := range s.Timeline(22) {
+		types = append(types, it.Type)
+	}
+	if strings.Join(types, ",") != "commented,labeled,commented,closed,reopened,unlabeled,commented" {
+		t.Errorf("#22 timeline %v", types)
+	}
+	// Exemptions and shapes.
+	if !s.MustIssue(12).HasLabel("pinned") || s.MustIssue(13).Milestone != "v2.0" || !s.MustIssue(15).Draft ||
+		s.MustIssue(10).HeadRepo != "ivan/widgets" || !s.MustIssue(11).HeadRepoDeleted || s.MustIssue(29).IsPR {
+		t.Error("exemption fixtures lost")
+	}
+	if !s.HasBranch("tweak-ci") || s.HasBranch("patch-1") {
+		t.Errorf("branches %v", s.Branches())
+	}
+	if is := s.MustIssue(28); is.State != "closed" || is.MergedAt.IsZero() {
+		t.Errorf("#28 %+v", is)
+	}
+	if !strings.HasPrefix(s.MustIssue(24).Title, "::warning::") {
+		t.Error("hostile title lost")
+	}
+
+	// Served over HTTP with its dates.
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	got := do(t, ts, "GET", repoPath+"/issues?labels=stale&sort=updated&direction=asc&per_page=100", "")
+	if n := numbers(t, got); fmt.Sprint(n) != "[31 17 16 23 20 18 19]" { // issues too, oldest update first
+		t.Errorf("stale listing %v", n)
+	}
+}
+
+func TestScenarioErrors(t *testing.T) {
+	for _, tc := range []struct{ json, want string }{
+		{`{"items":[{"title":"x","bogus":1}]}`, "unknown field"},
+		{`{"items":[{"number":3,"title":"x","created_days_ago":5,"events":[{"type":"poked","days_ago":1}]}]}`, `item #3: event 1 (poked): unknown type "poked"`},
+		{`{"items":[{"title":"x","created_days_ago":5,"events":[{"type":"commented","days_ago":9}]}]}`, "before the item was created"},
+		{`{"items":[{"title":"x","created_days_ago":5,"updated_days_ago":9}]}`, "before created_days_ago"},
+	} {
+		_, err := Load(strings.NewReader(tc.json), t0)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.json, err, tc.want)
+		}
+	}
+}
+
+func TestSynthetic(t *testing.T) {
+	start := time.Now()
+	s := Synthetic(50000, 42, t0)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("building 50,000 items took %v", d)
+	}
+	if s.Len() != 50000 {
+		t.Fatal(s.Len())
+	}
+	var prs, issues, stale, drafts, pinned, recent, tail int
+	for _, is := range s.Issues() {
+		if is.IsPR {
+			prs++
+		} else {
+			issues++
+		}
+		if is.HasLabel("stale") {
+			stale++
+		}
+		if is.Draft {
+			drafts++
+		}
+		if is.HasLabel("pinned") {
+			pinned++
+		}
+		switch age := t0.Sub(is.UpdatedAt); {
+		case age < 90*24*time.Hour:
+			recent++
+		case !is.HasLabel("stale"):
+			tail++
+		}
+	}
+	pct := func(n int) float64 { return float64(n) * 100 / 50000 }
+	for name, got := range map[string][2]float64{
+		"issues": {pct(issues), 8}, "stale": {pct(stale), 5}, "drafts": {pct(drafts), 4.6},
+		"pinned": {pct(pinned), 2}, "tail": {pct(tail), 15},
+	} {
+		if got[0] < got[1]*0.7 || got[0] > got[1]*1.3 {
+			t.Errorf("%s: %.1f%%, want about %.1f%%", name, got[0], got[1])
+		}
+	}
+	if pct(recent) < 70 {
+		t.Errorf("recent: %.1f%%", pct(recent))
+	}
+	if testing.Short() {
+		return
+	}
+	small := Synthetic(3000, 7, t0)
+	consistent(t, small)
+	// Reproducible.
+	a, b := Synthetic(500, 9, t0).Issues(), Synthetic(500, 9, t0).Issues()
+	for i := range a {
+		if a[i].Title != b[i].Title || !a[i].UpdatedAt.Equal(b[i].UpdatedAt) {
+			t.Fatalf("seed not reproducible at #%d", a[i].Number)
+		}
+	}
+}
+
+func TestPageThrough50000(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("slow under -short or -race")
+	}
+	s := Synthetic(50000, 1, t0)
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	start := time.Now()
+	next := ts.URL + repoPath + "/issues?state=open&sort=updated&direction=asc&per_page=100"
+	total := 0
+	for next != "" {
+		got := doAuth(t, ts, "GET", strings.TrimPrefix(next, ts.URL), "", "")
+		total += len(numbers(t, got))
+		_, urls := links(got.header.Get("Link"))
+		next = urls["next"]
+	}
+	if total != s.Len() {
+		t.Errorf("paged %d of %d", total, s.Len())
+	}
+	t.Logf("paged %d items in %v", total, time.Since(start))
+}
+
+func BenchmarkSynthetic50000(b *testing.B) {
+	for b.Loop() {
+		Synthetic(50000, 1, t0)
+	}
+}
+
+func BenchmarkListIssuesPage(b *testing.B) {
+	s := Synthetic(50000, 1, t0)
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	url := ts.URL + repoPath + "/issues?sort=updated&direction=asc&per_page=100&page=250"
+	for b.Loop() {
+		res, err := ts.Client().Get(url)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res.Body.Close()
+	}
+}

@@ -1,0 +1,827 @@
+package fakegithub
+
+import (
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Server is the fake GitHub. Create it with New, Load or Synthetic; it is
+// safe for concurrent use (one mutex serialises requests and helpers).
+type Server struct {
+	mu sync.Mutex
+
+	owner, repo, defaultBranch string
+	token                      string
+	identity                   User
+	now                        func() time.Time
+	clock                      *Clock
+	members                    map[string]bool // lower-case logins with author_association MEMBER
+
+	issues  []*issueRec // ordered by number
+	byNum   map[int]*issueRec
+	nextNum int
+	nextID  int64 // comments, events, review comments: one counter, so IDs follow insertion order
+
+	labels     map[string]labelDef // key: lower-case name
+	milestones []string            // titles; number = index+1
+	branches   map[string]bool
+
+	version    uint64 // bumped on every mutation; keys list caches
+	issueCache listCache
+	commCache  commentCache
+
+	rate struct {
+		limit, remaining int
+		reset            time.Time
+		status           int
+	}
+
+	log       []RequestInfo
+	seq       int
+	rules     []*faultRule
+	faultHook func(RequestInfo) *Fault
+}
+
+type issueRec struct {
+	Issue
+	comments []Comment // by ID
+	events   []Event   // by (At, ID)
+}
+
+type labelDef struct {
+	ID          int64
+	Name        string
+	Color       string
+	Description string
+}
+
+// New returns an empty repository (no issues; branch DefaultBranch).
+func New(o Options) *Server {
+	s := &Server{
+		owner:         def(o.Owner, "octo-org"),
+		repo:          def(o.Repo, "widgets"),
+		defaultBranch: def(o.DefaultBranch, "main"),
+		token:         o.Token,
+		identity:      User{Login: def(o.Login, "github-actions[bot]"), Type: def(o.LoginType, "Bot")},
+		members:       map[string]bool{},
+		byNum:         map[int]*issueRec{},
+		nextNum:       1,
+		nextID:        1000,
+		labels:        map[string]labelDef{},
+		branches:      map[string]bool{},
+	}
+	switch {
+	case o.Clock != nil:
+		s.clock = o.Clock
+		s.now = o.Clock.Now
+	case o.Now != nil:
+		s.now = o.Now
+	default:
+		s.clock = NewClock(time.Now().UTC().Truncate(time.Second))
+		s.now = s.clock.Now
+	}
+	s.branches[s.defaultBranch] = true
+	s.rate.limit = o.RateLimit
+	if s.rate.limit <= 0 {
+		s.rate.limit = 5000
+	}
+	s.rate.remaining = s.rate.limit
+	s.rate.status = o.RateLimitStatus
+	if s.rate.status == 0 {
+		s.rate.status = http.StatusForbidden
+	}
+	return s
+}
+
+func def(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}
+
+// Clock returns the server's clock: Options.Clock, or the one New made
+// (also with Load and Synthetic); nil when Options.Now was given.
+func (s *Server) Clock() *Clock { return s.clock }
+
+// SetNow replaces the server's clock (Clock then returns nil).
+func (s *Server) SetNow(now func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = now
+	s.clock = nil
+}
+
+// Now returns the server's current time, truncated to seconds as GitHub's
+// timestamps are.
+func (s *Server) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nowLocked()
+}
+
+func (s *Server) nowLocked() time.Time { return s.now().UTC().Truncate(time.Second) }
+
+// Owner, Repo and FullName name the served repository.
+func (s *Server) Owner() string    { return s.owner }
+func (s *Server) Repo() string     { return s.repo }
+func (s *Server) FullName() string { return s.owner + "/" + s.repo }
+
+// DefaultBranch returns the repository's default branch.
+func (s *Server) DefaultBranch() string { return s.defaultBranch }
+
+// Identity returns the account the token acts as.
+func (s *Server) Identity() User {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.identity
+}
+
+// SetIdentity changes the account the token acts as.
+func (s *Server) SetIdentity(u User) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.identity = u
+}
+
+// SetToken changes the required token ("" disables authentication).
+func (s *Server) SetToken(t string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.token = t
+}
+
+// AddMember makes logins members of the organisation (author_association MEMBER).
+func (s *Server) AddMember(logins ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range logins {
+		s.members[strings.ToLower(l)] = true
+	}
+}
+
+// ---- rate limit knobs ----
+
+// SetRateLimit sets the primary limit and refills the current window.
+func (s *Server) SetRateLimit(limit int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rate.limit = limit
+	s.rate.remaining = limit
+}
+
+// SetRateRemaining sets how many requests are left in the current window
+// (0: the next counted request is refused until the window resets, one hour
+// after it opened, by the server's clock).
+func (s *Server) SetRateRemaining(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rateWindowLocked()
+	s.rate.remaining = n
+}
+
+// SetRateLimitStatus chooses 403 (GitHub's usual answer) or 429 for an
+// exhausted primary limit.
+func (s *Server) SetRateLimitStatus(status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rate.status = status
+}
+
+// RateRemaining returns the requests left in the current window.
+func (s *Server) RateRemaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rateWindowLocked()
+	return s.rate.remaining
+}
+
+// RateReset returns the end of the current rate limit window.
+func (s *Server) RateReset() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rateWindowLocked()
+	return s.rate.reset
+}
+
+func (s *Server) rateWindowLocked() {
+	now := s.nowLocked()
+	if s.rate.reset.IsZero() || !now.Before(s.rate.reset) {
+		s.rate.reset = now.Add(time.Hour)
+		s.rate.remaining = s.rate.limit
+	}
+}
+
+// ---- building scenarios ----
+
+// AddPR adds a pull request and returns its number. Zero fields get
+// defaults: Number (next free), State "open", User "octocat", CreatedAt
+// (now), UpdatedAt (CreatedAt), HeadRef "pr-<n>", BaseRef (default branch).
+// A head branch in the base repository is added to the branch set.
+// No timeline events are created: use the acting helpers for those.
+func (s *Server) AddPR(pr Issue) int {
+	pr.IsPR = true
+	return s.add(pr)
+}
+
+// AddIssue adds a plain issue (not a pull request) and returns its number.
+func (s *Server) AddIssue(is Issue) int {
+	is.IsPR = false
+	return s.add(is)
+}
+
+func (s *Server) add(is Issue) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addLocked(is)
+}
+
+func (s *Server) addLocked(is Issue) int {
+	if is.Number == 0 {
+		is.Number = s.nextNum
+	}
+	if _, dup := s.byNum[is.Number]; dup {
+		panic(fmt.Sprintf("fakegithub: issue #%d already exists", is.Number))
+	}
+	if is.Number >= s.nextNum {
+		s.nextNum = is.Number + 1
+	}
+	if is.Title == "" {
+		if is.IsPR {
+			is.Title = fmt.Sprintf("Pull request %d", is.Number)
+		} else {
+			is.Title = fmt.Sprintf("Issue %d", is.Number)
+		}
+	}
+	if is.User.Login == "" {
+		is.User = Person("octocat")
+	}
+	if is.User.Type == "" {
+		is.User = UserFor(is.User.Login)
+	}
+	if is.State == "" {
+		is.State = "open"
+	}
+	if is.CreatedAt.IsZero() {
+		is.CreatedAt = s.nowLocked()
+	}
+	is.CreatedAt = is.CreatedAt.UTC().Truncate(time.Second)
+	if is.UpdatedAt.Before(is.CreatedAt) {
+		is.UpdatedAt = is.CreatedAt
+	}
+	is.UpdatedAt = is.UpdatedAt.UTC().Truncate(time.Second)
+	if is.State == "closed" && is.ClosedAt.IsZero() {
+		is.ClosedAt = is.UpdatedAt
+	}
+	is.Labels = slices.Clone(is.Labels)
+	for i, l := range is.Labels {
+		is.Labels[i] = s.ensureLabel(l).Name
+	}
+	is.Assignees = slices.Clone(is.Assignees)
+	if is.Milestone != "" {
+		s.ensureMilestone(is.Milestone)
+	}
+	if is.IsPR {
+		if is.HeadRef == "" {
+			is.HeadRef = fmt.Sprintf("pr-%d", is.Number)
+		}
+		if is.BaseRef == "" {
+			is.BaseRef = s.defaultBranch
+		}
+		if is.HeadSHA == "" {
+			is.HeadSHA = fakeSHA("head", int64(is.Number))
+		}
+		if is.HeadRepo == s.FullName() {
+			is.HeadRepo = ""
+		}
+		if is.HeadRepo == "" && !is.HeadRepoDeleted && is.State == "open" {
+			s.branches[is.HeadRef] = true
+		}
+		is.RequestedReviewers = slices.Clone(is.RequestedReviewers)
+		is.RequestedTeams = slices.Clone(is.RequestedTeams)
+	} else {
+		is = Issue{Number: is.Number, Title: is.Title, Body: is.Body, User: is.User, State: is.State,
+			StateReason: is.StateReason, Labels: is.Labels, Milestone: is.Milestone, Assignees: is.Assignees,
+			Locked: is.Locked, CreatedAt: is.CreatedAt, UpdatedAt: is.UpdatedAt, ClosedAt: is.ClosedAt}
+	}
+	rec := &issueRec{Issue: is}
+	s.byNum[is.Number] = rec
+	i := sort.Search(len(s.issues), func(i int) bool { return s.issues[i].Number > is.Number })
+	if i == len(s.issues) {
+		s.issues = append(s.issues, rec)
+	} else {
+		s.issues = slices.Insert(s.issues, i, rec)
+	}
+	s.version++
+	return is.Number
+}
+
+// AddBranch adds branches of the base repository.
+func (s *Server) AddBranch(names ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range names {
+		s.branches[n] = true
+	}
+}
+
+// HasBranch reports whether the base repository has the branch.
+func (s *Server) HasBranch(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.branches[name]
+}
+
+// Branches lists the base repository's branches, sorted.
+func (s *Server) Branches() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.branches))
+	for b := range s.branches {
+		out = append(out, b)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DefineLabel sets a repository label's colour and description.
+func (s *Server) DefineLabel(name, color, description string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.ensureLabel(name)
+	l.Color = color
+	l.Description = description
+	s.labels[strings.ToLower(name)] = l
+}
+
+func (s *Server) ensureLabel(name string) labelDef {
+	k := strings.ToLower(name)
+	if l, ok := s.labels[k]; ok {
+		return l
+	}
+	l := labelDef{ID: 5000 + int64(len(s.labels)), Name: name, Color: inventColor(name)}
+	s.labels[k] = l
+	return l
+}
+
+func (s *Server) labelFor(name string) labelDef {
+	if l, ok := s.labels[strings.ToLower(name)]; ok {
+		return l
+	}
+	return labelDef{Name: name, Color: inventColor(name)}
+}
+
+var palette = []string{"d73a4a", "0075ca", "cfd3d7", "a2eeef", "7057ff", "008672", "e4e669", "d876e3", "fbca04", "b60205", "0e8a16", "5319e7"}
+
+func inventColor(name string) string {
+	h := fnv.New32a()
+	h.Write([]byte(strings.ToLower(name)))
+	return palette[h.Sum32()%uint32(len(palette))]
+}
+
+func (s *Server) ensureMilestone(title string) int {
+	for i, t := range s.milestones {
+		if t == title {
+			return i + 1
+		}
+	}
+	s.milestones = append(s.milestones, title)
+	return len(s.milestones)
+}
+
+func (s *Server) milestoneNumber(title string) int {
+	for i, t := range s.milestones {
+		if t == title {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func (s *Server) newID() int64 {
+	s.nextID++
+	return s.nextID
+}
+
+func (s *Server) mustGet(n int) *issueRec {
+	rec, ok := s.byNum[n]
+	if !ok {
+		panic(fmt.Sprintf("fakegithub: no issue #%d", n))
+	}
+	return rec
+}
+
+// touch moves updated_at forward to at (never backwards, so helpers may
+// build history in any order).
+func (s *Server) touch(rec *issueRec, at time.Time) {
+	if at.After(rec.UpdatedAt) {
+		rec.UpdatedAt = at
+	}
+	s.version++
+}
+
+func (s *Server) addEventLocked(rec *issueRec, e Event) Event {
+	e.At = e.At.UTC().Truncate(time.Second)
+	if e.ID == 0 {
+		e.ID = s.newID()
+	}
+	i := sort.Search(len(rec.events), func(i int) bool { return rec.events[i].At.After(e.At) })
+	rec.events = slices.Insert(rec.events, i, e)
+	s.touch(rec, e.At)
+	return e
+}
+
+func (s *Server) addCommentLocked(rec *issueRec, u User, at time.Time, body string) Comment {
+	at = at.UTC().Truncate(time.Second)
+	c := Comment{ID: s.newID(), Issue: rec.Number, User: u, Body: body, CreatedAt: at, UpdatedAt: at}
+	rec.comments = append(rec.comments, c)
+	s.touch(rec, at)
+	return c
+}
+
+// ---- acting as people and bots (tests' scenario builders) ----
+// Each helper records the matching timeline event at `at` and moves the
+// issue's updated_at to `at` if that is later. They panic on an unknown
+// issue number (a bug in the test).
+
+// Comment posts a comment as u and returns it.
+func (s *Server) Comment(n int, u User, at time.Time, body string) Comment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addCommentLocked(s.mustGet(n), u, at, body)
+}
+
+// Label adds labels as u (labeled events for labels not yet present).
+func (s *Server) Label(n int, u User, at time.Time, names ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.addLabelsLocked(s.mustGet(n), u, at, names)
+}
+
+// Unlabel removes labels as u (unlabeled events for labels present).
+func (s *Server) Unlabel(n int, u User, at time.Time, names ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.mustGet(n)
+	for _, name := range names {
+		s.removeLabelLocked(rec, u, at, name)
+	}
+}
+
+// Review submits a review as u; state is "APPROVED", "CHANGES_REQUESTED"
+// or "COMMENTED" (default).
+func (s *Server) Review(n int, u User, at time.Time, state, body string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if state == "" {
+		state = "COMMENTED"
+	}
+	return s.addEventLocked(s.mustGet(n), Event{Type: EventReviewed, Actor: u, At: at, ReviewState: strings.ToUpper(state), Body: body})
+}
+
+// Push records a commit on the head branch (a "committed" event: git
+// author name and date only, no GitHub actor) and moves the head SHA.
+func (s *Server) Push(n int, author string, at time.Time, message string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.mustGet(n)
+	sha := fakeSHA("commit", s.nextID+1)
+	rec.HeadSHA = sha
+	return s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: message,
+		AuthorName: author, AuthorEmail: strings.ToLower(strings.ReplaceAll(author, " ", ".")) + "@example.com"})
+}
+
+// ForcePush records a head_ref_force_pushed event by u.
+func (s *Server) ForcePush(n int, u User, at time.Time) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.mustGet(n)
+	sha := fakeSHA("force", s.nextID+1)
+	rec.HeadSHA = sha
+	return s.addEventLocked(rec, Event{Type: EventHeadRefForcePushed, Actor: u, At: at, SHA: sha})
+}
+
+// Close closes as u (closed event); reason "" means "completed" for issues
+// and none for pull requests.
+func (s *Server) Close(n int, u User, at time.Time, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closeLocked(s.mustGet(n), u, at, reason)
+}
+
+// Reopen reopens as u (reopened event).
+func (s *Server) Reopen(n int, u User, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reopenLocked(s.mustGet(n), u, at)
+}
+
+// Merge marks a pull request merged and closed by u.
+func (s *Server) Merge(n int, u User, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.mustGet(n)
+	at = at.UTC().Truncate(time.Second)
+	rec.MergedAt = at
+	s.addEventLocked(rec, Event{Type: EventMerged, Actor: u, At: at, SHA: rec.HeadSHA})
+	s.closeLocked(rec, u, at, "")
+}
+
+// Rename changes the title as u (renamed event).
+func (s *Server) Rename(n int, u User, at time.Time, title string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.renameLocked(s.mustGet(n), u, at, title)
+}
+
+// ReadyForReview takes a draft out of draft as u.
+func (s *Server) ReadyForReview(n int, u User, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.mustGet(n)
+	rec.Draft = false
+	s.addEventLocked(rec, Event{Type: EventReadyForReview, Actor: u, At: at})
+}
+
+// ConvertToDraft turns a pull request into a draft as u.
+func (s *Server) ConvertToDraft(n int, u User, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.mustGet(n)
+	rec.Draft = true
+	s.addEventLocked(rec, Event{Type: EventConvertToDraft, Actor: u, At: at})
+}
+
+// RequestReview requests a review from a user login or, with a "team:"
+// prefix ("team:core"), a team, as u.
+func (s *Server) RequestReview(n int, u User, at time.Time, reviewer string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.mustGet(n)
+	e := Event{Type: EventReviewRequested, Actor: u, At: at}
+	if t, ok := strings.CutPrefix(reviewer, "team:"); ok {
+		e.Team = t
+		if !slices.Contains(rec.RequestedTeams, t) {
+			rec.RequestedTeams = append(rec.RequestedTeams, t)
+		}
+	} else {
+		e.Reviewer = reviewer
+		if !slices.Contains(rec.RequestedReviewers, reviewer) {
+			rec.RequestedReviewers = append(rec.RequestedReviewers, reviewer)
+		}
+	}
+	s.addEventLocked(rec, e)
+}
+
+// RemoveReviewRequest withdraws a review request (see RequestReview).
+func (s *Server) RemoveReviewRequest(n int, u User, at time.Time, reviewer string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.mustGet(n)
+	e := Event{Type: EventReviewRequestRemoved, Actor: u, At: at}
+	if t, ok := strings.CutPrefix(reviewer, "team:"); ok {
+		e.Team = t
+		rec.RequestedTeams = slices.DeleteFunc(rec.RequestedTeams, func(x string) bool { return x == t })
+	} else {
+		e.Reviewer = reviewer
+		rec.RequestedReviewers = slices.DeleteFunc(rec.RequestedReviewers, func(x string) bool { return x == reviewer })
+	}
+	s.addEventLocked(rec, e)
+}
+
+// LineComment adds a review comment on a diff line as u (a line-commented
+// timeline entry).
+func (s *Server) LineComment(n int, u User, at time.Time, path, body string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at = at.UTC().Truncate(time.Second)
+	lc := LineComment{ID: s.newID(), User: u, Body: body, Path: path, CreatedAt: at}
+	return s.addEventLocked(s.mustGet(n), Event{Type: EventLineCommented, Actor: u, At: at, LineComments: []LineComment{lc}})
+}
+
+// AddEvent appends a raw timeline event (any Type) and moves updated_at.
+func (s *Server) AddEvent(n int, e Event) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addEventLocked(s.mustGet(n), e)
+}
+
+// SetUpdatedAt forces an issue's updated_at (e.g. to model an edit that
+// leaves no timeline event).
+func (s *Server) SetUpdatedAt(n int, t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mustGet(n).UpdatedAt = t.UTC().Truncate(time.Second)
+	s.version++
+}
+
+// DeleteBranch removes a branch of the base repository (as a person
+// deleting it in the UI).
+func (s *Server) DeleteBranch(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.branches, name)
+}
+
+func (s *Server) addLabelsLocked(rec *issueRec, u User, at time.Time, names []string) {
+	for _, name := range names {
+		if rec.HasLabel(name) {
+			continue
+		}
+		l := s.ensureLabel(name)
+		rec.Labels = append(rec.Labels, l.Name)
+		s.addEventLocked(rec, Event{Type: EventLabeled, Actor: u, At: at, Label: l.Name})
+	}
+}
+
+func (s *Server) removeLabelLocked(rec *issueRec, u User, at time.Time, name string) bool {
+	i := slices.IndexFunc(rec.Labels, func(l string) bool { return strings.EqualFold(l, name) })
+	if i < 0 {
+		return false
+	}
+	actual := rec.Labels[i]
+	rec.Labels = slices.Delete(rec.Labels, i, i+1)
+	s.addEventLocked(rec, Event{Type: EventUnlabeled, Actor: u, At: at, Label: actual})
+	return true
+}
+
+func (s *Server) closeLocked(rec *issueRec, u User, at time.Time, reason string) {
+	if rec.State == "closed" {
+		return
+	}
+	at = at.UTC().Truncate(time.Second)
+	if reason == "" && !rec.IsPR {
+		reason = "completed"
+	}
+	rec.State = "closed"
+	rec.StateReason = reason
+	rec.ClosedAt = at
+	s.addEventLocked(rec, Event{Type: EventClosed, Actor: u, At: at, StateReason: reason})
+}
+
+func (s *Server) reopenLocked(rec *issueRec, u User, at time.Time) {
+	if rec.State == "open" {
+		return
+	}
+	rec.State = "open"
+	rec.ClosedAt = time.Time{}
+	if rec.IsPR {
+		rec.StateReason = ""
+	} else {
+		rec.StateReason = "reopened"
+	}
+	s.addEventLocked(rec, Event{Type: EventReopened, Actor: u, At: at})
+}
+
+func (s *Server) renameLocked(rec *issueRec, u User, at time.Time, title string) {
+	if rec.Title == title {
+		return
+	}
+	from := rec.Title
+	rec.Title = title
+	s.addEventLocked(rec, Event{Type: EventRenamed, Actor: u, At: at, RenameFrom: from, RenameTo: title})
+}
+
+// ---- inspecting state ----
+
+// Issue returns a copy of issue or pull request n.
+func (s *Server) Issue(n int) (Issue, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.byNum[n]
+	if !ok {
+		return Issue{}, false
+	}
+	return copyIssue(rec.Issue), true
+}
+
+// MustIssue is Issue for tests that know n exists.
+func (s *Server) MustIssue(n int) Issue {
+	is, ok := s.Issue(n)
+	if !ok {
+		panic(fmt.Sprintf("fakegithub: no issue #%d", n))
+	}
+	return is
+}
+
+// Issues returns copies of all issues and pull requests, by number.
+func (s *Server) Issues() []Issue {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Issue, len(s.issues))
+	for i, rec := range s.issues {
+		out[i] = copyIssue(rec.Issue)
+	}
+	return out
+}
+
+// Len returns the number of issues and pull requests.
+func (s *Server) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.issues)
+}
+
+func copyIssue(is Issue) Issue {
+	is.Labels = slices.Clone(is.Labels)
+	is.Assignees = slices.Clone(is.Assignees)
+	is.RequestedReviewers = slices.Clone(is.RequestedReviewers)
+	is.RequestedTeams = slices.Clone(is.RequestedTeams)
+	return is
+}
+
+// Labels returns issue n's label names (nil if n does not exist).
+func (s *Server) Labels(n int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rec, ok := s.byNum[n]; ok {
+		return slices.Clone(rec.Labels)
+	}
+	return nil
+}
+
+// Comments returns issue n's comments, oldest first.
+func (s *Server) Comments(n int) []Comment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rec, ok := s.byNum[n]; ok {
+		return slices.Clone(rec.comments)
+	}
+	return nil
+}
+
+// Events returns issue n's timeline events other than comments, by time.
+func (s *Server) Events(n int) []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rec, ok := s.byNum[n]; ok {
+		out := slices.Clone(rec.events)
+		for i := range out {
+			out[i].LineComments = slices.Clone(out[i].LineComments)
+		}
+		return out
+	}
+	return nil
+}
+
+// TimelineItem is one entry of an issue's timeline: an Event, or a Comment
+// (Type "commented").
+type TimelineItem struct {
+	Type    string
+	At      time.Time
+	Actor   User
+	Event   Event   // when Type != "commented"
+	Comment Comment // when Type == "commented"
+}
+
+// Timeline returns issue n's timeline as the API serves it.
+func (s *Server) Timeline(n int) []TimelineItem {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.byNum[n]
+	if !ok {
+		return nil
+	}
+	return timelineOf(rec)
+}
+
+func timelineOf(rec *issueRec) []TimelineItem {
+	out := make([]TimelineItem, 0, len(rec.events)+len(rec.comments))
+	for _, e := range rec.events {
+		out = append(out, TimelineItem{Type: e.Type, At: e.At, Actor: e.Actor, Event: e})
+	}
+	for _, c := range rec.comments {
+		out = append(out, TimelineItem{Type: EventCommented, At: c.CreatedAt, Actor: c.User, Comment: c})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].At.Equal(out[j].At) {
+			return out[i].At.Before(out[j].At)
+		}
+		return itemID(out[i]) < itemID(out[j])
+	})
+	return out
+}
+
+func itemID(t TimelineItem) int64 {
+	if t.Type == EventCommented {
+		return t.Comment.ID
+	}
+	return t.Event.ID
+}
+
+func fakeSHA(kind string, n int64) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s-%d", kind, n)
+	a := h.Sum64()
+	h.Write([]byte("x"))
+	b := h.Sum64()
+	h.Write([]byte("y"))
+	c := h.Sum64()
+	return fmt.Sprintf("%016x%016x%08x", a, b, uint32(c))
+}

@@ -1,0 +1,205 @@
+// Package fakegithub is a stateful fake of GitHub's REST API for one
+// repository, for tests, benchmarks and the offline sandbox.
+//
+// A *Server is an http.Handler: serve it with httptest.NewServer and point a
+// client at ts.URL+"/api/v3/" (the Enterprise Server layout go-github's
+// WithEnterpriseURLs produces) or at ts.URL+"/" (both are served the same).
+// Responses use GitHub's real JSON field names and shapes (checked against
+// GitHub's OpenAPI description by this package's schema test), GitHub's Link
+// pagination, error bodies and x-ratelimit-* headers. Time comes from an
+// injected clock; every request is logged (never its Authorization header);
+// faults are injected explicitly and deterministically.
+//
+// The fake deliberately shares no code with the project's GitHub client.
+package fakegithub
+
+import (
+	"strings"
+	"sync"
+	"time"
+)
+
+// User is an account: a person (Type "User") or a bot (Type "Bot").
+type User struct {
+	Login string
+	Type  string // "User" or "Bot"
+}
+
+// Person returns a human account.
+func Person(login string) User { return User{Login: login, Type: "User"} }
+
+// Bot returns a bot account. Logins of GitHub App bots end in "[bot]".
+func Bot(login string) User { return User{Login: login, Type: "Bot"} }
+
+// UserFor guesses the account type from the login: "[bot]" suffix means Bot.
+func UserFor(login string) User {
+	if strings.HasSuffix(login, "[bot]") {
+		return Bot(login)
+	}
+	return Person(login)
+}
+
+// Issue is an issue or a pull request (IsPR). It is a plain value: the
+// server returns copies, and changes go through the Server's methods.
+type Issue struct {
+	Number      int
+	Title       string
+	Body        string
+	User        User
+	State       string // "open" (default) or "closed"
+	StateReason string // "", "completed", "not_planned", "reopened"
+	Labels      []string
+	Milestone   string // title; "" for none
+	Assignees   []string
+	Locked      bool
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	ClosedAt    time.Time // zero while open
+
+	// Pull request fields, used when IsPR.
+	IsPR               bool
+	Draft              bool
+	MergedAt           time.Time // zero: not merged
+	HeadRef            string    // branch name; default "pr-<number>"
+	HeadRepo           string    // "owner/name" of the head repository; "" = the base repository
+	HeadRepoDeleted    bool      // head.repo is null (the fork was deleted)
+	HeadSHA            string    // default: derived from the number
+	BaseRef            string    // default: the repository's default branch
+	RequestedReviewers []string
+	RequestedTeams     []string // team slugs
+}
+
+// HasLabel reports whether the issue carries the label (case-insensitive).
+func (i Issue) HasLabel(name string) bool {
+	for _, l := range i.Labels {
+		if strings.EqualFold(l, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Comment is an issue comment (pull request conversation comments are issue
+// comments too).
+type Comment struct {
+	ID        int64
+	Issue     int
+	User      User
+	Body      string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Timeline event types. Comments appear in the timeline as EventCommented
+// but are kept as Comments; the other types are Events.
+const (
+	EventCommented            = "commented"
+	EventLabeled              = "labeled"
+	EventUnlabeled            = "unlabeled"
+	EventClosed               = "closed"
+	EventReopened             = "reopened"
+	EventReviewed             = "reviewed"
+	EventCommitted            = "committed"
+	EventHeadRefForcePushed   = "head_ref_force_pushed"
+	EventReadyForReview       = "ready_for_review"
+	EventConvertToDraft       = "convert_to_draft"
+	EventRenamed              = "renamed"
+	EventReviewRequested      = "review_requested"
+	EventReviewRequestRemoved = "review_request_removed"
+	EventLineCommented        = "line-commented"
+	EventMerged               = "merged"
+)
+
+// Event is one timeline entry other than a plain comment. Only the fields
+// its Type uses are set.
+type Event struct {
+	ID    int64
+	Type  string
+	Actor User // who did it (reviewer for "reviewed"; unused for "committed")
+	At    time.Time
+
+	Label       string // labeled, unlabeled
+	StateReason string // closed
+
+	ReviewState string // reviewed: "APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED"
+	Body        string // reviewed: review body
+
+	SHA         string // committed, head_ref_force_pushed
+	Message     string // committed
+	AuthorName  string // committed (git author; there is no GitHub actor)
+	AuthorEmail string // committed
+
+	RenameFrom string // renamed
+	RenameTo   string // renamed
+
+	Reviewer string // review_requested, review_request_removed: a user login...
+	Team     string // ...or a team slug
+
+	LineComments []LineComment // line-commented
+}
+
+// LineComment is a pull request review comment on a line of the diff.
+type LineComment struct {
+	ID        int64
+	User      User
+	Body      string
+	Path      string
+	CreatedAt time.Time
+}
+
+// Clock is a settable clock for the server (and tests) to share.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock returns a clock stopped at t.
+func NewClock(t time.Time) *Clock { return &Clock{t: t.UTC()} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// Set moves the clock to t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.t = t.UTC()
+	c.mu.Unlock()
+}
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	Owner         string // default "octo-org"
+	Repo          string // default "widgets"
+	DefaultBranch string // default "main"
+
+	// Token, when set, is required as "Authorization: Bearer <t>" or "token <t>".
+	Token string
+	// Login and LoginType identify the token: every write made through the
+	// API is attributed to this account. Default "github-actions[bot]", "Bot".
+	Login     string
+	LoginType string
+
+	// Clock is the server's clock, shared with the test that advances it.
+	Clock *Clock
+	// Now is used instead when Clock is nil. With neither, the server gets a
+	// *Clock stopped at the current time (truncated to seconds); Server.Clock
+	// returns the clock in use (nil when Now was given).
+	Now func() time.Time
+
+	// RateLimit is the primary rate limit per hour (default 5000).
+	RateLimit int
+	// RateLimitStatus is the status of an exhausted primary limit: 403
+	// (default) or 429.
+	RateLimitStatus int
+}

@@ -1,0 +1,156 @@
+package sweep_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+const token = "ghs_testtoken0123456789"
+
+var (
+	t0     = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	alice  = fakegithub.Person("alice")
+	bob    = fakegithub.Person("bob")
+	maint  = fakegithub.Person("maintainer")
+	ci     = fakegithub.Bot("ci-helper[bot]")
+	action = fakegithub.Bot("github-actions[bot]")
+)
+
+// world is a fake GitHub repository and the clock it shares with the client.
+type world struct {
+	t     *testing.T
+	fake  *fakegithub.Server
+	srv   *httptest.Server
+	clock *fakegithub.Clock
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	clock := fakegithub.NewClock(t0)
+	fake := fakegithub.New(fakegithub.Options{Owner: "octo", Repo: "repo", Token: token, Clock: clock})
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	return &world{t: t, fake: fake, srv: srv, clock: clock}
+}
+
+func daysAgo(d float64) time.Time { return t0.Add(-time.Duration(d * float64(24*time.Hour))) }
+
+func (w *world) now() time.Time { return w.clock.Now() }
+
+// pr adds an open PR by alice whose last activity was d days ago.
+func (w *world) pr(d float64, mod ...func(*fakegithub.Issue)) int {
+	is := fakegithub.Issue{Title: fmt.Sprintf("PR inactive %v days", d), User: alice,
+		CreatedAt: daysAgo(d + 10), UpdatedAt: daysAgo(d)}
+	for _, m := range mod {
+		m(&is)
+	}
+	return w.fake.AddPR(is)
+}
+
+// markedPR adds a PR that stalepr marked d days ago: label and notice by the
+// action, as a previous run would have left it.
+func (w *world) markedPR(d float64, mod ...func(*fakegithub.Issue)) int {
+	n := w.pr(d+90, mod...)
+	at := daysAgo(d)
+	w.fake.Label(n, action, at, "stale")
+	w.fake.Comment(n, action, at.Add(time.Second), "This PR is stale.\n\n<!-- stalepr:stale marked="+at.Format(time.RFC3339)+" -->")
+	return n
+}
+
+// clientClock lets the transport's waits move the shared clock instantly.
+type clientClock struct{ c *fakegithub.Clock }
+
+func (c clientClock) Now() time.Time { return c.c.Now() }
+func (c clientClock) Sleep(_ context.Context, d time.Duration) error {
+	c.c.Advance(d)
+	return nil
+}
+
+type nopLog struct{ lines []string }
+
+func (l *nopLog) PR(it sweep.Item, dry bool)         { l.lines = append(l.lines, fmt.Sprint(it.Number, it.Action)) }
+func (l *nopLog) Printf(format string, args ...any) {}
+
+// run parses inputs as the action would and sweeps once.
+func (w *world) run(inputs map[string]string) sweep.Result {
+	w.t.Helper()
+	cfg := w.config(inputs)
+	client, err := ghapi.New(ghapi.Options{
+		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
+		Clock: clientClock{w.clock},
+		Limits: ghapi.Limits{DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
+			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval},
+	})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return sweep.Run(context.Background(), client, cfg, w.now(), &nopLog{})
+}
+
+func (w *world) config(inputs map[string]string) config.Config {
+	w.t.Helper()
+	src := config.Source{
+		Input: func(name string) (string, bool) { v, ok := inputs[name]; return v, ok },
+		Env: func(name string) string {
+			return map[string]string{"GITHUB_TOKEN": token, "GITHUB_REPOSITORY": "octo/repo"}[name]
+		},
+	}
+	cfg, err := config.Parse(src)
+	if err != nil {
+		w.t.Fatalf("config: %v", err)
+	}
+	return cfg
+}
+
+func (w *world) labels(n int) []string { return w.fake.Labels(n) }
+
+func (w *world) hasLabel(n int, label string) bool {
+	for _, l := range w.fake.Labels(n) {
+		if strings.EqualFold(l, label) {
+			return true
+		}
+	}
+	return false
+}
+
+// notices counts stalepr's comments of a kind on a PR.
+func (w *world) notices(n int, kind string) int {
+	c := 0
+	for _, cm := range w.fake.Comments(n) {
+		if strings.Contains(cm.Body, "<!-- stalepr:"+kind) {
+			c++
+		}
+	}
+	return c
+}
+
+func (w *world) state(n int) string { return w.fake.MustIssue(n).State }
+
+func numbers(items []sweep.Item) []int {
+	out := make([]int, len(items))
+	for i, it := range items {
+		out[i] = it.Number
+	}
+	return out
+}
+
+func has(items []sweep.Item, n int) bool {
+	for _, it := range items {
+		if it.Number == n {
+			return true
+		}
+	}
+	return false
+}
+
+var _ = lifecycle.Mark
