@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -67,6 +68,12 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 				return 0
 			}
 			return 2
+		}
+		if sandboxDir != "" {
+			if src, err = withSandboxInputs(src, sandboxDir); err != nil {
+				fmt.Fprintln(stderr, err)
+				return 2
+			}
 		}
 	}
 	cfg, err := config.Parse(src)
@@ -173,6 +180,31 @@ func sandboxEnv(name string) string {
 		return "octo-org/widgets"
 	}
 	return ""
+}
+
+// withSandboxInputs lets the sample's inputs.json set inputs that the
+// command line does not.
+func withSandboxInputs(src config.Source, dir string) (config.Source, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "inputs.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return src, nil
+	}
+	var inputs map[string]string
+	if err == nil {
+		err = json.Unmarshal(data, &inputs)
+	}
+	if err != nil {
+		return src, fmt.Errorf("sandbox inputs: %w", err)
+	}
+	flags := src.Input
+	src.Input = func(name string) (string, bool) {
+		if v, ok := flags(name); ok {
+			return v, true
+		}
+		v, ok := inputs[name]
+		return v, ok
+	}
+	return src, nil
 }
 
 // sandbox serves the fake GitHub loaded with the sample repository in dir.

@@ -85,8 +85,7 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 		return e.Actor != "" && !e.Bot && !IsBotLogin(e.Actor) && !containsFold(selves, e.Actor)
 	}
 
-	sorted := append([]Event(nil), events...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].At.Before(sorted[j].At) })
+	sorted := chronological(events)
 
 	var a Activity
 	var pending []string
@@ -143,8 +142,7 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 	if len(comments) == 0 {
 		return Activity{}, false
 	}
-	sorted := append([]Event(nil), comments...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].At.Before(sorted[j].At) })
+	sorted := chronological(comments)
 	last := sorted[len(sorted)-1]
 	if updatedAt.Sub(last.At) > slack {
 		return Activity{}, false
@@ -173,3 +171,20 @@ func removeFold(list []string, s string) []string {
 	}
 	return out
 }
+
+// chronological sorts a copy of events by time. Within one second, label
+// changes come first: our notice follows the label it announces, and GitHub
+// dates both to the second.
+func chronological(events []Event) []Event {
+	sorted := append([]Event(nil), events...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if !a.At.Equal(b.At) {
+			return a.At.Before(b.At)
+		}
+		return isLabelChange(a) && !isLabelChange(b)
+	})
+	return sorted
+}
+
+func isLabelChange(e Event) bool { return e.Kind == Labeled || e.Kind == Unlabeled }

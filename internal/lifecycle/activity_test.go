@@ -499,3 +499,15 @@ func TestIsBotLogin(t *testing.T) {
 		}
 	}
 }
+
+func TestSummarizeNoticeInTheSameSecondAsItsLabel(t *testing.T) {
+	at := time.Date(2026, 11, 19, 17, 53, 40, 0, time.UTC)
+	events := []lifecycle.Event{
+		{Kind: lifecycle.Commented, At: at, Actor: "github-actions[bot]", Bot: true, Notice: lifecycle.StaleNotice, MarkedAt: at},
+		{Kind: lifecycle.Labeled, At: at, Actor: "github-actions[bot]", Bot: true, Label: "stale"},
+	}
+	a := lifecycle.Summarize(events, "stale", "alice", nil)
+	if !a.MarkedAt.Equal(at) || !a.NoticeAt.Equal(at) {
+		t.Fatalf("MarkedAt %v NoticeAt %v: a notice listed before its label in the same second must count", a.MarkedAt, a.NoticeAt)
+	}
+}

@@ -78,7 +78,9 @@ func (c clientClock) Sleep(_ context.Context, d time.Duration) error {
 
 type nopLog struct{ lines []string }
 
-func (l *nopLog) PR(it sweep.Item, dry bool)         { l.lines = append(l.lines, fmt.Sprint(it.Number, it.Action)) }
+func (l *nopLog) PR(it sweep.Item, dry bool) {
+	l.lines = append(l.lines, fmt.Sprint(it.Number, it.Action))
+}
 func (l *nopLog) Printf(format string, args ...any) {}
 
 // run parses inputs as the action would and sweeps once.
