@@ -1,11 +1,3 @@
-//go:build schema
-
-// The schema test needs kin-openapi's dependencies in go.sum, which the
-// module does not list yet: run it with `go test -tags schema` once
-// `go get github.com/getkin/kin-openapi/openapi3filter@v0.153.0
-// github.com/getkin/kin-openapi/routers/legacy@v0.153.0` has been run, then
-// delete this constraint so that it always runs.
-
 package fakegithub
 
 import (
