@@ -104,7 +104,7 @@ func (w *world) config(inputs map[string]string) config.Config {
 	src := config.Source{
 		Input: func(name string) (string, bool) { v, ok := inputs[name]; return v, ok },
 		Env: func(name string) string {
-			return map[string]string{"GITHUB_TOKEN": token, "GITHUB_REPOSITORY": "octo/repo"}[name]
+			return map[string]string{"GITHUB_TOKEN": token, "GITHUB_REPOSITORY": w.fake.FullName()}[name]
 		},
 	}
 	cfg, err := config.Parse(src)
@@ -156,3 +156,18 @@ func has(items []sweep.Item, n int) bool {
 }
 
 var _ = lifecycle.Mark
+
+func benchConfig(tb testing.TB, inputs map[string]string) config.Config {
+	tb.Helper()
+	src := config.Source{
+		Input: func(name string) (string, bool) { v, ok := inputs[name]; return v, ok },
+		Env: func(name string) string {
+			return map[string]string{"GITHUB_TOKEN": token, "GITHUB_REPOSITORY": "octo-org/widgets"}[name]
+		},
+	}
+	cfg, err := config.Parse(src)
+	if err != nil {
+		tb.Fatalf("config: %v", err)
+	}
+	return cfg
+}

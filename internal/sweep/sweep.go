@@ -84,17 +84,24 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 }
 
 func (s *sweeper) run(ctx context.Context) {
-	var plan []planned
-	stale, err := s.labelled(ctx)
+	plan, unsure, err := s.labelled(ctx)
 	if err != nil {
 		s.stopOn(err)
 		return
 	}
-	plan = append(plan, stale...)
-	fresh, err := s.candidates(ctx)
+	fresh, freshUnsure, err := s.candidates(ctx)
 	plan = append(plan, fresh...)
 	if err != nil {
 		s.stopOn(err)
+	} else {
+		// Reads come out of what the writes already known leave: a run
+		// that spent its budget reading and wrote nothing would find the
+		// same PRs first again tomorrow and never make progress.
+		detailed, derr := s.detail(ctx, unsure, freshUnsure, s.writeCost(plan))
+		plan = append(plan, detailed...)
+		if derr != nil {
+			s.stopOn(derr)
+		}
 	}
 	s.apply(ctx, plan)
 	if s.res.Stopped == Completed {
@@ -103,59 +110,56 @@ func (s *sweeper) run(ctx context.Context) {
 	s.dedupe(ctx)
 }
 
-// labelled lists the open PRs carrying the stale label and decides each,
-// reading activity only for those the listing cannot settle.
-func (s *sweeper) labelled(ctx context.Context) ([]planned, error) {
+// labelled lists the open PRs carrying the stale label and decides what the
+// listing alone can decide; unsure are those that need their activity read.
+func (s *sweeper) labelled(ctx context.Context) (plan, unsure []planned, err error) {
 	q := ghapi.Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc"}
-	var plan, unsure []planned
-	err := s.list(ctx, q, func(pr lifecycle.PR) bool {
+	err = s.list(ctx, q, func(pr lifecycle.PR) bool {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return true // GitHub matched the label; defend against a fake that did not
 		}
 		s.res.Considered++
 		d := lifecycle.Decide(pr, nil, s.now, s.pol)
 		if d.Action == lifecycle.NeedDetail {
-			unsure = append(unsure, planned{pr: pr})
+			unsure = append(unsure, planned{pr: pr, d: d})
 		} else {
 			plan = append(plan, planned{pr: pr, d: d})
 		}
 		return true
 	})
-	if err != nil {
-		return plan, err
-	}
-	detailed, err := s.detailStale(ctx, unsure)
-	return append(plan, detailed...), err
+	return plan, unsure, err
 }
 
-// detailStale reads the activity of labelled PRs updated inside the close
-// window, by the cheaper of two ways: one timeline per PR, or the
-// repository's comments of the window (100 a page) plus a timeline for each
-// PR whose last write was not a comment.
-func (s *sweeper) detailStale(ctx context.Context, prs []planned) ([]planned, error) {
-	byIssue := map[int][]lifecycle.Event{}
-	viaComments := false
-	if closeCutoff, ok := s.pol.CloseCutoff(s.now); ok && len(prs) >= 3 {
-		comments, complete, err := s.windowComments(ctx, closeCutoff, len(prs))
-		if err != nil && ghapi.IsStop(err) {
-			return nil, err
-		}
-		if complete {
-			viaComments = true
-			for _, c := range comments {
-				byIssue[c.Issue] = append(byIssue[c.Issue], c.Event)
-			}
-		}
+// detail reads the activity the listings could not settle, within the
+// requests left once reserved writes are paid for. Stale PRs come first, the
+// most recently updated first: that is where a person may have acted.
+func (s *sweeper) detail(ctx context.Context, stale, fresh []planned, reserved int) ([]planned, error) {
+	budget := -1
+	if left := s.gh.Left(); left >= 0 {
+		budget = max(left-reserved, 0)
+	}
+	sort.SliceStable(stale, func(i, j int) bool { return stale[i].pr.UpdatedAt.After(stale[j].pr.UpdatedAt) })
+
+	byIssue, viaComments, err := s.commentsFor(ctx, stale, &budget)
+	if err != nil {
+		return nil, err
 	}
 	var out []planned
-	for _, p := range prs {
-		if viaComments {
+	for i, p := range append(stale, fresh...) {
+		if viaComments && i < len(stale) {
 			if act, ok := lifecycle.FromComments(byIssue[p.pr.Number], p.pr.UpdatedAt, s.self, commentSlack); ok {
 				out = append(out, s.decide(p.pr, &act))
 				continue
 			}
 		}
+		if budget == 0 {
+			s.res.Left++
+			continue
+		}
 		act, err := s.activity(ctx, p.pr)
+		if budget > 0 {
+			budget--
+		}
 		if err != nil {
 			if ghapi.IsStop(err) {
 				return out, err
@@ -163,28 +167,47 @@ func (s *sweeper) detailStale(ctx context.Context, prs []planned) ([]planned, er
 			s.fail(p.pr, err)
 			continue
 		}
-		out = append(out, s.decide(p.pr, &act))
+		np := s.decide(p.pr, &act)
+		if np.d.Action == lifecycle.Keep && !np.pr.HasLabel(s.pol.StaleLabel) {
+			continue
+		}
+		out = append(out, np)
+		if c := s.costOf(np.d.Action); budget > 0 {
+			budget = max(budget-c, 0)
+		}
 	}
 	return out, nil
 }
 
-// windowComments reads the repository's comments updated since a time,
-// unless after the first page the Link header shows that reading them costs
-// at least as much as the n timelines they would replace.
-func (s *sweeper) windowComments(ctx context.Context, since time.Time, n int) ([]ghapi.Comment, bool, error) {
-	var all []ghapi.Comment
+// commentsFor reads the repository's comments of the close window when that
+// is cheaper than one timeline per stale PR: after the first page the Link
+// header tells how many pages there are.
+func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *int) (map[int][]lifecycle.Event, bool, error) {
+	closeCutoff, ok := s.pol.CloseCutoff(s.now)
+	if !ok || len(stale) < 3 || *budget == 0 {
+		return nil, false, nil
+	}
+	byIssue := map[int][]lifecycle.Event{}
 	for page := 1; page != 0; {
-		list, pg, err := s.gh.RepoComments(ctx, since, page)
-		if err != nil {
-			return nil, false, err
+		list, pg, err := s.gh.RepoComments(ctx, closeCutoff, page)
+		if *budget > 0 {
+			*budget--
 		}
-		if page == 1 && pg.Last >= n {
+		if err != nil {
+			if ghapi.IsStop(err) {
+				return nil, false, err
+			}
+			return nil, false, nil // fall back to timelines
+		}
+		if page == 1 && (pg.Last >= len(stale) || (*budget >= 0 && pg.Last > *budget/2)) {
 			return nil, false, nil
 		}
-		all = append(all, list...)
+		for _, c := range list {
+			byIssue[c.Issue] = append(byIssue[c.Issue], c.Event)
+		}
 		page = pg.Next
 	}
-	return all, true, nil
+	return byIssue, true, nil
 }
 
 func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Activity, error) {
@@ -201,11 +224,12 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
 // PRs after it cannot be stale. Acting only after listing keeps the pages
-// stable (our writes move PRs to the end of the order).
-func (s *sweeper) candidates(ctx context.Context) ([]planned, error) {
+// stable (our writes move PRs to the end of the order). unsure are PRs whose
+// decision needs their activity read.
+func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err error) {
 	cutoff, ok := s.pol.StaleCutoff(s.now)
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
 	q := ghapi.Query{State: "open", Sort: "updated", Direction: "asc"}
 	if s.pol.IgnoreUpdates {
@@ -214,18 +238,21 @@ func (s *sweeper) candidates(ctx context.Context) ([]planned, error) {
 	// Under activity-from: people, a PR updated after the cutoff may still
 	// be inactive as far as people go: the listing must go on to the end.
 	people := s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates
-	var plan []planned
 	var cost int
-	err := s.listUntil(ctx, q, func(pr lifecycle.PR) bool {
+	err = s.listUntil(ctx, q, func(pr lifecycle.PR) bool {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			return true // handled with the labelled ones
 		}
 		s.res.Considered++
 		d := lifecycle.Decide(pr, nil, s.now, s.pol)
-		if d.Action == lifecycle.Keep {
+		switch d.Action {
+		case lifecycle.Keep:
 			return true
+		case lifecycle.NeedDetail:
+			unsure = append(unsure, planned{pr: pr, d: d})
+		default:
+			plan = append(plan, planned{pr: pr, d: d})
 		}
-		plan = append(plan, planned{pr: pr, d: d})
 		cost += s.costOf(d.Action)
 		return true
 	}, func(pg ghapi.Page) bool {
@@ -237,28 +264,16 @@ func (s *sweeper) candidates(ctx context.Context) ([]planned, error) {
 		left := s.gh.Left()
 		return left < 0 || cost < left
 	})
-	out := make([]planned, 0, len(plan))
+	return plan, unsure, err
+}
+
+// writeCost is what the planned actions will spend.
+func (s *sweeper) writeCost(plan []planned) int {
+	n := 0
 	for _, p := range plan {
-		if p.d.Action != lifecycle.NeedDetail {
-			out = append(out, p)
-			continue
-		}
-		if err != nil {
-			break
-		}
-		act, aerr := s.activity(ctx, p.pr)
-		if aerr != nil {
-			if ghapi.IsStop(aerr) {
-				return out, aerr
-			}
-			s.fail(p.pr, aerr)
-			continue
-		}
-		if np := s.decide(p.pr, &act); np.d.Action != lifecycle.Keep {
-			out = append(out, np)
-		}
+		n += s.costOf(p.d.Action)
 	}
-	return out, err
+	return n
 }
 
 func (s *sweeper) list(ctx context.Context, q ghapi.Query, each func(lifecycle.PR) bool) error {

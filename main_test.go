@@ -1,0 +1,570 @@
+package main
+
+// End-to-end tests of run: the whole program, driven as the Actions runner
+// drives the Docker action (INPUT_* variables, GITHUB_OUTPUT and
+// GITHUB_STEP_SUMMARY files), against the fake GitHub in internal/fakegithub
+// served by httptest. Nothing here reads the real environment or the network.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/report"
+)
+
+const (
+	testToken = "ghs_Z9yX8wV7uT6sR5qP4oN3mL2kJ1iH0gF" // unique enough that any occurrence is a leak
+	testRepo  = "octo/repo"
+)
+
+var (
+	t0       = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	alice    = fakegithub.Person("alice")
+	bob      = fakegithub.Person("bob")
+	ciBot    = fakegithub.Bot("ci-helper[bot]")
+	actionID = fakegithub.Bot("github-actions[bot]")
+)
+
+func daysAgo(d float64) time.Time { return t0.Add(-time.Duration(d * float64(24*time.Hour))) }
+
+// testClock is the client's clock: it starts at t0 and Sleep only moves it,
+// so waits between writes and retries cost no real time. The fake's own clock
+// stays at t0.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Sleep(_ context.Context, d time.Duration) error {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+	return nil
+}
+
+// env is a fake process environment for run's lookup.
+type env map[string]string
+
+func (e env) lookup(k string) (string, bool) { v, ok := e[k]; return v, ok }
+
+// runnerEnv is the environment the Actions runner gives a Docker action that
+// a workflow uses without any with: keys: every input of action.yml as
+// INPUT_<NAME> (upper-cased, hyphens kept) holding its default, with the
+// default expressions evaluated; the file commands point into dir.
+func runnerEnv(dir, apiURL string) env {
+	e := env{
+		"GITHUB_ACTIONS":      "true",
+		"GITHUB_API_URL":      apiURL,
+		"GITHUB_REPOSITORY":   testRepo,
+		"GITHUB_OUTPUT":       filepath.Join(dir, "output"),
+		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
+	}
+	for _, in := range config.Inputs {
+		v := in.YAMLDefault()
+		switch v {
+		case "${{ github.token }}":
+			v = testToken
+		case "${{ github.repository }}":
+			v = testRepo
+		}
+		e[inputVar(in.Name)] = v
+	}
+	return e
+}
+
+// inputVar is the variable the runner sets for an input.
+func inputVar(name string) string { return "INPUT_" + strings.ToUpper(name) }
+
+// outcome is what one run left behind.
+type outcome struct {
+	code                    int
+	stdout, stderr          string
+	outputFile, summaryFile string
+}
+
+func (o outcome) String() string {
+	return fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s--- GITHUB_OUTPUT\n%s--- GITHUB_STEP_SUMMARY\n%s",
+		o.code, o.stdout, o.stderr, o.outputFile, o.summaryFile)
+}
+
+// runWith runs the program once with e as its environment and args as its
+// arguments; the file commands' files are created empty first, as the runner
+// does.
+func runWith(t *testing.T, e env, args ...string) outcome {
+	t.Helper()
+	for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
+		if p := e[k]; p != "" {
+			if err := os.WriteFile(p, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	code := run(ctx, args, e.lookup, &stdout, &stderr, t0, &testClock{t: t0})
+	o := outcome{code: code, stdout: stdout.String(), stderr: stderr.String()}
+	read := func(k string) string {
+		if e[k] == "" {
+			return ""
+		}
+		b, err := os.ReadFile(e[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	o.outputFile, o.summaryFile = read("GITHUB_OUTPUT"), read("GITHUB_STEP_SUMMARY")
+	return o
+}
+
+// world is a fake repository served over HTTP, with the PRs of the standard
+// scenario: one to mark, one to close, one to un-stale, one active.
+type world struct {
+	fake *fakegithub.Server
+	srv  *httptest.Server
+	// PR numbers
+	toMark, toClose, toUnstale, active, flaky int
+}
+
+// newWorld builds the standard scenario; with flaky, it also has a stale PR
+// whose activity must be read from its timeline, and every timeline read of
+// that PR fails (the hits counter counts them).
+func newWorld(t *testing.T, flaky bool) (*world, *atomic.Int32) {
+	t.Helper()
+	fake := fakegithub.New(fakegithub.Options{Owner: "octo", Repo: "repo", Token: testToken,
+		Clock: fakegithub.NewClock(t0)})
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	w := &world{fake: fake, srv: srv}
+
+	pr := func(title string, inactive float64) int {
+		return fake.AddPR(fakegithub.Issue{Title: title, User: alice,
+			CreatedAt: daysAgo(inactive + 10), UpdatedAt: daysAgo(inactive)})
+	}
+	marked := func(title string, markedDaysAgo float64) int {
+		n := pr(title, markedDaysAgo+90)
+		at := daysAgo(markedDaysAgo)
+		fake.Label(n, actionID, at, "stale")
+		fake.Comment(n, actionID, at.Add(time.Second), fakegithub.StaleNoticeBody("stale", at))
+		return n
+	}
+	w.toMark = pr(`Add <b>snake_case</b> "names" & more`, 100)
+	w.toClose = marked("Old refactoring", 40)
+	w.toUnstale = marked("Handle nil widgets", 10)
+	fake.Comment(w.toUnstale, bob, daysAgo(2), "still on it")
+	w.active = pr("Fresh work", 3)
+
+	hits := &atomic.Int32{}
+	if flaky {
+		w.flaky = marked("Flaky timeline", 40)
+		fake.Comment(w.flaky, ciBot, daysAgo(5), "coverage 80%") // updated inside the close window: needs the timeline
+		timeline := regexp.MustCompile(fmt.Sprintf(`/issues/%d/timeline($|\?)`, w.flaky))
+		fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+			if timeline.MatchString(info.Path) {
+				hits.Add(1)
+				return fakegithub.ServerError(500)
+			}
+			return nil
+		})
+	}
+	return w, hits
+}
+
+func (w *world) env(t *testing.T) env { return runnerEnv(t.TempDir(), w.srv.URL+"/api/v3") }
+
+func (w *world) hasLabel(n int, label string) bool { return w.fake.MustIssue(n).HasLabel(label) }
+
+// errorLines returns the ::error:: annotations of a log.
+func errorLines(log string) []string {
+	var out []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.HasPrefix(l, "::error") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestRunBadInputsAllAtOnceBeforeAnyRequest(t *testing.T) {
+	bad := []struct {
+		input string
+		set   func(e env)
+	}{
+		{"days-before-stale", func(e env) { e[inputVar("days-before-stale")] = "ninety" }},
+		{"exempt-draft-pr", func(e env) { e[inputVar("exempt-draft-pr")] = "yes" }},
+		{"start-date", func(e env) { e[inputVar("start-date")] = "last tuesday" }},
+		{"stale-pr-message", func(e env) { e[inputVar("stale-pr-message")] = "Hello {{user}}, this is stale." }},
+		{"repo-token", func(e env) { e[inputVar("repo-token")] = "" }}, // no GITHUB_TOKEN either
+		{"repository", func(e env) { e[inputVar("repository")] = ""; delete(e, "GITHUB_REPOSITORY") }},
+	}
+	check := func(t *testing.T, w *world, o outcome, inputs []string) {
+		t.Helper()
+		if o.code != 2 {
+			t.Errorf("exit code %d, want 2", o.code)
+		}
+		errs := errorLines(o.stdout)
+		if len(errs) != len(inputs) {
+			t.Errorf("%d ::error:: annotations, want %d (one per bad input):\n%s", len(errs), len(inputs), strings.Join(errs, "\n"))
+		}
+		for _, name := range inputs {
+			found := false
+			for _, l := range errs {
+				found = found || strings.Contains(l, `"`+name+`"`)
+			}
+			if !found {
+				t.Errorf("no ::error:: annotation names input %q:\n%s", name, o)
+			}
+		}
+		if n := w.fake.Count(); n != 0 {
+			t.Errorf("%d requests reached GitHub, want none: %v", n, w.fake.CountBy())
+		}
+		if o.outputFile != "" || o.summaryFile != "" {
+			t.Errorf("outputs or summary written for a configuration error:\n%s", o)
+		}
+		if strings.Contains(o.stdout+o.stderr, testToken[4:]) && !strings.Contains(o.stdout, "::add-mask::") {
+			t.Errorf("the token shows in the log of a configuration error")
+		}
+	}
+
+	t.Run("all at once", func(t *testing.T) {
+		w, _ := newWorld(t, false)
+		e := w.env(t)
+		var names []string
+		for _, b := range bad {
+			b.set(e)
+			names = append(names, b.input)
+		}
+		o := runWith(t, e)
+		check(t, w, o, names)
+	})
+	for _, b := range bad {
+		t.Run(b.input, func(t *testing.T) {
+			w, _ := newWorld(t, false)
+			e := w.env(t)
+			b.set(e)
+			check(t, w, runWith(t, e), []string{b.input})
+		})
+	}
+}
+
+// TestRunTokenNeverLeaks: the token shows only in the one ::add-mask:: line
+// the runner needs, in a run that marks, closes, un-stales and fails a PR.
+func TestRunTokenNeverLeaks(t *testing.T) {
+	w, hits := newWorld(t, true)
+	o := runWith(t, w.env(t))
+	if o.code != 1 || hits.Load() == 0 {
+		t.Fatalf("want a run with a failed PR (exit 1, timeline fault hit): %d hits\n%s", hits.Load(), o)
+	}
+	mask := "::add-mask::" + testToken
+	lines := strings.Split(o.stdout, "\n")
+	if i := slices.Index(lines, mask); i < 0 || slices.Index(lines[i+1:], mask) >= 0 {
+		t.Fatalf("want exactly one line %q in stdout:\n%s", mask, o.stdout)
+	}
+	rest := slices.DeleteFunc(lines, func(l string) bool { return l == mask })
+	for name, text := range map[string]string{
+		"stdout":              strings.Join(rest, "\n"),
+		"stderr":              o.stderr,
+		"GITHUB_OUTPUT":       o.outputFile,
+		"GITHUB_STEP_SUMMARY": o.summaryFile,
+	} {
+		if strings.Contains(text, testToken) {
+			t.Errorf("the token shows in %s:\n%s", name, text)
+		}
+	}
+	// The run must have produced error texts for the check to mean anything.
+	if !strings.Contains(o.stdout, fmt.Sprintf("#%d failed", w.flaky)) || !strings.Contains(o.summaryFile, "Flaky timeline") {
+		t.Errorf("the failure of #%d is not in the log and the summary:\n%s", w.flaky, o)
+	}
+}
+
+// outputPR is one element of an output's JSON array.
+type outputPR struct {
+	Number int    `json:"number"`
+	Title  string `json:"title"`
+	URL    string `json:"url"`
+}
+
+const heredocDelim = "_GitHubActionsFileCommandDelimeter_"
+
+// parseOutputFile reads a GITHUB_OUTPUT file written in go-githubactions'
+// heredoc format: name<<DELIM, one value line, DELIM.
+func parseOutputFile(t *testing.T, text string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	lines := strings.Split(text, "\n")
+	if lines[len(lines)-1] != "" {
+		t.Fatalf("GITHUB_OUTPUT does not end with a line break:\n%s", text)
+	}
+	lines = lines[:len(lines)-1]
+	for i := 0; i < len(lines); i += 3 {
+		name, ok := strings.CutSuffix(lines[i], "<<"+heredocDelim)
+		if !ok || name == "" || i+2 >= len(lines) || lines[i+2] != heredocDelim {
+			t.Fatalf("GITHUB_OUTPUT line %d: want name<<%s, a single value line, %s:\n%s", i+1, heredocDelim, heredocDelim, text)
+		}
+		if _, dup := out[name]; dup {
+			t.Errorf("output %s set twice", name)
+		}
+		out[name] = lines[i+1]
+	}
+	return out
+}
+
+// decodeOutput checks that value is a JSON array of exactly
+// {number,title,url} objects and returns it.
+func decodeOutput(t *testing.T, name, value string) []outputPR {
+	t.Helper()
+	var raw []map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(value), &raw); err != nil {
+		t.Fatalf("output %s is not a JSON array of objects: %v\n%s", name, err, value)
+	}
+	for _, obj := range raw {
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, []string{"number", "title", "url"}) {
+			t.Errorf("output %s: element with keys %v, want number, title, url", name, keys)
+		}
+	}
+	var prs []outputPR
+	dec := json.NewDecoder(strings.NewReader(value))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&prs); err != nil {
+		t.Fatalf("output %s: %v", name, err)
+	}
+	return prs
+}
+
+func TestRunOutputs(t *testing.T) {
+	w, _ := newWorld(t, false)
+	o := runWith(t, w.env(t))
+	if o.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", o.code, o)
+	}
+	outputs := parseOutputFile(t, o.outputFile)
+	want := map[string]int{
+		report.OutputStaled:   w.toMark,
+		report.OutputClosed:   w.toClose,
+		report.OutputUnstaled: w.toUnstale,
+	}
+	if len(outputs) != len(want) {
+		t.Errorf("outputs %v, want exactly %v", outputs, want)
+	}
+	for name, n := range want {
+		value, ok := outputs[name]
+		if !ok {
+			t.Errorf("output %s not set", name)
+			continue
+		}
+		prs := decodeOutput(t, name, value)
+		if len(prs) != 1 || prs[0].Number != n {
+			t.Errorf("output %s = %s, want just #%d", name, value, n)
+			continue
+		}
+		is := w.fake.MustIssue(n)
+		wantURL := fmt.Sprintf("%s/octo/repo/pull/%d", w.srv.URL, n)
+		if prs[0].Title != is.Title || prs[0].URL != wantURL {
+			t.Errorf("output %s = %+v, want title %q and url %s", name, prs[0], is.Title, wantURL)
+		}
+	}
+}
+
+func TestRunCleanRunExitsZero(t *testing.T) {
+	w, _ := newWorld(t, false)
+	o := runWith(t, w.env(t))
+	if o.code != 0 || len(errorLines(o.stdout)) != 0 {
+		t.Fatalf("exit %d, want 0 and no ::error::\n%s", o.code, o)
+	}
+	if !w.hasLabel(w.toMark, "stale") || w.fake.MustIssue(w.toClose).State != "closed" || w.hasLabel(w.toUnstale, "stale") {
+		t.Errorf("run did not mark #%d, close #%d and un-stale #%d\n%s", w.toMark, w.toClose, w.toUnstale, o)
+	}
+	if w.hasLabel(w.active, "stale") || len(w.fake.Comments(w.active)) != 0 {
+		t.Errorf("active #%d was touched", w.active)
+	}
+}
+
+// TestRunFailedPRExitsOneAfterTheRest: one PR whose timeline cannot be read
+// fails the run, but only after every other PR was handled; it is left as
+// it was.
+func TestRunFailedPRExitsOneAfterTheRest(t *testing.T) {
+	w, hits := newWorld(t, true)
+	commentsBefore := len(w.fake.Comments(w.flaky))
+	o := runWith(t, w.env(t))
+	if o.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", o.code, o)
+	}
+	if hits.Load() == 0 {
+		t.Fatal("the timeline of the flaky PR was never read: the scenario does not test a failure")
+	}
+	if !w.hasLabel(w.toMark, "stale") || w.fake.MustIssue(w.toClose).State != "closed" || w.hasLabel(w.toUnstale, "stale") {
+		t.Errorf("the other PRs were not all processed: mark #%d, close #%d, un-stale #%d\n%s", w.toMark, w.toClose, w.toUnstale, o)
+	}
+	if is := w.fake.MustIssue(w.flaky); is.State != "open" || !is.HasLabel("stale") || len(w.fake.Comments(w.flaky)) != commentsBefore {
+		t.Errorf("failed #%d was touched: state %s, labels %v", w.flaky, is.State, is.Labels)
+	}
+	errs := errorLines(o.stdout)
+	if len(errs) != 1 || !strings.Contains(errs[0], "1 pull requests could not be processed") {
+		t.Errorf("::error:: annotations %q, want one saying 1 pull request failed", errs)
+	}
+	for _, w := range []string{fmt.Sprintf("#%d failed", w.flaky), "failed 1"} {
+		if !strings.Contains(o.stdout, w) {
+			t.Errorf("log lacks %q:\n%s", w, o.stdout)
+		}
+	}
+}
+
+func TestRunDryRunWritesNothing(t *testing.T) {
+	w, _ := newWorld(t, false)
+	e := w.env(t)
+	e[inputVar("debug-only")] = "true"
+	o := runWith(t, e)
+	if o.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", o.code, o)
+	}
+	if n := w.fake.Writes(); n != 0 {
+		t.Errorf("%d write requests in a dry run: %v", n, w.fake.WriteRequests())
+	}
+	if w.fake.Count() == 0 {
+		t.Error("no request at all: the dry run did not read the repository")
+	}
+	// It still says what it would do.
+	outputs := parseOutputFile(t, o.outputFile)
+	if prs := decodeOutput(t, report.OutputStaled, outputs[report.OutputStaled]); len(prs) != 1 || prs[0].Number != w.toMark {
+		t.Errorf("dry run output %s = %s, want #%d", report.OutputStaled, outputs[report.OutputStaled], w.toMark)
+	}
+	if !strings.Contains(o.stdout, "would mark stale") {
+		t.Errorf("dry run log does not say what it would do:\n%s", o.stdout)
+	}
+}
+
+// TestRunEnterpriseAPIPath: with GITHUB_API_URL of an Enterprise Server, every
+// request goes below /api/v3/.
+func TestRunEnterpriseAPIPath(t *testing.T) {
+	w, _ := newWorld(t, false)
+	o := runWith(t, w.env(t))
+	if o.code != 0 {
+		t.Fatalf("exit %d\n%s", o.code, o)
+	}
+	reqs := w.fake.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no requests")
+	}
+	for _, r := range reqs {
+		if !strings.HasPrefix(r.Path, "/api/v3/") {
+			t.Errorf("request %s %s is not below /api/v3/", r.Method, r.Path)
+		}
+	}
+}
+
+func TestRunVersion(t *testing.T) {
+	o := runWith(t, env{}, "-version")
+	if o.code != 0 || strings.TrimSpace(o.stdout) != "stalepr "+version {
+		t.Errorf("-version: exit %d, stdout %q; want 0 and %q", o.code, o.stdout, "stalepr "+version)
+	}
+}
+
+func TestRunHelpListsEveryInput(t *testing.T) {
+	o := runWith(t, env{"GITHUB_ACTIONS": "true"}, "-help")
+	if o.code != 0 {
+		t.Fatalf("-help: exit %d\n%s", o.code, o)
+	}
+	help := o.stdout + o.stderr
+	listed := map[string]bool{}
+	for _, l := range strings.Split(help, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "   ") {
+			listed[strings.TrimPrefix(f[0], "-")] = true
+		}
+	}
+	for _, in := range config.Inputs {
+		if !listed[in.Name] {
+			t.Errorf("-help does not list input %s", in.Name)
+		}
+	}
+}
+
+// TestRunSandbox runs the offline sandbox as the README shows it.
+func TestRunSandbox(t *testing.T) {
+	o := runWith(t, env{}, "-sandbox", filepath.Join("testdata", "sandbox"))
+	if o.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", o.code, o)
+	}
+	for _, re := range []string{
+		`(?m)^#\d+ marked stale: `,
+		`(?m)^#\d+ closed: `,
+		`(?m)^#\d+ un-staled: `,
+		`(?m)^marked [1-9]\d*, un-staled [1-9]\d*, closed [1-9]\d*, .*failed 0`,
+		`job summary`,
+	} {
+		if !regexp.MustCompile(re).MatchString(o.stdout) {
+			t.Errorf("sandbox output does not match %s:\n%s", re, o.stdout)
+		}
+	}
+}
+
+// TestSandboxSecondRunWritesNothing: on the state a sandbox run leaves
+// behind, another run at the same time has nothing to do.
+func TestSandboxSecondRunWritesNothing(t *testing.T) {
+	dir := filepath.Join("testdata", "sandbox")
+	fake, err := fakegithub.LoadFile(filepath.Join(dir, "repo.json"), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.SetToken(testToken)
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	inputs := map[string]string{}
+	data, err := os.ReadFile(filepath.Join(dir, "inputs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &inputs); err != nil {
+		t.Fatal(err)
+	}
+
+	e := runnerEnv(t.TempDir(), srv.URL+"/api/v3")
+	e["GITHUB_REPOSITORY"] = fake.FullName()
+	e[inputVar("repository")] = fake.FullName()
+	for k, v := range inputs {
+		e[inputVar(k)] = v
+	}
+	first := runWith(t, e)
+	if first.code != 0 || fake.Writes() == 0 {
+		t.Fatalf("first run: exit %d, %d writes; want 0 and some writes\n%s", first.code, fake.Writes(), first)
+	}
+	fake.Reset()
+	second := runWith(t, e)
+	if second.code != 0 {
+		t.Fatalf("second run: exit %d\n%s", second.code, second)
+	}
+	if n := fake.Writes(); n != 0 {
+		t.Errorf("second run sent %d writes, want none: %v", n, fake.WriteRequests())
+	}
+	outputs := parseOutputFile(t, second.outputFile)
+	for name, v := range outputs {
+		if v != "[]" {
+			t.Errorf("second run: output %s = %s, want []", name, v)
+		}
+	}
+}
