@@ -205,7 +205,7 @@ func buildInputs() []Input {
 		{Name: "sort-by", Kind: Choice, Default: "created", Choices: []string{"created", "updated", "comments"},
 			Description: "Order in which pull requests are processed: created, updated or comments. Accepted for compatibility with actions/stale."},
 		{Name: "enable-statistics", Kind: Bool, Default: "true",
-			Description: "true or false: when true, the log and the job summary end with counts of what the run did."},
+			Description: "true or false. Accepted for compatibility with actions/stale; the log and the job summary always end with counts of what the run did."},
 
 		ignored("stale-issue-message", "", "comment posted when an issue is marked stale"),
 		ignored("close-issue-message", "", "comment posted when an issue is closed"),

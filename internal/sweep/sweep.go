@@ -219,7 +219,12 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 }
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
-	return planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
+	d := lifecycle.Decide(pr, act, s.now, s.pol)
+	if d.Action == lifecycle.Notify && s.cfg.StaleMessage == "" {
+		// Marking without a comment was asked for: a missing notice is normal.
+		d.Action, d.Reason = lifecycle.Keep, lifecycle.ReasonStaleWaiting
+	}
+	return planned{pr: pr, d: d, act: act}
 }
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
@@ -356,8 +361,7 @@ func (s *sweeper) apply(ctx context.Context, plan []planned) {
 				s.res.Left++
 				continue
 			}
-			it.Err = err.Error()
-			s.res.Failed = append(s.res.Failed, it)
+			s.failItem(it, err)
 			continue
 		}
 		s.log.PR(it, s.cfg.DebugOnly)
@@ -505,8 +509,7 @@ func (s *sweeper) cleanClosed(ctx context.Context) {
 					s.stopOn(err)
 					return
 				}
-				it.Err = err.Error()
-				s.res.Failed = append(s.res.Failed, it)
+				s.failItem(it, err)
 				continue
 			}
 		}
@@ -565,7 +568,18 @@ func (s *sweeper) item(p planned) Item {
 }
 
 func (s *sweeper) fail(pr lifecycle.PR, err error) {
-	s.res.Failed = append(s.res.Failed, Item{Number: pr.Number, Title: pr.Title, URL: pr.URL, Action: lifecycle.Skip, Err: err.Error()})
+	s.failItem(Item{Number: pr.Number, Title: pr.Title, URL: pr.URL, Action: lifecycle.Skip}, err)
+}
+
+// failItem records a PR left untouched because of err. The error text may
+// echo a response body: it never carries the token.
+func (s *sweeper) failItem(it Item, err error) {
+	it.Err = err.Error()
+	if s.cfg.Token != "" {
+		it.Err = strings.ReplaceAll(it.Err, s.cfg.Token, "***")
+	}
+	s.res.Failed = append(s.res.Failed, it)
+	s.log.PR(it, s.cfg.DebugOnly)
 }
 
 func (s *sweeper) stopOn(err error) {

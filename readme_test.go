@@ -1,0 +1,250 @@
+package main
+
+// Checks of README.md against the code: the inputs table is generated from
+// config.Inputs (go test -run TestReadmeInputs -update . rewrites it), every
+// input the prose names exists, and the migration example really is a
+// one-line change that stalepr accepts.
+
+import (
+	"flag"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the inputs table of README.md from config.Inputs")
+
+const readmePath = "README.md"
+
+func readReadme(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(string(b), "\r\n", "\n")
+}
+
+// section returns the text between <!-- name:start --> and <!-- name:end -->
+// and the offsets of that text in md.
+func section(t *testing.T, md, name string) (body string, start, end int) {
+	t.Helper()
+	open, closing := "<!-- "+name+":start -->", "<!-- "+name+":end -->"
+	if strings.Count(md, open) != 1 || strings.Count(md, closing) != 1 {
+		t.Fatalf("%s must hold %s and %s exactly once each", readmePath, open, closing)
+	}
+	start = strings.Index(md, open) + len(open)
+	end = strings.Index(md, closing)
+	if end < start {
+		t.Fatalf("%s: %s comes before %s", readmePath, closing, open)
+	}
+	return md[start:end], start, end
+}
+
+func TestReadmeInputs(t *testing.T) {
+	md := readReadme(t)
+	body, start, end := section(t, md, "inputs")
+	want := config.MarkdownTable()
+	if strings.TrimSpace(body) == strings.TrimSpace(want) {
+		return
+	}
+	if !*update {
+		t.Fatalf("the inputs table of %s differs from config.MarkdownTable(); run\n"+
+			"  go test -run TestReadmeInputs -update .\nwant:\n%s\ngot:\n%s", readmePath, want, body)
+	}
+	out := md[:start] + "\n\n" + strings.TrimSpace(want) + "\n\n" + md[end:]
+	if err := os.WriteFile(readmePath, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("rewrote the inputs table of %s", readmePath)
+}
+
+// notInputs are hyphenated names in the README's prose that are neither
+// inputs nor outputs.
+var notInputs = map[string]bool{
+	"x-ratelimit-remaining": true, // response header
+	"closed-stale":          true, // a label in the migration example
+}
+
+// inputNameRE matches code spans that name an input: `days-before-stale`,
+// or `debug-only: true`.
+var inputNameRE = regexp.MustCompile("`([a-z]+(?:-[a-z]+)+)(?::[^`]*)?`")
+
+// TestReadmeNamesOnlyRealInputs: every input named in the rules, in the
+// fairness notes and in the migration guide exists.
+func TestReadmeNamesOnlyRealInputs(t *testing.T) {
+	md := readReadme(t)
+	var texts []string
+	rulesStart := strings.Index(md, "\n## The rules\n")
+	rulesEnd := strings.Index(md, "\n## Inputs\n")
+	if rulesStart < 0 || rulesEnd < rulesStart {
+		t.Fatalf("%s: cannot find the sections from \"## The rules\" to \"## Inputs\"", readmePath)
+	}
+	texts = append(texts, md[rulesStart:rulesEnd])
+	migration, _, _ := section(t, md, "migration")
+	texts = append(texts, stripFencedBlocks(migration))
+
+	seen := 0
+	for _, text := range texts {
+		for _, m := range inputNameRE.FindAllStringSubmatch(text, -1) {
+			name := m[1]
+			if notInputs[name] || name == report.OutputStaled || name == report.OutputClosed || name == report.OutputUnstaled {
+				continue
+			}
+			seen++
+			if _, ok := config.Lookup(name); !ok {
+				t.Errorf("%s names %q, which is not an input", readmePath, m[0])
+			}
+		}
+	}
+	if seen < 20 {
+		t.Errorf("found only %d input names in the rules and the migration guide: is the pattern broken?", seen)
+	}
+}
+
+// stripFencedBlocks drops ``` blocks from Markdown.
+func stripFencedBlocks(md string) string {
+	var out []string
+	in := false
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			in = !in
+			continue
+		}
+		if !in {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestReadmeMigrationExample: the guide's before and after workflows differ
+// only in the uses: line, and stalepr accepts every with: key of it with no
+// error and only the warning about ignored issue inputs.
+func TestReadmeMigrationExample(t *testing.T) {
+	md := readReadme(t)
+	migration, _, _ := section(t, md, "migration")
+	docs := markdownWorkflows(readmePath, []byte(migration))
+	if len(docs) != 2 {
+		t.Fatalf("the migration guide has %d workflow blocks, want 2 (before and after)", len(docs))
+	}
+	before, after := string(docs[0].src), string(docs[1].src)
+	usesRE := regexp.MustCompile(`(?m)^(\s*- uses: )(\S+)\s*$`)
+	bu, au := usesRE.FindAllStringSubmatch(before, -1), usesRE.FindAllStringSubmatch(after, -1)
+	if len(bu) != 1 || len(au) != 1 || !strings.HasPrefix(bu[0][2], "actions/stale@") || !strings.HasPrefix(au[0][2], actionRepo+"@") {
+		t.Fatalf("want one step `uses: actions/stale@...` before and one `uses: %s@...` after; got %q and %q", actionRepo, bu, au)
+	}
+	if got := strings.Replace(before, bu[0][0], au[0][0], 1); got != after {
+		t.Errorf("the after block is not the before block with only the uses: line changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+
+	with := stepInputs(t, docs[1].src)
+	if len(with) < 10 {
+		t.Fatalf("the example passes only %d inputs; it should show a full actions/stale configuration", len(with))
+	}
+	var issueInputs []string
+	for name := range with {
+		in, ok := config.Lookup(name)
+		if !ok {
+			t.Errorf("the example's input %s is not an input of stalepr", name)
+		}
+		if in.Kind == config.Ignored {
+			issueInputs = append(issueInputs, name)
+		}
+	}
+	if len(issueInputs) == 0 {
+		t.Error("the example sets no issue-only input: it does not show the warning")
+	}
+
+	// As the runner passes them: every input of action.yml, with: values
+	// over the defaults.
+	inputs := map[string]string{}
+	for _, in := range config.Inputs {
+		inputs[in.Name] = in.YAMLDefault()
+	}
+	inputs[config.InputRepoToken] = testToken
+	inputs[config.InputRepository] = testRepo
+	for k, v := range with {
+		inputs[k] = v
+	}
+	cfg, err := config.Parse(config.Source{
+		Input: func(name string) (string, bool) { v, ok := inputs[name]; return v, ok },
+		Env:   func(string) string { return "" },
+	})
+	if err != nil {
+		t.Fatalf("stalepr refuses the example's inputs:\n%v", err)
+	}
+	const prefix = "stalepr handles pull requests only, so these issue inputs are ignored: "
+	if len(cfg.Warnings) != 1 || !strings.HasPrefix(cfg.Warnings[0], prefix) {
+		t.Fatalf("warnings %q, want only the one about ignored issue inputs", cfg.Warnings)
+	}
+	warned := strings.Split(strings.TrimPrefix(cfg.Warnings[0], prefix), ", ")
+	slices.Sort(warned)
+	slices.Sort(issueInputs)
+	if !slices.Equal(warned, issueInputs) {
+		t.Errorf("warning names %v, want the example's issue inputs %v", warned, issueInputs)
+	}
+	// The guide's prose names the same inputs as the warning.
+	for _, name := range issueInputs {
+		if !strings.Contains(stripFencedBlocks(migration), "`"+name+"`") {
+			t.Errorf("the guide does not mention %s among the ignored inputs", name)
+		}
+	}
+	p := cfg.Policy
+	if p.DaysBeforeStale != 90 || p.DaysBeforeClose != 30 || p.StaleLabel != "stale" || cfg.CloseLabel != "closed-stale" || cfg.OperationsPerRun != 500 {
+		t.Errorf("parsed %+v, want 90/30 days, label stale, close label closed-stale, 500 operations", cfg)
+	}
+}
+
+// stepInputs returns the with: map of the step of a workflow that uses this
+// action, values as the runner passes them (the scalar's text).
+func stepInputs(t *testing.T, src []byte) map[string]string {
+	t.Helper()
+	var root yaml.Node
+	if err := yaml.Unmarshal(src, &root); err != nil {
+		t.Fatal(err)
+	}
+	jobs := mapValue(root.Content[0], "jobs")
+	if jobs == nil {
+		t.Fatal("no jobs")
+	}
+	var out map[string]string
+	for i := 1; i < len(jobs.Content); i += 2 {
+		steps := mapValue(jobs.Content[i], "steps")
+		if steps == nil {
+			continue
+		}
+		for _, step := range steps.Content {
+			uses := mapValue(step, "uses")
+			if uses == nil || !usesThisAction(uses.Value) {
+				continue
+			}
+			if out != nil {
+				t.Fatal("more than one step uses the action")
+			}
+			out = map[string]string{}
+			with := mapValue(step, "with")
+			if with == nil {
+				continue
+			}
+			for k := 0; k+1 < len(with.Content); k += 2 {
+				key, val := with.Content[k], with.Content[k+1]
+				if val.Kind != yaml.ScalarNode {
+					t.Fatalf("input %s is not a scalar", key.Value)
+				}
+				out[key.Value] = val.Value
+			}
+		}
+	}
+	if out == nil {
+		t.Fatalf("no step uses %s", actionRepo)
+	}
+	return out
+}
