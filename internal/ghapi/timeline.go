@@ -104,7 +104,7 @@ func (e timelineEvent) events() []lifecycle.Event {
 		if e.RequestedReviewer != nil {
 			ev.Reviewer = e.RequestedReviewer.Login
 		} else if e.RequestedTeam != nil {
-			ev.Reviewer = e.RequestedTeam.Slug
+			ev.Reviewer = lifecycle.TeamPrefix + e.RequestedTeam.Slug
 		}
 	}
 	if ev.At.IsZero() {

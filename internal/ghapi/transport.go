@@ -145,6 +145,12 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			t.stop(ErrRateLimited)
 			return nil, fmt.Errorf("%w: resets at %s", ErrRateLimited, t.resetText())
 		case limitSecondary:
+			if wait > t.lim.MaxWait {
+				// GitHub asks for a longer pause than a run may take, and
+				// retrying sooner breaks its rule: stop cleanly instead.
+				t.stop(ErrSecondary)
+				return nil, fmt.Errorf("%w: retry-after %s is longer than the %s a run waits", ErrSecondary, wait, t.lim.MaxWait)
+			}
 			if t.hitSecondary() {
 				return nil, ErrSecondary
 			}
@@ -289,10 +295,10 @@ func (t *transport) classify(resp *http.Response) (limitKind, time.Duration) {
 	wait := retryAfter
 	if !hasRetryAfter {
 		t.mu.Lock()
-		wait = time.Minute << min(t.secondaryHits, 4)
+		wait = min(time.Minute<<min(t.secondaryHits, 4), t.lim.MaxWait)
 		t.mu.Unlock()
 	}
-	return limitSecondary, min(wait, t.lim.MaxWait)
+	return limitSecondary, wait
 }
 
 func parseRetryAfter(v string) (time.Duration, bool) {

@@ -12,10 +12,9 @@ import (
 )
 
 type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	slept  []time.Duration
-	onTick func(time.Time)
+	mu    sync.Mutex
+	now   time.Time
+	slept []time.Duration
 }
 
 func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }

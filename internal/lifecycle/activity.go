@@ -117,7 +117,12 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 		case ReviewRequestRemoved:
 			pending = removeFold(pending, e.Reviewer)
 		case Reviewed:
+			// GitHub fulfils a team's request with any member's review; we
+			// cannot tell membership, so any review but the author's does.
 			pending = removeFold(pending, e.Actor)
+			if !strings.EqualFold(e.Actor, author) {
+				pending = removeTeams(pending)
+			}
 		}
 		if isPerson(e) && e.Kind != Other && e.Kind != ReviewRequestRemoved {
 			a.LastPersonAt = e.At
@@ -188,3 +193,16 @@ func chronological(events []Event) []Event {
 }
 
 func isLabelChange(e Event) bool { return e.Kind == Labeled || e.Kind == Unlabeled }
+
+// TeamPrefix marks a requested team among reviewers ("team:core").
+const TeamPrefix = "team:"
+
+func removeTeams(list []string) []string {
+	out := list[:0]
+	for _, v := range list {
+		if !strings.HasPrefix(v, TeamPrefix) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

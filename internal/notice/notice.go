@@ -73,6 +73,16 @@ func Check(tmpl string) error {
 	return nil
 }
 
+// Uses reports whether a template refers to placeholder name ("reviewers").
+func Uses(tmpl, name string) bool {
+	for _, m := range placeholderRE.FindAllStringSubmatch(tmpl, -1) {
+		if m[1] == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Render fills a template that Check accepted.
 func Render(tmpl string, v Vars) string {
 	return placeholderRE.ReplaceAllStringFunc(tmpl, func(m string) string {
@@ -94,6 +104,10 @@ func mention(login string) string {
 func mentions(logins []string) string {
 	out := make([]string, len(logins))
 	for i, l := range logins {
+		if slug, ok := strings.CutPrefix(l, lifecycle.TeamPrefix); ok {
+			out[i] = "the " + slug + " team"
+			continue
+		}
 		out[i] = mention(l)
 	}
 	return strings.Join(out, ", ")

@@ -162,6 +162,7 @@ func (s *sweeper) detail(ctx context.Context, stale, fresh []planned, reserved i
 		}
 		if err != nil {
 			if ghapi.IsStop(err) {
+				s.res.Left += len(stale) + len(fresh) - i // this PR and those not reached
 				return out, err
 			}
 			s.fail(p.pr, err)
@@ -310,11 +311,11 @@ func (s *sweeper) listUntil(ctx context.Context, q ghapi.Query, each func(lifecy
 func (s *sweeper) costOf(a lifecycle.Action) int {
 	switch a {
 	case lifecycle.Mark:
-		return 2
+		return 2 + s.extraReads(s.cfg.StaleMessage, false)
 	case lifecycle.Close:
-		n := 2
+		n := 2 + s.extraReads(s.cfg.CloseMessage, true)
 		if s.cfg.DeleteBranch {
-			n += 2
+			n += 3 // read the head, delete the branch, take the stale label off
 		}
 		return n
 	case lifecycle.NeedDetail:
@@ -392,6 +393,9 @@ func (s *sweeper) act(ctx context.Context, p planned) error {
 	n := p.pr.Number
 	switch p.d.Action {
 	case lifecycle.Mark:
+		if err := s.detailFor(ctx, &p, s.cfg.StaleMessage); err != nil {
+			return err
+		}
 		// Label first: a crash before the notice leaves a labelled PR
 		// without notice, which the next run recognises and completes.
 		want := without(p.pr.Labels, s.cfg.LabelsToRemoveWhenStale)
@@ -416,6 +420,9 @@ func (s *sweeper) act(ctx context.Context, p planned) error {
 		return s.gh.SetLabels(ctx, n, want)
 	case lifecycle.Close:
 		if s.cfg.CloseMessage != "" && !p.d.CloseNoticePosted {
+			if err := s.detailFor(ctx, &p, s.cfg.CloseMessage); err != nil {
+				return err
+			}
 			body := notice.Body(notice.Render(s.cfg.CloseMessage, s.vars(p)), notice.CloseMarker())
 			if err := s.post(ctx, n, body); err != nil {
 				return err
@@ -427,11 +434,21 @@ func (s *sweeper) act(ctx context.Context, p planned) error {
 		if s.cfg.CloseLabel != "" {
 			labels = union(labels, []string{s.cfg.CloseLabel})
 		}
+		if s.cfg.DeleteBranch {
+			// The stale label stays on until the branch is gone: a crash in
+			// between leaves a closed PR with the label, which cleanClosed
+			// recognises as closed by us and finishes.
+			stale := labelAsOn(p.pr, s.pol.StaleLabel)
+			if err := s.gh.Close(ctx, n, union(labels, []string{stale})); err != nil {
+				return err
+			}
+			if err := s.deleteBranch(ctx, n); err != nil {
+				return err
+			}
+			return s.gh.RemoveLabel(ctx, n, stale)
+		}
 		if err := s.gh.Close(ctx, n, nonNil(labels)); err != nil {
 			return err
-		}
-		if s.cfg.DeleteBranch {
-			return s.deleteBranch(ctx, n)
 		}
 	}
 	return nil
@@ -478,8 +495,44 @@ func (s *sweeper) vars(p planned) notice.Vars {
 	}
 	if p.act != nil {
 		v.Reviewers = p.act.PendingReviewers
+		if p.d.Action == lifecycle.Close {
+			// Our mark and notice are not activity: count from the last
+			// thing a person did, or from the PR's creation.
+			v.DaysInactive = daysSince(later(p.pr.CreatedAt, p.act.LastPersonAt), s.now)
+		}
 	}
 	return v
+}
+
+// extraReads is 1 when a message needs the timeline of a PR that the
+// listing alone decided: {{reviewers}}, and {{days-inactive}} when closing
+// (updated_at is then our own mark).
+func (s *sweeper) extraReads(tmpl string, closing bool) int {
+	if notice.Uses(tmpl, "reviewers") || closing && notice.Uses(tmpl, "days-inactive") {
+		return 1
+	}
+	return 0
+}
+
+// detailFor reads the PR's timeline when the message needs it and the
+// decision came from the listing alone.
+func (s *sweeper) detailFor(ctx context.Context, p *planned, tmpl string) error {
+	if p.act != nil || tmpl == "" || s.extraReads(tmpl, p.d.Action == lifecycle.Close) == 0 {
+		return nil
+	}
+	act, err := s.activity(ctx, p.pr)
+	if err != nil {
+		return err
+	}
+	p.act = &act
+	return nil
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // cleanClosed removes the stale label from PRs closed or merged by a person
@@ -503,6 +556,22 @@ func (s *sweeper) cleanClosed(ctx context.Context) {
 	}
 	for _, pr := range closed {
 		it := Item{Number: pr.Number, Title: pr.Title, URL: pr.URL, Action: lifecycle.Unstale, Reason: "closed by a person"}
+		if !s.cfg.DebugOnly && s.cfg.DeleteBranch {
+			// Closed by us, and the run stopped before the branch was deleted.
+			ours, err := s.closedByUs(ctx, pr.Number)
+			if err == nil && ours {
+				it.Action, it.Reason = lifecycle.Close, "closed earlier: branch deletion finished"
+				err = s.deleteBranch(ctx, pr.Number)
+			}
+			if err != nil {
+				if ghapi.IsStop(err) {
+					s.stopOn(err)
+					return
+				}
+				s.failItem(it, err)
+				continue
+			}
+		}
 		if !s.cfg.DebugOnly {
 			if err := s.gh.RemoveLabel(ctx, pr.Number, labelAsOn(pr, s.pol.StaleLabel)); err != nil {
 				if ghapi.IsStop(err) {
@@ -524,9 +593,10 @@ func (s *sweeper) dedupe(ctx context.Context) {
 	if !s.posted || s.cfg.DebugOnly {
 		return
 	}
+	since := s.firstPost.Add(-time.Minute)
 	var comments []ghapi.Comment
 	for page := 1; page != 0; {
-		list, pg, err := s.gh.RepoComments(ctx, s.firstPost.Add(-time.Minute), page)
+		list, pg, err := s.gh.RepoComments(ctx, since, page)
 		if err != nil {
 			return // best effort: the markers still stop later runs from posting again
 		}
@@ -539,7 +609,9 @@ func (s *sweeper) dedupe(ctx context.Context) {
 	}
 	first := map[key]int64{}
 	for _, c := range comments {
-		if c.Event.Notice == lifecycle.NoNotice {
+		// since filters on updated_at: an old notice edited meanwhile is
+		// not a duplicate of a fresh one.
+		if c.Event.Notice == lifecycle.NoNotice || c.Event.At.Before(since) {
 			continue
 		}
 		k := key{c.Issue, c.Event.Notice}
@@ -549,7 +621,7 @@ func (s *sweeper) dedupe(ctx context.Context) {
 	}
 	for _, c := range comments {
 		k := key{c.Issue, c.Event.Notice}
-		if c.Event.Notice != lifecycle.NoNotice && first[k] != c.ID {
+		if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && first[k] != c.ID {
 			if err := s.gh.DeleteComment(ctx, c.ID); err != nil {
 				return
 			}
@@ -653,4 +725,24 @@ func containsFold(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// closedByUs reports whether the last close of a PR was stalepr's: by one of
+// its identities, or by the author of its marked notices.
+func (s *sweeper) closedByUs(ctx context.Context, n int) (bool, error) {
+	events, err := s.gh.Timeline(ctx, n)
+	if err != nil {
+		return false, err
+	}
+	selves := append([]string(nil), s.self...)
+	by := ""
+	for _, e := range events {
+		switch {
+		case e.Kind == lifecycle.Commented && e.Notice != lifecycle.NoNotice && e.Actor != "":
+			selves = append(selves, e.Actor)
+		case e.Kind == lifecycle.Closed:
+			by = e.Actor
+		}
+	}
+	return by != "" && containsFold(selves, by), nil
 }

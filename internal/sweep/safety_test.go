@@ -1,0 +1,1284 @@
+package sweep_test
+
+// Safety properties of a whole run, through the real HTTP path (the ghapi
+// client against the fake GitHub): transient failures, rate limits, partial
+// knowledge, crashes, concurrent runs, pagination under change, hostile text,
+// branch deletion and a long soak.
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// ---- helpers ----
+
+// sfClock is the harness clock that also records every wait of the
+// transport (secondary limits, back-off, write pacing).
+type sfClock struct {
+	c      *fakegithub.Clock
+	mu     sync.Mutex
+	sleeps []time.Duration
+}
+
+func (c *sfClock) Now() time.Time { return c.c.Now() }
+
+func (c *sfClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.sleeps = append(c.sleeps, d)
+	c.mu.Unlock()
+	c.c.Advance(d)
+	return nil
+}
+
+func (c *sfClock) waits() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.sleeps)
+}
+
+// sfOpts varies one run beyond its inputs.
+type sfOpts struct {
+	ctx   context.Context   // nil: background
+	clock ghapi.Clock       // nil: the world's clock, waits advance it
+	base  http.RoundTripper // nil: http.DefaultTransport
+	now   time.Time         // zero: the clock's time
+}
+
+// sfRun is world.run with a chosen context, clock and base transport.
+func (w *world) sfRun(inputs map[string]string, o sfOpts) sweep.Result {
+	w.t.Helper()
+	cfg := w.config(inputs)
+	if o.ctx == nil {
+		o.ctx = context.Background()
+	}
+	if o.clock == nil {
+		o.clock = clientClock{w.clock}
+	}
+	client, err := ghapi.New(ghapi.Options{
+		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
+		Clock: o.clock, Base: o.base,
+		Limits: ghapi.Limits{DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
+			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval},
+	})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if o.now.IsZero() {
+		o.now = o.clock.Now()
+	}
+	return sweep.Run(o.ctx, client, cfg, o.now, &nopLog{})
+}
+
+// sfWith returns inputs plus more (more wins).
+func sfWith(inputs map[string]string, more ...string) map[string]string {
+	out := map[string]string{}
+	for k, v := range inputs {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(more); i += 2 {
+		out[more[i]] = more[i+1]
+	}
+	return out
+}
+
+// sfState is what a PR's end state is compared on.
+type sfState struct {
+	State   string
+	Labels  string // lower-cased, sorted, comma-joined
+	Notices int    // stalepr stale notices
+	Closes  int    // stalepr closing comments
+}
+
+func (w *world) sfSnapshot() map[int]sfState {
+	out := map[int]sfState{}
+	for _, is := range w.fake.Issues() {
+		labels := make([]string, len(is.Labels))
+		for i, l := range is.Labels {
+			labels[i] = strings.ToLower(l)
+		}
+		sort.Strings(labels)
+		out[is.Number] = sfState{State: is.State, Labels: strings.Join(labels, ","),
+			Notices: w.notices(is.Number, "stale"), Closes: w.notices(is.Number, "close")}
+	}
+	return out
+}
+
+func sfDiff(t *testing.T, what string, got, want map[int]sfState) {
+	t.Helper()
+	var nums []int
+	for n := range want {
+		nums = append(nums, n)
+	}
+	sort.Ints(nums)
+	for _, n := range nums {
+		if got[n] != want[n] {
+			t.Errorf("%s: #%d = %+v, want %+v", what, n, got[n], want[n])
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: %d issues, want %d", what, len(got), len(want))
+	}
+}
+
+var sfPRInPath = regexp.MustCompile(`/(?:issues|pulls)/(\d+)(?:/|$|\?)`)
+
+// sfPROf returns the PR number a request addresses, 0 for none.
+func sfPROf(r fakegithub.RequestInfo) int {
+	m := sfPRInPath.FindStringSubmatch(r.Path)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+func sfTimelineOf(n int) func(fakegithub.RequestInfo) bool {
+	return func(r fakegithub.RequestInfo) bool {
+		return r.Method == http.MethodGet && strings.Contains(r.Path, fmt.Sprintf("/issues/%d/timeline", n))
+	}
+}
+
+// sfFailWhere answers every request matching pred with f.
+func (w *world) sfFailWhere(pred func(fakegithub.RequestInfo) bool, f func() *fakegithub.Fault) {
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		if pred(r) {
+			return f()
+		}
+		return nil
+	})
+}
+
+const (
+	sfTimelineRoute     = "/repos/{owner}/{repo}/issues/{issue_number}/timeline"
+	sfListRoute         = "/repos/{owner}/{repo}/issues"
+	sfRepoCommentsRoute = "/repos/{owner}/{repo}/issues/comments"
+	sfPRCommentsRoute   = "/repos/{owner}/{repo}/issues/{issue_number}/comments"
+)
+
+var sfQuick = map[string]string{"write-interval": "0s"}
+
+// sfMixed builds a repository with work of every kind. It returns the PRs by
+// the action the rules call for.
+type sfMixed struct {
+	mark, close, unstale, keep []int
+	closeDetail                int // due for closing, but only the timeline can tell
+}
+
+func (w *world) sfMixed() sfMixed {
+	var m sfMixed
+	m.mark = append(m.mark,
+		w.pr(120),
+		w.pr(150, func(is *fakegithub.Issue) { is.Labels = []string{"needs-review", "keep"} }),
+		w.pr(200, func(is *fakegithub.Issue) { is.Labels = []string{"Needs-Review"} }),
+	)
+	m.close = append(m.close,
+		w.markedPR(40),
+		w.markedPR(45, func(is *fakegithub.Issue) { is.Labels = []string{"keep"} }),
+	)
+	m.closeDetail = w.markedPR(35)
+	w.fake.Comment(m.closeDetail, ci, daysAgo(2), "build passed")
+	m.close = append(m.close, m.closeDetail)
+	u1 := w.markedPR(10, func(is *fakegithub.Issue) { is.Labels = []string{"waiting-for-author"} })
+	w.fake.Comment(u1, bob, daysAgo(1), "back on it")
+	u2 := w.markedPR(12)
+	w.fake.Push(u2, "alice", daysAgo(3), "address review")
+	m.unstale = append(m.unstale, u1, u2)
+	m.keep = append(m.keep, w.markedPR(5), w.pr(10))
+	// Merged by a person while stale: the label comes off (one DELETE).
+	w.fake.AddPR(fakegithub.Issue{Title: "merged while stale", User: alice, State: "closed", Labels: []string{"stale"},
+		CreatedAt: daysAgo(200), UpdatedAt: daysAgo(2), ClosedAt: daysAgo(2), MergedAt: daysAgo(2)})
+	return m
+}
+
+var sfInputs = map[string]string{
+	"write-interval":                "0s",
+	"labels-to-remove-when-stale":   "needs-review",
+	"close-pr-label":                "closed-stale",
+	"labels-to-remove-when-unstale": "waiting-for-author",
+	"labels-to-add-when-unstale":    "active",
+}
+
+// sfReference runs inputs without faults over a fresh repository built by
+// build and returns its end state and how many writes the run made.
+func sfReference(t *testing.T, build func(*world), inputs map[string]string) (map[int]sfState, int) {
+	t.Helper()
+	w := newWorld(t)
+	build(w)
+	w.fake.Reset()
+	res := w.run(inputs)
+	if !res.OK() || res.Stopped != sweep.Completed {
+		t.Fatalf("reference run: OK %v, stopped %q, failed %+v", res.OK(), res.Stopped, res.Failed)
+	}
+	return w.sfSnapshot(), w.fake.Writes()
+}
+
+// ---- 3. never act on partial knowledge ----
+
+func TestSafetyFailingTimelineLeavesThePRAlone(t *testing.T) {
+	for _, name := range []string{"alone", "with the comment shortcut"} {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t)
+			m := w.sfMixed()
+			if name != "alone" {
+				// Three or more unsure stale PRs: the sweep reads the
+				// window's comments first; a bot comment still needs the
+				// timeline.
+				for i := 0; i < 3; i++ {
+					n := w.markedPR(20)
+					w.fake.Comment(n, bob, daysAgo(1), "ping")
+					m.unstale = append(m.unstale, n)
+				}
+			}
+			bad := m.closeDetail
+			w.sfFailWhere(sfTimelineOf(bad), func() *fakegithub.Fault { return fakegithub.ServerError(500) })
+			before := w.sfSnapshot()
+			res := w.run(sfInputs)
+
+			if got := w.sfSnapshot()[bad]; got != before[bad] {
+				t.Errorf("#%d with an unreadable timeline was changed: %+v -> %+v", bad, before[bad], got)
+			}
+			for _, r := range w.fake.WriteRequests() {
+				if sfPROf(r) == bad {
+					t.Errorf("write to #%d whose timeline failed: %s %s", bad, r.Method, r.Path)
+				}
+			}
+			if !has(res.Failed, bad) {
+				t.Errorf("Failed = %v, want #%d in it", numbers(res.Failed), bad)
+			}
+			if res.OK() {
+				t.Error("OK() = true with a PR left unread")
+			}
+			for _, n := range m.mark {
+				if !w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
+					t.Errorf("#%d not marked: %v", n, w.labels(n))
+				}
+			}
+			for _, n := range m.close {
+				if n != bad && w.state(n) != "closed" {
+					t.Errorf("#%d not closed", n)
+				}
+			}
+			for _, n := range m.unstale {
+				if w.hasLabel(n, "stale") {
+					t.Errorf("#%d not un-staled", n)
+				}
+			}
+		})
+	}
+}
+
+// A listing cut short by an error must not lead to any close: the run stops
+// and reports a failure.
+func TestSafetyFailingListingPageClosesNothing(t *testing.T) {
+	cases := []struct {
+		name  string
+		query string // matches the listing's query string
+	}{
+		{"labelled listing, page 2", "labels=stale"},
+		{"open listing, page 2", "state=open&sort=updated"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			var closing []int
+			for i := 0; i < 130; i++ {
+				closing = append(closing, w.markedPR(40+float64(i)/10))
+			}
+			for i := 0; i < 130; i++ {
+				w.pr(100 + float64(i)/10)
+			}
+			w.sfFailWhere(func(r fakegithub.RequestInfo) bool {
+				return r.Method == http.MethodGet && strings.HasSuffix(strings.SplitN(r.Route, " ", 2)[1], "/issues") &&
+					strings.Contains(r.Path, "page=2") && strings.Contains(r.Path, "state=open") &&
+					(tc.query == "labels=stale") == strings.Contains(r.Path, "labels=")
+			}, func() *fakegithub.Fault { return fakegithub.ServerError(500) })
+			res := w.run(sfQuick)
+			for _, n := range closing {
+				if w.state(n) != "open" {
+					t.Fatalf("#%d closed although a listing page failed", n)
+				}
+			}
+			if res.OK() || res.Stopped != sweep.StopListingError {
+				t.Errorf("OK %v Stopped %q: want a failed run stopped on the listing", res.OK(), res.Stopped)
+			}
+			if len(res.Closed) != 0 {
+				t.Errorf("Closed = %v", numbers(res.Closed))
+			}
+		})
+	}
+}
+
+// ---- 4. idempotent under crashes ----
+
+// sfKillAfter makes the k-th write take effect and then behaves as if the
+// process died: that request's connection drops, and every later request
+// is dropped before it reaches the repository.
+func (w *world) sfKillAfter(k int) {
+	var mu sync.Mutex
+	writes, dead := 0, false
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		mu.Lock()
+		defer mu.Unlock()
+		if dead {
+			return fakegithub.DropConnection()
+		}
+		if r.Write {
+			writes++
+			if writes == k {
+				dead = true
+				return fakegithub.DropAfterWrite()
+			}
+		}
+		return nil
+	})
+}
+
+func TestSafetyCrashAfterEveryWriteConverges(t *testing.T) {
+	build := func(w *world) { w.sfMixed() }
+	want, total := sfReference(t, build, sfInputs)
+	if total < 10 {
+		t.Fatalf("reference run made only %d writes", total)
+	}
+	for k := 1; k <= total; k++ {
+		t.Run(fmt.Sprintf("kill after write %d of %d", k, total), func(t *testing.T) {
+			w := newWorld(t)
+			m := w.sfMixed()
+			w.sfKillAfter(k)
+			w.run(sfInputs)
+			if got := w.fake.Writes(); got < k {
+				t.Fatalf("only %d writes reached the server before the kill", got)
+			}
+			w.fake.ClearFaults()
+			w.clock.Advance(time.Hour)
+			res := w.run(sfInputs)
+			if !res.OK() {
+				t.Errorf("run after the crash: failed %+v, stopped %q", res.Failed, res.Stopped)
+			}
+			sfDiff(t, "after crash and rerun", w.sfSnapshot(), want)
+			for _, n := range m.mark {
+				if c := w.notices(n, "stale"); c != 1 {
+					t.Errorf("#%d: %d stale notices, want 1", n, c)
+				}
+			}
+			for _, n := range m.close {
+				if c := w.notices(n, "close"); c != 1 {
+					t.Errorf("#%d: %d closing comments, want 1", n, c)
+				}
+			}
+			w.fake.Reset()
+			w.clock.Advance(time.Minute)
+			w.run(sfInputs)
+			if n := w.fake.Writes(); n != 0 {
+				t.Errorf("a third run still wrote %d times: %v", n, w.fake.WriteRequests())
+			}
+		})
+	}
+}
+
+// ---- 5. concurrent runs ----
+
+// sfGate holds each client's first write until every client has reached its
+// first write, so that all runs plan from the same state.
+type sfGate struct {
+	wg sync.WaitGroup
+}
+
+type sfGated struct {
+	g    *sfGate
+	once sync.Once
+	base http.RoundTripper
+}
+
+func (g *sfGated) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method != http.MethodGet {
+		g.once.Do(func() {
+			g.g.wg.Done()
+			done := make(chan struct{})
+			go func() { g.g.wg.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+			}
+		})
+	}
+	return g.base.RoundTrip(r)
+}
+
+func TestSafetyConcurrentRunsPostOnce(t *testing.T) {
+	for _, mode := range []string{"planned together", "free race"} {
+		for rep := 0; rep < 5; rep++ {
+			t.Run(fmt.Sprintf("%s %d", mode, rep), func(t *testing.T) {
+				w := newWorld(t)
+				m := w.sfMixed()
+				for i := 0; i < 10; i++ {
+					m.mark = append(m.mark, w.pr(100+float64(i)))
+				}
+				now := w.now()
+				g := &sfGate{}
+				g.wg.Add(2)
+				var results [2]sweep.Result
+				var wg sync.WaitGroup
+				for i := range results {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						o := sfOpts{now: now}
+						if mode == "planned together" {
+							o.base = &sfGated{g: g, base: http.DefaultTransport}
+						}
+						results[i] = w.sfRun(sfInputs, o)
+					}()
+				}
+				wg.Wait()
+				if mode == "planned together" {
+					// Both runs planned from the same state: both posted,
+					// and the duplicates were deleted.
+					posts, deletes := 0, 0
+					for _, r := range w.fake.WriteRequests() {
+						switch r.Route {
+						case "POST " + sfPRCommentsRoute:
+							posts++
+						case "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}":
+							deletes++
+						}
+					}
+					if need := len(m.mark) + len(m.close); posts < 2*need || deletes < need {
+						t.Errorf("%d posts and %d deletes for %d notices: the runs did not overlap as planned", posts, deletes, need)
+					}
+				}
+				for i, r := range results {
+					if !r.OK() {
+						t.Errorf("run %d: failed %+v stopped %q", i, r.Failed, r.Stopped)
+					}
+				}
+				for _, n := range m.mark {
+					if c := w.notices(n, "stale"); c != 1 || !w.hasLabel(n, "stale") {
+						t.Errorf("#%d: %d stale notices, labels %v; want one notice", n, c, w.labels(n))
+					}
+				}
+				for _, n := range m.close {
+					if c := w.notices(n, "close"); c != 1 || w.state(n) != "closed" {
+						t.Errorf("#%d: state %s, %d closing comments; want closed with one", n, w.state(n), c)
+					}
+				}
+				for _, n := range m.unstale {
+					if w.hasLabel(n, "stale") {
+						t.Errorf("#%d still stale", n)
+					}
+				}
+			})
+		}
+	}
+}
+
+// ---- 2. rate limits ----
+
+func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
+	type where struct {
+		name string
+		pred func(fakegithub.RequestInfo) bool
+	}
+	var writes int
+	places := []where{
+		{"third write", func(r fakegithub.RequestInfo) bool {
+			if r.Write {
+				writes++
+			}
+			return r.Write && writes == 3
+		}},
+		{"a timeline read", func(r fakegithub.RequestInfo) bool {
+			return strings.HasSuffix(r.Route, "/timeline")
+		}},
+		{"the open listing", func(r fakegithub.RequestInfo) bool {
+			return strings.HasSuffix(r.Route, "/issues") && !strings.Contains(r.Path, "labels=")
+		}},
+	}
+	for _, status := range []int{http.StatusForbidden, http.StatusTooManyRequests} {
+		for _, pl := range places {
+			t.Run(fmt.Sprintf("%d at %s", status, pl.name), func(t *testing.T) {
+				writes = 0
+				w := newWorld(t)
+				m := w.sfMixed()
+				reset := w.now().Add(40 * time.Minute)
+				var mu sync.Mutex
+				fired := false
+				w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+					mu.Lock()
+					defer mu.Unlock()
+					if !fired && pl.pred(r) {
+						fired = true
+						return fakegithub.PrimaryRateLimit(status, reset)
+					}
+					return nil
+				})
+				res := w.run(sfInputs)
+				reqs := w.fake.Requests()
+				if !fired {
+					t.Fatal("the limit never fired")
+				}
+				last := reqs[len(reqs)-1]
+				if last.Fault == "" {
+					for i, r := range reqs {
+						if r.Fault != "" {
+							t.Errorf("%d requests after the rate limit, first %s %s", len(reqs)-1-i, reqs[i+1].Method, reqs[i+1].Path)
+						}
+					}
+				}
+				if res.Stopped != sweep.StopRateLimited {
+					t.Errorf("Stopped = %q, want %q", res.Stopped, sweep.StopRateLimited)
+				}
+				if !res.OK() {
+					t.Errorf("a rate limit failed the run: %+v", res.Failed)
+				}
+				if res.Left == 0 {
+					t.Errorf("Left = 0 with work remaining (marked %v closed %v unstaled %v)",
+						numbers(res.Marked), numbers(res.Closed), numbers(res.Unstaled))
+				}
+				// After the reset, the next run finishes the work.
+				w.fake.ClearFaults()
+				w.clock.Set(reset.Add(time.Minute))
+				if r2 := w.run(sfInputs); !r2.OK() || r2.Stopped != sweep.Completed {
+					t.Fatalf("run after the reset: %+v stopped %q", r2.Failed, r2.Stopped)
+				}
+				for _, n := range m.mark {
+					if w.notices(n, "stale") != 1 {
+						t.Errorf("#%d: %d notices after the second run", n, w.notices(n, "stale"))
+					}
+				}
+				for _, n := range m.close {
+					if w.state(n) != "closed" || w.notices(n, "close") != 1 {
+						t.Errorf("#%d: %s with %d closing comments", n, w.state(n), w.notices(n, "close"))
+					}
+				}
+			})
+		}
+	}
+}
+
+// When the only work left needs reading first, a rate limit in the middle of
+// those reads still reports the PRs not reached, as running out of budget
+// there does.
+func TestSafetyRateLimitDuringDetailReportsLeft(t *testing.T) {
+	w := newWorld(t)
+	for i := 0; i < 2; i++ {
+		n := w.markedPR(35)
+		w.fake.Comment(n, ci, daysAgo(2), "build passed")
+	}
+	w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: sfTimelineRoute,
+		Fault: fakegithub.PrimaryRateLimit(403, w.now().Add(time.Hour))})
+	res := w.run(sfQuick)
+	if res.Stopped != sweep.StopRateLimited || !res.OK() {
+		t.Fatalf("Stopped %q OK %v", res.Stopped, res.OK())
+	}
+	if res.Left == 0 {
+		t.Errorf("Left = 0 although two stale PRs were not decided (the budget path counts them)")
+	}
+}
+
+func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
+	const maxWait = 2 * time.Minute // ghapi's default cap
+	want, _ := sfReference(t, func(w *world) { w.sfMixed() }, sfInputs)
+	cases := []struct {
+		name    string
+		route   string
+		fault   *fakegithub.Fault
+		atLeast time.Duration
+	}{
+		{"403 retry-after 90 on the listing", "GET " + sfListRoute, fakegithub.SecondaryRateLimit(403, 90), 90 * time.Second},
+		{"429 retry-after 30 on a comment", "POST " + sfPRCommentsRoute, fakegithub.SecondaryRateLimit(429, 30), 30 * time.Second},
+		{"403 message only on a label write", "POST /repos/{owner}/{repo}/issues/{issue_number}/labels", fakegithub.SecondaryRateLimit(403, 0), time.Minute},
+		{"429 message only on a timeline", "GET " + sfTimelineRoute, fakegithub.SecondaryRateLimit(429, 0), time.Minute},
+		{"bare 429 on a close", "PATCH /repos/{owner}/{repo}/issues/{issue_number}", fakegithub.StatusFault(429, `{"message":"Too Many Requests"}`), time.Minute},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.sfMixed()
+			method, route, _ := strings.Cut(tc.route, " ")
+			w.fake.InjectFault(fakegithub.FaultRule{Method: method, Route: route, Fault: tc.fault})
+			rc := &sfClock{c: w.clock}
+			res := w.sfRun(sfInputs, sfOpts{clock: rc})
+			if !slices.ContainsFunc(w.fake.Requests(), func(r fakegithub.RequestInfo) bool { return r.Fault != "" }) {
+				t.Fatal("the limit never fired")
+			}
+			waits := rc.waits()
+			longest := slices.Max(append(waits, 0))
+			if longest < tc.atLeast {
+				t.Errorf("longest wait %v, want >= %v (waits %v)", longest, tc.atLeast, waits)
+			}
+			if longest > maxWait {
+				t.Errorf("waited %v, more than the cap %v", longest, maxWait)
+			}
+			if !res.OK() || res.Stopped != sweep.Completed {
+				t.Errorf("OK %v stopped %q failed %+v: a single secondary limit should only delay the run", res.OK(), res.Stopped, res.Failed)
+			}
+			sfDiff(t, "after a secondary limit", w.sfSnapshot(), want)
+		})
+	}
+}
+
+// A retry-after longer than the run may wait: the run must not send a
+// request before retry-after has passed (GitHub's rule); it may stop instead.
+func TestSafetySecondaryRetryAfterBeyondTheCap(t *testing.T) {
+	const maxWait = 2 * time.Minute
+	w := newWorld(t)
+	w.sfMixed()
+	var mu sync.Mutex
+	var limitedAt time.Time
+	var early []string
+	fired := false
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		mu.Lock()
+		defer mu.Unlock()
+		now := w.clock.Now()
+		if fired && now.Before(limitedAt.Add(time.Hour)) {
+			early = append(early, fmt.Sprintf("%s %s at +%v", r.Method, r.Path, now.Sub(limitedAt)))
+		}
+		if !fired && r.Write {
+			fired, limitedAt = true, now
+			return fakegithub.SecondaryRateLimit(403, 3600)
+		}
+		return nil
+	})
+	rc := &sfClock{c: w.clock}
+	res := w.sfRun(sfInputs, sfOpts{clock: rc})
+	if longest := slices.Max(append(rc.waits(), 0)); longest > maxWait {
+		t.Errorf("waited %v in one go, more than the cap %v", longest, maxWait)
+	}
+	if len(early) > 0 {
+		t.Errorf("retry-after: 3600 was not honoured: %d requests before it elapsed, first %s", len(early), early[0])
+	}
+	if !res.OK() {
+		t.Errorf("a secondary limit failed the run: %+v", res.Failed)
+	}
+}
+
+func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
+	for _, status := range []int{403, 429} {
+		for _, from := range []string{"first request", "second write"} {
+			t.Run(fmt.Sprintf("%d from the %s", status, from), func(t *testing.T) {
+				w := newWorld(t)
+				w.sfMixed()
+				var mu sync.Mutex
+				writes, limited := 0, 0
+				w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+					mu.Lock()
+					defer mu.Unlock()
+					if r.Write {
+						writes++
+					}
+					if from == "first request" || writes >= 2 {
+						limited++
+						return fakegithub.SecondaryRateLimit(status, 5)
+					}
+					return nil
+				})
+				rc := &sfClock{c: w.clock}
+				res := w.sfRun(sfInputs, sfOpts{clock: rc})
+				if res.Stopped != sweep.StopSecondary {
+					t.Errorf("Stopped = %q, want %q", res.Stopped, sweep.StopSecondary)
+				}
+				if !res.OK() {
+					t.Errorf("repeated secondary limits failed the run: %+v", res.Failed)
+				}
+				if from != "first request" && res.Left == 0 {
+					t.Error("Left = 0 with work remaining")
+				}
+				if reqs := w.fake.Requests(); reqs[len(reqs)-1].Fault == "" {
+					t.Errorf("requests after the run stopped on the secondary limit: last %s %s", reqs[len(reqs)-1].Method, reqs[len(reqs)-1].Path)
+				}
+				if limited > 4 {
+					t.Errorf("%d requests sent against a secondary limit (want 4: three waits, then stop)", limited)
+				}
+				var total time.Duration
+				for _, d := range rc.waits() {
+					if d < 5*time.Second {
+						t.Errorf("waited %v, less than retry-after 5s", d)
+					}
+					total += d
+				}
+				if total > 6*time.Minute {
+					t.Errorf("waited %v in total", total)
+				}
+			})
+		}
+	}
+}
+
+// ---- 1. transient failures ----
+
+// sfStaleHeavy is sfMixed plus enough unsure stale PRs for the sweep to
+// read the window's comments, so that every read route is exercised.
+func (w *world) sfStaleHeavy() sfMixed {
+	m := w.sfMixed()
+	for i := 0; i < 3; i++ {
+		n := w.markedPR(20 + float64(i))
+		w.fake.Comment(n, bob, daysAgo(1+float64(i)/10), "ping")
+		m.unstale = append(m.unstale, n)
+	}
+	return m
+}
+
+func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
+	build := func(w *world) { w.sfStaleHeavy() }
+	want, _ := sfReference(t, build, sfInputs)
+	faults := map[string]func() *fakegithub.Fault{
+		"500":       func() *fakegithub.Fault { return fakegithub.ServerError(500) },
+		"502":       func() *fakegithub.Fault { return fakegithub.ServerError(502) },
+		"503":       func() *fakegithub.Fault { return fakegithub.ServerError(503) },
+		"drop":      fakegithub.DropConnection,
+		"truncated": fakegithub.TruncatedBody,
+	}
+	routes := []string{sfListRoute, sfTimelineRoute, sfRepoCommentsRoute}
+	for _, fname := range []string{"500", "502", "503", "drop", "truncated"} {
+		for _, route := range routes {
+			t.Run(fname+" "+route, func(t *testing.T) {
+				w := newWorld(t)
+				build(w)
+				// Two failures in a row on the first two reads of the route,
+				// and again on its fourth.
+				w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: route, Nth: 1, Times: 2, Fault: faults[fname]()})
+				w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: route, Nth: 4, Times: 1, Fault: faults[fname]()})
+				res := w.run(sfInputs)
+				hit := 0
+				for _, r := range w.fake.Requests() {
+					if r.Fault != "" {
+						hit++
+					}
+				}
+				if hit < 2 {
+					t.Fatalf("only %d faults fired", hit)
+				}
+				if !res.OK() || res.Stopped != sweep.Completed {
+					t.Errorf("OK %v stopped %q failed %+v: transient read failures must be retried", res.OK(), res.Stopped, res.Failed)
+				}
+				sfDiff(t, "after transient read failures", w.sfSnapshot(), want)
+			})
+		}
+	}
+}
+
+// A write whose answer is lost: applied once, verified, never doubled.
+func TestSafetyLostWriteAnswers(t *testing.T) {
+	build := func(w *world) { w.sfMixed() }
+	want, _ := sfReference(t, build, sfInputs)
+	faults := map[string]func() *fakegithub.Fault{
+		"fail after write": fakegithub.FailAfterWrite,
+		"drop after write": fakegithub.DropAfterWrite,
+		"truncated":        fakegithub.TruncatedBody,
+		"502 before":       func() *fakegithub.Fault { return fakegithub.ServerError(502) },
+		"drop before":      fakegithub.DropConnection,
+	}
+	writes := []string{
+		"POST " + sfPRCommentsRoute,
+		"POST /repos/{owner}/{repo}/issues/{issue_number}/labels",
+		"PUT /repos/{owner}/{repo}/issues/{issue_number}/labels",
+		"DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
+		"PATCH /repos/{owner}/{repo}/issues/{issue_number}",
+	}
+	for _, fname := range []string{"fail after write", "drop after write", "truncated", "502 before", "drop before"} {
+		for _, wr := range writes {
+			t.Run(fname+" "+wr, func(t *testing.T) {
+				w := newWorld(t)
+				m := w.sfMixed()
+				method, route, _ := strings.Cut(wr, " ")
+				// The first and the third such write lose their answer.
+				w.fake.InjectFault(fakegithub.FaultRule{Method: method, Route: route, Nth: 1, Fault: faults[fname]()})
+				w.fake.InjectFault(fakegithub.FaultRule{Method: method, Route: route, Nth: 3, Fault: faults[fname]()})
+				res := w.run(sfInputs)
+				fired := slices.ContainsFunc(w.fake.Requests(), func(r fakegithub.RequestInfo) bool { return r.Fault != "" })
+				if !fired {
+					t.Fatal("no fault fired")
+				}
+				if !res.OK() {
+					t.Errorf("failed %+v", res.Failed)
+				}
+				for _, n := range append(m.mark, m.close...) {
+					if c := w.notices(n, "stale"); c != 1 {
+						t.Errorf("#%d: %d stale notices", n, c)
+					}
+				}
+				for _, n := range m.close {
+					if c := w.notices(n, "close"); c != 1 {
+						t.Errorf("#%d: %d closing comments", n, c)
+					}
+				}
+				if method == "POST" && strings.HasSuffix(route, "/comments") {
+					if w.fake.CountBy()["GET "+sfPRCommentsRoute] == 0 {
+						t.Error("a comment with an unknown outcome was not verified")
+					}
+				}
+				sfDiff(t, "after lost write answers", w.sfSnapshot(), want)
+			})
+		}
+	}
+}
+
+// ---- 6. pagination under change ----
+
+func TestSafetyPaginationUnderOwnWrites(t *testing.T) {
+	w := newWorld(t)
+	var mark, closing, unstale []int
+	for i := 0; i < 260; i++ {
+		// Interleave ages so our writes move PRs across every page.
+		mark = append(mark, w.pr(100+float64(i%37)+float64(i)/1000))
+	}
+	for i := 0; i < 120; i++ {
+		closing = append(closing, w.markedPR(40+float64(i)/100))
+	}
+	for i := 0; i < 30; i++ {
+		n := w.markedPR(20 + float64(i)/10)
+		w.fake.Comment(n, bob, daysAgo(1), "still here")
+		unstale = append(unstale, n)
+	}
+	for i := 0; i < 150; i++ {
+		w.pr(float64(i) / 5) // active: after the cutoff
+	}
+	res := w.run(sfWith(sfQuick, "operations-per-run", "3000"))
+	if !res.OK() || res.Stopped != sweep.Completed {
+		t.Fatalf("OK %v stopped %q left %d", res.OK(), res.Stopped, res.Left)
+	}
+	for _, n := range mark {
+		if !w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
+			t.Errorf("#%d skipped: labels %v, %d notices", n, w.labels(n), w.notices(n, "stale"))
+		}
+	}
+	for _, n := range closing {
+		if w.state(n) != "closed" {
+			t.Errorf("#%d not closed", n)
+		}
+	}
+	for _, n := range unstale {
+		if w.hasLabel(n, "stale") {
+			t.Errorf("#%d not un-staled", n)
+		}
+	}
+	if len(res.Marked) != len(mark) || len(res.Closed) != len(closing) || len(res.Unstaled) != len(unstale) {
+		t.Errorf("marked %d closed %d unstaled %d, want %d %d %d", len(res.Marked), len(res.Closed), len(res.Unstaled),
+			len(mark), len(closing), len(unstale))
+	}
+}
+
+// People's writes during the listing move PRs between pages too. A PR that
+// slipped to an earlier page is missed by offset pagination (as on GitHub);
+// it must then be handled by the next run, never left behind for good.
+func TestSafetyPaginationUnderOthersWrites(t *testing.T) {
+	w := newWorld(t)
+	var mark []int
+	for i := 0; i < 250; i++ {
+		mark = append(mark, w.pr(300-float64(i)/10))
+	}
+	var mu sync.Mutex
+	done := false
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		mu.Lock()
+		defer mu.Unlock()
+		if !done && r.Method == "GET" && strings.Contains(r.Path, "page=2") && !strings.Contains(r.Path, "labels=") {
+			done = true
+			// A bot touches ten PRs of page 1: they move to the end; ten PRs
+			// of page 2 slip onto page 1.
+			for _, n := range mark[:10] {
+				w.fake.Comment(n, ci, w.clock.Now(), "rebased")
+			}
+		}
+		return nil
+	})
+	w.run(sfWith(sfQuick, "operations-per-run", "3000"))
+	w.fake.SetFaultHook(nil)
+	w.clock.Advance(24 * time.Hour)
+	w.run(sfWith(sfQuick, "operations-per-run", "3000"))
+	for _, n := range mark[10:] {
+		if !w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
+			t.Errorf("#%d never marked: labels %v", n, w.labels(n))
+		}
+	}
+}
+
+// ---- 7. hostile text ----
+
+func TestSafetyHostileText(t *testing.T) {
+	hostile := []string{"::error::x", "::add-mask::x", "line\nbreak", "a | b | c", "<img src=x onerror=alert(1)>",
+		"_GitHubActionsFileCommandDelimeter_", "ghadelimiter_1234", "%0A::warning::y"}
+	for _, staleLabel := range []string{"lifecycle/stale", "stale #1?", "stale label", "100%", "a/b/c", "état/périmé"} {
+		t.Run(staleLabel, func(t *testing.T) {
+			w := newWorld(t)
+			inputs := sfWith(sfQuick,
+				"stale-pr-label", staleLabel,
+				"labels-to-remove-when-unstale", "needs info?,area/x #1,wait for:author",
+				"close-pr-label", "closed: stale|bot",
+				"stale-pr-message", "Hi {{author}}, labels {{labels}} ::error::nope\n_GitHubActionsFileCommandDelimeter_")
+			var mark []int
+			for i, h := range hostile {
+				n := w.pr(100+float64(i), func(is *fakegithub.Issue) {
+					is.Title = h
+					is.User = fakegithub.Person("u" + strconv.Itoa(i) + h)
+					is.Labels = []string{h}
+				})
+				mark = append(mark, n)
+			}
+			mk := func(d float64, labels ...string) int {
+				n := w.pr(d+90, func(is *fakegithub.Issue) { is.Title = hostile[int(d)%len(hostile)]; is.Labels = labels })
+				at := daysAgo(d)
+				w.fake.Label(n, action, at, staleLabel)
+				w.fake.Comment(n, action, at.Add(time.Second), fakegithub.StaleNoticeBody(staleLabel, at))
+				return n
+			}
+			onlyStale := mk(10)
+			w.fake.Comment(onlyStale, bob, daysAgo(1), "::error::still here")
+			odd := mk(11, "needs info?", "area/x #1", "wait for:author", "keep|me")
+			w.fake.Comment(odd, bob, daysAgo(1), "<b>back</b>")
+			closing := mk(40, "x/y#z?")
+			merged := w.fake.AddPR(fakegithub.Issue{Title: "::add-mask::merged", User: alice, State: "closed", Labels: []string{staleLabel},
+				CreatedAt: daysAgo(200), UpdatedAt: daysAgo(2), ClosedAt: daysAgo(2), MergedAt: daysAgo(2)})
+
+			res := w.run(inputs)
+			if !res.OK() || res.Stopped != sweep.Completed {
+				t.Fatalf("OK %v stopped %q failed %+v", res.OK(), res.Stopped, res.Failed)
+			}
+			for _, n := range mark {
+				if !w.hasLabel(n, staleLabel) || w.notices(n, "stale") != 1 {
+					t.Errorf("#%d not marked: %q", n, w.labels(n))
+				}
+			}
+			if w.hasLabel(onlyStale, staleLabel) {
+				t.Errorf("#%d: %q not removed", onlyStale, staleLabel)
+			}
+			if got := w.labels(odd); len(got) != 1 || got[0] != "keep|me" {
+				t.Errorf("#%d labels %q, want only keep|me", odd, got)
+			}
+			if w.state(closing) != "closed" || !w.hasLabel(closing, "closed: stale|bot") || !w.hasLabel(closing, "x/y#z?") || w.hasLabel(closing, staleLabel) {
+				t.Errorf("#%d: %s %q", closing, w.state(closing), w.labels(closing))
+			}
+			if w.hasLabel(merged, staleLabel) {
+				t.Errorf("merged #%d keeps %q", merged, staleLabel)
+			}
+			for _, it := range res.Marked {
+				if i := slices.Index(mark, it.Number); i >= 0 && it.Title != hostile[i] {
+					t.Errorf("#%d title %q, want it as is (the report sanitises)", it.Number, it.Title)
+				}
+			}
+			// Second run: nothing left to do.
+			w.fake.Reset()
+			w.clock.Advance(time.Minute)
+			w.run(inputs)
+			if n := w.fake.Writes(); n != 0 {
+				t.Errorf("second run wrote %d times: %v", n, w.fake.WriteRequests())
+			}
+		})
+	}
+}
+
+// ---- 8. branch deletion ----
+
+func TestSafetyDeleteBranch(t *testing.T) {
+	w := newWorld(t)
+	w.fake.AddBranch("feature", "fix/issue#12?", "already-gone-race")
+	same := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "fix/issue#12?" })
+	// A fork whose branch has the name of one of ours, from a fork that
+	// even has our repository's name.
+	fork := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "feature"; is.HeadRepo = "alice/repo" })
+	nullRepo := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "feature"; is.HeadRepoDeleted = true })
+	dflt := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "main" })
+	gone := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "never-existed" })
+	w.fake.DeleteBranch("never-existed") // deleted by a person long ago: 422
+	race := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "already-gone-race" })
+	// Someone deletes the branch between our read and our delete: 422.
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		if r.Method == "DELETE" && strings.Contains(r.Path, "already-gone-race") {
+			return fakegithub.StatusFault(422, `{"message":"Reference does not exist","documentation_url":"https://docs.github.com/rest/git/refs#delete-a-reference","status":"422"}`)
+		}
+		return nil
+	})
+	res := w.run(sfWith(sfQuick, "delete-branch", "true"))
+	for _, n := range []int{same, fork, nullRepo, dflt, gone, race} {
+		if w.state(n) != "closed" {
+			t.Errorf("#%d not closed", n)
+		}
+	}
+	if !res.OK() {
+		t.Errorf("failed %+v (a 422 on an already deleted branch is not an error)", res.Failed)
+	}
+	if w.fake.HasBranch("fix/issue#12?") {
+		t.Error("the same-repository branch fix/issue#12? was not deleted")
+	}
+	if !w.fake.HasBranch("feature") || !w.fake.HasBranch("main") {
+		t.Errorf("a fork's namesake or the default branch was deleted: %v", w.fake.Branches())
+	}
+	var deletes []string
+	saw422 := 0
+	for _, r := range w.fake.WriteRequests() {
+		if r.Method == "DELETE" && strings.Contains(r.Path, "/git/refs/") {
+			deletes = append(deletes, fmt.Sprintf("%s -> %d", r.Path, r.Status))
+			if r.Status == 422 {
+				saw422++
+			}
+			if strings.Contains(r.Path, "/heads/feature") || strings.HasSuffix(r.Path, "/heads/main") {
+				t.Errorf("delete request for a branch that is not the PR's: %s", r.Path)
+			}
+		}
+	}
+	if saw422 < 2 {
+		t.Errorf("want two 422 answers (never existed, deleted meanwhile): %v", deletes)
+	}
+	if len(deletes) != 3 {
+		t.Errorf("delete requests %v, want exactly the same-repository ones (3)", deletes)
+	}
+}
+
+// ---- 9. soak ----
+
+var sfMarkedRE = regexp.MustCompile(`<!-- stalepr:stale marked=([^ ]+) -->`)
+
+// sfLastPerson is the last thing a person did on a PR at or before until,
+// as the rules count it: comments and events by people, and pushed commits.
+func sfLastPerson(evs []fakegithub.Event, cms []fakegithub.Comment, me string, until time.Time) time.Time {
+	var last time.Time
+	see := func(at time.Time) {
+		if !at.After(until) && at.After(last) {
+			last = at
+		}
+	}
+	for _, c := range cms {
+		if c.User.Type == "User" && !strings.EqualFold(c.User.Login, me) {
+			see(c.CreatedAt)
+		}
+	}
+	for _, e := range evs {
+		switch {
+		case e.Type == fakegithub.EventCommitted:
+			see(e.At)
+		case e.Type == fakegithub.EventLabeled && strings.EqualFold(e.Label, "stale"):
+		case e.Actor.Type == "User" && !strings.EqualFold(e.Actor.Login, me):
+			see(e.At)
+		}
+	}
+	return last
+}
+
+// sfExpected recomputes, from the fake's state alone, what the rules call
+// for on each open PR (the soak's inputs: 90/30 days, pinned and drafts
+// exempt, activity from anyone).
+func sfExpected(w *world, now time.Time) map[int]string {
+	me := w.fake.Identity().Login
+	far := now.Add(100 * 365 * 24 * time.Hour)
+	out := map[int]string{}
+	for _, is := range w.fake.Issues() {
+		if !is.IsPR || is.State != "open" || is.Draft || is.HasLabel("pinned") {
+			continue
+		}
+		n := is.Number
+		if !is.HasLabel("stale") {
+			if is.UpdatedAt.Before(now.Add(-90 * 24 * time.Hour)) {
+				out[n] = "mark"
+			}
+			continue
+		}
+		evs, cms := w.fake.Events(n), w.fake.Comments(n)
+		var mark time.Time
+		for _, e := range evs {
+			if strings.EqualFold(e.Label, "stale") {
+				switch e.Type {
+				case fakegithub.EventLabeled:
+					mark = e.At
+				case fakegithub.EventUnlabeled:
+					mark = time.Time{}
+				}
+			}
+		}
+		notice := false
+		for _, c := range cms {
+			if m := sfMarkedRE.FindStringSubmatch(c.Body); m != nil && !c.CreatedAt.Before(mark) {
+				notice = true
+			}
+		}
+		switch {
+		case mark.IsZero():
+			out[n] = "unknown mark"
+		case sfLastPerson(evs, cms, me, far).After(mark):
+			out[n] = "unstale"
+		case !now.Before(mark.Add(30 * 24 * time.Hour)):
+			out[n] = "close"
+		case !notice:
+			out[n] = "notify"
+		}
+	}
+	return out
+}
+
+func TestSafetySoak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("soak: 50 runs over 2,000 PRs")
+	}
+	start := time.Now()
+	w := newWorld(t)
+	w.fake.AddSynthetic(2000, 7)
+	me := w.fake.Identity().Login
+	inputs := sfWith(sfQuick, "operations-per-run", "400", "exempt-pr-labels", "pinned", "exempt-draft-pr", "true")
+
+	var mu sync.Mutex
+	faultRNG := rand.New(rand.NewPCG(42, 1))
+	reqs, secondaries := 0, 0
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		mu.Lock()
+		defer mu.Unlock()
+		reqs++
+		if reqs%7 == 0 {
+			if r.Write && (reqs/7)%2 == 1 {
+				return fakegithub.FailAfterWrite()
+			}
+			return fakegithub.ServerError([]int{500, 502, 503}[(reqs/7)%3])
+		}
+		if faultRNG.IntN(150) == 0 {
+			secondaries++
+			return fakegithub.SecondaryRateLimit([]int{403, 429}[faultRNG.IntN(2)], faultRNG.IntN(90))
+		}
+		return nil
+	})
+
+	people := rand.New(rand.NewPCG(43, 2))
+	stops := map[sweep.StopReason]int{}
+	var marked, closed, unstaled int
+	for day := 0; day < 50; day++ {
+		res := w.run(inputs)
+		stops[res.Stopped]++
+		marked, closed, unstaled = marked+len(res.Marked), closed+len(res.Closed), unstaled+len(res.Unstaled)
+		if !res.OK() {
+			t.Errorf("day %d: run failed: stopped %q, failed %+v", day, res.Stopped, res.Failed)
+		}
+		w.clock.Advance(24 * time.Hour)
+		for _, is := range w.fake.Issues() {
+			if is.IsPR && is.State == "open" && is.HasLabel("stale") && people.IntN(8) == 0 {
+				at := w.now().Add(-time.Duration(1+people.IntN(20)) * time.Hour)
+				w.fake.Comment(is.Number, fakegithub.Person("dev"+strconv.Itoa(1+people.IntN(200))), at, "Still working on it.")
+			}
+		}
+	}
+	t.Logf("soak: %d marked, %d closed, %d unstaled; stops %v; %d requests, %d secondary limits; %v",
+		marked, closed, unstaled, stops, reqs, secondaries, time.Since(start).Round(time.Millisecond))
+	if closed == 0 || marked == 0 || unstaled == 0 {
+		t.Errorf("the soak exercised too little: %d marked, %d closed, %d unstaled", marked, closed, unstaled)
+	}
+
+	// No duplicate notice for any mark, no more closing comments than closes.
+	for _, is := range w.fake.Issues() {
+		n := is.Number
+		seen := map[string]int{}
+		closes := 0
+		for _, c := range w.fake.Comments(n) {
+			if m := sfMarkedRE.FindStringSubmatch(c.Body); m != nil {
+				if seen[m[1]]++; seen[m[1]] == 2 {
+					t.Errorf("#%d: two stale notices for the mark of %s", n, m[1])
+				}
+			}
+			if strings.Contains(c.Body, "<!-- stalepr:close") {
+				closes++
+			}
+		}
+		ourCloses := 0
+		for _, e := range w.fake.Events(n) {
+			if e.Type == fakegithub.EventClosed && e.Actor.Login == me {
+				ourCloses++
+			}
+		}
+		if closes > ourCloses {
+			t.Errorf("#%d: %d closing comments for %d closes", n, closes, ourCloses)
+		}
+	}
+
+	// No wrong close: at each close, marked 30 days before and no person
+	// since the mark; never an exempt PR.
+	for _, is := range w.fake.Issues() {
+		n := is.Number
+		evs, cms := w.fake.Events(n), w.fake.Comments(n)
+		for _, e := range evs {
+			if e.Type != fakegithub.EventClosed || e.Actor.Login != me {
+				continue
+			}
+			if is.Draft || is.HasLabel("pinned") {
+				t.Errorf("#%d: exempt PR closed at %s", n, e.At)
+			}
+			var mark time.Time
+			for _, l := range evs {
+				if l.Type == fakegithub.EventLabeled && strings.EqualFold(l.Label, "stale") && !l.At.After(e.At) {
+					mark = l.At
+				}
+			}
+			if mark.IsZero() || e.At.Sub(mark) < 30*24*time.Hour {
+				t.Errorf("#%d closed at %s, marked %s: not 30 days", n, e.At, mark)
+			}
+			if p := sfLastPerson(evs, cms, me, e.At); p.After(mark) || e.At.Sub(p) < 30*24*time.Hour {
+				t.Errorf("#%d closed at %s although a person acted at %s (marked %s)", n, e.At, p, mark)
+			}
+		}
+	}
+
+	// A fault-free run with room for everything writes only what the rules
+	// require, and leaves nothing to do.
+	w.fake.ClearFaults()
+	want := sfExpected(w, w.now())
+	w.fake.Reset()
+	res := w.run(sfWith(inputs, "operations-per-run", "5000"))
+	if !res.OK() || res.Stopped != sweep.Completed {
+		t.Fatalf("final run: stopped %q failed %+v", res.Stopped, res.Failed)
+	}
+	for _, r := range w.fake.WriteRequests() {
+		if n := sfPROf(r); want[n] == "" {
+			t.Errorf("final run: unrequired write %s %s", r.Method, r.Path)
+		}
+	}
+	if left := sfExpected(w, w.now()); len(left) != 0 {
+		t.Errorf("after the final run, PRs still call for action: %v", left)
+	}
+	w.fake.Reset()
+	w.run(inputs)
+	if n := w.fake.Writes(); n != 0 {
+		t.Errorf("a second fault-free run wrote %d times", n)
+	}
+}
+
+// With delete-branch, a crash between the close and the branch deletion
+// must not leave the branch behind for good: the next run finishes it.
+func TestSafetyCrashBeforeBranchDeletionConverges(t *testing.T) {
+	inputs := sfWith(sfInputs, "delete-branch", "true")
+	build := func(w *world) {
+		w.sfMixed()
+		w.fake.AddBranch("feature-a", "feature-b")
+		w.markedPR(50, func(is *fakegithub.Issue) { is.HeadRef = "feature-a" })
+		w.markedPR(60, func(is *fakegithub.Issue) { is.HeadRef = "feature-b" })
+	}
+	want, total := sfReference(t, build, inputs)
+	for k := 1; k <= total; k++ {
+		t.Run(fmt.Sprintf("kill after write %d of %d", k, total), func(t *testing.T) {
+			w := newWorld(t)
+			build(w)
+			w.sfKillAfter(k)
+			w.run(inputs)
+			w.fake.ClearFaults()
+			w.clock.Advance(time.Hour)
+			w.run(inputs)
+			sfDiff(t, "after crash and rerun", w.sfSnapshot(), want)
+			for _, b := range []string{"feature-a", "feature-b"} {
+				if w.fake.HasBranch(b) {
+					t.Errorf("branch %s of a PR closed by stalepr is still there", b)
+				}
+			}
+		})
+	}
+}
