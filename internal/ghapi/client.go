@@ -77,9 +77,12 @@ type Query struct {
 
 // Page tells where a listing stands after one page.
 type Page struct {
-	Next    int       // 0: this was the last page
-	Last    int       // from the Link header; 0 when unknown or on the last page
-	LastKey time.Time // sort key (updated_at or created_at) of the page's last item, issues included
+	Next int // 0: this was the last page
+	Last int // from the Link header; 0 when unknown or on the last page
+	// Sort keys (updated_at or created_at) of the page's first and last
+	// items, issues included, and whether the page was in ascending order.
+	FirstKey, LastKey time.Time
+	Ascending         bool
 }
 
 // ListPRs reads one page of the issue listing and keeps the pull requests.
@@ -95,13 +98,18 @@ func (c *Client) ListPRs(ctx context.Context, q Query, page int) ([]lifecycle.PR
 		return nil, Page{}, fmt.Errorf("list pull requests (page %d): %w", max(page, 1), err)
 	}
 	prs := make([]lifecycle.PR, 0, len(issues))
-	var p Page
-	for _, is := range issues {
+	p := Page{Ascending: true}
+	for i, is := range issues {
+		key := is.GetUpdatedAt().Time
 		if q.Sort == "created" {
-			p.LastKey = is.GetCreatedAt().Time
-		} else {
-			p.LastKey = is.GetUpdatedAt().Time
+			key = is.GetCreatedAt().Time
 		}
+		if i == 0 {
+			p.FirstKey = key
+		} else if key.Before(p.LastKey) {
+			p.Ascending = false
+		}
+		p.LastKey = key
 		if is.IsPullRequest() {
 			prs = append(prs, toPR(is))
 		}

@@ -1,6 +1,8 @@
 package sweep_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -403,4 +405,45 @@ func TestSecondRunWritesNothing(t *testing.T) {
 	if !res.OK() {
 		t.Fatalf("second run not OK: %+v", res.Failed)
 	}
+}
+
+// A listing that ignores sort=updated&direction=asc (a proxy, an old
+// Enterprise Server, another fake) must not make the run stop early and
+// miss stale PRs.
+func TestListingInAnotherOrderIsReadToTheEnd(t *testing.T) {
+	w := newWorld(t)
+	var stale []int
+	for i := 0; i < 150; i++ {
+		w.pr(float64(i % 5)) // active
+	}
+	for i := 0; i < 120; i++ {
+		stale = append(stale, w.pr(100+float64(i)))
+	}
+	w.srv.Config.Handler = reverseListings(w.fake)
+	w.run(nil)
+	for _, n := range stale {
+		if !w.hasLabel(n, "stale") {
+			t.Fatalf("#%d not marked when the listing came newest first", n)
+		}
+	}
+}
+
+// reverseListings serves the issue listing with each page in reverse order.
+func reverseListings(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, "/issues") {
+			h.ServeHTTP(rw, r)
+			return
+		}
+		q := r.URL.Query()
+		q.Set("direction", "desc")
+		r.URL.RawQuery = q.Encode()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			rw.Header()[k] = v
+		}
+		rw.WriteHeader(rec.Code)
+		rw.Write(rec.Body.Bytes())
+	})
 }

@@ -245,6 +245,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 	// be inactive as far as people go: the listing must go on to the end.
 	people := s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates
 	var cost int
+	ordered, prevKey := true, time.Time{}
 	err = s.listUntil(ctx, q, func(pr lifecycle.PR) bool {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			return true // handled with the labelled ones
@@ -262,7 +263,11 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		cost += s.costOf(d.Action)
 		return true
 	}, func(pg ghapi.Page) bool {
-		if !people && !pg.LastKey.Before(cutoff) {
+		// Stopping at the cutoff is only sound on a listing in the order
+		// asked for; on any other, read to the end.
+		ordered = ordered && pg.Ascending && !pg.FirstKey.Before(prevKey)
+		prevKey = pg.LastKey
+		if ordered && !people && !pg.LastKey.Before(cutoff) {
 			return false
 		}
 		// Enough work for the budget: the PRs not reached stay oldest and
