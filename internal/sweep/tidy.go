@@ -1,0 +1,123 @@
+package sweep
+
+import (
+	"context"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// cleanClosed removes the stale label from PRs closed or merged by a person
+// inside the close window: stalepr takes it off itself when it closes.
+func (s *sweeper) cleanClosed(ctx context.Context) {
+	days := s.pol.DaysBeforeClose
+	if days < 0 {
+		days = 30
+	}
+	q := ghapi.Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
+		Since: s.now.Add(-time.Duration(max(days, 1)) * lifecycle.Day)}
+	var closed []lifecycle.PR
+	if err := s.list(ctx, q, func(pr lifecycle.PR) {
+		if pr.HasLabel(s.pol.StaleLabel) {
+			closed = append(closed, pr)
+		}
+	}); err != nil {
+		s.stopOn(err)
+		return
+	}
+	for _, pr := range closed {
+		it := Item{Number: pr.Number, Title: pr.Title, URL: pr.URL, Action: lifecycle.Unstale, Reason: "closed by a person"}
+		if !s.cfg.DebugOnly && s.cfg.DeleteBranch {
+			// Closed by us, and the run stopped before the branch was deleted.
+			ours, err := s.closedByUs(ctx, pr.Number)
+			if err == nil && ours {
+				it.Action, it.Reason = lifecycle.Close, "closed earlier: branch deletion finished"
+				err = s.deleteBranch(ctx, pr.Number)
+			}
+			if err != nil {
+				if ghapi.IsStop(err) {
+					s.stopOn(err)
+					return
+				}
+				s.failItem(it, err)
+				continue
+			}
+		}
+		if !s.cfg.DebugOnly {
+			if err := s.gh.RemoveLabel(ctx, pr.Number, labelAsOn(pr, s.pol.StaleLabel)); err != nil {
+				if ghapi.IsStop(err) {
+					s.stopOn(err)
+					return
+				}
+				s.failItem(it, err)
+				continue
+			}
+		}
+		s.res.Cleaned = append(s.res.Cleaned, it)
+	}
+}
+
+// dedupe looks at the comments posted since this run started: if a
+// concurrent run posted the same notice on the same PR, every run keeps the
+// oldest and deletes the others, so the end state has exactly one.
+func (s *sweeper) dedupe(ctx context.Context) {
+	if !s.posted || s.cfg.DebugOnly {
+		return
+	}
+	since := s.firstPost.Add(-time.Minute)
+	var comments []ghapi.Comment
+	for page := 1; page != 0; {
+		list, pg, err := s.gh.RepoComments(ctx, since, page)
+		if err != nil {
+			return // best effort: the markers still stop later runs from posting again
+		}
+		comments = append(comments, list...)
+		page = pg.Next
+	}
+	type key struct {
+		issue int
+		kind  lifecycle.Notice
+	}
+	first := map[key]int64{}
+	for _, c := range comments {
+		// since filters on updated_at: an old notice edited meanwhile is
+		// not a duplicate of a fresh one.
+		if c.Event.Notice == lifecycle.NoNotice || c.Event.At.Before(since) {
+			continue
+		}
+		k := key{c.Issue, c.Event.Notice}
+		if id, ok := first[k]; !ok || c.ID < id {
+			first[k] = c.ID
+		}
+	}
+	for _, c := range comments {
+		k := key{c.Issue, c.Event.Notice}
+		if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && first[k] != c.ID {
+			if err := s.gh.DeleteComment(ctx, c.ID); err != nil {
+				return
+			}
+			s.log.Printf("removed a duplicate notice on #%d (a concurrent run posted it too)", c.Issue)
+		}
+	}
+}
+
+// closedByUs reports whether the last close of a PR was stalepr's: by one of
+// its identities, or by the author of its marked notices.
+func (s *sweeper) closedByUs(ctx context.Context, n int) (bool, error) {
+	events, err := s.gh.Timeline(ctx, n)
+	if err != nil {
+		return false, err
+	}
+	selves := append([]string(nil), s.self...)
+	by := ""
+	for _, e := range events {
+		switch {
+		case e.Kind == lifecycle.Commented && e.Notice != lifecycle.NoNotice && e.Actor != "":
+			selves = append(selves, e.Actor)
+		case e.Kind == lifecycle.Closed:
+			by = e.Actor
+		}
+	}
+	return by != "" && containsFold(selves, by), nil
+}
