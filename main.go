@@ -55,13 +55,21 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		return 0
 	}
 
+	var fake *fakegithub.Server
+	if sandboxDir != "" {
+		if fake, err = loadSandbox(sandboxDir, now); err != nil {
+			fmt.Fprintln(stderr, "sandbox:", err)
+			return 2
+		}
+	}
+
 	var src config.Source
-	if getenv("GITHUB_ACTIONS") == "true" && len(args) == 0 && sandboxDir == "" {
+	if getenv("GITHUB_ACTIONS") == "true" && len(args) == 0 && fake == nil {
 		src = config.ActionsSource(lookup)
 	} else {
 		env := getenv
-		if sandboxDir != "" {
-			env = sandboxEnv
+		if fake != nil {
+			env = sandboxEnv(fake.FullName())
 		}
 		if src, err = config.FromFlags("stalepr", args, env, stderr); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -84,7 +92,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		var errs config.Errors
 		if errors.As(err, &errs) {
 			for _, e := range errs {
-				gha.Errorf("%s", e)
+				gha.WithFieldsMap(map[string]string{"title": "stalepr: " + e.Name}).Errorf("%s", e)
 			}
 		} else {
 			gha.Errorf("%s", err)
@@ -93,12 +101,8 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	gha.AddMask(cfg.Token)
 
-	if sandboxDir != "" {
-		srv, err := sandbox(sandboxDir, now)
-		if err != nil {
-			gha.Errorf("sandbox: %v", err)
-			return 2
-		}
+	if fake != nil {
+		srv := httptest.NewServer(fake)
 		defer srv.Close()
 		cfg.APIURL = srv.URL + "/api/v3"
 		cfg.WriteInterval = 0
@@ -133,7 +137,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	summary := report.Summary(res, cfg.Repository())
 	if getenv("GITHUB_STEP_SUMMARY") != "" {
 		gha.AddStepSummary(summary)
-	} else if sandboxDir != "" {
+	} else if fake != nil {
 		fmt.Fprintln(stdout, "\n----- job summary (markdown) -----")
 		report.Untrusted(stdout, summary)
 	}
@@ -172,14 +176,18 @@ func ownFlags(args []string) (rest []string, sandboxDir string, showVersion bool
 
 const sandboxToken = "sandbox-token"
 
-func sandboxEnv(name string) string {
-	switch name {
-	case "GITHUB_TOKEN":
-		return sandboxToken
-	case "GITHUB_REPOSITORY":
-		return "octo-org/widgets"
+// sandboxEnv is the environment of a sandbox run: the fake's repository and
+// token, nothing from the real environment.
+func sandboxEnv(repository string) func(string) string {
+	return func(name string) string {
+		switch name {
+		case "GITHUB_TOKEN":
+			return sandboxToken
+		case "GITHUB_REPOSITORY":
+			return repository
+		}
+		return ""
 	}
-	return ""
 }
 
 // withSandboxInputs lets the sample's inputs.json set inputs that the
@@ -207,8 +215,8 @@ func withSandboxInputs(src config.Source, dir string) (config.Source, error) {
 	return src, nil
 }
 
-// sandbox serves the fake GitHub loaded with the sample repository in dir.
-func sandbox(dir string, now time.Time) (*httptest.Server, error) {
+// loadSandbox loads the sample repository in dir into a fake GitHub.
+func loadSandbox(dir string, now time.Time) (*fakegithub.Server, error) {
 	f, err := os.Open(filepath.Join(dir, "repo.json"))
 	if err != nil {
 		return nil, err
@@ -219,7 +227,7 @@ func sandbox(dir string, now time.Time) (*httptest.Server, error) {
 		return nil, fmt.Errorf("%s: %w", f.Name(), err)
 	}
 	fake.SetToken(sandboxToken)
-	return httptest.NewServer(fake), nil
+	return fake, nil
 }
 
 // logger writes one line per PR acted on, inside a stop-commands fence so
