@@ -89,6 +89,7 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 
 	var a Activity
 	var pending []string
+	var closedAt time.Time
 	for _, e := range sorted {
 		switch e.Kind {
 		case Labeled:
@@ -110,6 +111,10 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 			case CloseNotice:
 				a.CloseNoticeAt = e.At
 			}
+		case Closed:
+			closedAt = e.At
+		case Reopened:
+			closedAt = time.Time{}
 		case ReviewRequested:
 			if !containsFold(pending, e.Reviewer) {
 				pending = append(pending, e.Reviewer)
@@ -132,6 +137,12 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 				a.LastPersonLogin = author
 			}
 		}
+	}
+	if !closedAt.IsZero() && closedAt.After(a.LastPersonAt) {
+		// Summarize reads open PRs: one closed with no reopened event
+		// after it was reopened all the same. Count it as fresh rather than
+		// close it again at once.
+		a.LastPersonAt, a.LastPersonLogin = closedAt, ""
 	}
 	a.PendingReviewers = pending
 	a.AwaitingReview = len(pending) > 0 && author != "" && strings.EqualFold(a.LastPersonLogin, author)

@@ -260,7 +260,7 @@ func TestSummarize(t *testing.T) {
 		},
 		{
 			name:   "our own logins (self) are not people, compared case-insensitively",
-			events: []lifecycle.Event{comment(t3, "Ops-Automation"), ev(lifecycle.Closed, t4, "OPS-AUTOMATION")},
+			events: []lifecycle.Event{comment(t3, "Ops-Automation"), ev(lifecycle.Renamed, t4, "OPS-AUTOMATION")},
 			self:   []string{patLogin},
 			want:   lifecycle.Activity{},
 		},
@@ -279,7 +279,7 @@ func TestSummarize(t *testing.T) {
 				comment(t1, "bob"),
 				staleNotice(t2, patLogin, t2),
 				comment(t3, patLogin),
-				ev(lifecycle.Closed, t4, patLogin),
+				ev(lifecycle.Renamed, t4, patLogin),
 			},
 			want: lifecycle.Activity{MarkedAt: t2, NoticeAt: t2, LastPersonAt: t1, LastPersonLogin: "bob"},
 		},
@@ -509,5 +509,28 @@ func TestSummarizeNoticeInTheSameSecondAsItsLabel(t *testing.T) {
 	a := lifecycle.Summarize(events, "stale", "alice", nil)
 	if !a.MarkedAt.Equal(at) || !a.NoticeAt.Equal(at) {
 		t.Fatalf("MarkedAt %v NoticeAt %v: a notice listed before its label in the same second must count", a.MarkedAt, a.NoticeAt)
+	}
+}
+
+func TestSummarizeOpenPRClosedWithoutReopenedEventCountsAsFresh(t *testing.T) {
+	marked := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
+	closed := marked.AddDate(0, 0, 31)
+	events := []lifecycle.Event{
+		{Kind: lifecycle.Labeled, At: marked, Actor: "github-actions[bot]", Bot: true, Label: "stale"},
+		{Kind: lifecycle.Closed, At: closed, Actor: "github-actions[bot]", Bot: true},
+	}
+	a := lifecycle.Summarize(events, "stale", "alice", nil)
+	if !a.LastPersonAt.Equal(closed) {
+		t.Fatalf("LastPersonAt = %v, want the close %v: the PR is open again", a.LastPersonAt, closed)
+	}
+	now := closed.AddDate(0, 0, 5)
+	pol := lifecycle.Policy{DaysBeforeStale: 90, DaysBeforeClose: 30, StaleLabel: "stale", RemoveStaleWhenUpdated: true}
+	pr := lifecycle.PR{Number: 1, Labels: []string{"stale"}, CreatedAt: marked.AddDate(-1, 0, 0), UpdatedAt: closed}
+	if d := lifecycle.Decide(pr, &a, now, pol); d.Action == lifecycle.Close {
+		t.Fatalf("decision %v: a reopened PR must not be closed again at once", d)
+	}
+	events = append(events, lifecycle.Event{Kind: lifecycle.Reopened, At: closed.Add(time.Hour), Actor: "renovate[bot]", Bot: true})
+	if a := lifecycle.Summarize(events, "stale", "alice", nil); !a.LastPersonAt.IsZero() {
+		t.Fatalf("a reopen by a bot is no person's activity: LastPersonAt = %v", a.LastPersonAt)
 	}
 }
