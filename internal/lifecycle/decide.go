@@ -137,6 +137,12 @@ func decideFresh(pr PR, act *Activity, now time.Time, p Policy) Decision {
 			return Decision{Action: Skip, Reason: ReasonAwaitingReview, InactiveSince: last}
 		}
 	}
+	if p.DaysBeforeClose == 0 {
+		// Zero days of grace: close now, in the run that finds it stale, as
+		// actions/stale does. A notice announcing an immediate close helps
+		// nobody; the closing comment says it all.
+		return Decision{Action: Close, Reason: ReasonInactive, InactiveSince: last, CloseAt: now}
+	}
 	return Decision{Action: Mark, Reason: ReasonInactive, InactiveSince: last, MarkedAt: now, CloseAt: p.CloseDate(now)}
 }
 

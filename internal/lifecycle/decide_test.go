@@ -569,3 +569,16 @@ func TestActionString(t *testing.T) {
 		}
 	}
 }
+
+func TestDecideZeroDaysBeforeCloseClosesAtOnce(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	pol := lifecycle.Policy{DaysBeforeStale: 30, DaysBeforeClose: 0, StaleLabel: "stale", RemoveStaleWhenUpdated: true}
+	pr := lifecycle.PR{Number: 1, CreatedAt: now.AddDate(0, 0, -90), UpdatedAt: now.AddDate(0, 0, -31)}
+	if d := lifecycle.Decide(pr, nil, now, pol); d.Action != lifecycle.Close {
+		t.Fatalf("days-before-close 0: decision %v, want close in the same run", d)
+	}
+	pr.UpdatedAt = now.AddDate(0, 0, -29)
+	if d := lifecycle.Decide(pr, nil, now, pol); d.Action != lifecycle.Keep {
+		t.Fatalf("active PR with days-before-close 0: decision %v, want keep", d)
+	}
+}

@@ -447,3 +447,15 @@ func reverseListings(h http.Handler) http.Handler {
 		rw.Write(rec.Body.Bytes())
 	})
 }
+
+func TestRule4ZeroDaysBeforeCloseClosesInTheSameRun(t *testing.T) {
+	w := newWorld(t)
+	n := w.pr(120)
+	res := w.run(map[string]string{"days-before-close": "0", "close-pr-label": "closed-stale"})
+	if w.state(n) != "closed" || w.notices(n, "close") != 1 || w.hasLabel(n, "stale") || !w.hasLabel(n, "closed-stale") {
+		t.Fatalf("state %s, %d close comments, labels %v: want closed at once with closed-stale", w.state(n), w.notices(n, "close"), w.labels(n))
+	}
+	if !has(res.Closed, n) {
+		t.Fatalf("Closed = %v", numbers(res.Closed))
+	}
+}
