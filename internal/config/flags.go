@@ -43,7 +43,7 @@ func (v *flagValue) IsBoolFlag() bool { return v != nil && v.kind == Bool }
 func FromFlags(program string, args []string, env func(string) string, out io.Writer) (Source, error) {
 	fs := flag.NewFlagSet(program, flag.ContinueOnError)
 	fs.SetOutput(out)
-	fs.Usage = func() { fmt.Fprintf(out, "Run %s -help to list the inputs.\n", program) }
+	fs.Usage = func() {} // flag calls it for -help too: the hint or the full text is printed below
 	values := make(map[string]*flagValue, len(Inputs))
 	for _, in := range Inputs {
 		if in.Kind == Secret {
@@ -59,13 +59,14 @@ func FromFlags(program string, args []string, env func(string) string, out io.Wr
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			Usage(out, program)
+		} else {
+			fmt.Fprintf(out, "Run %s -help to list the inputs.\n", program)
 		}
 		return Source{}, err
 	}
 	if fs.NArg() > 0 {
 		err := fmt.Errorf("unexpected argument %q: every input is a flag, such as -days-before-stale 90", fs.Arg(0))
-		fmt.Fprintf(out, "%v\n", err)
-		fs.Usage()
+		fmt.Fprintf(out, "%v\nRun %s -help to list the inputs.\n", err, program)
 		return Source{}, err
 	}
 	if env == nil {
@@ -91,6 +92,8 @@ func Usage(w io.Writer, program string) {
 		"Every input of the action is a flag of the same name; a boolean may be given alone (-debug-only). "+
 		"-repo is short for -repository. The token is read from the GITHUB_TOKEN environment variable, "+
 		"an Enterprise Server's API URL from GITHUB_API_URL.", "", 80))
+	b.WriteString("\nOther flags:\n  -sandbox DIR\n" + wrap("Run against the project's fake GitHub loaded with the sample in DIR (DIR/repo.json, and DIR/inputs.json for inputs), offline, e.g. -sandbox testdata/sandbox.", "        ", 80) +
+		"  -version\n        Print the version and exit.\n")
 	b.WriteString("\nInputs:\n")
 	var ignored []Input
 	for _, in := range Inputs {
