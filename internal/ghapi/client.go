@@ -47,7 +47,9 @@ func New(o Options) (*Client, error) {
 	if o.Token != "" {
 		rt = &oauth2.Transport{Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: o.Token}), Base: t}
 	}
-	gh := github.NewClient(&http.Client{Transport: rt, Timeout: 60 * time.Second})
+	// No http.Client timeout: it would cover the transport's waits on
+	// secondary limits too. Each attempt has its own (Limits.AttemptTimeout).
+	gh := github.NewClient(&http.Client{Transport: rt})
 	if o.UserAgent != "" {
 		gh.UserAgent = o.UserAgent
 	}

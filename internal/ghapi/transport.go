@@ -30,6 +30,9 @@ type Limits struct {
 	MaxRetries    int           // retries of a transient failure (default 3)
 	MaxWait       time.Duration // longest wait on a secondary limit (default 2m)
 	MaxSecondary  int           // secondary-limit hits before the run stops (default 3)
+	// AttemptTimeout bounds one attempt, body included (default 30s). There
+	// is no timeout on a whole request: it may wait out a secondary limit.
+	AttemptTimeout time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -41,6 +44,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxSecondary == 0 {
 		l.MaxSecondary = 3
+	}
+	if l.AttemptTimeout == 0 {
+		l.AttemptTimeout = 30 * time.Second
 	}
 	return l
 }
@@ -109,19 +115,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				return nil, err
 			}
 		}
-		r := req.Clone(ctx)
-		if req.GetBody != nil && req.Body != nil {
-			body, err := req.GetBody()
-			if err != nil {
-				return nil, err
-			}
-			r.Body = body
-		}
-		t.count(route, write)
-		resp, err := t.base.RoundTrip(r)
-		if err == nil {
-			err = bufferBody(resp)
-		}
+		resp, err := t.attempt(ctx, req, route, write)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -168,6 +162,30 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return resp, nil
 	}
+}
+
+// attempt sends the request once, within AttemptTimeout, and reads the
+// whole body.
+func (t *transport) attempt(ctx context.Context, req *http.Request, route string, write bool) (*http.Response, error) {
+	actx, cancel := context.WithTimeout(ctx, t.lim.AttemptTimeout)
+	defer cancel()
+	r := req.Clone(actx)
+	if req.GetBody != nil && req.Body != nil {
+		body, err := req.GetBody()
+		if err != nil {
+			return nil, err
+		}
+		r.Body = body
+	}
+	t.count(route, write)
+	resp, err := t.base.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := bufferBody(resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
 }
 
 func (t *transport) admit() error {

@@ -296,3 +296,19 @@ func TestRoute(t *testing.T) {
 		}
 	}
 }
+
+func TestSlowAttemptTimesOutAndIsRetried(t *testing.T) {
+	srv, n := script(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(2 * time.Second):
+		}
+	}, ok)
+	c, _ := newTestClient(t, srv, Limits{AttemptTimeout: 50 * time.Millisecond})
+	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+		t.Fatalf("err = %v, want success on the retry after a timed-out attempt", err)
+	}
+	if *n != 2 {
+		t.Fatalf("server saw %d requests, want 2", *n)
+	}
+}
