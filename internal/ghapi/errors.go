@@ -21,7 +21,16 @@ var (
 // IsStop reports whether err means the run must stop making requests.
 func IsStop(err error) bool {
 	return errors.Is(err, ErrBudget) || errors.Is(err, ErrRateReserve) ||
-		errors.Is(err, ErrRateLimited) || errors.Is(err, ErrSecondary)
+		IsRateLimited(err) || errors.Is(err, ErrSecondary)
+}
+
+// IsRateLimited reports the primary rate limit: ours, or go-github's own
+// refusal to send requests until the reset after it saw
+// x-ratelimit-remaining: 0.
+func IsRateLimited(err error) bool {
+	var rl *github.RateLimitError
+	var ab *github.AbuseRateLimitError
+	return errors.Is(err, ErrRateLimited) || errors.As(err, &rl) || errors.As(err, &ab)
 }
 
 // IsNotFound reports a 404: the PR, label or comment is gone.

@@ -312,3 +312,18 @@ func TestSlowAttemptTimesOutAndIsRetried(t *testing.T) {
 		t.Fatalf("server saw %d requests, want 2", *n)
 	}
 }
+
+func TestGoGitHubsOwnRateLimitRefusalIsAStop(t *testing.T) {
+	srv, n := script(t, status(200, map[string]string{
+		"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
+	}, `[]`))
+	c, _ := newTestClient(t, srv, Limits{Reserve: -1})
+	ctx := context.Background()
+	if _, _, err := c.ListPRs(ctx, Query{}, 1); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := c.ListPRs(ctx, Query{}, 1)
+	if err == nil || !IsStop(err) || !IsRateLimited(err) || *n != 1 {
+		t.Fatalf("err = %v after %d requests: want a rate-limit stop without a second request", err, *n)
+	}
+}

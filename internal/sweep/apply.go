@@ -274,7 +274,7 @@ func (s *sweeper) stopOn(err error) {
 		s.res.Stopped = StopBudget
 	case errors.Is(err, ghapi.ErrRateReserve):
 		s.res.Stopped = StopRateReserve
-	case errors.Is(err, ghapi.ErrRateLimited):
+	case ghapi.IsRateLimited(err):
 		s.res.Stopped = StopRateLimited
 	case errors.Is(err, ghapi.ErrSecondary):
 		s.res.Stopped = StopSecondary
