@@ -58,6 +58,9 @@ func (s *sweeper) apply(ctx context.Context, plan []planned) {
 		}
 		if left := s.gh.Left(); !s.cfg.DebugOnly && left >= 0 && left < s.costOf(p.d.Action) {
 			s.res.Stopped = StopBudget
+			if u := s.gh.Usage(); u.RateRemaining >= 0 && u.RateRemaining-s.cfg.RateLimitReserve <= left {
+				s.res.Stopped = StopRateReserve
+			}
 			s.res.Left++
 			continue
 		}
