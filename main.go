@@ -145,7 +145,11 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	if res.Stopped != sweep.Completed {
 		gha.Noticef("stopped early (%s): %d pull requests left for the next run", res.Stopped, res.Left)
 	}
-	if !res.OK() {
+	switch {
+	case res.Stopped == sweep.StopListingError:
+		gha.Errorf("listing the pull requests failed, so nothing was changed: %s. Check the token's permissions (pull-requests: write, issues: write) and GITHUB_API_URL", res.StopDetail)
+		return 1
+	case !res.OK():
 		gha.Errorf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed))
 		return 1
 	}

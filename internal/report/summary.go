@@ -130,6 +130,9 @@ func writeStopNote(b *strings.Builder, r sweep.Result) {
 		b.WriteString(" The next run continues once the rate limit allows.")
 	case sweep.StopListingError:
 		b.WriteString(" Listing the pull requests failed, so the step fails.")
+		if r.StopDetail != "" {
+			b.WriteString(" Error: " + md(r.StopDetail, maxErrRunes))
+		}
 	}
 	b.WriteString("\n\n")
 }

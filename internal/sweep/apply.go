@@ -260,10 +260,7 @@ func (s *sweeper) fail(pr lifecycle.PR, err error) {
 // failItem records a PR left untouched because of err. The error text may
 // echo a response body: it never carries the token.
 func (s *sweeper) failItem(it Item, err error) {
-	it.Err = err.Error()
-	if s.cfg.Token != "" {
-		it.Err = strings.ReplaceAll(it.Err, s.cfg.Token, "***")
-	}
+	it.Err = s.redact(err)
 	s.res.Failed = append(s.res.Failed, it)
 	s.log.PR(it, s.cfg.DebugOnly)
 }
@@ -282,8 +279,8 @@ func (s *sweeper) stopOn(err error) {
 	case errors.Is(err, ghapi.ErrSecondary):
 		s.res.Stopped = StopSecondary
 	default:
-		s.res.Stopped = StopListingError
-		s.log.Printf("stopping: %v", err)
+		s.res.Stopped, s.res.StopDetail = StopListingError, s.redact(err)
+		s.log.Printf("stopping: %s", s.res.StopDetail)
 	}
 }
 
@@ -339,4 +336,13 @@ func containsFold(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// redact returns an error's text without the token: it may echo a response
+// body.
+func (s *sweeper) redact(err error) string {
+	if s.cfg.Token == "" {
+		return err.Error()
+	}
+	return strings.ReplaceAll(err.Error(), s.cfg.Token, "***")
 }

@@ -47,7 +47,8 @@ type Result struct {
 
 	Considered int // open PRs the listings returned
 	Stopped    StopReason
-	Left       int // PRs known to need work that this run did not reach
+	StopDetail string // the error behind StopListingError, token redacted
+	Left       int    // PRs known to need work that this run did not reach
 
 	Requests      int            // every HTTP request sent, retries included
 	ByRoute       map[string]int // "GET /repos/{owner}/{repo}/issues" -> count
