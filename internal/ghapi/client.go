@@ -54,10 +54,14 @@ func New(o Options) (*Client, error) {
 		gh.UserAgent = o.UserAgent
 	}
 	if api := strings.TrimRight(o.APIURL, "/"); api != "" && api != "https://api.github.com" {
-		var err error
-		if gh, err = gh.WithEnterpriseURLs(api+"/", api+"/"); err != nil {
-			return nil, fmt.Errorf("GITHUB_API_URL %q: %w", o.APIURL, err)
+		// Taken as it is, as Octokit does: the runner sets it to the API
+		// root (https://HOST/api/v3 on Enterprise Server). go-github's
+		// WithEnterpriseURLs would append /api/v3 to a root without it.
+		base, err := url.Parse(api + "/")
+		if err != nil || base.Scheme == "" || base.Host == "" {
+			return nil, fmt.Errorf("GITHUB_API_URL %q: want an absolute URL such as https://github.example.com/api/v3", o.APIURL)
 		}
+		gh.BaseURL, gh.UploadURL = base, base
 	}
 	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock}, nil
 }

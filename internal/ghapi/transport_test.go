@@ -327,3 +327,23 @@ func TestGoGitHubsOwnRateLimitRefusalIsAStop(t *testing.T) {
 		t.Fatalf("err = %v after %d requests: want a rate-limit stop without a second request", err, *n)
 	}
 }
+
+func TestAPIURLIsTakenAsItIs(t *testing.T) {
+	for _, root := range []string{"", "/api/v3", "/github/api"} {
+		var path string
+		srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) {
+			path = r.URL.Path
+			ok(w, r)
+		})
+		c, err := New(Options{APIURL: srv.URL + root, Owner: "o", Repo: "r", Clock: &fakeClock{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+			t.Fatal(err)
+		}
+		if want := root + "/repos/o/r/issues"; path != want {
+			t.Errorf("GITHUB_API_URL %q: request to %q, want %q", srv.URL+root, path, want)
+		}
+	}
+}
