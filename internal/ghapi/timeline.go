@@ -51,10 +51,16 @@ var kinds = map[string]lifecycle.EventKind{
 	"renamed":                lifecycle.Renamed,
 	"review_requested":       lifecycle.ReviewRequested,
 	"review_request_removed": lifecycle.ReviewRequestRemoved,
+	"convert_to_draft":       lifecycle.Edited,
+	"assigned":               lifecycle.Edited,
+	"unassigned":             lifecycle.Edited,
+	"milestoned":             lifecycle.Edited,
+	"demilestoned":           lifecycle.Edited,
+	"base_ref_changed":       lifecycle.Edited,
 }
 
 func (e timelineEvent) events() []lifecycle.Event {
-	if e.Event == "line-commented" {
+	if e.Event == "line-commented" || e.Event == "commit-commented" {
 		out := make([]lifecycle.Event, 0, len(e.Comments))
 		for _, c := range e.Comments {
 			ev := lifecycle.Event{Kind: lifecycle.ReviewCommented, At: c.CreatedAt}

@@ -24,6 +24,7 @@ const (
 	Renamed
 	ReviewRequested
 	ReviewRequestRemoved
+	Edited // another change a person makes: draft, assignees, milestone, base branch
 )
 
 // Notice identifies one of stalepr's own comments by its hidden marker.
