@@ -252,6 +252,13 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 			return // handled with the labelled ones
 		}
 		s.res.Considered++
+		last := pr.UpdatedAt
+		if s.pol.IgnoreUpdates {
+			last = pr.CreatedAt
+		}
+		if !people && !last.Before(cutoff) {
+			return // active, on the page where the listing stops
+		}
 		d := lifecycle.Decide(pr, nil, s.now, s.pol)
 		switch d.Action {
 		case lifecycle.Keep:
