@@ -14,6 +14,7 @@
 package fakegithub
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"time"
@@ -168,6 +169,13 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
 	c.mu.Unlock()
+}
+
+// Sleep moves the clock forward by d at once, so a client sharing the clock
+// waits (pacing, backoff, rate limits) without real time passing.
+func (c *Clock) Sleep(_ context.Context, d time.Duration) error {
+	c.Advance(d)
+	return nil
 }
 
 // Set moves the clock to t.

@@ -60,6 +60,7 @@ type Activity struct {
 	LastPersonLogin  string
 	PendingReviewers []string // review requested and not yet given
 	AwaitingReview   bool     // the author acted last and waits for a requested review
+	ClosedBySelf     bool     // the last close was stalepr's
 }
 
 // IsBotLogin reports whether a login belongs to a GitHub App or bot account.
@@ -114,6 +115,7 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 			}
 		case Closed:
 			closedAt = e.At
+			a.ClosedBySelf = e.Actor != "" && containsFold(selves, e.Actor)
 		case Reopened:
 			closedAt = time.Time{}
 		case ReviewRequested:

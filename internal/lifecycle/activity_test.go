@@ -534,3 +534,17 @@ func TestSummarizeOpenPRClosedWithoutReopenedEventCountsAsFresh(t *testing.T) {
 		t.Fatalf("a reopen by a bot is no person's activity: LastPersonAt = %v", a.LastPersonAt)
 	}
 }
+
+func TestSummarizeClosedBySelf(t *testing.T) {
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	notice := lifecycle.Event{Kind: lifecycle.Commented, At: at, Actor: "stale-app[bot]", Bot: true, Notice: lifecycle.CloseNotice}
+	for _, tc := range []struct {
+		by   string
+		want bool
+	}{{"github-actions[bot]", true}, {"stale-app[bot]", true}, {"maintainer", false}} {
+		events := []lifecycle.Event{notice, {Kind: lifecycle.Closed, At: at.Add(time.Second), Actor: tc.by}}
+		if got := lifecycle.Summarize(events, "stale", "alice", []string{"github-actions[bot]"}).ClosedBySelf; got != tc.want {
+			t.Errorf("closed by %s: ClosedBySelf = %v, want %v", tc.by, got, tc.want)
+		}
+	}
+}

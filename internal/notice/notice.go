@@ -86,7 +86,7 @@ func Uses(tmpl, name string) bool {
 // Render fills a template that Check accepted.
 func Render(tmpl string, v Vars) string {
 	return placeholderRE.ReplaceAllStringFunc(tmpl, func(m string) string {
-		name := placeholderRE.FindStringSubmatch(m)[1]
+		name := strings.TrimSpace(m[2 : len(m)-2]) // the match is {{ name }}
 		if f, ok := placeholders[name]; ok {
 			return f(v)
 		}

@@ -238,7 +238,7 @@ func benchRun(b *testing.B, w *world, inputs map[string]string) sweep.Result {
 	cfg := benchConfig(b, inputs)
 	client, err := ghapi.New(ghapi.Options{
 		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
-		Clock:  clientClock{w.clock},
+		Clock:  w.clock,
 		Limits: ghapi.Limits{MaxRequests: cfg.OperationsPerRun, Reserve: cfg.RateLimitReserve},
 	})
 	if err != nil {

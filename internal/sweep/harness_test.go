@@ -67,15 +67,6 @@ func (w *world) markedPR(d float64, mod ...func(*fakegithub.Issue)) int {
 	return n
 }
 
-// clientClock lets the transport's waits move the shared clock instantly.
-type clientClock struct{ c *fakegithub.Clock }
-
-func (c clientClock) Now() time.Time { return c.c.Now() }
-func (c clientClock) Sleep(_ context.Context, d time.Duration) error {
-	c.c.Advance(d)
-	return nil
-}
-
 type nopLog struct{ lines []string }
 
 func (l *nopLog) PR(it sweep.Item, dry bool) {
@@ -89,7 +80,7 @@ func (w *world) run(inputs map[string]string) sweep.Result {
 	cfg := w.config(inputs)
 	client, err := ghapi.New(ghapi.Options{
 		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
-		Clock: clientClock{w.clock},
+		Clock: w.clock,
 		Limits: ghapi.Limits{DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
 			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval},
 	})

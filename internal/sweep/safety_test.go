@@ -69,7 +69,7 @@ func (w *world) sfRun(inputs map[string]string, o sfOpts) sweep.Result {
 		o.ctx = context.Background()
 	}
 	if o.clock == nil {
-		o.clock = clientClock{w.clock}
+		o.clock = w.clock
 	}
 	client, err := ghapi.New(ghapi.Options{
 		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,

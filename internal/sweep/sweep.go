@@ -178,7 +178,7 @@ type allowance int
 func (a allowance) empty() bool { return a == 0 }
 
 func (a *allowance) spend(n int) {
-	if *a > 0 {
+	if *a > 0 && n > 0 {
 		*a = max(*a-allowance(n), 0)
 	}
 }
@@ -191,25 +191,43 @@ func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allo
 	if !ok || len(stale) < 3 || budget.empty() {
 		return nil, false, nil
 	}
-	byIssue := map[int][]lifecycle.Event{}
-	for page := 1; page != 0; {
-		list, pg, err := s.gh.RepoComments(ctx, closeCutoff, page)
+	comments, complete, err := s.repoComments(ctx, closeCutoff, func(pg ghapi.Page) bool {
 		budget.spend(1)
-		if err != nil {
-			if ghapi.IsStop(err) {
-				return nil, false, err
-			}
-			return nil, false, nil // fall back to timelines
+		worth := pg.Last < len(stale) && (*budget < 0 || pg.Last <= int(*budget)/2)
+		if worth {
+			budget.spend(pg.Last - 1) // the pages still to read
 		}
-		if page == 1 && (pg.Last >= len(stale) || (*budget >= 0 && pg.Last > int(*budget)/2)) {
-			return nil, false, nil
-		}
-		for _, c := range list {
-			byIssue[c.Issue] = append(byIssue[c.Issue], c.Event)
-		}
-		page = pg.Next
+		return worth
+	})
+	if err != nil && ghapi.IsStop(err) {
+		return nil, false, err
+	}
+	if err != nil || !complete {
+		return nil, false, nil // timelines instead
+	}
+	byIssue := map[int][]lifecycle.Event{}
+	for _, c := range comments {
+		byIssue[c.Issue] = append(byIssue[c.Issue], c.Event)
 	}
 	return byIssue, true, nil
+}
+
+// repoComments reads the repository's comments updated since a time. After
+// the first page, worth tells from its Link header whether the rest is worth
+// reading; complete is false when it was not.
+func (s *sweeper) repoComments(ctx context.Context, since time.Time, worth func(ghapi.Page) bool) (all []ghapi.Comment, complete bool, err error) {
+	for page := 1; page != 0; {
+		list, pg, err := s.gh.RepoComments(ctx, since, page)
+		if err != nil {
+			return nil, false, err
+		}
+		if page == 1 && worth != nil && !worth(pg) {
+			return nil, false, nil
+		}
+		all = append(all, list...)
+		page = pg.Next
+	}
+	return all, true, nil
 }
 
 func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Activity, error) {

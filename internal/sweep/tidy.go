@@ -30,7 +30,7 @@ func (s *sweeper) cleanClosed(ctx context.Context) {
 		it := Item{Number: pr.Number, Title: pr.Title, URL: pr.URL, Action: lifecycle.Unstale, Reason: "closed by a person"}
 		if !s.cfg.DebugOnly && s.cfg.DeleteBranch {
 			// Closed by us, and the run stopped before the branch was deleted.
-			ours, err := s.closedByUs(ctx, pr.Number)
+			ours, err := s.closedByUs(ctx, pr)
 			if err == nil && ours {
 				it.Action, it.Reason = lifecycle.Close, "closed earlier: branch deletion finished"
 				err = s.deleteBranch(ctx, pr.Number)
@@ -66,34 +66,31 @@ func (s *sweeper) dedupe(ctx context.Context) {
 		return
 	}
 	since := s.firstPost.Add(-time.Minute)
-	var comments []ghapi.Comment
-	for page := 1; page != 0; {
-		list, pg, err := s.gh.RepoComments(ctx, since, page)
-		if err != nil {
-			return // best effort: the markers still stop later runs from posting again
+	comments, _, err := s.repoComments(ctx, since, nil)
+	if err != nil {
+		return // best effort: the markers still stop later runs from posting again
+	}
+	// since filters on updated_at: an old notice edited meanwhile is not a
+	// duplicate of a fresh one.
+	var fresh []ghapi.Comment
+	for _, c := range comments {
+		if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) {
+			fresh = append(fresh, c)
 		}
-		comments = append(comments, list...)
-		page = pg.Next
 	}
 	type key struct {
 		issue int
 		kind  lifecycle.Notice
 	}
 	first := map[key]int64{}
-	for _, c := range comments {
-		// since filters on updated_at: an old notice edited meanwhile is
-		// not a duplicate of a fresh one.
-		if c.Event.Notice == lifecycle.NoNotice || c.Event.At.Before(since) {
-			continue
-		}
+	for _, c := range fresh {
 		k := key{c.Issue, c.Event.Notice}
 		if id, ok := first[k]; !ok || c.ID < id {
 			first[k] = c.ID
 		}
 	}
-	for _, c := range comments {
-		k := key{c.Issue, c.Event.Notice}
-		if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && first[k] != c.ID {
+	for _, c := range fresh {
+		if first[key{c.Issue, c.Event.Notice}] != c.ID {
 			if err := s.gh.DeleteComment(ctx, c.ID); err != nil {
 				return
 			}
@@ -102,22 +99,8 @@ func (s *sweeper) dedupe(ctx context.Context) {
 	}
 }
 
-// closedByUs reports whether the last close of a PR was stalepr's: by one of
-// its identities, or by the author of its marked notices.
-func (s *sweeper) closedByUs(ctx context.Context, n int) (bool, error) {
-	events, err := s.gh.Timeline(ctx, n)
-	if err != nil {
-		return false, err
-	}
-	selves := append([]string(nil), s.self...)
-	by := ""
-	for _, e := range events {
-		switch {
-		case e.Kind == lifecycle.Commented && e.Notice != lifecycle.NoNotice && e.Actor != "":
-			selves = append(selves, e.Actor)
-		case e.Kind == lifecycle.Closed:
-			by = e.Actor
-		}
-	}
-	return by != "" && containsFold(selves, by), nil
+// closedByUs reports whether the last close of a PR was stalepr's.
+func (s *sweeper) closedByUs(ctx context.Context, pr lifecycle.PR) (bool, error) {
+	act, err := s.activity(ctx, pr)
+	return act.ClosedBySelf, err
 }
