@@ -21,9 +21,9 @@ type timelineEvent struct {
 	Label       *struct {
 		Name string `json:"name"`
 	} `json:"label"`
-	Author    *gitPerson `json:"author"`
-	Committer *gitPerson `json:"committer"`
-	RequestedReviewer *user `json:"requested_reviewer"`
+	Author            *gitPerson `json:"author"`
+	Committer         *gitPerson `json:"committer"`
+	RequestedReviewer *user      `json:"requested_reviewer"`
 	RequestedTeam     *struct {
 		Slug string `json:"slug"`
 	} `json:"requested_team"`
