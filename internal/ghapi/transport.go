@@ -32,6 +32,9 @@ type Limits struct {
 	// MaxWaitTotal bounds the time a run spends waiting on secondary limits
 	// (default 15m): past it, the rest is left for the next run.
 	MaxWaitTotal time.Duration
+	// MaxRefusals is how many secondary limits in a row, with no request
+	// accepted in between, end the run (default 5): GitHub keeps refusing.
+	MaxRefusals int
 	// Logf, when set, is told when the transport slows its write pace.
 	Logf func(format string, args ...any)
 	// AttemptTimeout bounds one attempt, body included (default 30s). There
@@ -45,6 +48,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxWait == 0 {
 		l.MaxWait = 2 * time.Minute
+	}
+	if l.MaxRefusals == 0 {
+		l.MaxRefusals = 5
 	}
 	if l.MaxWaitTotal == 0 {
 		l.MaxWaitTotal = 15 * time.Minute
@@ -81,7 +87,7 @@ type transport struct {
 	rateReset     time.Time
 	lastWrite     time.Time
 	interval      time.Duration // the write pace, slowed after each secondary limit
-	secondaryHits int
+	secondaryHits int // in a row, reset by an accepted request
 	waited        time.Duration // on secondary limits, in all
 	stopped       error
 }
@@ -152,13 +158,16 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				return nil, fmt.Errorf("%w: retry-after %s is longer than the %s a run waits", ErrSecondary, wait, t.lim.MaxWait)
 			}
 			if t.hitSecondary(wait) {
-				return nil, fmt.Errorf("%w: waited %s on secondary rate limits in this run", ErrSecondary, t.lim.MaxWaitTotal)
+				return nil, fmt.Errorf("%w: GitHub kept refusing after the run slowed down", ErrSecondary)
 			}
 			if err := t.clock.Sleep(ctx, wait); err != nil {
 				return nil, err
 			}
 			continue // the request was refused, not processed: safe to send again
 		}
+		t.mu.Lock()
+		t.secondaryHits = 0
+		t.mu.Unlock()
 		if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented && attempt < t.lim.MaxRetries && repeatable(req) {
 			attempt++
 			if err := t.backoff(ctx, attempt); err != nil {
@@ -265,7 +274,7 @@ func (t *transport) hitSecondary(wait time.Duration) (stop bool) {
 	t.mu.Lock()
 	t.secondaryHits++
 	t.waited += wait
-	if t.waited > t.lim.MaxWaitTotal {
+	if t.waited > t.lim.MaxWaitTotal || t.secondaryHits > t.lim.MaxRefusals {
 		if t.stopped == nil {
 			t.stopped = ErrSecondary
 		}
