@@ -87,7 +87,7 @@ type transport struct {
 	rateReset     time.Time
 	lastWrite     time.Time
 	interval      time.Duration // the write pace, slowed after each secondary limit
-	secondaryHits int // in a row, reset by an accepted request
+	secondaryHits int           // in a row, reset by an accepted request
 	waited        time.Duration // on secondary limits, in all
 	stopped       error
 }
