@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -115,23 +117,32 @@ func (o outcome) String() string {
 // does.
 func runWith(t *testing.T, e env, args ...string) outcome {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return runCtx(ctx, t, e, args...)
+}
+
+// runCtx is runWith with the run's context given.
+func runCtx(ctx context.Context, t *testing.T, e env, args ...string) outcome {
+	t.Helper()
 	for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
 		if p := e[k]; p != "" {
-			if err := os.WriteFile(p, nil, 0o644); err != nil {
+			if err := os.WriteFile(p, nil, 0o644); err != nil && !errors.Is(err, syscall.ENOTDIR) {
 				t.Fatal(err)
 			}
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	code := run(ctx, args, e.lookup, &stdout, &stderr, t0, &testClock{t: t0})
+	code := run(ctx, args, e.lookup, &stdout, &stderr, &testClock{t: t0})
 	o := outcome{code: code, stdout: stdout.String(), stderr: stderr.String()}
 	read := func(k string) string {
 		if e[k] == "" {
 			return ""
 		}
 		b, err := os.ReadFile(e[k])
+		if errors.Is(err, syscall.ENOTDIR) {
+			return "" // a path made unwritable on purpose
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,10 +319,8 @@ type outputPR struct {
 	URL    string `json:"url"`
 }
 
-const heredocDelim = "_GitHubActionsFileCommandDelimeter_"
-
-// parseOutputFile reads a GITHUB_OUTPUT file written in go-githubactions'
-// heredoc format: name<<DELIM, one value line, DELIM.
+// parseOutputFile reads a GITHUB_OUTPUT file written in the runner's heredoc
+// format: name<<DELIM, one value line, DELIM, each with its own delimiter.
 func parseOutputFile(t *testing.T, text string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -320,11 +329,16 @@ func parseOutputFile(t *testing.T, text string) map[string]string {
 		t.Fatalf("GITHUB_OUTPUT does not end with a line break:\n%s", text)
 	}
 	lines = lines[:len(lines)-1]
+	delims := map[string]bool{}
 	for i := 0; i < len(lines); i += 3 {
-		name, ok := strings.CutSuffix(lines[i], "<<"+heredocDelim)
-		if !ok || name == "" || i+2 >= len(lines) || lines[i+2] != heredocDelim {
-			t.Fatalf("GITHUB_OUTPUT line %d: want name<<%s, a single value line, %s:\n%s", i+1, heredocDelim, heredocDelim, text)
+		name, delim, ok := strings.Cut(lines[i], "<<")
+		if !ok || name == "" || len(delim) < 20 || i+2 >= len(lines) || lines[i+2] != delim {
+			t.Fatalf("GITHUB_OUTPUT line %d: want name<<DELIM (a long random delimiter), a single value line, DELIM:\n%s", i+1, text)
 		}
+		if delims[delim] {
+			t.Errorf("GITHUB_OUTPUT: delimiter %s used twice", delim)
+		}
+		delims[delim] = true
 		if _, dup := out[name]; dup {
 			t.Errorf("output %s set twice", name)
 		}
@@ -496,10 +510,20 @@ func TestRunVersion(t *testing.T) {
 
 func TestRunHelpListsEveryInput(t *testing.T) {
 	o := runWith(t, env{"GITHUB_ACTIONS": "true"}, "-help")
-	if o.code != 0 {
-		t.Fatalf("-help: exit %d\n%s", o.code, o)
+	if o.code != ExitOK || o.stderr != "" {
+		t.Fatalf("-help: want exit 0 and the text on stdout only\n%s", o)
 	}
-	help := o.stdout + o.stderr
+	help := o.stdout
+	for _, want := range []string{"  -sandbox DIR\n", "  -summary FORMAT (default \"text\")\n", "  -version\n", "Exit codes:\n"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("-help lacks %q", want)
+		}
+	}
+	for _, code := range []int{ExitOK, ExitFailed, ExitUsage, ExitCancelled} {
+		if !regexp.MustCompile(fmt.Sprintf(`(?m)^  %d +\S`, code)).MatchString(help) {
+			t.Errorf("-help does not explain exit code %d", code)
+		}
+	}
 	listed := map[string]bool{}
 	for _, l := range strings.Split(help, "\n") {
 		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "   ") {
@@ -524,7 +548,8 @@ func TestRunSandbox(t *testing.T) {
 		`(?m)^#\d+ closed: `,
 		`(?m)^#\d+ un-staled: `,
 		`(?m)^marked [1-9]\d*, un-staled [1-9]\d*, closed [1-9]\d*, .*failed 0`,
-		`job summary`,
+		`(?m)^Acted on:$`,
+		`(?m)^API usage: \d+ requests`,
 	} {
 		if !regexp.MustCompile(re).MatchString(o.stdout) {
 			t.Errorf("sandbox output does not match %s:\n%s", re, o.stdout)
