@@ -66,7 +66,7 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 	var f cliFlags
 	fs.StringVar(&f.sandbox, "sandbox", "", "Run against the project's fake GitHub loaded with the sample in `DIR` "+
 		"(DIR/repo.json, and DIR/inputs.json for inputs), offline, e.g. -sandbox testdata/sandbox.")
-	fs.StringVar(&f.summary, "summary", summaryText, "How a terminal shows the summary: `FORMAT` text or markdown. "+
+	fs.StringVar(&f.summary, "summary", summaryText, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
 		"In a workflow the job summary is always markdown.")
 	fs.BoolVar(&f.version, "version", false, "Print the version and exit.")
 	return fs, &f
@@ -225,7 +225,9 @@ func cancelled(res *sweep.Result, cause error) int {
 		failed = append(failed, it)
 	}
 	res.Failed = failed
-	if res.Stopped == sweep.Completed || (res.Stopped == sweep.StopListingError && strings.Contains(res.StopDetail, cause.Error())) {
+	// A run whose work was all done when the signal came has finished.
+	listing := res.Stopped == sweep.StopListingError && strings.Contains(res.StopDetail, cause.Error())
+	if listing || (n > 0 && res.Stopped == sweep.Completed) {
 		res.Stopped, res.StopDetail = stopCancelled, ""
 	}
 	res.Left += n

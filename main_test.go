@@ -635,6 +635,7 @@ func checkTerminal(t *testing.T, o outcome) {
 // run that marks, closes, un-stales and fails a PR: no token, no workflow
 // command, errors as "stalepr: ..." lines on stderr, a plain-text summary.
 func TestRunTerminal(t *testing.T) {
+	t.Parallel()
 	w, hits := newWorld(t, true)
 	o := runWith(t, w.terminalEnv(), "-repo", testRepo)
 	if o.code != ExitFailed || hits.Load() == 0 {
@@ -663,6 +664,7 @@ func TestRunTerminal(t *testing.T) {
 }
 
 func TestRunTerminalMarkdownSummary(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	o := runWith(t, w.terminalEnv(), "-repo", testRepo, "-debug-only", "-summary=markdown")
 	if o.code != ExitOK {
@@ -677,6 +679,7 @@ func TestRunTerminalMarkdownSummary(t *testing.T) {
 // TestRunTerminalMistakes: bad flags and inputs in a terminal are plain
 // "stalepr: ..." lines on stderr, exit 2, no request, no token.
 func TestRunTerminalMistakes(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"-repo", testRepo, "-days-before-stale", "ninety"},
 		{"-repo", testRepo, "-no-such-input", "1"},
@@ -704,6 +707,7 @@ func TestRunTerminalMistakes(t *testing.T) {
 // TestRunFlagValueIsNotAFlag: one FlagSet parses everything, so "-version"
 // after -stale-pr-label is the label, not a request for the version.
 func TestRunFlagValueIsNotAFlag(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	o := runWith(t, w.terminalEnv(), "-repo", testRepo, "-debug-only", "-stale-pr-label", "-version")
 	if o.code != ExitOK || strings.Contains(o.stdout, "stalepr "+version+"\n") || w.fake.Count() == 0 {
@@ -722,6 +726,7 @@ func TestRunFlagValueIsNotAFlag(t *testing.T) {
 // its work, logs it, writes what it can, and fails with an ::error:: naming
 // the file; no panic.
 func TestRunUnwritableFiles(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
 		t.Run(name, func(t *testing.T) {
 			w, _ := newWorld(t, false)
@@ -762,6 +767,7 @@ func TestRunUnwritableFiles(t *testing.T) {
 // titles keeps each output under the cap, as whole items, and the summary
 // says so.
 func TestRunOutputsCapped(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	const n = 2000
 	for i := range n {
@@ -786,6 +792,7 @@ func TestRunOutputsCapped(t *testing.T) {
 	if len(prs) == 0 || len(prs) > n {
 		t.Fatalf("%s lists %d PRs, want a cut list", report.OutputStaled, len(prs))
 	}
+	t.Logf("%s: %d of %d PRs in %d bytes", report.OutputStaled, len(prs), n+1, len(v))
 	if want := fmt.Sprintf("%s lists the first %d of %d pull requests", report.OutputStaled, len(prs), n+1); !strings.Contains(o.summaryFile, want) {
 		t.Errorf("the summary does not say %q:\n%s", want, o.summaryFile[len(o.summaryFile)-400:])
 	}
@@ -795,6 +802,7 @@ func TestRunOutputsCapped(t *testing.T) {
 // after the writes; when it fails, the run does not claim nothing was
 // changed, and does not say it stopped early with PRs left.
 func TestRunListingFailsAfterChanges(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
 		if strings.Contains(info.Path, "state=closed") {
@@ -822,6 +830,7 @@ func TestRunListingFailsAfterChanges(t *testing.T) {
 // TestRunCancelled: a run cancelled (SIGTERM) after its first write reports
 // the PRs it did not reach as not reached, not as failures, and exits 130.
 func TestRunCancelled(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
