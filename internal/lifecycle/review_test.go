@@ -155,8 +155,8 @@ func TestDecideNewExemptions(t *testing.T) { // issue 12: exempt-pr-authors, onl
 			want:   lifecycle.Close, reason: lifecycle.ReasonCloseDue,
 		},
 		{
-			name: "exempt-draft-pr with close-action draft: an unlabelled draft is still skipped",
-			pr:   with(pr(old), draft),
+			name:   "exempt-draft-pr with close-action draft: an unlabelled draft is still skipped",
+			pr:     with(pr(old), draft),
 			policy: pol(func(p *lifecycle.Policy) { p.ExemptDraft = true; p.CloseAction = lifecycle.CloseToDraft }),
 			want:   lifecycle.Skip, reason: lifecycle.ReasonDraft,
 		},
