@@ -45,6 +45,9 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	getenv := func(k string) string { v, _ := lookup(k); return v }
 	gha := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(stdout))
 
+	if isListRepositories(args) {
+		return listRepositories(ctx, args, getenv, stdout, stderr, clock)
+	}
 	args, sandboxDir, showVersion, err := ownFlags(args)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -66,6 +69,17 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	var src config.Source
 	if getenv("GITHUB_ACTIONS") == "true" && len(args) == 0 && fake == nil {
 		src = config.ActionsSource(lookup)
+		if org := getenv(fleetInputsEnv); org != "" {
+			var enabled bool
+			if src, enabled, err = fleetSource(ctx, src, org, clock); err != nil || !enabled {
+				if err != nil {
+					gha.Errorf("%v", err)
+					return 2
+				}
+				gha.Noticef("%s has enabled: false: this repository opted out of the fleet's sweep", repoFilePath)
+				return 0
+			}
+		}
 	} else {
 		env := getenv
 		if fake != nil {
