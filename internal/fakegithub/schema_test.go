@@ -87,6 +87,9 @@ func TestSchema(t *testing.T) {
 		{"close pull", "PATCH", r + "/pulls/5", `{"state":"closed"}`, 200},
 		{"delete comment", "DELETE", r + "/issues/comments/1002", "", 204},
 		{"timeline after writes", "GET", r + "/issues/1/timeline?per_page=100", "", 200},
+		{"viewer refused to an installation token", "GET", APIPrefix + "/user", "", 403},
+		{"installation repositories", "GET", APIPrefix + "/installation/repositories?per_page=100", "", 200},
+		{"repository file missing", "GET", r + "/contents/.github%2Fstalepr.yml", "", 404},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
