@@ -180,7 +180,11 @@ func (s *sweeper) post(ctx context.Context, n int, body string) error {
 		s.firstPost = s.now
 	}
 	s.posts++
-	return s.gh.PostComment(ctx, n, body)
+	err := s.gh.PostComment(ctx, n, body)
+	if err == nil {
+		s.posted++
+	}
+	return err
 }
 
 // dedupeReserve is what must stay unspent after an action that posts, so the

@@ -61,7 +61,8 @@ type sweeper struct {
 	res  Result
 
 	firstPost time.Time
-	posts     int
+	posts     int // comments this run tried to post
+	posted    int // and did
 
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
 	// Who we are: self grows once GitHub has told (viewerKnown); notSelf
