@@ -142,12 +142,15 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		report.Untrusted(stdout, summary)
 	}
 
-	if res.Stopped != sweep.Completed {
+	if res.Stopped != sweep.Completed && res.Stopped != sweep.StopListingError {
 		gha.Noticef("stopped early (%s): %d pull requests left for the next run", res.Stopped, res.Left)
 	}
 	switch {
 	case res.Stopped == sweep.StopListingError:
-		gha.Errorf("listing the pull requests failed, so nothing was changed: %s. Check the token's permissions (pull-requests: write, issues: write) and GITHUB_API_URL", res.StopDetail)
+		// StopDetail is the text of a *ghapi.Problem when the failure has a
+		// class: it already says what to do (ghapi.Explain). A generic hint
+		// would be wrong for most failures.
+		gha.Errorf("listing the pull requests failed, so nothing was changed: %s", res.StopDetail)
 		return 1
 	case !res.OK():
 		gha.Errorf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed))
