@@ -7,23 +7,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http/httptest"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/sethvargo/go-githubactions"
-
 	"github.com/stalepr/stalepr/internal/config"
-	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -32,81 +26,105 @@ import (
 // version is set at build time: -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
+// Exit codes, listed by -help and in the README.
+const (
+	ExitOK        = 0   // the sweep finished, or a limit left PRs for the next run
+	ExitFailed    = 1   // some PRs failed, a listing failed, or the outputs or summary could not be written
+	ExitUsage     = 2   // bad flags or inputs: nothing was sent to GitHub
+	ExitCancelled = 130 // interrupted (Ctrl-C, SIGTERM): PRs not reached are left for the next run
+)
+
+const exitCodesHelp = `
+Exit codes:
+  0    the sweep finished, or a limit (operations-per-run, the rate limit) left
+       pull requests for the next run
+  1    some pull requests failed, a listing failed, or the outputs or the job
+       summary could not be written
+  2    bad flags or inputs; nothing was sent to GitHub
+  130  interrupted (Ctrl-C, SIGTERM); pull requests not reached are left for
+       the next run
+`
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr, time.Now().UTC(), realClock{})
+	code := run(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr, realClock{})
 	stop()
 	os.Exit(code)
 }
 
+// cliFlags are the flags that are not inputs.
+type cliFlags struct {
+	sandbox string
+	summary string
+	version bool
+}
+
+// newFlagSet holds every flag of the command line: config.FromFlags adds the
+// inputs to the ones defined here, and one Parse reads them all.
+func newFlagSet() (*flag.FlagSet, *cliFlags) {
+	fs := flag.NewFlagSet("stalepr", flag.ContinueOnError)
+	var f cliFlags
+	fs.StringVar(&f.sandbox, "sandbox", "", "Run against the project's fake GitHub loaded with the sample in `DIR` "+
+		"(DIR/repo.json, and DIR/inputs.json for inputs), offline, e.g. -sandbox testdata/sandbox.")
+	fs.StringVar(&f.summary, "summary", summaryText, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
+		"In a workflow the job summary is always markdown.")
+	fs.BoolVar(&f.version, "version", false, "Print the version and exit.")
+	return fs, &f
+}
+
 // run is the whole program, so tests can run it with their own environment,
 // output and clock. It returns the exit code.
-func run(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer, now time.Time, clock ghapi.Clock) int {
+func run(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer, clock ghapi.Clock) int {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
-	gha := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(stdout))
+	now := clock.Now().UTC()
 
-	args, sandboxDir, showVersion, err := ownFlags(args)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
-	}
-	if showVersion {
+	fs, cli := newFlagSet()
+	src, err := config.FromFlags(fs, args, getenv)
+	out := newSeam(getenv, stdout, stderr, cli.summary)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		config.Usage(stdout, "stalepr", fs)
+		fmt.Fprint(stdout, exitCodesHelp)
+		return ExitOK
+	case err != nil:
+		out.fail("flags", err.Error()+"; run stalepr -help to list the flags and inputs")
+		return ExitUsage
+	case cli.version:
 		fmt.Fprintln(stdout, "stalepr", version)
-		return 0
+		return ExitOK
+	case cli.summary != summaryText && cli.summary != summaryMarkdown:
+		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
+		return ExitUsage
 	}
-
-	var fake *fakegithub.Server
-	if sandboxDir != "" {
-		if fake, err = loadSandbox(sandboxDir, now); err != nil {
-			fmt.Fprintln(stderr, "sandbox:", err)
-			return 2
-		}
-	}
-
-	var src config.Source
-	if getenv("GITHUB_ACTIONS") == "true" && len(args) == 0 && fake == nil {
+	if getenv("GITHUB_ACTIONS") == "true" && len(args) == 0 {
 		src = config.ActionsSource(lookup)
-	} else {
-		env := getenv
-		if fake != nil {
-			env = sandboxEnv(fake.FullName())
-		}
-		if src, err = config.FromFlags("stalepr", args, env, stderr); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		if sandboxDir != "" {
-			if src, err = withSandboxInputs(src, sandboxDir); err != nil {
-				fmt.Fprintln(stderr, err)
-				return 2
-			}
-		}
 	}
+	if cli.sandbox != "" {
+		sb, err := openSandbox(cli.sandbox, now, src)
+		if err != nil {
+			out.fail("sandbox", err.Error())
+			return ExitUsage
+		}
+		defer sb.Close()
+		src, clock = sb.src, sb.clock
+	}
+
 	cfg, err := config.Parse(src)
 	for _, w := range cfg.Warnings {
-		gha.Warningf("%s", w)
+		out.warn(w)
 	}
 	if err != nil {
 		var errs config.Errors
 		if errors.As(err, &errs) {
 			for _, e := range errs {
-				gha.WithFieldsMap(map[string]string{"title": "stalepr: " + e.Name}).Errorf("%s", e)
+				out.fail(e.Name, e.Error())
 			}
 		} else {
-			gha.Errorf("%s", err)
+			out.fail("", err.Error())
 		}
-		return 2
+		return ExitUsage
 	}
-	gha.AddMask(cfg.Token)
-
-	if fake != nil {
-		srv := httptest.NewServer(fake)
-		defer srv.Close()
-		cfg.APIURL = srv.URL + "/api/v3"
-		cfg.WriteInterval = 0
-	}
+	out.mask(cfg.Token)
 
 	client, err := ghapi.New(ghapi.Options{
 		Token: cfg.Token, APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
@@ -118,141 +136,126 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		},
 	})
 	if err != nil {
-		gha.Errorf("%v", err)
-		return 2
+		out.fail("", err.Error())
+		return ExitUsage
 	}
 
-	gha.Group(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
-	log := newLogger(stdout)
+	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
+	log := &logger{w: w, ctx: ctx}
 	res := sweep.Run(ctx, client, cfg, now, log)
-	log.close()
-	gha.EndGroup()
+	endLog()
+	notReached := cancelled(&res, ctx.Err())
 	fmt.Fprintln(stdout, report.Counts(res))
+	return finish(out, res, cfg.Repository(), notReached)
+}
 
-	if getenv("GITHUB_OUTPUT") != "" {
-		for name, value := range report.Outputs(res) {
-			gha.SetOutput(name, value)
+// finish writes the outputs and the summary, then says how the run ended, in
+// words true for the way it ended, and returns the exit code. The sweep's
+// work is already in the log, so a file that cannot be written costs only
+// itself.
+func finish(out seam, res sweep.Result, repo string, notReached int) int {
+	outs := report.Outputs(res)
+	outErr := out.outputs(outs)
+	extra := report.TruncationNote(outs)
+	if notReached > 0 {
+		extra += fmt.Sprintf("Cancelled: %d pull requests not reached; the next run takes them up.\n\n", notReached)
+	}
+	sumErr := out.summary(res, repo, extra)
+
+	code := ExitOK
+	switch res.Stopped {
+	case sweep.Completed:
+	case stopCancelled:
+		out.fail("cancelled", fmt.Sprintf("the run was cancelled before it finished: %d pull requests not reached, left for the next run", res.Left))
+		code = ExitCancelled
+	case sweep.StopListingError:
+		out.fail("listing", listingFailed(res))
+		code = ExitFailed
+	default:
+		out.note(fmt.Sprintf("stopped early (%s): %d pull requests left for the next run", res.Stopped, res.Left))
+	}
+	if len(res.Failed) > 0 {
+		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed)))
+		code = max(code, ExitFailed)
+	}
+	for _, err := range []error{outErr, sumErr} {
+		if err != nil {
+			out.fail("outputs", err.Error()+". The log above has what the run did; check that the runner's user can write the file")
+			code = max(code, ExitFailed)
 		}
 	}
-	summary := report.Summary(res, cfg.Repository())
-	if getenv("GITHUB_STEP_SUMMARY") != "" {
-		gha.AddStepSummary(summary)
-	} else if fake != nil {
-		fmt.Fprintln(stdout, "\n----- job summary (markdown) -----")
-		report.Untrusted(stdout, summary)
-	}
+	return code
+}
 
-	if res.Stopped != sweep.Completed && res.Stopped != sweep.StopListingError {
-		gha.Noticef("stopped early (%s): %d pull requests left for the next run", res.Stopped, res.Left)
-	}
+// listingFailed words a failed listing with what was changed before it: the
+// clean-up listing of closed PRs runs after the writes, so "nothing was
+// changed" is not always true.
+func listingFailed(res sweep.Result) string {
+	done := len(res.Marked) + len(res.Unstaled) + len(res.Closed) + len(res.Cleaned)
+	var changed string
 	switch {
-	case res.Stopped == sweep.StopListingError:
-		// StopDetail is the text of a *ghapi.Problem when the failure has a
-		// class: it already says what to do (ghapi.Explain). A generic hint
-		// would be wrong for most failures.
-		gha.Errorf("listing the pull requests failed, so nothing was changed: %s", res.StopDetail)
-		return 1
-	case !res.OK():
-		gha.Errorf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed))
-		return 1
+	case res.DryRun:
+		changed = "nothing was changed (dry run)"
+	case done == 0:
+		changed = "nothing was changed"
+	default:
+		changed = fmt.Sprintf("%d pull requests were changed before it, as the log shows", done)
 	}
-	return 0
+	// StopDetail is the text of a *ghapi.Problem when the failure has a class
+	// (ghapi.Explain): it already says what to do. A fixed hint would be
+	// wrong for most failures.
+	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, res.StopDetail)
 }
 
-// ownFlags takes out the flags that are not action inputs.
-func ownFlags(args []string) (rest []string, sandboxDir string, showVersion bool, err error) {
-	for i := 0; i < len(args); i++ {
-		a := strings.TrimLeft(args[i], "-")
-		switch {
-		case a == "version" && strings.HasPrefix(args[i], "-"):
-			showVersion = true
-		case a == "sandbox" && strings.HasPrefix(args[i], "-"):
-			if i+1 >= len(args) {
-				return nil, "", false, errors.New("-sandbox needs a directory, such as testdata/sandbox")
-			}
-			sandboxDir = args[i+1]
-			i++
-		case strings.HasPrefix(a, "sandbox=") && strings.HasPrefix(args[i], "-"):
-			sandboxDir = strings.TrimPrefix(a, "sandbox=")
-		default:
-			rest = append(rest, args[i])
+// stopCancelled is the stop of a run whose context ended (SIGTERM, Ctrl-C).
+// The sweep has no such reason of its own: it sees the requests fail.
+const stopCancelled sweep.StopReason = "cancelled"
+
+// cancelled turns the failures that a cancelled run's context caused into
+// PRs not reached: left for the next run, not failed. It returns how many.
+// cause is ctx.Err() after the sweep; nil when the run was not cancelled.
+func cancelled(res *sweep.Result, cause error) int {
+	if cause == nil {
+		return 0
+	}
+	n := 0
+	failed := res.Failed[:0]
+	for _, it := range res.Failed {
+		if strings.Contains(it.Err, cause.Error()) {
+			n++
+			continue
 		}
+		failed = append(failed, it)
 	}
-	return rest, sandboxDir, showVersion, nil
+	res.Failed = failed
+	// A run whose work was all done when the signal came has finished.
+	listing := res.Stopped == sweep.StopListingError && strings.Contains(res.StopDetail, cause.Error())
+	if listing || (n > 0 && res.Stopped == sweep.Completed) {
+		res.Stopped, res.StopDetail = stopCancelled, ""
+	}
+	res.Left += n
+	return n
 }
 
-const sandboxToken = "sandbox-token"
-
-// sandboxEnv is the environment of a sandbox run: the fake's repository and
-// token, nothing from the real environment.
-func sandboxEnv(repository string) func(string) string {
-	return func(name string) string {
-		switch name {
-		case "GITHUB_TOKEN":
-			return sandboxToken
-		case "GITHUB_REPOSITORY":
-			return repository
-		}
-		return ""
-	}
-}
-
-// withSandboxInputs lets the sample's inputs.json set inputs that the
-// command line does not.
-func withSandboxInputs(src config.Source, dir string) (config.Source, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "inputs.json"))
-	if errors.Is(err, os.ErrNotExist) {
-		return src, nil
-	}
-	var inputs map[string]string
-	if err == nil {
-		err = json.Unmarshal(data, &inputs)
-	}
-	if err != nil {
-		return src, fmt.Errorf("sandbox inputs: %w", err)
-	}
-	flags := src.Input
-	src.Input = func(name string) (string, bool) {
-		if v, ok := flags(name); ok {
-			return v, true
-		}
-		v, ok := inputs[name]
-		return v, ok
-	}
-	return src, nil
-}
-
-// loadSandbox loads the sample repository in dir into a fake GitHub.
-func loadSandbox(dir string, now time.Time) (*fakegithub.Server, error) {
-	f, err := os.Open(filepath.Join(dir, "repo.json"))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fake, err := fakegithub.Load(f, now)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Name(), err)
-	}
-	fake.SetToken(sandboxToken)
-	return fake, nil
-}
-
-// logger writes one line per PR acted on, inside a stop-commands fence so
-// that a PR title can never run a workflow command.
+// logger writes one line per PR acted on (in Actions, the seam fences them
+// so that a PR title can never run a workflow command). Once the run is
+// cancelled, a PR whose request failed for that reason was not reached.
 type logger struct {
-	w     io.Writer
-	fence *report.Fence
+	w   io.Writer
+	ctx context.Context
 }
 
-func newLogger(w io.Writer) *logger { return &logger{w: w, fence: report.OpenFence(w)} }
-
-func (l *logger) PR(it sweep.Item, dryRun bool) { fmt.Fprintln(l.w, report.PRLine(it, dryRun)) }
+func (l *logger) PR(it sweep.Item, dryRun bool) {
+	if err := l.ctx.Err(); err != nil && it.Err != "" && strings.Contains(it.Err, err.Error()) {
+		fmt.Fprintf(l.w, "#%d not reached: the run was cancelled\n", it.Number)
+		return
+	}
+	fmt.Fprintln(l.w, report.PRLine(it, dryRun))
+}
 
 func (l *logger) Printf(format string, args ...any) {
 	fmt.Fprintln(l.w, strings.TrimRight(fmt.Sprintf(format, args...), "\n"))
 }
-
-func (l *logger) close() { l.fence.Close() }
 
 // realClock is the wall clock; Sleep returns early when ctx ends.
 type realClock struct{}

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -115,23 +117,32 @@ func (o outcome) String() string {
 // does.
 func runWith(t *testing.T, e env, args ...string) outcome {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return runCtx(ctx, t, e, args...)
+}
+
+// runCtx is runWith with the run's context given.
+func runCtx(ctx context.Context, t *testing.T, e env, args ...string) outcome {
+	t.Helper()
 	for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
 		if p := e[k]; p != "" {
-			if err := os.WriteFile(p, nil, 0o644); err != nil {
+			if err := os.WriteFile(p, nil, 0o644); err != nil && !errors.Is(err, syscall.ENOTDIR) {
 				t.Fatal(err)
 			}
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	code := run(ctx, args, e.lookup, &stdout, &stderr, t0, &testClock{t: t0})
+	code := run(ctx, args, e.lookup, &stdout, &stderr, &testClock{t: t0})
 	o := outcome{code: code, stdout: stdout.String(), stderr: stderr.String()}
 	read := func(k string) string {
 		if e[k] == "" {
 			return ""
 		}
 		b, err := os.ReadFile(e[k])
+		if errors.Is(err, syscall.ENOTDIR) {
+			return "" // a path made unwritable on purpose
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,10 +319,8 @@ type outputPR struct {
 	URL    string `json:"url"`
 }
 
-const heredocDelim = "_GitHubActionsFileCommandDelimeter_"
-
-// parseOutputFile reads a GITHUB_OUTPUT file written in go-githubactions'
-// heredoc format: name<<DELIM, one value line, DELIM.
+// parseOutputFile reads a GITHUB_OUTPUT file written in the runner's heredoc
+// format: name<<DELIM, one value line, DELIM, each with its own delimiter.
 func parseOutputFile(t *testing.T, text string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -320,11 +329,16 @@ func parseOutputFile(t *testing.T, text string) map[string]string {
 		t.Fatalf("GITHUB_OUTPUT does not end with a line break:\n%s", text)
 	}
 	lines = lines[:len(lines)-1]
+	delims := map[string]bool{}
 	for i := 0; i < len(lines); i += 3 {
-		name, ok := strings.CutSuffix(lines[i], "<<"+heredocDelim)
-		if !ok || name == "" || i+2 >= len(lines) || lines[i+2] != heredocDelim {
-			t.Fatalf("GITHUB_OUTPUT line %d: want name<<%s, a single value line, %s:\n%s", i+1, heredocDelim, heredocDelim, text)
+		name, delim, ok := strings.Cut(lines[i], "<<")
+		if !ok || name == "" || len(delim) < 20 || i+2 >= len(lines) || lines[i+2] != delim {
+			t.Fatalf("GITHUB_OUTPUT line %d: want name<<DELIM (a long random delimiter), a single value line, DELIM:\n%s", i+1, text)
 		}
+		if delims[delim] {
+			t.Errorf("GITHUB_OUTPUT: delimiter %s used twice", delim)
+		}
+		delims[delim] = true
 		if _, dup := out[name]; dup {
 			t.Errorf("output %s set twice", name)
 		}
@@ -496,10 +510,20 @@ func TestRunVersion(t *testing.T) {
 
 func TestRunHelpListsEveryInput(t *testing.T) {
 	o := runWith(t, env{"GITHUB_ACTIONS": "true"}, "-help")
-	if o.code != 0 {
-		t.Fatalf("-help: exit %d\n%s", o.code, o)
+	if o.code != ExitOK || o.stderr != "" {
+		t.Fatalf("-help: want exit 0 and the text on stdout only\n%s", o)
 	}
-	help := o.stdout + o.stderr
+	help := o.stdout
+	for _, want := range []string{"  -sandbox DIR\n", "  -summary FORMAT (default \"text\")\n", "  -version\n", "Exit codes:\n"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("-help lacks %q", want)
+		}
+	}
+	for _, code := range []int{ExitOK, ExitFailed, ExitUsage, ExitCancelled} {
+		if !regexp.MustCompile(fmt.Sprintf(`(?m)^  %d +\S`, code)).MatchString(help) {
+			t.Errorf("-help does not explain exit code %d", code)
+		}
+	}
 	listed := map[string]bool{}
 	for _, l := range strings.Split(help, "\n") {
 		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "   ") {
@@ -524,7 +548,8 @@ func TestRunSandbox(t *testing.T) {
 		`(?m)^#\d+ closed: `,
 		`(?m)^#\d+ un-staled: `,
 		`(?m)^marked [1-9]\d*, un-staled [1-9]\d*, closed [1-9]\d*, .*failed 0`,
-		`job summary`,
+		`(?m)^Acted on:$`,
+		`(?m)^API usage: \d+ requests`,
 	} {
 		if !regexp.MustCompile(re).MatchString(o.stdout) {
 			t.Errorf("sandbox output does not match %s:\n%s", re, o.stdout)
@@ -575,5 +600,261 @@ func TestSandboxSecondRunWritesNothing(t *testing.T) {
 		if v != "[]" {
 			t.Errorf("second run: output %s = %s, want []", name, v)
 		}
+	}
+}
+
+// terminalEnv is a person's shell pointed at the fake GitHub: no
+// GITHUB_ACTIONS, no file commands, the token in GITHUB_TOKEN.
+func (w *world) terminalEnv() env {
+	return env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": w.srv.URL + "/api/v3"}
+}
+
+// workflowCommands are the commands a terminal must never see.
+var workflowCommands = []string{"::add-mask::", "::group::", "::endgroup::", "::stop-commands::", "::error", "::warning", "::notice", "::debug::"}
+
+// checkTerminal fails when text holds the token or a workflow command.
+func checkTerminal(t *testing.T, o outcome) {
+	t.Helper()
+	text := o.stdout + o.stderr
+	if strings.Contains(text, tokenSecret) {
+		t.Errorf("the token shows in the terminal:\n%s", o)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "::") {
+			t.Errorf("workflow command in the terminal: %q", l)
+		}
+		for _, c := range workflowCommands {
+			if strings.Contains(l, c) {
+				t.Errorf("workflow command %s in the terminal: %q", c, l)
+			}
+		}
+	}
+}
+
+// TestRunTerminal: the CLI outside Actions, with a real-looking token, in a
+// run that marks, closes, un-stales and fails a PR: no token, no workflow
+// command, errors as "stalepr: ..." lines on stderr, a plain-text summary.
+func TestRunTerminal(t *testing.T) {
+	t.Parallel()
+	w, hits := newWorld(t, true)
+	o := runWith(t, w.terminalEnv(), "-repo", testRepo)
+	if o.code != ExitFailed || hits.Load() == 0 {
+		t.Fatalf("want a run with a failed PR (exit 1, timeline fault hit): %d hits\n%s", hits.Load(), o)
+	}
+	checkTerminal(t, o)
+	if !w.hasLabel(w.toMark, "stale") || w.fake.MustIssue(w.toClose).State != "closed" {
+		t.Errorf("the run did not do its work:\n%s", o)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(o.stderr), "\n") {
+		if !strings.HasPrefix(l, "stalepr: ") {
+			t.Errorf("stderr line %q does not start with \"stalepr: \"", l)
+		}
+	}
+	if !strings.Contains(o.stderr, "stalepr: 1 pull requests could not be processed") {
+		t.Errorf("the failure is not on stderr:\n%s", o)
+	}
+	for _, want := range []string{fmt.Sprintf("#%d failed: ", w.flaky), "Acted on:\n", "Failed (1)", "API usage: "} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, o.stdout)
+		}
+	}
+	if strings.Contains(o.stdout, "| --- |") {
+		t.Errorf("the default summary is markdown, want plain text:\n%s", o.stdout)
+	}
+}
+
+func TestRunTerminalMarkdownSummary(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	o := runWith(t, w.terminalEnv(), "-repo", testRepo, "-debug-only", "-summary=markdown")
+	if o.code != ExitOK {
+		t.Fatalf("exit %d\n%s", o.code, o)
+	}
+	checkTerminal(t, o)
+	if !strings.Contains(o.stdout, "## stalepr: octo/repo\n") || !strings.Contains(o.stdout, "| Outcome | Pull requests |") {
+		t.Errorf("-summary=markdown does not print the markdown summary:\n%s", o.stdout)
+	}
+}
+
+// TestRunTerminalMistakes: bad flags and inputs in a terminal are plain
+// "stalepr: ..." lines on stderr, exit 2, no request, no token.
+func TestRunTerminalMistakes(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"-repo", testRepo, "-days-before-stale", "ninety"},
+		{"-repo", testRepo, "-no-such-input", "1"},
+		{"-repo", testRepo, "-summary", "html"},
+		{"-repo", testRepo, "-sandbox", filepath.Join("testdata", "no-such-dir")},
+		{"-repo", testRepo, "extra"},
+	} {
+		t.Run(strings.Join(args[2:], " "), func(t *testing.T) {
+			w, _ := newWorld(t, false)
+			o := runWith(t, w.terminalEnv(), args...)
+			if o.code != ExitUsage {
+				t.Errorf("exit %d, want %d", o.code, ExitUsage)
+			}
+			checkTerminal(t, o)
+			if o.stdout != "" || !strings.HasPrefix(o.stderr, "stalepr: ") || strings.Count(o.stderr, "\n") != 1 {
+				t.Errorf("want one \"stalepr: ...\" line on stderr and nothing on stdout:\n%s", o)
+			}
+			if n := w.fake.Count(); n != 0 {
+				t.Errorf("%d requests reached GitHub, want none", n)
+			}
+		})
+	}
+}
+
+// TestRunFlagValueIsNotAFlag: one FlagSet parses everything, so "-version"
+// after -stale-pr-label is the label, not a request for the version.
+func TestRunFlagValueIsNotAFlag(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	o := runWith(t, w.terminalEnv(), "-repo", testRepo, "-debug-only", "-stale-pr-label", "-version")
+	if o.code != ExitOK || strings.Contains(o.stdout, "stalepr "+version+"\n") || w.fake.Count() == 0 {
+		t.Fatalf("want a dry run, not the version:\n%s", o)
+	}
+	for _, r := range w.fake.Requests() {
+		if strings.Contains(r.Path, "labels=-version") {
+			return
+		}
+	}
+	t.Errorf("no listing asked for the label -version: %v", w.fake.CountBy())
+}
+
+// TestRunUnwritableFiles: GITHUB_OUTPUT or GITHUB_STEP_SUMMARY cannot be
+// written (its parent is a regular file, which stops root too). The run does
+// its work, logs it, writes what it can, and fails with an ::error:: naming
+// the file; no panic.
+func TestRunUnwritableFiles(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
+		t.Run(name, func(t *testing.T) {
+			w, _ := newWorld(t, false)
+			e := w.env(t)
+			parent := filepath.Join(t.TempDir(), "a-file")
+			if err := os.WriteFile(parent, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			bad := filepath.Join(parent, "out")
+			e[name] = bad
+			o := runWith(t, e)
+			if o.code != ExitFailed {
+				t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
+			}
+			if !w.hasLabel(w.toMark, "stale") || w.fake.MustIssue(w.toClose).State != "closed" {
+				t.Errorf("the sweep did not do its work:\n%s", o)
+			}
+			errs := errorLines(o.stdout)
+			if len(errs) != 1 || !strings.Contains(errs[0], name) || !strings.Contains(errs[0], bad) {
+				t.Fatalf("want one ::error:: naming %s and %s, got %q", name, bad, errs)
+			}
+			counts := strings.Index(o.stdout, "marked 1, un-staled 1, closed 1")
+			if counts < 0 || counts > strings.Index(o.stdout, errs[0]) || !strings.Contains(o.stdout[:counts], fmt.Sprintf("#%d marked stale", w.toMark)) {
+				t.Errorf("the log does not report the work before the error:\n%s", o.stdout)
+			}
+			// The other file is still written.
+			if name == "GITHUB_OUTPUT" && !strings.Contains(o.summaryFile, "Marked stale") {
+				t.Errorf("summary not written:\n%s", o)
+			}
+			if name == "GITHUB_STEP_SUMMARY" && len(parseOutputFile(t, o.outputFile)) != 3 {
+				t.Errorf("outputs not written:\n%s", o)
+			}
+		})
+	}
+}
+
+// TestRunOutputsCapped: a dry run that would mark thousands of PRs with long
+// titles keeps each output under the cap, as whole items, and the summary
+// says so.
+func TestRunOutputsCapped(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	const n = 2000
+	for i := range n {
+		w.fake.AddPR(fakegithub.Issue{Title: fmt.Sprintf("%04d %s", i, strings.Repeat("long title ", 10)), User: alice,
+			CreatedAt: daysAgo(300), UpdatedAt: daysAgo(200)})
+	}
+	e := w.env(t)
+	e[inputVar("debug-only")] = "true"
+	e[inputVar("operations-per-run")] = "100000"
+	o := runWith(t, e)
+	if o.code != ExitOK {
+		t.Fatalf("exit %d\n%s", o.code, o.stderr)
+	}
+	if !strings.Contains(o.summaryFile, fmt.Sprintf("| Would mark stale | %d |", n+1)) {
+		t.Fatalf("the run would not mark all %d PRs:\n%s", n+1, o.summaryFile[:min(len(o.summaryFile), 2000)])
+	}
+	v := parseOutputFile(t, o.outputFile)[report.OutputStaled]
+	if len(v) > report.MaxOutputBytes {
+		t.Errorf("%s is %d bytes, over %d", report.OutputStaled, len(v), report.MaxOutputBytes)
+	}
+	prs := decodeOutput(t, report.OutputStaled, v)
+	if len(prs) == 0 || len(prs) > n {
+		t.Fatalf("%s lists %d PRs, want a cut list", report.OutputStaled, len(prs))
+	}
+	t.Logf("%s: %d of %d PRs in %d bytes", report.OutputStaled, len(prs), n+1, len(v))
+	if want := fmt.Sprintf("%s lists the first %d of %d pull requests", report.OutputStaled, len(prs), n+1); !strings.Contains(o.summaryFile, want) {
+		t.Errorf("the summary does not say %q:\n%s", want, o.summaryFile[len(o.summaryFile)-400:])
+	}
+}
+
+// TestRunListingFailsAfterChanges: the clean-up listing of closed PRs runs
+// after the writes; when it fails, the run does not claim nothing was
+// changed, and does not say it stopped early with PRs left.
+func TestRunListingFailsAfterChanges(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if strings.Contains(info.Path, "state=closed") {
+			return fakegithub.StatusFault(422, `{"message":"Validation Failed"}`)
+		}
+		return nil
+	})
+	o := runWith(t, w.env(t))
+	if o.code != ExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
+	}
+	errs := errorLines(o.stdout)
+	if len(errs) != 1 || !strings.Contains(errs[0], "3 pull requests were changed before it") {
+		t.Errorf("want one ::error:: saying 3 PRs were changed, got %q", errs)
+	}
+	for _, text := range []string{o.stdout, o.summaryFile} {
+		for _, lie := range []string{"nothing was changed", "Nothing was changed", "stopped early", "left for the next run"} {
+			if strings.Contains(text, lie) {
+				t.Errorf("says %q after changing 3 PRs:\n%s", lie, text)
+			}
+		}
+	}
+}
+
+// TestRunCancelled: a run cancelled (SIGTERM) after its first write reports
+// the PRs it did not reach as not reached, not as failures, and exits 130.
+func TestRunCancelled(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if info.Write {
+			cancel()
+		}
+		return nil
+	})
+	o := runCtx(ctx, t, w.env(t))
+	if o.code != ExitCancelled {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitCancelled, o)
+	}
+	if n := w.fake.Writes(); n != 1 {
+		t.Errorf("%d writes reached GitHub, want only the one during which the run was cancelled: %v", n, w.fake.WriteRequests())
+	}
+	if strings.Contains(o.stdout, " failed: ") || strings.Contains(o.stdout, "could not be processed") || strings.Contains(o.summaryFile, "❌ Failed") {
+		t.Errorf("PRs not reached are reported as failures:\n%s", o)
+	}
+	if !strings.Contains(o.stdout, "not reached: the run was cancelled") || !strings.Contains(o.summaryFile, "not reached") {
+		t.Errorf("the log or the summary does not say which PRs were not reached:\n%s", o)
+	}
+	errs := errorLines(o.stdout)
+	if len(errs) != 1 || !strings.Contains(errs[0], "cancelled") {
+		t.Errorf("want one ::error:: saying the run was cancelled, got %q", errs)
 	}
 }

@@ -1,10 +1,10 @@
 package config
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -31,19 +31,20 @@ func (v *flagValue) Set(s string) error {
 // IsBoolFlag lets a boolean input be given alone: -debug-only.
 func (v *flagValue) IsBoolFlag() bool { return v != nil && v.kind == Bool }
 
-// FromFlags parses the CLI's arguments (without the program name) into a
-// Source for Parse. Every input is a flag of the same name, a string checked
-// by Parse; boolean inputs may be given alone (-debug-only), and -repo is
-// short for -repository. The token is read from env("GITHUB_TOKEN") only, so
-// it never shows in a process listing; GITHUB_REPOSITORY and GITHUB_API_URL
-// are read from env too.
+// FromFlags defines every input as a flag of fs, next to the flags its caller
+// defined there (the CLI's own, such as -version), and parses args (without
+// the program name) with that one FlagSet, so a flag's value is never taken
+// for a flag of its own. It returns a Source for Parse. Every input is a
+// flag of the same name, a string checked by Parse; boolean inputs may be
+// given alone (-debug-only), and -repo is short for -repository. The token is
+// read from env("GITHUB_TOKEN") only, so it never shows in a process listing;
+// GITHUB_REPOSITORY and GITHUB_API_URL are read from env too.
 //
-// -help (or -h) writes Usage to out and returns flag.ErrHelp. Other mistakes
-// are written to out with a hint and returned.
-func FromFlags(program string, args []string, env func(string) string, out io.Writer) (Source, error) {
-	fs := flag.NewFlagSet(program, flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() {} // flag calls it for -help too: the hint or the full text is printed below
+// It prints nothing: -help (or -h) returns flag.ErrHelp, for the caller to
+// print Usage; other mistakes are returned for the caller to report.
+func FromFlags(fs *flag.FlagSet, args []string, env func(string) string) (Source, error) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {} // flag calls it for -help too: the caller prints the text
 	values := make(map[string]*flagValue, len(Inputs))
 	for _, in := range Inputs {
 		if in.Kind == Secret {
@@ -57,17 +58,10 @@ func FromFlags(program string, args []string, env func(string) string, out io.Wr
 		}
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			Usage(out, program)
-		} else {
-			fmt.Fprintf(out, "Run %s -help to list the inputs.\n", program)
-		}
 		return Source{}, err
 	}
 	if fs.NArg() > 0 {
-		err := fmt.Errorf("unexpected argument %q: every input is a flag, such as -days-before-stale 90", fs.Arg(0))
-		fmt.Fprintf(out, "%v\nRun %s -help to list the inputs.\n", err, program)
-		return Source{}, err
+		return Source{}, fmt.Errorf("unexpected argument %q: every input is a flag, such as -days-before-stale 90", fs.Arg(0))
 	}
 	if env == nil {
 		env = func(string) string { return "" }
@@ -83,17 +77,34 @@ func FromFlags(program string, args []string, env func(string) string, out io.Wr
 	}, nil
 }
 
-// Usage writes the CLI's help: every input with its kind, default and
-// description, from the table Inputs.
-func Usage(w io.Writer, program string) {
+// Usage writes the CLI's help: the flags of fs that are not inputs (the
+// CLI's own), then every input with its kind, default and description, from
+// the table Inputs.
+func Usage(w io.Writer, program string, fs *flag.FlagSet) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Usage: %s [-input value ...]\n\n", program)
 	b.WriteString(wrap("Sweeps the open pull requests of one repository once, as the action does. "+
 		"Every input of the action is a flag of the same name; a boolean may be given alone (-debug-only). "+
 		"-repo is short for -repository. The token is read from the GITHUB_TOKEN environment variable, "+
 		"an Enterprise Server's API URL from GITHUB_API_URL.", "", 80))
-	b.WriteString("\nOther flags:\n  -sandbox DIR\n" + wrap("Run against the project's fake GitHub loaded with the sample in DIR (DIR/repo.json, and DIR/inputs.json for inputs), offline, e.g. -sandbox testdata/sandbox.", "        ", 80) +
-		"  -version\n        Print the version and exit.\n")
+	var own strings.Builder
+	fs.VisitAll(func(f *flag.Flag) {
+		if f.Name == "repo" || slices.ContainsFunc(Inputs, func(in Input) bool { return in.Name == f.Name }) {
+			return
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(&own, "  -%s", f.Name)
+		if _, isBool := f.Value.(interface{ IsBoolFlag() bool }); !isBool && arg != "" {
+			own.WriteString(" " + arg)
+		}
+		if f.DefValue != "" && f.DefValue != "false" {
+			fmt.Fprintf(&own, " (default %q)", f.DefValue)
+		}
+		own.WriteString("\n" + wrap(usage, "        ", 80))
+	})
+	if own.Len() > 0 {
+		b.WriteString("\nOther flags:\n" + own.String())
+	}
 	b.WriteString("\nInputs:\n")
 	var ignored []Input
 	for _, in := range Inputs {

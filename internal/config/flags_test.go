@@ -11,12 +11,11 @@ import (
 
 func TestFromFlags(t *testing.T) {
 	env := map[string]string{EnvToken: "tok"}
-	var out bytes.Buffer
-	src, err := FromFlags("stalepr", []string{"-repo", "octo/hello", "-debug-only", "-days-before-stale", "14",
+	src, err := FromFlags(flag.NewFlagSet("stalepr", flag.ContinueOnError), []string{"-repo", "octo/hello", "-debug-only", "-days-before-stale", "14",
 		"-stale-pr-message=", "-exempt-pr-labels", "keep, pinned", "-ascending=false"},
-		func(k string) string { return env[k] }, &out)
+		func(k string) string { return env[k] })
 	if err != nil {
-		t.Fatalf("%v\n%s", err, &out)
+		t.Fatal(err)
 	}
 	c, err := Parse(src)
 	if err != nil {
@@ -27,8 +26,25 @@ func TestFromFlags(t *testing.T) {
 		c.Policy.DaysBeforeClose != 30 || c.CloseMessage == "" {
 		t.Errorf("got %+v", c)
 	}
-	if out.Len() != 0 {
-		t.Errorf("unexpected output: %s", &out)
+}
+
+// TestFromFlagsOneFlagSet: the caller's own flags and the inputs are parsed
+// together, so a flag's value that looks like a flag stays a value.
+func TestFromFlagsOneFlagSet(t *testing.T) {
+	fs := flag.NewFlagSet("stalepr", flag.ContinueOnError)
+	version := fs.Bool("version", false, "Print the version and exit.")
+	src, err := FromFlags(fs, []string{"-repo", "o/r", "-stale-pr-label", "-version"}, func(k string) string { return map[string]string{EnvToken: "t"}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *version {
+		t.Error("-version was taken as a flag, but it is the value of -stale-pr-label")
+	}
+	if v, _ := src.Input("stale-pr-label"); v != "-version" {
+		t.Errorf("stale-pr-label = %q, want -version", v)
+	}
+	if _, err := FromFlags(flag.NewFlagSet("stalepr", flag.ContinueOnError), []string{"-repo", "o/r", "-version"}, nil); err == nil {
+		t.Error("-version accepted without being defined by the caller")
 	}
 }
 
@@ -38,18 +54,20 @@ func TestFromFlagsMistakes(t *testing.T) {
 		{"-repo-token", "secret"}, // the token is never a flag
 		{"-debug-only", "true"},   // a bool given alone takes no separate value
 	} {
+		fs := flag.NewFlagSet("stalepr", flag.ContinueOnError)
 		var out bytes.Buffer
-		if _, err := FromFlags("stalepr", args, nil, &out); err == nil {
+		fs.SetOutput(&out)
+		if _, err := FromFlags(fs, args, nil); err == nil {
 			t.Errorf("%q: no error", args)
 		}
-		if !strings.Contains(out.String(), "stalepr -help") || strings.Contains(out.String(), "Inputs:") {
-			t.Errorf("%q: want a short hint, got:\n%s", args, &out)
+		if out.Len() != 0 {
+			t.Errorf("%q: FromFlags printed %q; the caller reports errors", args, &out)
 		}
 	}
 }
 
 func TestFromFlagsBadValueReportedByParse(t *testing.T) {
-	src, err := FromFlags("stalepr", []string{"-repo", "o/r", "-debug-only=maybe"}, func(k string) string { return map[string]string{EnvToken: "t"}[k] }, &bytes.Buffer{})
+	src, err := FromFlags(flag.NewFlagSet("stalepr", flag.ContinueOnError), []string{"-repo", "o/r", "-debug-only=maybe"}, func(k string) string { return map[string]string{EnvToken: "t"}[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +78,18 @@ func TestFromFlagsBadValueReportedByParse(t *testing.T) {
 
 func TestHelpListsEveryInput(t *testing.T) {
 	for _, arg := range []string{"-help", "-h"} {
-		var out bytes.Buffer
-		_, err := FromFlags("stalepr", []string{arg}, nil, &out)
+		fs := flag.NewFlagSet("stalepr", flag.ContinueOnError)
+		fs.String("sandbox", "", "Run offline against the sample in `DIR`.")
+		_, err := FromFlags(fs, []string{arg}, nil)
 		if !errors.Is(err, flag.ErrHelp) {
 			t.Errorf("%s: err %v, want flag.ErrHelp", arg, err)
 		}
+		var out bytes.Buffer
+		Usage(&out, "stalepr", fs)
 		help := out.String()
+		if !strings.Contains(help, "Other flags:\n  -sandbox DIR\n        Run offline") {
+			t.Errorf("help does not list the caller's own flag -sandbox:\n%s", help)
+		}
 		for _, in := range Inputs {
 			switch in.Kind {
 			case Secret:

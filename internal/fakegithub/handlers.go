@@ -31,6 +31,15 @@ func (c *call) num(name string) int {
 
 func (s *Server) getRateLimit(c *call) reply { return ok(s.rateLimitBody()) }
 
+// getViewer answers as GitHub does: a personal token gets its user, an
+// installation token (the identity is a bot) is refused.
+func (s *Server) getViewer(c *call) reply {
+	if s.identity.Type == "Bot" {
+		return errReply(http.StatusForbidden, "Resource not accessible by integration", docRoot+"/users/users#get-the-authenticated-user")
+	}
+	return ok(c.user(s.identity))
+}
+
 func (s *Server) getRepo(c *call) reply { return ok(s.repository(c, s.FullName(), false)) }
 
 func (s *Server) listRepoLabels(c *call) reply {

@@ -50,6 +50,7 @@ func init() {
 	}
 	const r = "/repos/{owner}/{repo}"
 	add("GET", "/rate_limit", (*Server).getRateLimit)
+	add("GET", "/user", (*Server).getViewer)
 	add("GET", r, (*Server).getRepo)
 	add("GET", r+"/labels", (*Server).listRepoLabels)
 	add("GET", r+"/issues", (*Server).listIssues)

@@ -293,9 +293,8 @@ func (s *Server) scenarioEvent(rec *issueRec, ev ScenarioEvent, when time.Time, 
 	case EventCommitted:
 		sha := fakeSHA("commit", s.nextID+1)
 		rec.HeadSHA = sha
-		name := actor.Login
 		s.addEventLocked(rec, Event{Type: EventCommitted, At: when, SHA: sha, Message: def(ev.Message, "Update"),
-			AuthorName: name, AuthorEmail: strings.ToLower(name) + "@users.noreply.github.com"})
+			AuthorName: actor.Login, AuthorEmail: noreplyEmail(actor)})
 	case EventHeadRefForcePushed:
 		sha := fakeSHA("force", s.nextID+1)
 		rec.HeadSHA = sha

@@ -497,6 +497,24 @@ func (s *Server) Push(n int, author string, at time.Time, message string) Event 
 		AuthorName: author, AuthorEmail: strings.ToLower(strings.ReplaceAll(author, " ", ".")) + "@example.com"})
 }
 
+// PushAs records a commit that account u made and pushed, with the git
+// identity GitHub gives it: apps commit as "NAME[bot]" with
+// ID+NAME[bot]@users.noreply.github.com.
+func (s *Server) PushAs(n int, u User, at time.Time, message string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.mustGet(n)
+	sha := fakeSHA("commit", s.nextID+1)
+	rec.HeadSHA = sha
+	return s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: message,
+		AuthorName: u.Login, AuthorEmail: noreplyEmail(u)})
+}
+
+// noreplyEmail is an account's private commit e-mail on GitHub.
+func noreplyEmail(u User) string {
+	return fmt.Sprintf("%d+%s@users.noreply.github.com", userID(u.Login), strings.ToLower(u.Login))
+}
+
 // ForcePush records a head_ref_force_pushed event by u.
 func (s *Server) ForcePush(n int, u User, at time.Time) Event {
 	s.mu.Lock()

@@ -416,3 +416,81 @@ func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 	}
 	return nil
 }
+
+// Viewer tells who the token acts as. A personal token names its user; an
+// installation token (GITHUB_TOKEN, a GitHub App's) is refused this endpoint
+// with 403 and acts as its app's bot: app is then true and login empty.
+//
+// GitHub API docs: https://docs.github.com/rest/users/users#get-the-authenticated-user
+func (c *Client) Viewer(ctx context.Context) (login string, app bool, err error) {
+	u, _, err := c.gh.Users.Get(ctx, "")
+	switch s := statusOf(err); {
+	case err == nil:
+		return u.GetLogin(), u.GetType() == "Bot", nil
+	case s == http.StatusForbidden && !IsStop(err):
+		return "", true, nil
+	}
+	return "", false, c.fail(opRead, err, "read the token's identity")
+}
+
+// BranchInUse reports whether an open pull request has branch as its base or
+// its head (in this repository): deleting it would close or orphan that PR.
+//
+// GitHub API docs: https://docs.github.com/rest/pulls/pulls#list-pull-requests
+func (c *Client) BranchInUse(ctx context.Context, branch string) (bool, error) {
+	for _, opts := range []*github.PullRequestListOptions{
+		{State: "open", Base: branch},
+		{State: "open", Head: c.owner + ":" + branch},
+	} {
+		opts.ListOptions = github.ListOptions{PerPage: 1}
+		prs, _, err := c.gh.PullRequests.List(ctx, c.owner, c.repo, opts)
+		if err != nil {
+			return false, c.fail(opRead, err, "look for open pull requests on branch %q", branch)
+		}
+		if len(prs) > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// RecentComments reads every repository comment updated since a time. It
+// pages by the last updated_at seen rather than by page number, so a
+// concurrent run deleting comments cannot shift one out of sight between two
+// pages.
+//
+// GitHub API docs: https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository
+func (c *Client) RecentComments(ctx context.Context, since time.Time) ([]Comment, error) {
+	sort, dir := "updated", "asc"
+	seen := map[int64]bool{}
+	var out []Comment
+	for page := 1; ; {
+		opts := &github.IssueListCommentsOptions{
+			Sort: &sort, Direction: &dir, Since: &since,
+			ListOptions: github.ListOptions{PerPage: perPage, Page: page},
+		}
+		list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, 0, opts)
+		if err != nil {
+			return nil, c.fail(opList, err, "list recent comments")
+		}
+		last := since
+		for _, ic := range list {
+			cm := toComment(ic)
+			if !seen[cm.ID] {
+				seen[cm.ID] = true
+				out = append(out, cm)
+			}
+			if cm.UpdatedAt.After(last) {
+				last = cm.UpdatedAt
+			}
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		if last.After(since) {
+			since, page = last, 1 // the comments at `last` come again: seen drops them
+		} else {
+			page = resp.NextPage // a whole page in one second: page on
+		}
+	}
+}

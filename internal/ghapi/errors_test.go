@@ -312,3 +312,20 @@ func TestRedirectOnTheSameHostIsFollowedWithTheToken(t *testing.T) {
 		t.Fatalf("Authorization at the new location: %q, want the token", auth)
 	}
 }
+
+func TestEveryCallIsExplained(t *testing.T) {
+	srv, _ := script(t, status(401, map[string]string{"Content-Type": "application/json"}, `{"message":"Bad credentials"}`))
+	c, _ := newTestClient(t, srv, Limits{})
+	ctx := context.Background()
+	for name, call := range map[string]func() error{
+		"Viewer":         func() error { _, _, err := c.Viewer(ctx); return err },
+		"BranchInUse":    func() error { _, err := c.BranchInUse(ctx, "feature"); return err },
+		"RecentComments": func() error { _, err := c.RecentComments(ctx, c.clock.Now()); return err },
+		"Timeline":       func() error { _, err := c.Timeline(ctx, 1); return err },
+		"PRComments":     func() error { _, err := c.PRComments(ctx, 1, c.clock.Now()); return err },
+	} {
+		if got := classOf(call()); got != BadCredentials {
+			t.Errorf("%s: class %q, want %q", name, got, BadCredentials)
+		}
+	}
+}

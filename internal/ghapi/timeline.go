@@ -1,6 +1,7 @@
 package ghapi
 
 import (
+	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -20,10 +21,9 @@ type timelineEvent struct {
 	Label       *struct {
 		Name string `json:"name"`
 	} `json:"label"`
-	Committer *struct {
-		Date time.Time `json:"date"`
-	} `json:"committer"`
-	RequestedReviewer *user `json:"requested_reviewer"`
+	Author            *gitPerson `json:"author"`
+	Committer         *gitPerson `json:"committer"`
+	RequestedReviewer *user      `json:"requested_reviewer"`
 	RequestedTeam     *struct {
 		Slug string `json:"slug"`
 	} `json:"requested_team"`
@@ -31,6 +31,25 @@ type timelineEvent struct {
 		User      *user     `json:"user"`
 		CreatedAt time.Time `json:"created_at"`
 	} `json:"comments"`
+}
+
+// gitPerson is a commit's git author or committer: a name and an e-mail,
+// no GitHub account.
+type gitPerson struct {
+	Name  string    `json:"name"`
+	Email string    `json:"email"`
+	Date  time.Time `json:"date"`
+}
+
+// isBot: apps commit as "NAME[bot]" with ID+NAME[bot]@users.noreply.github.com.
+// GitHub's own web-flow committer ("GitHub", noreply@github.com) is not a
+// bot: it commits what a person did in the web interface.
+func (g *gitPerson) isBot() bool {
+	if g == nil {
+		return false
+	}
+	email := strings.ToLower(g.Email)
+	return lifecycle.IsBotLogin(g.Name) || strings.HasSuffix(email, "[bot]@users.noreply.github.com")
 }
 
 type user struct {
@@ -89,7 +108,10 @@ func (e timelineEvent) events() []lifecycle.Event {
 	}
 	switch ev.Kind {
 	case lifecycle.Committed:
-		ev.Actor, ev.Bot = "", false
+		// Who pushed is not recorded; who made the commit is. A commit a
+		// bot authored or committed (a branch updater's merge, a
+		// formatter's fix-up) is the bot's, not a person's.
+		ev.Actor, ev.Bot = "", e.Author.isBot() || e.Committer.isBot()
 	case lifecycle.Reviewed:
 		if e.SubmittedAt != nil {
 			ev.At = *e.SubmittedAt

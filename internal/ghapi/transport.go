@@ -29,8 +29,15 @@ type Limits struct {
 	Reserve       int           // stop while x-ratelimit-remaining <= Reserve
 	WriteInterval time.Duration // minimum pause between two writes
 	MaxRetries    int           // retries of a transient failure (default 3)
-	MaxWait       time.Duration // longest wait on a secondary limit (default 2m)
-	MaxSecondary  int           // secondary-limit hits before the run stops (default 3)
+	MaxWait       time.Duration // longest single wait on a secondary limit (default 2m)
+	// MaxWaitTotal bounds the time a run spends waiting on secondary limits
+	// (default 15m): past it, the rest is left for the next run.
+	MaxWaitTotal time.Duration
+	// MaxRefusals is how many secondary limits in a row, with no request
+	// accepted in between, end the run (default 5): GitHub keeps refusing.
+	MaxRefusals int
+	// Logf, when set, is told when the transport slows its write pace.
+	Logf func(format string, args ...any)
 	// AttemptTimeout bounds one attempt, body included (default 30s). There
 	// is no timeout on a whole request: it may wait out a secondary limit.
 	AttemptTimeout time.Duration
@@ -53,8 +60,11 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxWait == 0 {
 		l.MaxWait = 2 * time.Minute
 	}
-	if l.MaxSecondary == 0 {
-		l.MaxSecondary = 3
+	if l.MaxRefusals == 0 {
+		l.MaxRefusals = 5
+	}
+	if l.MaxWaitTotal == 0 {
+		l.MaxWaitTotal = 15 * time.Minute
 	}
 	if l.AttemptTimeout == 0 {
 		l.AttemptTimeout = 30 * time.Second
@@ -90,7 +100,9 @@ type transport struct {
 	rateRemaining int
 	rateReset     time.Time
 	lastWrite     time.Time
-	secondaryHits int
+	interval      time.Duration // the write pace, slowed after each secondary limit
+	secondaryHits int           // in a row, reset by an accepted request
+	waited        time.Duration // on secondary limits, in all
 	stopped       error
 }
 
@@ -100,7 +112,7 @@ func newTransport(base http.RoundTripper, lim Limits, clock Clock) *transport {
 	}
 	return &transport{
 		base: base, lim: lim.withDefaults(), clock: clock, jitter: rand.Float64,
-		byRoute: map[string]int{}, rateRemaining: -1,
+		byRoute: map[string]int{}, rateRemaining: -1, interval: lim.WriteInterval,
 	}
 }
 
@@ -163,14 +175,17 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				t.stop(ErrSecondary)
 				return nil, fmt.Errorf("%w: retry-after %s is longer than the %s a run waits", ErrSecondary, wait, t.lim.MaxWait)
 			}
-			if t.hitSecondary() {
-				return nil, ErrSecondary
+			if t.hitSecondary(wait) {
+				return nil, fmt.Errorf("%w: GitHub kept refusing after the run slowed down", ErrSecondary)
 			}
 			if err := t.clock.Sleep(ctx, wait); err != nil {
 				return nil, err
 			}
 			continue // the request was refused, not processed: safe to send again
 		}
+		t.mu.Lock()
+		t.secondaryHits = 0
+		t.mu.Unlock()
 		if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented && attempt < t.lim.MaxRetries && repeatable(req) {
 			attempt++
 			if err := t.backoff(ctx, attempt); err != nil {
@@ -256,7 +271,7 @@ func (t *transport) rateKnown() bool {
 
 func (t *transport) pace(ctx context.Context) error {
 	t.mu.Lock()
-	wait := t.lastWrite.Add(t.lim.WriteInterval).Sub(t.clock.Now())
+	wait := t.lastWrite.Add(t.interval).Sub(t.clock.Now())
 	t.mu.Unlock()
 	if !t.lastWrite.IsZero() && wait > 0 {
 		if err := t.clock.Sleep(ctx, wait); err != nil {
@@ -292,15 +307,31 @@ func (t *transport) stop(err error) {
 	}
 }
 
-func (t *transport) hitSecondary() (stop bool) {
+// maxInterval is the slowest write pace: GitHub allows 500 content-creating
+// requests an hour, one every 7.2 s; a minute leaves a wide margin.
+const maxInterval = time.Minute
+
+// hitSecondary records a secondary limit about to be waited out. GitHub asks
+// clients that hit one to slow down, so every hit doubles the write pace
+// (from at least a second). It stops the run only when the waits add up to
+// more than a run may spend.
+func (t *transport) hitSecondary(wait time.Duration) (stop bool) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	t.secondaryHits++
-	if t.secondaryHits > t.lim.MaxSecondary {
+	t.waited += wait
+	if t.waited > t.lim.MaxWaitTotal || t.secondaryHits > t.lim.MaxRefusals {
 		if t.stopped == nil {
 			t.stopped = ErrSecondary
 		}
+		t.mu.Unlock()
 		return true
+	}
+	old := t.interval
+	t.interval = min(max(2*t.interval, time.Second), maxInterval)
+	changed := t.interval != old
+	t.mu.Unlock()
+	if changed && t.lim.Logf != nil {
+		t.lim.Logf("GitHub answered with a secondary rate limit: waiting %s, then writing at most once every %s", wait.Round(time.Second), t.interval)
 	}
 	return false
 }

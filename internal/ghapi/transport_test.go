@@ -3,6 +3,7 @@ package ghapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -202,7 +203,7 @@ func TestSecondaryRateLimitWaitsAndContinues(t *testing.T) {
 
 func TestSecondaryWaitIsCappedAndRepeatedHitsStop(t *testing.T) {
 	srv, _ := script(t, status(403, map[string]string{"Retry-After": "3600"}, `{"message":"You have exceeded a secondary rate limit."}`))
-	c, clock := newTestClient(t, srv, Limits{MaxWait: time.Minute, MaxSecondary: 2})
+	c, clock := newTestClient(t, srv, Limits{MaxWait: time.Minute, MaxWaitTotal: 3 * time.Minute})
 	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
 	if !errors.Is(err, ErrSecondary) {
 		t.Fatalf("err = %v, want ErrSecondary", err)
@@ -345,5 +346,33 @@ func TestAPIURLIsTakenAsItIs(t *testing.T) {
 		if want := root + "/repos/o/r/issues"; path != want {
 			t.Errorf("GITHUB_API_URL %q: request to %q, want %q", srv.URL+root, path, want)
 		}
+	}
+}
+
+// TestSecondaryLimitsSlowTheWritePace: GitHub asks a client that hit a
+// secondary limit to slow down; the run goes on at a slower pace instead of
+// stopping after a few hits.
+func TestSecondaryLimitsSlowTheWritePace(t *testing.T) {
+	limited := status(403, map[string]string{"Retry-After": "5"}, `{"message":"You have exceeded a secondary rate limit."}`)
+	var steps []http.HandlerFunc
+	for i := 0; i < 6; i++ {
+		steps = append(steps, limited, ok)
+	}
+	srv, n := script(t, steps...)
+	var logged []string
+	c, _ := newTestClient(t, srv, Limits{Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }})
+	for i := 0; i < 6; i++ {
+		if err := c.AddLabels(context.Background(), i+1, []string{"stale"}); err != nil {
+			t.Fatalf("write %d after a secondary limit: %v (the run must go on, slower)", i+1, err)
+		}
+	}
+	if *n != 12 {
+		t.Fatalf("%d requests, want 12 (each write refused once, then accepted)", *n)
+	}
+	if len(logged) == 0 || !strings.Contains(logged[0], "secondary rate limit") {
+		t.Fatalf("log = %q, want a line saying the pace slows", logged)
+	}
+	if got := c.t.interval; got < 8*time.Second {
+		t.Fatalf("write interval after 6 hits = %v, want it slowed (doubling from 1s)", got)
 	}
 }

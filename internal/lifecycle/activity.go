@@ -40,8 +40,8 @@ const (
 type Event struct {
 	Kind  EventKind
 	At    time.Time
-	Actor string // login; empty for Committed
-	Bot   bool   // the actor's account type is Bot
+	Actor string // login; empty for Committed (GitHub records no pusher)
+	Bot   bool   // the actor's account type is Bot; for Committed, a bot authored or committed it
 	Label string // Labeled, Unlabeled
 	// Commented only.
 	Notice   Notice
@@ -53,15 +53,34 @@ type Event struct {
 // Activity is what the rules need to know beyond the listing, summarised from
 // a PR's timeline or from the repository's recent comments.
 type Activity struct {
-	MarkedAt         time.Time // the stale label was last added; zero when unknown
+	MarkedAt time.Time // the stale label was last added; zero when unknown
+	// ForeignMark: that label was not stalepr's. A person added it by hand,
+	// or another bot (actions/stale before a switch) did with its own
+	// comment. Such a mark keeps its clock and gets no notice of ours.
+	ForeignMark      bool
 	NoticeAt         time.Time // our stale notice for that mark; zero when none
 	CloseNoticeAt    time.Time // our closing comment for that mark; zero when none
 	LastPersonAt     time.Time // the last thing a person did; zero when nothing seen
 	LastPersonLogin  string
-	PendingReviewers []string // review requested and not yet given
-	AwaitingReview   bool     // the author acted last and waits for a requested review
-	ClosedBySelf     bool     // the last close was stalepr's
+	ReopenedAt       time.Time // the last reopening, by anyone
+	PendingReviewers []string  // review requested and not yet given
+	AwaitingReview   bool      // the author acted last and waits for a requested review
+	ClosedBySelf     bool      // the last close was stalepr's, after its own closing comment
+	// LastEventAt is the latest thing the history explains, by anyone. An
+	// updated_at later than it is a change nobody can name (a push of old
+	// commits, an edit): the rules count it as a person's.
+	LastEventAt time.Time
 }
+
+// UpdateSlack is how far updated_at may lie after the last explained event
+// and still be explained by it: GitHub dates both to the second, a push
+// lands shortly after its commit is made.
+const UpdateSlack = time.Minute
+
+// foreignNoticeWindow is how close to a bot's stale label its own comment
+// must be to make the mark that bot's (actions/stale comments, then labels,
+// seconds apart).
+const foreignNoticeWindow = 10 * time.Minute
 
 // IsBotLogin reports whether a login belongs to a GitHub App or bot account.
 // The "[bot]" suffix is reserved for them, so it is a safe fallback when the
@@ -70,21 +89,16 @@ func IsBotLogin(login string) bool {
 	return strings.HasSuffix(strings.ToLower(login), "[bot]")
 }
 
-// Summarize reads a PR's history. self lists the logins stalepr may write as;
-// the authors of our own notices are added to it, so a personal or app token
-// is recognised without configuration.
+// Summarize reads a PR's history. self lists the logins stalepr writes as:
+// only their comments can carry our markers. A marker in anyone else's
+// comment (a quote, a paste) is an ordinary comment.
 func Summarize(events []Event, staleLabel, author string, self []string) Activity {
-	selves := append([]string(nil), self...)
-	for _, e := range events {
-		if e.Kind == Commented && e.Notice != NoNotice && e.Actor != "" {
-			selves = append(selves, e.Actor)
-		}
-	}
+	isSelf := func(login string) bool { return login != "" && containsFold(self, login) }
 	isPerson := func(e Event) bool {
 		if e.Kind == Committed {
-			return true
+			return !e.Bot
 		}
-		return e.Actor != "" && !e.Bot && !IsBotLogin(e.Actor) && !containsFold(selves, e.Actor)
+		return e.Actor != "" && !e.Bot && !IsBotLogin(e.Actor) && !isSelf(e.Actor)
 	}
 
 	sorted := chronological(events)
@@ -92,32 +106,55 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 	var a Activity
 	var pending []string
 	var closedAt time.Time
+	var markBy string
+	var markByBot bool
+	botComments := map[string]time.Time{} // a bot's last plain comment, by login
 	for _, e := range sorted {
+		if e.Kind == Commented && e.Notice != NoNotice && !isSelf(e.Actor) {
+			e.Notice, e.MarkedAt = NoNotice, time.Time{}
+		}
+		if e.At.After(a.LastEventAt) {
+			a.LastEventAt = e.At
+		}
 		switch e.Kind {
 		case Labeled:
 			if strings.EqualFold(e.Label, staleLabel) {
 				a.MarkedAt, a.NoticeAt, a.CloseNoticeAt = e.At, time.Time{}, time.Time{}
+				markBy, markByBot = e.Actor, e.Bot || IsBotLogin(e.Actor) || isSelf(e.Actor)
+				// A bot that commented just before its label marked the PR
+				// with its own notice; a person's hand label is theirs too.
+				prev, commented := botComments[strings.ToLower(e.Actor)]
+				a.ForeignMark = !markByBot || commented && e.At.Sub(prev) <= foreignNoticeWindow
 				continue // marking is not activity, whoever does it
 			}
 		case Unlabeled:
 			if strings.EqualFold(e.Label, staleLabel) {
-				a.MarkedAt, a.NoticeAt, a.CloseNoticeAt = time.Time{}, time.Time{}, time.Time{}
+				a.MarkedAt, a.NoticeAt, a.CloseNoticeAt, a.ForeignMark = time.Time{}, time.Time{}, time.Time{}, false
 			}
 		case Commented:
 			switch e.Notice {
 			case StaleNotice:
-				a.NoticeAt = e.At
+				a.NoticeAt, a.ForeignMark = e.At, false
 				if e.MarkedAt.After(a.MarkedAt) {
 					a.MarkedAt = e.MarkedAt
 				}
 			case CloseNotice:
 				a.CloseNoticeAt = e.At
+			default:
+				if e.Bot || IsBotLogin(e.Actor) || isSelf(e.Actor) {
+					botComments[strings.ToLower(e.Actor)] = e.At
+					if !a.MarkedAt.IsZero() && markByBot && strings.EqualFold(e.Actor, markBy) &&
+						a.NoticeAt.IsZero() && e.At.Sub(a.MarkedAt) <= foreignNoticeWindow {
+						a.ForeignMark = true // its notice came right after its label
+					}
+				}
 			}
 		case Closed:
 			closedAt = e.At
-			a.ClosedBySelf = e.Actor != "" && containsFold(selves, e.Actor)
+			a.ClosedBySelf = isSelf(e.Actor) && !a.CloseNoticeAt.IsZero()
 		case Reopened:
 			closedAt = time.Time{}
+			a.ReopenedAt = e.At
 		case ReviewRequested:
 			if !containsFold(pending, e.Reviewer) {
 				pending = append(pending, e.Reviewer)
@@ -146,17 +183,33 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 		// after it was reopened all the same. Count it as fresh rather than
 		// close it again at once.
 		a.LastPersonAt, a.LastPersonLogin = closedAt, ""
+		a.ReopenedAt = closedAt
 	}
 	a.PendingReviewers = pending
 	a.AwaitingReview = len(pending) > 0 && author != "" && strings.EqualFold(a.LastPersonLogin, author)
 	return a
 }
 
-// FromComments summarises a stale-labelled PR from the repository's comments
-// updated inside the close window, without reading its timeline. That is only
-// sound when the PR's last write was one of those comments (updatedAt matches
-// it within slack): then no label change, push or review came after it. ok is
-// false when the timeline must be read.
+// Explain folds in an updated_at that a PR's whole history cannot explain:
+// when it lies after every event (and creation) by more than UpdateSlack,
+// something happened that the timeline does not date (a push of commits made
+// long ago, an edit), and in doubt it was a person.
+func (a Activity) Explain(pr PR) Activity {
+	updatedAt := pr.UpdatedAt
+	if updatedAt.Sub(later(a.LastEventAt, pr.CreatedAt)) > UpdateSlack && updatedAt.After(a.LastPersonAt) {
+		a.LastPersonAt, a.LastPersonLogin = updatedAt, ""
+		a.LastEventAt = updatedAt
+	}
+	return a
+}
+
+// FromComments summarises a stale-labelled PR from the repository's comments,
+// without reading its timeline. That is only sound when the PR's last write
+// was one of those comments (updatedAt matches it within slack): then no
+// label change, push or review came after it. Two cases settle it: the last
+// write is a person's comment (it came after the label, whenever that was
+// added), or it is our own stale notice, whose marker tells when the label
+// was added. ok is false when the timeline must be read.
 func FromComments(comments []Event, updatedAt time.Time, self []string, slack time.Duration) (a Activity, ok bool) {
 	if len(comments) == 0 {
 		return Activity{}, false
@@ -168,14 +221,11 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 	}
 	a = Summarize(sorted, "", "", self)
 	lastIsPerson := !a.LastPersonAt.IsZero() && a.LastPersonAt.Equal(last.At)
+	ours := last.Notice != NoNotice && containsFold(self, last.Actor)
 	switch {
 	case lastIsPerson:
-		// The last write on the PR is a person's comment, so it came after
-		// the label, whenever that was added.
 		return a, true
-	case last.Notice != NoNotice && !a.MarkedAt.IsZero():
-		// Nothing happened after our own notice, and the notice tells when
-		// the label was added; person comments around it are in the window.
+	case ours && !a.MarkedAt.IsZero():
 		return a, true
 	}
 	return Activity{}, false

@@ -271,16 +271,29 @@ func TestSummarize(t *testing.T) {
 				staleNotice(t1, patLogin, t1),
 				closeNotice(t3, patLogin),
 			},
+			self: []string{selfLogin, patLogin},
 			want: lifecycle.Activity{MarkedAt: t1, NoticeAt: t1, CloseNoticeAt: t3},
 		},
 		{
-			name: "the author of our notices is stalepr for every other event too",
+			name: "a marker pasted by a person is their comment, not our notice",
+			events: []lifecycle.Event{
+				labeled(t1, selfLogin, staleLabel),
+				staleNotice(t1, selfLogin, t1),
+				staleNotice(t2, "mallory", t2),
+				closeNotice(t3, "mallory"),
+			},
+			self: self,
+			want: lifecycle.Activity{MarkedAt: t1, NoticeAt: t1, LastPersonAt: t3, LastPersonLogin: "mallory"},
+		},
+		{
+			name: "our token's own other writes are not a person's",
 			events: []lifecycle.Event{
 				comment(t1, "bob"),
 				staleNotice(t2, patLogin, t2),
 				comment(t3, patLogin),
 				ev(lifecycle.Renamed, t4, patLogin),
 			},
+			self: []string{patLogin},
 			want: lifecycle.Activity{MarkedAt: t2, NoticeAt: t2, LastPersonAt: t1, LastPersonLogin: "bob"},
 		},
 		{
@@ -418,7 +431,7 @@ func TestFromComments(t *testing.T) {
 		},
 		{
 			name:      "last comment is our notice carrying marked=: ok with MarkedAt",
-			comments:  []lifecycle.Event{comment(t1, "bob"), staleNotice(t2, patLogin, t2.Add(-time.Minute))},
+			comments:  []lifecycle.Event{comment(t1, "bob"), staleNotice(t2, selfLogin, t2.Add(-time.Minute))},
 			updatedAt: t2,
 			wantOK:    true,
 			want:      lifecycle.Activity{MarkedAt: t2.Add(-time.Minute), NoticeAt: t2, LastPersonAt: t1, LastPersonLogin: "bob"},
@@ -506,7 +519,7 @@ func TestSummarizeNoticeInTheSameSecondAsItsLabel(t *testing.T) {
 		{Kind: lifecycle.Commented, At: at, Actor: "github-actions[bot]", Bot: true, Notice: lifecycle.StaleNotice, MarkedAt: at},
 		{Kind: lifecycle.Labeled, At: at, Actor: "github-actions[bot]", Bot: true, Label: "stale"},
 	}
-	a := lifecycle.Summarize(events, "stale", "alice", nil)
+	a := lifecycle.Summarize(events, "stale", "alice", []string{"github-actions[bot]"})
 	if !a.MarkedAt.Equal(at) || !a.NoticeAt.Equal(at) {
 		t.Fatalf("MarkedAt %v NoticeAt %v: a notice listed before its label in the same second must count", a.MarkedAt, a.NoticeAt)
 	}
@@ -537,14 +550,29 @@ func TestSummarizeOpenPRClosedWithoutReopenedEventCountsAsFresh(t *testing.T) {
 
 func TestSummarizeClosedBySelf(t *testing.T) {
 	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	notice := lifecycle.Event{Kind: lifecycle.Commented, At: at, Actor: "stale-app[bot]", Bot: true, Notice: lifecycle.CloseNotice}
+	self := []string{"github-actions[bot]"}
+	ours := lifecycle.Event{Kind: lifecycle.Commented, At: at, Actor: "github-actions[bot]", Bot: true, Notice: lifecycle.CloseNotice}
+	forged := ours
+	forged.Actor, forged.Bot = "mallory", false
 	for _, tc := range []struct {
-		by   string
-		want bool
-	}{{"github-actions[bot]", true}, {"stale-app[bot]", true}, {"maintainer", false}} {
-		events := []lifecycle.Event{notice, {Kind: lifecycle.Closed, At: at.Add(time.Second), Actor: tc.by}}
-		if got := lifecycle.Summarize(events, "stale", "alice", []string{"github-actions[bot]"}).ClosedBySelf; got != tc.want {
-			t.Errorf("closed by %s: ClosedBySelf = %v, want %v", tc.by, got, tc.want)
+		name   string
+		notice *lifecycle.Event
+		by     string
+		want   bool
+	}{
+		{"our closing comment, closed by our login", &ours, "github-actions[bot]", true},
+		{"no closing comment: another workflow with our login (actions/stale)", nil, "github-actions[bot]", false},
+		{"a person's pasted close marker", &forged, "github-actions[bot]", false},
+		{"our closing comment, closed by a person", &ours, "maintainer", false},
+		{"our closing comment, closed by another app", &ours, "stale-app[bot]", false},
+	} {
+		var events []lifecycle.Event
+		if tc.notice != nil {
+			events = append(events, *tc.notice)
+		}
+		events = append(events, lifecycle.Event{Kind: lifecycle.Closed, At: at.Add(time.Second), Actor: tc.by})
+		if got := lifecycle.Summarize(events, "stale", "alice", self).ClosedBySelf; got != tc.want {
+			t.Errorf("%s: ClosedBySelf = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

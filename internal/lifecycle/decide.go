@@ -32,6 +32,7 @@ const (
 	ReasonPersonActivity  Reason = "activity by a person after the mark"
 	ReasonCloseDue        Reason = "no activity by a person since the mark"
 	ReasonNoticeMissing   Reason = "labelled without notice"
+	ReasonReopened        Reason = "reopened"
 	ReasonStartDate       Reason = "created before start-date"
 	ReasonDraft           Reason = "draft"
 	ReasonExemptLabel     Reason = "exempt label"
@@ -70,6 +71,7 @@ func Decide(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	if r, exempt := exemption(pr, p); exempt {
 		return Decision{Action: Skip, Reason: r}
 	}
+
 	if pr.HasLabel(p.StaleLabel) {
 		return decideStale(pr, act, now, p)
 	}
@@ -114,7 +116,16 @@ func decideFresh(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	}
 	last := pr.UpdatedAt
 	if p.IgnoreUpdates {
+		// Age counts from creation, or from the last reopening: a reopened
+		// PR is fresh whatever the inputs. A reopening moves updated_at, so
+		// only a PR updated after the cutoff may hide one.
 		last = pr.CreatedAt
+		if !pr.UpdatedAt.Before(cutoff) && pr.CreatedAt.Before(cutoff) {
+			if act == nil {
+				return Decision{Action: NeedDetail, Reason: ReasonActive}
+			}
+			last = later(last, act.ReopenedAt)
+		}
 	}
 	if p.ActivityFrom == People && !p.IgnoreUpdates {
 		// updated_at is an upper bound of a person's last activity, and
@@ -146,13 +157,12 @@ func decideFresh(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	return Decision{Action: Mark, Reason: ReasonInactive, InactiveSince: last, MarkedAt: now, CloseAt: p.CloseDate(now)}
 }
 
+// decideStale needs the PR's activity: the listing's updated_at cannot tell
+// whether anything happened after the mark, since the mark itself moved it.
+// (The sweep proves "nothing after our notice" from the repository's comments
+// where it can, and passes that as the activity.)
 func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	if act == nil {
-		// Adding the label moved updated_at, so the mark is no later than
-		// updated_at: if that is past the close window, nobody acted since.
-		if closeCutoff, ok := p.CloseCutoff(now); ok && pr.UpdatedAt.Before(closeCutoff) {
-			return Decision{Action: Close, Reason: ReasonCloseDue, InactiveSince: pr.UpdatedAt, CloseAt: p.CloseDate(pr.UpdatedAt)}
-		}
 		return Decision{Action: NeedDetail, Reason: ReasonStaleWaiting}
 	}
 	personSince := act.LastPersonAt.After(act.MarkedAt)
@@ -162,21 +172,29 @@ func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	if act.MarkedAt.IsZero() {
 		return Decision{Action: Skip, Reason: ReasonMarkUnknown}
 	}
+	if !act.ForeignMark && act.NoticeAt.IsZero() && !p.NoStaleNotice {
+		// Our label without our notice: a run stopped between the two. The
+		// author is told before anything else, and the close waits a full
+		// window from now.
+		return Decision{Action: Notify, Reason: ReasonNoticeMissing, InactiveSince: act.MarkedAt,
+			MarkedAt: act.MarkedAt, CloseAt: p.CloseDate(now)}
+	}
+	// The close clock runs from when the author was told: our notice, or
+	// someone else's label (actions/stale's, a maintainer's), which keeps
+	// its own clock and gets no notice of ours.
 	clock := act.MarkedAt
+	if !act.ForeignMark && act.NoticeAt.Sub(act.MarkedAt) > UpdateSlack {
+		clock = act.NoticeAt // posted by a later run: the author was told then
+	}
 	if personSince {
 		// remove-stale-when-updated: false keeps the label, but a person's
 		// activity still postpones the close.
 		clock = act.LastPersonAt
 	}
-	d := Decision{Reason: ReasonStaleWaiting, InactiveSince: clock, MarkedAt: act.MarkedAt, CloseAt: p.CloseDate(clock)}
-	switch {
-	case !d.CloseAt.IsZero() && !now.Before(d.CloseAt):
+	d := Decision{Action: Keep, Reason: ReasonStaleWaiting, InactiveSince: clock, MarkedAt: act.MarkedAt, CloseAt: p.CloseDate(clock)}
+	if !d.CloseAt.IsZero() && !now.Before(d.CloseAt) {
 		d.Action, d.Reason = Close, ReasonCloseDue
 		d.CloseNoticePosted = !act.CloseNoticeAt.IsZero()
-	case act.NoticeAt.IsZero():
-		d.Action, d.Reason = Notify, ReasonNoticeMissing
-	default:
-		d.Action = Keep
 	}
 	return d
 }

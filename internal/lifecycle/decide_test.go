@@ -123,8 +123,25 @@ func TestDecideStale(t *testing.T) { // rule 1
 		},
 		{
 			name: "IgnoreUpdates: judged from CreatedAt, recent updates do not count",
+			pr:   with(pr(daysAgo(1)), created(daysAgo(31))), act: &lifecycle.Activity{LastPersonAt: daysAgo(1)},
+			policy: policy(func(p *lifecycle.Policy) { p.IgnoreUpdates = true }),
+			want:   lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(31),
+		},
+		{
+			name: "IgnoreUpdates: updated after the cutoff, listing only: a reopening may hide there, need detail",
 			pr:   with(pr(daysAgo(1)), created(daysAgo(31))), policy: policy(func(p *lifecycle.Policy) { p.IgnoreUpdates = true }),
-			want: lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(31),
+			want: lifecycle.NeedDetail, reason: lifecycle.ReasonActive,
+		},
+		{
+			name: "IgnoreUpdates: not updated since the cutoff: mark without detail",
+			pr:   with(pr(daysAgo(40)), created(daysAgo(100))), policy: policy(func(p *lifecycle.Policy) { p.IgnoreUpdates = true }),
+			want: lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(100),
+		},
+		{
+			name: "IgnoreUpdates: reopened inside the window: fresh (rule 5, whatever the inputs)",
+			pr:   with(pr(daysAgo(1)), created(daysAgo(100))), act: &lifecycle.Activity{ReopenedAt: daysAgo(2)},
+			policy: policy(func(p *lifecycle.Policy) { p.IgnoreUpdates = true; p.DaysBeforeClose = 0 }),
+			want:   lifecycle.Keep, reason: lifecycle.ReasonActive, inactiveSince: daysAgo(2),
 		},
 		{
 			name: "IgnoreUpdates: created within DaysBeforeStale: keep",
@@ -132,8 +149,8 @@ func TestDecideStale(t *testing.T) { // rule 1
 			want: lifecycle.Keep, reason: lifecycle.ReasonActive, inactiveSince: daysAgo(29),
 		},
 		{
-			name: "IgnoreUpdates with People: CreatedAt decides without detail",
-			pr:   with(pr(daysAgo(1)), created(daysAgo(31))),
+			name: "IgnoreUpdates with People: CreatedAt decides",
+			pr:   with(pr(daysAgo(1)), created(daysAgo(31))), act: &lifecycle.Activity{LastPersonAt: daysAgo(1)},
 			policy: policy(func(p *lifecycle.Policy) {
 				p.IgnoreUpdates = true
 				p.ActivityFrom = lifecycle.People
@@ -211,10 +228,24 @@ func TestDecideClose(t *testing.T) { // rule 3
 			want:   lifecycle.Close, reason: lifecycle.ReasonCloseDue, noticePosted: true,
 		},
 		{
-			name: "listing only, updated before the close window: close without detail",
+			name: "listing only, updated before the close window: need detail (a person may have acted after the mark)",
 			pr:   pr(daysAgo(8), staleLabel), policy: policy(),
-			want: lifecycle.Close, reason: lifecycle.ReasonCloseDue,
-			inactiveSince: daysAgo(8), closeAt: daysAgo(1),
+			want: lifecycle.NeedDetail, reason: lifecycle.ReasonStaleWaiting,
+		},
+		{
+			name: "our notice posted late (a run stopped between label and notice): the clock runs from the notice",
+			pr:   pr(daysAgo(2), staleLabel), act: &lifecycle.Activity{MarkedAt: daysAgo(40), NoticeAt: daysAgo(2)}, policy: policy(),
+			want: lifecycle.Keep, reason: lifecycle.ReasonStaleWaiting, closeAt: daysAgo(2).Add(closeDays * lifecycle.Day),
+		},
+		{
+			name: "someone else's mark keeps its clock: close days-before-close after the label",
+			pr:   pr(daysAgo(8), staleLabel), act: &lifecycle.Activity{MarkedAt: daysAgo(8), ForeignMark: true}, policy: policy(),
+			want: lifecycle.Close, reason: lifecycle.ReasonCloseDue, closeAt: daysAgo(1),
+		},
+		{
+			name: "someone else's mark, not yet due: keep, no notice of ours",
+			pr:   pr(daysAgo(3), staleLabel), act: &lifecycle.Activity{MarkedAt: daysAgo(3), ForeignMark: true}, policy: policy(),
+			want: lifecycle.Keep, reason: lifecycle.ReasonStaleWaiting, closeAt: daysAgo(3).Add(closeDays * lifecycle.Day),
 		},
 		{
 			name: "listing only, updated inside the close window: need detail",
@@ -233,7 +264,7 @@ func TestDecideClose(t *testing.T) { // rule 3
 		},
 		{
 			name: "stale label matched case-insensitively",
-			pr:   pr(daysAgo(8), "Stale"), policy: policy(),
+			pr:   pr(daysAgo(8), "Stale"), act: marked(daysAgo(8)), policy: policy(),
 			want: lifecycle.Close, reason: lifecycle.ReasonCloseDue,
 		},
 	})
@@ -365,9 +396,9 @@ func TestDecideExemptions(t *testing.T) { // rule 6
 func TestDecideNotify(t *testing.T) { // rule 7
 	runDecide(t, []decideCase{
 		{
-			name: "labelled, mark known, not yet due, notice missing: notify",
+			name: "labelled, mark known, not yet due, notice missing: notify, closing a full window after it",
 			pr:   pr(daysAgo(2), staleLabel), act: &lifecycle.Activity{MarkedAt: daysAgo(2)}, policy: policy(),
-			want: lifecycle.Notify, reason: lifecycle.ReasonNoticeMissing, markedAt: daysAgo(2), closeAt: daysAgo(2).Add(closeDays * lifecycle.Day),
+			want: lifecycle.Notify, reason: lifecycle.ReasonNoticeMissing, markedAt: daysAgo(2), closeAt: now.Add(closeDays * lifecycle.Day),
 		},
 		{
 			name: "labelled, notice present, not yet due: keep",
@@ -375,9 +406,15 @@ func TestDecideNotify(t *testing.T) { // rule 7
 			want: lifecycle.Keep, reason: lifecycle.ReasonStaleWaiting, markedAt: daysAgo(2),
 		},
 		{
-			name: "labelled without notice and already due: close",
-			pr:   pr(daysAgo(2), staleLabel), act: &lifecycle.Activity{MarkedAt: daysAgo(9)}, policy: policy(),
-			want: lifecycle.Close, reason: lifecycle.ReasonCloseDue,
+			name: "our label without notice and already due: notify first, never close untold",
+			pr:   pr(daysAgo(9), staleLabel), act: &lifecycle.Activity{MarkedAt: daysAgo(9)}, policy: policy(),
+			want: lifecycle.Notify, reason: lifecycle.ReasonNoticeMissing, closeAt: now.Add(closeDays * lifecycle.Day),
+		},
+		{
+			name: "no stale message configured: a missing notice is normal, the label's clock decides",
+			pr:   pr(daysAgo(9), staleLabel), act: &lifecycle.Activity{MarkedAt: daysAgo(9)},
+			policy: policy(func(p *lifecycle.Policy) { p.NoStaleNotice = true }),
+			want:   lifecycle.Close, reason: lifecycle.ReasonCloseDue,
 		},
 		{
 			name: "mark unknown and no person activity: skip, never close when unsure",
@@ -477,9 +514,8 @@ func TestDecideFromTimeline(t *testing.T) { // rules 2, 4, 5
 		want   lifecycle.Action
 	}{
 		{"nothing after the mark: close", markedBySelf, policy(), lifecycle.Close},
-		{"our own notice never counts (personal token)", []lifecycle.Event{
-			labeled(m, patLogin, staleLabel), staleNotice(m.Add(time.Second), patLogin, m), comment(daysAgo(1), patLogin),
-		}, policy(), lifecycle.Close},
+		{"a pasted marker is a person's comment: unstale", then(staleNotice(daysAgo(1), "mallory", daysAgo(1))), policy(), lifecycle.Unstale},
+		{"a pasted close marker does not skip the closing comment", then(closeNotice(daysAgo(1), "mallory")), policy(), lifecycle.Unstale},
 		{"bot comments never count", then(botComment(daysAgo(2), "codecov"), comment(daysAgo(1), "sonar[bot]")), policy(), lifecycle.Close},
 		{"label churn by bots never counts", then(
 			asBot(labeled(daysAgo(3), "labeler", "size/XL")), unlabeled(daysAgo(2), "labeler[bot]", "size/L"),
@@ -491,7 +527,17 @@ func TestDecideFromTimeline(t *testing.T) { // rules 2, 4, 5
 		{"adding the stale label by a person is not activity", []lifecycle.Event{
 			labeled(m, "bob", staleLabel), staleNotice(m.Add(time.Second), selfLogin, m),
 		}, policy(), lifecycle.Close},
-		{"a person's stale label without our notice: notify", []lifecycle.Event{labeled(daysAgo(2), "bob", staleLabel)}, policy(), lifecycle.Notify},
+		{"a person's stale label without our notice: no notice of ours, waits", []lifecycle.Event{labeled(daysAgo(2), "bob", staleLabel)}, policy(), lifecycle.Keep},
+		{"a person's stale label: closes days-before-close after it", []lifecycle.Event{labeled(daysAgo(8), "bob", staleLabel)}, policy(), lifecycle.Close},
+		{"actions/stale's mark (its comment, then its label, as our login): no notice of ours", []lifecycle.Event{
+			botComment(daysAgo(3), "github-actions[bot]"), asBot(labeled(daysAgo(3).Add(2*time.Second), "github-actions[bot]", staleLabel)),
+		}, policy(), lifecycle.Keep},
+		{"actions/stale's mark 8 days ago keeps its clock: close", []lifecycle.Event{
+			botComment(daysAgo(8), "github-actions[bot]"), asBot(labeled(daysAgo(8).Add(2*time.Second), "github-actions[bot]", staleLabel)),
+		}, policy(), lifecycle.Close},
+		{"our own label without any comment (a run stopped in between): notify", []lifecycle.Event{
+			asBot(labeled(daysAgo(8), selfLogin, staleLabel)),
+		}, policy(), lifecycle.Notify},
 		{"re-labelling restarts the close clock", []lifecycle.Event{
 			labeled(daysAgo(20), selfLogin, staleLabel), staleNotice(daysAgo(20), selfLogin, daysAgo(20)),
 			unlabeled(daysAgo(4), "bob", staleLabel), labeled(daysAgo(3), "bob", staleLabel),

@@ -59,6 +59,9 @@ type Policy struct {
 	RemoveStaleWhenUpdated bool
 	ActivityFrom           ActivityFrom
 	ExemptAwaitingReview   bool
+	// NoStaleNotice: stale-pr-message is empty, so our marks carry no
+	// notice and a missing one is nothing to complete.
+	NoStaleNotice bool
 }
 
 // Day is the unit of every threshold.

@@ -213,7 +213,12 @@ func Counts(r sweep.Result) string {
 	default:
 		fmt.Fprintf(&b, "%d/%d left", r.RateRemaining, r.RateLimit)
 	}
-	if r.Stopped != sweep.Completed {
+	switch r.Stopped {
+	case sweep.Completed:
+	case sweep.StopListingError:
+		// Not a limit: what is left is unknown, and main says what failed.
+		b.WriteString("; a listing failed")
+	default:
 		fmt.Fprintf(&b, "; stopped early (%s), %d left for the next run", oneLine(string(r.Stopped), maxReasonRunes), r.Left)
 	}
 	return logSafe(b.String())

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -15,6 +16,23 @@ const (
 	OutputUnstaled = "unstaled-prs"
 )
 
+// MaxOutputBytes caps each output's value. GitHub documents 1 MiB for all of
+// a job's outputs together; three lists of at most 64 KiB leave the rest of
+// that room to the workflow's other steps.
+const MaxOutputBytes = 64 << 10
+
+// Output is one step output: a JSON list of PRs, cut to whole items when the
+// full list would pass MaxOutputBytes.
+type Output struct {
+	Name  string
+	Value string
+	Total int // PRs in the run's list
+	Kept  int // PRs in Value
+}
+
+// Truncated reports whether Value lists fewer PRs than the run's list.
+func (o Output) Truncated() bool { return o.Kept < o.Total }
+
 // outputPR is all an output tells about a PR.
 type outputPR struct {
 	Number int    `json:"number"`
@@ -22,40 +40,89 @@ type outputPR struct {
 	URL    string `json:"url"`
 }
 
-// Outputs returns the step outputs: for each name a single-line JSON array of
-// {"number","title","url"} objects ("[]" when empty). Marked includes PRs
-// whose stale notice was posted late (Notify). The lists say what the run did,
-// or in a dry run what it would have done.
+// Outputs returns the step outputs, in action.yml's order: for each a
+// single-line JSON array of {"number","title","url"} objects ("[]" when
+// empty). Marked includes PRs whose stale notice was posted late (Notify).
+// The lists say what the run did, or in a dry run what it would have done.
 //
-// The values are safe for go-githubactions' SetOutput, which writes them
-// between fixed heredoc delimiters: the JSON holds no line break (encoding/json
-// escapes control characters and U+2028/U+2029), HTML escaping turns '<', '>'
-// and '&' into \u escapes, and every '_' is written as \u005f, so the
-// delimiter "_GitHubActionsFileCommandDelimeter_" cannot appear in the value.
-func Outputs(r sweep.Result) map[string]string {
-	return map[string]string{
-		OutputStaled:   jsonList(r.Marked),
-		OutputClosed:   jsonList(r.Closed),
-		OutputUnstaled: jsonList(r.Unstaled),
+// The values are single lines (encoding/json escapes control characters and
+// U+2028/U+2029), HTML escaping turns '<', '>' and '&' into \u escapes, and
+// every '_' is written as \u005f: a value can hold neither a line break nor
+// any heredoc delimiter of the GITHUB_OUTPUT file, ours (OutputFile) or
+// go-githubactions' fixed "_GitHubActionsFileCommandDelimeter_".
+func Outputs(r sweep.Result) []Output {
+	return []Output{
+		jsonList(OutputStaled, r.Marked, MaxOutputBytes),
+		jsonList(OutputClosed, r.Closed, MaxOutputBytes),
+		jsonList(OutputUnstaled, r.Unstaled, MaxOutputBytes),
 	}
 }
 
-func jsonList(items []sweep.Item) string {
-	prs := make([]outputPR, len(items))
-	for i, it := range items {
-		prs[i] = outputPR{Number: it.Number, Title: it.Title, URL: it.URL}
+// jsonList encodes items one by one and stops before the array would pass
+// max bytes, so a cut list is still valid JSON made of whole items.
+func jsonList(name string, items []sweep.Item, max int) Output {
+	var b strings.Builder
+	b.WriteByte('[')
+	kept := 0
+	for _, it := range items {
+		obj := jsonItem(outputPR{Number: it.Number, Title: it.Title, URL: it.URL})
+		if b.Len()+len(",")+len(obj)+len("]") > max {
+			break
+		}
+		if kept > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(obj)
+		kept++
 	}
+	b.WriteByte(']')
+	return Output{Name: name, Value: b.String(), Total: len(items), Kept: kept}
+}
+
+func jsonItem(pr outputPR) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(true)
-	if err := enc.Encode(prs); err != nil {
+	if err := enc.Encode(pr); err != nil {
 		// Cannot happen: ints and strings always encode (invalid UTF-8
 		// becomes U+FFFD).
-		return "[]"
+		return "{}"
 	}
 	s := strings.TrimSuffix(buf.String(), "\n")
 	// Outside string values this JSON holds only punctuation, digits and
 	// the keys above, none with '_': every '_' is inside a string value,
 	// where \u005f is a valid escape for it.
 	return strings.ReplaceAll(s, "_", `\u005f`)
+}
+
+// OutputFile is the text to append to the GITHUB_OUTPUT file: each output
+// as "name<<DELIM", its value, "DELIM", with a fresh random delimiter (as
+// GitHub's own toolkit writes it) that no value holds.
+func OutputFile(outs []Output) string {
+	var b strings.Builder
+	for _, o := range outs {
+		delim := "ghadelimiter_" + newToken()
+		for strings.Contains(o.Value, delim) || strings.Contains(o.Name, delim) {
+			delim = "ghadelimiter_" + newToken() // a value that guessed it: practically never
+		}
+		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", o.Name, delim, o.Value, delim)
+	}
+	return b.String()
+}
+
+// TruncationNote says which outputs were cut to fit GitHub's limits, as one
+// paragraph that reads the same as plain text and as markdown; "" when none
+// was.
+func TruncationNote(outs []Output) string {
+	var parts []string
+	for _, o := range outs {
+		if o.Truncated() {
+			parts = append(parts, fmt.Sprintf("%s lists the first %d of %d pull requests", o.Name, o.Kept, o.Total))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Outputs cut to GitHub's size limits (%d KiB each): %s. The log names every pull request acted on.\n\n",
+		MaxOutputBytes>>10, strings.Join(parts, "; "))
 }

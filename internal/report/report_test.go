@@ -308,8 +308,10 @@ func TestSummarySections(t *testing.T) {
 			[]string{"stopped early: operations-per-run reached.", "12 pull requests that need work were left for the next run", "`operations-per-run`", "Rate limit: 0 of 5000 left."}, nil},
 		{"stopped one", sweep.Result{Stopped: sweep.StopRateReserve, Left: 1, RateRemaining: 7},
 			[]string{"stopped early: rate-limit reserve reached.", "1 pull request that needs work was left", "Rate limit: 7 left."}, nil},
-		{"listing failed", sweep.Result{Stopped: sweep.StopListingError, RateRemaining: -1},
-			[]string{"stopped early: listing failed.", "the step fails"}, nil},
+		{"listing failed", sweep.Result{Stopped: sweep.StopListingError, StopDetail: "GET /x: 502", RateRemaining: -1},
+			[]string{"A listing of pull requests failed, so the step fails.", "Error: GET /x: 502", "Nothing was changed."}, []string{"stopped early", "left for the next run"}},
+		{"listing failed after changes", sweep.Result{Stopped: sweep.StopListingError, RateRemaining: -1, Marked: []sweep.Item{item(1, "a")}, Closed: []sweep.Item{item(2, "b")}},
+			[]string{"A listing of pull requests failed", "2 pull requests were changed before it"}, []string{"Nothing was changed", "stopped early"}},
 		{"completed", sweep.Result{RateRemaining: 10, RateLimit: 60},
 			[]string{"Rate limit: 10 of 60 left."}, []string{"stopped early", "### ❌ Failed", "<details>"}},
 		{"failed", sweep.Result{Failed: []sweep.Item{{Number: 7, Title: "T", URL: "https://github.com/o/r/pull/7", Err: "PUT labels: 500 Internal Server Error"}}},
@@ -411,7 +413,8 @@ func TestCapSize(t *testing.T) {
 func TestOutputs(t *testing.T) {
 	r := hostileResult(false)
 	r.Unstaled = nil
-	out := Outputs(r)
+	outs := Outputs(r)
+	out := byName(outs)
 	if len(out) != 3 {
 		t.Fatalf("Outputs has %d keys, want 3: %v", len(out), out)
 	}
@@ -447,37 +450,134 @@ func TestOutputs(t *testing.T) {
 					t.Errorf("entry %d = %v, want %d %q %q", i, g, it.Number, wantTitle, it.URL)
 				}
 			}
-			// What go-githubactions' SetOutput writes, read back the way the
-			// runner reads a heredoc: up to the first line equal to the delimiter.
+			// What go-githubactions' SetOutput would write, read back the way
+			// the runner reads a heredoc: up to the first line equal to the
+			// delimiter.
 			file := fmt.Sprintf("%s<<%s\n%s\n%s\n", tt.key, delim, v, delim)
-			if got := readHeredoc(t, file, tt.key); got != v {
+			if got := readHeredocs(t, file)[tt.key]; got != v {
 				t.Errorf("heredoc read back %q, want %q", got, v)
 			}
 		})
 	}
-}
-
-// readHeredoc parses one "name<<DELIM" entry of a GITHUB_OUTPUT file.
-func readHeredoc(t *testing.T, file, name string) string {
-	t.Helper()
-	lines := strings.Split(file, "\n")
-	head := name + "<<" + delim
-	if lines[0] != head {
-		t.Fatalf("bad heredoc head %q", lines[0])
+	// What we write, read back the same way.
+	got := readHeredocs(t, OutputFile(outs))
+	if len(got) != len(out) {
+		t.Errorf("OutputFile holds %d outputs, want %d", len(got), len(out))
 	}
-	for i := 1; i < len(lines); i++ {
-		if lines[i] == delim {
-			return strings.Join(lines[1:i], "\n")
+	for k, v := range out {
+		if got[k] != v {
+			t.Errorf("OutputFile: %s read back %q, want %q", k, got[k], v)
 		}
 	}
-	t.Fatalf("heredoc never closed")
-	return ""
+}
+
+func byName(outs []Output) map[string]string {
+	m := map[string]string{}
+	for _, o := range outs {
+		m[o.Name] = o.Value
+	}
+	return m
+}
+
+// readHeredocs parses a GITHUB_OUTPUT file of "name<<DELIM" entries as the
+// runner does: each value runs up to the first line equal to its delimiter.
+func readHeredocs(t *testing.T, file string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	lines := strings.Split(strings.TrimSuffix(file, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		name, d, ok := strings.Cut(lines[i], "<<")
+		if !ok || name == "" || d == "" {
+			t.Fatalf("bad heredoc head %q", lines[i])
+		}
+		j := i + 1
+		for j < len(lines) && lines[j] != d {
+			j++
+		}
+		if j == len(lines) {
+			t.Fatalf("heredoc %s never closed", name)
+		}
+		out[name] = strings.Join(lines[i+1:j], "\n")
+		i = j
+	}
+	return out
+}
+
+// TestOutputFileDelimiterIsFresh: the delimiter is random, so a value cannot
+// be written to end the heredoc early.
+func TestOutputFileDelimiterIsFresh(t *testing.T) {
+	outs := []Output{{Name: "a", Value: "[]"}, {Name: "b", Value: "[]"}}
+	heads := map[string]bool{}
+	for _, f := range []string{OutputFile(outs), OutputFile(outs)} {
+		for _, l := range strings.Split(f, "\n") {
+			if strings.Contains(l, "<<") {
+				heads[l] = true
+			}
+		}
+	}
+	if len(heads) != 4 {
+		t.Errorf("want 4 different heredoc heads in two files of two outputs, got %v", heads)
+	}
+}
+
+// TestOutputsSizeCap: thousands of PRs with long titles fill each output up
+// to MaxOutputBytes with whole items, still valid JSON, and say what was cut.
+func TestOutputsSizeCap(t *testing.T) {
+	const n = 5000
+	var r sweep.Result
+	for i := range n {
+		it := item(i+1, strings.Repeat("<_>", 40)) // each '<', '_', '>' grows to six bytes
+		r.Marked = append(r.Marked, it)
+		if i < 3 {
+			r.Closed = append(r.Closed, it)
+		}
+	}
+	outs := Outputs(r)
+	for _, o := range outs {
+		if len(o.Value) > MaxOutputBytes {
+			t.Errorf("%s is %d bytes, over %d", o.Name, len(o.Value), MaxOutputBytes)
+		}
+		var got []outputPR
+		if err := json.Unmarshal([]byte(o.Value), &got); err != nil {
+			t.Fatalf("%s is not valid JSON after the cut: %v", o.Name, err)
+		}
+		if len(got) != o.Kept {
+			t.Errorf("%s holds %d items, Kept says %d", o.Name, len(got), o.Kept)
+		}
+		for i, pr := range got {
+			if pr.Number != i+1 || pr.Title != strings.Repeat("<_>", 40) {
+				t.Errorf("%s item %d = %+v: not the run's item %d, whole", o.Name, i, pr, i+1)
+				break
+			}
+		}
+	}
+	staled, closed := outs[0], outs[1]
+	if !staled.Truncated() || staled.Total != n || staled.Kept == 0 {
+		t.Errorf("%s: kept %d of %d, want a cut list", staled.Name, staled.Kept, staled.Total)
+	}
+	// Whole items up to the cap: one more would not have fit.
+	if next := len(jsonItem(outputPR{Number: n, Title: strings.Repeat("<_>", 40), URL: r.Marked[0].URL})); len(staled.Value)+1+next <= MaxOutputBytes-10 {
+		t.Errorf("%s stopped at %d bytes, with room for another item of %d", staled.Name, len(staled.Value), next)
+	}
+	if closed.Truncated() || closed.Kept != 3 {
+		t.Errorf("%s: kept %d of %d, want all 3", closed.Name, closed.Kept, closed.Total)
+	}
+	note := TruncationNote(outs)
+	if want := fmt.Sprintf("%s lists the first %d of %d pull requests", OutputStaled, staled.Kept, n); !strings.Contains(note, want) {
+		t.Errorf("note %q lacks %q", note, want)
+	}
+	if strings.Contains(note, OutputClosed) {
+		t.Errorf("note names %s, which was not cut: %q", OutputClosed, note)
+	}
+	if TruncationNote(Outputs(sweep.Result{Marked: r.Marked[:3]})) != "" {
+		t.Error("a note for outputs that were not cut")
+	}
 }
 
 func TestOutputsMarkedIncludesNotify(t *testing.T) {
 	a, b := item(1, "a_b"), item(2, "c")
 	a.Action, b.Action = lifecycle.Mark, lifecycle.Notify
-	got := Outputs(sweep.Result{Marked: []sweep.Item{a, b}})[OutputStaled]
+	got := byName(Outputs(sweep.Result{Marked: []sweep.Item{a, b}}))[OutputStaled]
 	want := `[{"number":1,"title":"a\u005fb","url":"https://github.com/o/r/pull/1"},{"number":2,"title":"c","url":"https://github.com/o/r/pull/2"}]`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)

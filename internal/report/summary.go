@@ -114,27 +114,55 @@ func Summary(r sweep.Result, repo string) string {
 }
 
 func writeStopNote(b *strings.Builder, r sweep.Result) {
-	fmt.Fprintf(b, "> ⚠️ **This run stopped early: %s.**", md(string(r.Stopped), maxReasonRunes))
+	head, rest := stopNote(r, md, func(s string) string { return "`" + s + "`" })
+	fmt.Fprintf(b, "> ⚠️ **%s**%s\n\n", head, rest)
+}
+
+// stopNote words how a run ended early, in sentences true for the way it
+// stopped: a limit leaves PRs for the next run; a failed listing fails the
+// step and says whether anything was changed before it. esc escapes
+// untrusted text and code marks an input's name for where the note goes.
+func stopNote(r sweep.Result, esc func(string, int) string, code func(string) string) (head, rest string) {
+	var b strings.Builder
+	if r.Stopped == sweep.StopListingError {
+		head = "A listing of pull requests failed, so the step fails."
+		if r.StopDetail != "" {
+			b.WriteString(" Error: " + esc(r.StopDetail, maxErrRunes))
+		}
+		switch n := changed(r); {
+		case r.DryRun:
+			b.WriteString(" Nothing was changed (dry run).")
+		case n == 0:
+			b.WriteString(" Nothing was changed.")
+		case n == 1:
+			b.WriteString(" 1 pull request was changed before it, as listed here.")
+		default:
+			fmt.Fprintf(&b, " %d pull requests were changed before it, as listed here.", n)
+		}
+		b.WriteString(" The next run lists them again.")
+		return head, b.String()
+	}
+	head = fmt.Sprintf("This run stopped early: %s.", esc(string(r.Stopped), maxReasonRunes))
 	switch {
 	case r.Left == 1:
 		b.WriteString(" 1 pull request that needs work was left for the next run.")
 	case r.Left > 1:
-		fmt.Fprintf(b, " %d pull requests that need work were left for the next run.", r.Left)
+		fmt.Fprintf(&b, " %d pull requests that need work were left for the next run.", r.Left)
 	default:
 		b.WriteString(" Pull requests it did not reach are left for the next run.")
 	}
 	switch r.Stopped {
 	case sweep.StopBudget:
-		b.WriteString(" Raise `operations-per-run` or run more often to get through them sooner.")
+		b.WriteString(" Raise " + code("operations-per-run") + " or run more often to get through them sooner.")
 	case sweep.StopRateReserve, sweep.StopRateLimited, sweep.StopSecondary:
 		b.WriteString(" The next run continues once the rate limit allows.")
-	case sweep.StopListingError:
-		b.WriteString(" Listing the pull requests failed, so the step fails.")
-		if r.StopDetail != "" {
-			b.WriteString(" Error: " + md(r.StopDetail, maxErrRunes))
-		}
 	}
-	b.WriteString("\n\n")
+	return head, b.String()
+}
+
+// changed counts the PRs the run wrote to (or would have, in a dry run).
+func changed(r sweep.Result) int {
+	return len(r.Marked) + len(r.Unstaled) + len(r.Closed) + len(r.Cleaned)
 }
 
 func writeCounts(b *strings.Builder, r sweep.Result) {

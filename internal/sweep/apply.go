@@ -21,7 +21,9 @@ func (s *sweeper) costOf(a lifecycle.Action) int {
 	case lifecycle.Close:
 		n := 2 + s.extraReads(s.cfg.CloseMessage, true)
 		if s.cfg.DeleteBranch {
-			n += 3 // read the head, delete the branch, take the stale label off
+			// read the head, look for open PRs on the branch (as base, as
+			// head), delete it, take the stale label off
+			n += 5
 		}
 		return n
 	case lifecycle.NeedDetail:
@@ -32,8 +34,10 @@ func (s *sweeper) costOf(a lifecycle.Action) int {
 	return 0
 }
 
+// actionOrder spends a capped budget on what people wait for first: the
+// label off a PR someone revived, then closes, then telling and marking.
 var actionOrder = map[lifecycle.Action]int{
-	lifecycle.Close: 0, lifecycle.Unstale: 1, lifecycle.Notify: 2, lifecycle.Mark: 3,
+	lifecycle.Unstale: 0, lifecycle.Close: 1, lifecycle.Notify: 2, lifecycle.Mark: 3,
 }
 
 func (s *sweeper) apply(ctx context.Context, plan []planned) {
@@ -56,7 +60,7 @@ func (s *sweeper) apply(ctx context.Context, plan []planned) {
 			s.res.Left++
 			continue
 		}
-		if left := s.gh.Left(); !s.cfg.DebugOnly && left >= 0 && left < s.costOf(p.d.Action) {
+		if left := s.gh.Left(); !s.cfg.DebugOnly && left >= 0 && left < s.costOf(p.d.Action)+s.dedupeReserve(p.d.Action) {
 			s.res.Stopped = StopBudget
 			if u := s.gh.Usage(); u.RateRemaining >= 0 && u.RateRemaining-s.cfg.RateLimitReserve <= left {
 				s.res.Stopped = StopRateReserve
@@ -172,21 +176,43 @@ func (s *sweeper) postNotice(ctx context.Context, p planned, markedAt time.Time)
 }
 
 func (s *sweeper) post(ctx context.Context, n int, body string) error {
-	if !s.posted {
-		s.posted, s.firstPost = true, s.now
+	if s.posts == 0 {
+		s.firstPost = s.now
 	}
+	s.posts++
 	return s.gh.PostComment(ctx, n, body)
 }
 
-// deleteBranch deletes the head branch only when it lives in this repository
-// and is not its default branch: deleting by name in a fork's case would hit
-// a same-named branch of ours.
+// dedupeReserve is what must stay unspent after an action that posts, so the
+// run can still read back its notices and find a concurrent run's duplicate.
+func (s *sweeper) dedupeReserve(a lifecycle.Action) int {
+	posts := a == lifecycle.Mark && s.cfg.StaleMessage != "" || a == lifecycle.Notify ||
+		a == lifecycle.Close && s.cfg.CloseMessage != ""
+	if !posts && s.posts == 0 {
+		return 0
+	}
+	return 1 + (s.posts+1)/100
+}
+
+// deleteBranch deletes the head branch of a PR stalepr closed, only when it
+// lives in this repository (deleting by name in a fork's case would hit a
+// same-named branch of ours), is not the default branch, and no open PR uses
+// it: GitHub closes a PR whose base branch is deleted, and a stacked PR's
+// base is another PR's head.
 func (s *sweeper) deleteBranch(ctx context.Context, n int) error {
 	h, err := s.gh.PullHead(ctx, n)
 	if err != nil {
 		return fmt.Errorf("closed, but not deleting its branch: %w", err)
 	}
 	if !h.SameRepo || h.Ref == "" || strings.EqualFold(h.Ref, h.DefaultBranch) || h.DefaultBranch == "" {
+		return nil
+	}
+	inUse, err := s.gh.BranchInUse(ctx, h.Ref)
+	if err != nil {
+		return fmt.Errorf("closed, but not deleting its branch: %w", err)
+	}
+	if inUse {
+		s.log.Printf("#%d: branch %q kept: an open pull request is based on it or uses it", n, h.Ref)
 		return nil
 	}
 	return s.gh.DeleteBranch(ctx, h.Ref)

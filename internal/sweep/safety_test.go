@@ -704,15 +704,21 @@ func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
 				if reqs := w.fake.Requests(); reqs[len(reqs)-1].Fault == "" {
 					t.Errorf("requests after the run stopped on the secondary limit: last %s %s", reqs[len(reqs)-1].Method, reqs[len(reqs)-1].Path)
 				}
-				if limited > 4 {
-					t.Errorf("%d requests sent against a secondary limit (want 4: three waits, then stop)", limited)
+				if limited > 6 {
+					t.Errorf("%d requests sent against a secondary limit (want 6: five waits at a slowing pace, then stop)", limited)
 				}
+				// Each refusal is waited out (retry-after 5s); shorter sleeps
+				// are the write pace, slowed after each refusal.
 				var total time.Duration
+				long := 0
 				for _, d := range rc.waits() {
-					if d < 5*time.Second {
-						t.Errorf("waited %v, less than retry-after 5s", d)
+					if d >= 5*time.Second {
+						long++
 					}
 					total += d
+				}
+				if long < limited-1 {
+					t.Errorf("%d waits of retry-after's 5s for %d refusals", long, limited)
 				}
 				if total > 6*time.Minute {
 					t.Errorf("waited %v in total", total)

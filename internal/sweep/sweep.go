@@ -20,6 +20,9 @@ type GitHub interface {
 	RepoComments(ctx context.Context, since time.Time, page int) ([]ghapi.Comment, ghapi.Page, error)
 	Timeline(ctx context.Context, number int) ([]lifecycle.Event, error)
 	PullHead(ctx context.Context, number int) (ghapi.Head, error)
+	BranchInUse(ctx context.Context, branch string) (bool, error)
+	Viewer(ctx context.Context) (login string, app bool, err error)
+	RecentComments(ctx context.Context, since time.Time) ([]ghapi.Comment, error)
 
 	AddLabels(ctx context.Context, number int, labels []string) error
 	SetLabels(ctx context.Context, number int, labels []string) error
@@ -40,8 +43,8 @@ type Logger interface {
 	Printf(format string, args ...any)
 }
 
-// DefaultSelf is the login GITHUB_TOKEN writes as. Other identities (an app
-// or a personal token) are learned from the authors of our marked notices.
+// DefaultSelf is the login GITHUB_TOKEN writes as. Another token's identity
+// is asked of GitHub the first time a marker by someone else shows up.
 var DefaultSelf = []string{"github-actions[bot]"}
 
 // commentSlack is how far a PR's updated_at may lie after its last comment
@@ -58,7 +61,13 @@ type sweeper struct {
 	res  Result
 
 	firstPost time.Time
-	posted    bool
+	posts     int
+
+	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
+	// Who we are: self grows once GitHub has told (viewerKnown); notSelf
+	// caches authors of markers found not to be us.
+	viewerKnown, viewerApp bool
+	notSelf                []string
 }
 
 type planned struct {
@@ -70,7 +79,8 @@ type planned struct {
 // Run performs one sweep. It never returns an error: every problem is in the
 // Result (Failed PRs, Stopped), so the summary can always be written.
 func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger) Result {
-	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, self: DefaultSelf}
+	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, self: append([]string(nil), DefaultSelf...), seen: map[int]bool{}}
+	s.pol.NoStaleNotice = cfg.StaleMessage == ""
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now}
 	s.run(ctx)
 	u := gh.Usage()
@@ -80,20 +90,28 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 }
 
 func (s *sweeper) run(ctx context.Context) {
-	plan, unsure, err := s.labelled(ctx)
+	stale, err := s.labelled(ctx)
 	if err != nil {
 		s.stopOn(err)
 		return
 	}
-	fresh, freshUnsure, err := s.candidates(ctx)
+	fresh, freshUnsure, ferr := s.candidates(ctx)
+	// People first: an un-stale that a person is waiting for is found in
+	// the stale PRs' activity, so those reads come before any budget goes
+	// to marking. Closes are decided there too; marks come last.
+	plan, serr := s.detailStale(ctx, stale)
 	plan = append(plan, fresh...)
-	if err != nil {
-		s.stopOn(err)
-	} else {
+	switch {
+	case serr != nil:
+		s.stopOn(serr)
+		s.res.Left += len(freshUnsure)
+	case ferr != nil:
+		s.stopOn(ferr)
+	default:
 		// Reads come out of what the writes already known leave: a run
 		// that spent its budget reading and wrote nothing would find the
 		// same PRs first again tomorrow and never make progress.
-		detailed, derr := s.detail(ctx, unsure, freshUnsure, s.writeCost(plan))
+		detailed, derr := s.detailFresh(ctx, freshUnsure, s.writeCost(plan))
 		plan = append(plan, detailed...)
 		if derr != nil {
 			s.stopOn(derr)
@@ -106,69 +124,109 @@ func (s *sweeper) run(ctx context.Context) {
 	s.dedupe(ctx)
 }
 
-// labelled lists the open PRs carrying the stale label and decides what the
-// listing alone can decide; unsure are those that need their activity read.
-func (s *sweeper) labelled(ctx context.Context) (plan, unsure []planned, err error) {
+// labelled lists the open PRs carrying the stale label. Every one that is
+// not exempt needs its activity: the mark moved updated_at, so the listing
+// cannot tell whether anyone acted after it.
+func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 	q := ghapi.Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc"}
 	err = s.list(ctx, q, func(pr lifecycle.PR) {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return // GitHub matched the label; defend against a fake that did not
 		}
 		s.res.Considered++
-		d := lifecycle.Decide(pr, nil, s.now, s.pol)
-		if d.Action == lifecycle.NeedDetail {
-			unsure = append(unsure, planned{pr: pr, d: d})
-		} else {
-			plan = append(plan, planned{pr: pr, d: d})
-		}
+		stale = append(stale, planned{pr: pr, d: lifecycle.Decide(pr, nil, s.now, s.pol)})
 	})
-	return plan, unsure, err
+	return stale, err
 }
 
-// detail reads the activity the listings could not settle, within the
-// requests left once reserved writes are paid for. Stale PRs come first, the
-// most recently updated first: that is where a person may have acted.
-func (s *sweeper) detail(ctx context.Context, stale, fresh []planned, reserved int) ([]planned, error) {
+// detailStale reads the activity of the stale PRs, the most recently updated
+// first: that is where a person may have acted. The repository's comment
+// listing settles most of them when it is cheaper than one timeline each.
+func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, error) {
 	budget := allowance(-1)
 	if left := s.gh.Left(); left >= 0 {
-		budget = allowance(max(left-reserved, 0))
+		budget = allowance(left)
 	}
-	sort.SliceStable(stale, func(i, j int) bool { return stale[i].pr.UpdatedAt.After(stale[j].pr.UpdatedAt) })
+	var out, unsure []planned
+	for _, p := range stale {
+		if p.d.Action == lifecycle.NeedDetail {
+			unsure = append(unsure, p)
+		} else {
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(unsure, func(i, j int) bool { return unsure[i].pr.UpdatedAt.After(unsure[j].pr.UpdatedAt) })
 
-	byIssue, viaComments, err := s.commentsFor(ctx, stale, &budget)
+	byIssue, viaComments, err := s.commentsFor(ctx, unsure, &budget)
 	if err != nil {
-		return nil, err
+		s.res.Left += len(unsure)
+		return out, err
 	}
-	var out []planned
-	for i, p := range append(stale, fresh...) {
-		if viaComments && i < len(stale) {
+	for i, p := range unsure {
+		if viaComments {
 			if act, ok := lifecycle.FromComments(byIssue[p.pr.Number], p.pr.UpdatedAt, s.self, commentSlack); ok {
-				out = append(out, s.decide(p.pr, &act))
+				np := s.decide(p.pr, &act)
+				out = append(out, np)
+				budget.spend(s.costOf(np.d.Action))
 				continue
 			}
 		}
-		if budget.empty() {
-			s.res.Left++
-			continue
-		}
-		act, err := s.activity(ctx, p.pr)
-		budget.spend(1)
+		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
 			if ghapi.IsStop(err) {
-				s.res.Left += len(stale) + len(fresh) - i // this PR and those not reached
+				s.res.Left += len(unsure) - i // this PR and those not reached
 				return out, err
 			}
 			s.fail(p.pr, err)
 			continue
 		}
-		np := s.decide(p.pr, &act)
-		if np.d.Action == lifecycle.Keep && !np.pr.HasLabel(s.pol.StaleLabel) {
-			continue
+		if np != nil {
+			out = append(out, *np)
 		}
-		out = append(out, np)
-		budget.spend(s.costOf(np.d.Action))
 	}
 	return out, nil
+}
+
+// detailFresh reads the activity of unlabelled PRs the listing could not
+// settle, within the requests left once reserved writes are paid for.
+func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int) ([]planned, error) {
+	budget := allowance(-1)
+	if left := s.gh.Left(); left >= 0 {
+		budget = allowance(max(left-reserved, 0))
+	}
+	var out []planned
+	for i, p := range fresh {
+		np, err := s.readAndDecide(ctx, p, &budget)
+		if err != nil {
+			if ghapi.IsStop(err) {
+				s.res.Left += len(fresh) - i
+				return out, err
+			}
+			s.fail(p.pr, err)
+			continue
+		}
+		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel)) {
+			out = append(out, *np)
+		}
+	}
+	return out, nil
+}
+
+// readAndDecide reads one PR's timeline and decides, spending from budget;
+// nil when the budget is spent (the PR is left for the next run).
+func (s *sweeper) readAndDecide(ctx context.Context, p planned, budget *allowance) (*planned, error) {
+	if budget.empty() {
+		s.res.Left++
+		return nil, nil
+	}
+	act, err := s.activity(ctx, p.pr)
+	budget.spend(1)
+	if err != nil {
+		return nil, err
+	}
+	np := s.decide(p.pr, &act)
+	budget.spend(s.costOf(np.d.Action))
+	return &np, nil
 }
 
 // allowance is the number of requests a phase may still spend; negative
@@ -183,15 +241,17 @@ func (a *allowance) spend(n int) {
 	}
 }
 
-// commentsFor reads the repository's comments of the close window when that
-// is cheaper than one timeline per stale PR: after the first page the Link
-// header tells how many pages there are.
+// commentsFor reads the repository's comments back to the oldest stale PR's
+// last update, when that is cheaper than one timeline per stale PR: after the
+// first page the Link header tells how many pages there are. A PR whose last
+// update is our own notice, or a person's comment, is then settled without
+// its timeline.
 func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allowance) (map[int][]lifecycle.Event, bool, error) {
-	closeCutoff, ok := s.pol.CloseCutoff(s.now)
-	if !ok || len(stale) < 3 || budget.empty() {
+	if len(stale) < 3 || budget.empty() {
 		return nil, false, nil
 	}
-	comments, complete, err := s.repoComments(ctx, closeCutoff, func(pg ghapi.Page) bool {
+	since := stale[len(stale)-1].pr.UpdatedAt.Add(-commentSlack) // sorted newest first
+	comments, complete, err := s.repoComments(ctx, since, func(pg ghapi.Page) bool {
 		budget.spend(1)
 		worth := pg.Last < len(stale) && (*budget < 0 || pg.Last <= int(*budget)/2)
 		if worth {
@@ -205,11 +265,57 @@ func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allo
 	if err != nil || !complete {
 		return nil, false, nil // timelines instead
 	}
+	if err := s.learnSelf(ctx, commentEvents(comments)); err != nil {
+		return nil, false, err
+	}
 	byIssue := map[int][]lifecycle.Event{}
 	for _, c := range comments {
 		byIssue[c.Issue] = append(byIssue[c.Issue], c.Event)
 	}
 	return byIssue, true, nil
+}
+
+func commentEvents(cs []ghapi.Comment) []lifecycle.Event {
+	out := make([]lifecycle.Event, len(cs))
+	for i, c := range cs {
+		out[i] = c.Event
+	}
+	return out
+}
+
+// learnSelf settles who wrote the markers in events. Under GITHUB_TOKEN we
+// write as github-actions[bot]. A marker by anyone else is ours only if
+// GitHub says the token acts as that login (a personal token), or, for an
+// app's installation token (which GitHub will not name), if a bot account
+// wrote it: a person can never write as one. Asked once per run, and only
+// when such a marker shows up.
+func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error {
+	for _, e := range events {
+		if e.Notice == lifecycle.NoNotice || e.Actor == "" || containsFold(s.self, e.Actor) || containsFold(s.notSelf, e.Actor) {
+			continue
+		}
+		if !s.viewerKnown {
+			login, app, err := s.gh.Viewer(ctx)
+			if err != nil {
+				if ghapi.IsStop(err) {
+					return err
+				}
+				s.log.Printf("could not ask GitHub who the token acts as (%v): markers by %s are not trusted", err, e.Actor)
+			}
+			s.viewerKnown, s.viewerApp = true, app
+			if login != "" && !containsFold(s.self, login) {
+				s.self = append(s.self, login)
+			}
+		}
+		switch {
+		case containsFold(s.self, e.Actor):
+		case s.viewerApp && (e.Bot || lifecycle.IsBotLogin(e.Actor)):
+			s.self = append(s.self, e.Actor)
+		default:
+			s.notSelf = append(s.notSelf, e.Actor)
+		}
+	}
+	return nil
 }
 
 // repoComments reads the repository's comments updated since a time. After
@@ -235,16 +341,14 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 	if err != nil {
 		return lifecycle.Activity{}, err
 	}
-	return lifecycle.Summarize(events, s.pol.StaleLabel, pr.Author, s.self), nil
+	if err := s.learnSelf(ctx, events); err != nil {
+		return lifecycle.Activity{}, err
+	}
+	return lifecycle.Summarize(events, s.pol.StaleLabel, pr.Author, s.self).Explain(pr), nil
 }
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
-	d := lifecycle.Decide(pr, act, s.now, s.pol)
-	if d.Action == lifecycle.Notify && s.cfg.StaleMessage == "" {
-		// Marking without a comment was asked for: a missing notice is normal.
-		d.Action, d.Reason = lifecycle.Keep, lifecycle.ReasonStaleWaiting
-	}
-	return planned{pr: pr, d: d, act: act}
+	return planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
 }
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
@@ -316,18 +420,30 @@ func (s *sweeper) list(ctx context.Context, q ghapi.Query, each func(lifecycle.P
 	return s.listUntil(ctx, q, each, func(ghapi.Page) bool { return true })
 }
 
-// listUntil pages through a listing; more decides after each page whether
-// the next is worth reading.
+// listUntil pages through a listing of open PRs; more decides after each
+// page whether the next is worth reading. A PR met twice (pages shift when
+// something is updated during the listing) is passed on once, and a Link
+// header that points back to a page already read ends the listing.
 func (s *sweeper) listUntil(ctx context.Context, q ghapi.Query, each func(lifecycle.PR), more func(ghapi.Page) bool) error {
+	read := map[int]bool{}
 	for page := 1; page != 0; {
+		read[page] = true
 		prs, pg, err := s.gh.ListPRs(ctx, q, page)
 		if err != nil {
 			return err
 		}
 		for _, pr := range prs {
+			if s.seen[pr.Number] {
+				continue
+			}
+			s.seen[pr.Number] = true
 			each(pr)
 		}
 		if !more(pg) {
+			return nil
+		}
+		if read[pg.Next] {
+			s.log.Printf("GitHub's listing links back to page %d, read already: the listing ends here", pg.Next)
 			return nil
 		}
 		page = pg.Next

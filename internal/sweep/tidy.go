@@ -60,21 +60,23 @@ func (s *sweeper) cleanClosed(ctx context.Context) {
 
 // dedupe looks at the comments posted since this run started: if a
 // concurrent run posted the same notice on the same PR, every run keeps the
-// oldest and deletes the others, so the end state has exactly one.
+// oldest and deletes the others, so the end state has exactly one. Only our
+// own notices count: a person quoting one is never deleted.
 func (s *sweeper) dedupe(ctx context.Context) {
-	if !s.posted || s.cfg.DebugOnly {
+	if s.posts == 0 || s.cfg.DebugOnly {
 		return
 	}
 	since := s.firstPost.Add(-time.Minute)
-	comments, _, err := s.repoComments(ctx, since, nil)
+	comments, err := s.gh.RecentComments(ctx, since)
 	if err != nil {
-		return // best effort: the markers still stop later runs from posting again
+		s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s", s.redact(err))
+		return // the markers still stop later runs from posting again
 	}
 	// since filters on updated_at: an old notice edited meanwhile is not a
 	// duplicate of a fresh one.
 	var fresh []ghapi.Comment
 	for _, c := range comments {
-		if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) {
+		if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && containsFold(s.self, c.Event.Actor) {
 			fresh = append(fresh, c)
 		}
 	}
@@ -92,6 +94,7 @@ func (s *sweeper) dedupe(ctx context.Context) {
 	for _, c := range fresh {
 		if first[key{c.Issue, c.Event.Notice}] != c.ID {
 			if err := s.gh.DeleteComment(ctx, c.ID); err != nil {
+				s.log.Printf("could not delete a duplicate notice on #%d: %s", c.Issue, s.redact(err))
 				return
 			}
 			s.log.Printf("removed a duplicate notice on #%d (a concurrent run posted it too)", c.Issue)

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/ghapi"
+)
+
+// sandbox is an offline run's world: the sample repository in a directory,
+// served by the project's fake GitHub on a local port. Everything else in
+// run is the same as for a real repository.
+type sandbox struct {
+	src   config.Source // the command line's inputs over the sample's; the fake's environment
+	clock ghapi.Clock   // the fake's clock: waits between writes cost no real time
+	srv   *httptest.Server
+}
+
+const sandboxToken = "sandbox-token"
+
+// openSandbox loads the sample in dir (repo.json, and inputs.json for inputs
+// the command line does not set) into a fake GitHub at time now and starts
+// serving it. flags are the command line's inputs. Close it when done.
+func openSandbox(dir string, now time.Time, flags config.Source) (*sandbox, error) {
+	fake, err := fakegithub.LoadFile(filepath.Join(dir, "repo.json"), now)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w (the directory needs repo.json, as testdata/sandbox has)", err)
+	}
+	fake.SetToken(sandboxToken)
+	inputs, err := sandboxInputs(dir)
+	if err != nil {
+		return nil, err
+	}
+	srv := httptest.NewServer(fake)
+	env := map[string]string{
+		config.EnvToken:      sandboxToken,
+		config.EnvRepository: fake.FullName(),
+		config.EnvAPIURL:     srv.URL + "/api/v3",
+	}
+	src := config.Source{
+		// Nothing from the real environment: a sandbox run can reach no
+		// other GitHub and show no real token.
+		Env: func(name string) string { return env[name] },
+		Input: func(name string) (string, bool) {
+			if flags.Input != nil {
+				if v, ok := flags.Input(name); ok {
+					return v, true
+				}
+			}
+			v, ok := inputs[name]
+			return v, ok
+		},
+	}
+	return &sandbox{src: src, clock: fake.Clock(), srv: srv}, nil
+}
+
+func (s *sandbox) Close() { s.srv.Close() }
+
+// sandboxInputs reads the sample's inputs.json, if there is one.
+func sandboxInputs(dir string) (map[string]string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "inputs.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	var inputs map[string]string
+	if err == nil {
+		err = json.Unmarshal(data, &inputs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sandbox inputs: %w", err)
+	}
+	return inputs, nil
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/stalepr/stalepr/internal/report"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// seam is how a run talks to what runs it: the Actions runner, which reads
+// workflow commands in the log and file commands, or a person at a
+// terminal, who reads plain lines. Everything else in run is the same for
+// both.
+type seam interface {
+	// mask hides a secret in every later line of the log.
+	mask(secret string)
+	warn(msg string)
+	// fail reports an error the user must act on; title names what failed
+	// (an input, the outputs).
+	fail(title, msg string)
+	note(msg string)
+	// startLog begins the sweep's log lines under title; the lines go to the
+	// writer returned until end is called.
+	startLog(title string) (w io.Writer, end func())
+	outputs(outs []report.Output) error
+	// summary hands over the run's summary; extra is a paragraph of notes
+	// that main adds (outputs cut, PRs not reached).
+	summary(r sweep.Result, repo, extra string) error
+}
+
+// Summary formats for a terminal (-summary).
+const (
+	summaryText     = "text"
+	summaryMarkdown = "markdown"
+)
+
+// newSeam picks the runner's seam when GITHUB_ACTIONS is "true", as the
+// runner sets it, and the terminal's otherwise.
+func newSeam(getenv func(string) string, stdout, stderr io.Writer, summaryFormat string) seam {
+	if getenv("GITHUB_ACTIONS") == "true" {
+		return &actions{
+			gha:    githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(stdout)),
+			getenv: getenv, stdout: stdout,
+		}
+	}
+	return &terminal{stdout: stdout, stderr: stderr, markdown: summaryFormat == summaryMarkdown}
+}
+
+// actions speaks to the runner: workflow commands on stdout, outputs and
+// the job summary appended to the files the runner names.
+type actions struct {
+	gha    *githubactions.Action
+	getenv func(string) string
+	stdout io.Writer
+}
+
+func (a *actions) mask(secret string) { a.gha.AddMask(secret) }
+func (a *actions) warn(msg string)    { a.gha.Warningf("%s", msg) }
+func (a *actions) note(msg string)    { a.gha.Noticef("%s", msg) }
+
+func (a *actions) fail(title, msg string) {
+	if title == "" {
+		a.gha.Errorf("%s", msg)
+		return
+	}
+	a.gha.WithFieldsMap(map[string]string{"title": "stalepr: " + title}).Errorf("%s", msg)
+}
+
+// startLog opens a group and, inside it, a stop-commands fence: PR titles in
+// the lines cannot run workflow commands.
+func (a *actions) startLog(title string) (io.Writer, func()) {
+	a.gha.Group(title)
+	fence := report.OpenFence(a.stdout)
+	return a.stdout, func() {
+		_ = fence.Close()
+		a.gha.EndGroup()
+	}
+}
+
+// outputs appends to GITHUB_OUTPUT itself rather than through
+// go-githubactions' SetOutput, which panics when the file cannot be written
+// (on a self-hosted runner with a file owned by another user, say).
+func (a *actions) outputs(outs []report.Output) error {
+	path := a.getenv("GITHUB_OUTPUT")
+	if path == "" {
+		return nil
+	}
+	if err := appendFile(path, report.OutputFile(outs)); err != nil {
+		return fmt.Errorf("writing the step outputs to GITHUB_OUTPUT (%s): %w", path, err)
+	}
+	return nil
+}
+
+// summary appends the markdown summary to GITHUB_STEP_SUMMARY (AddStepSummary
+// panics on a file error too). Without that file, as in a sandbox run inside
+// a workflow, it goes to the log, fenced.
+func (a *actions) summary(r sweep.Result, repo, extra string) error {
+	md := report.Summary(r, repo) + extra
+	path := a.getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		fmt.Fprintln(a.stdout, "\n----- job summary (markdown) -----")
+		return report.Untrusted(a.stdout, md)
+	}
+	if err := appendFile(path, md+"\n"); err != nil {
+		return fmt.Errorf("writing the job summary to GITHUB_STEP_SUMMARY (%s): %w", path, err)
+	}
+	return nil
+}
+
+// appendFile appends text to the file at path, creating it as the runner
+// would have.
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(f, text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// terminal speaks to a person: no workflow command at all (so never
+// ::add-mask:: with the token), errors and warnings as "stalepr: ..." lines
+// on stderr, the summary as plain text or markdown on stdout.
+type terminal struct {
+	stdout, stderr io.Writer
+	markdown       bool
+}
+
+func (*terminal) mask(string)          {} // nothing to hide from: the token is never printed
+func (t *terminal) warn(msg string)    { fmt.Fprintln(t.stderr, "stalepr: warning:", msg) }
+func (t *terminal) fail(_, msg string) { fmt.Fprintln(t.stderr, "stalepr:", msg) }
+func (t *terminal) note(msg string)    { fmt.Fprintln(t.stdout, msg) }
+
+func (t *terminal) startLog(title string) (io.Writer, func()) {
+	fmt.Fprintln(t.stdout, title)
+	return t.stdout, func() {}
+}
+
+// outputs are for later steps of a workflow: a terminal has none.
+func (*terminal) outputs([]report.Output) error { return nil }
+
+func (t *terminal) summary(r sweep.Result, repo, extra string) error {
+	s := report.Text(r, repo)
+	if t.markdown {
+		s = report.Summary(r, repo)
+	}
+	_, err := fmt.Fprint(t.stdout, "\n", s, extra)
+	return err
+}
