@@ -78,6 +78,9 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	getenv := func(k string) string { v, _ := lookup(k); return v }
 	now := clock.Now().UTC()
 
+	if isListRepositories(args) {
+		return listRepositories(ctx, args, getenv, stdout, stderr, clock)
+	}
 	fs, cli := newFlagSet()
 	src, err := config.FromFlags(fs, args, getenv)
 	out := newSeam(getenv, stdout, stderr, cli.summary)
@@ -98,6 +101,17 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	if getenv("GITHUB_ACTIONS") == "true" && len(args) == 0 {
 		src = config.ActionsSource(lookup)
+		if org := getenv(fleetInputsEnv); org != "" {
+			var enabled bool
+			if src, enabled, err = fleetSource(ctx, src, org, clock); err != nil {
+				out.fail("fleet", err.Error())
+				return ExitUsage
+			}
+			if !enabled {
+				out.note(repoFilePath + " has enabled: false: this repository opted out of the fleet's sweep")
+				return ExitOK
+			}
+		}
 	}
 	if cli.sandbox != "" {
 		sb, err := openSandbox(cli.sandbox, now, src)

@@ -47,6 +47,7 @@ func TestParseDefaults(t *testing.T) {
 			StaleLabel:             "stale",
 			RemoveStaleWhenUpdated: true,
 			ActivityFrom:           lifecycle.Anyone,
+			CloseAction:            lifecycle.CloseClosed,
 		},
 		StaleMessage:     notice.DefaultStale,
 		CloseMessage:     notice.DefaultClose,
@@ -107,6 +108,14 @@ func TestParseValues(t *testing.T) {
 		check  func(c Config) any // returns the value to compare
 		want   any
 	}{
+		{"exempt-pr-authors", map[string]string{"exempt-pr-authors": "*[bot], Alice ,,"},
+			nil, func(c Config) any { return c.Policy.ExemptAuthors }, []string{"*[bot]", "Alice"}},
+		{"issue 12 bools and close-action", map[string]string{"exempt-approved": "TRUE", "only-draft-pr": "true", "close-action": "CLOSE"},
+			nil, func(c Config) any {
+				return fmt.Sprintf("%v %v %v", c.Policy.ExemptApproved, c.Policy.OnlyDraft, c.Policy.CloseAction)
+			}, "true true close"},
+		{"close-action draft", map[string]string{"close-action": " draft ", "exempt-draft-pr": "true"},
+			nil, func(c Config) any { return c.Policy.CloseAction }, lifecycle.CloseToDraft},
 		{"days-before-stale", map[string]string{"days-before-stale": " 14 "},
 			nil, func(c Config) any { return c.Policy.DaysBeforeStale }, 14},
 		{"days -1 means never", map[string]string{"days-before-stale": "-1", "days-before-close": "-1"},
@@ -250,6 +259,14 @@ func TestParseErrors(t *testing.T) {
 			`input "stale-pr-message": unknown placeholder {{user}}; known: ` + strings.Join(notice.Placeholders(), " ")},
 		{map[string]string{"labels-to-add-when-unstale": "Stale"}, nil,
 			`input "labels-to-add-when-unstale": holds "Stale", the stale-pr-label, which would undo marking or unmarking`},
+		{map[string]string{"only-draft-pr": "true", "exempt-draft-pr": "TRUE"}, nil,
+			`input "only-draft-pr": only-draft-pr and exempt-draft-pr are both true: only drafts would be considered and every draft is exempt, so nothing would ever be processed; set one of them to false`},
+		{map[string]string{"close-action": "delete"}, nil,
+			`input "close-action": want close or draft, got "delete"`},
+		{map[string]string{"close-action": "draft", "only-draft-pr": "true"}, nil,
+			`input "close-action": close-action draft with only-draft-pr true would "close" drafts by converting them to drafts; use close-action close, or set only-draft-pr to false`},
+		{map[string]string{"close-action": "draft", "delete-branch": "true", "exempt-draft-pr": "true"}, nil,
+			`input "delete-branch": delete-branch true with close-action draft would close the converted pull request by deleting its branch; set delete-branch to false, or use close-action close`},
 		{map[string]string{"repository": "just-a-name"}, nil,
 			`input "repository": want owner/name, got "just-a-name"`},
 		{map[string]string{"repository": "o/../x"}, nil,
@@ -349,6 +366,10 @@ func TestWarnings(t *testing.T) {
 			[]string{`input "enable-statistics" has no effect: the log and the job summary always end with the counts; remove it to silence this warning`}},
 		{"fast writes", map[string]string{"write-interval": "0s"},
 			[]string{"write-interval 0s is shorter than the second GitHub asks for between writes; secondary rate limits may stop the run"}},
+		{"close-action draft without exempt-draft-pr", map[string]string{"close-action": "draft"},
+			[]string{"close-action draft without exempt-draft-pr: a converted draft is marked and converted again after another " +
+				"days-before-stale days without activity; set exempt-draft-pr: true to leave converted drafts alone"}},
+		{"close-action draft with exempt-draft-pr: silent", map[string]string{"close-action": "Draft", "exempt-draft-pr": "true"}, nil},
 		{"does nothing", map[string]string{"days-before-stale": "-1", "days-before-pr-close": "-1"},
 			[]string{"days before stale and before close are both -1 (never): the run will neither mark nor close pull requests"}},
 	}
@@ -482,7 +503,8 @@ func TestTable(t *testing.T) {
 		sort-by delete-branch start-date exempt-assignees exempt-pr-assignees exempt-all-assignees exempt-all-pr-assignees
 		exempt-draft-pr enable-statistics labels-to-add-when-unstale labels-to-remove-when-stale labels-to-remove-when-unstale
 		ignore-updates ignore-pr-updates include-only-assigned
-		activity-from exempt-awaiting-review rate-limit-reserve write-interval repository`)
+		activity-from exempt-awaiting-review rate-limit-reserve write-interval repository
+		only-draft-pr exempt-pr-authors exempt-approved close-action`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close
 		stale-issue-label close-issue-label exempt-issue-labels close-issue-reason exempt-issue-milestones
 		exempt-all-issue-milestones only-issue-labels any-of-issue-labels remove-issue-stale-when-updated

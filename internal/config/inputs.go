@@ -78,8 +78,9 @@ func (in Input) YAMLDefault() string {
 // Names of the inputs Parse reads by name outside the table's loop, and of
 // the environment variables it reads.
 const (
-	InputRepoToken  = "repo-token"
-	InputRepository = "repository"
+	InputRepoToken   = "repo-token"
+	InputRepository  = "repository"
+	InputCloseAction = "close-action"
 
 	EnvToken      = "GITHUB_TOKEN"
 	EnvRepository = "GITHUB_REPOSITORY"
@@ -167,6 +168,13 @@ func buildInputs() []Input {
 			Description: "Overrides exempt-all-assignees when set: true or false."},
 		{Name: "exempt-draft-pr", Kind: Bool, Default: "false",
 			Description: "true or false: when true, draft pull requests are left alone."},
+		{Name: "only-draft-pr", Kind: Bool, Default: "false",
+			Description: "true or false: when true, only draft pull requests are processed (long-abandoned drafts); ready ones are left alone. Cannot be combined with exempt-draft-pr."},
+		{Name: "exempt-pr-authors", Kind: List,
+			Description: "Comma-separated logins whose pull requests are left alone, compared ignoring case; * matches any characters, so *[bot] exempts every GitHub App (Dependabot, Renovate, ...)."},
+		{Name: "exempt-approved", Kind: Bool, Default: "false",
+			Description: "true or false: when true, a pull request with an approval that still stands (not dismissed, no later change request by the same reviewer) is not marked stale: it waits on maintainers. " +
+				"Costs one read of the reviews of each pull request about to be marked."},
 		{Name: "include-only-assigned", Kind: Bool, Default: "false",
 			Description: "true or false: when true, only pull requests with an assignee are processed."},
 		{Name: "start-date", Kind: Date,
@@ -186,6 +194,9 @@ func buildInputs() []Input {
 				"or people (comments, reviews, pushes and reopenings by people; not bots, not stalepr)."},
 		{Name: "exempt-awaiting-review", Kind: Bool, Default: "false",
 			Description: "true or false: when true, a pull request whose latest push awaits a requested review is left alone."},
+		{Name: InputCloseAction, Kind: Choice, Default: string(lifecycle.CloseClosed), Choices: []string{string(lifecycle.CloseClosed), string(lifecycle.CloseToDraft)},
+			Description: "What closing a stale pull request does: close, or draft (convert it to a draft, post the closing comment and remove the stale label; it stays open and its author can mark it ready again). " +
+				"draft needs a personal access token or a GitHub App token in repo-token: GitHub refuses the conversion to the workflow's GITHUB_TOKEN."},
 		{Name: "delete-branch", Kind: Bool, Default: "false",
 			Description: "true or false: when true, closing a pull request also deletes its head branch, " +
 				"only when that branch lives in this repository and is not its default branch."},

@@ -384,6 +384,16 @@ func (p *parser) config() Config {
 	pol.RemoveStaleWhenUpdated = override(p, "remove-pr-stale-when-updated", "remove-stale-when-updated", p.boolean)
 	pol.ActivityFrom = lifecycle.ActivityFrom(p.choice("activity-from"))
 	pol.ExemptAwaitingReview = p.boolean("exempt-awaiting-review")
+	pol.OnlyDraft = p.boolean("only-draft-pr")
+	pol.ExemptAuthors = p.list("exempt-pr-authors")
+	pol.ExemptApproved = p.boolean("exempt-approved")
+	pol.CloseAction = lifecycle.CloseAction(p.choice(InputCloseAction))
+	if pol.OnlyDraft && pol.ExemptDraft {
+		p.fail("only-draft-pr", "only-draft-pr and exempt-draft-pr are both true: only drafts would be considered and every draft is exempt, so nothing would ever be processed; set one of them to false")
+	}
+	if pol.OnlyDraft && pol.CloseAction == lifecycle.CloseToDraft {
+		p.fail(InputCloseAction, "close-action draft with only-draft-pr true would \"close\" drafts by converting them to drafts; use close-action close, or set only-draft-pr to false")
+	}
 
 	c.LabelsToRemoveWhenStale = p.list("labels-to-remove-when-stale")
 	c.LabelsToAddWhenUnstale = p.list("labels-to-add-when-unstale")
@@ -391,6 +401,11 @@ func (p *parser) config() Config {
 	p.contradictions(c)
 
 	c.DeleteBranch = p.boolean("delete-branch")
+	if c.DeleteBranch && pol.CloseAction == lifecycle.CloseToDraft {
+		// Deleting the head branch of an open PR closes it: the opposite of
+		// keeping it open as a draft.
+		p.fail("delete-branch", "delete-branch true with close-action draft would close the converted pull request by deleting its branch; set delete-branch to false, or use close-action close")
+	}
 	c.DebugOnly = p.boolean("debug-only")
 	c.OperationsPerRun = p.count("operations-per-run", 1)
 	c.RateLimitReserve = p.count("rate-limit-reserve", 0)
@@ -490,6 +505,10 @@ func (p *parser) warnings(c Config) []string {
 	}
 	if p.isSet("write-interval") && c.WriteInterval < time.Second && len(p.errs) == 0 {
 		w = append(w, fmt.Sprintf("write-interval %s is shorter than the second GitHub asks for between writes; secondary rate limits may stop the run", c.WriteInterval))
+	}
+	if len(p.errs) == 0 && c.Policy.CloseAction == lifecycle.CloseToDraft && !c.Policy.ExemptDraft {
+		w = append(w, "close-action draft without exempt-draft-pr: a converted draft is marked and converted again after another "+
+			"days-before-stale days without activity; set exempt-draft-pr: true to leave converted drafts alone")
 	}
 	if len(p.errs) == 0 && c.Policy.DaysBeforeStale < 0 && c.Policy.DaysBeforeClose < 0 {
 		w = append(w, "days before stale and before close are both -1 (never): the run will neither mark nor close pull requests")

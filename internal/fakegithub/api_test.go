@@ -470,8 +470,14 @@ func TestRoutesAreOpenAPITemplates(t *testing.T) {
 		switch r {
 		case "GET /repos/{owner}/{repo}/issues/comments/{comment_id}",
 			"DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
-			"DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels":
+			"DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels",
+			// Issue 12: neither this subset nor ../shared's has these two;
+			// their shapes are checked by fleet_test.go instead.
+			"GET /repos/{owner}/{repo}/contents/{path}",
+			"GET /installation/repositories":
 			continue // outside the subset, but GitHub's templates
+		case "POST /graphql":
+			continue // GraphQL, not part of the REST description
 		}
 		if _, found := doc.Paths[path][strings.ToLower(method)]; !found {
 			t.Errorf("%s is not an operation of GitHub's description", r)

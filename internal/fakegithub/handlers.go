@@ -593,7 +593,7 @@ func (s *Server) listTimeline(c *call) reply {
 var issueEventTypes = map[string]bool{
 	EventLabeled: true, EventUnlabeled: true, EventClosed: true, EventReopened: true, EventRenamed: true,
 	EventReviewRequested: true, EventReviewRequestRemoved: true, EventHeadRefForcePushed: true,
-	EventReadyForReview: true, EventConvertToDraft: true, EventMerged: true,
+	EventReadyForReview: true, EventConvertToDraft: true, EventMerged: true, EventReviewDismissed: true,
 }
 
 func (s *Server) listEvents(c *call) reply {

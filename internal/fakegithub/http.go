@@ -75,6 +75,9 @@ func init() {
 	add("GET", r+"/pulls/{pull_number}/comments", (*Server).listReviewComments)
 	add("GET", r+"/git/ref/{ref}", (*Server).getRef)
 	add("DELETE", r+"/git/refs/{ref}", (*Server).deleteRef)
+	add("GET", r+"/contents/{path}", (*Server).getContents)
+	add("GET", "/installation/repositories", (*Server).listInstallationRepos)
+	add("POST", "/graphql", (*Server).graphql)
 }
 
 // Routes lists the served operations as "METHOD /template" (OpenAPI path
@@ -89,7 +92,7 @@ func Routes() []string {
 
 // match finds the route for an escaped path. Path parameters match one
 // escaped segment (so an unescaped "/" in a label name does not match),
-// except a trailing {ref}, which takes the rest of the path.
+// except a trailing {ref} or {path}, which takes the rest of the path.
 func match(method, escPath string) (*routeDef, map[string]string) {
 	if method == http.MethodHead {
 		method = http.MethodGet
@@ -116,7 +119,7 @@ func matchSegs(tmpl, segs []string) (map[string]string, bool) {
 		params[k] = v
 	}
 	for i, t := range tmpl {
-		if t == "{ref}" && i == len(tmpl)-1 {
+		if (t == "{ref}" || t == "{path}") && i == len(tmpl)-1 {
 			if i >= len(segs) {
 				return nil, false
 			}
@@ -128,7 +131,7 @@ func matchSegs(tmpl, segs []string) (map[string]string, bool) {
 				}
 				parts = append(parts, u)
 			}
-			set("ref", strings.Join(parts, "/"))
+			set(t[1:len(t)-1], strings.Join(parts, "/"))
 			return params, true
 		}
 		if i >= len(segs) {
@@ -169,6 +172,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if esc == "" {
 		esc = "/"
+	}
+	if esc == "/api/graphql" {
+		// Enterprise Server's GraphQL endpoint sits beside /api/v3, not
+		// under it.
+		esc = "/graphql"
 	}
 	rt, params := match(r.Method, esc)
 	info := RequestInfo{

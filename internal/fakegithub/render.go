@@ -248,6 +248,11 @@ func (s *Server) association(u User) string {
 
 func issueID(n int) int64 { return 100000000 + int64(n) }
 
+// pullNodeID is a pull request's GraphQL node ID. GitHub's issue endpoints
+// give a pull request this ID too (not an Issue ID): convertPullRequestToDraft
+// takes it.
+func pullNodeID(n int) string { return nodeID("PR", issueID(n)+500000000) }
+
 func (s *Server) issue(c *call, rec *issueRec, withClosedBy bool) issueJSON {
 	is := &rec.Issue
 	url := fmt.Sprintf("%s/issues/%d", s.repoURL(c), is.Number)
@@ -269,6 +274,7 @@ func (s *Server) issue(c *call, rec *issueRec, withClosedBy bool) issueJSON {
 		out.Assignee = &a
 	}
 	if is.IsPR {
+		out.NodeID = pullNodeID(is.Number)
 		d := is.Draft
 		out.Draft = &d
 		pu := fmt.Sprintf("%s/pulls/%d", s.repoURL(c), is.Number)
@@ -421,7 +427,7 @@ func (s *Server) pullSimple(c *call, rec *issueRec) map[string]any {
 	pu := fmt.Sprintf("%s/pulls/%d", s.repoURL(c), is.Number)
 	iu := fmt.Sprintf("%s/issues/%d", s.repoURL(c), is.Number)
 	hu := s.issueHTML(c, is)
-	id := issueID(is.Number) + 500000000
+	id := issueID(is.Number) + 500000000 // as pullNodeID
 	var assignee any
 	assignees := c.users(is.Assignees)
 	if len(assignees) > 0 {

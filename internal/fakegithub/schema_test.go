@@ -17,7 +17,9 @@ import (
 // against GitHub's OpenAPI description (testdata/github-api).
 func TestSchema(t *testing.T) {
 	s, ts := rich(t)
-	_ = s
+	// Issue 12: a dismissed approval, in the reviews listing and the timeline.
+	rev := s.Review(1, Person("erin"), daysAgo(50), "APPROVED", "")
+	s.DismissReview(1, rev.ID, Person("bob"), daysAgo(49))
 	ctx := context.Background()
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromFile("../../testdata/github-api/openapi-subset.json")

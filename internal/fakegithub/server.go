@@ -42,6 +42,10 @@ type Server struct {
 		status           int
 	}
 
+	installed      []InstalledRepo   // other repositories of GET /installation/repositories
+	files          map[string][]byte // default branch contents by path
+	draftForbidden bool              // convertPullRequestToDraft answers FORBIDDEN
+
 	log       []RequestInfo
 	seq       int
 	rules     []*faultRule

@@ -109,6 +109,7 @@ const (
 	EventReviewRequestRemoved = "review_request_removed"
 	EventLineCommented        = "line-commented"
 	EventMerged               = "merged"
+	EventReviewDismissed      = "review_dismissed"
 )
 
 // Event is one timeline entry other than a plain comment. Only the fields

@@ -183,6 +183,7 @@ func toPR(is *github.Issue) lifecycle.PR {
 		UpdatedAt: is.GetUpdatedAt().Time,
 		Draft:     is.GetDraft(),
 		Milestone: is.GetMilestone().GetTitle(),
+		NodeID:    is.GetNodeID(),
 	}
 	for _, l := range is.Labels {
 		pr.Labels = append(pr.Labels, l.GetName())

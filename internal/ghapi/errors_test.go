@@ -323,6 +323,9 @@ func TestEveryCallIsExplained(t *testing.T) {
 		"RecentComments": func() error { _, err := c.RecentComments(ctx, c.clock.Now()); return err },
 		"Timeline":       func() error { _, err := c.Timeline(ctx, 1); return err },
 		"PRComments":     func() error { _, err := c.PRComments(ctx, 1, c.clock.Now()); return err },
+		"Reviews":        func() error { _, err := c.Reviews(ctx, 1); return err },
+		"RepoFile":       func() error { _, _, err := c.RepoFile(ctx, ".github/stalepr.yml"); return err },
+		"ConvertToDraft": func() error { return c.ConvertToDraft(ctx, "PR_1") },
 	} {
 		if got := classOf(call()); got != BadCredentials {
 			t.Errorf("%s: class %q, want %q", name, got, BadCredentials)

@@ -122,7 +122,10 @@ func isWrite(method string) bool { return method != http.MethodGet && method != 
 // as sending it once. Posting a comment is the one write that is not: the
 // client verifies it instead.
 func repeatable(r *http.Request) bool {
-	return !isWrite(r.Method) || r.Method != http.MethodPost || strings.HasSuffix(r.URL.Path, "/labels")
+	// The only GraphQL request sent is convertPullRequestToDraft, which
+	// leaves a draft a draft.
+	return !isWrite(r.Method) || r.Method != http.MethodPost ||
+		strings.HasSuffix(r.URL.Path, "/labels") || strings.HasSuffix(r.URL.Path, "/graphql")
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -337,6 +340,11 @@ func (t *transport) hitSecondary(wait time.Duration) (stop bool) {
 }
 
 func (t *transport) observe(h http.Header) {
+	if res := h.Get("X-RateLimit-Resource"); res != "" && res != "core" {
+		// GraphQL (and search) have limits of their own: they say nothing
+		// about the REST requests the reserve protects.
+		return
+	}
 	limit, errL := strconv.Atoi(h.Get("X-RateLimit-Limit"))
 	remaining, errR := strconv.Atoi(h.Get("X-RateLimit-Remaining"))
 	if errL != nil || errR != nil {
@@ -472,6 +480,8 @@ var routeRules = []struct {
 	{regexp.MustCompile(`/pulls/\d+`), "/pulls/{pull_number}"},
 	{regexp.MustCompile(`/labels/.+$`), "/labels/{name}"},
 	{regexp.MustCompile(`/git/refs/.+$`), "/git/refs/{ref}"},
+	{regexp.MustCompile(`/contents/.+$`), "/contents/{path}"},
+	{regexp.MustCompile(`^/api/graphql$`), "/graphql"},
 	{regexp.MustCompile(`^/api/v3`), ""},
 }
 

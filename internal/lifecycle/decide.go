@@ -44,6 +44,9 @@ const (
 	ReasonAwaitingReview  Reason = "awaiting review"
 	ReasonMarkUnknown     Reason = "cannot tell when it was marked"
 	ReasonNeverStale      Reason = "marking disabled"
+	ReasonExemptAuthor    Reason = "exempt author"
+	ReasonNotDraft        Reason = "not a draft (only-draft-pr)"
+	ReasonApproved        Reason = "approved, waiting on maintainers"
 )
 
 // Decision is the outcome of the rules for one PR.
@@ -82,8 +85,15 @@ func exemption(pr PR, p Policy) (Reason, bool) {
 	switch {
 	case !p.StartDate.IsZero() && pr.CreatedAt.Before(p.StartDate):
 		return ReasonStartDate, true
-	case p.ExemptDraft && pr.Draft:
+	case p.ExemptDraft && pr.Draft && !(p.CloseAction == CloseToDraft && pr.HasLabel(p.StaleLabel)):
+		// With close-action draft, a stale-labelled draft may be our own
+		// conversion whose last writes (closing comment, label removal) a
+		// crash cut off: it must reach decideStale to be finished.
 		return ReasonDraft, true
+	case p.OnlyDraft && !pr.Draft:
+		return ReasonNotDraft, true
+	case matchAny(p.ExemptAuthors, pr.Author):
+		return ReasonExemptAuthor, true
 	case intersectsFold(pr.Labels, p.ExemptLabels):
 		return ReasonExemptLabel, true
 	case !hasAll(pr.Labels, p.OnlyLabels):

@@ -20,6 +20,10 @@ type PR struct {
 	Labels    []string
 	Milestone string // title; empty when none
 	Assignees []string
+	// NodeID is the pull request's GraphQL node ID. The issue listing gives
+	// a pull request the PullRequest's node ID (not an Issue's), which is
+	// what convertPullRequestToDraft takes, so no extra read is needed.
+	NodeID string
 }
 
 // HasLabel reports whether the PR carries label, compared case-insensitively
@@ -62,7 +66,23 @@ type Policy struct {
 	// NoStaleNotice: stale-pr-message is empty, so our marks carry no
 	// notice and a missing one is nothing to complete.
 	NoStaleNotice bool
+
+	ExemptAuthors  []string // login patterns (MatchLogin): PRs by these authors are left alone
+	ExemptApproved bool     // a PR with a valid approval (Approved) is not marked
+	OnlyDraft      bool     // only draft PRs are considered
+	CloseAction    CloseAction
 }
+
+// CloseAction is what closing a stale PR does.
+type CloseAction string
+
+const (
+	// CloseClosed closes the PR (the default; the zero value means it too).
+	CloseClosed CloseAction = "close"
+	// CloseToDraft converts the PR to a draft, posts the closing comment and
+	// takes the stale label off; the PR stays open.
+	CloseToDraft CloseAction = "draft"
+)
 
 // Day is the unit of every threshold.
 const Day = 24 * time.Hour

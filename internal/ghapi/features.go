@@ -1,0 +1,174 @@
+package ghapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/google/go-github/v62/github"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// ErrDraftForbidden: GitHub refused convertPullRequestToDraft to this token.
+// It does so for a workflow's GITHUB_TOKEN whatever its permissions say
+// (HTTP 200 with a FORBIDDEN error), so its text says which token works.
+var ErrDraftForbidden = errors.New("GitHub refuses to convert pull requests to drafts with this token " +
+	"(FORBIDDEN: Resource not accessible by integration), whatever the workflow's permissions say. " +
+	"close-action: draft needs a personal access token (classic with the repo scope, or fine-grained with " +
+	"Pull requests: read and write) or a GitHub App token in repo-token; or use close-action: close")
+
+// ErrNotInstallation: GET /installation/repositories needs a GitHub App
+// installation token.
+var ErrNotInstallation = errors.New("listing repositories needs a GitHub App installation token " +
+	"(actions/create-github-app-token); a personal access token or GITHUB_TOKEN cannot list an installation's repositories")
+
+// Reviews reads a PR's submitted reviews, oldest first (ceil(reviews/100)
+// requests, one for almost every PR). A dismissed approval is listed with
+// state DISMISSED.
+//
+// GitHub API docs: https://docs.github.com/rest/pulls/reviews#list-reviews-for-a-pull-request
+func (c *Client) Reviews(ctx context.Context, number int) ([]lifecycle.Review, error) {
+	var out []lifecycle.Review
+	opts := &github.ListOptions{PerPage: perPage}
+	for {
+		list, resp, err := c.gh.PullRequests.ListReviews(ctx, c.owner, c.repo, number, opts)
+		if err != nil {
+			return nil, c.fail(opRead, err, "list reviews of #%d", number)
+		}
+		for _, r := range list {
+			out = append(out, lifecycle.Review{
+				Reviewer: r.GetUser().GetLogin(), State: r.GetState(), At: r.GetSubmittedAt().Time,
+			})
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// graphqlURL is GitHub's GraphQL endpoint for the REST root in use:
+// https://api.github.com/graphql on github.com, https://HOST/api/graphql on
+// Enterprise Server (REST root https://HOST/api/v3), and ROOT/graphql
+// otherwise (GHE.com's https://api.SUBDOMAIN.ghe.com, the fake GitHub).
+func (c *Client) graphqlURL() string {
+	base := *c.gh.BaseURL
+	switch {
+	case strings.HasSuffix(base.Path, "/api/v3/"):
+		base.Path = strings.TrimSuffix(base.Path, "v3/") + "graphql"
+	default:
+		base.Path = strings.TrimSuffix(base.Path, "/") + "/graphql"
+	}
+	base.RawPath = ""
+	return base.String()
+}
+
+const convertToDraft = `mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`
+
+type graphqlResponse struct {
+	Errors []struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"errors"`
+}
+
+// ConvertToDraft converts an open PR to a draft: one GraphQL request (REST
+// has no endpoint for it). nodeID is lifecycle.PR.NodeID, the PullRequest
+// node ID that the issue listing already gives. Converting a draft again
+// changes nothing, so the request is safe to repeat.
+//
+// GitHub API docs: https://docs.github.com/graphql/reference/mutations#convertpullrequesttodraft
+func (c *Client) ConvertToDraft(ctx context.Context, nodeID string) error {
+	if nodeID == "" {
+		return errors.New("convert to draft: the pull request's node ID is unknown")
+	}
+	body := map[string]any{"query": convertToDraft, "variables": map[string]string{"id": nodeID}}
+	req, err := c.gh.NewRequest(http.MethodPost, c.graphqlURL(), body)
+	if err != nil {
+		return err
+	}
+	var out graphqlResponse
+	if _, err := c.gh.Do(ctx, req, &out); err != nil {
+		return c.fail(opWrite, err, "convert %s to draft", nodeID)
+	}
+	if len(out.Errors) == 0 {
+		return nil
+	}
+	e := out.Errors[0]
+	switch e.Type {
+	case "FORBIDDEN":
+		return fmt.Errorf("convert %s to draft: %w", nodeID, ErrDraftForbidden)
+	case "RATE_LIMITED":
+		return fmt.Errorf("convert %s to draft: %w: %s", nodeID, ErrRateLimited, e.Message)
+	}
+	return fmt.Errorf("convert %s to draft: GitHub answered %s: %s", nodeID, strings.ToLower(def(e.Type, "an error")), e.Message)
+}
+
+func def(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}
+
+// RepoListOptions select repositories of an installation.
+type RepoListOptions struct {
+	IncludeArchived bool
+	IncludeForks    bool
+}
+
+// ListRepositories lists the repositories of owner that the GitHub App
+// installation token can see ("owner/name", in GitHub's order), leaving
+// out archived and forked ones unless asked: ceil(repositories/100)
+// requests.
+//
+// GitHub API docs: https://docs.github.com/rest/apps/installations#list-repositories-accessible-to-the-app-installation
+func (c *Client) ListRepositories(ctx context.Context, owner string, o RepoListOptions) ([]string, error) {
+	var out []string
+	opts := &github.ListOptions{PerPage: perPage}
+	for {
+		list, resp, err := c.gh.Apps.ListRepos(ctx, opts)
+		if s := statusOf(err); s == http.StatusUnauthorized || s == http.StatusForbidden {
+			return nil, fmt.Errorf("list repositories of %s: %w (%v)", owner, ErrNotInstallation, err)
+		}
+		if err != nil {
+			return nil, c.fail(opRead, err, "list repositories of %s", owner)
+		}
+		for _, r := range list.Repositories {
+			if !strings.EqualFold(r.GetOwner().GetLogin(), owner) ||
+				(r.GetArchived() && !o.IncludeArchived) || (r.GetFork() && !o.IncludeForks) {
+				continue
+			}
+			out = append(out, r.GetFullName())
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// RepoFile reads a file of the repository's default branch with one
+// request; found is false when there is no such file (404).
+//
+// GitHub API docs: https://docs.github.com/rest/repos/contents#get-repository-content
+func (c *Client) RepoFile(ctx context.Context, path string) (content []byte, found bool, err error) {
+	fc, _, _, err := c.gh.Repositories.GetContents(ctx, c.owner, c.repo, path, nil)
+	if IsNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, c.fail(opRead, err, "read %s", path)
+	}
+	if fc == nil {
+		return nil, false, fmt.Errorf("read %s: it is a directory, want a file", path)
+	}
+	text, err := fc.GetContent()
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return []byte(text), true, nil
+}
