@@ -215,7 +215,10 @@ func listingFailed(res sweep.Result) string {
 	default:
 		changed = fmt.Sprintf("%d pull requests were changed before it, as the log shows", done)
 	}
-	return fmt.Sprintf("listing the pull requests failed: %s; %s. Check the token's permissions (pull-requests: write, issues: write) and GITHUB_API_URL; the next run lists them again", res.StopDetail, changed)
+	// StopDetail is the text of a *ghapi.Problem when the failure has a class
+	// (ghapi.Explain): it already says what to do. A fixed hint would be
+	// wrong for most failures.
+	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, res.StopDetail)
 }
 
 // stopCancelled is the stop of a run whose context ended (SIGTERM, Ctrl-C).
