@@ -51,7 +51,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		return 2
 	}
 	if showVersion {
-		fmt.Fprintln(stdout, "stalepr", version)
+		fmt.Fprintln(stdout, "stalepr", buildVersion())
 		return 0
 	}
 
