@@ -93,7 +93,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		out.fail("flags", err.Error()+"; run stalepr -help to list the flags and inputs")
 		return ExitUsage
 	case cli.version:
-		fmt.Fprintln(stdout, "stalepr", version)
+		fmt.Fprintln(stdout, "stalepr", buildVersion())
 		return ExitOK
 	case cli.summary != summaryText && cli.summary != summaryMarkdown:
 		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
