@@ -140,13 +140,15 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	out.mask(cfg.Token)
 
+	var log *logger // the transport says when it slows down, inside the run's log
 	client, err := ghapi.New(ghapi.Options{
 		Token: cfg.Token, APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
-		UserAgent: "stalepr/" + version,
+		UserAgent: "stalepr/" + buildVersion(),
 		Clock:     clock,
 		Limits: ghapi.Limits{
 			DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
 			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval,
+			Logf: func(format string, args ...any) { log.Printf(format, args...) },
 		},
 	})
 	if err != nil {
@@ -155,7 +157,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 
 	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
-	log := &logger{w: w, ctx: ctx}
+	log = &logger{w: w, ctx: ctx}
 	res := sweep.Run(ctx, client, cfg, now, log)
 	endLog()
 	notReached := cancelled(&res, ctx.Err())

@@ -431,6 +431,11 @@ func TestWorkflowActionsPinnedBySHA(t *testing.T) {
 				if uses == nil || strings.HasPrefix(uses.Value, "./") || strings.HasPrefix(uses.Value, "docker://") {
 					continue
 				}
+				if strings.HasPrefix(uses.Value, "stalepr/stalepr@") {
+					// The fleet workflow runs this repository's own action:
+					// its release tag is ours and moves with the workflow.
+					continue
+				}
 				count++
 				if !shaPinRE.MatchString(uses.Value) {
 					t.Errorf("%s: uses: %s: pin the action by its full commit SHA (owner/repo@<40 hex> # vX.Y.Z)", d.pos(uses.Line), uses.Value)
