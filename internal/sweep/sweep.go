@@ -31,6 +31,7 @@ type GitHub interface {
 	DeleteComment(ctx context.Context, id int64) error
 	Close(ctx context.Context, number int, labels []string) error
 	DeleteBranch(ctx context.Context, branch string) error
+	ConvertToDraft(ctx context.Context, nodeID string) error
 
 	Usage() ghapi.Usage
 	Left() int
@@ -69,6 +70,8 @@ type sweeper struct {
 	// caches authors of markers found not to be us.
 	viewerKnown, viewerApp bool
 	notSelf                []string
+
+	draftRefused error // GitHub refused a draft conversion to this token: no more tries
 }
 
 type planned struct {
