@@ -5,8 +5,8 @@ package sweep_test
 import (
 	"strings"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
