@@ -19,6 +19,7 @@ type Server struct {
 	owner, repo, defaultBranch string
 	token                      string
 	identity                   User
+	protected                  map[string]bool // branches GitHub refuses to delete
 	now                        func() time.Time
 	clock                      *Clock
 	members                    map[string]bool // lower-case logins with author_association MEMBER
@@ -336,6 +337,16 @@ func (s *Server) AddBranch(names ...string) {
 }
 
 // HasBranch reports whether the base repository has the branch.
+// ProtectBranch makes GitHub refuse to delete a branch.
+func (s *Server) ProtectBranch(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.protected == nil {
+		s.protected = map[string]bool{}
+	}
+	s.protected[name] = true
+}
+
 func (s *Server) HasBranch(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

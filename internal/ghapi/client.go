@@ -412,10 +412,17 @@ func (c *Client) Close(ctx context.Context, number int, labels []string) error {
 // GitHub API docs: https://docs.github.com/rest/git/refs#delete-a-reference
 func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 	_, err := c.gh.Git.DeleteRef(ctx, c.owner, c.repo, "heads/"+branch)
-	if s := statusOf(err); err != nil && s != http.StatusUnprocessableEntity && s != http.StatusNotFound {
-		return c.fail(opBranch, err, "delete branch %q", branch)
+	var er *github.ErrorResponse
+	switch s := statusOf(err); {
+	case err == nil, s == http.StatusNotFound:
+		return nil
+	case s == http.StatusUnprocessableEntity && errors.As(err, &er) && strings.Contains(strings.ToLower(er.Message), "does not exist"):
+		return nil // gone already
+	case s == http.StatusUnprocessableEntity && errors.As(err, &er):
+		// A protected branch, the default branch: GitHub keeps it.
+		return fmt.Errorf("%w: branch %q: %s", ErrBranchKept, branch, er.Message)
 	}
-	return nil
+	return c.fail(opBranch, err, "delete branch %q", branch)
 }
 
 // Viewer tells who the token acts as. A personal token names its user; an

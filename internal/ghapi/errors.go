@@ -17,11 +17,13 @@ import (
 
 // Errors that end a run cleanly: the rest is left for the next run.
 var (
-	ErrBudget       = errors.New("operations-per-run reached")
-	ErrRateReserve  = errors.New("rate-limit reserve reached")
-	ErrRateLimited  = errors.New("rate limit exceeded")
-	ErrSecondary    = errors.New("secondary rate limit hit repeatedly")
-	ErrDryRunWrite  = errors.New("dry run: write request refused")
+	ErrBudget      = errors.New("operations-per-run reached")
+	ErrRateReserve = errors.New("rate-limit reserve reached")
+	ErrRateLimited = errors.New("rate limit exceeded")
+	ErrSecondary   = errors.New("secondary rate limit hit repeatedly")
+	ErrDryRunWrite = errors.New("dry run: write request refused")
+	// ErrBranchKept: GitHub refused to delete a branch it protects.
+	ErrBranchKept   = errors.New("GitHub keeps the branch")
 	errTransient    = errors.New("transient failure")
 	errUnknownWrite = errors.New("write outcome unknown")
 )

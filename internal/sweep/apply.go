@@ -259,7 +259,12 @@ func (s *sweeper) deleteBranch(ctx context.Context, n int) error {
 		s.log.Printf("#%d: branch %q kept: an open pull request is based on it or uses it", n, h.Ref)
 		return nil
 	}
-	return s.gh.DeleteBranch(ctx, h.Ref)
+	err = s.gh.DeleteBranch(ctx, h.Ref)
+	if errors.Is(err, ghapi.ErrBranchKept) {
+		s.log.Printf("#%d: closed; its branch was not deleted: %s", n, s.redact(err))
+		return nil
+	}
+	return err
 }
 
 func (s *sweeper) vars(p planned) notice.Vars {

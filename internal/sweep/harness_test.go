@@ -67,15 +67,23 @@ func (w *world) markedPR(d float64, mod ...func(*fakegithub.Issue)) int {
 	return n
 }
 
-type nopLog struct{ lines []string }
+type nopLog struct{ lines, printed []string }
 
 func (l *nopLog) PR(it sweep.Item, dry bool) {
 	l.lines = append(l.lines, fmt.Sprint(it.Number, it.Action))
 }
-func (l *nopLog) Printf(format string, args ...any) {}
+func (l *nopLog) Printf(format string, args ...any) {
+	l.printed = append(l.printed, fmt.Sprintf(format, args...))
+}
 
 // run parses inputs as the action would and sweeps once.
 func (w *world) run(inputs map[string]string) sweep.Result {
+	w.t.Helper()
+	return w.runLog(inputs, &nopLog{})
+}
+
+// runLog is run with the log kept.
+func (w *world) runLog(inputs map[string]string, log *nopLog) sweep.Result {
 	w.t.Helper()
 	cfg := w.config(inputs)
 	client, err := ghapi.New(ghapi.Options{
@@ -87,7 +95,7 @@ func (w *world) run(inputs map[string]string) sweep.Result {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	return sweep.Run(context.Background(), client, cfg, w.now(), &nopLog{})
+	return sweep.Run(context.Background(), client, cfg, w.now(), log)
 }
 
 func (w *world) config(inputs map[string]string) config.Config {

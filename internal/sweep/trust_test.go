@@ -174,6 +174,23 @@ func TestTrustBranchDeletion(t *testing.T) {
 	}
 }
 
+// Issue 10: a protected branch is kept, said in the log, and the close is
+// finished (no retry on every later run).
+func TestProtectedBranchIsKeptAndSaid(t *testing.T) {
+	w := newWorld(t)
+	w.fake.AddBranch("release-prep")
+	w.fake.ProtectBranch("release-prep")
+	n := w.markedPR(40, func(is *fakegithub.Issue) { is.HeadRef = "release-prep" })
+	log := &nopLog{}
+	res := w.runLog(map[string]string{"delete-branch": "true"}, log)
+	if !res.OK() || w.state(n) != "closed" || w.hasLabel(n, "stale") || !w.fake.HasBranch("release-prep") {
+		t.Fatalf("ok %v, state %s, labels %v: want closed, label off, branch kept", res.OK(), w.state(n), w.labels(n))
+	}
+	if !strings.Contains(strings.Join(log.printed, "\n"), "protected branch") {
+		t.Errorf("log %q does not say why the branch stayed", log.printed)
+	}
+}
+
 // Item 7: a PR stalepr closed and a person reopened is fresh, whatever the
 // inputs.
 func TestTrustReopenedIsFreshUnderIgnoreUpdates(t *testing.T) {
