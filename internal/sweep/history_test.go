@@ -42,7 +42,7 @@ type history struct {
 	start time.Time
 	day   int
 
-	violations []string       // found while a run was under way (branch deletions)
+	violations []string         // found while a run was under way (branch deletions)
 	trace      map[int][]string // what each run did to each PR, seen from the fake: "mark@3"
 	reported   map[string]bool  // invariant violations already reported
 }
