@@ -568,7 +568,7 @@ func TestHistoryBacklogDrains(t *testing.T) {
 
 	revived := map[int]int{} // PR -> day a person revived it
 	var requests []int
-	drained := -1
+	drained, marked := -1, -1
 	for h.day = 0; h.day <= 90 && drained < 0; h.day++ {
 		h.w.clock.Set(h.runAt(h.day))
 		now := h.w.now()
@@ -600,14 +600,20 @@ func TestHistoryBacklogDrains(t *testing.T) {
 			}
 		}
 		h.checkInvariants()
-		left := 0
+		left, unmarked := 0, 0
 		for _, is := range fake.Issues() {
 			if is.Number > backlog || is.State != "open" {
 				continue
 			}
 			if _, ok := revived[is.Number]; !ok {
 				left++
+				if !is.HasLabel("stale") {
+					unmarked++
+				}
 			}
+		}
+		if unmarked == 0 && marked < 0 {
+			marked = h.day
 		}
 		if left == 0 {
 			drained = h.day
@@ -618,8 +624,8 @@ func TestHistoryBacklogDrains(t *testing.T) {
 		total += r
 		peak = max(peak, r)
 	}
-	t.Logf("backlog of %d PRs (+%d active): drained on day %d; %d runs, requests per run: mean %d, peak %d; %d revived by people",
-		backlog, active, drained, len(requests), total/len(requests), peak, len(revived))
+	t.Logf("backlog of %d PRs (+%d active): all marked by day %d, drained on day %d; %d runs, requests per run: mean %d, peak %d; %d revived by people",
+		backlog, active, marked, drained, len(requests), total/len(requests), peak, len(revived))
 	if drained < 0 {
 		t.Fatalf("backlog not drained after %d daily runs", len(requests))
 	}
@@ -627,5 +633,57 @@ func TestHistoryBacklogDrains(t *testing.T) {
 	// at 500 requests a run that is 16 runs, plus the 30-day close window.
 	if drained > 60 {
 		t.Errorf("drained on day %d, want within 60 days", drained)
+	}
+}
+
+// ---- found by the histories ----
+
+// pushOldCommits records alice pushing, pushedAt, a commit git dates at.
+func pushOldCommits(w *world, n int, at, pushedAt time.Time) {
+	w.fake.AddEvent(n, fakegithub.Event{Type: fakegithub.EventCommitted, At: at, PushedAt: pushedAt,
+		SHA: "0123456789abcdef0123456789abcdef01234567", Message: "Finish the parser",
+		AuthorName: "alice", AuthorEmail: "alice@example.com"})
+}
+
+// BUG (bots.json #6): a push of commits made before the mark is seen only
+// in updated_at (lifecycle.Activity.Explain). A CI bot that comments right
+// after the push, as CI does, explains that updated_at, and the PR is
+// closed though its author pushed after the mark.
+func TestHistoryOldCommitsPushedAfterTheMark(t *testing.T) {
+	for _, ci := range []bool{false, true} {
+		t.Run(fmt.Sprintf("ci-comment=%v", ci), func(t *testing.T) {
+			w := newWorld(t)
+			n := w.markedPR(31) // due to close now
+			pushOldCommits(w, n, daysAgo(40), daysAgo(3))
+			if ci {
+				w.fake.Comment(n, fakegithub.Bot("codecov[bot]"), daysAgo(3).Add(time.Minute), "Coverage: 71.0% (+1.0%)")
+			}
+			res := w.run(nil)
+			if w.state(n) != "open" || w.hasLabel(n, "stale") {
+				t.Errorf("#%d: %s with labels %v (closed %v, unstaled %v); the author pushed 3 days ago, after the mark of 31 days ago: want open and un-staled",
+					n, w.state(n), w.labels(n), numbers(res.Closed), numbers(res.Unstaled))
+			}
+		})
+	}
+}
+
+// BUG (paused.json #4, activity-from people): the un-stale that a push of
+// old commits earned moves updated_at to our own label removal; the next
+// run then dates the author's last activity by the commit's git date, and
+// marks the PR 58 days after the push instead of 90.
+func TestHistoryOldCommitsPushKeepsCountingUnderPeople(t *testing.T) {
+	w := newWorld(t)
+	n := w.markedPR(70)
+	pushOldCommits(w, n, daysAgo(75), daysAgo(42))
+	people := map[string]string{"activity-from": "people"}
+	if res := w.run(people); !has(res.Unstaled, n) {
+		t.Fatalf("#%d not un-staled by the push after its mark: labels %v", n, w.labels(n))
+	}
+	// 20 days on, the author's push is 62 days old: not stale yet.
+	w.clock.Set(t0.Add(20 * 24 * time.Hour))
+	res := w.run(people)
+	if w.hasLabel(n, "stale") {
+		t.Errorf("#%d marked %v again 62 days after its author's push (days-before-stale 90); marked %v",
+			n, w.labels(n), numbers(res.Marked))
 	}
 }
