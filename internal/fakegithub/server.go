@@ -443,12 +443,18 @@ func (s *Server) touch(rec *issueRec, at time.Time) {
 
 func (s *Server) addEventLocked(rec *issueRec, e Event) Event {
 	e.At = e.At.UTC().Truncate(time.Second)
+	if !e.PushedAt.IsZero() {
+		e.PushedAt = e.PushedAt.UTC().Truncate(time.Second)
+	}
 	if e.ID == 0 {
 		e.ID = s.newID()
 	}
 	i := sort.Search(len(rec.events), func(i int) bool { return rec.events[i].At.After(e.At) })
 	rec.events = slices.Insert(rec.events, i, e)
 	s.touch(rec, e.At)
+	if e.PushedAt.After(e.At) {
+		s.touch(rec, e.PushedAt)
+	}
 	return e
 }
 
