@@ -180,7 +180,7 @@ func newWorld(t *testing.T, flaky bool) (*world, *atomic.Int32) {
 		n := pr(title, markedDaysAgo+90)
 		at := daysAgo(markedDaysAgo)
 		fake.Label(n, actionID, at, "stale")
-		fake.Comment(n, actionID, at.Add(time.Second), fakegithub.StaleNoticeBody("stale", at))
+		fake.Comment(n, actionID, at.Add(time.Second), fakegithub.StaleNoticeBody("stale", at, ""))
 		return n
 	}
 	w.toMark = pr(`Add <b>snake_case</b> "names" & more`, 100)

@@ -575,7 +575,10 @@ func (s *Server) review(c *call, n int, e Event, timeline bool) map[string]any {
 
 func (s *Server) commit(c *call, e Event) map[string]any {
 	git := map[string]string{"name": e.AuthorName, "email": e.AuthorEmail, "date": ts(e.At)}
-	parent := fakeSHA("parent", e.ID)
+	parent := e.Parent
+	if parent == "" {
+		parent = fakeSHA("parent", e.ID)
+	}
 	return map[string]any{
 		"event": EventCommitted, "sha": e.SHA, "node_id": nodeID("C", e.ID),
 		"url":      s.repoURL(c) + "/git/commits/" + e.SHA,

@@ -101,9 +101,14 @@ type ScenarioEvent struct {
 }
 
 // StaleNoticeBody is the text the marked_stale shorthand posts.
-func StaleNoticeBody(label string, markedAt time.Time) string {
+// head is the PR's head commit at the mark ("" for none, as v1 wrote it).
+func StaleNoticeBody(label string, markedAt time.Time, head string) string {
+	marker := "<!-- stalepr:stale marked=" + ts(markedAt)
+	if head != "" {
+		marker += " head=" + head
+	}
 	return "This pull request has had no activity for a while, so it is now marked `" + label + "`.\n\n" +
-		"Any comment keeps it open.\n\n<!-- stalepr:stale marked=" + ts(markedAt) + " -->"
+		"Any comment keeps it open.\n\n" + marker + " -->"
 }
 
 // CloseNoticeBody is the text the closed_stale shorthand posts.
@@ -339,7 +344,7 @@ func (s *Server) scenarioEvent(rec *issueRec, ev ScenarioEvent, when time.Time, 
 		s.closeLocked(rec, actor, when, "")
 	case "marked_stale":
 		label := def(ev.Label, staleLabel)
-		s.addCommentLocked(rec, actor, when, def(ev.Body, StaleNoticeBody(label, when)))
+		s.addCommentLocked(rec, actor, when, def(ev.Body, StaleNoticeBody(label, when, rec.headAt(when))))
 		s.addLabelsLocked(rec, actor, when, []string{label})
 	case "closed_stale":
 		s.addCommentLocked(rec, actor, when, def(ev.Body, CloseNoticeBody()))

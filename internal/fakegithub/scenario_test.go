@@ -30,7 +30,7 @@ func consistent(t *testing.T, s *Server) {
 
 var raceEnabled = false
 
-var markerRE = regexp.MustCompile(`<!-- stalepr:stale marked=(\S+) -->$`)
+var markerRE = regexp.MustCompile(`<!-- stalepr:stale marked=(\S+)(?: head=[0-9a-f]+)? -->$`)
 
 func TestSandboxScenario(t *testing.T) {
 	now := time.Date(2031, 2, 3, 4, 5, 6, 0, time.UTC) // any date: the file is relative

@@ -57,6 +57,29 @@ type issueRec struct {
 	Issue
 	comments []Comment // by ID
 	events   []Event   // by (At, ID)
+	// tip is the last commit pushed, in the order commits were added
+	// (timeline events sort by git date, pushes do not): the next one's parent.
+	tip string
+	// pushes are the commits in the order added, with when each reached
+	// GitHub; first is the head the PR was opened with.
+	pushes []push
+	first  string
+}
+
+type push struct {
+	sha string
+	at  time.Time
+}
+
+// headAt is the PR's head commit at a time: the last commit pushed by then.
+func (r *issueRec) headAt(t time.Time) string {
+	head, last := r.first, time.Time{}
+	for _, p := range r.pushes {
+		if !p.at.After(t) && !p.at.Before(last) {
+			head, last = p.sha, p.at
+		}
+	}
+	return head
 }
 
 type labelDef struct {
@@ -315,7 +338,7 @@ func (s *Server) addLocked(is Issue) int {
 			StateReason: is.StateReason, Labels: is.Labels, Milestone: is.Milestone, Assignees: is.Assignees,
 			Locked: is.Locked, CreatedAt: is.CreatedAt, UpdatedAt: is.UpdatedAt, ClosedAt: is.ClosedAt}
 	}
-	rec := &issueRec{Issue: is}
+	rec := &issueRec{Issue: is, tip: is.HeadSHA, first: is.HeadSHA}
 	s.byNum[is.Number] = rec
 	i := sort.Search(len(s.issues), func(i int) bool { return s.issues[i].Number > is.Number })
 	if i == len(s.issues) {
@@ -442,6 +465,17 @@ func (s *Server) touch(rec *issueRec, at time.Time) {
 }
 
 func (s *Server) addEventLocked(rec *issueRec, e Event) Event {
+	if e.Type == EventCommitted && e.Parent == "" {
+		e.Parent = rec.tip
+	}
+	if e.Type == EventCommitted {
+		rec.tip = e.SHA
+		pushed := e.At
+		if e.PushedAt.After(pushed) {
+			pushed = e.PushedAt
+		}
+		rec.pushes = append(rec.pushes, push{sha: e.SHA, at: pushed.UTC().Truncate(time.Second)})
+	}
 	e.At = e.At.UTC().Truncate(time.Second)
 	if !e.PushedAt.IsZero() {
 		e.PushedAt = e.PushedAt.UTC().Truncate(time.Second)

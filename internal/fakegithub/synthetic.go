@@ -131,7 +131,7 @@ func (s *Server) AddSynthetic(n int, seed int64) {
 		}
 		// Labelled stale by us, then one of five follow-ups.
 		marked := ago(markedDays).Truncate(time.Second)
-		s.addCommentLocked(rec, me, marked, StaleNoticeBody("stale", marked))
+		s.addCommentLocked(rec, me, marked, StaleNoticeBody("stale", marked, rec.headAt(marked)))
 		s.addLabelsLocked(rec, me, marked, []string{"stale"})
 		after := marked.Add(time.Duration(1+rng.IntN(int(now.Sub(marked)/time.Hour)+1)) * time.Hour / 2)
 		if after.After(now) {

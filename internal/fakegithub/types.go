@@ -143,6 +143,9 @@ type Event struct {
 	// than its git date At: the push moves updated_at, the timeline shows
 	// only At.
 	PushedAt time.Time
+	// Parent (committed) is the commit it was made on: the branch's tip
+	// when it was pushed (default: the commit pushed before it).
+	Parent string
 }
 
 // LineComment is a pull request review comment on a line of the diff.

@@ -154,20 +154,60 @@ func (c *Client) ListPRs(ctx context.Context, q Query, page int) ([]lifecycle.PR
 	}
 	prs := make([]lifecycle.PR, 0, len(issues))
 	p := Page{Ascending: true}
-	for i, is := range issues {
-		key := is.GetUpdatedAt().Time
-		if q.Sort == "created" {
-			key = is.GetCreatedAt().Time
-		}
-		if i == 0 {
-			p.FirstKey = key
-		} else if key.Before(p.LastKey) {
-			p.Ascending = false
-		}
-		p.LastKey = key
+	for _, is := range issues {
+		p.see(q.Sort, is.GetCreatedAt().Time, is.GetUpdatedAt().Time)
 		if is.IsPullRequest() {
 			prs = append(prs, toPR(is))
 		}
+	}
+	p.Next, p.Last = resp.NextPage, resp.LastPage
+	return prs, p, nil
+}
+
+// see takes one item's sort key into the page's order check.
+func (p *Page) see(sort string, created, updated time.Time) {
+	key := updated
+	if sort == "created" {
+		key = created
+	}
+	if p.FirstKey.IsZero() {
+		p.FirstKey = key
+	} else if key.Before(p.LastKey) {
+		p.Ascending = false
+	}
+	p.LastKey = key
+}
+
+// ListPulls reads one page of the open pull requests. Unlike the issue
+// listing it holds no issues (fewer pages) and tells each PR's head commit,
+// which a stale notice records; it has no label filter.
+//
+// GitHub API docs: https://docs.github.com/rest/pulls/pulls#list-pull-requests
+func (c *Client) ListPulls(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error) {
+	opts := &github.PullRequestListOptions{
+		State: q.State, Sort: q.Sort, Direction: q.Direction,
+		ListOptions: github.ListOptions{PerPage: perPage, Page: page},
+	}
+	pulls, resp, err := c.gh.PullRequests.List(ctx, c.owner, c.repo, opts)
+	if err != nil {
+		return nil, Page{}, c.fail(opList, err, "list pull requests (page %d)", max(page, 1))
+	}
+	prs := make([]lifecycle.PR, 0, len(pulls))
+	p := Page{Ascending: true}
+	for _, pr := range pulls {
+		p.see(q.Sort, pr.GetCreatedAt().Time, pr.GetUpdatedAt().Time)
+		out := lifecycle.PR{
+			Number: pr.GetNumber(), Title: pr.GetTitle(), URL: pr.GetHTMLURL(), Author: pr.GetUser().GetLogin(),
+			CreatedAt: pr.GetCreatedAt().Time, UpdatedAt: pr.GetUpdatedAt().Time, Draft: pr.GetDraft(),
+			Milestone: pr.GetMilestone().GetTitle(), NodeID: pr.GetNodeID(), HeadSHA: pr.GetHead().GetSHA(),
+		}
+		for _, l := range pr.Labels {
+			out.Labels = append(out.Labels, l.GetName())
+		}
+		for _, a := range pr.Assignees {
+			out.Assignees = append(out.Assignees, a.GetLogin())
+		}
+		prs = append(prs, out)
 	}
 	p.Next, p.Last = resp.NextPage, resp.LastPage
 	return prs, p, nil
@@ -204,7 +244,7 @@ type Comment struct {
 }
 
 func toComment(ic *github.IssueComment) Comment {
-	kind, markedAt := notice.Parse(ic.GetBody())
+	kind, markedAt, head := notice.Parse(ic.GetBody())
 	n := 0
 	if u := ic.GetIssueURL(); u != "" {
 		fmt.Sscanf(u[strings.LastIndex(u, "/")+1:], "%d", &n)
@@ -214,7 +254,7 @@ func toComment(ic *github.IssueComment) Comment {
 		Event: lifecycle.Event{
 			Kind: lifecycle.Commented, At: ic.GetCreatedAt().Time,
 			Actor: ic.GetUser().GetLogin(), Bot: ic.GetUser().GetType() == "Bot",
-			Notice: kind, MarkedAt: markedAt,
+			Notice: kind, MarkedAt: markedAt, MarkHead: head,
 		},
 	}
 }
@@ -291,6 +331,7 @@ func (c *Client) Timeline(ctx context.Context, number int) ([]lifecycle.Event, e
 // Head describes where a PR's branch lives, for branch deletion.
 type Head struct {
 	Ref           string
+	SHA           string
 	SameRepo      bool // head.repo is the base repository (false for forks and deleted forks)
 	DefaultBranch string
 }
@@ -303,7 +344,7 @@ func (c *Client) PullHead(ctx context.Context, number int) (Head, error) {
 	if err != nil {
 		return Head{}, c.fail(opRead, err, "read #%d", number)
 	}
-	h := Head{Ref: pr.GetHead().GetRef(), DefaultBranch: pr.GetBase().GetRepo().GetDefaultBranch()}
+	h := Head{Ref: pr.GetHead().GetRef(), SHA: pr.GetHead().GetSHA(), DefaultBranch: pr.GetBase().GetRepo().GetDefaultBranch()}
 	if hr := pr.GetHead().GetRepo(); hr != nil {
 		h.SameRepo = hr.GetFullName() != "" && strings.EqualFold(hr.GetFullName(), pr.GetBase().GetRepo().GetFullName())
 	}

@@ -22,6 +22,9 @@ type timelineEvent struct {
 	Label       *struct {
 		Name string `json:"name"`
 	} `json:"label"`
+	Parents []struct {
+		SHA string `json:"sha"`
+	} `json:"parents"`
 	Author            *gitPerson `json:"author"`
 	Committer         *gitPerson `json:"committer"`
 	RequestedReviewer *user      `json:"requested_reviewer"`
@@ -113,6 +116,10 @@ func (e timelineEvent) events() []lifecycle.Event {
 		// bot authored or committed (a branch updater's merge, a
 		// formatter's fix-up) is the bot's, not a person's.
 		ev.Actor, ev.Bot = "", e.Author.isBot() || e.Committer.isBot()
+		ev.SHA = e.SHA
+		for _, p := range e.Parents {
+			ev.Parents = append(ev.Parents, p.SHA)
+		}
 	case lifecycle.Reviewed:
 		ev.ReviewState = e.State
 		if e.SubmittedAt != nil {
@@ -125,7 +132,7 @@ func (e timelineEvent) events() []lifecycle.Event {
 		if e.User != nil {
 			ev.Actor, ev.Bot = e.User.identity()
 		}
-		ev.Notice, ev.MarkedAt = notice.Parse(e.Body)
+		ev.Notice, ev.MarkedAt, ev.MarkHead = notice.Parse(e.Body)
 	case lifecycle.Labeled, lifecycle.Unlabeled:
 		if e.Label != nil {
 			ev.Label = e.Label.Name

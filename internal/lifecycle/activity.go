@@ -46,6 +46,10 @@ type Event struct {
 	// Commented only.
 	Notice   Notice
 	MarkedAt time.Time // carried by a StaleNotice: when the label was added
+	MarkHead string    // carried by a StaleNotice: the head commit when the label was added
+	// Committed only: the commit and its parents.
+	SHA     string
+	Parents []string
 	// ReviewRequested, ReviewRequestRemoved: the requested login or team slug.
 	Reviewer string
 	// Reviewed: the review's state as it stands now (GitHub rewrites a
@@ -62,6 +66,8 @@ type Activity struct {
 	// comment. Such a mark keeps its clock and gets no notice of ours.
 	ForeignMark      bool
 	NoticeAt         time.Time // our stale notice for that mark; zero when none
+	MarkHead         string    // the head commit when our notice was posted; "" when unknown
+	PushedAfterMark  bool      // commits no bot made reached the PR after that (see pushedSinceMark)
 	CloseNoticeAt    time.Time // our closing comment for that mark; zero when none
 	LastPersonAt     time.Time // the last thing a person did; zero when nothing seen
 	LastPersonLogin  string
@@ -134,12 +140,18 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 			}
 		case Unlabeled:
 			if strings.EqualFold(e.Label, staleLabel) {
-				a.MarkedAt, a.NoticeAt, a.CloseNoticeAt, a.ForeignMark = time.Time{}, time.Time{}, time.Time{}, false
+				if isSelf(e.Actor) && !a.MarkedAt.IsZero() && !a.LastPersonAt.After(a.MarkedAt) {
+					// We un-staled it for something a person did after the
+					// mark that the timeline dates earlier (a push of old
+					// commits): our un-stale is the best date it has.
+					a.LastPersonAt = e.At
+				}
+				a.MarkedAt, a.NoticeAt, a.CloseNoticeAt, a.ForeignMark, a.MarkHead = time.Time{}, time.Time{}, time.Time{}, false, ""
 			}
 		case Commented:
 			switch e.Notice {
 			case StaleNotice:
-				a.NoticeAt, a.ForeignMark = e.At, false
+				a.NoticeAt, a.ForeignMark, a.MarkHead = e.At, false, e.MarkHead
 				if e.MarkedAt.After(a.MarkedAt) {
 					a.MarkedAt = e.MarkedAt
 				}
@@ -193,6 +205,7 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 	}
 	a.PendingReviewers = pending
 	a.Approved = Approved(reviews)
+	a.PushedAfterMark = pushedSinceMark(events, a.MarkHead)
 	a.AwaitingReview = len(pending) > 0 && author != "" && strings.EqualFold(a.LastPersonLogin, author)
 	return a
 }
@@ -203,6 +216,11 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 // long ago, an edit), and in doubt it was a person.
 func (a Activity) Explain(pr PR) Activity {
 	updatedAt := pr.UpdatedAt
+	if a.PushedAfterMark && !a.LastPersonAt.After(a.MarkedAt) {
+		// A person pushed after the mark, when exactly the timeline cannot
+		// tell: no later than updated_at.
+		a.LastPersonAt, a.LastPersonLogin = updatedAt, pr.Author
+	}
 	if updatedAt.Sub(later(a.LastEventAt, pr.CreatedAt)) > UpdateSlack && updatedAt.After(a.LastPersonAt) {
 		a.LastPersonAt, a.LastPersonLogin = updatedAt, ""
 		a.LastEventAt = updatedAt
@@ -236,6 +254,39 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 		return a, true
 	}
 	return Activity{}, false
+}
+
+// pushedSinceMark reports whether commits that no bot made reached the PR
+// after its mark, whose head commit our notice recorded. GitHub dates a
+// commit by its git date, so a push of old commits hides among the
+// timeline's dates; the commits' parents do not lie. Everything the PR held
+// at the mark is markHead and its ancestors: any other commit came later.
+// (A history cut short makes older commits look new: in doubt, activity.)
+func pushedSinceMark(events []Event, markHead string) bool {
+	if markHead == "" {
+		return false
+	}
+	commits := map[string]Event{}
+	for _, e := range events {
+		if e.Kind == Committed && e.SHA != "" {
+			commits[e.SHA] = e
+		}
+	}
+	before := map[string]bool{}
+	for queue := []string{markHead}; len(queue) > 0; queue = queue[1:] {
+		sha := queue[0]
+		if before[sha] {
+			continue
+		}
+		before[sha] = true
+		queue = append(queue, commits[sha].Parents...)
+	}
+	for sha, c := range commits {
+		if !before[sha] && !c.Bot {
+			return true
+		}
+	}
+	return false
 }
 
 func removeFold(list []string, s string) []string {

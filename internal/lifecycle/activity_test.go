@@ -2,6 +2,7 @@ package lifecycle_test
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -201,7 +202,9 @@ func TestSummarize(t *testing.T) {
 				unlabeled(t3, selfLogin, "STALE"),
 			},
 			self: self,
-			want: lifecycle.Activity{},
+			// Our own un-stale with no dated person activity after the
+			// mark: what earned it is dated no later than the un-stale.
+			want: lifecycle.Activity{LastPersonAt: t3},
 		},
 		// Rule 2: whose actions count.
 		{
@@ -380,7 +383,7 @@ func TestSummarize(t *testing.T) {
 			if d := diffActivity(got, tt.want); d != "" {
 				t.Error(d)
 			}
-			if !slices.Equal(in, tt.events) {
+			if !slices.EqualFunc(in, tt.events, func(a, b lifecycle.Event) bool { return reflect.DeepEqual(a, b) }) {
 				t.Error("Summarize reordered or changed its input")
 			}
 		})
@@ -574,5 +577,49 @@ func TestSummarizeClosedBySelf(t *testing.T) {
 		if got := lifecycle.Summarize(events, "stale", "alice", self).ClosedBySelf; got != tc.want {
 			t.Errorf("%s: ClosedBySelf = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestPushedAfterMark: our notice records the head commit; a commit that is
+// not it or one of its ancestors reached the PR later, whatever its date.
+func TestPushedAfterMark(t *testing.T) {
+	mark := daysAgo(30)
+	commitOf := func(sha string, at time.Time, bot bool, parents ...string) lifecycle.Event {
+		return lifecycle.Event{Kind: lifecycle.Committed, At: at, SHA: sha, Parents: parents, Bot: bot}
+	}
+	marked := func(head string) []lifecycle.Event {
+		return []lifecycle.Event{
+			commitOf("a1", daysAgo(60), false, "a0"),
+			commitOf("a2", daysAgo(50), false, "a1"),
+			labeled(mark, selfLogin, staleLabel),
+			{Kind: lifecycle.Commented, At: mark, Actor: selfLogin, Notice: lifecycle.StaleNotice, MarkedAt: mark, MarkHead: head},
+		}
+	}
+	tests := []struct {
+		name  string
+		head  string
+		after []lifecycle.Event
+		want  bool
+	}{
+		{"nothing pushed", "a2", nil, false},
+		{"a person's commit dated before the mark, pushed after it", "a2", []lifecycle.Event{commitOf("b1", daysAgo(40), false, "a2")}, true},
+		{"a bot's merge of the base branch", "a2", []lifecycle.Event{commitOf("m1", daysAgo(1), true, "a2", "main9")}, false},
+		{"a person's commit under a bot's merge", "a2", []lifecycle.Event{
+			commitOf("b1", daysAgo(40), false, "a2"), commitOf("m1", daysAgo(1), true, "b1", "main9"),
+		}, true},
+		{"v1's marker, no head recorded: unknown, not activity here", "", []lifecycle.Event{commitOf("b1", daysAgo(40), false, "a2")}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := lifecycle.Summarize(append(marked(tt.head), tt.after...), staleLabel, author, []string{selfLogin})
+			if a.PushedAfterMark != tt.want {
+				t.Fatalf("PushedAfterMark = %v, want %v", a.PushedAfterMark, tt.want)
+			}
+			pr := lifecycle.PR{CreatedAt: daysAgo(90), UpdatedAt: daysAgo(2), Author: author, Labels: []string{staleLabel}}
+			got := a.Explain(pr)
+			if tt.want && !got.LastPersonAt.Equal(pr.UpdatedAt) {
+				t.Errorf("Explain: LastPersonAt = %s, want updated_at: the push happened by then", fmtTime(got.LastPersonAt))
+			}
+		})
 	}
 }

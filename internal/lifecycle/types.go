@@ -23,7 +23,8 @@ type PR struct {
 	// NodeID is the pull request's GraphQL node ID. The issue listing gives
 	// a pull request the PullRequest's node ID (not an Issue's), which is
 	// what convertPullRequestToDraft takes, so no extra read is needed.
-	NodeID string
+	NodeID  string
+	HeadSHA string // the head commit, when the listing tells (the pulls listing does)
 }
 
 // HasLabel reports whether the PR carries label, compared case-insensitively

@@ -121,27 +121,34 @@ const (
 	closeKind    = "close"
 )
 
-// StaleMarker returns the hidden line appended to a stale notice.
-func StaleMarker(markedAt time.Time) string {
-	return fmt.Sprintf("%s%s marked=%s -->", markerPrefix, staleKind, markedAt.UTC().Format(time.RFC3339))
+// StaleMarker returns the hidden line appended to a stale notice. head is
+// the PR's head commit when it was marked ("" when unknown): later pushes
+// of commits with old git dates show against it. Markers are a contract:
+// v1 wrote them without head=, and Parse keeps reading those.
+func StaleMarker(markedAt time.Time, head string) string {
+	m := fmt.Sprintf("%s%s marked=%s", markerPrefix, staleKind, markedAt.UTC().Format(time.RFC3339))
+	if head != "" {
+		m += " head=" + head
+	}
+	return m + " -->"
 }
 
 // CloseMarker returns the hidden line appended to a closing comment.
 func CloseMarker() string { return markerPrefix + closeKind + " -->" }
 
-var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close)(?: marked=([0-9TZ:+\-.]+))? -->`)
+var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
 
 // Parse finds our marker in a comment body.
-func Parse(body string) (kind lifecycle.Notice, markedAt time.Time) {
+func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string) {
 	m := markerRE.FindStringSubmatch(body)
 	if m == nil {
-		return lifecycle.NoNotice, time.Time{}
+		return lifecycle.NoNotice, time.Time{}, ""
 	}
 	if m[1] == closeKind {
-		return lifecycle.CloseNotice, time.Time{}
+		return lifecycle.CloseNotice, time.Time{}, ""
 	}
 	t, _ := time.Parse(time.RFC3339, m[2])
-	return lifecycle.StaleNotice, t
+	return lifecycle.StaleNotice, t, m[3]
 }
 
 // Body appends the marker to a rendered message.

@@ -157,17 +157,17 @@ func TestMarkers(t *testing.T) {
 		kind     lifecycle.Notice
 		markedAt time.Time
 	}{
-		{name: "stale marker round-trips with its marked time", body: notice.StaleMarker(markedAt), kind: lifecycle.StaleNotice, markedAt: markedAt},
+		{name: "stale marker round-trips with its marked time", body: notice.StaleMarker(markedAt, ""), kind: lifecycle.StaleNotice, markedAt: markedAt},
 		{
 			name:     "stale marker of a non-UTC time round-trips to the same instant",
-			body:     notice.StaleMarker(markedAt.In(time.FixedZone("CET", 3600))),
+			body:     notice.StaleMarker(markedAt.In(time.FixedZone("CET", 3600)), ""),
 			kind:     lifecycle.StaleNotice,
 			markedAt: markedAt,
 		},
 		{name: "close marker round-trips", body: notice.CloseMarker(), kind: lifecycle.CloseNotice},
 		{
 			name:     "stale marker embedded in a rendered notice",
-			body:     notice.Body(notice.Render(notice.DefaultStale, vars())+"\n\n", notice.StaleMarker(markedAt)),
+			body:     notice.Body(notice.Render(notice.DefaultStale, vars())+"\n\n", notice.StaleMarker(markedAt, "")),
 			kind:     lifecycle.StaleNotice,
 			markedAt: markedAt,
 		},
@@ -178,7 +178,7 @@ func TestMarkers(t *testing.T) {
 		},
 		{
 			name:     "marker in the middle of a longer body, quoted by a person",
-			body:     "> quoting the bot\n> " + notice.StaleMarker(markedAt) + "\n\nI am still working on it.",
+			body:     "> quoting the bot\n> " + notice.StaleMarker(markedAt, "") + "\n\nI am still working on it.",
 			kind:     lifecycle.StaleNotice,
 			markedAt: markedAt,
 		},
@@ -190,7 +190,7 @@ func TestMarkers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kind, at := notice.Parse(tt.body)
+			kind, at, _ := notice.Parse(tt.body)
 			if kind != tt.kind {
 				t.Errorf("kind = %d, want %d", kind, tt.kind)
 			}
@@ -202,12 +202,12 @@ func TestMarkers(t *testing.T) {
 }
 
 func TestMarkersAreHidden(t *testing.T) {
-	for _, m := range []string{notice.StaleMarker(now), notice.CloseMarker()} {
+	for _, m := range []string{notice.StaleMarker(now, ""), notice.CloseMarker()} {
 		if !strings.HasPrefix(m, "<!--") || !strings.HasSuffix(m, "-->") || strings.Contains(m, "\n") {
 			t.Errorf("marker %q is not a one-line HTML comment", m)
 		}
 	}
-	if notice.StaleMarker(now) == notice.StaleMarker(now.Add(time.Second)) {
+	if notice.StaleMarker(now, "") == notice.StaleMarker(now.Add(time.Second), "") {
 		t.Error("stale marker does not carry the marked time")
 	}
 }
@@ -221,6 +221,25 @@ func TestBody(t *testing.T) {
 	for _, tt := range tests {
 		if got := notice.Body(tt.text, "M"); got != tt.want {
 			t.Errorf("Body(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestMarkerHead: the head commit a stale marker carries is read back, and
+// markers written without it (as v1 did) are still recognised.
+func TestMarkerHead(t *testing.T) {
+	at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	const sha = "0123456789abcdef0123456789abcdef01234567"
+	for _, tc := range []struct {
+		body, head string
+	}{
+		{notice.StaleMarker(at, sha), sha},
+		{notice.StaleMarker(at, ""), ""},
+		{"<!-- stalepr:stale marked=2026-11-01T12:00:00Z -->", ""}, // v1
+	} {
+		kind, markedAt, head := notice.Parse("text\n\n" + tc.body)
+		if kind != lifecycle.StaleNotice || !markedAt.Equal(at) || head != tc.head {
+			t.Errorf("Parse(%q) = %v %v %q, want stale %v %q", tc.body, kind, markedAt, head, at, tc.head)
 		}
 	}
 }

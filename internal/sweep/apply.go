@@ -211,7 +211,7 @@ func (s *sweeper) postNotice(ctx context.Context, p planned, markedAt time.Time)
 	if s.cfg.StaleMessage == "" {
 		return nil
 	}
-	body := notice.Body(notice.Render(s.cfg.StaleMessage, s.vars(p)), notice.StaleMarker(markedAt))
+	body := notice.Body(notice.Render(s.cfg.StaleMessage, s.vars(p)), notice.StaleMarker(markedAt, p.pr.HeadSHA))
 	return s.post(ctx, p.pr.Number, body)
 }
 

@@ -63,7 +63,8 @@ func (w *world) markedPR(d float64, mod ...func(*fakegithub.Issue)) int {
 	n := w.pr(d+90, mod...)
 	at := daysAgo(d)
 	w.fake.Label(n, action, at, "stale")
-	w.fake.Comment(n, action, at.Add(time.Second), "This PR is stale.\n\n<!-- stalepr:stale marked="+at.Format(time.RFC3339)+" -->")
+	w.fake.Comment(n, action, at.Add(time.Second), "This PR is stale.\n\n<!-- stalepr:stale marked="+at.Format(time.RFC3339)+
+		" head="+w.fake.MustIssue(n).HeadSHA+" -->")
 	return n
 }
 

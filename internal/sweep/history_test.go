@@ -442,7 +442,10 @@ func TestHistoryPausedWorkflow(t *testing.T) {
 				want[1] = "unstale@0 mark@50 close@80"
 				want[2] = "unstale@0 mark@45 close@75"
 				want[3] = "unstale@0 mark@55 close@85"
-				want[4] = "unstale@0 mark@48 close@78"
+				// The push's time (42 days ago) is known only to the run
+				// that saw updated_at move; later runs count from our
+				// un-stale, which bounds it: marked later, never sooner.
+				want[4] = "unstale@0 mark@90 close@120"
 				want[10] = "unstale@0 mark@46 close@76"
 			}
 			h.expect(want)
@@ -524,6 +527,9 @@ func TestHistoryCIBots(t *testing.T) {
 				want[4] = "unstale@5 mark@95"
 				want[5] = "unstale@0 mark@88 close@118"
 				want[8] = "mark@0 close@30"
+				// A person's push dated 40 days back: counted from our
+				// un-stale (day 0), not the push 3 days before it.
+				want[6] = "unstale@0 mark@90 close@120"
 			}
 			h.expect(want)
 		})
@@ -645,10 +651,10 @@ func pushOldCommits(w *world, n int, at, pushedAt time.Time) {
 		AuthorName: "alice", AuthorEmail: "alice@example.com"})
 }
 
-// BUG (bots.json #6): a push of commits made before the mark is seen only
-// in updated_at (lifecycle.Activity.Explain). A CI bot that comments right
-// after the push, as CI does, explains that updated_at, and the PR is
-// closed though its author pushed after the mark.
+// bots.json #6: a push of commits made before the mark shows in no
+// timeline date, and a CI bot commenting right after it explains
+// updated_at. The head commit our notice recorded tells: the pushed commits
+// are not its ancestors.
 func TestHistoryOldCommitsPushedAfterTheMark(t *testing.T) {
 	for _, ci := range []bool{false, true} {
 		t.Run(fmt.Sprintf("ci-comment=%v", ci), func(t *testing.T) {
@@ -667,10 +673,10 @@ func TestHistoryOldCommitsPushedAfterTheMark(t *testing.T) {
 	}
 }
 
-// BUG (paused.json #4, activity-from people): the un-stale that a push of
-// old commits earned moves updated_at to our own label removal; the next
-// run then dates the author's last activity by the commit's git date, and
-// marks the PR 58 days after the push instead of 90.
+// paused.json #4, activity-from people: the un-stale that a push of old
+// commits earned moves updated_at to our own label removal; the next runs
+// must not date the author's last activity by the commit's git date (which
+// would mark the PR 58 days after the push instead of 90).
 func TestHistoryOldCommitsPushKeepsCountingUnderPeople(t *testing.T) {
 	w := newWorld(t)
 	n := w.markedPR(70)

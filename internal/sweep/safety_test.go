@@ -305,9 +305,14 @@ func TestSafetyFailingListingPageClosesNothing(t *testing.T) {
 				w.pr(100 + float64(i)/10)
 			}
 			w.sfFailWhere(func(r fakegithub.RequestInfo) bool {
-				return r.Method == http.MethodGet && strings.HasSuffix(strings.SplitN(r.Route, " ", 2)[1], "/issues") &&
-					strings.Contains(r.Path, "page=2") && strings.Contains(r.Path, "state=open") &&
-					(tc.query == "labels=stale") == strings.Contains(r.Path, "labels=")
+				// The labelled PRs come from the issue listing, the others
+				// from the pulls listing.
+				route := strings.SplitN(r.Route, " ", 2)[1]
+				listing := strings.HasSuffix(route, "/issues") && strings.Contains(r.Path, "labels=")
+				if tc.query != "labels=stale" {
+					listing = strings.HasSuffix(route, "/pulls")
+				}
+				return r.Method == http.MethodGet && listing && strings.Contains(r.Path, "page=2") && strings.Contains(r.Path, "state=open")
 			}, func() *fakegithub.Fault { return fakegithub.ServerError(500) })
 			res := w.run(sfQuick)
 			for _, n := range closing {
@@ -507,7 +512,7 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 			return strings.HasSuffix(r.Route, "/timeline")
 		}},
 		{"the open listing", func(r fakegithub.RequestInfo) bool {
-			return strings.HasSuffix(r.Route, "/issues") && !strings.Contains(r.Path, "labels=")
+			return strings.HasSuffix(r.Route, "/pulls")
 		}},
 	}
 	for _, status := range []int{http.StatusForbidden, http.StatusTooManyRequests} {
@@ -943,7 +948,7 @@ func TestSafetyHostileText(t *testing.T) {
 				n := w.pr(d+90, func(is *fakegithub.Issue) { is.Title = hostile[int(d)%len(hostile)]; is.Labels = labels })
 				at := daysAgo(d)
 				w.fake.Label(n, action, at, staleLabel)
-				w.fake.Comment(n, action, at.Add(time.Second), fakegithub.StaleNoticeBody(staleLabel, at))
+				w.fake.Comment(n, action, at.Add(time.Second), fakegithub.StaleNoticeBody(staleLabel, at, ""))
 				return n
 			}
 			onlyStale := mk(10)

@@ -17,6 +17,7 @@ import (
 // GitHub is every call a sweep makes; ghapi.Client implements it.
 type GitHub interface {
 	ListPRs(ctx context.Context, q ghapi.Query, page int) ([]lifecycle.PR, ghapi.Page, error)
+	ListPulls(ctx context.Context, q ghapi.Query, page int) ([]lifecycle.PR, ghapi.Page, error)
 	RepoComments(ctx context.Context, since time.Time, page int) ([]ghapi.Comment, ghapi.Page, error)
 	Timeline(ctx context.Context, number int) ([]lifecycle.Event, error)
 	PullHead(ctx context.Context, number int) (ghapi.Head, error)
@@ -373,7 +374,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 	people := s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates
 	var cost int
 	ordered, prevKey := true, time.Time{}
-	err = s.listUntil(ctx, q, func(pr lifecycle.PR) {
+	err = s.listUntil(ctx, s.gh.ListPulls, q, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			return // handled with the labelled ones
 		}
@@ -421,18 +422,22 @@ func (s *sweeper) writeCost(plan []planned) int {
 }
 
 func (s *sweeper) list(ctx context.Context, q ghapi.Query, each func(lifecycle.PR)) error {
-	return s.listUntil(ctx, q, each, func(ghapi.Page) bool { return true })
+	return s.listUntil(ctx, s.gh.ListPRs, q, each, func(ghapi.Page) bool { return true })
 }
+
+// lister reads one page of a listing: the issue listing (label filter) or
+// the pulls listing (head commits, no issues).
+type lister func(ctx context.Context, q ghapi.Query, page int) ([]lifecycle.PR, ghapi.Page, error)
 
 // listUntil pages through a listing of open PRs; more decides after each
 // page whether the next is worth reading. A PR met twice (pages shift when
 // something is updated during the listing) is passed on once, and a Link
 // header that points back to a page already read ends the listing.
-func (s *sweeper) listUntil(ctx context.Context, q ghapi.Query, each func(lifecycle.PR), more func(ghapi.Page) bool) error {
+func (s *sweeper) listUntil(ctx context.Context, fetch lister, q ghapi.Query, each func(lifecycle.PR), more func(ghapi.Page) bool) error {
 	read := map[int]bool{}
 	for page := 1; page != 0; {
 		read[page] = true
-		prs, pg, err := s.gh.ListPRs(ctx, q, page)
+		prs, pg, err := fetch(ctx, q, page)
 		if err != nil {
 			return err
 		}
