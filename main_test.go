@@ -221,6 +221,7 @@ func errorLines(log string) []string {
 }
 
 func TestRunBadInputsAllAtOnceBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
 	bad := []struct {
 		input string
 		set   func(e env)
@@ -285,6 +286,7 @@ func TestRunBadInputsAllAtOnceBeforeAnyRequest(t *testing.T) {
 // TestRunTokenNeverLeaks: the token shows only in the one ::add-mask:: line
 // the runner needs, in a run that marks, closes, un-stales and fails a PR.
 func TestRunTokenNeverLeaks(t *testing.T) {
+	t.Parallel()
 	w, hits := newWorld(t, true)
 	o := runWith(t, w.env(t))
 	if o.code != 1 || hits.Load() == 0 {
@@ -375,6 +377,7 @@ func decodeOutput(t *testing.T, name, value string) []outputPR {
 }
 
 func TestRunOutputs(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	o := runWith(t, w.env(t))
 	if o.code != 0 {
@@ -409,6 +412,7 @@ func TestRunOutputs(t *testing.T) {
 }
 
 func TestRunCleanRunExitsZero(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	o := runWith(t, w.env(t))
 	if o.code != 0 || len(errorLines(o.stdout)) != 0 {
@@ -426,6 +430,7 @@ func TestRunCleanRunExitsZero(t *testing.T) {
 // fails the run, but only after every other PR was handled; it is left as
 // it was.
 func TestRunFailedPRExitsOneAfterTheRest(t *testing.T) {
+	t.Parallel()
 	w, hits := newWorld(t, true)
 	commentsBefore := len(w.fake.Comments(w.flaky))
 	o := runWith(t, w.env(t))
@@ -459,6 +464,7 @@ func TestRunFailedPRExitsOneAfterTheRest(t *testing.T) {
 }
 
 func TestRunDryRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	e := w.env(t)
 	e[inputVar("debug-only")] = "true"
@@ -485,6 +491,7 @@ func TestRunDryRunWritesNothing(t *testing.T) {
 // TestRunEnterpriseAPIPath: with GITHUB_API_URL of an Enterprise Server, every
 // request goes below /api/v3/.
 func TestRunEnterpriseAPIPath(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	o := runWith(t, w.env(t))
 	if o.code != 0 {
@@ -502,6 +509,7 @@ func TestRunEnterpriseAPIPath(t *testing.T) {
 }
 
 func TestRunVersion(t *testing.T) {
+	t.Parallel()
 	o := runWith(t, env{}, "-version")
 	if o.code != 0 || strings.TrimSpace(o.stdout) != "stalepr "+version {
 		t.Errorf("-version: exit %d, stdout %q; want 0 and %q", o.code, o.stdout, "stalepr "+version)
@@ -509,6 +517,7 @@ func TestRunVersion(t *testing.T) {
 }
 
 func TestRunHelpListsEveryInput(t *testing.T) {
+	t.Parallel()
 	o := runWith(t, env{"GITHUB_ACTIONS": "true"}, "-help")
 	if o.code != ExitOK || o.stderr != "" {
 		t.Fatalf("-help: want exit 0 and the text on stdout only\n%s", o)
@@ -539,6 +548,7 @@ func TestRunHelpListsEveryInput(t *testing.T) {
 
 // TestRunSandbox runs the offline sandbox as the README shows it.
 func TestRunSandbox(t *testing.T) {
+	t.Parallel()
 	o := runWith(t, env{}, "-sandbox", filepath.Join("testdata", "sandbox"))
 	if o.code != 0 {
 		t.Fatalf("exit %d, want 0\n%s", o.code, o)
@@ -560,6 +570,7 @@ func TestRunSandbox(t *testing.T) {
 // TestSandboxSecondRunWritesNothing: on the state a sandbox run leaves
 // behind, another run at the same time has nothing to do.
 func TestSandboxSecondRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "sandbox")
 	fake, err := fakegithub.LoadFile(filepath.Join(dir, "repo.json"), t0)
 	if err != nil {

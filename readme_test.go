@@ -49,6 +49,7 @@ func section(t *testing.T, md, name string) (body string, start, end int) {
 }
 
 func TestReadmeInputs(t *testing.T) {
+	t.Parallel()
 	md := readReadme(t)
 	body, start, end := section(t, md, "inputs")
 	want := config.MarkdownTable()
@@ -80,6 +81,7 @@ var inputNameRE = regexp.MustCompile("`([a-z]+(?:-[a-z]+)+)(?::[^`]*)?`")
 // TestReadmeNamesOnlyRealInputs: every input named in the rules, in the
 // fairness notes and in the migration guide exists.
 func TestReadmeNamesOnlyRealInputs(t *testing.T) {
+	t.Parallel()
 	md := readReadme(t)
 	var texts []string
 	rulesStart := strings.Index(md, "\n## The rules\n")
@@ -129,6 +131,7 @@ func stripFencedBlocks(md string) string {
 // only in the uses: line, and stalepr accepts every with: key of it with no
 // error and only the warning about ignored issue inputs.
 func TestReadmeMigrationExample(t *testing.T) {
+	t.Parallel()
 	md := readReadme(t)
 	migration, _, _ := section(t, md, "migration")
 	docs := markdownWorkflows(readmePath, []byte(migration))

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // dockerInstr is one Dockerfile instruction, continuation lines joined.
@@ -144,6 +146,7 @@ func isRootUser(u string) bool {
 // that binary in the final image, OCI labels, a non-root target, and a default
 // target GitHub can run as a Docker action.
 func TestDockerfile(t *testing.T) {
+	t.Parallel()
 	instrs := parseDockerfile(t)
 	stages := dockerStages(t, instrs)
 
@@ -339,9 +342,10 @@ func shellWords(s string) ([]string, error) {
 // message saying what to set, when run with no environment at all (as `docker
 // run` of the image without inputs would).
 func TestDockerBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	t.Parallel()
+	// Builds the binary with CGO_ENABLED=0: on a cold build cache that
+	// compiles the standard library again, about ten seconds.
+	testenv.Slow(t)
 	build := dockerBuildLine(t, parseDockerfile(t))
 	words, err := shellWords(build.args)
 	if err != nil {

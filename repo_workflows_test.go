@@ -33,6 +33,7 @@ type yamlDoc struct {
 func (d yamlDoc) pos(line int) string { return fmt.Sprintf("%s:%d", d.file, d.line+line-1) }
 
 func TestWorkflowsLint(t *testing.T) {
+	t.Parallel()
 	docs := repoWorkflows(t)
 	for _, d := range docs {
 		for _, msg := range lintDoc(t, d) {
@@ -42,6 +43,7 @@ func TestWorkflowsLint(t *testing.T) {
 }
 
 func TestWorkflowsUseDeclaredInputs(t *testing.T) {
+	t.Parallel()
 	inputs := actionInputs(t, "action.yml")
 	for _, d := range repoWorkflows(t) {
 		_, problems := checkActionSteps(d, inputs)
@@ -55,6 +57,7 @@ func TestWorkflowsUseDeclaredInputs(t *testing.T) {
 // inputs it passes to the action; README.md must have at least one such
 // example using the action, so the test cannot pass on nothing.
 func TestReadmeWorkflows(t *testing.T) {
+	t.Parallel()
 	md, err := os.ReadFile("README.md")
 	if os.IsNotExist(err) {
 		t.Fatal("README.md does not exist: it must document the action with at least one ```yaml workflow example " +
@@ -88,6 +91,7 @@ func TestReadmeWorkflows(t *testing.T) {
 // TestReadmeWorkflowExtraction checks the checkers themselves on a made-up
 // README, so that a bug in them cannot make the tests above pass vacuously.
 func TestReadmeWorkflowExtraction(t *testing.T) {
+	t.Parallel()
 	md := strings.Join([]string{
 		"# Title", // 1
 		"",        // 2

@@ -90,6 +90,7 @@ type actionInput struct {
 }
 
 func TestActionYML(t *testing.T) {
+	t.Parallel()
 	want := renderActionYML()
 	if *update {
 		if err := os.WriteFile(actionYMLPath, []byte(want), 0o644); err != nil {

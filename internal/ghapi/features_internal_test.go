@@ -8,6 +8,7 @@ import (
 )
 
 func TestGraphQLURL(t *testing.T) {
+	t.Parallel()
 	for api, want := range map[string]string{
 		"":                                    "https://api.github.com/graphql",
 		"https://api.github.com":              "https://api.github.com/graphql",
@@ -27,6 +28,7 @@ func TestGraphQLURL(t *testing.T) {
 }
 
 func TestListRepositoriesNeedsInstallationToken(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(http.StatusForbidden, map[string]string{"Content-Type": "application/json"},
 		`{"message":"You must authenticate with an installation access token in order to list repositories for an installation.","documentation_url":"https://docs.github.com/rest","status":"403"}`))
 	c, err := New(Options{APIURL: srv.URL, Clock: &fakeClock{}})
@@ -40,6 +42,7 @@ func TestListRepositoriesNeedsInstallationToken(t *testing.T) {
 }
 
 func TestGraphQLRateLimitHeadersDoNotMoveTheReserve(t *testing.T) {
+	t.Parallel()
 	tr := newTransport(nil, Limits{Reserve: 100}, &fakeClock{})
 	h := http.Header{}
 	h.Set("X-RateLimit-Limit", "5000")

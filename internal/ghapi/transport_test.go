@@ -73,6 +73,7 @@ func newTestClient(t *testing.T, srv *httptest.Server, lim Limits) (*Client, *fa
 }
 
 func TestDryRunRefusesWritesBeforeSending(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, ok)
 	c, _ := newTestClient(t, srv, Limits{DryRun: true})
 	err := c.AddLabels(context.Background(), 1, []string{"stale"})
@@ -85,6 +86,7 @@ func TestDryRunRefusesWritesBeforeSending(t *testing.T) {
 }
 
 func TestBudgetCountsEveryRequest(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, ok)
 	c, _ := newTestClient(t, srv, Limits{MaxRequests: 2})
 	ctx := context.Background()
@@ -102,6 +104,7 @@ func TestBudgetCountsEveryRequest(t *testing.T) {
 }
 
 func TestReserveStopsBeforeRunningDry(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, status(200, map[string]string{
 		"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "100", "X-RateLimit-Reset": "4102444800",
 	}, `[]`))
@@ -119,6 +122,7 @@ func TestReserveStopsBeforeRunningDry(t *testing.T) {
 }
 
 func TestTransientFailuresAreRetriedWithBackoff(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t,
 		status(502, nil, `{"message":"Server Error"}`),
 		status(503, nil, `{"message":"Service Unavailable"}`),
@@ -136,6 +140,7 @@ func TestTransientFailuresAreRetriedWithBackoff(t *testing.T) {
 }
 
 func TestRetriesAreBounded(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, status(500, nil, `{"message":"Server Error"}`))
 	c, _ := newTestClient(t, srv, Limits{MaxRetries: 2})
 	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err == nil {
@@ -147,6 +152,7 @@ func TestRetriesAreBounded(t *testing.T) {
 }
 
 func TestTruncatedBodyIsRetried(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Length", "100")
 		w.Write([]byte(`[{"number":`))
@@ -161,6 +167,7 @@ func TestTruncatedBodyIsRetried(t *testing.T) {
 }
 
 func TestPrimaryRateLimitStops(t *testing.T) {
+	t.Parallel()
 	for _, code := range []int{403, 429} {
 		srv, n := script(t, status(code, map[string]string{
 			"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
@@ -177,6 +184,7 @@ func TestPrimaryRateLimitStops(t *testing.T) {
 }
 
 func TestSecondaryRateLimitWaitsAndContinues(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		h    http.HandlerFunc
@@ -202,6 +210,7 @@ func TestSecondaryRateLimitWaitsAndContinues(t *testing.T) {
 }
 
 func TestSecondaryWaitIsCappedAndRepeatedHitsStop(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(403, map[string]string{"Retry-After": "3600"}, `{"message":"You have exceeded a secondary rate limit."}`))
 	c, clock := newTestClient(t, srv, Limits{MaxWait: time.Minute, MaxWaitTotal: 3 * time.Minute})
 	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
@@ -216,6 +225,7 @@ func TestSecondaryWaitIsCappedAndRepeatedHitsStop(t *testing.T) {
 }
 
 func TestPermissionErrorIsNotARateLimit(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, status(403, map[string]string{"X-RateLimit-Remaining": "800", "X-RateLimit-Limit": "1000"},
 		`{"message":"Resource not accessible by integration"}`))
 	c, _ := newTestClient(t, srv, Limits{})
@@ -226,6 +236,7 @@ func TestPermissionErrorIsNotARateLimit(t *testing.T) {
 }
 
 func TestWritesArePaced(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, ok)
 	c, clock := newTestClient(t, srv, Limits{WriteInterval: time.Second})
 	ctx := context.Background()
@@ -240,6 +251,7 @@ func TestWritesArePaced(t *testing.T) {
 }
 
 func TestRemoveLabelEscapesTheName(t *testing.T) {
+	t.Parallel()
 	var path string
 	srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) {
 		path = r.URL.EscapedPath()
@@ -255,6 +267,7 @@ func TestRemoveLabelEscapesTheName(t *testing.T) {
 }
 
 func TestUnknownCommentOutcomeIsVerifiedNotReposted(t *testing.T) {
+	t.Parallel()
 	var posts int
 	srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
@@ -274,6 +287,7 @@ func TestUnknownCommentOutcomeIsVerifiedNotReposted(t *testing.T) {
 }
 
 func TestTokenNeverInErrors(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(401, nil, `{"message":"Bad credentials"}`))
 	c, _ := newTestClient(t, srv, Limits{})
 	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
@@ -283,6 +297,7 @@ func TestTokenNeverInErrors(t *testing.T) {
 }
 
 func TestRoute(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/api/v3/repos/o/r/issues":                      "/repos/{owner}/{repo}/issues",
 		"/repos/o/r/issues/12/comments":                 "/repos/{owner}/{repo}/issues/{issue_number}/comments",
@@ -299,6 +314,7 @@ func TestRoute(t *testing.T) {
 }
 
 func TestSlowAttemptTimesOutAndIsRetried(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
@@ -315,6 +331,7 @@ func TestSlowAttemptTimesOutAndIsRetried(t *testing.T) {
 }
 
 func TestGoGitHubsOwnRateLimitRefusalIsAStop(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, status(200, map[string]string{
 		"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
 	}, `[]`))
@@ -330,6 +347,7 @@ func TestGoGitHubsOwnRateLimitRefusalIsAStop(t *testing.T) {
 }
 
 func TestAPIURLIsTakenAsItIs(t *testing.T) {
+	t.Parallel()
 	for _, root := range []string{"", "/api/v3", "/github/api"} {
 		var path string
 		srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) {
@@ -353,6 +371,7 @@ func TestAPIURLIsTakenAsItIs(t *testing.T) {
 // secondary limit to slow down; the run goes on at a slower pace instead of
 // stopping after a few hits.
 func TestSecondaryLimitsSlowTheWritePace(t *testing.T) {
+	t.Parallel()
 	limited := status(403, map[string]string{"Retry-After": "5"}, `{"message":"You have exceeded a secondary rate limit."}`)
 	var steps []http.HandlerFunc
 	for i := 0; i < 6; i++ {

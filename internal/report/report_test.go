@@ -168,6 +168,7 @@ func around(s string, i int) string {
 }
 
 func TestSummaryHostileText(t *testing.T) {
+	t.Parallel()
 	for _, dry := range []bool{false, true} {
 		t.Run(fmt.Sprintf("dry=%v", dry), func(t *testing.T) {
 			s := Summary(hostileResult(dry), "o/r|<b>x</b>@someone")
@@ -192,6 +193,7 @@ func TestSummaryHostileText(t *testing.T) {
 }
 
 func TestMD(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 	}{
@@ -216,6 +218,7 @@ func TestMD(t *testing.T) {
 }
 
 func TestOneLineTruncates(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		max  int
@@ -234,6 +237,7 @@ func TestOneLineTruncates(t *testing.T) {
 }
 
 func TestPRLink(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		url, want string
 	}{
@@ -253,6 +257,7 @@ func TestPRLink(t *testing.T) {
 }
 
 func TestSummaryWording(t *testing.T) {
+	t.Parallel()
 	base := sweep.Result{
 		Now:           time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
 		Marked:        []sweep.Item{func() sweep.Item { i := item(12, "Add thing"); i.Action = lifecycle.Mark; return i }()},
@@ -298,6 +303,7 @@ func TestSummaryWording(t *testing.T) {
 }
 
 func TestSummarySections(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		r       sweep.Result
@@ -349,6 +355,7 @@ func TestSummarySections(t *testing.T) {
 }
 
 func TestSummaryFailedFirst(t *testing.T) {
+	t.Parallel()
 	s := Summary(hostileResult(false), "o/r")
 	f, a := strings.Index(s, "### ❌ Failed"), strings.Index(s, "### Acted on")
 	if f < 0 || a < 0 || f > a {
@@ -357,6 +364,7 @@ func TestSummaryFailedFirst(t *testing.T) {
 }
 
 func TestSummarySizeCap(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("|<script>@x_`[y](z)\n::error::", 40) // ~1,100 bytes, all hostile
 	tests := []struct {
 		name  string
@@ -372,14 +380,22 @@ func TestSummarySizeCap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			const n = 200_000
+			t.Parallel()
+			// Each row is over a kilobyte once escaped: 3,500 rows are
+			// several times the cap, which is all the cap needs.
+			const n = 3500
 			r := sweep.Result{RateRemaining: -1, Stopped: sweep.StopBudget, Left: 99, ByRoute: map[string]int{}}
 			lists := []*[]sweep.Item{&r.Marked, &r.Unstaled, &r.Closed, &r.Stale, &r.Skipped, &r.Failed, &r.Cleaned}
+			raw := 0
 			for i := range n {
 				it := item(i, "")
 				tt.build(i, &it)
+				raw += len(it.Title) + len(it.Reason) + len(it.Err) + len(it.URL)
 				l := lists[i%len(lists)]
 				*l = append(*l, it)
+			}
+			if raw < 2*MaxSummaryBytes {
+				t.Fatalf("the items hold %d bytes: too few to test the cap of %d", raw, MaxSummaryBytes)
 			}
 			for i := range 5000 {
 				r.ByRoute[fmt.Sprintf("GET /repos/{owner}/{repo}/x%d/%s", i, long)] = i
@@ -400,6 +416,7 @@ func TestSummarySizeCap(t *testing.T) {
 }
 
 func TestCapSize(t *testing.T) {
+	t.Parallel()
 	s := strings.Repeat("0123456789\n", 1000)
 	got := capSize(s, 5000)
 	if len(got) > 5000 || !strings.HasSuffix(got, "1 MiB limit.\n") {
@@ -411,6 +428,7 @@ func TestCapSize(t *testing.T) {
 }
 
 func TestOutputs(t *testing.T) {
+	t.Parallel()
 	r := hostileResult(false)
 	r.Unstaled = nil
 	outs := Outputs(r)
@@ -506,6 +524,7 @@ func readHeredocs(t *testing.T, file string) map[string]string {
 // TestOutputFileDelimiterIsFresh: the delimiter is random, so a value cannot
 // be written to end the heredoc early.
 func TestOutputFileDelimiterIsFresh(t *testing.T) {
+	t.Parallel()
 	outs := []Output{{Name: "a", Value: "[]"}, {Name: "b", Value: "[]"}}
 	heads := map[string]bool{}
 	for _, f := range []string{OutputFile(outs), OutputFile(outs)} {
@@ -523,6 +542,7 @@ func TestOutputFileDelimiterIsFresh(t *testing.T) {
 // TestOutputsSizeCap: thousands of PRs with long titles fill each output up
 // to MaxOutputBytes with whole items, still valid JSON, and say what was cut.
 func TestOutputsSizeCap(t *testing.T) {
+	t.Parallel()
 	const n = 5000
 	var r sweep.Result
 	for i := range n {
@@ -575,6 +595,7 @@ func TestOutputsSizeCap(t *testing.T) {
 }
 
 func TestOutputsMarkedIncludesNotify(t *testing.T) {
+	t.Parallel()
 	a, b := item(1, "a_b"), item(2, "c")
 	a.Action, b.Action = lifecycle.Mark, lifecycle.Notify
 	got := byName(Outputs(sweep.Result{Marked: []sweep.Item{a, b}}))[OutputStaled]
@@ -585,6 +606,7 @@ func TestOutputsMarkedIncludesNotify(t *testing.T) {
 }
 
 func TestPRLine(t *testing.T) {
+	t.Parallel()
 	close := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name string
@@ -623,6 +645,7 @@ func TestPRLine(t *testing.T) {
 }
 
 func TestPRLineHostile(t *testing.T) {
+	t.Parallel()
 	for _, h := range hostile {
 		for _, a := range []lifecycle.Action{lifecycle.Mark, lifecycle.Unstale, lifecycle.Close, lifecycle.Skip, lifecycle.Keep} {
 			it := item(42, h)
@@ -699,6 +722,7 @@ func parseCommand(line string) (name, data string, ok bool) {
 }
 
 func TestRunnerSimulator(t *testing.T) {
+	t.Parallel()
 	got := runnerCommands("x\n::error::a\n  ::warning file=x::b\r::stop-commands::T\n::error::c\n::t::\nfoo ##[add-mask]d\n")
 	want := []string{"error", "warning", "add-mask"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -751,6 +775,7 @@ func TestUntrusted(t *testing.T) {
 }
 
 func TestWriteLog(t *testing.T) {
+	t.Parallel()
 	for _, dry := range []bool{false, true} {
 		t.Run(fmt.Sprintf("dry=%v", dry), func(t *testing.T) {
 			r := hostileResult(dry)
@@ -785,6 +810,7 @@ func TestWriteLog(t *testing.T) {
 }
 
 func TestCounts(t *testing.T) {
+	t.Parallel()
 	n := func(k int) []sweep.Item { return make([]sweep.Item, k) }
 	tests := []struct {
 		name string
@@ -810,6 +836,7 @@ func TestCounts(t *testing.T) {
 }
 
 func TestFence(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	f := OpenFence(&b)
 	for _, h := range hostile {
@@ -848,6 +875,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, fmt.Errorf("disk full") }
 
 func TestFenceWriteError(t *testing.T) {
+	t.Parallel()
 	if err := OpenFence(failWriter{}).Close(); err == nil || err.Error() != "disk full" {
 		t.Errorf("Close = %v, want the write error", err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // ---- helpers ----
@@ -232,6 +233,7 @@ func sfReference(t *testing.T, build func(*world), inputs map[string]string) (ma
 // ---- 3. never act on partial knowledge ----
 
 func TestSafetyFailingTimelineLeavesThePRAlone(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"alone", "with the comment shortcut"} {
 		t.Run(name, func(t *testing.T) {
 			w := newWorld(t)
@@ -287,6 +289,7 @@ func TestSafetyFailingTimelineLeavesThePRAlone(t *testing.T) {
 // A listing cut short by an error must not lead to any close: the run stops
 // and reports a failure.
 func TestSafetyFailingListingPageClosesNothing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		query string // matches the listing's query string
@@ -351,6 +354,7 @@ func (w *world) sfKillAfter(k int) {
 }
 
 func TestSafetyCrashAfterEveryWriteConverges(t *testing.T) {
+	t.Parallel()
 	build := func(w *world) { w.sfMixed() }
 	want, total := sfReference(t, build, sfInputs)
 	if total < 10 {
@@ -422,6 +426,7 @@ func (g *sfGated) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestSafetyConcurrentRunsPostOnce(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"planned together", "free race"} {
 		for rep := 0; rep < 5; rep++ {
 			t.Run(fmt.Sprintf("%s %d", mode, rep), func(t *testing.T) {
@@ -491,6 +496,7 @@ func TestSafetyConcurrentRunsPostOnce(t *testing.T) {
 // ---- 2. rate limits ----
 
 func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
+	t.Parallel()
 	type where struct {
 		name string
 		pred func(fakegithub.RequestInfo) bool
@@ -576,6 +582,7 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 // those reads still reports the PRs not reached, as running out of budget
 // there does.
 func TestSafetyRateLimitDuringDetailReportsLeft(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i := 0; i < 2; i++ {
 		n := w.markedPR(35)
@@ -593,6 +600,7 @@ func TestSafetyRateLimitDuringDetailReportsLeft(t *testing.T) {
 }
 
 func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
+	t.Parallel()
 	const maxWait = 2 * time.Minute // ghapi's default cap
 	want, _ := sfReference(t, func(w *world) { w.sfMixed() }, sfInputs)
 	cases := []struct {
@@ -637,6 +645,7 @@ func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
 // A retry-after longer than the run may wait: the run must not send a
 // request before retry-after has passed (GitHub's rule); it may stop instead.
 func TestSafetySecondaryRetryAfterBeyondTheCap(t *testing.T) {
+	t.Parallel()
 	const maxWait = 2 * time.Minute
 	w := newWorld(t)
 	w.sfMixed()
@@ -671,6 +680,7 @@ func TestSafetySecondaryRetryAfterBeyondTheCap(t *testing.T) {
 }
 
 func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{403, 429} {
 		for _, from := range []string{"first request", "second write"} {
 			t.Run(fmt.Sprintf("%d from the %s", status, from), func(t *testing.T) {
@@ -743,6 +753,7 @@ func (w *world) sfStaleHeavy() sfMixed {
 }
 
 func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
+	t.Parallel()
 	build := func(w *world) { w.sfStaleHeavy() }
 	want, _ := sfReference(t, build, sfInputs)
 	faults := map[string]func() *fakegithub.Fault{
@@ -783,6 +794,7 @@ func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
 
 // A write whose answer is lost: applied once, verified, never doubled.
 func TestSafetyLostWriteAnswers(t *testing.T) {
+	t.Parallel()
 	build := func(w *world) { w.sfMixed() }
 	want, _ := sfReference(t, build, sfInputs)
 	faults := map[string]func() *fakegithub.Fault{
@@ -840,6 +852,7 @@ func TestSafetyLostWriteAnswers(t *testing.T) {
 // ---- 6. pagination under change ----
 
 func TestSafetyPaginationUnderOwnWrites(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	var mark, closing, unstale []int
 	for i := 0; i < 260; i++ {
@@ -886,6 +899,7 @@ func TestSafetyPaginationUnderOwnWrites(t *testing.T) {
 // slipped to an earlier page is missed by offset pagination (as on GitHub);
 // it must then be handled by the next run, never left behind for good.
 func TestSafetyPaginationUnderOthersWrites(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	var mark []int
 	for i := 0; i < 250; i++ {
@@ -920,6 +934,7 @@ func TestSafetyPaginationUnderOthersWrites(t *testing.T) {
 // ---- 7. hostile text ----
 
 func TestSafetyHostileText(t *testing.T) {
+	t.Parallel()
 	hostile := []string{"::error::x", "::add-mask::x", "line\nbreak", "a | b | c", "<img src=x onerror=alert(1)>",
 		"_GitHubActionsFileCommandDelimeter_", "ghadelimiter_1234", "%0A::warning::y"}
 	for _, staleLabel := range []string{"lifecycle/stale", "stale #1?", "stale label", "100%", "a/b/c", "état/périmé"} {
@@ -994,6 +1009,7 @@ func TestSafetyHostileText(t *testing.T) {
 // ---- 8. branch deletion ----
 
 func TestSafetyDeleteBranch(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake.AddBranch("feature", "fix/issue#12?", "already-gone-race")
 	same := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "fix/issue#12?" })
@@ -1129,9 +1145,7 @@ func sfExpected(w *world, now time.Time) map[int]string {
 }
 
 func TestSafetySoak(t *testing.T) {
-	if testing.Short() {
-		t.Skip("soak: 50 runs over 2,000 PRs")
-	}
+	testenv.Slow(t) // 50 runs over 2,000 PRs
 	start := time.Now()
 	w := newWorld(t)
 	w.fake.AddSynthetic(2000, 7)
@@ -1262,6 +1276,7 @@ func TestSafetySoak(t *testing.T) {
 // With delete-branch, a crash between the close and the branch deletion
 // must not leave the branch behind for good: the next run finishes it.
 func TestSafetyCrashBeforeBranchDeletionConverges(t *testing.T) {
+	t.Parallel()
 	inputs := sfWith(sfInputs, "delete-branch", "true")
 	build := func(w *world) {
 		w.sfMixed()
