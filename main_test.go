@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -46,26 +45,10 @@ var (
 
 func daysAgo(d float64) time.Time { return t0.Add(-time.Duration(d * float64(24*time.Hour))) }
 
-// testClock is the client's clock: it starts at t0 and Sleep only moves it,
-// so waits between writes and retries cost no real time. The fake's own clock
-// stays at t0.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Sleep(_ context.Context, d time.Duration) error {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-	return nil
-}
+// clientClock is the client's clock: it starts at t0 and Sleep only moves it,
+// so waits between writes and retries cost no real time. It is not the fake's
+// clock, which stays at t0.
+func clientClock() *fakegithub.Clock { return fakegithub.NewClock(t0) }
 
 // env is a fake process environment for run's lookup.
 type env map[string]string
@@ -133,7 +116,7 @@ func runCtx(ctx context.Context, t *testing.T, e env, args ...string) outcome {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	code := run(ctx, args, e.lookup, &stdout, &stderr, &testClock{t: t0})
+	code := run(ctx, args, e.lookup, &stdout, &stderr, clientClock())
 	o := outcome{code: code, stdout: stdout.String(), stderr: stderr.String()}
 	read := func(k string) string {
 		if e[k] == "" {

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
 func TestGraphQLURL(t *testing.T) {
@@ -31,7 +34,7 @@ func TestListRepositoriesNeedsInstallationToken(t *testing.T) {
 	t.Parallel()
 	srv, _ := script(t, status(http.StatusForbidden, map[string]string{"Content-Type": "application/json"},
 		`{"message":"You must authenticate with an installation access token in order to list repositories for an installation.","documentation_url":"https://docs.github.com/rest","status":"403"}`))
-	c, err := New(Options{APIURL: srv.URL, Clock: &fakeClock{}})
+	c, err := New(Options{APIURL: srv.URL, Clock: fakegithub.NewClock(time.Time{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +46,7 @@ func TestListRepositoriesNeedsInstallationToken(t *testing.T) {
 
 func TestGraphQLRateLimitHeadersDoNotMoveTheReserve(t *testing.T) {
 	t.Parallel()
-	tr := newTransport(nil, Limits{Reserve: 100}, &fakeClock{})
+	tr := newTransport(nil, Limits{Reserve: 100}, fakegithub.NewClock(time.Time{}))
 	h := http.Header{}
 	h.Set("X-RateLimit-Limit", "5000")
 	h.Set("X-RateLimit-Remaining", "900")

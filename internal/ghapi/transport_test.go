@@ -10,22 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
 )
-
-type fakeClock struct {
-	mu    sync.Mutex
-	now   time.Time
-	slept []time.Duration
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *fakeClock) Sleep(_ context.Context, d time.Duration) error {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.slept = append(c.slept, d)
-	c.mu.Unlock()
-	return nil
-}
 
 // script answers the n-th request (0-based) with the n-th handler, then
 // repeats the last one.
@@ -61,9 +48,10 @@ func status(code int, hdr map[string]string, body string) http.HandlerFunc {
 	}
 }
 
-func newTestClient(t *testing.T, srv *httptest.Server, lim Limits) (*Client, *fakeClock) {
+// newTestClient is a client of srv whose waits only move the returned clock.
+func newTestClient(t *testing.T, srv *httptest.Server, lim Limits) (*Client, *fakegithub.Clock) {
 	t.Helper()
-	clock := &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	clock := fakegithub.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	c, err := New(Options{Token: "ghs_secret", APIURL: srv.URL + "/api/v3", Owner: "o", Repo: "r", Limits: lim, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
@@ -134,8 +122,8 @@ func TestTransientFailuresAreRetriedWithBackoff(t *testing.T) {
 	if *n != 3 {
 		t.Fatalf("server saw %d requests, want 3", *n)
 	}
-	if len(clock.slept) != 2 || clock.slept[1] <= clock.slept[0] {
-		t.Fatalf("backoff waits %v, want two growing waits", clock.slept)
+	if len(clock.Waits()) != 2 || clock.Waits()[1] <= clock.Waits()[0] {
+		t.Fatalf("backoff waits %v, want two growing waits", clock.Waits())
 	}
 }
 
@@ -202,8 +190,8 @@ func TestSecondaryRateLimitWaitsAndContinues(t *testing.T) {
 			if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
 				t.Fatalf("err = %v, want success after waiting", err)
 			}
-			if *n != 2 || len(clock.slept) != 1 || clock.slept[0] != tc.wait {
-				t.Fatalf("requests %d, waits %v; want 2 requests and one wait of %v", *n, clock.slept, tc.wait)
+			if *n != 2 || len(clock.Waits()) != 1 || clock.Waits()[0] != tc.wait {
+				t.Fatalf("requests %d, waits %v; want 2 requests and one wait of %v", *n, clock.Waits(), tc.wait)
 			}
 		})
 	}
@@ -217,7 +205,7 @@ func TestSecondaryWaitIsCappedAndRepeatedHitsStop(t *testing.T) {
 	if !errors.Is(err, ErrSecondary) {
 		t.Fatalf("err = %v, want ErrSecondary", err)
 	}
-	for _, d := range clock.slept {
+	for _, d := range clock.Waits() {
 		if d > time.Minute {
 			t.Fatalf("waited %v, above the cap", d)
 		}
@@ -245,8 +233,8 @@ func TestWritesArePaced(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(clock.slept) != 2 || clock.slept[0] != time.Second {
-		t.Fatalf("waits %v, want 1s before the 2nd and 3rd write", clock.slept)
+	if len(clock.Waits()) != 2 || clock.Waits()[0] != time.Second {
+		t.Fatalf("waits %v, want 1s before the 2nd and 3rd write", clock.Waits())
 	}
 }
 
@@ -354,7 +342,7 @@ func TestAPIURLIsTakenAsItIs(t *testing.T) {
 			path = r.URL.Path
 			ok(w, r)
 		})
-		c, err := New(Options{APIURL: srv.URL + root, Owner: "o", Repo: "r", Clock: &fakeClock{}})
+		c, err := New(Options{APIURL: srv.URL + root, Owner: "o", Repo: "r", Clock: fakegithub.NewClock(time.Time{})})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,10 +1,8 @@
 package sweep_test
 
 import (
-	"context"
 	"fmt"
 	"math"
-	"net/http/httptest"
 	"runtime"
 	"sort"
 	"strings"
@@ -14,7 +12,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/sweep"
 	"github.com/stalepr/stalepr/internal/testenv"
 )
@@ -22,11 +19,7 @@ import (
 // syntheticWorld is a world over fakegithub's synthetic repository of n items.
 func syntheticWorld(tb testing.TB, n int) *world {
 	tb.Helper()
-	fake := fakegithub.Synthetic(n, 42, t0)
-	srv := httptest.NewServer(fake)
-	tb.Cleanup(srv.Close)
-	t, _ := tb.(*testing.T)
-	return &world{t: t, fake: fake, srv: srv, clock: fake.Clock()}
+	return serveWorld(tb, fakegithub.Synthetic(n, 42, t0))
 }
 
 var costInputs = map[string]string{
@@ -222,7 +215,7 @@ func BenchmarkRun(b *testing.B) {
 					runtime.ReadMemStats(&base)
 					stop := samplePeak(&peak, base.HeapAlloc)
 					b.StartTimer()
-					res := benchRun(b, w, inputs)
+					res := w.run(inputs)
 					b.StopTimer()
 					stop()
 					reqs += int64(res.Requests)
@@ -241,19 +234,6 @@ func BenchmarkRun(b *testing.B) {
 			})
 		}
 	}
-}
-
-func benchRun(b *testing.B, w *world, inputs map[string]string) sweep.Result {
-	cfg := benchConfig(b, inputs)
-	client, err := ghapi.New(ghapi.Options{
-		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
-		Clock:  w.clock,
-		Limits: ghapi.Limits{MaxRequests: cfg.OperationsPerRun, Reserve: cfg.RateLimitReserve},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return sweep.Run(context.Background(), client, cfg, w.now(), &nopLog{})
 }
 
 // samplePeak records the largest heap growth above base until stopped. The

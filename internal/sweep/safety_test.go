@@ -27,33 +27,6 @@ import (
 
 // ---- helpers ----
 
-// sfClock is the harness clock that also records every wait of the
-// transport (secondary limits, back-off, write pacing).
-type sfClock struct {
-	c      *fakegithub.Clock
-	mu     sync.Mutex
-	sleeps []time.Duration
-}
-
-func (c *sfClock) Now() time.Time { return c.c.Now() }
-
-func (c *sfClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	c.sleeps = append(c.sleeps, d)
-	c.mu.Unlock()
-	c.c.Advance(d)
-	return nil
-}
-
-func (c *sfClock) waits() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.sleeps)
-}
-
 // sfOpts varies one run beyond its inputs.
 type sfOpts struct {
 	ctx   context.Context   // nil: background
@@ -72,15 +45,7 @@ func (w *world) sfRun(inputs map[string]string, o sfOpts) sweep.Result {
 	if o.clock == nil {
 		o.clock = w.clock
 	}
-	client, err := ghapi.New(ghapi.Options{
-		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
-		Clock: o.clock, Base: o.base,
-		Limits: ghapi.Limits{DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
-			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval},
-	})
-	if err != nil {
-		w.t.Fatal(err)
-	}
+	client := w.client(cfg, o.clock, o.base)
 	if o.now.IsZero() {
 		o.now = o.clock.Now()
 	}
@@ -621,12 +586,12 @@ func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
 			w.sfMixed()
 			method, route, _ := strings.Cut(tc.route, " ")
 			w.fake.InjectFault(fakegithub.FaultRule{Method: method, Route: route, Fault: tc.fault})
-			rc := &sfClock{c: w.clock}
+			rc := w.clock
 			res := w.sfRun(sfInputs, sfOpts{clock: rc})
 			if !slices.ContainsFunc(w.fake.Requests(), func(r fakegithub.RequestInfo) bool { return r.Fault != "" }) {
 				t.Fatal("the limit never fired")
 			}
-			waits := rc.waits()
+			waits := rc.Waits()
 			longest := slices.Max(append(waits, 0))
 			if longest < tc.atLeast {
 				t.Errorf("longest wait %v, want >= %v (waits %v)", longest, tc.atLeast, waits)
@@ -666,9 +631,9 @@ func TestSafetySecondaryRetryAfterBeyondTheCap(t *testing.T) {
 		}
 		return nil
 	})
-	rc := &sfClock{c: w.clock}
+	rc := w.clock
 	res := w.sfRun(sfInputs, sfOpts{clock: rc})
-	if longest := slices.Max(append(rc.waits(), 0)); longest > maxWait {
+	if longest := slices.Max(append(rc.Waits(), 0)); longest > maxWait {
 		t.Errorf("waited %v in one go, more than the cap %v", longest, maxWait)
 	}
 	if len(early) > 0 {
@@ -700,7 +665,7 @@ func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
 					}
 					return nil
 				})
-				rc := &sfClock{c: w.clock}
+				rc := w.clock
 				res := w.sfRun(sfInputs, sfOpts{clock: rc})
 				if res.Stopped != sweep.StopSecondary {
 					t.Errorf("Stopped = %q, want %q", res.Stopped, sweep.StopSecondary)
@@ -721,7 +686,7 @@ func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
 				// are the write pace, slowed after each refusal.
 				var total time.Duration
 				long := 0
-				for _, d := range rc.waits() {
+				for _, d := range rc.Waits() {
 					if d >= 5*time.Second {
 						long++
 					}
