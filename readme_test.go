@@ -6,7 +6,6 @@ package main
 // one-line change that stalepr accepts.
 
 import (
-	"flag"
 	"os"
 	"regexp"
 	"slices"
@@ -17,9 +16,8 @@ import (
 
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/report"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
-
-var update = flag.Bool("update", false, "rewrite the inputs table of README.md from config.Inputs")
 
 const readmePath = "README.md"
 
@@ -48,15 +46,16 @@ func section(t *testing.T, md, name string) (body string, start, end int) {
 	return md[start:end], start, end
 }
 
+// TestReadmeInputs is serial: with -update it writes README.md, which other
+// tests read.
 func TestReadmeInputs(t *testing.T) {
-	t.Parallel()
 	md := readReadme(t)
 	body, start, end := section(t, md, "inputs")
 	want := config.MarkdownTable()
 	if strings.TrimSpace(body) == strings.TrimSpace(want) {
 		return
 	}
-	if !*update {
+	if !testenv.Update() {
 		t.Fatalf("the inputs table of %s differs from config.MarkdownTable(); run\n"+
 			"  go test -run TestReadmeInputs -update .\nwant:\n%s\ngot:\n%s", readmePath, want, body)
 	}
