@@ -327,6 +327,7 @@ func TestSafetyCrashAfterEveryWriteConverges(t *testing.T) {
 	}
 	for k := 1; k <= total; k++ {
 		t.Run(fmt.Sprintf("kill after write %d of %d", k, total), func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			m := w.sfMixed()
 			w.sfKillAfter(k)
@@ -1252,6 +1253,7 @@ func TestSafetyCrashBeforeBranchDeletionConverges(t *testing.T) {
 	want, total := sfReference(t, build, inputs)
 	for k := 1; k <= total; k++ {
 		t.Run(fmt.Sprintf("kill after write %d of %d", k, total), func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			build(w)
 			w.sfKillAfter(k)
