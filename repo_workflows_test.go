@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rhysd/actionlint"
@@ -247,12 +248,18 @@ func isClosingFence(line, fence string) bool {
 	return len(l) >= len(fence) && strings.Count(l, fence[:1]) == len(l)
 }
 
+var actionlintMu sync.Mutex
+
 // lintDoc runs actionlint on one workflow and returns its errors as
 // "file:line:col: message [rule]". It runs offline: no shellcheck or pyflakes,
 // and actions are only looked up in actionlint's built-in data and, for
 // `uses: ./`, in this repository's action.yml.
 func lintDoc(t *testing.T, d yamlDoc) []string {
 	t.Helper()
+	// actionlint.NewLinter sets a package variable (its colour mode): two
+	// linters at once are a data race, so parallel tests lint one at a time.
+	actionlintMu.Lock()
+	defer actionlintMu.Unlock()
 	root, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
