@@ -1,9 +1,10 @@
 # stalepr container images. The default (last) target, "action", is the image
-# GitHub builds for `runs: using: docker, image: Dockerfile` (action.yml) and the
-# one .github/workflows/release.yml publishes to ghcr.io; `--target runtime` is
-# the same image running as the non-root user, for use outside GitHub Actions.
+# GitHub builds for `runs: using: docker, image: Dockerfile` (action.yml on
+# main) and the one .github/workflows/release.yml publishes to ghcr.io and pins
+# by digest in the release's action.yml. `--target runtime` holds the same files
+# and runs as distroless' non-root user, for use outside GitHub Actions.
 #
-# Both base images are pinned by the digest of their multi-platform index; the
+# The base images are pinned by the digest of their multi-platform index; the
 # tag beside each digest only says what it is. Dependabot (.github/dependabot.yml,
 # docker ecosystem) keeps tag and digest current with reviewable pull requests.
 
@@ -13,10 +14,10 @@
 FROM --platform=$BUILDPLATFORM golang:1.26-bookworm@sha256:dc9ad6c05acc7a88e5b71bde60a5fe3bd4b9f0db209011711b464107438a8107 AS build
 WORKDIR /src
 
-# Modules first, in a layer of their own: a source edit does not download them again.
-COPY go.mod go.sum ./
-RUN go mod download && go mod verify
-
+# No `go mod download`: it fetches every module go.mod lists, the test-only ones
+# too (kin-openapi, actionlint, ...). go build below fetches exactly the modules
+# of the packages it compiles (.dockerignore keeps the tests out of the context),
+# and go.sum still verifies each of them.
 COPY . .
 ARG TARGETOS
 ARG TARGETARCH
@@ -39,9 +40,19 @@ USER nonroot:nonroot
 ENTRYPOINT ["/stalepr"]
 
 # ---- action (default target) -------------------------------------------------
-# The runner creates $GITHUB_OUTPUT and $GITHUB_STEP_SUMMARY (/github/file_commands)
-# as its own user with mode 0644. On GitHub-hosted runners that user is uid 1001:
-# running as 1001 keeps the action non-root while it can still write its outputs
-# and job summary (distroless' uid 65532 gets "permission denied").
-FROM runtime AS action
-USER 1001:1001
+# GitHub's contract for Docker actions: the container runs as the image's
+# default user, root, so that it can write $GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY
+# and the workspace whatever uid the runner uses (no USER here: GitHub's docs
+# say not to set one). The stage starts from scratch and copies the runtime
+# stage's files, so it runs as root with the very same files and needs no
+# second base image to pin; image config (labels, entrypoint) is not copied,
+# so it is repeated.
+FROM scratch AS action
+ARG VERSION=dev
+COPY --from=runtime / /
+LABEL org.opencontainers.image.source="https://github.com/stalepr/stalepr" \
+      org.opencontainers.image.title="stalepr" \
+      org.opencontainers.image.description="GitHub Action that marks, un-stales and closes stale pull requests" \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.version="${VERSION}"
+ENTRYPOINT ["/stalepr"]

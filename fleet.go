@@ -18,12 +18,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sethvargo/go-githubactions"
 	"go.yaml.in/yaml/v4"
 
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/report"
 )
 
 const (
@@ -55,28 +55,28 @@ func listRepositories(ctx context.Context, args []string, getenv func(string) st
 	forks := fs.Bool("include-forks", false, "list forks too")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return ExitOK
 		}
-		return 2
+		return ExitUsage
 	}
 	if *owner == "" || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: stalepr -list-repositories OWNER [-repositories 'a,b*'] [-include-archived] [-include-forks]")
-		return 2
+		return ExitUsage
 	}
 	token := strings.TrimSpace(getenv(config.EnvToken))
 	if token == "" {
 		fmt.Fprintln(stderr, "no token: set GITHUB_TOKEN to a GitHub App installation token (actions/create-github-app-token)")
-		return 2
+		return ExitUsage
 	}
-	client, err := ghapi.New(ghapi.Options{Token: token, APIURL: getenv(config.EnvAPIURL), Clock: clock, UserAgent: "stalepr/" + version})
+	client, err := ghapi.New(ghapi.Options{Token: token, APIURL: getenv(config.EnvAPIURL), Clock: clock, UserAgent: "stalepr/" + buildVersion()})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 2
+		return ExitUsage
 	}
 	repos, err := client.ListRepositories(ctx, *owner, ghapi.RepoListOptions{IncludeArchived: *archived, IncludeForks: *forks})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 1
+		return ExitFailed
 	}
 	patterns := splitComma(*filter)
 	kept := []string{} // never null: the matrix wants an array
@@ -88,12 +88,14 @@ func listRepositories(ctx context.Context, args []string, getenv func(string) st
 	}
 	matrix, _ := json.Marshal(map[string][]string{"repository": kept})
 	fmt.Fprintln(stdout, string(matrix))
-	if getenv("GITHUB_OUTPUT") != "" {
-		gha := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(io.Discard))
-		gha.SetOutput("matrix", string(matrix))
-		gha.SetOutput("count", strconv.Itoa(len(kept)))
+	if path := getenv("GITHUB_OUTPUT"); path != "" {
+		outs := []report.Output{{Name: "matrix", Value: string(matrix)}, {Name: "count", Value: strconv.Itoa(len(kept))}}
+		if err := appendFile(path, report.OutputFile(outs)); err != nil {
+			fmt.Fprintf(stderr, "writing the outputs to GITHUB_OUTPUT (%s): %v\n", path, err)
+			return ExitFailed
+		}
 	}
-	return 0
+	return ExitOK
 }
 
 func splitComma(v string) []string {

@@ -1,6 +1,6 @@
 module github.com/stalepr/stalepr
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/getkin/kin-openapi v0.153.0

@@ -93,7 +93,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		out.fail("flags", err.Error()+"; run stalepr -help to list the flags and inputs")
 		return ExitUsage
 	case cli.version:
-		fmt.Fprintln(stdout, "stalepr", version)
+		fmt.Fprintln(stdout, "stalepr", buildVersion())
 		return ExitOK
 	case cli.summary != summaryText && cli.summary != summaryMarkdown:
 		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
@@ -140,13 +140,15 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	out.mask(cfg.Token)
 
+	var log *logger // the transport says when it slows down, inside the run's log
 	client, err := ghapi.New(ghapi.Options{
 		Token: cfg.Token, APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
-		UserAgent: "stalepr/" + version,
+		UserAgent: "stalepr/" + buildVersion(),
 		Clock:     clock,
 		Limits: ghapi.Limits{
 			DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
 			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval,
+			Logf: func(format string, args ...any) { log.Printf(format, args...) },
 		},
 	})
 	if err != nil {
@@ -155,7 +157,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 
 	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
-	log := &logger{w: w, ctx: ctx}
+	log = &logger{w: w, ctx: ctx}
 	res := sweep.Run(ctx, client, cfg, now, log)
 	endLog()
 	notReached := cancelled(&res, ctx.Err())
@@ -215,7 +217,10 @@ func listingFailed(res sweep.Result) string {
 	default:
 		changed = fmt.Sprintf("%d pull requests were changed before it, as the log shows", done)
 	}
-	return fmt.Sprintf("listing the pull requests failed: %s; %s. Check the token's permissions (pull-requests: write, issues: write) and GITHUB_API_URL; the next run lists them again", res.StopDetail, changed)
+	// StopDetail is the text of a *ghapi.Problem when the failure has a class
+	// (ghapi.Explain): it already says what to do. A fixed hint would be
+	// wrong for most failures.
+	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, res.StopDetail)
 }
 
 // stopCancelled is the stop of a run whose context ended (SIGTERM, Ctrl-C).

@@ -6,6 +6,7 @@ package main
 // one-line change that stalepr accepts.
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -128,7 +129,7 @@ func stripFencedBlocks(md string) string {
 
 // TestReadmeMigrationExample: the guide's before and after workflows differ
 // only in the uses: line, and stalepr accepts every with: key of it with no
-// error and only the warning about ignored issue inputs.
+// error and only one warning per input without effect, as the guide says.
 func TestReadmeMigrationExample(t *testing.T) {
 	t.Parallel()
 	md := readReadme(t)
@@ -183,18 +184,32 @@ func TestReadmeMigrationExample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("stalepr refuses the example's inputs:\n%v", err)
 	}
-	const prefix = "stalepr handles pull requests only, so these issue inputs are ignored: "
-	if len(cfg.Warnings) != 1 || !strings.HasPrefix(cfg.Warnings[0], prefix) {
-		t.Fatalf("warnings %q, want only the one about ignored issue inputs", cfg.Warnings)
+	// One warning per input set without effect: the issue inputs, and
+	// ascending when true.
+	wantWarned := slices.Clone(issueInputs)
+	if strings.EqualFold(with["ascending"], "true") {
+		wantWarned = append(wantWarned, "ascending")
 	}
-	warned := strings.Split(strings.TrimPrefix(cfg.Warnings[0], prefix), ", ")
+	warnedRE := regexp.MustCompile(`^input "([^"]+)" (is ignored|has no effect): `)
+	var warned []string
+	for _, w := range cfg.Warnings {
+		m := warnedRE.FindStringSubmatch(w)
+		if m == nil {
+			t.Errorf("unexpected warning %q", w)
+			continue
+		}
+		warned = append(warned, m[1])
+	}
 	slices.Sort(warned)
-	slices.Sort(issueInputs)
-	if !slices.Equal(warned, issueInputs) {
-		t.Errorf("warning names %v, want the example's issue inputs %v", warned, issueInputs)
+	slices.Sort(wantWarned)
+	if !slices.Equal(warned, wantWarned) {
+		t.Errorf("warnings name %v, want one each for %v", warned, wantWarned)
 	}
-	// The guide's prose names the same inputs as the warning.
-	for _, name := range issueInputs {
+	if n := len(wantWarned); !strings.Contains(migration, fmt.Sprintf("logs %s warnings", numberWord(n))) {
+		t.Errorf("the guide does not say the example logs %s warnings", numberWord(n))
+	}
+	// The guide's prose names the same inputs as the warnings.
+	for _, name := range wantWarned {
 		if !strings.Contains(stripFencedBlocks(migration), "`"+name+"`") {
 			t.Errorf("the guide does not mention %s among the ignored inputs", name)
 		}
@@ -249,4 +264,12 @@ func stepInputs(t *testing.T, src []byte) map[string]string {
 		t.Fatalf("no step uses %s", actionRepo)
 	}
 	return out
+}
+
+func numberWord(n int) string {
+	words := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+	if n < len(words) {
+		return words[n]
+	}
+	return fmt.Sprint(n)
 }

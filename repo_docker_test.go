@@ -7,9 +7,13 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -143,8 +147,8 @@ func isRootUser(u string) bool {
 
 // TestDockerfile checks the Dockerfile's supply chain and hardening: base
 // images pinned by digest, a binary built with -trimpath and without cgo, only
-// that binary in the final image, OCI labels, a non-root target, and a default
-// target GitHub can run as a Docker action.
+// that binary in the final images, OCI labels, a non-root target, and a
+// default target GitHub can run as a Docker action (as root, no USER).
 func TestDockerfile(t *testing.T) {
 	t.Parallel()
 	instrs := parseDockerfile(t)
@@ -152,8 +156,8 @@ func TestDockerfile(t *testing.T) {
 
 	builder := -1
 	for i, s := range stages {
-		if s.parent >= 0 {
-			continue
+		if s.parent >= 0 || s.image == "scratch" {
+			continue // scratch is empty: nothing to pin
 		}
 		if !digestRE.MatchString(s.image) {
 			t.Errorf("Dockerfile:%d: FROM %s: pin the image as name:tag@sha256:<digest> (Dependabot keeps both current)",
@@ -169,34 +173,24 @@ func TestDockerfile(t *testing.T) {
 
 	// The builder's Go is the go.mod's minor release: the golang images set
 	// GOTOOLCHAIN=local, so an older Go refuses to build.
-	gomod, err := os.ReadFile("go.mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	goLine := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindSubmatch(gomod)
-	if goLine == nil {
-		t.Fatal("go.mod has no go directive")
-	}
-	if tag := strings.TrimPrefix(stages[builder].image, "golang:"); !strings.HasPrefix(tag, string(goLine[1])) {
+	goMinor := goModMinor(t)
+	if tag := strings.TrimPrefix(stages[builder].image, "golang:"); !strings.HasPrefix(tag, goMinor) {
 		t.Errorf("Dockerfile:%d: builder golang:%s does not match go.mod's go %s", stages[builder].from.line,
-			strings.SplitN(tag, "@", 2)[0], goLine[1])
+			strings.SplitN(tag, "@", 2)[0], goMinor)
 	}
 
-	// Modules are downloaded in a layer of their own, before the sources come in.
+	// The sources are in before the build (which fetches the modules itself,
+	// see TestDockerfileFetchesOnlyBuildModules).
 	var order []string
 	for _, in := range stages[builder].body {
 		switch {
-		case in.cmd == "COPY" && strings.Contains(in.args, "go.mod") && strings.Contains(in.args, "go.sum"):
-			order = append(order, "copy go.mod")
-		case in.cmd == "RUN" && strings.Contains(in.args, "go mod download"):
-			order = append(order, "download")
 		case in.cmd == "COPY" && strings.HasPrefix(in.args, ". "):
 			order = append(order, "copy .")
 		case in.cmd == "RUN" && strings.Contains(in.args, "go build"):
 			order = append(order, "build")
 		}
 	}
-	if want := []string{"copy go.mod", "download", "copy .", "build"}; !slices.Equal(order, want) {
+	if want := []string{"copy .", "build"}; !slices.Equal(order, want) {
 		t.Errorf("builder stage steps %q, want %q", order, want)
 	}
 
@@ -215,10 +209,10 @@ func TestDockerfile(t *testing.T) {
 		t.Error("Dockerfile: the builder stage lacks ARG VERSION=dev")
 	}
 
-	// Final stages: the binary and nothing else, labelled, run by ENTRYPOINT.
+	// Final stages: the binary and nothing else (or a copy of another final
+	// stage's files), labelled, run by ENTRYPOINT.
 	last := len(stages) - 1
-	labels := map[string]string{}
-	nonRoot := false
+	nonRoot := -1
 	for i, s := range stages {
 		if i == builder {
 			continue
@@ -226,20 +220,85 @@ func TestDockerfile(t *testing.T) {
 		for _, in := range s.body {
 			switch in.cmd {
 			case "COPY", "ADD":
-				if in.cmd == "ADD" || !strings.Contains(in.args, "--from=") || !strings.HasSuffix(in.args, " /stalepr /stalepr") {
-					t.Errorf("Dockerfile:%d: %s %s: the runtime image holds only the binary (COPY --from=<builder> /stalepr /stalepr)",
-						in.line, in.cmd, in.args)
+				if !finalStageCopy(stages, builder, in) {
+					t.Errorf("Dockerfile:%d: %s %s: a runtime image holds only the binary (COPY --from=<builder> /stalepr /stalepr) "+
+						"or the files of another runtime stage (COPY --from=<stage> / /)", in.line, in.cmd, in.args)
 				}
 			case "RUN":
 				t.Errorf("Dockerfile:%d: RUN in a runtime stage: the distroless image has no shell", in.line)
-			case "LABEL":
-				for _, m := range labelRE.FindAllStringSubmatch(in.args, -1) {
-					labels[m[1]] = strings.Trim(m[2], `"`)
-				}
 			}
 		}
 		if !isRootUser(effectiveUser(stages, i)) {
-			nonRoot = true
+			nonRoot = i
+		}
+	}
+	if nonRoot < 0 {
+		t.Error("Dockerfile: no runtime stage runs as a non-root user (USER nonroot:nonroot)")
+	}
+	// GitHub builds the last stage for `image: Dockerfile`, and runs Docker
+	// actions as the image's default user: its contract is root, with no
+	// USER in the Dockerfile. As another uid the action cannot write
+	// $GITHUB_OUTPUT on runners whose files belong to a different uid.
+	for i := last; i >= 0; i = stages[i].parent {
+		for _, in := range stages[i].body {
+			if in.cmd == "USER" {
+				t.Errorf("Dockerfile:%d: USER %s in the default (last) target's stages: GitHub runs Docker actions as root, "+
+					"do not set USER there (keep it in the non-root target)", in.line, in.args)
+			}
+		}
+	}
+	if u := effectiveUser(stages, last); !isRootUser(u) {
+		t.Errorf("Dockerfile: the default (last) stage runs as %q, want root (GitHub's contract for Docker actions)", u)
+	}
+	for _, i := range []int{last, nonRoot} {
+		if i < 0 {
+			continue
+		}
+		checkLabels(t, stages, i)
+		if entry := stageEntrypoint(stages, i); entry != `["/stalepr"]` {
+			t.Errorf("Dockerfile: stage %q: ENTRYPOINT is %q, want [\"/stalepr\"]", stages[i].name, entry)
+		}
+	}
+}
+
+// finalStageCopy reports whether a COPY of a runtime stage copies the binary
+// from the builder, or all the files of another runtime stage.
+func finalStageCopy(stages []dockerStage, builder int, in dockerInstr) bool {
+	if in.cmd != "COPY" {
+		return false
+	}
+	from := regexp.MustCompile(`(?:^|\s)--from=(\S+)`).FindStringSubmatch(in.args)
+	if from == nil {
+		return false
+	}
+	switch {
+	case strings.EqualFold(from[1], stages[builder].name):
+		return strings.HasSuffix(in.args, " /stalepr /stalepr")
+	case strings.HasSuffix(in.args, " / /"):
+		for i, s := range stages {
+			if i != builder && s.name != "" && strings.EqualFold(s.name, from[1]) {
+				return true // that stage's own COPYs are checked in turn
+			}
+		}
+	}
+	return false
+}
+
+// checkLabels checks the OCI labels a stage's image carries (its own LABELs
+// and those of the stages it builds on; a COPY of files carries none).
+func checkLabels(t *testing.T, stages []dockerStage, i int) {
+	t.Helper()
+	labels := map[string]string{}
+	for j := i; j >= 0; j = stages[j].parent {
+		for _, in := range stages[j].body {
+			if in.cmd != "LABEL" {
+				continue
+			}
+			for _, m := range labelRE.FindAllStringSubmatch(in.args, -1) {
+				if _, ok := labels[m[1]]; !ok {
+					labels[m[1]] = strings.Trim(m[2], `"`)
+				}
+			}
 		}
 	}
 	for key, want := range map[string]string{
@@ -252,35 +311,37 @@ func TestDockerfile(t *testing.T) {
 		got, ok := labels[key]
 		switch {
 		case !ok || got == "":
-			t.Errorf("Dockerfile: no OCI label %s", key)
+			t.Errorf("Dockerfile: stage %q has no OCI label %s", stages[i].name, key)
 		case want != "" && got != want:
-			t.Errorf("Dockerfile: label %s=%q, want %q", key, got, want)
+			t.Errorf("Dockerfile: stage %q: label %s=%q, want %q", stages[i].name, key, got, want)
 		}
 	}
-	if !nonRoot {
-		t.Error("Dockerfile: no runtime stage runs as a non-root user (USER nonroot:nonroot)")
-	}
-	// GitHub builds the last stage for `image: Dockerfile`. The runner creates
-	// $GITHUB_OUTPUT and $GITHUB_STEP_SUMMARY as its own user (uid 1001 on
-	// GitHub-hosted runners) with mode 0644: the action runs as that uid, not
-	// as root and not as distroless' 65532, which could not write them.
-	if u := effectiveUser(stages, last); u != "1001" && !strings.HasPrefix(u, "1001:") {
-		t.Errorf("Dockerfile: the default (last) stage runs as %q, want the runner's uid 1001 (non-root, can write the runner's files)", u)
-	}
-	entry := ""
-	for i := last; entry == ""; i = stages[i].parent {
-		for _, in := range stages[i].body {
-			if in.cmd == "ENTRYPOINT" {
-				entry = in.args
+}
+
+// stageEntrypoint returns the ENTRYPOINT a stage's image runs.
+func stageEntrypoint(stages []dockerStage, i int) string {
+	for ; i >= 0; i = stages[i].parent {
+		for j := len(stages[i].body) - 1; j >= 0; j-- {
+			if stages[i].body[j].cmd == "ENTRYPOINT" {
+				return stages[i].body[j].args
 			}
 		}
-		if stages[i].parent < 0 {
-			break
-		}
 	}
-	if entry != `["/stalepr"]` {
-		t.Errorf("Dockerfile: the final image's ENTRYPOINT is %q, want [\"/stalepr\"]", entry)
+	return ""
+}
+
+// goModMinor returns go.mod's go directive as major.minor ("1.26").
+func goModMinor(t *testing.T) string {
+	t.Helper()
+	gomod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
 	}
+	m := regexp.MustCompile(`(?m)^go (\d+\.\d+)(?:\.\d+)?\s*$`).FindSubmatch(gomod)
+	if m == nil {
+		t.Fatal("go.mod has no go directive of the form go 1.N or go 1.N.P")
+	}
+	return string(m[1])
 }
 
 // dockerBuildLine returns the one RUN instruction holding "go build".
@@ -353,9 +414,21 @@ func TestDockerBinary(t *testing.T) {
 	}
 	const version = "v0.0.0-dockertest"
 	bin := filepath.Join(t.TempDir(), "stalepr")
-	// GOPROXY=off: the modules are in the cache already (this test's own
-	// binary needed them), and the test must not touch the network.
-	env := []string{"GOOS=linux", "GOARCH=" + runtime.GOARCH, "GOPROXY=off", "GOFLAGS=-mod=readonly"}
+	// As in the image: the build context (.dockerignore applied) and an
+	// empty module cache. The modules come from this machine's module cache
+	// served as a file proxy (this test's own binary needed them), so the
+	// test does not touch the network, and what the build fetched is known.
+	mods := dockerModules(t)
+	proxy := filepath.Join(goEnv(t, "GOMODCACHE"), "cache", "download")
+	for modPath, version := range mods.build {
+		if _, err := os.Stat(filepath.Join(proxy, modEscape(modPath), "@v", version+".zip")); err != nil {
+			t.Skipf("the module cache has no zip of %s@%s to serve as a proxy: %v", modPath, version, err)
+		}
+	}
+	src := dockerContext(t)
+	modCache := filepath.Join(t.TempDir(), "mod")
+	env := []string{"GOOS=linux", "GOARCH=" + runtime.GOARCH, "GOFLAGS=-modcacherw", "GOTOOLCHAIN=local",
+		"GOMODCACHE=" + modCache, "GOPROXY=file://" + filepath.ToSlash(proxy), "GOSUMDB=off", "GOWORK=off"}
 	var args []string
 	i := 0
 	for ; i < len(words) && strings.Contains(words[i], "="); i++ {
@@ -391,8 +464,20 @@ func TestDockerBinary(t *testing.T) {
 	}
 	cmd := exec.Command(goBin, append([]string{"build"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
+	cmd.Dir = src
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", strings.Join(args, " "), err, out)
+		t.Fatalf("go build %s in the build context: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	fetched := fetchedModules(t, modCache)
+	for _, m := range mods.testOnly {
+		if slices.Contains(fetched, m) {
+			t.Errorf("the Dockerfile's build fetched %s, which only the tests need", m)
+		}
+	}
+	for m := range mods.build {
+		if !slices.Contains(fetched, m) {
+			t.Errorf("the build did not fetch %s, a module of the binary's packages: is this check broken? fetched %q", m, fetched)
+		}
 	}
 
 	f, err := elf.Open(bin)
@@ -446,5 +531,398 @@ func TestDockerBinary(t *testing.T) {
 	if !strings.Contains(text, "repository") || !(strings.Contains(text, "GITHUB_TOKEN") || strings.Contains(text, "repo-token")) {
 		t.Errorf("with an empty environment the binary should say to set the token (GITHUB_TOKEN or repo-token) "+
 			"and the repository; it printed:\n%s", text)
+	}
+}
+
+// TestDockerfileFetchesOnlyBuildModules: no RUN of the Dockerfile fetches a
+// module that only the tests need (kin-openapi, actionlint, ...): they are
+// megabytes every image build would download for nothing, and a supply chain
+// the binary does not have. go build fetches only what it compiles;
+// TestDockerBinary runs the build and checks what it fetched.
+func TestDockerfileFetchesOnlyBuildModules(t *testing.T) {
+	mods := dockerModules(t)
+	t.Logf("modules of the binary: %d; required by go.mod for the tests only: %q", len(mods.build), mods.testOnly)
+	for _, in := range parseDockerfile(t) {
+		if in.cmd != "RUN" {
+			continue
+		}
+		for _, p := range runFetchProblems(in.args, mods.build) {
+			t.Errorf("Dockerfile:%d: %s", in.line, p)
+		}
+	}
+}
+
+// TestRunFetchProblems checks the RUN checker on made-up lines, so that a bug
+// in it cannot make the test above pass on nothing.
+func TestRunFetchProblems(t *testing.T) {
+	build := map[string]string{"github.com/google/go-github/v62": "v62.0.0"}
+	for _, tc := range []struct {
+		run  string
+		want string // a word of the problem, or "" for none
+	}{
+		{`CGO_ENABLED=0 GOOS=$TARGETOS go build -trimpath -ldflags="-s -w" -o /stalepr .`, ""},
+		{`--mount=type=cache,target=/go/pkg/mod go build -o /x ./...`, ""},
+		{`go version && go env`, ""},
+		{`go mod download`, "every module"},
+		{`go mod download && go mod verify`, "every module"},
+		{`go mod download -x`, "every module"},
+		{`go mod download github.com/google/go-github/v62@v62.0.0`, ""},
+		{`go mod download github.com/getkin/kin-openapi@v0.153.0`, "github.com/getkin/kin-openapi"},
+		{`go list -deps . | xargs go mod download`, "every module"},
+		{`go mod tidy`, "tests"},
+		{`go mod vendor`, "tests"},
+		{`go test ./...`, "tests"},
+		{`CGO_ENABLED=0 go vet ./...`, "tests"},
+		{`go list -deps -test .`, "tests"},
+		{`go build all`, "all"},
+		{`go get github.com/rhysd/actionlint`, "get"},
+		{`go install golang.org/x/tools/cmd/stringer@latest`, "install"},
+	} {
+		problems := runFetchProblems(tc.run, build)
+		switch {
+		case tc.want == "" && len(problems) > 0:
+			t.Errorf("RUN %s: problems %q, want none", tc.run, problems)
+		case tc.want != "" && !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, tc.want) }):
+			t.Errorf("RUN %s: problems %q, want one naming %q", tc.run, problems, tc.want)
+		}
+	}
+}
+
+// runFetchProblems returns why the go commands of a RUN instruction would
+// fetch modules other than those of the binary's packages (build).
+func runFetchProblems(run string, build map[string]string) []string {
+	var problems []string
+	for _, cmd := range regexp.MustCompile(`&&|\|\||;|\||\n`).Split(run, -1) {
+		words := strings.Fields(cmd)
+		i := slices.Index(words, "go")
+		if i < 0 || i+1 >= len(words) {
+			continue
+		}
+		words = words[i+1:]
+		verb := words[0]
+		var args []string // non-flag arguments after the verb (and mod's subcommand)
+		if verb == "mod" && len(words) > 1 {
+			verb, words = "mod "+words[1], words[1:]
+		}
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w, "-") {
+				args = append(args, w)
+			}
+		}
+		switch verb {
+		case "mod download":
+			if len(args) == 0 {
+				problems = append(problems, "`go mod download` without module arguments fetches every module go.mod requires, "+
+					"the test-only ones too; let go build fetch what it compiles")
+			}
+			for _, a := range args {
+				modPath, _, _ := strings.Cut(a, "@")
+				if _, ok := build[modPath]; !ok {
+					problems = append(problems, fmt.Sprintf("`go mod download %s`: the binary does not import %s", a, modPath))
+				}
+			}
+		case "mod tidy", "mod vendor", "test", "vet":
+			problems = append(problems, fmt.Sprintf("`go %s` resolves the imports of the tests, so it fetches their modules", verb))
+		case "get":
+			problems = append(problems, "`go get` fetches modules outside the build and edits go.mod")
+		case "install":
+			if slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, "@") }) {
+				problems = append(problems, "`go install pkg@version` fetches modules outside the build")
+			}
+		}
+		if slices.Contains(words, "-test") {
+			problems = append(problems, fmt.Sprintf("`go %s -test` loads the tests, so it fetches their modules", verb))
+		}
+		if slices.Contains(args, "all") {
+			problems = append(problems, fmt.Sprintf("`go %s all` loads every package of the module graph, tests' dependencies included", verb))
+		}
+	}
+	return problems
+}
+
+// dockerModuleSets are the modules of the binary (path → version) and the
+// modules go.mod requires that the binary does not need.
+type dockerModuleSets struct {
+	build    map[string]string
+	testOnly []string
+}
+
+// dockerModules lists the modules the image's binary is built from (linux,
+// no cgo, as the Dockerfile builds it) and those go.mod requires beyond them.
+func dockerModules(t *testing.T) dockerModuleSets {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}{{end}}{{end}}", ".")
+	cmd.Env = append(os.Environ(), "GOOS=linux", "CGO_ENABLED=0", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOTOOLCHAIN=local")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps .: %v\n%s", err, stderrOf(err))
+	}
+	sets := dockerModuleSets{build: map[string]string{}}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if path, version, ok := strings.Cut(line, " "); ok {
+			sets.build[path] = version
+		}
+	}
+	out, err = exec.Command("go", "mod", "edit", "-json").Output()
+	if err != nil {
+		t.Fatalf("go mod edit -json: %v\n%s", err, stderrOf(err))
+	}
+	var gomod struct{ Require []struct{ Path string } }
+	if err := json.Unmarshal(out, &gomod); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range gomod.Require {
+		if _, ok := sets.build[r.Path]; !ok {
+			sets.testOnly = append(sets.testOnly, r.Path)
+		}
+	}
+	if len(sets.build) == 0 {
+		t.Fatal("go list found no module dependency of the binary: is the check broken?")
+	}
+	return sets
+}
+
+func stderrOf(err error) []byte {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.Stderr
+	}
+	return nil
+}
+
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		t.Fatalf("go env %s: %v", name, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// modEscape is the module cache's escaping of a module path: an upper-case
+// letter becomes '!' and the lower-case letter.
+func modEscape(path string) string {
+	var b strings.Builder
+	for _, r := range path {
+		if 'A' <= r && r <= 'Z' {
+			b.WriteByte('!')
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return filepath.FromSlash(b.String())
+}
+
+// fetchedModules lists the modules whose zip a module cache holds: the
+// modules a build fetched into an empty cache.
+func fetchedModules(t *testing.T, modCache string) []string {
+	t.Helper()
+	root := filepath.Join(modCache, "cache", "download")
+	var mods []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".zip") {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(filepath.Dir(p))) // <module>/@v/<version>.zip
+		if err != nil {
+			return err
+		}
+		modPath := regexp.MustCompile(`!([a-z])`).ReplaceAllStringFunc(filepath.ToSlash(rel), func(s string) string {
+			return strings.ToUpper(s[1:])
+		})
+		mods = append(mods, modPath)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(mods)
+	return mods
+}
+
+// dockerignore is the matcher of a .dockerignore file, with Docker's rules:
+// patterns are relative to the context root, * and ? stay within a path
+// element, ** spans any number of them, a match on a directory excludes what
+// is under it, and the last matching pattern wins (! re-includes).
+type dockerignore []struct {
+	re      *regexp.Regexp
+	include bool
+}
+
+func parseDockerignore(t *testing.T, text string) dockerignore {
+	t.Helper()
+	var d dockerignore
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		include := strings.HasPrefix(line, "!")
+		pat := path.Clean(strings.TrimPrefix(strings.TrimPrefix(line, "!"), "/"))
+		var re strings.Builder
+		re.WriteString("^")
+		for i := 0; i < len(pat); i++ {
+			switch c := pat[i]; {
+			case strings.HasPrefix(pat[i:], "**/"):
+				re.WriteString("(.*/)?")
+				i += 2
+			case strings.HasPrefix(pat[i:], "**"):
+				re.WriteString(".*")
+				i++
+			case c == '*':
+				re.WriteString("[^/]*")
+			case c == '?':
+				re.WriteString("[^/]")
+			default:
+				re.WriteString(regexp.QuoteMeta(string(c)))
+			}
+		}
+		re.WriteString("$")
+		r, err := regexp.Compile(re.String())
+		if err != nil {
+			t.Fatalf(".dockerignore: pattern %q: %v", line, err)
+		}
+		d = append(d, struct {
+			re      *regexp.Regexp
+			include bool
+		}{r, include})
+	}
+	return d
+}
+
+// excluded reports whether the file at p (slash-separated, relative to the
+// context root) stays out of the build context.
+func (d dockerignore) excluded(p string) bool {
+	out := false
+	for _, pat := range d {
+		for q := p; q != "."; q = path.Dir(q) {
+			if pat.re.MatchString(q) {
+				out = !pat.include
+				break
+			}
+		}
+	}
+	return out
+}
+
+func readDockerignore(t *testing.T) dockerignore {
+	t.Helper()
+	b, err := os.ReadFile(".dockerignore")
+	if err != nil {
+		t.Fatalf("reading .dockerignore: %v", err)
+	}
+	return parseDockerignore(t, string(b))
+}
+
+// dockerContext copies the files docker would send as the build context
+// (the repository minus .dockerignore) into a new directory.
+func dockerContext(t *testing.T) string {
+	t.Helper()
+	ignore := readDockerignore(t)
+	dir := t.TempDir()
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == "." {
+			return err
+		}
+		rel := filepath.ToSlash(p)
+		if ignore.excluded(rel) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		dst := filepath.Join(dir, p)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestDockerignore: the build context holds what the binary is built from
+// and leaves out the tests, their data and every build output .gitignore
+// names (a binary in the work tree would go into every build otherwise).
+func TestDockerignore(t *testing.T) {
+	ignore := readDockerignore(t)
+
+	// The matcher itself, on Docker's documented cases.
+	probe := parseDockerignore(t, "**/*.go\n!keep/**\n/abs\ndir/\n*/temp?")
+	for p, want := range map[string]bool{
+		"a.go": true, "x/y/b.go": true, "keep/c.go": false, "abs": true, "abs/x": true,
+		"dir/f": true, "somedir/temp1": true, "a/b/temp1": false, "main.txt": false,
+	} {
+		if got := probe.excluded(p); got != want {
+			t.Errorf("dockerignore matcher: excluded(%q) = %v, want %v", p, got, want)
+		}
+	}
+
+	// What the build needs: go.mod, go.sum and the Go files (and embedded
+	// files) of the binary's own packages.
+	out, err := exec.Command("go", "list", "-deps", "-f",
+		`{{if and .Module .Module.Main}}{{range .GoFiles}}{{$.Dir}}/{{.}}
+{{end}}{{range .EmbedFiles}}{{$.Dir}}/{{.}}
+{{end}}{{end}}`, ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderrOf(err))
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := []string{"go.mod", "go.sum"}
+	for _, f := range strings.Fields(string(out)) {
+		rel, err := filepath.Rel(root, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		need = append(need, filepath.ToSlash(rel))
+	}
+	if len(need) < 5 {
+		t.Fatalf("go list found only %q: is the check broken?", need)
+	}
+	for _, p := range need {
+		if ignore.excluded(p) {
+			t.Errorf(".dockerignore excludes %s, which the build needs", p)
+		}
+	}
+
+	// What it must leave out.
+	leaveOut := []string{"main_test.go", "internal/sweep/sweep_test.go", "testdata/sandbox/repo.json", "README.md", ".git/HEAD"}
+	gitignore, err := os.ReadFile(".gitignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs := 0
+	for _, line := range strings.Split(string(gitignore), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "!") {
+			continue
+		}
+		// An example path the pattern matches: dist/ → dist/x, *.out → sample.out.
+		p := strings.ReplaceAll(strings.TrimPrefix(line, "/"), "*", "sample")
+		if strings.HasSuffix(p, "/") {
+			p += "file"
+		}
+		leaveOut = append(leaveOut, p)
+		outputs++
+	}
+	if outputs == 0 {
+		t.Fatal(".gitignore names no build output: is the check broken?")
+	}
+	for _, p := range leaveOut {
+		if !ignore.excluded(p) {
+			t.Errorf(".dockerignore lets %s into the build context", p)
+		}
 	}
 }

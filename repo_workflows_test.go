@@ -372,3 +372,388 @@ func mapValue(n *yaml.Node, key string) *yaml.Node {
 	}
 	return nil
 }
+
+// workflowFile parses a workflow of .github/workflows into a YAML node tree.
+func workflowFile(t *testing.T, name string) *yaml.Node {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(".github", "workflows", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		t.Fatalf("%s: not a workflow", name)
+	}
+	return doc.Content[0]
+}
+
+// workflowJob is one job of a workflow, as the checks below see it.
+type workflowJob struct {
+	name  string
+	perms map[string]string // scope → read/write; nil when the job sets none
+	steps []*yaml.Node
+}
+
+func workflowJobs(t *testing.T, wf *yaml.Node) []workflowJob {
+	t.Helper()
+	jobs := mapValue(wf, "jobs")
+	if jobs == nil || jobs.Kind != yaml.MappingNode {
+		t.Fatal("no jobs")
+	}
+	var out []workflowJob
+	for i := 0; i+1 < len(jobs.Content); i += 2 {
+		j := workflowJob{name: jobs.Content[i].Value}
+		if p := mapValue(jobs.Content[i+1], "permissions"); p != nil && p.Kind == yaml.MappingNode {
+			j.perms = map[string]string{}
+			for k := 0; k+1 < len(p.Content); k += 2 {
+				j.perms[p.Content[k].Value] = p.Content[k+1].Value
+			}
+		}
+		if s := mapValue(jobs.Content[i+1], "steps"); s != nil {
+			j.steps = s.Content
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+var (
+	shaPinRE     = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+(?:/[^@]+)?@[0-9a-f]{40}$`)
+	versionCmtRE = regexp.MustCompile(`^#\s*v\d+\.\d+\.\d+$`)
+)
+
+// TestWorkflowActionsPinnedBySHA: every action a workflow runs is pinned by
+// the full commit SHA, with the release it is in a `# vX.Y.Z` comment
+// (Dependabot updates both). A tag can be moved to other code; a job with
+// packages: write or contents: write would run it with that power.
+func TestWorkflowActionsPinnedBySHA(t *testing.T) {
+	count := 0
+	for _, d := range repoWorkflows(t) {
+		var root yaml.Node
+		if err := yaml.Unmarshal(d.src, &root); err != nil {
+			t.Fatalf("%s: %v", d.file, err)
+		}
+		for _, j := range workflowJobs(t, root.Content[0]) {
+			for _, step := range j.steps {
+				uses := mapValue(step, "uses")
+				if uses == nil || strings.HasPrefix(uses.Value, "./") || strings.HasPrefix(uses.Value, "docker://") {
+					continue
+				}
+				if strings.HasPrefix(uses.Value, "stalepr/stalepr@") {
+					// The fleet workflow runs this repository's own action:
+					// its release tag is ours and moves with the workflow.
+					continue
+				}
+				count++
+				if !shaPinRE.MatchString(uses.Value) {
+					t.Errorf("%s: uses: %s: pin the action by its full commit SHA (owner/repo@<40 hex> # vX.Y.Z)", d.pos(uses.Line), uses.Value)
+				} else if !versionCmtRE.MatchString(strings.TrimSpace(uses.LineComment)) {
+					t.Errorf("%s: uses: %s: say which release the SHA is in a comment after it, # vX.Y.Z (got %q)",
+						d.pos(uses.Line), uses.Value, uses.LineComment)
+				}
+			}
+		}
+	}
+	if count == 0 {
+		t.Fatal("no step uses an action: is the check broken?")
+	}
+}
+
+// ghFilterRE turns a GitHub Actions branch/tag filter pattern into a regexp:
+// * matches within a path element, ** across, ? and + repeat the character
+// or [class] before them, \ escapes, anything else is literal.
+func ghFilterRE(pattern string) (*regexp.Regexp, error) {
+	var re strings.Builder
+	re.WriteString("^")
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; c {
+		case '*':
+			if i+1 < len(pattern) && pattern[i+1] == '*' {
+				re.WriteString(".*")
+				i++
+			} else {
+				re.WriteString("[^/]*")
+			}
+		case '?', '+':
+			re.WriteByte(c)
+		case '[':
+			j := strings.IndexByte(pattern[i:], ']')
+			if j < 0 {
+				return nil, fmt.Errorf("unclosed [ in %q", pattern)
+			}
+			re.WriteString(pattern[i : i+j+1])
+			i += j
+		case '\\':
+			if i+1 < len(pattern) {
+				i++
+				re.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
+			}
+		default:
+			re.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	re.WriteString("$")
+	return regexp.Compile(re.String())
+}
+
+// TestReleaseTrigger: the release workflow runs on a push of a full version
+// tag and on nothing else, so that moving the major tag v1 cannot start it.
+func TestReleaseTrigger(t *testing.T) {
+	// The matcher, on GitHub's documented examples.
+	for pat, cases := range map[string]map[string]bool{
+		"v2*":                 {"v2": true, "v2.0": true, "v2.9": true, "v1": false},
+		"v[12].[0-9]+.[0-9]+": {"v1.10.1": true, "v2.0.0": true, "v3.0.0": false, "v1.0": false},
+		"feature/*":           {"feature/my-branch": true, "feature/a/b": false},
+		"feature/**":          {"feature/a/b": true},
+		"*.ya?ml":             {"x.yml": true, "x.yaml": true, "x.yaaml": false},
+	} {
+		re, err := ghFilterRE(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ref, want := range cases {
+			if got := re.MatchString(ref); got != want {
+				t.Errorf("filter %q on %q: match %v, want %v", pat, ref, got, want)
+			}
+		}
+	}
+
+	on := mapValue(workflowFile(t, "release.yml"), "on")
+	if on == nil || on.Kind != yaml.MappingNode || len(on.Content) != 2 || on.Content[0].Value != "push" {
+		t.Fatal("release.yml: want `on: push: tags: [...]` and no other trigger")
+	}
+	push := on.Content[1]
+	tags := mapValue(push, "tags")
+	if tags == nil || tags.Kind != yaml.SequenceNode || len(push.Content) != 2 {
+		t.Fatal("release.yml: want `on: push:` with tags only (no branches, no paths)")
+	}
+	var res []*regexp.Regexp
+	for _, p := range tags.Content {
+		if strings.HasPrefix(p.Value, "!") {
+			t.Fatalf("release.yml: tag filter %q: negations are not handled by this test", p.Value)
+		}
+		re, err := ghFilterRE(p.Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res = append(res, re)
+	}
+	matches := func(tag string) bool {
+		return slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(tag) })
+	}
+	for _, tag := range []string{"v1.0.0", "v1.2.3", "v10.20.30"} {
+		if !matches(tag) {
+			t.Errorf("release.yml does not run on tag %s", tag)
+		}
+	}
+	for _, tag := range []string{"v1", "v12", "v1.2", "v1.2.3-rc.1", "v1.2.3.4", "1.2.3", "v1.2.x", "latest"} {
+		if matches(tag) {
+			t.Errorf("release.yml runs on tag %s: only full vX.Y.Z tags start a release (v1 is moved by the release itself)", tag)
+		}
+	}
+}
+
+// TestReleasePermissions: the workflow grants nothing by default, and each
+// write scope a job asks for is used by one of its steps. A job whose token
+// stays in .git/config (checkout's persist-credentials) runs no third-party
+// action.
+func TestReleasePermissions(t *testing.T) {
+	wf := workflowFile(t, "release.yml")
+	if p := mapValue(wf, "permissions"); p == nil || p.Kind != yaml.MappingNode || len(p.Content) != 0 {
+		t.Error("release.yml: set `permissions: {}` at the top; each job asks for what it needs")
+	}
+	// What uses each write scope: an action (prefix of uses:) or a command.
+	users := map[string][]string{
+		"contents":     {"goreleaser/goreleaser-action@", "git push"},
+		"packages":     {"docker/build-push-action@", "actions/attest-build-provenance@"},
+		"id-token":     {"actions/attest-build-provenance@"},
+		"attestations": {"actions/attest-build-provenance@"},
+	}
+	jobs := workflowJobs(t, wf)
+	if len(jobs) == 0 {
+		t.Fatal("release.yml has no jobs")
+	}
+	for _, j := range jobs {
+		if j.perms == nil {
+			t.Errorf("release.yml: job %s: no permissions: (it would get none, or the defaults if the top changes)", j.name)
+			continue
+		}
+		var uses, runs []string
+		persisted := false
+		for _, step := range j.steps {
+			if u := mapValue(step, "uses"); u != nil {
+				uses = append(uses, u.Value)
+				if strings.HasPrefix(u.Value, "actions/checkout@") {
+					pc := mapValue(mapValue(step, "with"), "persist-credentials")
+					persisted = persisted || pc == nil || pc.Value != "false"
+				}
+			}
+			if r := mapValue(step, "run"); r != nil {
+				runs = append(runs, r.Value)
+			}
+		}
+		for scope, level := range j.perms {
+			if level != "write" {
+				continue
+			}
+			want, known := users[scope]
+			if !known {
+				t.Errorf("release.yml: job %s asks for %s: write, which nothing in this workflow needs", j.name, scope)
+				continue
+			}
+			used := slices.ContainsFunc(want, func(w string) bool {
+				return slices.ContainsFunc(uses, func(u string) bool { return strings.HasPrefix(u, w) }) ||
+					slices.ContainsFunc(runs, func(r string) bool { return strings.Contains(r, w) })
+			})
+			if !used {
+				t.Errorf("release.yml: job %s asks for %s: write but runs none of %q", j.name, scope, want)
+			}
+		}
+		if persisted {
+			for _, u := range uses {
+				if !strings.HasPrefix(u, "actions/") {
+					t.Errorf("release.yml: job %s keeps the token in .git/config (persist-credentials) and runs %s: "+
+						"set persist-credentials: false or move the git push to a job without third-party actions", j.name, u)
+				}
+			}
+		}
+	}
+}
+
+// TestReleasePinsImage: the release commit's action.yml is written by the
+// tested tool (internal/release/pinimage), from the digest the image job
+// pushed, and the tag is moved to that commit.
+func TestReleasePinsImage(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(".github", "workflows", "release.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := string(b)
+	for _, want := range []string{
+		"go run ./internal/release/pinimage -image",
+		"steps.build.outputs.digest",
+		"needs.image.outputs.digest",
+		`git push --force origin "refs/tags/$TAG"`,
+	} {
+		if !strings.Contains(wf, want) {
+			t.Errorf("release.yml lacks %q", want)
+		}
+	}
+	if regexp.MustCompile(`(?m)\bsed\b.*action\.ya?ml`).MatchString(wf) {
+		t.Error("release.yml edits action.yml with sed: use go run ./internal/release/pinimage, which refuses a bad digest")
+	}
+	// main keeps image: Dockerfile for @main users.
+	meta, err := os.ReadFile("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^  image: Dockerfile\s*$`).Match(meta) {
+		t.Error("action.yml on main: want runs.image: Dockerfile (the release commit pins the image, not main)")
+	}
+}
+
+// TestGoReleaserConfig: the release's binaries are built like the image's
+// (static, -trimpath, stripped, version stamped) for Linux, macOS and
+// Windows on amd64 and arm64, and the checksums file is the one the
+// workflow attests.
+func TestGoReleaserConfig(t *testing.T) {
+	b, err := os.ReadFile(".goreleaser.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Version int `yaml:"version"`
+		Builds  []struct {
+			Main    string   `yaml:"main"`
+			Env     []string `yaml:"env"`
+			Flags   []string `yaml:"flags"`
+			Ldflags []string `yaml:"ldflags"`
+			Goos    []string `yaml:"goos"`
+			Goarch  []string `yaml:"goarch"`
+		} `yaml:"builds"`
+		Checksum struct {
+			NameTemplate string `yaml:"name_template"`
+		} `yaml:"checksum"`
+	}
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		t.Fatalf(".goreleaser.yaml: %v", err)
+	}
+	if cfg.Version != 2 {
+		t.Errorf(".goreleaser.yaml: version %d, want 2 (the workflow runs GoReleaser v2)", cfg.Version)
+	}
+	if len(cfg.Builds) != 1 {
+		t.Fatalf(".goreleaser.yaml: %d builds, want 1", len(cfg.Builds))
+	}
+	bld := cfg.Builds[0]
+	if bld.Main != "." {
+		t.Errorf(".goreleaser.yaml: main %q, want .", bld.Main)
+	}
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		if !slices.Contains(bld.Goos, goos) {
+			t.Errorf(".goreleaser.yaml: no %s build", goos)
+		}
+	}
+	for _, arch := range []string{"amd64", "arm64"} {
+		if !slices.Contains(bld.Goarch, arch) {
+			t.Errorf(".goreleaser.yaml: no %s build", arch)
+		}
+	}
+	if !slices.Contains(bld.Env, "CGO_ENABLED=0") {
+		t.Error(".goreleaser.yaml: builds without CGO_ENABLED=0 are not static")
+	}
+	if !slices.Contains(bld.Flags, "-trimpath") {
+		t.Error(".goreleaser.yaml: builds without -trimpath")
+	}
+	ld := strings.Join(bld.Ldflags, " ")
+	if !strings.Contains(ld, "-s -w") || !strings.Contains(ld, "-X main.version={{ .Tag }}") {
+		t.Errorf(".goreleaser.yaml: ldflags %q, want -s -w and -X main.version={{ .Tag }} (the tag, v included, as the image's VERSION)", ld)
+	}
+
+	wf, err := os.ReadFile(filepath.Join(".github", "workflows", "release.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Checksum.NameTemplate == "" || !strings.Contains(string(wf), "subject-checksums: dist/"+cfg.Checksum.NameTemplate) {
+		t.Errorf("release.yml does not attest dist/%s, the checksums file of .goreleaser.yaml", cfg.Checksum.NameTemplate)
+	}
+}
+
+// TestGoVersionAgrees: the Go version README.md asks for is go.mod's go
+// directive (a trailing .0 may be left out), and the release builds with
+// that minor version's latest patch.
+func TestGoVersionAgrees(t *testing.T) {
+	gomod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go (\d+\.\d+(?:\.\d+)?)\s*$`).FindSubmatch(gomod)
+	if m == nil {
+		t.Fatal("go.mod has no go directive")
+	}
+	goVersion := strings.TrimSuffix(string(m[1]), ".0")
+	minor := goModMinor(t)
+
+	md := readReadme(t)
+	stated := regexp.MustCompile(`\bGo \((\d+\.\d+(?:\.\d+)?) or later\)`).FindAllStringSubmatch(md, -1)
+	if len(stated) == 0 {
+		t.Fatal(`README.md does not say which Go it needs, as "Go (1.N or later)"`)
+	}
+	for _, s := range stated {
+		if s[1] != goVersion {
+			t.Errorf("README.md says %q, go.mod says go %s: make them agree", s[0], m[1])
+		}
+	}
+
+	wf, err := os.ReadFile(filepath.Join(".github", "workflows", "release.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range regexp.MustCompile(`go-version:\s*'?([0-9.x]+)'?`).FindAllStringSubmatch(string(wf), -1) {
+		if v[1] != minor+".x" {
+			t.Errorf("release.yml: go-version %s, want %s.x (go.mod's minor version, newest patch)", v[1], minor)
+		}
+	}
+}

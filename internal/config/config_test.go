@@ -262,7 +262,7 @@ func TestParseErrors(t *testing.T) {
 		{map[string]string{"stale-pr-message": "hi {{user}}"}, nil,
 			`input "stale-pr-message": unknown placeholder {{user}}; known: ` + strings.Join(notice.Placeholders(), " ")},
 		{map[string]string{"labels-to-add-when-unstale": "Stale"}, nil,
-			`input "labels-to-add-when-unstale": holds the stale label "Stale", which would undo marking or unmarking`},
+			`input "labels-to-add-when-unstale": holds "Stale", the stale-pr-label, which would undo marking or unmarking`},
 		{map[string]string{"only-draft-pr": "true", "exempt-draft-pr": "TRUE"}, nil,
 			`input "only-draft-pr": only-draft-pr and exempt-draft-pr are both true: only drafts would be considered and every draft is exempt, so nothing would ever be processed; set one of them to false`},
 		{map[string]string{"close-action": "delete"}, nil,
@@ -341,6 +341,15 @@ func TestParseReportsAllErrorsInTableOrder(t *testing.T) {
 	}
 }
 
+func ignoredWarning(name string) string {
+	return `input "` + name + `" is ignored: stalepr handles pull requests only (keep actions/stale for issues); remove it to silence this warning`
+}
+
+func orderWarning(name string) string {
+	return `input "` + name + `" has no effect: stalepr always works on the pull requests with the oldest activity first, ` +
+		`which lets a capped run continue on the next one; remove it to silence this warning`
+}
+
 func TestWarnings(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -349,13 +358,18 @@ func TestWarnings(t *testing.T) {
 		want   []string
 	}{
 		{"none by default", actionDefaults(), nil},
-		{"ignored issue inputs, in one warning", map[string]string{
+		{"ignored issue inputs, one warning each", map[string]string{
 			"stale-issue-message": "old", "days-before-issue-stale": "5", "only-issue-types": "bug",
 			"stale-issue-label": "Stale", "close-issue-reason": "not_planned", // actions/stale's defaults: silent
 			"close-issue-label": " ",
-		}, []string{"stalepr handles pull requests only, so these issue inputs are ignored: stale-issue-message, days-before-issue-stale, only-issue-types"}},
+		}, []string{ignoredWarning("stale-issue-message"), ignoredWarning("days-before-issue-stale"), ignoredWarning("only-issue-types")}},
 		{"ignored inputs are not validated", map[string]string{"days-before-issue-stale": "soon"},
-			[]string{"stalepr handles pull requests only, so these issue inputs are ignored: days-before-issue-stale"}},
+			[]string{ignoredWarning("days-before-issue-stale")}},
+		{"ascending and sort-by have no effect", map[string]string{"ascending": "TRUE", "sort-by": "updated"},
+			[]string{orderWarning("ascending"), orderWarning("sort-by")}},
+		{"ascending and sort-by at their defaults: silent", map[string]string{"ascending": "false", "sort-by": "created"}, nil},
+		{"statistics off has no effect", map[string]string{"enable-statistics": "False"},
+			[]string{`input "enable-statistics" has no effect: the log and the job summary always end with the counts; remove it to silence this warning`}},
 		{"fast writes", map[string]string{"write-interval": "0s"},
 			[]string{"write-interval 0s is shorter than the second GitHub asks for between writes; secondary rate limits may stop the run"}},
 		{"close-action draft without exempt-draft-pr", map[string]string{"close-action": "draft"},

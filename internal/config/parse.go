@@ -330,11 +330,30 @@ func (p *parser) apiURL() string {
 	}
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		// Printed before the token is masked, and the userinfo may be a
+		// token or a password: never repeat it.
 		p.errs = append(p.errs, &InputError{Name: EnvAPIURL, Env: true,
-			Msg: "want an absolute http or https URL without credentials, such as https://github.example.com/api/v3, got " + quote(v)})
+			Msg: "want an absolute http or https URL without credentials, such as https://github.example.com/api/v3, got " + quote(redactUserinfo(v))})
 		return ""
 	}
 	return v
+}
+
+// redactUserinfo replaces the user:password@ part of a URL-like string with
+// ***@, also when the string does not parse.
+func redactUserinfo(s string) string {
+	prefix, rest := "", s
+	if i := strings.Index(s, "://"); i >= 0 {
+		prefix, rest = s[:i+3], s[i+3:]
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
+		rest = "***" + rest[at:]
+	}
+	return prefix + rest
 }
 
 func (p *parser) config() Config {
@@ -379,13 +398,7 @@ func (p *parser) config() Config {
 	c.LabelsToRemoveWhenStale = p.list("labels-to-remove-when-stale")
 	c.LabelsToAddWhenUnstale = p.list("labels-to-add-when-unstale")
 	c.LabelsToRemoveWhenUnstale = p.list("labels-to-remove-when-unstale")
-	for _, name := range []string{"labels-to-remove-when-stale", "labels-to-add-when-unstale"} {
-		for _, l := range p.list(name) {
-			if strings.EqualFold(l, pol.StaleLabel) {
-				p.fail(name, "holds the stale label %s, which would undo marking or unmarking", quote(l))
-			}
-		}
-	}
+	p.contradictions(c)
 
 	c.DeleteBranch = p.boolean("delete-branch")
 	if c.DeleteBranch && pol.CloseAction == lifecycle.CloseToDraft {
@@ -406,19 +419,89 @@ func (p *parser) config() Config {
 	return c
 }
 
+// effective names the input a PR-specific override pair takes its value
+// from: the override when it is set.
+func (p *parser) effective(pr, generic string) string {
+	if p.isSet(pr) {
+		return pr
+	}
+	return generic
+}
+
+// contradictions refuses inputs that each make sense but defeat each other,
+// naming both, so a workflow cannot mark pull requests it can never close.
+// Labels compare ignoring letter case, as GitHub does.
+func (p *parser) contradictions(c Config) {
+	const labelInput = "stale-pr-label"
+	stale := c.Policy.StaleLabel
+	if strings.Contains(stale, ",") {
+		// GitHub's labels= filter splits on commas: the label could not be
+		// listed, so stale pull requests would never be found again.
+		p.fail(labelInput, "%s holds a comma, which GitHub's label filter cannot search for; choose a label without one", quote(stale))
+	}
+	if c.CloseLabel != "" && strings.EqualFold(c.CloseLabel, stale) {
+		p.fail("close-pr-label", "is %s, the same label as stale-pr-label: closed pull requests could not be told from stale open ones; "+
+			"leave close-pr-label empty or choose another label", quote(c.CloseLabel))
+	}
+	exempt := "exempt-pr-labels"
+	for _, l := range c.Policy.ExemptLabels {
+		if strings.EqualFold(l, stale) {
+			p.fail(exempt, "holds %s, the stale-pr-label: a pull request marked stale would become exempt and never be closed", quote(l))
+		}
+	}
+	only := p.effective("only-pr-labels", "only-labels")
+	anyOf := p.effective("any-of-pr-labels", "any-of-labels")
+	for _, sel := range []struct {
+		name   string
+		labels []string
+		why    string
+	}{
+		{only, c.Policy.OnlyLabels, "every pull request it selects would be exempt"},
+		{anyOf, c.Policy.AnyOfLabels, "pull requests it selects by that label would be exempt"},
+	} {
+		for _, l := range sel.labels {
+			if slices.ContainsFunc(c.Policy.ExemptLabels, func(e string) bool { return strings.EqualFold(e, l) }) {
+				p.fail(sel.name, "holds %s, which %s also holds: %s; remove it from one of the two", quote(l), exempt, sel.why)
+			}
+		}
+	}
+	for _, in := range []struct {
+		name   string
+		labels []string
+	}{
+		{"labels-to-remove-when-stale", c.LabelsToRemoveWhenStale},
+		{"labels-to-add-when-unstale", c.LabelsToAddWhenUnstale},
+	} {
+		for _, l := range in.labels {
+			if strings.EqualFold(l, stale) {
+				p.fail(in.name, "holds %s, the stale-pr-label, which would undo marking or unmarking", quote(l))
+			}
+		}
+	}
+}
+
+// warnings are one per input that is accepted but has no effect, and only
+// when it is set to something other than its default: the runner passes
+// every input of action.yml, defaults included.
 func (p *parser) warnings(c Config) []string {
 	var w []string
-	var ignored []string
 	for _, in := range Inputs {
 		if in.Kind != Ignored {
 			continue
 		}
 		if v, set := p.value(in.Name); set && v != in.Default {
-			ignored = append(ignored, in.Name)
+			w = append(w, fmt.Sprintf("input %q is ignored: stalepr handles pull requests only (keep actions/stale for issues); remove it to silence this warning", in.Name))
 		}
 	}
-	if len(ignored) > 0 {
-		w = append(w, "stalepr handles pull requests only, so these issue inputs are ignored: "+strings.Join(ignored, ", "))
+	const order = "stalepr always works on the pull requests with the oldest activity first, which lets a capped run continue on the next one"
+	if p.isSet("ascending") && c.Ascending {
+		w = append(w, fmt.Sprintf("input %q has no effect: %s; remove it to silence this warning", "ascending", order))
+	}
+	if p.isSet("sort-by") && c.SortBy != "" && c.SortBy != "created" {
+		w = append(w, fmt.Sprintf("input %q has no effect: %s; remove it to silence this warning", "sort-by", order))
+	}
+	if v, set := p.value("enable-statistics"); set && strings.EqualFold(v, "false") {
+		w = append(w, fmt.Sprintf("input %q has no effect: the log and the job summary always end with the counts; remove it to silence this warning", "enable-statistics"))
 	}
 	if p.isSet("write-interval") && c.WriteInterval < time.Second && len(p.errs) == 0 {
 		w = append(w, fmt.Sprintf("write-interval %s is shorter than the second GitHub asks for between writes; secondary rate limits may stop the run", c.WriteInterval))

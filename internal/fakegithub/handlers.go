@@ -776,11 +776,16 @@ func (s *Server) deleteRef(c *call) reply {
 		return reply{status: http.StatusUnprocessableEntity, body: errorBody{
 			Message: fmt.Sprintf("Cannot delete the default branch %q", branch), DocumentationURL: docDeleteRef, Status: "422"}}
 	}
+	if s.protected[branch] {
+		return reply{status: http.StatusUnprocessableEntity, body: errorBody{
+			Message: "Cannot delete this protected branch", DocumentationURL: docDeleteRef, Status: "422"}}
+	}
 	delete(s.branches, branch)
 	// As on GitHub, deleting the head branch of an open pull request from
-	// this repository closes it.
+	// this repository closes it, and so does deleting its base branch.
 	for _, rec := range s.issues {
-		if rec.IsPR && rec.State == "open" && rec.HeadRepo == "" && !rec.HeadRepoDeleted && rec.HeadRef == branch {
+		head := rec.HeadRepo == "" && !rec.HeadRepoDeleted && rec.HeadRef == branch
+		if rec.IsPR && rec.State == "open" && (head || rec.BaseRef == branch) {
 			s.closeLocked(rec, s.identity, c.now, "")
 			rec.UpdatedAt = c.now
 		}

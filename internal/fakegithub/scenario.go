@@ -93,6 +93,11 @@ type ScenarioEvent struct {
 	Reviewer string  `json:"reviewer,omitempty"` // review_requested/removed: login or "team:slug"
 	Path     string  `json:"path,omitempty"`     // line-commented
 	Reason   string  `json:"reason,omitempty"`   // closed: state_reason
+
+	// PushedDaysAgo (committed): the commit, dated DaysAgo by git, was
+	// pushed later. updated_at moves to the push; the timeline does not
+	// show it (GitHub dates commits by their git dates).
+	PushedDaysAgo *float64 `json:"pushed_days_ago,omitempty"`
 }
 
 // StaleNoticeBody is the text the marked_stale shorthand posts.
@@ -293,8 +298,15 @@ func (s *Server) scenarioEvent(rec *issueRec, ev ScenarioEvent, when time.Time, 
 	case EventCommitted:
 		sha := fakeSHA("commit", s.nextID+1)
 		rec.HeadSHA = sha
-		s.addEventLocked(rec, Event{Type: EventCommitted, At: when, SHA: sha, Message: def(ev.Message, "Update"),
-			AuthorName: actor.Login, AuthorEmail: noreplyEmail(actor)})
+		e := Event{Type: EventCommitted, At: when, SHA: sha, Message: def(ev.Message, "Update"),
+			AuthorName: actor.Login, AuthorEmail: noreplyEmail(actor)}
+		if ev.PushedDaysAgo != nil {
+			if *ev.PushedDaysAgo > ev.DaysAgo {
+				return fmt.Errorf("pushed_days_ago %v is before the commit (days_ago %v)", *ev.PushedDaysAgo, ev.DaysAgo)
+			}
+			e.PushedAt = when.Add(time.Duration((ev.DaysAgo - *ev.PushedDaysAgo) * float64(24*time.Hour)))
+		}
+		s.addEventLocked(rec, e)
 	case EventHeadRefForcePushed:
 		sha := fakeSHA("force", s.nextID+1)
 		rec.HeadSHA = sha

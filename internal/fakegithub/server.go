@@ -19,6 +19,7 @@ type Server struct {
 	owner, repo, defaultBranch string
 	token                      string
 	identity                   User
+	protected                  map[string]bool // branches GitHub refuses to delete
 	now                        func() time.Time
 	clock                      *Clock
 	members                    map[string]bool // lower-case logins with author_association MEMBER
@@ -336,6 +337,16 @@ func (s *Server) AddBranch(names ...string) {
 }
 
 // HasBranch reports whether the base repository has the branch.
+// ProtectBranch makes GitHub refuse to delete a branch.
+func (s *Server) ProtectBranch(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.protected == nil {
+		s.protected = map[string]bool{}
+	}
+	s.protected[name] = true
+}
+
 func (s *Server) HasBranch(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -432,12 +443,18 @@ func (s *Server) touch(rec *issueRec, at time.Time) {
 
 func (s *Server) addEventLocked(rec *issueRec, e Event) Event {
 	e.At = e.At.UTC().Truncate(time.Second)
+	if !e.PushedAt.IsZero() {
+		e.PushedAt = e.PushedAt.UTC().Truncate(time.Second)
+	}
 	if e.ID == 0 {
 		e.ID = s.newID()
 	}
 	i := sort.Search(len(rec.events), func(i int) bool { return rec.events[i].At.After(e.At) })
 	rec.events = slices.Insert(rec.events, i, e)
 	s.touch(rec, e.At)
+	if e.PushedAt.After(e.At) {
+		s.touch(rec, e.PushedAt)
+	}
 	return e
 }
 

@@ -139,6 +139,11 @@ type Event struct {
 	Team     string // ...or a team slug
 
 	LineComments []LineComment // line-commented
+
+	// PushedAt (committed) is when the commit reached GitHub, when later
+	// than its git date At: the push moves updated_at, the timeline shows
+	// only At.
+	PushedAt time.Time
 }
 
 // LineComment is a pull request review comment on a line of the diff.

@@ -47,23 +47,72 @@ func New(o Options) (*Client, error) {
 	if o.Token != "" {
 		rt = &oauth2.Transport{Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: o.Token}), Base: t}
 	}
+	base, err := apiBase(o.APIURL)
+	if err != nil {
+		return nil, err
+	}
 	// No http.Client timeout: it would cover the transport's waits on
 	// secondary limits too. Each attempt has its own (Limits.AttemptTimeout).
-	gh := github.NewClient(&http.Client{Transport: rt})
+	gh := github.NewClient(&http.Client{Transport: rt, CheckRedirect: sameOrigin(base)})
 	if o.UserAgent != "" {
 		gh.UserAgent = o.UserAgent
 	}
-	if api := strings.TrimRight(o.APIURL, "/"); api != "" && api != "https://api.github.com" {
-		// Taken as it is, as Octokit does: the runner sets it to the API
-		// root (https://HOST/api/v3 on Enterprise Server). go-github's
-		// WithEnterpriseURLs would append /api/v3 to a root without it.
-		base, err := url.Parse(api + "/")
-		if err != nil || base.Scheme == "" || base.Host == "" {
-			return nil, fmt.Errorf("GITHUB_API_URL %q: want an absolute URL such as https://github.example.com/api/v3", o.APIURL)
-		}
-		gh.BaseURL, gh.UploadURL = base, base
-	}
+	gh.BaseURL, gh.UploadURL = base, base
 	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock}, nil
+}
+
+// apiBase parses GITHUB_API_URL. It is taken as it is, as Octokit does: the
+// runner sets it to the API root (https://HOST/api/v3 on Enterprise Server).
+// go-github's WithEnterpriseURLs would append /api/v3 to a root without it.
+func apiBase(apiURL string) (*url.URL, error) {
+	api := strings.TrimRight(apiURL, "/")
+	if api == "" {
+		api = "https://api.github.com"
+	}
+	base, err := url.Parse(api + "/")
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, fmt.Errorf("GITHUB_API_URL %q: want an absolute URL such as https://github.example.com/api/v3", redactURL(apiURL))
+	}
+	if base.User != nil {
+		// The URL ends up in messages and logs: credentials there would
+		// leak, and the token is the only credential the API needs.
+		return nil, fmt.Errorf("GITHUB_API_URL %q holds credentials: remove the user:password@ part, the token is passed as repo-token or GITHUB_TOKEN", redactURL(apiURL))
+	}
+	return base, nil
+}
+
+// sameOrigin follows redirects within the API's origin only (GitHub answers
+// 301 for a renamed repository). oauth2.Transport adds the token to every
+// request, redirects included, so a redirect elsewhere is not followed.
+func sameOrigin(api *url.URL) func(*http.Request, []*http.Request) error {
+	origin := originOf(api)
+	return func(req *http.Request, via []*http.Request) error {
+		if originOf(req.URL) != origin {
+			return &redirectError{from: api.Host, to: req.URL.Host}
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+}
+
+func originOf(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
+}
+
+// fail wraps err with the operation, explained when its class is known.
+func (c *Client) fail(kind opKind, err error, format string, args ...any) error {
+	op := fmt.Sprintf(format, args...)
+	if p := classify(err, kind, c.owner+"/"+c.repo); p != nil {
+		p.Op = op
+		return p
+	}
+	return fmt.Errorf("%s: %w", op, err)
 }
 
 // Usage reports the requests made so far.
@@ -101,7 +150,7 @@ func (c *Client) ListPRs(ctx context.Context, q Query, page int) ([]lifecycle.PR
 	}
 	issues, resp, err := c.gh.Issues.ListByRepo(ctx, c.owner, c.repo, opts)
 	if err != nil {
-		return nil, Page{}, fmt.Errorf("list pull requests (page %d): %w", max(page, 1), err)
+		return nil, Page{}, c.fail(opList, err, "list pull requests (page %d)", max(page, 1))
 	}
 	prs := make([]lifecycle.PR, 0, len(issues))
 	p := Page{Ascending: true}
@@ -182,7 +231,7 @@ func (c *Client) RepoComments(ctx context.Context, since time.Time, page int) ([
 	}
 	list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, 0, opts)
 	if err != nil {
-		return nil, Page{}, fmt.Errorf("list repository comments (page %d): %w", max(page, 1), err)
+		return nil, Page{}, c.fail(opList, err, "list repository comments (page %d)", max(page, 1))
 	}
 	out := make([]Comment, len(list))
 	for i, ic := range list {
@@ -200,7 +249,7 @@ func (c *Client) PRComments(ctx context.Context, number int, since time.Time) ([
 	for {
 		list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, number, opts)
 		if err != nil {
-			return nil, fmt.Errorf("list comments of #%d: %w", number, err)
+			return nil, c.fail(opRead, err, "list comments of #%d", number)
 		}
 		for _, ic := range list {
 			cm := toComment(ic)
@@ -229,7 +278,7 @@ func (c *Client) Timeline(ctx context.Context, number int) ([]lifecycle.Event, e
 		var raw []timelineEvent
 		resp, err := c.gh.Do(ctx, req, &raw)
 		if err != nil {
-			return nil, fmt.Errorf("read timeline of #%d: %w", number, err)
+			return nil, c.fail(opRead, err, "read timeline of #%d", number)
 		}
 		for _, e := range raw {
 			out = append(out, e.events()...)
@@ -252,7 +301,7 @@ type Head struct {
 func (c *Client) PullHead(ctx context.Context, number int) (Head, error) {
 	pr, _, err := c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
 	if err != nil {
-		return Head{}, fmt.Errorf("read #%d: %w", number, err)
+		return Head{}, c.fail(opRead, err, "read #%d", number)
 	}
 	h := Head{Ref: pr.GetHead().GetRef(), DefaultBranch: pr.GetBase().GetRepo().GetDefaultBranch()}
 	if hr := pr.GetHead().GetRepo(); hr != nil {
@@ -266,7 +315,7 @@ func (c *Client) PullHead(ctx context.Context, number int) (Head, error) {
 // GitHub API docs: https://docs.github.com/rest/issues/labels#add-labels-to-an-issue
 func (c *Client) AddLabels(ctx context.Context, number int, labels []string) error {
 	if _, _, err := c.gh.Issues.AddLabelsToIssue(ctx, c.owner, c.repo, number, labels); err != nil {
-		return fmt.Errorf("label #%d: %w", number, err)
+		return c.fail(opWrite, err, "label #%d", number)
 	}
 	return nil
 }
@@ -276,7 +325,7 @@ func (c *Client) AddLabels(ctx context.Context, number int, labels []string) err
 // GitHub API docs: https://docs.github.com/rest/issues/labels#set-labels-for-an-issue
 func (c *Client) SetLabels(ctx context.Context, number int, labels []string) error {
 	if _, _, err := c.gh.Issues.ReplaceLabelsForIssue(ctx, c.owner, c.repo, number, labels); err != nil {
-		return fmt.Errorf("set labels of #%d: %w", number, err)
+		return c.fail(opWrite, err, "set labels of #%d", number)
 	}
 	return nil
 }
@@ -289,7 +338,7 @@ func (c *Client) RemoveLabel(ctx context.Context, number int, label string) erro
 	// label would address another route.
 	_, err := c.gh.Issues.RemoveLabelForIssue(ctx, c.owner, c.repo, number, url.PathEscape(label))
 	if err != nil && !IsNotFound(err) {
-		return fmt.Errorf("remove label %q from #%d: %w", label, number, err)
+		return c.fail(opWrite, err, "remove label %q from #%d", label, number)
 	}
 	return nil
 }
@@ -319,7 +368,7 @@ func (c *Client) PostComment(ctx context.Context, number int, body string) error
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("comment on #%d: %w", number, err)
+		return c.fail(opWrite, err, "comment on #%d", number)
 	}
 	return nil
 }
@@ -337,7 +386,7 @@ func unknownOutcome(err error) bool {
 // GitHub API docs: https://docs.github.com/rest/issues/comments#delete-an-issue-comment
 func (c *Client) DeleteComment(ctx context.Context, id int64) error {
 	if _, err := c.gh.Issues.DeleteComment(ctx, c.owner, c.repo, id); err != nil && !IsNotFound(err) {
-		return fmt.Errorf("delete comment %d: %w", id, err)
+		return c.fail(opWrite, err, "delete comment %d", id)
 	}
 	return nil
 }
@@ -352,7 +401,7 @@ func (c *Client) Close(ctx context.Context, number int, labels []string) error {
 		req.Labels = &labels
 	}
 	if _, _, err := c.gh.Issues.Edit(ctx, c.owner, c.repo, number, req); err != nil {
-		return fmt.Errorf("close #%d: %w", number, err)
+		return c.fail(opWrite, err, "close #%d", number)
 	}
 	return nil
 }
@@ -363,10 +412,17 @@ func (c *Client) Close(ctx context.Context, number int, labels []string) error {
 // GitHub API docs: https://docs.github.com/rest/git/refs#delete-a-reference
 func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 	_, err := c.gh.Git.DeleteRef(ctx, c.owner, c.repo, "heads/"+branch)
-	if s := statusOf(err); err != nil && s != http.StatusUnprocessableEntity && s != http.StatusNotFound {
-		return fmt.Errorf("delete branch %q: %w", branch, err)
+	var er *github.ErrorResponse
+	switch s := statusOf(err); {
+	case err == nil, s == http.StatusNotFound:
+		return nil
+	case s == http.StatusUnprocessableEntity && errors.As(err, &er) && strings.Contains(strings.ToLower(er.Message), "does not exist"):
+		return nil // gone already
+	case s == http.StatusUnprocessableEntity && errors.As(err, &er):
+		// A protected branch, the default branch: GitHub keeps it.
+		return fmt.Errorf("%w: branch %q: %s", ErrBranchKept, branch, er.Message)
 	}
-	return nil
+	return c.fail(opBranch, err, "delete branch %q", branch)
 }
 
 // Viewer tells who the token acts as. A personal token names its user; an
@@ -382,7 +438,7 @@ func (c *Client) Viewer(ctx context.Context) (login string, app bool, err error)
 	case s == http.StatusForbidden && !IsStop(err):
 		return "", true, nil
 	}
-	return "", false, fmt.Errorf("read the token's identity: %w", err)
+	return "", false, c.fail(opRead, err, "read the token's identity")
 }
 
 // BranchInUse reports whether an open pull request has branch as its base or
@@ -397,7 +453,7 @@ func (c *Client) BranchInUse(ctx context.Context, branch string) (bool, error) {
 		opts.ListOptions = github.ListOptions{PerPage: 1}
 		prs, _, err := c.gh.PullRequests.List(ctx, c.owner, c.repo, opts)
 		if err != nil {
-			return false, fmt.Errorf("look for open pull requests on branch %q: %w", branch, err)
+			return false, c.fail(opRead, err, "look for open pull requests on branch %q", branch)
 		}
 		if len(prs) > 0 {
 			return true, nil
@@ -423,7 +479,7 @@ func (c *Client) RecentComments(ctx context.Context, since time.Time) ([]Comment
 		}
 		list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, 0, opts)
 		if err != nil {
-			return nil, fmt.Errorf("list recent comments: %w", err)
+			return nil, c.fail(opList, err, "list recent comments")
 		}
 		last := since
 		for _, ic := range list {

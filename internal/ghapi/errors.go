@@ -1,19 +1,29 @@
 package ghapi
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
 
 	"github.com/google/go-github/v62/github"
 )
 
 // Errors that end a run cleanly: the rest is left for the next run.
 var (
-	ErrBudget       = errors.New("operations-per-run reached")
-	ErrRateReserve  = errors.New("rate-limit reserve reached")
-	ErrRateLimited  = errors.New("rate limit exceeded")
-	ErrSecondary    = errors.New("secondary rate limit hit repeatedly")
-	ErrDryRunWrite  = errors.New("dry run: write request refused")
+	ErrBudget      = errors.New("operations-per-run reached")
+	ErrRateReserve = errors.New("rate-limit reserve reached")
+	ErrRateLimited = errors.New("rate limit exceeded")
+	ErrSecondary   = errors.New("secondary rate limit hit repeatedly")
+	ErrDryRunWrite = errors.New("dry run: write request refused")
+	// ErrBranchKept: GitHub refused to delete a branch it protects.
+	ErrBranchKept   = errors.New("GitHub keeps the branch")
 	errTransient    = errors.New("transient failure")
 	errUnknownWrite = errors.New("write outcome unknown")
 )
@@ -42,4 +52,290 @@ func statusOf(err error) int {
 		return er.Response.StatusCode
 	}
 	return 0
+}
+
+// rateLimitError is the primary rate limit as the transport saw it, with the
+// reset time so the user is told when the next run can continue.
+type rateLimitError struct{ reset time.Time }
+
+func (e *rateLimitError) Error() string {
+	return fmt.Sprintf("%v: resets at %s", ErrRateLimited, resetText(e.reset))
+}
+
+func (e *rateLimitError) Is(target error) bool { return target == ErrRateLimited }
+
+func resetText(t time.Time) string {
+	if t.IsZero() {
+		return "an unknown time"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// tooLargeError: a response body above Limits.MaxBody, refused unread.
+type tooLargeError struct {
+	route string
+	limit int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("%s: response body larger than %s, not read", e.route, sizeText(e.limit))
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// htmlError: the API URL answered a web page, the sign of GITHUB_API_URL set
+// to the web root. Reported as such rather than as go-github's "invalid
+// character '<'".
+type htmlError struct {
+	route  string
+	host   string
+	status int
+}
+
+func (e *htmlError) Error() string {
+	return fmt.Sprintf("%s: %s answered an HTML page (HTTP %d), not JSON", e.route, e.host, e.status)
+}
+
+// redirectError: a redirect to a host other than the API's, not followed so
+// that the token (added to every request by oauth2.Transport) stays with
+// the API host.
+type redirectError struct{ from, to string }
+
+func (e *redirectError) Error() string {
+	return fmt.Sprintf("%s redirected to another host, %s: not followed, the token is sent to %s only", e.from, e.to, e.from)
+}
+
+// Class names a kind of failure that has one piece of advice.
+type Class string
+
+// The failure classes a user can act on.
+const (
+	BadCredentials    Class = "bad credentials"
+	RepoNotFound      Class = "repository not found"
+	MissingPermission Class = "missing permission"
+	Unreachable       Class = "network unreachable"
+	NotTheAPI         Class = "not the API"
+	RateLimited       Class = "rate limited"
+	TooLarge          Class = "response too large"
+	OffHostRedirect   Class = "redirect to another host"
+)
+
+// Problem is a failure explained: what happened and what to do, in words a
+// user of the action can act on. It never holds the token.
+type Problem struct {
+	Class  Class
+	Op     string // what the client was doing: "list pull requests (page 1)"
+	What   string // what happened
+	Advice string // what to do
+	Err    error  // the underlying error, for errors.Is and errors.As
+}
+
+func (p *Problem) Error() string {
+	s := p.What + ". " + p.Advice
+	if p.Op != "" {
+		s = p.Op + ": " + s
+	}
+	return s
+}
+
+func (p *Problem) Unwrap() error { return p.Err }
+
+// Explain turns a failure into the message a user should see: for a known
+// class, what happened and what to do; otherwise the error's own text.
+func Explain(err error) string {
+	if err == nil {
+		return ""
+	}
+	var p *Problem
+	if errors.As(err, &p) {
+		return p.What + ". " + p.Advice
+	}
+	if p := classify(err, opUnknown, ""); p != nil {
+		return p.What + ". " + p.Advice
+	}
+	return err.Error()
+}
+
+// opKind is what a request was for: the same status means different things
+// (a 404 on the listing is a missing repository, on a label a label already
+// gone) and a 403 needs a different permission.
+type opKind int
+
+const (
+	opUnknown opKind = iota
+	opList           // repository-wide listing: the first request of a run
+	opRead           // reading one pull request
+	opWrite          // labels, comments, closing
+	opBranch         // deleting a branch
+)
+
+const (
+	apiRoot    = "GITHUB_API_URL is the API root (https://api.github.com, or https://HOST/api/v3 on Enterprise Server)"
+	writePerms = "`pull-requests: write` and `issues: write`"
+)
+
+// classify explains err for an operation of kind op on repository repo
+// (owner/name); nil when err is of no known class.
+func classify(err error, op opKind, repo string) *Problem {
+	var (
+		rl    *rateLimitError
+		grl   *github.RateLimitError
+		gab   *github.AbuseRateLimitError
+		big   *tooLargeError
+		html  *htmlError
+		redir *redirectError
+		er    *github.ErrorResponse
+	)
+	p := &Problem{Err: err}
+	switch {
+	case errors.As(err, &rl), errors.As(err, &grl), errors.Is(err, ErrRateLimited):
+		reset := time.Time{}
+		if rl != nil {
+			reset = rl.reset
+		} else if grl != nil {
+			reset = grl.Rate.Reset.Time
+		}
+		p.Class = RateLimited
+		p.What = "GitHub's API rate limit for this token is used up until " + resetText(reset)
+		p.Advice = "The run stopped cleanly; a run after that time continues where this one stopped. " +
+			"If it happens often, lower operations-per-run, raise rate-limit-reserve or run less often"
+	case errors.As(err, &gab), errors.Is(err, ErrSecondary):
+		p.Class = RateLimited
+		p.What = "GitHub's secondary rate limit (too many writes in a short time) stopped the run"
+		if gab != nil && gab.RetryAfter != nil {
+			p.What += fmt.Sprintf("; GitHub asks to wait %s", *gab.RetryAfter)
+		}
+		p.Advice = "The next run continues. Raise write-interval or lower operations-per-run, " +
+			"and do not run other bots that write with the same token at the same time"
+	case errors.As(err, &big):
+		p.Class = TooLarge
+		p.What = fmt.Sprintf("the answer to %s was larger than %s and was not read", big.route, sizeText(big.limit))
+		p.Advice = "A page of GitHub's API is far smaller (100 pull requests take under 1 MiB): " +
+			"check that " + apiRoot + " and any proxy in between"
+	case errors.As(err, &html):
+		p.Class = NotTheAPI
+		p.What = fmt.Sprintf("%s answered an HTML page (HTTP %d) instead of the API's JSON", html.host, html.status)
+		p.Advice = "GITHUB_API_URL must be the API root, such as https://" + html.host + "/api/v3 on Enterprise Server " +
+			"(https://api.github.com for github.com), not the web address https://" + html.host
+	case errors.As(err, &redir):
+		p.Class = OffHostRedirect
+		p.What = redir.Error()
+		p.Advice = "Set GITHUB_API_URL to the address that answers the API itself, without a redirect to another host"
+	case errors.As(err, &er) && er.Response != nil:
+		return classifyStatus(p, er, op, repo)
+	default:
+		return classifyNet(p, err)
+	}
+	return p
+}
+
+func classifyStatus(p *Problem, er *github.ErrorResponse, op opKind, repo string) *Problem {
+	code := er.Response.StatusCode
+	said := fmt.Sprintf("GitHub answered %d", code)
+	if er.Message != "" {
+		said += " " + er.Message
+	}
+	switch {
+	case code == http.StatusUnauthorized:
+		p.Class = BadCredentials
+		p.What = said + ": the token is invalid, expired or revoked"
+		p.Advice = "In a workflow leave repo-token unset (it defaults to ${{ github.token }}) or set it to a secret holding a valid token; " +
+			"for the CLI set GITHUB_TOKEN, for example GITHUB_TOKEN=$(gh auth token)"
+	case code == http.StatusNotFound && op == opList:
+		p.Class = RepoNotFound
+		p.What = said + ": the repository " + repo + " does not exist or this token cannot see it"
+		p.Advice = "Check the repository input (or GITHUB_REPOSITORY) is owner/name of an existing repository, " +
+			"and that the token was granted access to it (a token of another repository, or a fine-grained token without it, sees a 404); " +
+			"on Enterprise Server check that " + apiRoot
+	case code == http.StatusForbidden:
+		p.Class = MissingPermission
+		p.What = said
+		switch op {
+		case opWrite:
+			p.Advice = "The token may not change pull requests: grant " + writePerms +
+				" under `permissions:` in the workflow (a pull_request run from a fork only ever gets a read-only token)"
+		case opBranch:
+			p.Advice = "Deleting branches needs `contents: write` under `permissions:` in the workflow; or set delete-branch: false"
+		default:
+			p.Advice = "The token may not read this repository's pull requests and issues: grant " + writePerms +
+				" under `permissions:` in the workflow (reading needs read access, marking and closing write access)"
+		}
+	default:
+		return nil
+	}
+	return p
+}
+
+// classifyNet explains failures to reach the API host at all.
+func classifyNet(p *Problem, err error) *Problem {
+	host := ""
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			host = u.Host
+		}
+	}
+	var (
+		dns   *net.DNSError
+		op    *net.OpError
+		cert  *tls.CertificateVerificationError
+		unk   x509.UnknownAuthorityError
+		hostn x509.HostnameError
+	)
+	p.Class = Unreachable
+	p.Advice = "Check that " + apiRoot + " and that the runner can reach that host (DNS, proxy, firewall)"
+	switch {
+	case errors.As(err, &dns):
+		name := dns.Name
+		if name == "" {
+			name = host
+		}
+		p.What = "cannot resolve the host name " + name + ": " + dns.Err
+	case errors.Is(err, syscall.ECONNREFUSED):
+		p.What = "the connection to " + orAddr(host, err) + " was refused"
+	case errors.As(err, &cert), errors.As(err, &unk), errors.As(err, &hostn):
+		p.What = "the TLS certificate of " + orAddr(host, err) + " is not trusted"
+		p.Advice = "Check that " + apiRoot + "; for a server with a private certificate authority, install that CA on the runner"
+	case errors.As(err, &op) && op.Op == "dial":
+		p.What = "cannot connect to " + orAddr(host, err) + ": " + op.Err.Error()
+	default:
+		return nil
+	}
+	return p
+}
+
+func orAddr(host string, err error) string {
+	if host != "" {
+		return host
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Addr != nil {
+		return op.Addr.String()
+	}
+	return "the API host"
+}
+
+// redactURL removes any userinfo (user:password@) from a URL-like string,
+// also when the string does not parse, so it can go into a message.
+func redactURL(s string) string {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		scheme, rest = "", s
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
+		rest = "***@" + rest[at+1:]
+	}
+	if ok {
+		return scheme + "://" + rest
+	}
+	return rest
 }

@@ -36,7 +36,7 @@ func (c *Client) Reviews(ctx context.Context, number int) ([]lifecycle.Review, e
 	for {
 		list, resp, err := c.gh.PullRequests.ListReviews(ctx, c.owner, c.repo, number, opts)
 		if err != nil {
-			return nil, fmt.Errorf("list reviews of #%d: %w", number, err)
+			return nil, c.fail(opRead, err, "list reviews of #%d", number)
 		}
 		for _, r := range list {
 			out = append(out, lifecycle.Review{
@@ -92,7 +92,7 @@ func (c *Client) ConvertToDraft(ctx context.Context, nodeID string) error {
 	}
 	var out graphqlResponse
 	if _, err := c.gh.Do(ctx, req, &out); err != nil {
-		return fmt.Errorf("convert %s to draft: %w", nodeID, err)
+		return c.fail(opWrite, err, "convert %s to draft", nodeID)
 	}
 	if len(out.Errors) == 0 {
 		return nil
@@ -135,7 +135,7 @@ func (c *Client) ListRepositories(ctx context.Context, owner string, o RepoListO
 			return nil, fmt.Errorf("list repositories of %s: %w (%v)", owner, ErrNotInstallation, err)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("list repositories of %s: %w", owner, err)
+			return nil, c.fail(opRead, err, "list repositories of %s", owner)
 		}
 		for _, r := range list.Repositories {
 			if !strings.EqualFold(r.GetOwner().GetLogin(), owner) ||
@@ -161,7 +161,7 @@ func (c *Client) RepoFile(ctx context.Context, path string) (content []byte, fou
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", path, err)
+		return nil, false, c.fail(opRead, err, "read %s", path)
 	}
 	if fc == nil {
 		return nil, false, fmt.Errorf("read %s: it is a directory, want a file", path)

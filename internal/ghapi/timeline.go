@@ -18,6 +18,7 @@ type timelineEvent struct {
 	CreatedAt   *time.Time `json:"created_at"`
 	SubmittedAt *time.Time `json:"submitted_at"`
 	Body        string     `json:"body"`
+	State       string     `json:"state"` // reviewed
 	Label       *struct {
 		Name string `json:"name"`
 	} `json:"label"`
@@ -113,6 +114,7 @@ func (e timelineEvent) events() []lifecycle.Event {
 		// formatter's fix-up) is the bot's, not a person's.
 		ev.Actor, ev.Bot = "", e.Author.isBot() || e.Committer.isBot()
 	case lifecycle.Reviewed:
+		ev.ReviewState = e.State
 		if e.SubmittedAt != nil {
 			ev.At = *e.SubmittedAt
 		}

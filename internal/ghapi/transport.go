@@ -3,6 +3,7 @@ package ghapi
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -40,7 +41,17 @@ type Limits struct {
 	// AttemptTimeout bounds one attempt, body included (default 30s). There
 	// is no timeout on a whole request: it may wait out a secondary limit.
 	AttemptTimeout time.Duration
+	// MaxBody caps every response body (default DefaultMaxBody); a larger
+	// answer fails the request instead of growing the process without bound.
+	MaxBody int64
 }
+
+// DefaultMaxBody is the largest response body read. The largest legitimate
+// page is 100 items whose bodies GitHub caps at 65,536 characters: at up to
+// 4 bytes a character that is 26 MB, plus metadata; a typical listing page
+// of 100 pull requests is under 1 MiB. Decoding costs a few times the body,
+// so the cap also bounds the process to a few hundred MB.
+const DefaultMaxBody = 32 << 20
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxRetries == 0 {
@@ -57,6 +68,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.AttemptTimeout == 0 {
 		l.AttemptTimeout = 30 * time.Second
+	}
+	if l.MaxBody == 0 {
+		l.MaxBody = DefaultMaxBody
 	}
 	return l
 }
@@ -135,6 +149,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			if final(err) {
+				return nil, err
+			}
 			if repeatable(req) && attempt < t.lim.MaxRetries {
 				attempt++
 				if err := t.backoff(ctx, attempt); err != nil {
@@ -146,13 +163,14 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if write {
 				class = errUnknownWrite
 			}
-			return nil, fmt.Errorf("%w: %s: %v", class, route, err)
+			return nil, fmt.Errorf("%w: %s: %w", class, route, err)
 		}
 		t.observe(resp.Header)
 		switch kind, wait := t.classify(resp); kind {
 		case limitPrimary:
-			t.stop(ErrRateLimited)
-			return nil, fmt.Errorf("%w: resets at %s", ErrRateLimited, t.resetText())
+			err := &rateLimitError{reset: t.reset()}
+			t.stop(err)
+			return nil, err
 		case limitSecondary:
 			if wait > t.lim.MaxWait {
 				// GitHub asks for a longer pause than a run may take, and
@@ -178,8 +196,32 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			continue
 		}
+		if isHTML(resp) {
+			return nil, &htmlError{route: route, host: req.URL.Host, status: resp.StatusCode}
+		}
 		return resp, nil
 	}
+}
+
+// final reports failures that the same request would meet again.
+func final(err error) bool {
+	var big *tooLargeError
+	return errors.As(err, &big)
+}
+
+// isHTML: the API never answers a web page, a web server does. Redirects
+// pass (their bodies are often HTML) and so do server errors, which GitHub's
+// front end may render as HTML during an outage.
+func isHTML(resp *http.Response) bool {
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 || resp.StatusCode >= 500 {
+		return false
+	}
+	if strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/html") {
+		return true
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("<"))
 }
 
 // attempt sends the request once, within AttemptTimeout, and reads the
@@ -200,7 +242,10 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, route string
 	if err != nil {
 		return nil, err
 	}
-	if err := bufferBody(resp); err != nil {
+	if err := bufferBody(resp, t.lim.MaxBody); err != nil {
+		if big, ok := err.(*tooLargeError); ok {
+			big.route = route
+		}
 		return nil, err
 	}
 	return resp, nil
@@ -313,13 +358,10 @@ func (t *transport) observe(h http.Header) {
 	}
 }
 
-func (t *transport) resetText() string {
+func (t *transport) reset() time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.rateReset.IsZero() {
-		return "an unknown time"
-	}
-	return t.rateReset.UTC().Format(time.RFC3339)
+	return t.rateReset
 }
 
 type limitKind int
@@ -372,10 +414,18 @@ func parseRetryAfter(v string) (time.Duration, bool) {
 }
 
 // bufferBody reads the whole body so a connection cut mid-body surfaces here,
-// where it can be retried, rather than as a JSON error in go-github.
-func bufferBody(resp *http.Response) error {
+// where it can be retried, rather than as a JSON error in go-github. A body
+// above max is refused: by its Content-Length before reading, or once max
+// bytes have come.
+func bufferBody(resp *http.Response, max int64) error {
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	if resp.ContentLength > max {
+		return &tooLargeError{limit: max}
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if int64(len(body)) > max {
+		return &tooLargeError{limit: max}
+	}
 	if err == nil && resp.ContentLength >= 0 && int64(len(body)) < resp.ContentLength {
 		err = io.ErrUnexpectedEOF
 	}

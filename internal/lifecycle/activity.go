@@ -48,6 +48,9 @@ type Event struct {
 	MarkedAt time.Time // carried by a StaleNotice: when the label was added
 	// ReviewRequested, ReviewRequestRemoved: the requested login or team slug.
 	Reviewer string
+	// Reviewed: the review's state as it stands now (GitHub rewrites a
+	// dismissed approval to "dismissed").
+	ReviewState string
 }
 
 // Activity is what the rules need to know beyond the listing, summarised from
@@ -65,6 +68,7 @@ type Activity struct {
 	ReopenedAt       time.Time // the last reopening, by anyone
 	PendingReviewers []string  // review requested and not yet given
 	AwaitingReview   bool      // the author acted last and waits for a requested review
+	Approved         bool      // an approval still stands (see Approved)
 	ClosedBySelf     bool      // the last close was stalepr's, after its own closing comment
 	// LastEventAt is the latest thing the history explains, by anyone. An
 	// updated_at later than it is a change nobody can name (a push of old
@@ -106,6 +110,7 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 	var a Activity
 	var pending []string
 	var closedAt time.Time
+	var reviews []Review
 	var markBy string
 	var markByBot bool
 	botComments := map[string]time.Time{} // a bot's last plain comment, by login
@@ -162,6 +167,7 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 		case ReviewRequestRemoved:
 			pending = removeFold(pending, e.Reviewer)
 		case Reviewed:
+			reviews = append(reviews, Review{Reviewer: e.Actor, State: e.ReviewState, At: e.At})
 			// GitHub fulfils a team's request with any member's review; we
 			// cannot tell membership, so any review but the author's does.
 			pending = removeFold(pending, e.Actor)
@@ -186,6 +192,7 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 		a.ReopenedAt = closedAt
 	}
 	a.PendingReviewers = pending
+	a.Approved = Approved(reviews)
 	a.AwaitingReview = len(pending) > 0 && author != "" && strings.EqualFold(a.LastPersonLogin, author)
 	return a
 }

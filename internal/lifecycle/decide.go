@@ -150,12 +150,17 @@ func decideFresh(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	if !last.Before(cutoff) {
 		return Decision{Action: Keep, Reason: ReasonActive, InactiveSince: last}
 	}
-	if p.ExemptAwaitingReview {
+	if p.ExemptAwaitingReview || p.ExemptApproved {
+		// Waiting on maintainers, not on the author: only the timeline
+		// tells (reviews requested and given, approvals standing).
 		if act == nil {
 			return Decision{Action: NeedDetail, Reason: ReasonInactive, InactiveSince: last}
 		}
-		if act.AwaitingReview {
+		if p.ExemptAwaitingReview && act.AwaitingReview {
 			return Decision{Action: Skip, Reason: ReasonAwaitingReview, InactiveSince: last}
+		}
+		if p.ExemptApproved && act.Approved {
+			return Decision{Action: Skip, Reason: ReasonApproved, InactiveSince: last}
 		}
 	}
 	if p.DaysBeforeClose == 0 {

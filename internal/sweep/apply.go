@@ -20,6 +20,9 @@ func (s *sweeper) costOf(a lifecycle.Action) int {
 		return 2 + s.extraReads(s.cfg.StaleMessage, false)
 	case lifecycle.Close:
 		n := 2 + s.extraReads(s.cfg.CloseMessage, true)
+		if s.pol.CloseAction == lifecycle.CloseToDraft {
+			return n + 1 // the conversion, the comment, the labels
+		}
 		if s.cfg.DeleteBranch {
 			// read the head, look for open PRs on the branch (as base, as
 			// head), delete it, take the stale label off
@@ -132,6 +135,9 @@ func (s *sweeper) act(ctx context.Context, p planned) error {
 		}
 		return s.gh.SetLabels(ctx, n, want)
 	case lifecycle.Close:
+		if s.pol.CloseAction == lifecycle.CloseToDraft {
+			return s.toDraft(ctx, p)
+		}
 		if s.cfg.CloseMessage != "" && !p.d.CloseNoticePosted {
 			if err := s.detailFor(ctx, &p, s.cfg.CloseMessage); err != nil {
 				return err
@@ -167,6 +173,40 @@ func (s *sweeper) act(ctx context.Context, p planned) error {
 	return nil
 }
 
+// toDraft is close-action: draft. The conversion comes first: GitHub refuses
+// it to a workflow's GITHUB_TOKEN, and then nothing else may happen to the
+// PR (no closing comment for a conversion that did not take place). A run
+// stopped after it leaves a stale-labelled draft, which the next run
+// decides again and finishes: comment (once), then the labels.
+func (s *sweeper) toDraft(ctx context.Context, p planned) error {
+	n := p.pr.Number
+	if s.draftRefused != nil {
+		return s.draftRefused
+	}
+	if !p.pr.Draft {
+		if err := s.gh.ConvertToDraft(ctx, p.pr.NodeID); err != nil {
+			if errors.Is(err, ghapi.ErrDraftForbidden) {
+				s.draftRefused = fmt.Errorf("not converted: %w", ghapi.ErrDraftForbidden)
+			}
+			return fmt.Errorf("convert #%d to draft: %w", n, err)
+		}
+	}
+	if s.cfg.CloseMessage != "" && !p.d.CloseNoticePosted {
+		if err := s.detailFor(ctx, &p, s.cfg.CloseMessage); err != nil {
+			return err
+		}
+		body := notice.Body(notice.Render(s.cfg.CloseMessage, s.vars(p)), notice.CloseMarker())
+		if err := s.post(ctx, n, body); err != nil {
+			return err
+		}
+	}
+	labels := without(p.pr.Labels, []string{s.pol.StaleLabel})
+	if s.cfg.CloseLabel != "" {
+		labels = union(labels, []string{s.cfg.CloseLabel})
+	}
+	return s.gh.SetLabels(ctx, n, nonNil(labels))
+}
+
 func (s *sweeper) postNotice(ctx context.Context, p planned, markedAt time.Time) error {
 	if s.cfg.StaleMessage == "" {
 		return nil
@@ -180,7 +220,11 @@ func (s *sweeper) post(ctx context.Context, n int, body string) error {
 		s.firstPost = s.now
 	}
 	s.posts++
-	return s.gh.PostComment(ctx, n, body)
+	err := s.gh.PostComment(ctx, n, body)
+	if err == nil {
+		s.posted++
+	}
+	return err
 }
 
 // dedupeReserve is what must stay unspent after an action that posts, so the
@@ -215,7 +259,12 @@ func (s *sweeper) deleteBranch(ctx context.Context, n int) error {
 		s.log.Printf("#%d: branch %q kept: an open pull request is based on it or uses it", n, h.Ref)
 		return nil
 	}
-	return s.gh.DeleteBranch(ctx, h.Ref)
+	err = s.gh.DeleteBranch(ctx, h.Ref)
+	if errors.Is(err, ghapi.ErrBranchKept) {
+		s.log.Printf("#%d: closed; its branch was not deleted: %s", n, s.redact(err))
+		return nil
+	}
+	return err
 }
 
 func (s *sweeper) vars(p planned) notice.Vars {

@@ -28,8 +28,8 @@ var (
 
 // world is a fake GitHub repository and the clock it shares with the client.
 type world struct {
-	t     *testing.T // nil in benchmarks: use tb
-	tb    testing.TB
+	t     *testing.T // nil in benchmarks: use tb()
+	bench testing.TB // the benchmark, when t is nil
 	fake  *fakegithub.Server
 	srv   *httptest.Server
 	clock *fakegithub.Clock
@@ -47,8 +47,21 @@ func serveWorld(tb testing.TB, fake *fakegithub.Server) *world {
 	tb.Helper()
 	srv := httptest.NewServer(fake)
 	tb.Cleanup(srv.Close)
-	t, _ := tb.(*testing.T)
-	return &world{t: t, tb: tb, fake: fake, srv: srv, clock: fake.Clock()}
+	w := &world{fake: fake, srv: srv, clock: fake.Clock()}
+	if t, ok := tb.(*testing.T); ok {
+		w.t = t
+	} else {
+		w.bench = tb
+	}
+	return w
+}
+
+// tb is the test or benchmark the world belongs to.
+func (w *world) tb() testing.TB {
+	if w.t != nil {
+		return w.t
+	}
+	return w.bench
 }
 
 func daysAgo(d float64) time.Time { return t0.Add(-time.Duration(d * float64(24*time.Hour))) }
@@ -75,25 +88,33 @@ func (w *world) markedPR(d float64, mod ...func(*fakegithub.Issue)) int {
 	return n
 }
 
-type nopLog struct{ lines []string }
+type nopLog struct{ lines, printed []string }
 
 func (l *nopLog) PR(it sweep.Item, dry bool) {
 	l.lines = append(l.lines, fmt.Sprint(it.Number, it.Action))
 }
-func (l *nopLog) Printf(format string, args ...any) {}
+func (l *nopLog) Printf(format string, args ...any) {
+	l.printed = append(l.printed, fmt.Sprintf(format, args...))
+}
 
 // run parses inputs as the action would and sweeps once.
 func (w *world) run(inputs map[string]string) sweep.Result {
-	w.tb.Helper()
+	w.tb().Helper()
+	return w.runLog(inputs, &nopLog{})
+}
+
+// runLog is run with the log kept.
+func (w *world) runLog(inputs map[string]string, log *nopLog) sweep.Result {
+	w.tb().Helper()
 	cfg := w.config(inputs)
-	return sweep.Run(context.Background(), w.client(cfg, w.clock, nil), cfg, w.now(), &nopLog{})
+	return sweep.Run(context.Background(), w.client(cfg, w.clock, nil), cfg, w.now(), log)
 }
 
 // client is the ghapi client a run with cfg uses against the world, with
 // clock (pacing and back-off waits) and base (nil: http.DefaultTransport);
 // the one constructor every test of the package shares.
 func (w *world) client(cfg config.Config, clock ghapi.Clock, base http.RoundTripper) *ghapi.Client {
-	w.tb.Helper()
+	w.tb().Helper()
 	client, err := ghapi.New(ghapi.Options{
 		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
 		Clock: clock, Base: base,
@@ -101,14 +122,14 @@ func (w *world) client(cfg config.Config, clock ghapi.Clock, base http.RoundTrip
 			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval},
 	})
 	if err != nil {
-		w.tb.Fatal(err)
+		w.tb().Fatal(err)
 	}
 	return client
 }
 
 // config parses inputs as the action would, for the world's repository.
 func (w *world) config(inputs map[string]string) config.Config {
-	w.tb.Helper()
+	w.tb().Helper()
 	src := config.Source{
 		Input: func(name string) (string, bool) { v, ok := inputs[name]; return v, ok },
 		Env: func(name string) string {
@@ -117,7 +138,7 @@ func (w *world) config(inputs map[string]string) config.Config {
 	}
 	cfg, err := config.Parse(src)
 	if err != nil {
-		w.tb.Fatalf("config: %v", err)
+		w.tb().Fatalf("config: %v", err)
 	}
 	return cfg
 }

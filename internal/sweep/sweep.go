@@ -31,6 +31,7 @@ type GitHub interface {
 	DeleteComment(ctx context.Context, id int64) error
 	Close(ctx context.Context, number int, labels []string) error
 	DeleteBranch(ctx context.Context, branch string) error
+	ConvertToDraft(ctx context.Context, nodeID string) error
 
 	Usage() ghapi.Usage
 	Left() int
@@ -61,13 +62,16 @@ type sweeper struct {
 	res  Result
 
 	firstPost time.Time
-	posts     int
+	posts     int // comments this run tried to post
+	posted    int // and did
 
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
 	// Who we are: self grows once GitHub has told (viewerKnown); notSelf
 	// caches authors of markers found not to be us.
 	viewerKnown, viewerApp bool
 	notSelf                []string
+
+	draftRefused error // GitHub refused a draft conversion to this token: no more tries
 }
 
 type planned struct {

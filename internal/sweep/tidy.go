@@ -67,18 +67,10 @@ func (s *sweeper) dedupe(ctx context.Context) {
 		return
 	}
 	since := s.firstPost.Add(-time.Minute)
-	comments, err := s.gh.RecentComments(ctx, since)
+	fresh, err := s.recentNotices(ctx, since)
 	if err != nil {
 		s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s", s.redact(err))
 		return // the markers still stop later runs from posting again
-	}
-	// since filters on updated_at: an old notice edited meanwhile is not a
-	// duplicate of a fresh one.
-	var fresh []ghapi.Comment
-	for _, c := range comments {
-		if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && containsFold(s.self, c.Event.Actor) {
-			fresh = append(fresh, c)
-		}
 	}
 	type key struct {
 		issue int
@@ -100,6 +92,50 @@ func (s *sweeper) dedupe(ctx context.Context) {
 			s.log.Printf("removed a duplicate notice on #%d (a concurrent run posted it too)", c.Issue)
 		}
 	}
+}
+
+// recentNotices lists our notices created since a time. When it finds other
+// notices than the ones this run posted, another run is at work, and it may
+// be deleting its duplicates while the listing is read: that can shift a
+// comment out of sight between two pages, so the listing is then read again
+// until two reads agree (a few times at most).
+func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]ghapi.Comment, error) {
+	var prev []ghapi.Comment
+	for range 4 {
+		comments, err := s.gh.RecentComments(ctx, since)
+		if err != nil {
+			return nil, err
+		}
+		// since filters on updated_at: an old notice edited meanwhile is
+		// not a duplicate of a fresh one.
+		var fresh []ghapi.Comment
+		for _, c := range comments {
+			if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && containsFold(s.self, c.Event.Actor) {
+				fresh = append(fresh, c)
+			}
+		}
+		if len(fresh) == s.posted && prev == nil || sameIDs(prev, fresh) {
+			return fresh, nil
+		}
+		prev = fresh
+	}
+	return prev, nil
+}
+
+func sameIDs(a, b []ghapi.Comment) bool {
+	if a == nil || len(a) != len(b) {
+		return false
+	}
+	ids := map[int64]bool{}
+	for _, c := range a {
+		ids[c.ID] = true
+	}
+	for _, c := range b {
+		if !ids[c.ID] {
+			return false
+		}
+	}
+	return true
 }
 
 // closedByUs reports whether the last close of a PR was stalepr's.

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rhysd/actionlint"
+	"go.yaml.in/yaml/v4"
+)
+
+const (
+	digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	image  = "ghcr.io/stalepr/stalepr@" + digest
+	ref    = "docker://" + image
+)
+
+// TestPinRepositoryActionYML rewrites the repository's own action.yml as the
+// release workflow does: only runs.image changes, every other byte stays.
+func TestPinRepositoryActionYML(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, old, err := Pin(src, ref)
+	if err != nil {
+		t.Fatalf("Pin: %v", err)
+	}
+	if old != "Dockerfile" {
+		t.Errorf("replaced %q, want Dockerfile (main keeps image: Dockerfile for @main users)", old)
+	}
+	assertOnlyImageChanged(t, src, out, old, ref)
+
+	// Every key but runs.image reads the same.
+	var before, after map[string]any
+	if err := yaml.Unmarshal(src, &before); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(out, &after); err != nil {
+		t.Fatalf("the rewritten action.yml does not parse: %v", err)
+	}
+	if got := after["runs"].(map[string]any)["image"]; got != ref {
+		t.Errorf("runs.image = %v, want %s", got, ref)
+	}
+	after["runs"].(map[string]any)["image"] = old
+	if fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Error("keys other than runs.image changed")
+	}
+}
+
+// assertOnlyImageChanged checks that out is src with the value old of
+// runs.image replaced by ref: the bytes before and after it are identical.
+func assertOnlyImageChanged(t *testing.T, src, out []byte, old, ref string) {
+	t.Helper()
+	p := 0 // common prefix
+	for p < len(src) && p < len(out) && src[p] == out[p] {
+		p++
+	}
+	s := 0 // common suffix, not overlapping the prefix
+	for s < len(src)-p && s < len(out)-p && src[len(src)-1-s] == out[len(out)-1-s] {
+		s++
+	}
+	removed, added := string(src[p:len(src)-s]), string(out[p:len(out)-s])
+	if !strings.Contains(old, removed) || !strings.Contains(ref, added) {
+		t.Errorf("the rewrite replaced %q with %q: want only the image %q replaced with %q", removed, added, old, ref)
+	}
+	line := bytes.Count(src[:p], []byte("\n")) + 1
+	if !bytes.HasPrefix(bytes.TrimLeft(src[bytes.LastIndexByte(src[:p], '\n')+1:], " "), []byte("image: "+old)) {
+		t.Errorf("the rewrite changed line %d, which is not runs.image", line)
+	}
+	if strings.Count(string(out), ref) != 1 {
+		t.Errorf("the output holds %s %d times, want once", ref, strings.Count(string(out), ref))
+	}
+}
+
+// TestPinStyles: the value is replaced whatever its quoting, with a comment
+// after it, CRLF line endings or non-ASCII text before it on the line.
+func TestPinStyles(t *testing.T) {
+	head := "name: x\ndescription: 'Dockerfile here too: image: Dockerfile'\n"
+	for _, tc := range []struct{ name, in, want string }{
+		{"plain", head + "runs:\n  using: docker\n  image: Dockerfile\n",
+			head + "runs:\n  using: docker\n  image: " + ref + "\n"},
+		{"no final newline", head + "runs:\n  using: docker\n  image: Dockerfile",
+			head + "runs:\n  using: docker\n  image: " + ref},
+		{"single quotes", head + "runs:\n  image: 'Docker''file'\n  using: docker\n",
+			head + "runs:\n  image: " + ref + "\n  using: docker\n"},
+		{"double quotes", head + "runs:\n  using: \"docker\"\n  image: \"Docker\\x66ile\"  # built on every run\n",
+			head + "runs:\n  using: \"docker\"\n  image: " + ref + "  # built on every run\n"},
+		{"comment", head + "runs:\n  using: docker\n  image: Dockerfile # built on every run\n  args: [a]\n",
+			head + "runs:\n  using: docker\n  image: " + ref + " # built on every run\n  args: [a]\n"},
+		{"CRLF", strings.ReplaceAll(head+"runs:\n  using: docker\n  image: Dockerfile\n", "\n", "\r\n"),
+			strings.ReplaceAll(head+"runs:\n  using: docker\n  image: "+ref+"\n", "\n", "\r\n")},
+		{"flow mapping", head + "runs: {using: docker, image: Dockerfile}\n",
+			head + "runs: {using: docker, image: " + ref + "}\n"},
+		{"non-ASCII before", "name: x\ndescription: d\nruns: {using: docker, é: 1, image: Dockerfile}\n",
+			"name: x\ndescription: d\nruns: {using: docker, é: 1, image: " + ref + "}\n"},
+		{"already pinned", head + "runs:\n  using: docker\n  image: docker://ghcr.io/stalepr/stalepr@sha256:" + strings.Repeat("f", 64) + "\n",
+			head + "runs:\n  using: docker\n  image: " + ref + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := Pin([]byte(tc.in), ref)
+			if err != nil {
+				t.Fatalf("Pin: %v", err)
+			}
+			if string(out) != tc.want {
+				t.Errorf("got:\n%q\nwant:\n%q", out, tc.want)
+			}
+		})
+	}
+}
+
+func TestPinRefuses(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"not a docker action", "name: x\nruns:\n  using: node20\n  main: index.js\n", `runs.using is "node20"`},
+		{"no runs", "name: x\n", "no runs key"},
+		{"no image", "name: x\nruns:\n  using: docker\n", "no image key"},
+		{"image twice", "name: x\nruns:\n  using: docker\n  image: a\n  image: b\n", "image"},
+		{"multi-line plain", "name: x\nruns:\n  using: docker\n  image: Docker\n    file\n", "on one line"},
+		{"block scalar", "name: x\nruns:\n  using: docker\n  image: |\n    Dockerfile\n", "on one line"},
+		{"tagged", "name: x\nruns:\n  using: docker\n  image: !!str Dockerfile\n", "on one line"},
+		{"image is a list", "name: x\nruns:\n  using: docker\n  image: [a]\n", "not a string"},
+		{"not YAML", "name: [\n", "not valid YAML"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := Pin([]byte(tc.in), ref)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Pin = %q, %v; want an error saying %q", out, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestImageRef(t *testing.T) {
+	hex := strings.Repeat("0123456789abcdef", 4)
+	for in, want := range map[string]string{
+		"ghcr.io/stalepr/stalepr@sha256:" + hex:          "docker://ghcr.io/stalepr/stalepr@sha256:" + hex,
+		"docker://ghcr.io/stalepr/stalepr@sha256:" + hex: "docker://ghcr.io/stalepr/stalepr@sha256:" + hex,
+		"localhost:5000/a/b_c@sha256:" + hex:             "docker://localhost:5000/a/b_c@sha256:" + hex,
+		"alpine@sha256:" + hex:                           "docker://alpine@sha256:" + hex,
+	} {
+		got, err := ImageRef(in)
+		if err != nil || got != want {
+			t.Errorf("ImageRef(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for in, why := range map[string]string{
+		"ghcr.io/stalepr/stalepr@sha256:" + hex[:63]:                    "64",
+		"ghcr.io/stalepr/stalepr@sha256:" + hex + "0":                   "64",
+		"ghcr.io/stalepr/stalepr@sha256:" + strings.ToUpper(hex):        "lower-case",
+		"ghcr.io/stalepr/stalepr@sha256:" + hex[:63] + "g":              "hex",
+		"ghcr.io/stalepr/stalepr@sha512:" + hex + hex:                   "sha256",
+		"ghcr.io/stalepr/stalepr@" + hex:                                "sha256",
+		"ghcr.io/stalepr/stalepr@sha256:":                               "64",
+		"ghcr.io/stalepr/stalepr:v1":                                    "not pinned by digest",
+		"ghcr.io/stalepr/stalepr":                                       "not pinned by digest",
+		"ghcr.io/stalepr/stalepr:v1@sha256:" + hex:                      "no tag",
+		"ghcr.io/StalePR/stalepr@sha256:" + hex:                         "lower-case path",
+		"ghcr.io/stalepr/stalepr@sha256:" + hex + "\nimage: Dockerfile": "64",
+		"":           "not pinned by digest",
+		"Dockerfile": "not pinned by digest",
+	} {
+		got, err := ImageRef(in)
+		if err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("ImageRef(%q) = %q, %v; want an error saying %q", in, got, err, why)
+		}
+		if _, _, err := Pin([]byte("name: x\nruns:\n  using: docker\n  image: Dockerfile\n"), in); err == nil {
+			t.Errorf("Pin accepted the image %q", in)
+		}
+	}
+}
+
+// TestPinnedActionLints runs actionlint on a workflow using the rewritten
+// action.yml as a local action (uses: ./), which makes actionlint check the
+// metadata: runs, inputs, branding. The unpinned file in the same directory
+// is the control: its runs.image names a Dockerfile the directory lacks.
+func TestPinnedActionLints(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := Pin(src, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := lintLocalAction(t, out); len(errs) > 0 {
+		t.Errorf("actionlint on a workflow using the pinned action.yml:\n%s", strings.Join(errs, "\n"))
+	}
+	if errs := lintLocalAction(t, src); len(errs) == 0 {
+		t.Error("actionlint found nothing wrong with image: Dockerfile in a directory without a Dockerfile: " +
+			"it is not checking the action's metadata, so the check above proves nothing")
+	}
+}
+
+// lintLocalAction lints a workflow that runs the given action.yml as ./ with
+// one input, offline, and returns actionlint's messages.
+func lintLocalAction(t *testing.T, actionYML []byte) []string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".github"), 0o755); err != nil { // marks the project root
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "action.yml"), actionYML, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	workflow := []byte("on: workflow_dispatch\njobs:\n  stale:\n    runs-on: ubuntu-latest\n    steps:\n" +
+		"      - uses: actions/checkout@v4\n      - uses: ./\n        with:\n          days-before-stale: 60\n")
+	linter, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{WorkingDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, err := actionlint.NewProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := linter.Lint(".github/workflows/stale.yml", workflow, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := make([]string, 0, len(errs))
+	for _, e := range errs {
+		msgs = append(msgs, fmt.Sprintf("%d:%d: %s [%s]", e.Line, e.Column, e.Message, e.Kind))
+	}
+	return msgs
+}
+
+// TestRun: the command rewrites the file in place, keeping its mode, and
+// leaves it untouched when it refuses.
+func TestRun(t *testing.T) {
+	const in = "name: x\ndescription: d\nruns:\n  using: docker\n  image: Dockerfile\n"
+	path := filepath.Join(t.TempDir(), "action.yml")
+	if err := os.WriteFile(path, []byte(in), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	bad := "ghcr.io/stalepr/stalepr@sha256:" + strings.Repeat("a", 63)
+	if code := run([]string{"-image", bad, path}, &stdout, &stderr); code != 2 {
+		t.Errorf("a bad digest: exit %d, want 2; stderr %q", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "64 lower-case hex digits") {
+		t.Errorf("a bad digest: stderr %q does not say what to give", stderr.String())
+	}
+	if b, _ := os.ReadFile(path); string(b) != in {
+		t.Errorf("a refused run changed the file:\n%s", b)
+	}
+	if code := run([]string{path}, &stdout, &stderr); code != 2 {
+		t.Errorf("no -image: exit %d, want 2", code)
+	}
+	if code := run([]string{"-image", image, filepath.Join(t.TempDir(), "missing.yml")}, &stdout, &stderr); code != 1 {
+		t.Errorf("a missing file: exit %d, want 1", code)
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"-image", image, path}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(in, "image: Dockerfile", "image: "+ref, 1); string(b) != want {
+		t.Errorf("file:\n%s\nwant:\n%s", b, want)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v (%v), want 0640", info.Mode().Perm(), err)
+	}
+	if !strings.Contains(stdout.String(), "was Dockerfile") {
+		t.Errorf("stdout %q does not say what it replaced", stdout.String())
+	}
+}
