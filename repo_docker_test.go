@@ -540,6 +540,7 @@ func TestDockerBinary(t *testing.T) {
 // the binary does not have. go build fetches only what it compiles;
 // TestDockerBinary runs the build and checks what it fetched.
 func TestDockerfileFetchesOnlyBuildModules(t *testing.T) {
+	t.Parallel()
 	mods := dockerModules(t)
 	t.Logf("modules of the binary: %d; required by go.mod for the tests only: %q", len(mods.build), mods.testOnly)
 	for _, in := range parseDockerfile(t) {
@@ -555,6 +556,7 @@ func TestDockerfileFetchesOnlyBuildModules(t *testing.T) {
 // TestRunFetchProblems checks the RUN checker on made-up lines, so that a bug
 // in it cannot make the test above pass on nothing.
 func TestRunFetchProblems(t *testing.T) {
+	t.Parallel()
 	build := map[string]string{"github.com/google/go-github/v62": "v62.0.0"}
 	for _, tc := range []struct {
 		run  string
@@ -854,6 +856,7 @@ func dockerContext(t *testing.T) string {
 // and leaves out the tests, their data and every build output .gitignore
 // names (a binary in the work tree would go into every build otherwise).
 func TestDockerignore(t *testing.T) {
+	t.Parallel()
 	ignore := readDockerignore(t)
 
 	// The matcher itself, on Docker's documented cases.

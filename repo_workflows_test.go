@@ -430,6 +430,7 @@ var (
 // (Dependabot updates both). A tag can be moved to other code; a job with
 // packages: write or contents: write would run it with that power.
 func TestWorkflowActionsPinnedBySHA(t *testing.T) {
+	t.Parallel()
 	count := 0
 	for _, d := range repoWorkflows(t) {
 		var root yaml.Node
@@ -502,6 +503,7 @@ func ghFilterRE(pattern string) (*regexp.Regexp, error) {
 // TestReleaseTrigger: the release workflow runs on a push of a full version
 // tag and on nothing else, so that moving the major tag v1 cannot start it.
 func TestReleaseTrigger(t *testing.T) {
+	t.Parallel()
 	// The matcher, on GitHub's documented examples.
 	for pat, cases := range map[string]map[string]bool{
 		"v2*":                 {"v2": true, "v2.0": true, "v2.9": true, "v1": false},
@@ -561,6 +563,7 @@ func TestReleaseTrigger(t *testing.T) {
 // stays in .git/config (checkout's persist-credentials) runs no third-party
 // action.
 func TestReleasePermissions(t *testing.T) {
+	t.Parallel()
 	wf := workflowFile(t, "release.yml")
 	if p := mapValue(wf, "permissions"); p == nil || p.Kind != yaml.MappingNode || len(p.Content) != 0 {
 		t.Error("release.yml: set `permissions: {}` at the top; each job asks for what it needs")
@@ -627,6 +630,7 @@ func TestReleasePermissions(t *testing.T) {
 // tested tool (internal/release/pinimage), from the digest the image job
 // pushed, and the tag is moved to that commit.
 func TestReleasePinsImage(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(".github", "workflows", "release.yml"))
 	if err != nil {
 		t.Fatal(err)
@@ -660,6 +664,7 @@ func TestReleasePinsImage(t *testing.T) {
 // Windows on amd64 and arm64, and the checksums file is the one the
 // workflow attests.
 func TestGoReleaserConfig(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(".goreleaser.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -725,6 +730,7 @@ func TestGoReleaserConfig(t *testing.T) {
 // directive (a trailing .0 may be left out), and the release builds with
 // that minor version's latest patch.
 func TestGoVersionAgrees(t *testing.T) {
+	t.Parallel()
 	gomod, err := os.ReadFile("go.mod")
 	if err != nil {
 		t.Fatal(err)
