@@ -18,6 +18,7 @@ func fleetFake(t *testing.T) (*fakegithub.Server, *httptest.Server) {
 }
 
 func TestListRepositoriesMatrix(t *testing.T) {
+	t.Parallel()
 	fake, ts := fleetFake(t)
 	fake.AddInstalledRepo(
 		fakegithub.InstalledRepo{Name: "api-server"},
@@ -76,6 +77,7 @@ func fleetRepo(t *testing.T) (*fakegithub.Server, env) {
 func stale(fake *fakegithub.Server, n int) bool { return fake.MustIssue(n).HasLabel("stale") }
 
 func TestFleetOrganisationInputs(t *testing.T) {
+	t.Parallel()
 	fake, e := fleetRepo(t) // no .github/stalepr.yml
 	o := runWith(t, e)
 	if o.code != 0 {
@@ -90,6 +92,7 @@ func TestFleetOrganisationInputs(t *testing.T) {
 }
 
 func TestFleetRepositoryFileOverrides(t *testing.T) {
+	t.Parallel()
 	fake, e := fleetRepo(t)
 	fake.SetFile(repoFilePath, []byte("# our own pace\ndays-before-stale: 60\nexempt-pr-authors:\n  - \"*[bot]\"\n"))
 	o := runWith(t, e)
@@ -108,6 +111,7 @@ func TestFleetRepositoryFileOverrides(t *testing.T) {
 }
 
 func TestFleetRepositoryOptsOut(t *testing.T) {
+	t.Parallel()
 	fake, e := fleetRepo(t)
 	fake.SetFile(repoFilePath, []byte("enabled: false\n"))
 	o := runWith(t, e)
@@ -120,6 +124,7 @@ func TestFleetRepositoryOptsOut(t *testing.T) {
 }
 
 func TestFleetRepositoryFileCannotRedirectTheToken(t *testing.T) {
+	t.Parallel()
 	fake, e := fleetRepo(t)
 	fake.SetFile(repoFilePath, []byte("repository: octo/other\ndays-before-stale: soon\nno-such-input: 1\n"))
 	o := runWith(t, e)
@@ -137,6 +142,7 @@ func TestFleetRepositoryFileCannotRedirectTheToken(t *testing.T) {
 }
 
 func TestFleetBadRepositoryFileValueIsAnInputError(t *testing.T) {
+	t.Parallel()
 	fake, e := fleetRepo(t)
 	fake.SetFile(repoFilePath, []byte("days-before-stale: 3.5\n"))
 	o := runWith(t, e)
@@ -146,6 +152,7 @@ func TestFleetBadRepositoryFileValueIsAnInputError(t *testing.T) {
 }
 
 func TestParseOverrides(t *testing.T) {
+	t.Parallel()
 	got, enabled, err := parseOverrides([]byte(`{"days-before-stale": 30, "exempt-draft-pr": true, "exempt-pr-labels": ["pinned", "security"], "close-pr-message": null}`), false)
 	if err != nil || !enabled {
 		t.Fatal(err)

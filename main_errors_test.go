@@ -13,6 +13,7 @@ import (
 )
 
 func TestRunListingFailureSaysWhatToDo(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		setup func(t *testing.T, w *world, e env) env

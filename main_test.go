@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -46,26 +45,10 @@ var (
 
 func daysAgo(d float64) time.Time { return t0.Add(-time.Duration(d * float64(24*time.Hour))) }
 
-// testClock is the client's clock: it starts at t0 and Sleep only moves it,
-// so waits between writes and retries cost no real time. The fake's own clock
-// stays at t0.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Sleep(_ context.Context, d time.Duration) error {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-	return nil
-}
+// clientClock is the client's clock: it starts at t0 and Sleep only moves it,
+// so waits between writes and retries cost no real time. It is not the fake's
+// clock, which stays at t0.
+func clientClock() *fakegithub.Clock { return fakegithub.NewClock(t0) }
 
 // env is a fake process environment for run's lookup.
 type env map[string]string
@@ -133,7 +116,7 @@ func runCtx(ctx context.Context, t *testing.T, e env, args ...string) outcome {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	code := run(ctx, args, e.lookup, &stdout, &stderr, &testClock{t: t0})
+	code := run(ctx, args, e.lookup, &stdout, &stderr, clientClock())
 	o := outcome{code: code, stdout: stdout.String(), stderr: stderr.String()}
 	read := func(k string) string {
 		if e[k] == "" {
@@ -221,6 +204,7 @@ func errorLines(log string) []string {
 }
 
 func TestRunBadInputsAllAtOnceBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
 	bad := []struct {
 		input string
 		set   func(e env)
@@ -285,6 +269,7 @@ func TestRunBadInputsAllAtOnceBeforeAnyRequest(t *testing.T) {
 // TestRunTokenNeverLeaks: the token shows only in the one ::add-mask:: line
 // the runner needs, in a run that marks, closes, un-stales and fails a PR.
 func TestRunTokenNeverLeaks(t *testing.T) {
+	t.Parallel()
 	w, hits := newWorld(t, true)
 	o := runWith(t, w.env(t))
 	if o.code != 1 || hits.Load() == 0 {
@@ -375,6 +360,7 @@ func decodeOutput(t *testing.T, name, value string) []outputPR {
 }
 
 func TestRunOutputs(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	o := runWith(t, w.env(t))
 	if o.code != 0 {
@@ -409,6 +395,7 @@ func TestRunOutputs(t *testing.T) {
 }
 
 func TestRunCleanRunExitsZero(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	o := runWith(t, w.env(t))
 	if o.code != 0 || len(errorLines(o.stdout)) != 0 {
@@ -426,6 +413,7 @@ func TestRunCleanRunExitsZero(t *testing.T) {
 // fails the run, but only after every other PR was handled; it is left as
 // it was.
 func TestRunFailedPRExitsOneAfterTheRest(t *testing.T) {
+	t.Parallel()
 	w, hits := newWorld(t, true)
 	commentsBefore := len(w.fake.Comments(w.flaky))
 	o := runWith(t, w.env(t))
@@ -459,6 +447,7 @@ func TestRunFailedPRExitsOneAfterTheRest(t *testing.T) {
 }
 
 func TestRunDryRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	e := w.env(t)
 	e[inputVar("debug-only")] = "true"
@@ -485,6 +474,7 @@ func TestRunDryRunWritesNothing(t *testing.T) {
 // TestRunEnterpriseAPIPath: with GITHUB_API_URL of an Enterprise Server, every
 // request goes below /api/v3/.
 func TestRunEnterpriseAPIPath(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorld(t, false)
 	o := runWith(t, w.env(t))
 	if o.code != 0 {
@@ -502,6 +492,7 @@ func TestRunEnterpriseAPIPath(t *testing.T) {
 }
 
 func TestRunVersion(t *testing.T) {
+	t.Parallel()
 	o := runWith(t, env{}, "-version")
 	if o.code != 0 || strings.TrimSpace(o.stdout) != "stalepr "+version {
 		t.Errorf("-version: exit %d, stdout %q; want 0 and %q", o.code, o.stdout, "stalepr "+version)
@@ -509,6 +500,7 @@ func TestRunVersion(t *testing.T) {
 }
 
 func TestRunHelpListsEveryInput(t *testing.T) {
+	t.Parallel()
 	o := runWith(t, env{"GITHUB_ACTIONS": "true"}, "-help")
 	if o.code != ExitOK || o.stderr != "" {
 		t.Fatalf("-help: want exit 0 and the text on stdout only\n%s", o)
@@ -539,6 +531,7 @@ func TestRunHelpListsEveryInput(t *testing.T) {
 
 // TestRunSandbox runs the offline sandbox as the README shows it.
 func TestRunSandbox(t *testing.T) {
+	t.Parallel()
 	o := runWith(t, env{}, "-sandbox", filepath.Join("testdata", "sandbox"))
 	if o.code != 0 {
 		t.Fatalf("exit %d, want 0\n%s", o.code, o)
@@ -560,6 +553,7 @@ func TestRunSandbox(t *testing.T) {
 // TestSandboxSecondRunWritesNothing: on the state a sandbox run leaves
 // behind, another run at the same time has nothing to do.
 func TestSandboxSecondRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "sandbox")
 	fake, err := fakegithub.LoadFile(filepath.Join(dir, "repo.json"), t0)
 	if err != nil {

@@ -6,7 +6,6 @@ package main
 // one-line change that stalepr accepts.
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"regexp"
@@ -18,9 +17,8 @@ import (
 
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/report"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
-
-var update = flag.Bool("update", false, "rewrite the inputs table of README.md from config.Inputs")
 
 const readmePath = "README.md"
 
@@ -49,6 +47,8 @@ func section(t *testing.T, md, name string) (body string, start, end int) {
 	return md[start:end], start, end
 }
 
+// TestReadmeInputs is serial: with -update it writes README.md, which other
+// tests read.
 func TestReadmeInputs(t *testing.T) {
 	md := readReadme(t)
 	body, start, end := section(t, md, "inputs")
@@ -56,7 +56,7 @@ func TestReadmeInputs(t *testing.T) {
 	if strings.TrimSpace(body) == strings.TrimSpace(want) {
 		return
 	}
-	if !*update {
+	if !testenv.Update() {
 		t.Fatalf("the inputs table of %s differs from config.MarkdownTable(); run\n"+
 			"  go test -run TestReadmeInputs -update .\nwant:\n%s\ngot:\n%s", readmePath, want, body)
 	}
@@ -81,6 +81,7 @@ var inputNameRE = regexp.MustCompile("`([a-z]+(?:-[a-z]+)+)(?::[^`]*)?`")
 // TestReadmeNamesOnlyRealInputs: every input named in the rules, in the
 // fairness notes and in the migration guide exists.
 func TestReadmeNamesOnlyRealInputs(t *testing.T) {
+	t.Parallel()
 	md := readReadme(t)
 	var texts []string
 	rulesStart := strings.Index(md, "\n## The rules\n")
@@ -130,6 +131,7 @@ func stripFencedBlocks(md string) string {
 // only in the uses: line, and stalepr accepts every with: key of it with no
 // error and only one warning per input without effect, as the guide says.
 func TestReadmeMigrationExample(t *testing.T) {
+	t.Parallel()
 	md := readReadme(t)
 	migration, _, _ := section(t, md, "migration")
 	docs := markdownWorkflows(readmePath, []byte(migration))

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // dockerInstr is one Dockerfile instruction, continuation lines joined.
@@ -148,6 +150,7 @@ func isRootUser(u string) bool {
 // that binary in the final images, OCI labels, a non-root target, and a
 // default target GitHub can run as a Docker action (as root, no USER).
 func TestDockerfile(t *testing.T) {
+	t.Parallel()
 	instrs := parseDockerfile(t)
 	stages := dockerStages(t, instrs)
 
@@ -400,9 +403,10 @@ func shellWords(s string) ([]string, error) {
 // message saying what to set, when run with no environment at all (as `docker
 // run` of the image without inputs would).
 func TestDockerBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	t.Parallel()
+	// Builds the binary with CGO_ENABLED=0: on a cold build cache that
+	// compiles the standard library again, about ten seconds.
+	testenv.Slow(t)
 	build := dockerBuildLine(t, parseDockerfile(t))
 	words, err := shellWords(build.args)
 	if err != nil {
@@ -536,6 +540,7 @@ func TestDockerBinary(t *testing.T) {
 // the binary does not have. go build fetches only what it compiles;
 // TestDockerBinary runs the build and checks what it fetched.
 func TestDockerfileFetchesOnlyBuildModules(t *testing.T) {
+	t.Parallel()
 	mods := dockerModules(t)
 	t.Logf("modules of the binary: %d; required by go.mod for the tests only: %q", len(mods.build), mods.testOnly)
 	for _, in := range parseDockerfile(t) {
@@ -551,6 +556,7 @@ func TestDockerfileFetchesOnlyBuildModules(t *testing.T) {
 // TestRunFetchProblems checks the RUN checker on made-up lines, so that a bug
 // in it cannot make the test above pass on nothing.
 func TestRunFetchProblems(t *testing.T) {
+	t.Parallel()
 	build := map[string]string{"github.com/google/go-github/v62": "v62.0.0"}
 	for _, tc := range []struct {
 		run  string
@@ -850,6 +856,7 @@ func dockerContext(t *testing.T) string {
 // and leaves out the tests, their data and every build output .gitignore
 // names (a binary in the work tree would go into every build otherwise).
 func TestDockerignore(t *testing.T) {
+	t.Parallel()
 	ignore := readDockerignore(t)
 
 	// The matcher itself, on Docker's documented cases.

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rhysd/actionlint"
@@ -33,6 +34,7 @@ type yamlDoc struct {
 func (d yamlDoc) pos(line int) string { return fmt.Sprintf("%s:%d", d.file, d.line+line-1) }
 
 func TestWorkflowsLint(t *testing.T) {
+	t.Parallel()
 	docs := repoWorkflows(t)
 	for _, d := range docs {
 		for _, msg := range lintDoc(t, d) {
@@ -42,6 +44,7 @@ func TestWorkflowsLint(t *testing.T) {
 }
 
 func TestWorkflowsUseDeclaredInputs(t *testing.T) {
+	t.Parallel()
 	inputs := actionInputs(t, "action.yml")
 	for _, d := range repoWorkflows(t) {
 		_, problems := checkActionSteps(d, inputs)
@@ -55,6 +58,7 @@ func TestWorkflowsUseDeclaredInputs(t *testing.T) {
 // inputs it passes to the action; README.md must have at least one such
 // example using the action, so the test cannot pass on nothing.
 func TestReadmeWorkflows(t *testing.T) {
+	t.Parallel()
 	md, err := os.ReadFile("README.md")
 	if os.IsNotExist(err) {
 		t.Fatal("README.md does not exist: it must document the action with at least one ```yaml workflow example " +
@@ -88,6 +92,7 @@ func TestReadmeWorkflows(t *testing.T) {
 // TestReadmeWorkflowExtraction checks the checkers themselves on a made-up
 // README, so that a bug in them cannot make the tests above pass vacuously.
 func TestReadmeWorkflowExtraction(t *testing.T) {
+	t.Parallel()
 	md := strings.Join([]string{
 		"# Title", // 1
 		"",        // 2
@@ -243,12 +248,18 @@ func isClosingFence(line, fence string) bool {
 	return len(l) >= len(fence) && strings.Count(l, fence[:1]) == len(l)
 }
 
+var actionlintMu sync.Mutex
+
 // lintDoc runs actionlint on one workflow and returns its errors as
 // "file:line:col: message [rule]". It runs offline: no shellcheck or pyflakes,
 // and actions are only looked up in actionlint's built-in data and, for
 // `uses: ./`, in this repository's action.yml.
 func lintDoc(t *testing.T, d yamlDoc) []string {
 	t.Helper()
+	// actionlint.NewLinter sets a package variable (its colour mode): two
+	// linters at once are a data race, so parallel tests lint one at a time.
+	actionlintMu.Lock()
+	defer actionlintMu.Unlock()
 	root, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
@@ -419,6 +430,7 @@ var (
 // (Dependabot updates both). A tag can be moved to other code; a job with
 // packages: write or contents: write would run it with that power.
 func TestWorkflowActionsPinnedBySHA(t *testing.T) {
+	t.Parallel()
 	count := 0
 	for _, d := range repoWorkflows(t) {
 		var root yaml.Node
@@ -491,6 +503,7 @@ func ghFilterRE(pattern string) (*regexp.Regexp, error) {
 // TestReleaseTrigger: the release workflow runs on a push of a full version
 // tag and on nothing else, so that moving the major tag v1 cannot start it.
 func TestReleaseTrigger(t *testing.T) {
+	t.Parallel()
 	// The matcher, on GitHub's documented examples.
 	for pat, cases := range map[string]map[string]bool{
 		"v2*":                 {"v2": true, "v2.0": true, "v2.9": true, "v1": false},
@@ -550,6 +563,7 @@ func TestReleaseTrigger(t *testing.T) {
 // stays in .git/config (checkout's persist-credentials) runs no third-party
 // action.
 func TestReleasePermissions(t *testing.T) {
+	t.Parallel()
 	wf := workflowFile(t, "release.yml")
 	if p := mapValue(wf, "permissions"); p == nil || p.Kind != yaml.MappingNode || len(p.Content) != 0 {
 		t.Error("release.yml: set `permissions: {}` at the top; each job asks for what it needs")
@@ -616,6 +630,7 @@ func TestReleasePermissions(t *testing.T) {
 // tested tool (internal/release/pinimage), from the digest the image job
 // pushed, and the tag is moved to that commit.
 func TestReleasePinsImage(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(".github", "workflows", "release.yml"))
 	if err != nil {
 		t.Fatal(err)
@@ -649,6 +664,7 @@ func TestReleasePinsImage(t *testing.T) {
 // Windows on amd64 and arm64, and the checksums file is the one the
 // workflow attests.
 func TestGoReleaserConfig(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(".goreleaser.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -714,6 +730,7 @@ func TestGoReleaserConfig(t *testing.T) {
 // directive (a trailing .0 may be left out), and the release builds with
 // that minor version's latest patch.
 func TestGoVersionAgrees(t *testing.T) {
+	t.Parallel()
 	gomod, err := os.ReadFile("go.mod")
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestVersionOf(t *testing.T) {
+	t.Parallel()
 	info := func(v string) func() (*debug.BuildInfo, bool) {
 		return func() (*debug.BuildInfo, bool) {
 			return &debug.BuildInfo{Main: debug.Module{Path: "github.com/stalepr/stalepr", Version: v}}, true

@@ -2,7 +2,6 @@ package config
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,9 +9,9 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v4"
-)
 
-var update = flag.Bool("update", false, "rewrite the repository's action.yml from the table Inputs")
+	"github.com/stalepr/stalepr/internal/testenv"
+)
 
 var actionYMLPath = filepath.Join("..", "..", "action.yml")
 
@@ -89,9 +88,11 @@ type actionInput struct {
 	Default     *string `yaml:"default"`
 }
 
+// TestActionYML is serial: with -update it writes action.yml, which other
+// tests of the package read.
 func TestActionYML(t *testing.T) {
 	want := renderActionYML()
-	if *update {
+	if testenv.Update() {
 		if err := os.WriteFile(actionYMLPath, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -39,6 +39,7 @@ func mustParse(t *testing.T, inputs map[string]string) Config {
 }
 
 func TestParseDefaults(t *testing.T) {
+	t.Parallel()
 	want := Config{
 		Token: testToken, Owner: "octo", Repo: "hello",
 		Policy: lifecycle.Policy{
@@ -94,6 +95,7 @@ func allBlankExceptMessages() map[string]string {
 }
 
 func TestParseValues(t *testing.T) {
+	t.Parallel()
 	day := func(s string) time.Time {
 		t, err := time.Parse(time.RFC3339, s)
 		if err != nil {
@@ -194,6 +196,7 @@ func TestParseValues(t *testing.T) {
 }
 
 func TestStartDateForms(t *testing.T) {
+	t.Parallel()
 	want := time.Date(2024, 1, 2, 15, 4, 5, 0, time.UTC)
 	for _, v := range []string{
 		"2024-01-02T15:04:05Z",
@@ -224,6 +227,7 @@ func TestStartDateForms(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		inputs map[string]string
 		env    map[string]string
@@ -305,6 +309,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseReportsAllErrorsInTableOrder(t *testing.T) {
+	t.Parallel()
 	_, err := Parse(source(map[string]string{
 		"write-interval":       "forever",
 		"debug-only":           "yes",
@@ -346,6 +351,7 @@ func orderWarning(name string) string {
 }
 
 func TestWarnings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		inputs map[string]string
@@ -389,6 +395,7 @@ func TestWarnings(t *testing.T) {
 }
 
 func TestTokenNeverPrinted(t *testing.T) {
+	t.Parallel()
 	c := mustParse(t, nil)
 	var logs bytes.Buffer
 	slog.New(slog.NewTextHandler(&logs, nil)).Info("config", "cfg", c)
@@ -430,6 +437,7 @@ func TestTokenNeverPrinted(t *testing.T) {
 }
 
 func TestActionsSource(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{
 		"INPUT_DAYS-BEFORE-STALE": "7",
 		"INPUT_STALE-PR-MESSAGE":  "",
@@ -448,6 +456,7 @@ func TestActionsSource(t *testing.T) {
 // TestParseReadsEveryInput guards against an input in the table that Parse
 // forgets.
 func TestParseReadsEveryInput(t *testing.T) {
+	t.Parallel()
 	read := map[string]bool{}
 	src := source(nil, nil)
 	inner := src.Input
@@ -470,6 +479,7 @@ func TestParseReadsEveryInput(t *testing.T) {
 }
 
 func TestTable(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, in := range Inputs {
 		if seen[in.Name] {
@@ -525,6 +535,7 @@ func TestTable(t *testing.T) {
 }
 
 func TestMarkdownTable(t *testing.T) {
+	t.Parallel()
 	md := MarkdownTable()
 	lines := strings.Split(strings.TrimSuffix(md, "\n"), "\n")
 	if len(lines) != len(Inputs)+2 {

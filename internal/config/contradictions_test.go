@@ -10,6 +10,7 @@ import (
 // TestContradictoryInputs: inputs that defeat each other are refused before
 // any request, each error naming both inputs.
 func TestContradictoryInputs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		inputs map[string]string
@@ -64,6 +65,7 @@ func TestContradictoryInputs(t *testing.T) {
 
 // TestCompatibleLabelsAreAccepted: overlaps that are not contradictions.
 func TestCompatibleLabelsAreAccepted(t *testing.T) {
+	t.Parallel()
 	for _, inputs := range []map[string]string{
 		{"close-pr-label": "closed-stale", "exempt-pr-labels": "pinned", "only-labels": "bug", "any-of-labels": "a,b"},
 		{"labels-to-remove-when-unstale": "stale"},                           // removing it again is harmless
@@ -77,6 +79,7 @@ func TestCompatibleLabelsAreAccepted(t *testing.T) {
 }
 
 func TestAPIURLCredentialsNeverQuoted(t *testing.T) {
+	t.Parallel()
 	for _, api := range []string{
 		"https://octo:hunter2@ghe.example.com/api/v3",
 		"https://ghp_tok3n@ghe.example.com/api/v3",

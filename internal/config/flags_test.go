@@ -10,6 +10,7 @@ import (
 )
 
 func TestFromFlags(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{EnvToken: "tok"}
 	src, err := FromFlags(flag.NewFlagSet("stalepr", flag.ContinueOnError), []string{"-repo", "octo/hello", "-debug-only", "-days-before-stale", "14",
 		"-stale-pr-message=", "-exempt-pr-labels", "keep, pinned", "-ascending=false"},
@@ -31,6 +32,7 @@ func TestFromFlags(t *testing.T) {
 // TestFromFlagsOneFlagSet: the caller's own flags and the inputs are parsed
 // together, so a flag's value that looks like a flag stays a value.
 func TestFromFlagsOneFlagSet(t *testing.T) {
+	t.Parallel()
 	fs := flag.NewFlagSet("stalepr", flag.ContinueOnError)
 	version := fs.Bool("version", false, "Print the version and exit.")
 	src, err := FromFlags(fs, []string{"-repo", "o/r", "-stale-pr-label", "-version"}, func(k string) string { return map[string]string{EnvToken: "t"}[k] })
@@ -49,6 +51,7 @@ func TestFromFlagsOneFlagSet(t *testing.T) {
 }
 
 func TestFromFlagsMistakes(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"-no-such-input", "1"},
 		{"-repo-token", "secret"}, // the token is never a flag
@@ -67,6 +70,7 @@ func TestFromFlagsMistakes(t *testing.T) {
 }
 
 func TestFromFlagsBadValueReportedByParse(t *testing.T) {
+	t.Parallel()
 	src, err := FromFlags(flag.NewFlagSet("stalepr", flag.ContinueOnError), []string{"-repo", "o/r", "-debug-only=maybe"}, func(k string) string { return map[string]string{EnvToken: "t"}[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +81,7 @@ func TestFromFlagsBadValueReportedByParse(t *testing.T) {
 }
 
 func TestHelpListsEveryInput(t *testing.T) {
+	t.Parallel()
 	for _, arg := range []string{"-help", "-h"} {
 		fs := flag.NewFlagSet("stalepr", flag.ContinueOnError)
 		fs.String("sandbox", "", "Run offline against the sample in `DIR`.")

@@ -51,6 +51,7 @@ func plain(t *testing.T, n int) (*Server, *httptest.Server) {
 }
 
 func TestLinkHeaderLikeGitHub(t *testing.T) {
+	t.Parallel()
 	_, ts := plain(t, 7)
 	// GitHub's own rel order, from a recorded response.
 	var rec []struct {
@@ -94,6 +95,7 @@ func TestLinkHeaderLikeGitHub(t *testing.T) {
 }
 
 func TestFollowLinksVisitsEveryIssueOnce(t *testing.T) {
+	t.Parallel()
 	_, ts := plain(t, 250)
 	seen := map[int]int{}
 	next := ts.URL + repoPath + "/issues?per_page=100&sort=updated&direction=asc"
@@ -118,6 +120,7 @@ func TestFollowLinksVisitsEveryIssueOnce(t *testing.T) {
 }
 
 func TestOffsetPaginationMovesItemsLikeGitHub(t *testing.T) {
+	t.Parallel()
 	s, ts := plain(t, 4) // updated order asc: 1,2,3,4
 	p1 := numbers(t, do(t, ts, "GET", repoPath+"/issues?sort=updated&direction=asc&per_page=2", ""))
 	if !slices.Equal(p1, []int{1, 2}) {
@@ -133,6 +136,7 @@ func TestOffsetPaginationMovesItemsLikeGitHub(t *testing.T) {
 }
 
 func TestListIssuesFilters(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Clock: NewClock(t0)})
 	a := s.AddPR(Issue{Labels: []string{"Stale", "bug"}, CreatedAt: daysAgo(10), UpdatedAt: daysAgo(5)})
 	b := s.AddPR(Issue{Labels: []string{"stale"}, CreatedAt: daysAgo(9), UpdatedAt: daysAgo(1)})
@@ -183,6 +187,7 @@ func TestListIssuesFilters(t *testing.T) {
 }
 
 func TestRemoveLabelEscaping(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Clock: NewClock(t0)})
 	n := s.AddPR(Issue{Labels: []string{"lifecycle/stale", "keep"}})
 	ts := httptest.NewServer(s)
@@ -215,6 +220,7 @@ func TestRemoveLabelEscaping(t *testing.T) {
 }
 
 func TestLabelBodies(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Clock: NewClock(t0)})
 	n := s.AddPR(Issue{})
 	ts := httptest.NewServer(s)
@@ -238,6 +244,7 @@ func TestLabelBodies(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	clock := NewClock(t0)
 	s := New(Options{Now: clock.Now, RateLimit: 3})
 	s.AddPR(Issue{})
@@ -282,6 +289,7 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestAuth(t *testing.T) {
+	t.Parallel()
 	_, ts := rich(t)
 	want := `{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest","status":"401"}`
 	for _, auth := range []string{"", "Bearer wrong", "sekret"} {
@@ -297,6 +305,7 @@ func TestAuth(t *testing.T) {
 }
 
 func TestPrefixAndNotFound(t *testing.T) {
+	t.Parallel()
 	_, ts := rich(t)
 	a := do(t, ts, "GET", "/api/v3/repos/octo-org/widgets/issues/1", "")
 	b := do(t, ts, "GET", "/repos/octo-org/widgets/issues/1", "")
@@ -318,6 +327,7 @@ func TestPrefixAndNotFound(t *testing.T) {
 }
 
 func TestWritesAreAttributedAndMoveUpdatedAt(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	clock := NewClock(t0.Add(time.Hour))
 	s.SetNow(clock.Now)
@@ -386,6 +396,7 @@ func TestWritesAreAttributedAndMoveUpdatedAt(t *testing.T) {
 }
 
 func TestTimestampsAreRFC3339Z(t *testing.T) {
+	t.Parallel()
 	_, ts := rich(t)
 	got := do(t, ts, "GET", repoPath+"/issues/1/timeline", "")
 	re := regexp.MustCompile(`"(created_at|updated_at|submitted_at|date)":"([^"]+)"`)
@@ -397,6 +408,7 @@ func TestTimestampsAreRFC3339Z(t *testing.T) {
 }
 
 func TestDeleteRef(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	// Escaped or not, a branch with a slash.
 	s.AddBranch("release/1.x")
@@ -424,6 +436,7 @@ func TestDeleteRef(t *testing.T) {
 }
 
 func TestRequestLog(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	do(t, ts, "GET", repoPath+"/issues?per_page=2", "")
 	do(t, ts, "POST", repoPath+"/issues/1/comments", `{"body":"hi"}`)
@@ -455,6 +468,7 @@ func TestRequestLog(t *testing.T) {
 }
 
 func TestRoutesAreOpenAPITemplates(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../testdata/github-api/openapi-subset.json")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 const commentsRoute = "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
 
 func TestFaultStatusHasNoEffect(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	before := len(s.Comments(1))
 	s.FailNext("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", ServerError(502))
@@ -32,6 +33,7 @@ func TestFaultStatusHasNoEffect(t *testing.T) {
 }
 
 func TestFaultAfterWrite(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	before := len(s.Comments(1))
 	s.FailNext("", commentsRoute, FailAfterWrite())
@@ -45,6 +47,7 @@ func TestFaultAfterWrite(t *testing.T) {
 }
 
 func TestSecondaryRateLimit(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	s.InjectFault(FaultRule{Route: "GET /repos/{owner}/{repo}/issues", Fault: SecondaryRateLimit(403, 60)})
 	s.InjectFault(FaultRule{Route: "GET /repos/{owner}/{repo}/issues", Nth: 2, Fault: SecondaryRateLimit(429, 0)})
@@ -69,6 +72,7 @@ func TestSecondaryRateLimit(t *testing.T) {
 }
 
 func TestNthAndTimes(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	s.InjectFault(FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/issues/{issue_number}", Nth: 2, Times: 2, Fault: ServerError(503)})
 	var got []int
@@ -81,6 +85,7 @@ func TestNthAndTimes(t *testing.T) {
 }
 
 func TestFaultHook(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	s.SetFaultHook(func(r RequestInfo) *Fault {
 		if r.Write && s.Len() > 0 { // the hook may call the server
@@ -113,6 +118,7 @@ func rawGet(ts interface{ Client() *http.Client }, url string) (int, []byte, err
 }
 
 func TestDropAndTruncate(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	s.FailNext("", "", DropConnection())
 	if _, _, err := rawGet(ts, ts.URL+repoPath+"/issues/1"); err == nil {
@@ -145,6 +151,7 @@ func TestDropAndTruncate(t *testing.T) {
 }
 
 func TestDelay(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	s.FailNext("", "", Delay(30*time.Millisecond))
 	start := time.Now()

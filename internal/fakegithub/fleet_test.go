@@ -9,6 +9,7 @@ import (
 )
 
 func TestContents(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	content := []byte("enabled: false\n" + strings.Repeat("# a long comment line\n", 10))
 	s.SetFile(".github/stalepr.yml", content)
@@ -46,6 +47,7 @@ func TestContents(t *testing.T) {
 }
 
 func TestInstallationRepositories(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	s.AddInstalledRepo(InstalledRepo{Name: "old", Archived: true}, InstalledRepo{Name: "copy", Fork: true})
 	for i := range 3 {
@@ -84,6 +86,7 @@ func TestInstallationRepositories(t *testing.T) {
 }
 
 func TestGraphQLConvertToDraft(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	const n = 1 // an open, ready PR of the fixture
 	query := `{"query":"mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { isDraft } } }","variables":{"id":%q}}`
@@ -129,6 +132,7 @@ func TestGraphQLConvertToDraft(t *testing.T) {
 }
 
 func TestIssueListingGivesPullRequestNodeID(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	got := do(t, ts, "GET", "/repos/octo-org/widgets/issues?state=all", "")
 	var items []struct {
@@ -158,6 +162,7 @@ func TestIssueListingGivesPullRequestNodeID(t *testing.T) {
 }
 
 func TestDismissedReview(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	rev := s.Review(1, Person("erin"), daysAgo(50), "APPROVED", "")
 	s.DismissReview(1, rev.ID, Person("bob"), daysAgo(49))

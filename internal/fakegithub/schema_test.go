@@ -16,6 +16,7 @@ import (
 // TestSchema validates a representative response of every endpoint
 // against GitHub's OpenAPI description (testdata/github-api).
 func TestSchema(t *testing.T) {
+	t.Parallel()
 	s, ts := rich(t)
 	// Issue 12: a dismissed approval, in the reviews listing and the timeline.
 	rev := s.Review(1, Person("erin"), daysAgo(50), "APPROVED", "")

@@ -15,6 +15,7 @@ package fakegithub
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -157,10 +158,14 @@ type LineComment struct {
 	CreatedAt time.Time
 }
 
-// Clock is a settable clock for the server (and tests) to share.
+// Clock is a settable clock for the server and tests to share; it is the
+// one test clock of the project (a ghapi.Clock). Sleep moves it instead of
+// waiting, and every wait is recorded, so a test can check the client's
+// pacing, back-off and rate-limit waits without real time passing.
 type Clock struct {
-	mu sync.Mutex
-	t  time.Time
+	mu    sync.Mutex
+	t     time.Time
+	waits []time.Duration
 }
 
 // NewClock returns a clock stopped at t.
@@ -173,7 +178,7 @@ func (c *Clock) Now() time.Time {
 	return c.t
 }
 
-// Advance moves the clock forward by d.
+// Advance moves the clock forward by d. It is not recorded as a wait.
 func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
@@ -181,10 +186,24 @@ func (c *Clock) Advance(d time.Duration) {
 }
 
 // Sleep moves the clock forward by d at once, so a client sharing the clock
-// waits (pacing, backoff, rate limits) without real time passing.
-func (c *Clock) Sleep(_ context.Context, d time.Duration) error {
-	c.Advance(d)
+// waits (pacing, backoff, rate limits) without real time passing. Like the
+// real clock, it returns the context's error instead once ctx is done.
+func (c *Clock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.waits = append(c.waits, d)
+	c.mu.Unlock()
 	return nil
+}
+
+// Waits returns the durations Sleep was called with, in order.
+func (c *Clock) Waits() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.waits)
 }
 
 // Set moves the clock to t.

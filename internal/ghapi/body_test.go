@@ -31,6 +31,7 @@ func endless(limit int, declare bool) http.HandlerFunc {
 }
 
 func TestOversizedBodyFailsCleanly(t *testing.T) {
+	t.Parallel()
 	const page80MB = 80 << 20
 	for _, declare := range []bool{false, true} {
 		t.Run(fmt.Sprintf("content-length declared %v", declare), func(t *testing.T) {
@@ -46,6 +47,7 @@ func TestOversizedBodyFailsCleanly(t *testing.T) {
 }
 
 func TestDefaultBodyCapTakesTheLargestRealPage(t *testing.T) {
+	t.Parallel()
 	if got := (Limits{}).withDefaults().MaxBody; got != DefaultMaxBody {
 		t.Fatalf("default MaxBody %d, want %d", got, DefaultMaxBody)
 	}

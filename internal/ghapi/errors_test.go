@@ -10,6 +10,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
 const testToken = "ghs_secret"
@@ -47,6 +50,7 @@ func checkExplained(t *testing.T, err error, class Class, want ...string) {
 }
 
 func TestBadCredentials(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(401, map[string]string{"Content-Type": "application/json"},
 		`{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest"}`))
 	c, _ := newTestClient(t, srv, Limits{})
@@ -55,6 +59,7 @@ func TestBadCredentials(t *testing.T) {
 }
 
 func TestRepositoryNotFoundOnTheListing(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(404, map[string]string{"Content-Type": "application/json"}, `{"message":"Not Found"}`))
 	c, _ := newTestClient(t, srv, Limits{})
 	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
@@ -71,6 +76,7 @@ func TestRepositoryNotFoundOnTheListing(t *testing.T) {
 }
 
 func TestMissingPermissionNamesThePermission(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(403, map[string]string{"Content-Type": "application/json", "X-RateLimit-Remaining": "800", "X-RateLimit-Limit": "1000"},
 		`{"message":"Resource not accessible by integration"}`))
 	c, _ := newTestClient(t, srv, Limits{})
@@ -104,11 +110,12 @@ type failingDial struct{ err error }
 func (f failingDial) RoundTrip(*http.Request) (*http.Response, error) { return nil, f.err }
 
 func TestUnreachableHostIsNamed(t *testing.T) {
+	t.Parallel()
 	t.Run("DNS failure", func(t *testing.T) {
 		dnsErr := &net.OpError{Op: "dial", Net: "tcp",
 			Err: &net.DNSError{Err: "no such host", Name: "ghes.example.invalid", IsNotFound: true}}
 		c, err := New(Options{Token: testToken, APIURL: "https://ghes.example.invalid/api/v3", Owner: "o", Repo: "r",
-			Clock: &fakeClock{}, Base: failingDial{dnsErr}})
+			Clock: fakegithub.NewClock(time.Time{}), Base: failingDial{dnsErr}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,6 +134,7 @@ func TestUnreachableHostIsNamed(t *testing.T) {
 }
 
 func TestHTMLAnswerMeansTheWebURL(t *testing.T) {
+	t.Parallel()
 	page := "<!DOCTYPE html>\n<html><head><title>GitHub</title></head><body>Sign in</body></html>"
 	cases := []struct {
 		name string
@@ -151,6 +159,7 @@ func TestHTMLAnswerMeansTheWebURL(t *testing.T) {
 }
 
 func TestRateLimitTellsTheResetTime(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(403, map[string]string{
 		"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
 	}, `{"message":"API rate limit exceeded for installation ID 1."}`))
@@ -166,6 +175,7 @@ func TestRateLimitTellsTheResetTime(t *testing.T) {
 }
 
 func TestGoGitHubsRefusalTellsTheResetTime(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(200, map[string]string{
 		"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
 	}, `[]`))
@@ -178,6 +188,7 @@ func TestGoGitHubsRefusalTellsTheResetTime(t *testing.T) {
 }
 
 func TestSecondaryLimitIsExplained(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(403, map[string]string{"Retry-After": "3600"}, `{"message":"You have exceeded a secondary rate limit."}`))
 	c, _ := newTestClient(t, srv, Limits{})
 	err := c.AddLabels(context.Background(), 1, []string{"stale"})
@@ -185,6 +196,7 @@ func TestSecondaryLimitIsExplained(t *testing.T) {
 }
 
 func TestExplainOfOtherErrors(t *testing.T) {
+	t.Parallel()
 	if Explain(nil) != "" {
 		t.Errorf("Explain(nil) = %q, want empty", Explain(nil))
 	}
@@ -202,6 +214,7 @@ func TestExplainOfOtherErrors(t *testing.T) {
 }
 
 func TestRedactURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://user:pass@ghe.example.com/api/v3":  "https://***@ghe.example.com/api/v3",
 		"https://ghp_tok@ghe.example.com:8443/api":  "https://***@ghe.example.com:8443/api",
@@ -218,12 +231,13 @@ func TestRedactURL(t *testing.T) {
 }
 
 func TestAPIURLWithCredentialsIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, api := range []string{
 		"https://octo:hunter2@ghe.example.com/api/v3",
 		"https://ghp_tok3n@ghe.example.com/api/v3",
 		"https://octo:hun%zzter2@ghe.example.com/api/v3", // does not parse
 	} {
-		_, err := New(Options{Token: testToken, APIURL: api, Owner: "o", Repo: "r", Clock: &fakeClock{}})
+		_, err := New(Options{Token: testToken, APIURL: api, Owner: "o", Repo: "r", Clock: fakegithub.NewClock(time.Time{})})
 		if err == nil {
 			t.Fatalf("New(%q): want an error", api)
 		}
@@ -251,6 +265,7 @@ func recorder(t *testing.T) (*httptest.Server, *[]string) {
 }
 
 func TestRedirectToAnotherHostIsNotFollowed(t *testing.T) {
+	t.Parallel()
 	for _, code := range []int{301, 302, 303, 307, 308} {
 		t.Run(fmt.Sprint(code), func(t *testing.T) {
 			other, seen := recorder(t)
@@ -273,6 +288,7 @@ func TestRedirectToAnotherHostIsNotFollowed(t *testing.T) {
 }
 
 func TestRedirectToAnotherSchemeOrPortIsNotFollowed(t *testing.T) {
+	t.Parallel()
 	// Same host name, other port: another origin, which may be another
 	// service on the same machine.
 	other, seen := recorder(t)
@@ -289,6 +305,7 @@ func TestRedirectToAnotherSchemeOrPortIsNotFollowed(t *testing.T) {
 }
 
 func TestRedirectOnTheSameHostIsFollowedWithTheToken(t *testing.T) {
+	t.Parallel()
 	var auth []string
 	srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "/repos/o/r/") {
@@ -314,6 +331,7 @@ func TestRedirectOnTheSameHostIsFollowedWithTheToken(t *testing.T) {
 }
 
 func TestEveryCallIsExplained(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(401, map[string]string{"Content-Type": "application/json"}, `{"message":"Bad credentials"}`))
 	c, _ := newTestClient(t, srv, Limits{})
 	ctx := context.Background()

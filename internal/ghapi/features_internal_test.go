@@ -5,9 +5,13 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
 func TestGraphQLURL(t *testing.T) {
+	t.Parallel()
 	for api, want := range map[string]string{
 		"":                                    "https://api.github.com/graphql",
 		"https://api.github.com":              "https://api.github.com/graphql",
@@ -27,9 +31,10 @@ func TestGraphQLURL(t *testing.T) {
 }
 
 func TestListRepositoriesNeedsInstallationToken(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(http.StatusForbidden, map[string]string{"Content-Type": "application/json"},
 		`{"message":"You must authenticate with an installation access token in order to list repositories for an installation.","documentation_url":"https://docs.github.com/rest","status":"403"}`))
-	c, err := New(Options{APIURL: srv.URL, Clock: &fakeClock{}})
+	c, err := New(Options{APIURL: srv.URL, Clock: fakegithub.NewClock(time.Time{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +45,8 @@ func TestListRepositoriesNeedsInstallationToken(t *testing.T) {
 }
 
 func TestGraphQLRateLimitHeadersDoNotMoveTheReserve(t *testing.T) {
-	tr := newTransport(nil, Limits{Reserve: 100}, &fakeClock{})
+	t.Parallel()
+	tr := newTransport(nil, Limits{Reserve: 100}, fakegithub.NewClock(time.Time{}))
 	h := http.Header{}
 	h.Set("X-RateLimit-Limit", "5000")
 	h.Set("X-RateLimit-Remaining", "900")

@@ -35,6 +35,7 @@ func newFake() *fakegithub.Server {
 }
 
 func TestReviewsAndApproved(t *testing.T) {
+	t.Parallel()
 	fake := newFake()
 	n := fake.AddPR(fakegithub.Issue{Title: "x", User: fakegithub.Person("alice"), CreatedAt: t0.Add(-90 * lifecycle.Day)})
 	bob, carol := fakegithub.Person("bob"), fakegithub.Person("carol")
@@ -73,6 +74,7 @@ func TestReviewsAndApproved(t *testing.T) {
 }
 
 func TestReviewsPaginated(t *testing.T) {
+	t.Parallel()
 	fake := newFake()
 	n := fake.AddPR(fakegithub.Issue{Title: "x", User: fakegithub.Person("alice"), CreatedAt: t0.Add(-90 * lifecycle.Day)})
 	for i := range 150 {
@@ -93,6 +95,7 @@ func ghapiReviews(t *testing.T, fake *fakegithub.Server, n int) ([]lifecycle.Rev
 }
 
 func TestConvertToDraft(t *testing.T) {
+	t.Parallel()
 	for _, root := range []string{"/api/v3", ""} {
 		t.Run("root "+root, func(t *testing.T) {
 			fake := newFake()
@@ -147,6 +150,7 @@ func TestConvertToDraft(t *testing.T) {
 }
 
 func TestConvertToDraftForbiddenForGitHubToken(t *testing.T) {
+	t.Parallel()
 	fake := newFake()
 	n := fake.AddPR(fakegithub.Issue{Title: "x", User: fakegithub.Person("alice"), CreatedAt: t0.Add(-90 * lifecycle.Day)})
 	fake.SetDraftForbidden(true)
@@ -170,6 +174,7 @@ func TestConvertToDraftForbiddenForGitHubToken(t *testing.T) {
 }
 
 func TestConvertToDraftUnknownNode(t *testing.T) {
+	t.Parallel()
 	fake := newFake()
 	c := serve(t, fake, "")
 	err := c.ConvertToDraft(context.Background(), "PR_nope")
@@ -179,6 +184,7 @@ func TestConvertToDraftUnknownNode(t *testing.T) {
 }
 
 func TestListRepositories(t *testing.T) {
+	t.Parallel()
 	fake := newFake() // its own repository, octo-org/widgets, comes first
 	fake.AddInstalledRepo(
 		fakegithub.InstalledRepo{Name: "old", Archived: true},
@@ -220,6 +226,7 @@ func TestListRepositories(t *testing.T) {
 }
 
 func TestRepoFile(t *testing.T) {
+	t.Parallel()
 	fake := newFake()
 	content := "# stalepr overrides\ndays-before-stale: 30\nstale-pr-message: |\n  " + strings.Repeat("long line ", 20) + "\n"
 	fake.SetFile(".github/stalepr.yml", []byte(content))

@@ -25,6 +25,7 @@ const timelineJSON = `[
 ]`
 
 func TestTimelineDecodesGitHubsShapes(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(timelineJSON)) })
 	c, _ := newTestClient(t, srv, Limits{})
 	events, err := c.Timeline(context.Background(), 7)

@@ -10,22 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
 )
-
-type fakeClock struct {
-	mu    sync.Mutex
-	now   time.Time
-	slept []time.Duration
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *fakeClock) Sleep(_ context.Context, d time.Duration) error {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.slept = append(c.slept, d)
-	c.mu.Unlock()
-	return nil
-}
 
 // script answers the n-th request (0-based) with the n-th handler, then
 // repeats the last one.
@@ -61,9 +48,10 @@ func status(code int, hdr map[string]string, body string) http.HandlerFunc {
 	}
 }
 
-func newTestClient(t *testing.T, srv *httptest.Server, lim Limits) (*Client, *fakeClock) {
+// newTestClient is a client of srv whose waits only move the returned clock.
+func newTestClient(t *testing.T, srv *httptest.Server, lim Limits) (*Client, *fakegithub.Clock) {
 	t.Helper()
-	clock := &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	clock := fakegithub.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	c, err := New(Options{Token: "ghs_secret", APIURL: srv.URL + "/api/v3", Owner: "o", Repo: "r", Limits: lim, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +61,7 @@ func newTestClient(t *testing.T, srv *httptest.Server, lim Limits) (*Client, *fa
 }
 
 func TestDryRunRefusesWritesBeforeSending(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, ok)
 	c, _ := newTestClient(t, srv, Limits{DryRun: true})
 	err := c.AddLabels(context.Background(), 1, []string{"stale"})
@@ -85,6 +74,7 @@ func TestDryRunRefusesWritesBeforeSending(t *testing.T) {
 }
 
 func TestBudgetCountsEveryRequest(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, ok)
 	c, _ := newTestClient(t, srv, Limits{MaxRequests: 2})
 	ctx := context.Background()
@@ -102,6 +92,7 @@ func TestBudgetCountsEveryRequest(t *testing.T) {
 }
 
 func TestReserveStopsBeforeRunningDry(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, status(200, map[string]string{
 		"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "100", "X-RateLimit-Reset": "4102444800",
 	}, `[]`))
@@ -119,6 +110,7 @@ func TestReserveStopsBeforeRunningDry(t *testing.T) {
 }
 
 func TestTransientFailuresAreRetriedWithBackoff(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t,
 		status(502, nil, `{"message":"Server Error"}`),
 		status(503, nil, `{"message":"Service Unavailable"}`),
@@ -130,12 +122,13 @@ func TestTransientFailuresAreRetriedWithBackoff(t *testing.T) {
 	if *n != 3 {
 		t.Fatalf("server saw %d requests, want 3", *n)
 	}
-	if len(clock.slept) != 2 || clock.slept[1] <= clock.slept[0] {
-		t.Fatalf("backoff waits %v, want two growing waits", clock.slept)
+	if len(clock.Waits()) != 2 || clock.Waits()[1] <= clock.Waits()[0] {
+		t.Fatalf("backoff waits %v, want two growing waits", clock.Waits())
 	}
 }
 
 func TestRetriesAreBounded(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, status(500, nil, `{"message":"Server Error"}`))
 	c, _ := newTestClient(t, srv, Limits{MaxRetries: 2})
 	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err == nil {
@@ -147,6 +140,7 @@ func TestRetriesAreBounded(t *testing.T) {
 }
 
 func TestTruncatedBodyIsRetried(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Length", "100")
 		w.Write([]byte(`[{"number":`))
@@ -161,6 +155,7 @@ func TestTruncatedBodyIsRetried(t *testing.T) {
 }
 
 func TestPrimaryRateLimitStops(t *testing.T) {
+	t.Parallel()
 	for _, code := range []int{403, 429} {
 		srv, n := script(t, status(code, map[string]string{
 			"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
@@ -177,6 +172,7 @@ func TestPrimaryRateLimitStops(t *testing.T) {
 }
 
 func TestSecondaryRateLimitWaitsAndContinues(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		h    http.HandlerFunc
@@ -194,21 +190,22 @@ func TestSecondaryRateLimitWaitsAndContinues(t *testing.T) {
 			if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
 				t.Fatalf("err = %v, want success after waiting", err)
 			}
-			if *n != 2 || len(clock.slept) != 1 || clock.slept[0] != tc.wait {
-				t.Fatalf("requests %d, waits %v; want 2 requests and one wait of %v", *n, clock.slept, tc.wait)
+			if *n != 2 || len(clock.Waits()) != 1 || clock.Waits()[0] != tc.wait {
+				t.Fatalf("requests %d, waits %v; want 2 requests and one wait of %v", *n, clock.Waits(), tc.wait)
 			}
 		})
 	}
 }
 
 func TestSecondaryWaitIsCappedAndRepeatedHitsStop(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(403, map[string]string{"Retry-After": "3600"}, `{"message":"You have exceeded a secondary rate limit."}`))
 	c, clock := newTestClient(t, srv, Limits{MaxWait: time.Minute, MaxWaitTotal: 3 * time.Minute})
 	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
 	if !errors.Is(err, ErrSecondary) {
 		t.Fatalf("err = %v, want ErrSecondary", err)
 	}
-	for _, d := range clock.slept {
+	for _, d := range clock.Waits() {
 		if d > time.Minute {
 			t.Fatalf("waited %v, above the cap", d)
 		}
@@ -216,6 +213,7 @@ func TestSecondaryWaitIsCappedAndRepeatedHitsStop(t *testing.T) {
 }
 
 func TestPermissionErrorIsNotARateLimit(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, status(403, map[string]string{"X-RateLimit-Remaining": "800", "X-RateLimit-Limit": "1000"},
 		`{"message":"Resource not accessible by integration"}`))
 	c, _ := newTestClient(t, srv, Limits{})
@@ -226,6 +224,7 @@ func TestPermissionErrorIsNotARateLimit(t *testing.T) {
 }
 
 func TestWritesArePaced(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, ok)
 	c, clock := newTestClient(t, srv, Limits{WriteInterval: time.Second})
 	ctx := context.Background()
@@ -234,12 +233,13 @@ func TestWritesArePaced(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(clock.slept) != 2 || clock.slept[0] != time.Second {
-		t.Fatalf("waits %v, want 1s before the 2nd and 3rd write", clock.slept)
+	if len(clock.Waits()) != 2 || clock.Waits()[0] != time.Second {
+		t.Fatalf("waits %v, want 1s before the 2nd and 3rd write", clock.Waits())
 	}
 }
 
 func TestRemoveLabelEscapesTheName(t *testing.T) {
+	t.Parallel()
 	var path string
 	srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) {
 		path = r.URL.EscapedPath()
@@ -255,6 +255,7 @@ func TestRemoveLabelEscapesTheName(t *testing.T) {
 }
 
 func TestUnknownCommentOutcomeIsVerifiedNotReposted(t *testing.T) {
+	t.Parallel()
 	var posts int
 	srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
@@ -274,6 +275,7 @@ func TestUnknownCommentOutcomeIsVerifiedNotReposted(t *testing.T) {
 }
 
 func TestTokenNeverInErrors(t *testing.T) {
+	t.Parallel()
 	srv, _ := script(t, status(401, nil, `{"message":"Bad credentials"}`))
 	c, _ := newTestClient(t, srv, Limits{})
 	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
@@ -283,6 +285,7 @@ func TestTokenNeverInErrors(t *testing.T) {
 }
 
 func TestRoute(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/api/v3/repos/o/r/issues":                      "/repos/{owner}/{repo}/issues",
 		"/repos/o/r/issues/12/comments":                 "/repos/{owner}/{repo}/issues/{issue_number}/comments",
@@ -299,6 +302,7 @@ func TestRoute(t *testing.T) {
 }
 
 func TestSlowAttemptTimesOutAndIsRetried(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
@@ -315,6 +319,7 @@ func TestSlowAttemptTimesOutAndIsRetried(t *testing.T) {
 }
 
 func TestGoGitHubsOwnRateLimitRefusalIsAStop(t *testing.T) {
+	t.Parallel()
 	srv, n := script(t, status(200, map[string]string{
 		"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
 	}, `[]`))
@@ -330,13 +335,14 @@ func TestGoGitHubsOwnRateLimitRefusalIsAStop(t *testing.T) {
 }
 
 func TestAPIURLIsTakenAsItIs(t *testing.T) {
+	t.Parallel()
 	for _, root := range []string{"", "/api/v3", "/github/api"} {
 		var path string
 		srv, _ := script(t, func(w http.ResponseWriter, r *http.Request) {
 			path = r.URL.Path
 			ok(w, r)
 		})
-		c, err := New(Options{APIURL: srv.URL + root, Owner: "o", Repo: "r", Clock: &fakeClock{}})
+		c, err := New(Options{APIURL: srv.URL + root, Owner: "o", Repo: "r", Clock: fakegithub.NewClock(time.Time{})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -353,6 +359,7 @@ func TestAPIURLIsTakenAsItIs(t *testing.T) {
 // secondary limit to slow down; the run goes on at a slower pace instead of
 // stopping after a few hits.
 func TestSecondaryLimitsSlowTheWritePace(t *testing.T) {
+	t.Parallel()
 	limited := status(403, map[string]string{"Retry-After": "5"}, `{"message":"You have exceeded a secondary rate limit."}`)
 	var steps []http.HandlerFunc
 	for i := 0; i < 6; i++ {

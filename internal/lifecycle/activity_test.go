@@ -99,6 +99,7 @@ func fmtTime(t time.Time) string {
 }
 
 func TestSummarize(t *testing.T) {
+	t.Parallel()
 	t1, t2, t3, t4, t5 := daysAgo(20), daysAgo(15), daysAgo(10), daysAgo(5), daysAgo(1)
 	self := []string{selfLogin}
 
@@ -391,6 +392,7 @@ func TestSummarize(t *testing.T) {
 }
 
 func TestFromComments(t *testing.T) {
+	t.Parallel()
 	const slack = 5 * time.Second
 	self := []string{selfLogin}
 	t1, t2, t3 := daysAgo(20), daysAgo(6), daysAgo(2)
@@ -501,6 +503,7 @@ func TestFromComments(t *testing.T) {
 }
 
 func TestIsBotLogin(t *testing.T) {
+	t.Parallel()
 	for login, want := range map[string]bool{
 		"dependabot[bot]": true,
 		"Renovate[Bot]":   true,
@@ -517,6 +520,7 @@ func TestIsBotLogin(t *testing.T) {
 }
 
 func TestSummarizeNoticeInTheSameSecondAsItsLabel(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 19, 17, 53, 40, 0, time.UTC)
 	events := []lifecycle.Event{
 		{Kind: lifecycle.Commented, At: at, Actor: "github-actions[bot]", Bot: true, Notice: lifecycle.StaleNotice, MarkedAt: at},
@@ -529,6 +533,7 @@ func TestSummarizeNoticeInTheSameSecondAsItsLabel(t *testing.T) {
 }
 
 func TestSummarizeOpenPRClosedWithoutReopenedEventCountsAsFresh(t *testing.T) {
+	t.Parallel()
 	marked := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
 	closed := marked.AddDate(0, 0, 31)
 	events := []lifecycle.Event{
@@ -552,6 +557,7 @@ func TestSummarizeOpenPRClosedWithoutReopenedEventCountsAsFresh(t *testing.T) {
 }
 
 func TestSummarizeClosedBySelf(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	self := []string{"github-actions[bot]"}
 	ours := lifecycle.Event{Kind: lifecycle.Commented, At: at, Actor: "github-actions[bot]", Bot: true, Notice: lifecycle.CloseNotice}

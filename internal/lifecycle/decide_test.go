@@ -574,6 +574,7 @@ func TestDecideFromTimeline(t *testing.T) { // rules 2, 4, 5
 // a PR un-staled by a comment and re-marked later must not be un-staled again
 // by that old comment.
 func TestDecideRemarkedFromComments(t *testing.T) {
+	t.Parallel()
 	p := policy(func(p *lifecycle.Policy) { p.DaysBeforeStale, p.DaysBeforeClose = 7, 30 })
 	firstMark, person, secondMark := daysAgo(20), daysAgo(19), daysAgo(2)
 	comments := []lifecycle.Event{
@@ -591,6 +592,7 @@ func TestDecideRemarkedFromComments(t *testing.T) {
 }
 
 func TestPolicyCloseDate(t *testing.T) {
+	t.Parallel()
 	p := policy()
 	if got, want := p.CloseDate(daysAgo(1)), daysAgo(1).Add(closeDays*lifecycle.Day); !got.Equal(want) {
 		t.Errorf("CloseDate = %s, want %s", fmtTime(got), fmtTime(want))
@@ -605,6 +607,7 @@ func TestPolicyCloseDate(t *testing.T) {
 }
 
 func TestActionString(t *testing.T) {
+	t.Parallel()
 	want := map[lifecycle.Action]string{
 		lifecycle.Keep: "keep", lifecycle.Skip: "skip", lifecycle.NeedDetail: "need-detail", lifecycle.Mark: "mark",
 		lifecycle.Notify: "notify", lifecycle.Unstale: "unstale", lifecycle.Close: "close",
@@ -617,6 +620,7 @@ func TestActionString(t *testing.T) {
 }
 
 func TestDecideZeroDaysBeforeCloseClosesAtOnce(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	pol := lifecycle.Policy{DaysBeforeStale: 30, DaysBeforeClose: 0, StaleLabel: "stale", RemoveStaleWhenUpdated: true}
 	pr := lifecycle.PR{Number: 1, CreatedAt: now.AddDate(0, 0, -90), UpdatedAt: now.AddDate(0, 0, -31)}

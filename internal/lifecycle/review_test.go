@@ -8,6 +8,7 @@ import (
 )
 
 func TestMatchLogin(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern, login string
 		want           bool
@@ -44,6 +45,7 @@ func TestMatchLogin(t *testing.T) {
 }
 
 func TestApproved(t *testing.T) {
+	t.Parallel()
 	at := func(d int) time.Time { return now.Add(-time.Duration(d) * time.Hour) }
 	r := func(who, state string, hoursAgo int) lifecycle.Review {
 		return lifecycle.Review{Reviewer: who, State: state, At: at(hoursAgo)}
@@ -97,6 +99,7 @@ func TestApproved(t *testing.T) {
 }
 
 func TestApprovedSameInstantKeepsOrder(t *testing.T) {
+	t.Parallel()
 	// Two reviews in the same second: GitHub lists them oldest first.
 	reviews := []lifecycle.Review{
 		{Reviewer: "bob", State: lifecycle.ReviewStateApproved, At: now},

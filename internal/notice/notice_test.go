@@ -27,6 +27,7 @@ func vars() notice.Vars {
 }
 
 func TestRender(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		tmpl string
@@ -78,6 +79,7 @@ func TestRender(t *testing.T) {
 }
 
 func TestDefaultsRender(t *testing.T) {
+	t.Parallel()
 	for name, tmpl := range map[string]string{"DefaultStale": notice.DefaultStale, "DefaultClose": notice.DefaultClose} {
 		t.Run(name, func(t *testing.T) {
 			if err := notice.Check(tmpl); err != nil {
@@ -101,6 +103,7 @@ func TestDefaultsRender(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		tmpl    string
@@ -140,6 +143,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestPlaceholders(t *testing.T) {
+	t.Parallel()
 	want := []string{
 		"{{author}}", "{{close-date}}", "{{days-before-close}}", "{{days-before-stale}}",
 		"{{days-inactive}}", "{{labels}}", "{{reviewers}}", "{{stale-label}}",
@@ -150,6 +154,7 @@ func TestPlaceholders(t *testing.T) {
 }
 
 func TestMarkers(t *testing.T) {
+	t.Parallel()
 	markedAt := now.Add(-3 * lifecycle.Day)
 	tests := []struct {
 		name     string
@@ -202,6 +207,7 @@ func TestMarkers(t *testing.T) {
 }
 
 func TestMarkersAreHidden(t *testing.T) {
+	t.Parallel()
 	for _, m := range []string{notice.StaleMarker(now, ""), notice.CloseMarker()} {
 		if !strings.HasPrefix(m, "<!--") || !strings.HasSuffix(m, "-->") || strings.Contains(m, "\n") {
 			t.Errorf("marker %q is not a one-line HTML comment", m)
@@ -213,6 +219,7 @@ func TestMarkersAreHidden(t *testing.T) {
 }
 
 func TestBody(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ text, want string }{
 		{"Closing.", "Closing.\n\nM"},
 		{"Closing.\n\n\n", "Closing.\n\nM"},

@@ -14,6 +14,7 @@ import (
 // terminal escape), no line that a runner would take for a workflow command,
 // and no markdown.
 func TestTextHostile(t *testing.T) {
+	t.Parallel()
 	for _, dry := range []bool{false, true} {
 		r := hostileResult(dry)
 		r.Failed[0].Title = "\x1b]0;pwned\x07\x1b[2J"
@@ -51,6 +52,7 @@ func TestTextHostile(t *testing.T) {
 }
 
 func TestTextCapsRows(t *testing.T) {
+	t.Parallel()
 	var r sweep.Result
 	for i := range maxTextRows + 7 {
 		r.Stale = append(r.Stale, item(i+1, "t"))

@@ -117,6 +117,7 @@ func buildPeople(w *world) (prs []int, young int) {
 }
 
 func TestFairActivityFromPeople(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	prs, young := buildPeople(w)
 	cutoff := daysAgo(90)
@@ -148,6 +149,7 @@ func TestFairActivityFromPeople(t *testing.T) {
 }
 
 func TestFairActivityFromAnyoneBotKeepsAlive(t *testing.T) {
+	t.Parallel()
 	for _, inputs := range []map[string]string{nil, {"activity-from": "anyone"}} {
 		w := newWorld(t)
 		prs, young := buildPeople(w)
@@ -172,6 +174,7 @@ func TestFairActivityFromAnyoneBotKeepsAlive(t *testing.T) {
 }
 
 func TestFairActivityFromPeopleClosesWhenOnlyTheBotActed(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	due := w.markedPR(31, sized)
 	w.relabelDaily(due, 30)
@@ -196,6 +199,7 @@ func TestFairActivityFromPeopleClosesWhenOnlyTheBotActed(t *testing.T) {
 // ---- 2. exempt-awaiting-review ----
 
 func TestFairExemptAwaitingReview(t *testing.T) {
+	t.Parallel()
 	setup := func(w *world) (waiting, maintLast int) {
 		waiting = w.pr(200)
 		w.fake.Push(waiting, "alice", daysAgo(121), "feature")
@@ -325,6 +329,7 @@ func checkFields(t *testing.T, what, body string, want map[string]string) {
 }
 
 func TestFairTemplatedMessagesRenderEveryPlaceholder(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.fake.AddPR(fakegithub.Issue{Title: "docs", User: alice, CreatedAt: daysAgo(100), UpdatedAt: daysAgo(100),
 		Labels: []string{"area/docs", "needs-rebase"}})
@@ -359,6 +364,7 @@ func TestFairTemplatedMessagesRenderEveryPlaceholder(t *testing.T) {
 }
 
 func TestFairDefaultMessagesRenderFully(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	mark := w.pr(120)
 	closing := w.markedPR(31)
@@ -383,6 +389,7 @@ func TestFairDefaultMessagesRenderFully(t *testing.T) {
 }
 
 func TestFairUnknownPlaceholderIsAConfigError(t *testing.T) {
+	t.Parallel()
 	for _, input := range []string{"stale-pr-message", "close-pr-message"} {
 		t.Run(input, func(t *testing.T) {
 			inputs := map[string]string{input: "Hello {{autor}}, see {{days-inactive}}"}
@@ -411,6 +418,7 @@ func TestFairUnknownPlaceholderIsAConfigError(t *testing.T) {
 }
 
 func TestFairEmptyStaleMessageMarksSilently(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.pr(120)
 	inputs := map[string]string{"stale-pr-message": "", "close-pr-message": ""}
@@ -441,6 +449,7 @@ func TestFairEmptyStaleMessageMarksSilently(t *testing.T) {
 }
 
 func TestFairEmptyCloseMessageClosesSilently(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(31)
 	before := len(w.fake.Comments(n))
@@ -460,6 +469,7 @@ func TestFairEmptyCloseMessageClosesSilently(t *testing.T) {
 // ---- 4. label hygiene ----
 
 func TestFairLabelHygiene(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	merged := w.markedPR(10)
 	w.fake.Merge(merged, maint, daysAgo(2))
@@ -512,6 +522,7 @@ func TestFairLabelHygiene(t *testing.T) {
 }
 
 func TestFairLabelHygieneDryRun(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	merged := w.markedPR(10)
 	w.fake.Merge(merged, maint, daysAgo(2))

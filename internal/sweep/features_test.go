@@ -12,6 +12,7 @@ import (
 )
 
 func TestExemptPRAuthors(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dependabot := w.pr(120, func(is *fakegithub.Issue) { is.User = fakegithub.Bot("dependabot[bot]") })
 	renovate := w.pr(120, func(is *fakegithub.Issue) { is.User = fakegithub.Bot("Renovate[bot]") })
@@ -29,6 +30,7 @@ func TestExemptPRAuthors(t *testing.T) {
 }
 
 func TestExemptApproved(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	approved := w.pr(100)
 	w.fake.Review(approved, maint, daysAgo(100), "APPROVED", "")
@@ -54,6 +56,7 @@ func TestExemptApproved(t *testing.T) {
 var draftInputs = map[string]string{"close-action": "draft", "exempt-draft-pr": "true", "close-pr-label": "closed-stale"}
 
 func TestCloseActionDraft(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(40)
 	res := w.run(draftInputs)
@@ -74,6 +77,7 @@ func TestCloseActionDraft(t *testing.T) {
 // A run that stops between the conversion and the comment is finished by
 // the next: one closing comment, label swapped.
 func TestCloseActionDraftAfterACrash(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(40)
 	var mu sync.Mutex
@@ -104,6 +108,7 @@ func TestCloseActionDraftAfterACrash(t *testing.T) {
 // GitHub refuses the mutation to GITHUB_TOKEN: nothing converted, nothing
 // closed instead, no closing comment, the run fails saying which token.
 func TestCloseActionDraftForbidden(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	a, b := w.markedPR(40), w.markedPR(41)
 	w.fake.SetDraftForbidden(true)
@@ -132,6 +137,7 @@ func TestCloseActionDraftForbidden(t *testing.T) {
 }
 
 func TestOnlyDraftPR(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	draft := w.pr(120, func(is *fakegithub.Issue) { is.Draft = true })
 	ready := w.pr(120)

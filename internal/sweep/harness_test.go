@@ -3,6 +3,7 @@ package sweep_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -11,7 +12,6 @@ import (
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
-	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -28,7 +28,8 @@ var (
 
 // world is a fake GitHub repository and the clock it shares with the client.
 type world struct {
-	t     *testing.T
+	t     *testing.T // nil in benchmarks: use tb()
+	bench testing.TB // the benchmark, when t is nil
 	fake  *fakegithub.Server
 	srv   *httptest.Server
 	clock *fakegithub.Clock
@@ -38,9 +39,29 @@ func newWorld(t *testing.T) *world {
 	t.Helper()
 	clock := fakegithub.NewClock(t0)
 	fake := fakegithub.New(fakegithub.Options{Owner: "octo", Repo: "repo", Token: token, Clock: clock})
+	return serveWorld(t, fake)
+}
+
+// serveWorld serves fake over HTTP for tb; the world's clock is the fake's.
+func serveWorld(tb testing.TB, fake *fakegithub.Server) *world {
+	tb.Helper()
 	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	return &world{t: t, fake: fake, srv: srv, clock: clock}
+	tb.Cleanup(srv.Close)
+	w := &world{fake: fake, srv: srv, clock: fake.Clock()}
+	if t, ok := tb.(*testing.T); ok {
+		w.t = t
+	} else {
+		w.bench = tb
+	}
+	return w
+}
+
+// tb is the test or benchmark the world belongs to.
+func (w *world) tb() testing.TB {
+	if w.t != nil {
+		return w.t
+	}
+	return w.bench
 }
 
 func daysAgo(d float64) time.Time { return t0.Add(-time.Duration(d * float64(24*time.Hour))) }
@@ -79,28 +100,37 @@ func (l *nopLog) Printf(format string, args ...any) {
 
 // run parses inputs as the action would and sweeps once.
 func (w *world) run(inputs map[string]string) sweep.Result {
-	w.t.Helper()
+	w.tb().Helper()
 	return w.runLog(inputs, &nopLog{})
 }
 
 // runLog is run with the log kept.
 func (w *world) runLog(inputs map[string]string, log *nopLog) sweep.Result {
-	w.t.Helper()
+	w.tb().Helper()
 	cfg := w.config(inputs)
+	return sweep.Run(context.Background(), w.client(cfg, w.clock, nil), cfg, w.now(), log)
+}
+
+// client is the ghapi client a run with cfg uses against the world, with
+// clock (pacing and back-off waits) and base (nil: http.DefaultTransport);
+// the one constructor every test of the package shares.
+func (w *world) client(cfg config.Config, clock ghapi.Clock, base http.RoundTripper) *ghapi.Client {
+	w.tb().Helper()
 	client, err := ghapi.New(ghapi.Options{
 		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
-		Clock: w.clock,
+		Clock: clock, Base: base,
 		Limits: ghapi.Limits{DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
 			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval},
 	})
 	if err != nil {
-		w.t.Fatal(err)
+		w.tb().Fatal(err)
 	}
-	return sweep.Run(context.Background(), client, cfg, w.now(), log)
+	return client
 }
 
+// config parses inputs as the action would, for the world's repository.
 func (w *world) config(inputs map[string]string) config.Config {
-	w.t.Helper()
+	w.tb().Helper()
 	src := config.Source{
 		Input: func(name string) (string, bool) { v, ok := inputs[name]; return v, ok },
 		Env: func(name string) string {
@@ -109,7 +139,7 @@ func (w *world) config(inputs map[string]string) config.Config {
 	}
 	cfg, err := config.Parse(src)
 	if err != nil {
-		w.t.Fatalf("config: %v", err)
+		w.tb().Fatalf("config: %v", err)
 	}
 	return cfg
 }
@@ -153,21 +183,4 @@ func has(items []sweep.Item, n int) bool {
 		}
 	}
 	return false
-}
-
-var _ = lifecycle.Mark
-
-func benchConfig(tb testing.TB, inputs map[string]string) config.Config {
-	tb.Helper()
-	src := config.Source{
-		Input: func(name string) (string, bool) { v, ok := inputs[name]; return v, ok },
-		Env: func(name string) string {
-			return map[string]string{"GITHUB_TOKEN": token, "GITHUB_REPOSITORY": "octo-org/widgets"}[name]
-		},
-	}
-	cfg, err := config.Parse(src)
-	if err != nil {
-		tb.Fatalf("config: %v", err)
-	}
-	return cfg
 }

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // foreignWindow is how soon after its own plain comment a bot's stale label
@@ -371,6 +372,7 @@ func (h *history) open(n int) bool { return h.w.fake.MustIssue(n).State == "open
 // A switch from actions/stale: PRs at every point of its lifecycle, its
 // notices and labels under the login stalepr writes as too.
 func TestHistoryMigrationFromActionsStale(t *testing.T) {
+	t.Parallel()
 	h := loadHistory(t, "migration.json")
 	branches := h.w.fake.Branches()
 	maint := fakegithub.Person("maintainer")
@@ -417,6 +419,7 @@ func TestHistoryMigrationFromActionsStale(t *testing.T) {
 // A scheduled workflow GitHub disabled for 70 days, then enabled again:
 // people acted 35-45 days ago on PRs stalepr had marked 60-100 days ago.
 func TestHistoryPausedWorkflow(t *testing.T) {
+	t.Parallel()
 	for _, from := range []string{"anyone", "people"} {
 		t.Run(from, func(t *testing.T) {
 			h := loadHistory(t, "paused.json")
@@ -456,6 +459,7 @@ func TestHistoryPausedWorkflow(t *testing.T) {
 // Stacked PRs, forks, a head shared by two PRs, a PR from the default
 // branch, and PRs closed by others, under delete-branch.
 func TestHistoryStackedWithDeleteBranch(t *testing.T) {
+	t.Parallel()
 	h := loadHistory(t, "stacked.json")
 	alive := map[int]string{3: "alice", 5: "bob", 13: "ivan"}
 	h.runDays(120, map[string]string{"delete-branch": "true"}, func(day int, now time.Time) {
@@ -480,6 +484,10 @@ func TestHistoryStackedWithDeleteBranch(t *testing.T) {
 
 // CI bots comment and push every day, on stale PRs and on quiet ones.
 func TestHistoryCIBots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 120 daily runs twice: seconds, the slowest test left in the everyday suite")
+	}
+	t.Parallel()
 	codecov := fakegithub.Bot("codecov[bot]")
 	updater := fakegithub.Bot("github-actions[bot]")
 	precommit := fakegithub.Bot("pre-commit-ci[bot]")
@@ -543,9 +551,7 @@ func TestHistoryCIBots(t *testing.T) {
 // daily. People revive a few stale PRs every day: each must lose its label
 // in the very next run, before any budget goes to marking.
 func TestHistoryBacklogDrains(t *testing.T) {
-	if testing.Short() {
-		t.Skip("replays up to 90 daily runs over 2,300 PRs")
-	}
+	testenv.Slow(t) // replays up to 90 daily runs over 2,300 PRs
 	const backlog, active = 2000, 300
 	clock := fakegithub.NewClock(t0)
 	fake := fakegithub.New(fakegithub.Options{Owner: "octo", Repo: "repo", Clock: clock})
@@ -656,6 +662,7 @@ func pushOldCommits(w *world, n int, at, pushedAt time.Time) {
 // updated_at. The head commit our notice recorded tells: the pushed commits
 // are not its ancestors.
 func TestHistoryOldCommitsPushedAfterTheMark(t *testing.T) {
+	t.Parallel()
 	for _, ci := range []bool{false, true} {
 		t.Run(fmt.Sprintf("ci-comment=%v", ci), func(t *testing.T) {
 			w := newWorld(t)
@@ -678,6 +685,7 @@ func TestHistoryOldCommitsPushedAfterTheMark(t *testing.T) {
 // must not date the author's last activity by the commit's git date (which
 // would mark the PR 58 days after the push instead of 90).
 func TestHistoryOldCommitsPushKeepsCountingUnderPeople(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(70)
 	pushOldCommits(w, n, daysAgo(75), daysAgo(42))

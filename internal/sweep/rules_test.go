@@ -12,6 +12,7 @@ import (
 
 // Rule 1: only open pull requests; issues are never touched.
 func TestRule1IssuesAreNeverTouched(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	issue := w.fake.AddIssue(fakegithub.Issue{Title: "old issue", User: alice, CreatedAt: daysAgo(400), UpdatedAt: daysAgo(400)})
 	closedPR := w.pr(400, func(is *fakegithub.Issue) { is.State = "closed"; is.ClosedAt = daysAgo(400) })
@@ -30,6 +31,7 @@ func TestRule1IssuesAreNeverTouched(t *testing.T) {
 
 // Rule 2: stale after days-before-stale days; the notice is posted once.
 func TestRule2MarksAfterDaysBeforeStale(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	old := w.pr(91)
 	recent := w.pr(89)
@@ -52,6 +54,7 @@ func TestRule2MarksAfterDaysBeforeStale(t *testing.T) {
 }
 
 func TestRule2Overrides(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		inputs map[string]string
@@ -80,6 +83,7 @@ func TestRule2Overrides(t *testing.T) {
 }
 
 func TestRule2IgnoreUpdatesJudgesFromCreation(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.pr(1, func(is *fakegithub.Issue) { is.CreatedAt = daysAgo(200) })
 	w.run(map[string]string{"ignore-pr-updates": "true"})
@@ -91,6 +95,7 @@ func TestRule2IgnoreUpdatesJudgesFromCreation(t *testing.T) {
 // Rule 3: a person's activity after the mark un-stales; bots and our own
 // notice never do.
 func TestRule3KeptAlive(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		act     func(w *world, n int)
@@ -123,6 +128,7 @@ func TestRule3KeptAlive(t *testing.T) {
 }
 
 func TestRule3UnstaleLabelsAreSwapped(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(10, func(is *fakegithub.Issue) { is.Labels = []string{"waiting-for-author"} })
 	w.fake.Comment(n, bob, daysAgo(1), "back on it")
@@ -134,6 +140,7 @@ func TestRule3UnstaleLabelsAreSwapped(t *testing.T) {
 }
 
 func TestRule3MaintainerRemovingTheLabelUnstales(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(10)
 	w.fake.Unlabel(n, maint, daysAgo(1), "stale")
@@ -145,6 +152,7 @@ func TestRule3MaintainerRemovingTheLabelUnstales(t *testing.T) {
 }
 
 func TestRule3RemoveStaleWhenUpdatedFalseKeepsLabelButPostponesClose(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(40)
 	w.fake.Comment(n, bob, daysAgo(20), "please wait")
@@ -161,6 +169,7 @@ func TestRule3RemoveStaleWhenUpdatedFalseKeepsLabelButPostponesClose(t *testing.
 
 // Rule 4: closed days-before-close after the mark without a person's activity.
 func TestRule4Closes(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	due := w.markedPR(31)
 	notYet := w.markedPR(29)
@@ -184,6 +193,7 @@ func TestRule4Closes(t *testing.T) {
 }
 
 func TestRule4ClockStartsAtTheLastLabel(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(60)
 	w.fake.Unlabel(n, maint, daysAgo(20), "stale")
@@ -203,6 +213,7 @@ func TestRule4ClockStartsAtTheLastLabel(t *testing.T) {
 }
 
 func TestRule4NeverCloseWithMinusOne(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(300)
 	w.run(map[string]string{"days-before-pr-close": "-1"})
@@ -213,6 +224,7 @@ func TestRule4NeverCloseWithMinusOne(t *testing.T) {
 
 // Rule 5: closed by us, reopened by a person: not closed again.
 func TestRule5ReopenedIsFresh(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(31)
 	w.run(nil)
@@ -229,6 +241,7 @@ func TestRule5ReopenedIsFresh(t *testing.T) {
 }
 
 func TestRule5ReopenedWithTheLabelStillOnIsUnstaled(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(45)
 	w.fake.Close(n, action, daysAgo(14), "")
@@ -241,6 +254,7 @@ func TestRule5ReopenedWithTheLabelStillOnIsUnstaled(t *testing.T) {
 
 // Rule 6: exemptions and filters, case-insensitive.
 func TestRule6Exemptions(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		inputs map[string]string
@@ -281,6 +295,7 @@ func TestRule6Exemptions(t *testing.T) {
 }
 
 func TestRule6ExemptStalePRIsNotClosed(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(40, func(is *fakegithub.Issue) { is.Labels = []string{"Pinned"} })
 	w.run(map[string]string{"exempt-pr-labels": "pinned"})
@@ -290,6 +305,7 @@ func TestRule6ExemptStalePRIsNotClosed(t *testing.T) {
 }
 
 func TestRule6LabelsToRemoveWhenStale(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.pr(120, func(is *fakegithub.Issue) { is.Labels = []string{"needs-review", "keep"} })
 	w.run(map[string]string{"labels-to-remove-when-stale": "Needs-Review"})
@@ -300,6 +316,7 @@ func TestRule6LabelsToRemoveWhenStale(t *testing.T) {
 
 // Rule 7: delete-branch only for same-repository, non-default branches.
 func TestRule7DeleteBranch(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake.AddBranch("feature", "shared-name")
 	same := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "feature" })
@@ -326,6 +343,7 @@ func TestRule7DeleteBranch(t *testing.T) {
 
 // Rule 8: dry run sends no write request at all.
 func TestRule8DryRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	mark := w.pr(120)
 	closing := w.markedPR(40)
@@ -344,6 +362,7 @@ func TestRule8DryRunWritesNothing(t *testing.T) {
 
 // Rule 9: operations-per-run caps requests; the next run continues.
 func TestRule9BudgetAndContinuation(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	var prs []int
 	for i := 0; i < 30; i++ {
@@ -369,6 +388,7 @@ func TestRule9BudgetAndContinuation(t *testing.T) {
 }
 
 func TestRule9RateLimitReserve(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i := 0; i < 40; i++ {
 		w.pr(100 + float64(i))
@@ -386,6 +406,7 @@ func TestRule9RateLimitReserve(t *testing.T) {
 
 // Running twice in a row: the second run writes nothing.
 func TestSecondRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.pr(120)
 	w.pr(5)
@@ -411,6 +432,7 @@ func TestSecondRunWritesNothing(t *testing.T) {
 // Enterprise Server, another fake) must not make the run stop early and
 // miss stale PRs.
 func TestListingInAnotherOrderIsReadToTheEnd(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	var stale []int
 	for i := 0; i < 150; i++ {
@@ -449,6 +471,7 @@ func reverseListings(h http.Handler) http.Handler {
 }
 
 func TestRule4ZeroDaysBeforeCloseClosesInTheSameRun(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.pr(120)
 	res := w.run(map[string]string{"days-before-close": "0", "close-pr-label": "closed-stale"})

@@ -22,36 +22,10 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // ---- helpers ----
-
-// sfClock is the harness clock that also records every wait of the
-// transport (secondary limits, back-off, write pacing).
-type sfClock struct {
-	c      *fakegithub.Clock
-	mu     sync.Mutex
-	sleeps []time.Duration
-}
-
-func (c *sfClock) Now() time.Time { return c.c.Now() }
-
-func (c *sfClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	c.sleeps = append(c.sleeps, d)
-	c.mu.Unlock()
-	c.c.Advance(d)
-	return nil
-}
-
-func (c *sfClock) waits() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.sleeps)
-}
 
 // sfOpts varies one run beyond its inputs.
 type sfOpts struct {
@@ -71,15 +45,7 @@ func (w *world) sfRun(inputs map[string]string, o sfOpts) sweep.Result {
 	if o.clock == nil {
 		o.clock = w.clock
 	}
-	client, err := ghapi.New(ghapi.Options{
-		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
-		Clock: o.clock, Base: o.base,
-		Limits: ghapi.Limits{DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
-			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval},
-	})
-	if err != nil {
-		w.t.Fatal(err)
-	}
+	client := w.client(cfg, o.clock, o.base)
 	if o.now.IsZero() {
 		o.now = o.clock.Now()
 	}
@@ -232,6 +198,7 @@ func sfReference(t *testing.T, build func(*world), inputs map[string]string) (ma
 // ---- 3. never act on partial knowledge ----
 
 func TestSafetyFailingTimelineLeavesThePRAlone(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"alone", "with the comment shortcut"} {
 		t.Run(name, func(t *testing.T) {
 			w := newWorld(t)
@@ -287,6 +254,7 @@ func TestSafetyFailingTimelineLeavesThePRAlone(t *testing.T) {
 // A listing cut short by an error must not lead to any close: the run stops
 // and reports a failure.
 func TestSafetyFailingListingPageClosesNothing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		query string // matches the listing's query string
@@ -356,6 +324,7 @@ func (w *world) sfKillAfter(k int) {
 }
 
 func TestSafetyCrashAfterEveryWriteConverges(t *testing.T) {
+	t.Parallel()
 	build := func(w *world) { w.sfMixed() }
 	want, total := sfReference(t, build, sfInputs)
 	if total < 10 {
@@ -363,6 +332,7 @@ func TestSafetyCrashAfterEveryWriteConverges(t *testing.T) {
 	}
 	for k := 1; k <= total; k++ {
 		t.Run(fmt.Sprintf("kill after write %d of %d", k, total), func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			m := w.sfMixed()
 			w.sfKillAfter(k)
@@ -427,6 +397,7 @@ func (g *sfGated) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestSafetyConcurrentRunsPostOnce(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"planned together", "free race"} {
 		for rep := 0; rep < 5; rep++ {
 			t.Run(fmt.Sprintf("%s %d", mode, rep), func(t *testing.T) {
@@ -496,6 +467,7 @@ func TestSafetyConcurrentRunsPostOnce(t *testing.T) {
 // ---- 2. rate limits ----
 
 func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
+	t.Parallel()
 	type where struct {
 		name string
 		pred func(fakegithub.RequestInfo) bool
@@ -581,6 +553,7 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 // those reads still reports the PRs not reached, as running out of budget
 // there does.
 func TestSafetyRateLimitDuringDetailReportsLeft(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i := 0; i < 2; i++ {
 		n := w.markedPR(35)
@@ -598,6 +571,7 @@ func TestSafetyRateLimitDuringDetailReportsLeft(t *testing.T) {
 }
 
 func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
+	t.Parallel()
 	const maxWait = 2 * time.Minute // ghapi's default cap
 	want, _ := sfReference(t, func(w *world) { w.sfMixed() }, sfInputs)
 	cases := []struct {
@@ -618,12 +592,12 @@ func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
 			w.sfMixed()
 			method, route, _ := strings.Cut(tc.route, " ")
 			w.fake.InjectFault(fakegithub.FaultRule{Method: method, Route: route, Fault: tc.fault})
-			rc := &sfClock{c: w.clock}
+			rc := w.clock
 			res := w.sfRun(sfInputs, sfOpts{clock: rc})
 			if !slices.ContainsFunc(w.fake.Requests(), func(r fakegithub.RequestInfo) bool { return r.Fault != "" }) {
 				t.Fatal("the limit never fired")
 			}
-			waits := rc.waits()
+			waits := rc.Waits()
 			longest := slices.Max(append(waits, 0))
 			if longest < tc.atLeast {
 				t.Errorf("longest wait %v, want >= %v (waits %v)", longest, tc.atLeast, waits)
@@ -642,6 +616,7 @@ func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
 // A retry-after longer than the run may wait: the run must not send a
 // request before retry-after has passed (GitHub's rule); it may stop instead.
 func TestSafetySecondaryRetryAfterBeyondTheCap(t *testing.T) {
+	t.Parallel()
 	const maxWait = 2 * time.Minute
 	w := newWorld(t)
 	w.sfMixed()
@@ -662,9 +637,9 @@ func TestSafetySecondaryRetryAfterBeyondTheCap(t *testing.T) {
 		}
 		return nil
 	})
-	rc := &sfClock{c: w.clock}
+	rc := w.clock
 	res := w.sfRun(sfInputs, sfOpts{clock: rc})
-	if longest := slices.Max(append(rc.waits(), 0)); longest > maxWait {
+	if longest := slices.Max(append(rc.Waits(), 0)); longest > maxWait {
 		t.Errorf("waited %v in one go, more than the cap %v", longest, maxWait)
 	}
 	if len(early) > 0 {
@@ -676,6 +651,7 @@ func TestSafetySecondaryRetryAfterBeyondTheCap(t *testing.T) {
 }
 
 func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{403, 429} {
 		for _, from := range []string{"first request", "second write"} {
 			t.Run(fmt.Sprintf("%d from the %s", status, from), func(t *testing.T) {
@@ -695,7 +671,7 @@ func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
 					}
 					return nil
 				})
-				rc := &sfClock{c: w.clock}
+				rc := w.clock
 				res := w.sfRun(sfInputs, sfOpts{clock: rc})
 				if res.Stopped != sweep.StopSecondary {
 					t.Errorf("Stopped = %q, want %q", res.Stopped, sweep.StopSecondary)
@@ -716,7 +692,7 @@ func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
 				// are the write pace, slowed after each refusal.
 				var total time.Duration
 				long := 0
-				for _, d := range rc.waits() {
+				for _, d := range rc.Waits() {
 					if d >= 5*time.Second {
 						long++
 					}
@@ -748,6 +724,7 @@ func (w *world) sfStaleHeavy() sfMixed {
 }
 
 func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
+	t.Parallel()
 	build := func(w *world) { w.sfStaleHeavy() }
 	want, _ := sfReference(t, build, sfInputs)
 	faults := map[string]func() *fakegithub.Fault{
@@ -788,6 +765,7 @@ func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
 
 // A write whose answer is lost: applied once, verified, never doubled.
 func TestSafetyLostWriteAnswers(t *testing.T) {
+	t.Parallel()
 	build := func(w *world) { w.sfMixed() }
 	want, _ := sfReference(t, build, sfInputs)
 	faults := map[string]func() *fakegithub.Fault{
@@ -845,6 +823,7 @@ func TestSafetyLostWriteAnswers(t *testing.T) {
 // ---- 6. pagination under change ----
 
 func TestSafetyPaginationUnderOwnWrites(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	var mark, closing, unstale []int
 	for i := 0; i < 260; i++ {
@@ -891,6 +870,7 @@ func TestSafetyPaginationUnderOwnWrites(t *testing.T) {
 // slipped to an earlier page is missed by offset pagination (as on GitHub);
 // it must then be handled by the next run, never left behind for good.
 func TestSafetyPaginationUnderOthersWrites(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	var mark []int
 	for i := 0; i < 250; i++ {
@@ -925,6 +905,7 @@ func TestSafetyPaginationUnderOthersWrites(t *testing.T) {
 // ---- 7. hostile text ----
 
 func TestSafetyHostileText(t *testing.T) {
+	t.Parallel()
 	hostile := []string{"::error::x", "::add-mask::x", "line\nbreak", "a | b | c", "<img src=x onerror=alert(1)>",
 		"_GitHubActionsFileCommandDelimeter_", "ghadelimiter_1234", "%0A::warning::y"}
 	for _, staleLabel := range []string{"lifecycle/stale", "stale #1?", "stale label", "100%", "a/b/c", "état/périmé"} {
@@ -999,6 +980,7 @@ func TestSafetyHostileText(t *testing.T) {
 // ---- 8. branch deletion ----
 
 func TestSafetyDeleteBranch(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake.AddBranch("feature", "fix/issue#12?", "already-gone-race")
 	same := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "fix/issue#12?" })
@@ -1134,9 +1116,7 @@ func sfExpected(w *world, now time.Time) map[int]string {
 }
 
 func TestSafetySoak(t *testing.T) {
-	if testing.Short() {
-		t.Skip("soak: 50 runs over 2,000 PRs")
-	}
+	testenv.Slow(t) // 50 runs over 2,000 PRs
 	start := time.Now()
 	w := newWorld(t)
 	w.fake.AddSynthetic(2000, 7)
@@ -1267,6 +1247,7 @@ func TestSafetySoak(t *testing.T) {
 // With delete-branch, a crash between the close and the branch deletion
 // must not leave the branch behind for good: the next run finishes it.
 func TestSafetyCrashBeforeBranchDeletionConverges(t *testing.T) {
+	t.Parallel()
 	inputs := sfWith(sfInputs, "delete-branch", "true")
 	build := func(w *world) {
 		w.sfMixed()
@@ -1277,6 +1258,7 @@ func TestSafetyCrashBeforeBranchDeletionConverges(t *testing.T) {
 	want, total := sfReference(t, build, inputs)
 	for k := 1; k <= total; k++ {
 		t.Run(fmt.Sprintf("kill after write %d of %d", k, total), func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			build(w)
 			w.sfKillAfter(k)

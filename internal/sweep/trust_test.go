@@ -24,6 +24,7 @@ var (
 // Item 1: a PR marked 60 days ago that a person kept alive since is
 // un-staled, whatever the listing's updated_at says.
 func TestTrustPersonKeptItAliveAfterTheMark(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		act  func(w *world, n int)
@@ -50,6 +51,7 @@ func TestTrustPersonKeptItAliveAfterTheMark(t *testing.T) {
 
 // Item 1, second case: days-before-close 0 closes only what nobody touched.
 func TestTrustZeroDaysBeforeCloseSeesTheAuthorsComment(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(20.0 / 24)
 	w.fake.Comment(n, alice, daysAgo(2.0/24), "answering now")
@@ -62,6 +64,7 @@ func TestTrustZeroDaysBeforeCloseSeesTheAuthorsComment(t *testing.T) {
 // Item 2: someone else's mark keeps its clock and gets no notice of ours;
 // our own label without notice is completed before any close.
 func TestTrustForeignMarks(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	actionsStale := func(d float64) int {
 		n := w.pr(d + 90)
@@ -110,6 +113,7 @@ func TestTrustForeignMarks(t *testing.T) {
 
 // Item 3: bots' commits are not a person's activity.
 func TestTrustBotCommitsAreNotActivity(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	merged := w.markedPR(40)
 	w.fake.PushAs(merged, action, daysAgo(1), "Merge branch 'main' into feature")
@@ -134,6 +138,7 @@ func TestTrustBotCommitsAreNotActivity(t *testing.T) {
 // Item 4: an update that no event explains counts (a push of commits made
 // long ago carries their old git dates).
 func TestTrustUnexplainedUpdateCountsAsActivity(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.markedPR(35)
 	w.fake.Push(n, "Alice", daysAgo(40), "work from last month")
@@ -146,6 +151,7 @@ func TestTrustUnexplainedUpdateCountsAsActivity(t *testing.T) {
 
 // Item 5: only branches of PRs stalepr closed, here, unused by open PRs.
 func TestTrustBranchDeletion(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake.AddBranch("feature-a", "feature-b", "shared", "plain", "actions-closed")
 	base := w.markedPR(40, func(is *fakegithub.Issue) { is.HeadRef = "feature-a" })
@@ -177,6 +183,7 @@ func TestTrustBranchDeletion(t *testing.T) {
 // Issue 10: a protected branch is kept, said in the log, and the close is
 // finished (no retry on every later run).
 func TestProtectedBranchIsKeptAndSaid(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake.AddBranch("release-prep")
 	w.fake.ProtectBranch("release-prep")
@@ -194,6 +201,7 @@ func TestProtectedBranchIsKeptAndSaid(t *testing.T) {
 // Item 7: a PR stalepr closed and a person reopened is fresh, whatever the
 // inputs.
 func TestTrustReopenedIsFreshUnderIgnoreUpdates(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.pr(10, func(is *fakegithub.Issue) { is.CreatedAt = daysAgo(200) })
 	in := map[string]string{"ignore-updates": "true", "days-before-close": "0"}
@@ -212,6 +220,7 @@ func TestTrustReopenedIsFreshUnderIgnoreUpdates(t *testing.T) {
 
 // Item 8: secondary limits slow the pace; the work still gets done.
 func TestTrustSecondaryLimitsSlowDownInsteadOfStopping(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	var prs []int
 	for i := 0; i < 8; i++ {
@@ -244,6 +253,7 @@ func TestTrustSecondaryLimitsSlowDownInsteadOfStopping(t *testing.T) {
 // Item 9: under a capped budget the PRs people revived are un-staled
 // before anything is closed or marked.
 func TestTrustCappedRunServesPeopleFirst(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i := 0; i < 60; i++ {
 		w.pr(100 + float64(i)) // marks queued
@@ -270,6 +280,7 @@ func TestTrustCappedRunServesPeopleFirst(t *testing.T) {
 
 // Item 10: only our own identity's comments carry our markers.
 func TestTrustForgedMarkers(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	quoted := w.markedPR(40)
 	w.fake.Comment(quoted, mallory, daysAgo(5), "> This PR is stale.\n> <!-- stalepr:stale marked="+daysAgo(5).Format(time.RFC3339)+" -->\nplease don't")
@@ -293,6 +304,7 @@ func TestTrustForgedMarkers(t *testing.T) {
 
 // Item 10, the contract: what v1 wrote keeps being recognised.
 func TestTrustV1MarkersAreRecognised(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := w.pr(130)
 	at := daysAgo(10)
@@ -311,6 +323,7 @@ func TestTrustV1MarkersAreRecognised(t *testing.T) {
 
 // Item 11: a listing that repeats a page or loops yields each PR once.
 func TestTrustSamePRTwiceInOneRun(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	var prs []int
 	for i := 0; i < 150; i++ {
@@ -349,7 +362,13 @@ func (l loopingLink) RoundTrip(r *http.Request) (*http.Response, error) {
 // GitHub dates the comments apart (each write takes it a fraction of a
 // second) or all in the same second.
 func TestTrustConcurrentRunsAtFullSpeed(t *testing.T) {
-	for rep := 0; rep < 6; rep++ {
+	t.Parallel()
+	// Each try is a fresh race; -short keeps one try of each pace.
+	tries := 6
+	if testing.Short() {
+		tries = 2
+	}
+	for rep := 0; rep < tries; rep++ {
 		w := newWorld(t)
 		var prs []int
 		for i := 0; i < 130; i++ { // more notices than one comment page

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/stalepr/stalepr/internal/testenv"
+)
+
+// TestGoldenSandbox runs the sandbox (go run . -sandbox testdata/sandbox) as
+// a workflow and in a terminal, for real and as a dry run, and compares what
+// a user reads (the log, the job summary, the outputs) with the files under
+// testdata/golden. After a change of wording or behaviour, run
+//
+//	go test -run TestGolden . -update
+//
+// and review the diff of testdata/golden like any other change.
+func TestGoldenSandbox(t *testing.T) {
+	t.Parallel()
+	sandbox := []string{"-sandbox", filepath.Join("testdata", "sandbox")}
+	for _, tc := range []struct {
+		name     string
+		workflow bool // as the Actions runner runs it: workflow commands, file commands
+		args     []string
+	}{
+		{"sandbox", true, sandbox},
+		{"sandbox-dry-run", true, append(sandbox, "-debug-only")},
+		{"sandbox-terminal", false, sandbox},
+		{"sandbox-terminal-dry-run", false, append(sandbox, "-debug-only")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := goldenRun(t, tc.workflow, tc.args)
+			// The same run at the same time must print the same: anything
+			// else (map order, the real clock) would make the golden files
+			// flaky and the sandbox unreproducible.
+			again := goldenRun(t, tc.workflow, tc.args)
+			for name, text := range got {
+				if again[name] != text {
+					t.Errorf("%s differs between two identical runs: the output is not deterministic", name)
+				}
+			}
+			for name, text := range got {
+				testenv.Golden(t, filepath.Join("testdata", "golden", tc.name, name), text)
+			}
+		})
+	}
+}
+
+// goldenRun runs the program once with args at t0 and returns what the user
+// reads, by golden file name, with the random fence tokens and heredoc
+// delimiters replaced by stable names, and the fake GitHub's address (its
+// PR links: on Enterprise Server the web host is the API host, and the fake
+// serves both on a free local port) by http://fake-github.
+func goldenRun(t *testing.T, workflow bool, args []string) map[string]string {
+	t.Helper()
+	e := env{}
+	if workflow {
+		dir := t.TempDir()
+		e = env{
+			"GITHUB_ACTIONS":      "true",
+			"GITHUB_OUTPUT":       filepath.Join(dir, "output"),
+			"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
+		}
+	}
+	o := runWith(t, e, args...)
+	if o.code != ExitOK {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitOK, o)
+	}
+	if o.stderr != "" {
+		t.Errorf("stderr is not empty:\n%s", o.stderr)
+	}
+	n := newTokenNames()
+	norm := func(s string) string { return fakeAddr.ReplaceAllString(n.replace(s), "http://fake-github") }
+	out := map[string]string{"log.txt": norm(o.stdout)}
+	if workflow {
+		out["outputs.txt"] = norm(o.outputFile)
+		out["summary.md"] = norm(o.summaryFile)
+	}
+	return out
+}
+
+var fakeAddr = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`)
+
+// randomToken matches the random parts of the log and of GITHUB_OUTPUT: the
+// stop-commands fence's token and the heredoc delimiters.
+var randomToken = regexp.MustCompile(`(::stop-commands::|::|ghadelimiter_)([0-9a-f]{32})\b`)
+
+// tokenNames names each random token by its first appearance, so a golden
+// file still shows which fence closes which.
+type tokenNames map[string]string
+
+func newTokenNames() tokenNames { return tokenNames{} }
+
+func (n tokenNames) replace(s string) string {
+	return randomToken.ReplaceAllStringFunc(s, func(m string) string {
+		sub := randomToken.FindStringSubmatch(m)
+		name, ok := n[sub[2]]
+		if !ok {
+			name = "<random-" + string(rune('A'+len(n))) + ">"
+			n[sub[2]] = name
+		}
+		return sub[1] + name
+	})
+}

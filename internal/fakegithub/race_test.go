@@ -1,5 +1,0 @@
-//go:build race
-
-package fakegithub
-
-func init() { raceEnabled = true }

@@ -1,0 +1,30 @@
+// Package testenv holds what the tests of several packages share about how
+// they are run. Only tests import it.
+package testenv
+
+import (
+	"os"
+	"testing"
+)
+
+// SlowVar is the environment variable that opts in to the slow tests (the
+// 10,000- and 50,000-PR cost runs, the soak, building the binary). .ci/run
+// sets it for one pass without the race detector; `go test ./...` and the
+// -race pass run without them, so the everyday suite stays within seconds.
+const SlowVar = "STALEPR_SLOW"
+
+// Slow skips tb unless the slow tests were asked for with STALEPR_SLOW=1. It
+// skips under -short in any case.
+func Slow(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("slow: skipped under -short")
+	}
+	if !SlowEnabled() {
+		tb.Skipf("slow: runs only with %s=1 (as .ci/run does)", SlowVar)
+	}
+}
+
+// SlowEnabled reports whether the slow tests were asked for, for tests that
+// pick their sizes instead of skipping.
+func SlowEnabled() bool { return !testing.Short() && os.Getenv(SlowVar) == "1" }
