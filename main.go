@@ -157,38 +157,33 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 
 	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
-	log = &logger{w: w, ctx: ctx}
+	log = &logger{w: w}
 	res := sweep.Run(ctx, client, cfg, now, log)
 	endLog()
-	notReached := cancelled(&res, ctx.Err())
 	fmt.Fprintln(stdout, report.Counts(res))
-	return finish(out, res, cfg.Repository(), notReached)
+	return finish(out, res, cfg.Repository())
 }
 
 // finish writes the outputs and the summary, then says how the run ended, in
 // words true for the way it ended, and returns the exit code. The sweep's
 // work is already in the log, so a file that cannot be written costs only
 // itself.
-func finish(out seam, res sweep.Result, repo string, notReached int) int {
+func finish(out seam, res sweep.Result, repo string) int {
 	outs := report.Outputs(res)
 	outErr := out.outputs(outs)
-	extra := report.TruncationNote(outs)
-	if notReached > 0 {
-		extra += fmt.Sprintf("Cancelled: %d pull requests not reached; the next run takes them up.\n\n", notReached)
-	}
-	sumErr := out.summary(res, repo, extra)
+	sumErr := out.summary(res, repo, report.TruncationNote(outs))
 
 	code := ExitOK
-	switch res.Stopped {
-	case sweep.Completed:
-	case stopCancelled:
+	switch {
+	case res.Stopped == nil:
+	case errors.Is(res.Stopped, context.Canceled), errors.Is(res.Stopped, context.DeadlineExceeded):
 		out.fail("cancelled", fmt.Sprintf("the run was cancelled before it finished: %d pull requests not reached, left for the next run", res.Left))
 		code = ExitCancelled
-	case sweep.StopListingError:
+	case res.ListingFailed():
 		out.fail("listing", listingFailed(res))
 		code = ExitFailed
 	default:
-		out.note(fmt.Sprintf("stopped early (%s): %d pull requests left for the next run", res.Stopped, res.Left))
+		out.note(fmt.Sprintf("stopped early (%s): %d pull requests left for the next run", report.StopReason(res.Stopped), res.Left))
 	}
 	if len(res.Failed) > 0 {
 		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed)))
@@ -217,55 +212,21 @@ func listingFailed(res sweep.Result) string {
 	default:
 		changed = fmt.Sprintf("%d pull requests were changed before it, as the log shows", done)
 	}
-	// StopDetail is the text of a *ghapi.Problem when the failure has a class
+	// The error is a *ghapi.Problem when the failure has a class
 	// (ghapi.Explain): it already says what to do. A fixed hint would be
 	// wrong for most failures.
-	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, res.StopDetail)
-}
-
-// stopCancelled is the stop of a run whose context ended (SIGTERM, Ctrl-C).
-// The sweep has no such reason of its own: it sees the requests fail.
-const stopCancelled sweep.StopReason = "cancelled"
-
-// cancelled turns the failures that a cancelled run's context caused into
-// PRs not reached: left for the next run, not failed. It returns how many.
-// cause is ctx.Err() after the sweep; nil when the run was not cancelled.
-func cancelled(res *sweep.Result, cause error) int {
-	if cause == nil {
-		return 0
-	}
-	n := 0
-	failed := res.Failed[:0]
-	for _, it := range res.Failed {
-		if strings.Contains(it.Err, cause.Error()) {
-			n++
-			continue
-		}
-		failed = append(failed, it)
-	}
-	res.Failed = failed
-	// A run whose work was all done when the signal came has finished.
-	listing := res.Stopped == sweep.StopListingError && strings.Contains(res.StopDetail, cause.Error())
-	if listing || (n > 0 && res.Stopped == sweep.Completed) {
-		res.Stopped, res.StopDetail = stopCancelled, ""
-	}
-	res.Left += n
-	return n
+	var le *sweep.ListingError
+	errors.As(res.Stopped, &le)
+	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, le.Err)
 }
 
 // logger writes one line per PR acted on (in Actions, the seam fences them
-// so that a PR title can never run a workflow command). Once the run is
-// cancelled, a PR whose request failed for that reason was not reached.
+// so that a PR title can never run a workflow command).
 type logger struct {
-	w   io.Writer
-	ctx context.Context
+	w io.Writer
 }
 
 func (l *logger) PR(it sweep.Item, dryRun bool) {
-	if err := l.ctx.Err(); err != nil && it.Err != "" && strings.Contains(it.Err, err.Error()) {
-		fmt.Fprintf(l.w, "#%d not reached: the run was cancelled\n", it.Number)
-		return
-	}
 	fmt.Fprintln(l.w, report.PRLine(it, dryRun))
 }
 

@@ -36,6 +36,7 @@ type Client struct {
 	owner, repo string
 	t           *transport
 	clock       Clock
+	token       string // only to keep it out of error texts
 }
 
 const perPage = 100
@@ -58,7 +59,7 @@ func New(o Options) (*Client, error) {
 		gh.UserAgent = o.UserAgent
 	}
 	gh.BaseURL, gh.UploadURL = base, base
-	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock}, nil
+	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token}, nil
 }
 
 // apiBase parses GITHUB_API_URL. It is taken as it is, as Octokit does: the
@@ -106,20 +107,39 @@ func originOf(u *url.URL) string {
 }
 
 // fail wraps err with the operation, explained when its class is known.
+// Response bodies can echo anything, the token included: no error leaves
+// this package with it in its text.
 func (c *Client) fail(kind opKind, err error, format string, args ...any) error {
 	op := fmt.Sprintf(format, args...)
 	if p := classify(err, kind, c.owner+"/"+c.repo); p != nil {
 		p.Op = op
-		return p
+		return c.redact(p)
 	}
-	return fmt.Errorf("%s: %w", op, err)
+	return c.redact(fmt.Errorf("%s: %w", op, err))
 }
+
+// redact hides the token in err's text; errors.Is and errors.As still see
+// what it wraps.
+func (c *Client) redact(err error) error {
+	if c.token == "" || !strings.Contains(err.Error(), c.token) {
+		return err
+	}
+	return &redacted{err: err, text: strings.ReplaceAll(err.Error(), c.token, "***")}
+}
+
+type redacted struct {
+	err  error
+	text string
+}
+
+func (r *redacted) Error() string { return r.text }
+func (r *redacted) Unwrap() error { return r.err }
 
 // Usage reports the requests made so far.
 func (c *Client) Usage() Usage { return c.t.usage() }
 
-// Left is how many requests the run may still make; -1 when unbounded.
-func (c *Client) Left() int { return c.t.left() }
+// RequestsLeft is how many requests the run may still make; -1 when unbounded.
+func (c *Client) RequestsLeft() int { return c.t.left() }
 
 // Query selects issues from the repository's issue listing.
 type Query struct {

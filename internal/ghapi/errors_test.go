@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-github/v62/github"
+
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
@@ -348,5 +350,30 @@ func TestEveryCallIsExplained(t *testing.T) {
 		if got := classOf(call()); got != BadCredentials {
 			t.Errorf("%s: class %q, want %q", name, got, BadCredentials)
 		}
+	}
+}
+
+// TestErrorsNeverCarryTheToken: a response body that echoes the token (a
+// proxy's error page, a misconfigured server) is redacted in the error, and
+// the error still unwraps to what it was.
+func TestErrorsNeverCarryTheToken(t *testing.T) {
+	const token = "ghp_secret0123456789abcdefSECRET"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		fmt.Fprintf(w, `{"message":"bad request with Authorization: Bearer %s"}`, token)
+	}))
+	defer srv.Close()
+	c, err := New(Options{Token: token, APIURL: srv.URL, Owner: "o", Repo: "r", Clock: fakegithub.NewClock(time.Now())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.AddLabels(context.Background(), 1, []string{"stale"})
+	if err == nil || strings.Contains(err.Error(), token) {
+		t.Fatalf("error %v: want one without the token", err)
+	}
+	var er *github.ErrorResponse
+	if !errors.As(err, &er) {
+		t.Errorf("the redacted error no longer unwraps to GitHub's answer: %T", err)
 	}
 }

@@ -380,7 +380,7 @@ func (t *transport) classify(resp *http.Response) (limitKind, time.Duration) {
 	if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusTooManyRequests {
 		return notLimited, 0
 	}
-	retryAfter, hasRetryAfter := parseRetryAfter(resp.Header.Get("Retry-After"))
+	retryAfter, hasRetryAfter := parseRetryAfter(resp.Header.Get("Retry-After"), t.clock.Now())
 	if resp.Header.Get("X-RateLimit-Remaining") == "0" && !hasRetryAfter {
 		return limitPrimary, 0
 	}
@@ -400,7 +400,9 @@ func (t *transport) classify(resp *http.Response) (limitKind, time.Duration) {
 	return limitSecondary, wait
 }
 
-func parseRetryAfter(v string) (time.Duration, bool) {
+// parseRetryAfter reads Retry-After: seconds, or an HTTP date (then the wait
+// is from now, the injected clock's now).
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
@@ -408,7 +410,7 @@ func parseRetryAfter(v string) (time.Duration, bool) {
 		return time.Duration(s) * time.Second, true
 	}
 	if at, err := http.ParseTime(v); err == nil {
-		return max(time.Until(at), 0), true
+		return max(at.Sub(now), 0), true
 	}
 	return time.Minute, true
 }

@@ -86,8 +86,8 @@ func TestBudgetCountsEveryRequest(t *testing.T) {
 	if _, _, err := c.ListPRs(ctx, Query{State: "open"}, 1); !errors.Is(err, ErrBudget) {
 		t.Fatalf("third request: err = %v, want ErrBudget", err)
 	}
-	if *n != 2 || c.Usage().Requests != 2 || c.Left() != 0 {
-		t.Fatalf("server saw %d, usage %d, left %d; want 2, 2, 0", *n, c.Usage().Requests, c.Left())
+	if *n != 2 || c.Usage().Requests != 2 || c.RequestsLeft() != 0 {
+		t.Fatalf("server saw %d, usage %d, left %d; want 2, 2, 0", *n, c.Usage().Requests, c.RequestsLeft())
 	}
 }
 

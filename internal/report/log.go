@@ -213,13 +213,13 @@ func Counts(r sweep.Result) string {
 	default:
 		fmt.Fprintf(&b, "%d/%d left", r.RateRemaining, r.RateLimit)
 	}
-	switch r.Stopped {
-	case sweep.Completed:
-	case sweep.StopListingError:
+	switch {
+	case r.Stopped == nil:
+	case r.ListingFailed():
 		// Not a limit: what is left is unknown, and main says what failed.
 		b.WriteString("; a listing failed")
 	default:
-		fmt.Fprintf(&b, "; stopped early (%s), %d left for the next run", oneLine(string(r.Stopped), maxReasonRunes), r.Left)
+		fmt.Fprintf(&b, "; stopped early (%s), %d left for the next run", oneLine(StopReason(r.Stopped), maxReasonRunes), r.Left)
 	}
 	return logSafe(b.String())
 }

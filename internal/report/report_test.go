@@ -2,7 +2,9 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/stalepr/stalepr/internal/ghapi"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -70,7 +72,7 @@ func hostileResult(dry bool) sweep.Result {
 		RateLimit:     1000,
 		RateRemaining: 977,
 		ByRoute:       map[string]int{"GET /repos/{owner}/{repo}/issues": 3, "POST /repos/{owner}/{repo}/issues/{issue_number}/labels": 2},
-		Stopped:       sweep.StopBudget,
+		Stopped:       ghapi.ErrBudget,
 		Left:          12,
 	}
 	for i, h := range hostile {
@@ -279,10 +281,10 @@ func TestSummaryGolden(t *testing.T) {
 	}{
 		{"acted", acted},
 		{"dry-run", dry},
-		{"stopped", sweep.Result{Stopped: sweep.StopBudget, Left: 12, RateRemaining: 0, RateLimit: 5000}},
-		{"stopped-one", sweep.Result{Stopped: sweep.StopRateReserve, Left: 1, RateRemaining: 7}},
-		{"listing-failed", sweep.Result{Stopped: sweep.StopListingError, StopDetail: "GET /x: 502", RateRemaining: -1}},
-		{"listing-failed-after-changes", sweep.Result{Stopped: sweep.StopListingError, RateRemaining: -1, Marked: []sweep.Item{item(1, "a")}, Closed: []sweep.Item{item(2, "b")}}},
+		{"stopped", sweep.Result{Stopped: ghapi.ErrBudget, Left: 12, RateRemaining: 0, RateLimit: 5000}},
+		{"stopped-one", sweep.Result{Stopped: ghapi.ErrRateReserve, Left: 1, RateRemaining: 7}},
+		{"listing-failed", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1}},
+		{"listing-failed-after-changes", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1, Marked: []sweep.Item{item(1, "a")}, Closed: []sweep.Item{item(2, "b")}}},
 		{"completed", sweep.Result{RateRemaining: 10, RateLimit: 60}},
 		{"failed", sweep.Result{Failed: []sweep.Item{{Number: 7, Title: "T", URL: "https://github.com/o/r/pull/7", Err: "PUT labels: 500 Internal Server Error"}}}},
 		{"skipped", sweep.Result{Skipped: []sweep.Item{{Number: 8, Title: "Draft", Reason: lifecycle.ReasonDraft}}}},
@@ -332,7 +334,7 @@ func TestSummarySizeCap(t *testing.T) {
 			// Each row is over a kilobyte once escaped: 3,500 rows are
 			// several times the cap, which is all the cap needs.
 			const n = 3500
-			r := sweep.Result{RateRemaining: -1, Stopped: sweep.StopBudget, Left: 99, ByRoute: map[string]int{}}
+			r := sweep.Result{RateRemaining: -1, Stopped: ghapi.ErrBudget, Left: 99, ByRoute: map[string]int{}}
 			lists := []*[]sweep.Item{&r.Marked, &r.Unstaled, &r.Closed, &r.Stale, &r.Skipped, &r.Failed, &r.Cleaned}
 			raw := 0
 			for i := range n {
@@ -771,7 +773,7 @@ func TestCounts(t *testing.T) {
 			"marked 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 1, labels cleaned 2; 0 requests (0 writes); rate limit unknown"},
 		{"unknown limit", sweep.Result{RateRemaining: 0},
 			"marked 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 0 requests (0 writes); rate limit 0 left"},
-		{"dry stopped", sweep.Result{DryRun: true, Stopped: sweep.StopRateLimited, Left: 4, RateLimit: 60, RateRemaining: 0},
+		{"dry stopped", sweep.Result{DryRun: true, Stopped: ghapi.ErrRateLimited, Left: 4, RateLimit: 60, RateRemaining: 0},
 			"dry run (nothing was changed): marked 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 0 requests (0 writes); rate limit 0/60 left; stopped early (rate limit exceeded), 4 left for the next run"},
 	}
 	for _, tt := range tests {

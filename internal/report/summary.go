@@ -1,12 +1,15 @@
 package report
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -45,7 +48,7 @@ func Summary(r sweep.Result, repo string) string {
 	}
 	fmt.Fprintf(&b, "Looked at %s.\n\n", plural(r.Considered, "open pull request"))
 
-	if r.Stopped != sweep.Completed {
+	if r.Stopped != nil {
 		writeStopNote(&b, r)
 	}
 	if len(r.Failed) > 0 {
@@ -124,11 +127,10 @@ func writeStopNote(b *strings.Builder, r sweep.Result) {
 // untrusted text and code marks an input's name for where the note goes.
 func stopNote(r sweep.Result, esc func(string, int) string, code func(string) string) (head, rest string) {
 	var b strings.Builder
-	if r.Stopped == sweep.StopListingError {
+	var le *sweep.ListingError
+	if errors.As(r.Stopped, &le) {
 		head = "A listing of pull requests failed, so the step fails."
-		if r.StopDetail != "" {
-			b.WriteString(" Error: " + esc(r.StopDetail, maxErrRunes))
-		}
+		b.WriteString(" Error: " + strings.TrimRight(esc(le.Err.Error(), maxErrRunes), ".") + ".")
 		switch n := changed(r); {
 		case r.DryRun:
 			b.WriteString(" Nothing was changed (dry run).")
@@ -142,7 +144,16 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 		b.WriteString(" The next run lists them again.")
 		return head, b.String()
 	}
-	head = fmt.Sprintf("This run stopped early: %s.", esc(string(r.Stopped), maxReasonRunes))
+	if errors.Is(r.Stopped, context.Canceled) || errors.Is(r.Stopped, context.DeadlineExceeded) {
+		head = "This run was cancelled before it finished."
+		if r.Left == 1 {
+			b.WriteString(" 1 pull request that needs work was not reached; the next run takes it up.")
+		} else {
+			fmt.Fprintf(&b, " %d pull requests that need work were not reached; the next run takes them up.", r.Left)
+		}
+		return head, b.String()
+	}
+	head = fmt.Sprintf("This run stopped early: %s.", esc(StopReason(r.Stopped), maxReasonRunes))
 	switch {
 	case r.Left == 1:
 		b.WriteString(" 1 pull request that needs work was left for the next run.")
@@ -151,13 +162,36 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 	default:
 		b.WriteString(" Pull requests it did not reach are left for the next run.")
 	}
-	switch r.Stopped {
-	case sweep.StopBudget:
+	switch err := r.Stopped; {
+	case errors.Is(err, ghapi.ErrBudget):
 		b.WriteString(" Raise " + code("operations-per-run") + " or run more often to get through them sooner.")
-	case sweep.StopRateReserve, sweep.StopRateLimited, sweep.StopSecondary:
+	case errors.Is(err, ghapi.ErrRateReserve), ghapi.IsRateLimited(err), errors.Is(err, ghapi.ErrSecondary):
 		b.WriteString(" The next run continues once the rate limit allows.")
 	}
 	return head, b.String()
+}
+
+// StopReason names why a run stopped, in a few words: the limit, the
+// cancellation or the failed listing.
+func StopReason(err error) string {
+	var le *sweep.ListingError
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ghapi.ErrBudget):
+		return ghapi.ErrBudget.Error()
+	case errors.Is(err, ghapi.ErrRateReserve):
+		return ghapi.ErrRateReserve.Error()
+	case errors.Is(err, ghapi.ErrSecondary):
+		return ghapi.ErrSecondary.Error()
+	case ghapi.IsRateLimited(err):
+		return ghapi.ErrRateLimited.Error()
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "cancelled"
+	case errors.As(err, &le):
+		return "listing failed"
+	}
+	return err.Error()
 }
 
 // changed counts the PRs the run wrote to (or would have, in a dry run).

@@ -26,7 +26,7 @@ func Text(r sweep.Result, repo string) string {
 	}
 	fmt.Fprintf(&b, "Looked at %s.\n\n", plural(r.Considered, "open pull request"))
 
-	if r.Stopped != sweep.Completed {
+	if r.Stopped != nil {
 		head, rest := stopNote(r, oneLine, func(s string) string { return s })
 		b.WriteString(head + rest + "\n\n")
 	}

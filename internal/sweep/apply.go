@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -13,102 +12,12 @@ import (
 	"github.com/stalepr/stalepr/internal/notice"
 )
 
-// costOf is the number of requests an action needs at most.
-func (s *sweeper) costOf(a lifecycle.Action) int {
-	switch a {
-	case lifecycle.Mark:
-		return 2 + s.extraReads(s.cfg.StaleMessage, false)
-	case lifecycle.Close:
-		n := 2 + s.extraReads(s.cfg.CloseMessage, true)
-		if s.pol.CloseAction == lifecycle.CloseToDraft {
-			return n + 1 // the conversion, the comment, the labels
-		}
-		if s.cfg.DeleteBranch {
-			// read the head, look for open PRs on the branch (as base, as
-			// head), delete it, take the stale label off
-			n += 5
-		}
-		return n
-	case lifecycle.NeedDetail:
-		return 3
-	case lifecycle.Notify, lifecycle.Unstale:
-		return 1
-	}
-	return 0
-}
-
-// actionOrder spends a capped budget on what people wait for first: the
-// label off a PR someone revived, then closes, then telling and marking.
-var actionOrder = map[lifecycle.Action]int{
-	lifecycle.Unstale: 0, lifecycle.Close: 1, lifecycle.Notify: 2, lifecycle.Mark: 3,
-}
-
-func (s *sweeper) apply(ctx context.Context, plan []planned) {
-	sort.SliceStable(plan, func(i, j int) bool {
-		return actionRank(plan[i].d.Action) < actionRank(plan[j].d.Action)
-	})
-	for _, p := range plan {
-		it := s.item(p)
-		switch p.d.Action {
-		case lifecycle.Skip:
-			s.res.Skipped = append(s.res.Skipped, it)
-			continue
-		case lifecycle.Keep:
-			if p.pr.HasLabel(s.pol.StaleLabel) {
-				s.res.Stale = append(s.res.Stale, it)
-			}
-			continue
-		}
-		if s.res.Stopped != Completed {
-			s.res.Left++
-			continue
-		}
-		if left := s.gh.Left(); !s.cfg.DebugOnly && left >= 0 && left < s.costOf(p.d.Action)+s.dedupeReserve(p.d.Action) {
-			s.res.Stopped = StopBudget
-			if u := s.gh.Usage(); u.RateRemaining >= 0 && u.RateRemaining-s.cfg.RateLimitReserve <= left {
-				s.res.Stopped = StopRateReserve
-			}
-			s.res.Left++
-			continue
-		}
-		err := s.act(ctx, p)
-		if err != nil {
-			if ghapi.IsStop(err) {
-				s.stopOn(err)
-				s.res.Left++
-				continue
-			}
-			s.failItem(it, err)
-			continue
-		}
-		s.log.PR(it, s.cfg.DebugOnly)
-		switch p.d.Action {
-		case lifecycle.Mark, lifecycle.Notify:
-			s.res.Marked = append(s.res.Marked, it)
-		case lifecycle.Unstale:
-			s.res.Unstaled = append(s.res.Unstaled, it)
-		case lifecycle.Close:
-			s.res.Closed = append(s.res.Closed, it)
-		}
-	}
-}
-
-func actionRank(a lifecycle.Action) int {
-	if r, ok := actionOrder[a]; ok {
-		return r
-	}
-	return -1 // skips and keeps first: they cost nothing
-}
-
-// act performs one decision. Dry run stops here: this is the one place
-// where writes start.
-func (s *sweeper) act(ctx context.Context, p planned) error {
-	if s.cfg.DebugOnly {
-		return nil
-	}
+// perform sends an operation's writes, in an order a stop between two of
+// them leaves in a state the next run recognises and finishes.
+func (s *sweeper) perform(ctx context.Context, p op) error {
 	n := p.pr.Number
-	switch p.d.Action {
-	case lifecycle.Mark:
+	switch p.kind {
+	case opMark:
 		if err := s.detailFor(ctx, &p, s.cfg.StaleMessage); err != nil {
 			return err
 		}
@@ -125,16 +34,25 @@ func (s *sweeper) act(ctx context.Context, p planned) error {
 			return err
 		}
 		return s.postNotice(ctx, p, s.now)
-	case lifecycle.Notify:
+	case opNotify:
 		return s.postNotice(ctx, p, p.d.MarkedAt)
-	case lifecycle.Unstale:
+	case opUnstale:
 		want := without(p.pr.Labels, append([]string{s.pol.StaleLabel}, s.cfg.LabelsToRemoveWhenUnstale...))
 		want = union(want, s.cfg.LabelsToAddWhenUnstale)
 		if removed := without(p.pr.Labels, want); len(removed) == 1 && len(want) == len(p.pr.Labels)-1 {
 			return s.gh.RemoveLabel(ctx, n, removed[0])
 		}
 		return s.gh.SetLabels(ctx, n, want)
-	case lifecycle.Close:
+	case opFinishClose:
+		if err := s.deleteBranch(ctx, n); err != nil {
+			return err
+		}
+		return s.gh.RemoveLabel(ctx, n, labelAsOn(p.pr, s.pol.StaleLabel))
+	case opCleanLabel:
+		return s.gh.RemoveLabel(ctx, n, labelAsOn(p.pr, s.pol.StaleLabel))
+	case opDeleteDuplicate:
+		return s.gh.DeleteComment(ctx, p.comment)
+	case opClose:
 		if s.pol.CloseAction == lifecycle.CloseToDraft {
 			return s.toDraft(ctx, p)
 		}
@@ -154,9 +72,9 @@ func (s *sweeper) act(ctx context.Context, p planned) error {
 			labels = union(labels, []string{s.cfg.CloseLabel})
 		}
 		if s.cfg.DeleteBranch {
-			// The stale label stays on until the branch is gone: a crash in
-			// between leaves a closed PR with the label, which cleanClosed
-			// recognises as closed by us and finishes.
+			// The stale label stays on until the branch is gone: a stop in
+			// between leaves a closed PR with the label, which the next run's
+			// clean-up recognises as closed by us and finishes.
 			stale := labelAsOn(p.pr, s.pol.StaleLabel)
 			if err := s.gh.Close(ctx, n, union(labels, []string{stale})); err != nil {
 				return err
@@ -178,7 +96,7 @@ func (s *sweeper) act(ctx context.Context, p planned) error {
 // PR (no closing comment for a conversion that did not take place). A run
 // stopped after it leaves a stale-labelled draft, which the next run
 // decides again and finishes: comment (once), then the labels.
-func (s *sweeper) toDraft(ctx context.Context, p planned) error {
+func (s *sweeper) toDraft(ctx context.Context, p op) error {
 	n := p.pr.Number
 	if s.draftRefused != nil {
 		return s.draftRefused
@@ -207,7 +125,7 @@ func (s *sweeper) toDraft(ctx context.Context, p planned) error {
 	return s.gh.SetLabels(ctx, n, nonNil(labels))
 }
 
-func (s *sweeper) postNotice(ctx context.Context, p planned, markedAt time.Time) error {
+func (s *sweeper) postNotice(ctx context.Context, p op, markedAt time.Time) error {
 	if s.cfg.StaleMessage == "" {
 		return nil
 	}
@@ -225,17 +143,6 @@ func (s *sweeper) post(ctx context.Context, n int, body string) error {
 		s.posted++
 	}
 	return err
-}
-
-// dedupeReserve is what must stay unspent after an action that posts, so the
-// run can still read back its notices and find a concurrent run's duplicate.
-func (s *sweeper) dedupeReserve(a lifecycle.Action) int {
-	posts := a == lifecycle.Mark && s.cfg.StaleMessage != "" || a == lifecycle.Notify ||
-		a == lifecycle.Close && s.cfg.CloseMessage != ""
-	if !posts && s.posts == 0 {
-		return 0
-	}
-	return 1 + (s.posts+1)/100
 }
 
 // deleteBranch deletes the head branch of a PR stalepr closed, only when it
@@ -261,13 +168,13 @@ func (s *sweeper) deleteBranch(ctx context.Context, n int) error {
 	}
 	err = s.gh.DeleteBranch(ctx, h.Ref)
 	if errors.Is(err, ghapi.ErrBranchKept) {
-		s.log.Printf("#%d: closed; its branch was not deleted: %s", n, s.redact(err))
+		s.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
 		return nil
 	}
 	return err
 }
 
-func (s *sweeper) vars(p planned) notice.Vars {
+func (s *sweeper) vars(p op) notice.Vars {
 	v := notice.Vars{
 		Author:          p.pr.Author,
 		DaysInactive:    daysSince(p.d.InactiveSince, s.now),
@@ -279,7 +186,7 @@ func (s *sweeper) vars(p planned) notice.Vars {
 	}
 	if p.act != nil {
 		v.Reviewers = p.act.PendingReviewers
-		if p.d.Action == lifecycle.Close {
+		if p.kind == opClose {
 			// Our mark and notice are not activity: count from the last
 			// thing a person did, or from the PR's creation.
 			v.DaysInactive = daysSince(later(p.pr.CreatedAt, p.act.LastPersonAt), s.now)
@@ -300,8 +207,8 @@ func (s *sweeper) extraReads(tmpl string, closing bool) int {
 
 // detailFor reads the PR's timeline when the message needs it and the
 // decision came from the listing alone.
-func (s *sweeper) detailFor(ctx context.Context, p *planned, tmpl string) error {
-	if p.act != nil || tmpl == "" || s.extraReads(tmpl, p.d.Action == lifecycle.Close) == 0 {
+func (s *sweeper) detailFor(ctx context.Context, p *op, tmpl string) error {
+	if p.act != nil || tmpl == "" || s.extraReads(tmpl, p.kind == opClose) == 0 {
 		return nil
 	}
 	act, err := s.activity(ctx, p.pr)
@@ -319,44 +226,26 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-func (s *sweeper) item(p planned) Item {
-	return Item{
+func (s *sweeper) item(p op) Item {
+	it := Item{
 		Number: p.pr.Number, Title: p.pr.Title, URL: p.pr.URL,
 		Action: p.d.Action, Reason: p.d.Reason,
 		LastActivity: p.d.InactiveSince, InactiveDays: daysSince(p.d.InactiveSince, s.now),
 		CloseAt: p.d.CloseAt,
 	}
+	return it
 }
 
 func (s *sweeper) fail(pr lifecycle.PR, err error) {
 	s.failItem(Item{Number: pr.Number, Title: pr.Title, URL: pr.URL, Action: lifecycle.Skip}, err)
 }
 
-// failItem records a PR left untouched because of err. The error text may
-// echo a response body: it never carries the token.
+// failItem records a PR left untouched because of err. (ghapi keeps the
+// token out of every error it returns.)
 func (s *sweeper) failItem(it Item, err error) {
-	it.Err = s.redact(err)
+	it.Err = err.Error()
 	s.res.Failed = append(s.res.Failed, it)
 	s.log.PR(it, s.cfg.DebugOnly)
-}
-
-func (s *sweeper) stopOn(err error) {
-	if s.res.Stopped != Completed {
-		return
-	}
-	switch {
-	case errors.Is(err, ghapi.ErrBudget):
-		s.res.Stopped = StopBudget
-	case errors.Is(err, ghapi.ErrRateReserve):
-		s.res.Stopped = StopRateReserve
-	case ghapi.IsRateLimited(err):
-		s.res.Stopped = StopRateLimited
-	case errors.Is(err, ghapi.ErrSecondary):
-		s.res.Stopped = StopSecondary
-	default:
-		s.res.Stopped, s.res.StopDetail = StopListingError, s.redact(err)
-		s.log.Printf("stopping: %s", s.res.StopDetail)
-	}
 }
 
 func daysSince(t, now time.Time) int {
@@ -411,13 +300,4 @@ func containsFold(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// redact returns an error's text without the token: it may echo a response
-// body.
-func (s *sweeper) redact(err error) string {
-	if s.cfg.Token == "" {
-		return err.Error()
-	}
-	return strings.ReplaceAll(err.Error(), s.cfg.Token, "***")
 }

@@ -151,7 +151,7 @@ func TestRequestsWithinLowerBound(t *testing.T) {
 					res := w.run(inputs)
 					reqs := w.fake.Count()
 					lb, parts := lowerBound(before, comments, changedPRs(res), w.fake.Writes(), 90, 30, res.Now)
-					t.Logf("day %d: %d requests, LB %d (%s), stopped %q", day, reqs, lb, parts, res.Stopped)
+					t.Logf("day %d: %d requests, LB %d (%s), stopped %v", day, reqs, lb, parts, res.Stopped)
 					if float64(reqs) > 1.25*float64(lb) {
 						t.Errorf("day %d: %d requests > 1.25 × LB = %.0f (%s); by route: %v", day, reqs, 1.25*float64(lb), parts, w.fake.CountBy())
 					}

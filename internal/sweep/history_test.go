@@ -103,8 +103,8 @@ func (h *history) runDays(days int, inputs map[string]string, daily func(day int
 		}
 		before := h.states()
 		res := h.w.run(inputs)
-		if !res.OK() || res.Stopped != "" {
-			h.t.Errorf("day %d: run stopped %q (%s), failed %+v", h.day, res.Stopped, res.StopDetail, res.Failed)
+		if !res.OK() || res.Stopped != nil {
+			h.t.Errorf("day %d: run stopped %v failed %+v", h.day, res.Stopped, res.Failed)
 		}
 		after := h.states()
 		for n, b := range before {

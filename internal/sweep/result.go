@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"errors"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -20,18 +21,6 @@ type Item struct {
 	Err          string    // set on Failed items: why the PR was skipped
 }
 
-// StopReason says why a run ended before looking at everything.
-type StopReason string
-
-const (
-	Completed        StopReason = ""
-	StopBudget       StopReason = "operations-per-run reached"
-	StopRateReserve  StopReason = "rate-limit reserve reached"
-	StopRateLimited  StopReason = "rate limit exceeded"
-	StopSecondary    StopReason = "secondary rate limit hit repeatedly"
-	StopListingError StopReason = "listing failed"
-)
-
 // Result is what one run did, for the log, the job summary and the outputs.
 type Result struct {
 	DryRun bool
@@ -46,9 +35,12 @@ type Result struct {
 	Cleaned  []Item // closed or merged by a person: stale label removed
 
 	Considered int // open PRs the listings returned
-	Stopped    StopReason
-	StopDetail string // the error behind StopListingError, token redacted
-	Left       int    // PRs known to need work that this run did not reach
+	// Stopped is why the run ended before it looked at everything; nil
+	// when it did not. Inspect it with errors.Is and errors.As: ghapi's
+	// ErrBudget, ErrRateReserve, ErrSecondary (ghapi.IsRateLimited for the
+	// primary limit), context.Canceled, or a *ListingError.
+	Stopped error
+	Left    int // PRs known to need work that this run did not reach
 
 	Requests      int            // every HTTP request sent, retries included
 	ByRoute       map[string]int // "GET /repos/{owner}/{repo}/issues" -> count
@@ -57,8 +49,14 @@ type Result struct {
 	RateRemaining int // -1: unknown
 }
 
+// ListingFailed reports a run stopped by a listing that failed.
+func (r Result) ListingFailed() bool {
+	var le *ListingError
+	return errors.As(r.Stopped, &le)
+}
+
 // OK reports whether the run should end green: nothing failed and no listing
 // was cut short by an error.
 func (r Result) OK() bool {
-	return len(r.Failed) == 0 && r.Stopped != StopListingError
+	return len(r.Failed) == 0 && !r.ListingFailed()
 }

@@ -373,8 +373,8 @@ func TestRule9BudgetAndContinuation(t *testing.T) {
 	if c := w.fake.Count(); c > 21 {
 		t.Fatalf("%d requests with operations-per-run 21", c)
 	}
-	if res.Stopped == "" || res.Left == 0 || len(res.Marked) == 0 {
-		t.Fatalf("Stopped %q Left %d Marked %d: want an early stop that marked some", res.Stopped, res.Left, len(res.Marked))
+	if res.Stopped == nil || res.Left == 0 || len(res.Marked) == 0 {
+		t.Fatalf("Stopped %v Left %d Marked %d: want an early stop that marked some", res.Stopped, res.Left, len(res.Marked))
 	}
 	for i := 0; i < 5; i++ {
 		w.clock.Advance(time.Hour)
@@ -399,7 +399,7 @@ func TestRule9RateLimitReserve(t *testing.T) {
 	if got := w.fake.RateRemaining(); got < 100 {
 		t.Fatalf("remaining fell to %d, below the reserve of 100", got)
 	}
-	if res.Stopped == "" {
+	if res.Stopped == nil {
 		t.Fatal("want a clean early stop")
 	}
 }

@@ -7,6 +7,7 @@ package sweep_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -189,8 +190,8 @@ func sfReference(t *testing.T, build func(*world), inputs map[string]string) (ma
 	build(w)
 	w.fake.Reset()
 	res := w.run(inputs)
-	if !res.OK() || res.Stopped != sweep.Completed {
-		t.Fatalf("reference run: OK %v, stopped %q, failed %+v", res.OK(), res.Stopped, res.Failed)
+	if !res.OK() || res.Stopped != nil {
+		t.Fatalf("reference run: OK %v, stopped %v, failed %+v", res.OK(), res.Stopped, res.Failed)
 	}
 	return w.sfSnapshot(), w.fake.Writes()
 }
@@ -288,8 +289,8 @@ func TestSafetyFailingListingPageClosesNothing(t *testing.T) {
 					t.Fatalf("#%d closed although a listing page failed", n)
 				}
 			}
-			if res.OK() || res.Stopped != sweep.StopListingError {
-				t.Errorf("OK %v Stopped %q: want a failed run stopped on the listing", res.OK(), res.Stopped)
+			if res.OK() || !res.ListingFailed() {
+				t.Errorf("OK %v Stopped %v: want a failed run stopped on the listing", res.OK(), res.Stopped)
 			}
 			if len(res.Closed) != 0 {
 				t.Errorf("Closed = %v", numbers(res.Closed))
@@ -344,7 +345,7 @@ func TestSafetyCrashAfterEveryWriteConverges(t *testing.T) {
 			w.clock.Advance(time.Hour)
 			res := w.run(sfInputs)
 			if !res.OK() {
-				t.Errorf("run after the crash: failed %+v, stopped %q", res.Failed, res.Stopped)
+				t.Errorf("run after the crash: failed %+v, stopped %v", res.Failed, res.Stopped)
 			}
 			sfDiff(t, "after crash and rerun", w.sfSnapshot(), want)
 			for _, n := range m.mark {
@@ -441,7 +442,7 @@ func TestSafetyConcurrentRunsPostOnce(t *testing.T) {
 				}
 				for i, r := range results {
 					if !r.OK() {
-						t.Errorf("run %d: failed %+v stopped %q", i, r.Failed, r.Stopped)
+						t.Errorf("run %d: failed %+v stopped %v", i, r.Failed, r.Stopped)
 					}
 				}
 				for _, n := range m.mark {
@@ -518,8 +519,8 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 						}
 					}
 				}
-				if res.Stopped != sweep.StopRateLimited {
-					t.Errorf("Stopped = %q, want %q", res.Stopped, sweep.StopRateLimited)
+				if !ghapi.IsRateLimited(res.Stopped) {
+					t.Errorf("Stopped = %v, want the rate limit", res.Stopped)
 				}
 				if !res.OK() {
 					t.Errorf("a rate limit failed the run: %+v", res.Failed)
@@ -531,8 +532,8 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 				// After the reset, the next run finishes the work.
 				w.fake.ClearFaults()
 				w.clock.Set(reset.Add(time.Minute))
-				if r2 := w.run(sfInputs); !r2.OK() || r2.Stopped != sweep.Completed {
-					t.Fatalf("run after the reset: %+v stopped %q", r2.Failed, r2.Stopped)
+				if r2 := w.run(sfInputs); !r2.OK() || r2.Stopped != nil {
+					t.Fatalf("run after the reset: %+v stopped %v", r2.Failed, r2.Stopped)
 				}
 				for _, n := range m.mark {
 					if w.notices(n, "stale") != 1 {
@@ -562,8 +563,8 @@ func TestSafetyRateLimitDuringDetailReportsLeft(t *testing.T) {
 	w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: sfTimelineRoute,
 		Fault: fakegithub.PrimaryRateLimit(403, w.now().Add(time.Hour))})
 	res := w.run(sfQuick)
-	if res.Stopped != sweep.StopRateLimited || !res.OK() {
-		t.Fatalf("Stopped %q OK %v", res.Stopped, res.OK())
+	if !ghapi.IsRateLimited(res.Stopped) || !res.OK() {
+		t.Fatalf("Stopped %v OK %v", res.Stopped, res.OK())
 	}
 	if res.Left == 0 {
 		t.Errorf("Left = 0 although two stale PRs were not decided (the budget path counts them)")
@@ -605,8 +606,8 @@ func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
 			if longest > maxWait {
 				t.Errorf("waited %v, more than the cap %v", longest, maxWait)
 			}
-			if !res.OK() || res.Stopped != sweep.Completed {
-				t.Errorf("OK %v stopped %q failed %+v: a single secondary limit should only delay the run", res.OK(), res.Stopped, res.Failed)
+			if !res.OK() || res.Stopped != nil {
+				t.Errorf("OK %v stopped %v failed %+v: a single secondary limit should only delay the run", res.OK(), res.Stopped, res.Failed)
 			}
 			sfDiff(t, "after a secondary limit", w.sfSnapshot(), want)
 		})
@@ -673,8 +674,8 @@ func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
 				})
 				rc := w.clock
 				res := w.sfRun(sfInputs, sfOpts{clock: rc})
-				if res.Stopped != sweep.StopSecondary {
-					t.Errorf("Stopped = %q, want %q", res.Stopped, sweep.StopSecondary)
+				if !errors.Is(res.Stopped, ghapi.ErrSecondary) {
+					t.Errorf("Stopped = %v, want the secondary limit", res.Stopped)
 				}
 				if !res.OK() {
 					t.Errorf("repeated secondary limits failed the run: %+v", res.Failed)
@@ -754,8 +755,8 @@ func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
 				if hit < 2 {
 					t.Fatalf("only %d faults fired", hit)
 				}
-				if !res.OK() || res.Stopped != sweep.Completed {
-					t.Errorf("OK %v stopped %q failed %+v: transient read failures must be retried", res.OK(), res.Stopped, res.Failed)
+				if !res.OK() || res.Stopped != nil {
+					t.Errorf("OK %v stopped %v failed %+v: transient read failures must be retried", res.OK(), res.Stopped, res.Failed)
 				}
 				sfDiff(t, "after transient read failures", w.sfSnapshot(), want)
 			})
@@ -842,8 +843,8 @@ func TestSafetyPaginationUnderOwnWrites(t *testing.T) {
 		w.pr(float64(i) / 5) // active: after the cutoff
 	}
 	res := w.run(sfWith(sfQuick, "operations-per-run", "3000"))
-	if !res.OK() || res.Stopped != sweep.Completed {
-		t.Fatalf("OK %v stopped %q left %d", res.OK(), res.Stopped, res.Left)
+	if !res.OK() || res.Stopped != nil {
+		t.Fatalf("OK %v stopped %v left %d", res.OK(), res.Stopped, res.Left)
 	}
 	for _, n := range mark {
 		if !w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
@@ -941,8 +942,8 @@ func TestSafetyHostileText(t *testing.T) {
 				CreatedAt: daysAgo(200), UpdatedAt: daysAgo(2), ClosedAt: daysAgo(2), MergedAt: daysAgo(2)})
 
 			res := w.run(inputs)
-			if !res.OK() || res.Stopped != sweep.Completed {
-				t.Fatalf("OK %v stopped %q failed %+v", res.OK(), res.Stopped, res.Failed)
+			if !res.OK() || res.Stopped != nil {
+				t.Fatalf("OK %v stopped %v failed %+v", res.OK(), res.Stopped, res.Failed)
 			}
 			for _, n := range mark {
 				if !w.hasLabel(n, staleLabel) || w.notices(n, "stale") != 1 {
@@ -1144,14 +1145,14 @@ func TestSafetySoak(t *testing.T) {
 	})
 
 	people := rand.New(rand.NewPCG(43, 2))
-	stops := map[sweep.StopReason]int{}
+	stops := map[string]int{}
 	var marked, closed, unstaled int
 	for day := 0; day < 50; day++ {
 		res := w.run(inputs)
-		stops[res.Stopped]++
+		stops[fmt.Sprint(res.Stopped)]++
 		marked, closed, unstaled = marked+len(res.Marked), closed+len(res.Closed), unstaled+len(res.Unstaled)
 		if !res.OK() {
-			t.Errorf("day %d: run failed: stopped %q, failed %+v", day, res.Stopped, res.Failed)
+			t.Errorf("day %d: run failed: stopped %v, failed %+v", day, res.Stopped, res.Failed)
 		}
 		w.clock.Advance(24 * time.Hour)
 		for _, is := range w.fake.Issues() {
@@ -1226,8 +1227,8 @@ func TestSafetySoak(t *testing.T) {
 	want := sfExpected(w, w.now())
 	w.fake.Reset()
 	res := w.run(sfWith(inputs, "operations-per-run", "5000"))
-	if !res.OK() || res.Stopped != sweep.Completed {
-		t.Fatalf("final run: stopped %q failed %+v", res.Stopped, res.Failed)
+	if !res.OK() || res.Stopped != nil {
+		t.Fatalf("final run: stopped %v failed %+v", res.Stopped, res.Failed)
 	}
 	for _, r := range w.fake.WriteRequests() {
 		if n := sfPROf(r); want[n] == "" {

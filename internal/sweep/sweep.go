@@ -35,7 +35,7 @@ type GitHub interface {
 	ConvertToDraft(ctx context.Context, nodeID string) error
 
 	Usage() ghapi.Usage
-	Left() int
+	RequestsLeft() int
 }
 
 // Logger receives the run's log lines. PR text is untrusted; the
@@ -122,11 +122,17 @@ func (s *sweeper) run(ctx context.Context) {
 			s.stopOn(derr)
 		}
 	}
-	s.apply(ctx, plan)
-	if s.res.Stopped == Completed {
-		s.cleanClosed(ctx)
+	s.apply(ctx, s.plan(plan))
+	if s.res.Stopped == nil {
+		ops, err := s.closedOps(ctx)
+		s.apply(ctx, ops)
+		if err != nil {
+			s.stopOn(err)
+		}
 	}
-	s.dedupe(ctx)
+	if !s.cfg.DebugOnly {
+		s.apply(ctx, s.duplicateOps(ctx))
+	}
 }
 
 // labelled lists the open PRs carrying the stale label. Every one that is
@@ -134,13 +140,13 @@ func (s *sweeper) run(ctx context.Context) {
 // cannot tell whether anyone acted after it.
 func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 	q := ghapi.Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc"}
-	err = s.list(ctx, q, func(pr lifecycle.PR) {
+	err = s.listUntil(ctx, s.gh.ListPRs, q, s.seen, func(pr lifecycle.PR) {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return // GitHub matched the label; defend against a fake that did not
 		}
 		s.res.Considered++
 		stale = append(stale, planned{pr: pr, d: lifecycle.Decide(pr, nil, s.now, s.pol)})
-	})
+	}, everyPage)
 	return stale, err
 }
 
@@ -149,7 +155,7 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 // listing settles most of them when it is cheaper than one timeline each.
 func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, error) {
 	budget := allowance(-1)
-	if left := s.gh.Left(); left >= 0 {
+	if left := s.gh.RequestsLeft(); left >= 0 {
 		budget = allowance(left)
 	}
 	var out, unsure []planned
@@ -172,13 +178,13 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 			if act, ok := lifecycle.FromComments(byIssue[p.pr.Number], p.pr.UpdatedAt, s.self, commentSlack); ok {
 				np := s.decide(p.pr, &act)
 				out = append(out, np)
-				budget.spend(s.costOf(np.d.Action))
+				budget.spend(s.costOfDecision(np.d.Action))
 				continue
 			}
 		}
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
-			if ghapi.IsStop(err) {
+			if isStop(err) {
 				s.res.Left += len(unsure) - i // this PR and those not reached
 				return out, err
 			}
@@ -196,14 +202,14 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 // settle, within the requests left once reserved writes are paid for.
 func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int) ([]planned, error) {
 	budget := allowance(-1)
-	if left := s.gh.Left(); left >= 0 {
+	if left := s.gh.RequestsLeft(); left >= 0 {
 		budget = allowance(max(left-reserved, 0))
 	}
 	var out []planned
 	for i, p := range fresh {
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
-			if ghapi.IsStop(err) {
+			if isStop(err) {
 				s.res.Left += len(fresh) - i
 				return out, err
 			}
@@ -230,7 +236,7 @@ func (s *sweeper) readAndDecide(ctx context.Context, p planned, budget *allowanc
 		return nil, err
 	}
 	np := s.decide(p.pr, &act)
-	budget.spend(s.costOf(np.d.Action))
+	budget.spend(s.costOfDecision(np.d.Action))
 	return &np, nil
 }
 
@@ -264,7 +270,7 @@ func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allo
 		}
 		return worth
 	})
-	if err != nil && ghapi.IsStop(err) {
+	if err != nil && isStop(err) {
 		return nil, false, err
 	}
 	if err != nil || !complete {
@@ -302,7 +308,7 @@ func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error
 		if !s.viewerKnown {
 			login, app, err := s.gh.Viewer(ctx)
 			if err != nil {
-				if ghapi.IsStop(err) {
+				if isStop(err) {
 					return err
 				}
 				s.log.Printf("could not ask GitHub who the token acts as (%v): markers by %s are not trusted", err, e.Actor)
@@ -374,7 +380,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 	people := s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates
 	var cost int
 	ordered, prevKey := true, time.Time{}
-	err = s.listUntil(ctx, s.gh.ListPulls, q, func(pr lifecycle.PR) {
+	err = s.listUntil(ctx, s.gh.ListPulls, q, s.seen, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			return // handled with the labelled ones
 		}
@@ -395,7 +401,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		default:
 			plan = append(plan, planned{pr: pr, d: d})
 		}
-		cost += s.costOf(d.Action)
+		cost += s.costOfDecision(d.Action)
 	}, func(pg ghapi.Page) bool {
 		// Stopping at the cutoff is only sound on a listing in the order
 		// asked for; on any other, read to the end.
@@ -406,7 +412,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		}
 		// Enough work for the budget: the PRs not reached stay oldest and
 		// come first on the next run.
-		left := s.gh.Left()
+		left := s.gh.RequestsLeft()
 		return left < 0 || cost < left
 	})
 	return plan, unsure, err
@@ -416,14 +422,12 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 func (s *sweeper) writeCost(plan []planned) int {
 	n := 0
 	for _, p := range plan {
-		n += s.costOf(p.d.Action)
+		n += s.costOfDecision(p.d.Action)
 	}
 	return n
 }
 
-func (s *sweeper) list(ctx context.Context, q ghapi.Query, each func(lifecycle.PR)) error {
-	return s.listUntil(ctx, s.gh.ListPRs, q, each, func(ghapi.Page) bool { return true })
-}
+func everyPage(ghapi.Page) bool { return true }
 
 // lister reads one page of a listing: the issue listing (label filter) or
 // the pulls listing (head commits, no issues).
@@ -433,7 +437,7 @@ type lister func(ctx context.Context, q ghapi.Query, page int) ([]lifecycle.PR, 
 // page whether the next is worth reading. A PR met twice (pages shift when
 // something is updated during the listing) is passed on once, and a Link
 // header that points back to a page already read ends the listing.
-func (s *sweeper) listUntil(ctx context.Context, fetch lister, q ghapi.Query, each func(lifecycle.PR), more func(ghapi.Page) bool) error {
+func (s *sweeper) listUntil(ctx context.Context, fetch lister, q ghapi.Query, seen map[int]bool, each func(lifecycle.PR), more func(ghapi.Page) bool) error {
 	read := map[int]bool{}
 	for page := 1; page != 0; {
 		read[page] = true
@@ -442,10 +446,10 @@ func (s *sweeper) listUntil(ctx context.Context, fetch lister, q ghapi.Query, ea
 			return err
 		}
 		for _, pr := range prs {
-			if s.seen[pr.Number] {
+			if seen[pr.Number] {
 				continue
 			}
-			s.seen[pr.Number] = true
+			seen[pr.Number] = true
 			each(pr)
 		}
 		if !more(pg) {

@@ -8,9 +8,11 @@ import (
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
-// cleanClosed removes the stale label from PRs closed or merged by a person
-// inside the close window: stalepr takes it off itself when it closes.
-func (s *sweeper) cleanClosed(ctx context.Context) {
+// closedOps plans the clean-up of PRs closed inside the close window that
+// still carry the stale label: stalepr takes it off itself when it closes,
+// so one there was closed or merged by a person (take it off), or closed by
+// us in a run that stopped before deleting its branch (finish that).
+func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 	days := s.pol.DaysBeforeClose
 	if days < 0 {
 		days = 30
@@ -18,59 +20,50 @@ func (s *sweeper) cleanClosed(ctx context.Context) {
 	q := ghapi.Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
 		Since: s.now.Add(-time.Duration(max(days, 1)) * lifecycle.Day)}
 	var closed []lifecycle.PR
-	if err := s.list(ctx, q, func(pr lifecycle.PR) {
+	seen := map[int]bool{}
+	err := s.listUntil(ctx, s.gh.ListPRs, q, seen, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			closed = append(closed, pr)
 		}
-	}); err != nil {
-		s.stopOn(err)
-		return
+	}, everyPage)
+	if err != nil {
+		return nil, err
 	}
+	var ops []op
 	for _, pr := range closed {
-		it := Item{Number: pr.Number, Title: pr.Title, URL: pr.URL, Action: lifecycle.Unstale, Reason: "closed by a person"}
-		if !s.cfg.DebugOnly && s.cfg.DeleteBranch {
-			// Closed by us, and the run stopped before the branch was deleted.
-			ours, err := s.closedByUs(ctx, pr)
-			if err == nil && ours {
-				it.Action, it.Reason = lifecycle.Close, "closed earlier: branch deletion finished"
-				err = s.deleteBranch(ctx, pr.Number)
-			}
+		o := op{kind: opCleanLabel, pr: pr, d: lifecycle.Decision{Action: lifecycle.Unstale, Reason: ReasonClosedByPerson}}
+		if s.cfg.DeleteBranch {
+			// Only our own closing comment proves the close was ours.
+			act, err := s.activity(ctx, pr)
 			if err != nil {
-				if ghapi.IsStop(err) {
-					s.stopOn(err)
-					return
+				if isStop(err) {
+					return ops, err
 				}
-				s.failItem(it, err)
+				s.fail(pr, err)
 				continue
 			}
-		}
-		if !s.cfg.DebugOnly {
-			if err := s.gh.RemoveLabel(ctx, pr.Number, labelAsOn(pr, s.pol.StaleLabel)); err != nil {
-				if ghapi.IsStop(err) {
-					s.stopOn(err)
-					return
-				}
-				s.failItem(it, err)
-				continue
+			if act.ClosedBySelf {
+				o.kind, o.d = opFinishClose, lifecycle.Decision{Action: lifecycle.Close, Reason: ReasonBranchFinishing}
 			}
 		}
-		s.res.Cleaned = append(s.res.Cleaned, it)
+		ops = append(ops, o)
 	}
+	return ops, nil
 }
 
-// dedupe looks at the comments posted since this run started: if a
+// duplicateOps looks at the notices posted since this run started: if a
 // concurrent run posted the same notice on the same PR, every run keeps the
 // oldest and deletes the others, so the end state has exactly one. Only our
 // own notices count: a person quoting one is never deleted.
-func (s *sweeper) dedupe(ctx context.Context) {
-	if s.posts == 0 || s.cfg.DebugOnly {
-		return
+func (s *sweeper) duplicateOps(ctx context.Context) []op {
+	if s.posts == 0 {
+		return nil
 	}
 	since := s.firstPost.Add(-time.Minute)
 	fresh, err := s.recentNotices(ctx, since)
 	if err != nil {
-		s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s", s.redact(err))
-		return // the markers still stop later runs from posting again
+		s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s", err)
+		return nil // the markers still stop later runs from posting again
 	}
 	type key struct {
 		issue int
@@ -83,15 +76,14 @@ func (s *sweeper) dedupe(ctx context.Context) {
 			first[k] = c.ID
 		}
 	}
+	var ops []op
 	for _, c := range fresh {
 		if first[key{c.Issue, c.Event.Notice}] != c.ID {
-			if err := s.gh.DeleteComment(ctx, c.ID); err != nil {
-				s.log.Printf("could not delete a duplicate notice on #%d: %s", c.Issue, s.redact(err))
-				return
-			}
-			s.log.Printf("removed a duplicate notice on #%d (a concurrent run posted it too)", c.Issue)
+			ops = append(ops, op{kind: opDeleteDuplicate, pr: lifecycle.PR{Number: c.Issue}, comment: c.ID,
+				d: lifecycle.Decision{Reason: ReasonDuplicate}})
 		}
 	}
+	return ops
 }
 
 // recentNotices lists our notices created since a time. When it finds other
@@ -136,10 +128,4 @@ func sameIDs(a, b []ghapi.Comment) bool {
 		}
 	}
 	return true
-}
-
-// closedByUs reports whether the last close of a PR was stalepr's.
-func (s *sweeper) closedByUs(ctx context.Context, pr lifecycle.PR) (bool, error) {
-	act, err := s.activity(ctx, pr)
-	return act.ClosedBySelf, err
 }

@@ -240,8 +240,8 @@ func TestTrustSecondaryLimitsSlowDownInsteadOfStopping(t *testing.T) {
 		return nil
 	})
 	res := w.run(map[string]string{"write-interval": "0s"})
-	if res.Stopped != sweep.Completed {
-		t.Fatalf("stopped %q after %d writes", res.Stopped, writes)
+	if res.Stopped != nil {
+		t.Fatalf("stopped %v after %d writes", res.Stopped, writes)
 	}
 	for _, n := range prs {
 		if !w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
@@ -273,7 +273,7 @@ func TestTrustCappedRunServesPeopleFirst(t *testing.T) {
 			t.Errorf("#%d revived by a person: still stale after a capped run (unstaled %v)", n, numbers(res.Unstaled))
 		}
 	}
-	if res.Stopped == sweep.Completed {
+	if res.Stopped == nil {
 		t.Error("the budget did not cap the run: the test proves nothing")
 	}
 }
@@ -390,7 +390,7 @@ func TestTrustConcurrentRunsAtFullSpeed(t *testing.T) {
 		}
 		wg.Wait()
 		for i, r := range res {
-			t.Logf("run %d: stopped %q, %d requests, %d marked, by route %v", i, r.Stopped, r.Requests, len(r.Marked), r.ByRoute)
+			t.Logf("run %d: stopped %v, %d requests, %d marked, by route %v", i, r.Stopped, r.Requests, len(r.Marked), r.ByRoute)
 		}
 		for _, n := range prs {
 			if c := w.notices(n, "stale"); c != 1 {
