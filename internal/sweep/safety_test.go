@@ -1038,7 +1038,7 @@ func TestSafetyDeleteBranch(t *testing.T) {
 
 // ---- 9. soak ----
 
-var sfMarkedRE = regexp.MustCompile(`<!-- stalepr:stale marked=([^ ]+) -->`)
+var sfMarkedRE = regexp.MustCompile(`<!-- stalepr:stale marked=([^ ]+)(?: head=[0-9a-f]+)? -->`)
 
 // sfLastPerson is the last thing a person did on a PR at or before until,
 // as the rules count it: comments and events by people, and pushed commits.
