@@ -543,26 +543,23 @@ func (s *Server) Review(n int, u User, at time.Time, state, body string) Event {
 // Push records a commit on the head branch (a "committed" event: git
 // author name and date only, no GitHub actor) and moves the head SHA.
 func (s *Server) Push(n int, author string, at time.Time, message string) Event {
+	return s.push(n, at, message, author, strings.ToLower(strings.ReplaceAll(author, " ", "."))+"@example.com")
+}
+
+func (s *Server) push(n int, at time.Time, message, name, email string) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := s.mustGet(n)
 	sha := fakeSHA("commit", s.nextID+1)
 	rec.HeadSHA = sha
-	return s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: message,
-		AuthorName: author, AuthorEmail: strings.ToLower(strings.ReplaceAll(author, " ", ".")) + "@example.com"})
+	return s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: message, AuthorName: name, AuthorEmail: email})
 }
 
 // PushAs records a commit that account u made and pushed, with the git
 // identity GitHub gives it: apps commit as "NAME[bot]" with
 // ID+NAME[bot]@users.noreply.github.com.
 func (s *Server) PushAs(n int, u User, at time.Time, message string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec := s.mustGet(n)
-	sha := fakeSHA("commit", s.nextID+1)
-	rec.HeadSHA = sha
-	return s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: message,
-		AuthorName: u.Login, AuthorEmail: noreplyEmail(u)})
+	return s.push(n, at, message, u.Login, noreplyEmail(u))
 }
 
 // noreplyEmail is an account's private commit e-mail on GitHub.

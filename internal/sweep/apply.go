@@ -56,21 +56,12 @@ func (s *sweeper) perform(ctx context.Context, p op) error {
 		if s.pol.CloseAction == lifecycle.CloseToDraft {
 			return s.toDraft(ctx, p)
 		}
-		if s.cfg.CloseMessage != "" && !p.d.CloseNoticePosted {
-			if err := s.detailFor(ctx, &p, s.cfg.CloseMessage); err != nil {
-				return err
-			}
-			body := notice.Body(notice.Render(s.cfg.CloseMessage, s.vars(p)), notice.CloseMarker())
-			if err := s.post(ctx, n, body); err != nil {
-				return err
-			}
+		if err := s.closingComment(ctx, p); err != nil {
+			return err
 		}
 		// One request closes and swaps the stale label for close-pr-label,
 		// so "stale" always means open and stale.
-		labels := without(p.pr.Labels, []string{s.pol.StaleLabel})
-		if s.cfg.CloseLabel != "" {
-			labels = union(labels, []string{s.cfg.CloseLabel})
-		}
+		labels := s.closedLabels(p.pr)
 		if s.cfg.DeleteBranch {
 			// The stale label stays on until the branch is gone: a stop in
 			// between leaves a closed PR with the label, which the next run's
@@ -109,20 +100,31 @@ func (s *sweeper) toDraft(ctx context.Context, p op) error {
 			return fmt.Errorf("convert #%d to draft: %w", n, err)
 		}
 	}
-	if s.cfg.CloseMessage != "" && !p.d.CloseNoticePosted {
-		if err := s.detailFor(ctx, &p, s.cfg.CloseMessage); err != nil {
-			return err
-		}
-		body := notice.Body(notice.Render(s.cfg.CloseMessage, s.vars(p)), notice.CloseMarker())
-		if err := s.post(ctx, n, body); err != nil {
-			return err
-		}
+	if err := s.closingComment(ctx, p); err != nil {
+		return err
 	}
-	labels := without(p.pr.Labels, []string{s.pol.StaleLabel})
+	return s.gh.SetLabels(ctx, n, s.closedLabels(p.pr))
+}
+
+// closingComment posts close-pr-message, unless a stopped run posted it.
+func (s *sweeper) closingComment(ctx context.Context, p op) error {
+	if s.cfg.CloseMessage == "" || p.d.CloseNoticePosted {
+		return nil
+	}
+	if err := s.detailFor(ctx, &p, s.cfg.CloseMessage); err != nil {
+		return err
+	}
+	body := notice.Body(notice.Render(s.cfg.CloseMessage, s.vars(p)), notice.CloseMarker())
+	return s.post(ctx, p.pr.Number, body)
+}
+
+// closedLabels are a closed PR's labels: close-pr-label instead of stale.
+func (s *sweeper) closedLabels(pr lifecycle.PR) []string {
+	labels := without(pr.Labels, []string{s.pol.StaleLabel})
 	if s.cfg.CloseLabel != "" {
 		labels = union(labels, []string{s.cfg.CloseLabel})
 	}
-	return s.gh.SetLabels(ctx, n, nonNil(labels))
+	return nonNil(labels)
 }
 
 func (s *sweeper) postNotice(ctx context.Context, p op, markedAt time.Time) error {
