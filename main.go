@@ -138,11 +138,11 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		}
 		return ExitUsage
 	}
-	out.mask(cfg.Token)
+	out.mask(string(cfg.Token))
 
 	var log *logger // the transport says when it slows down, inside the run's log
 	client, err := ghapi.New(ghapi.Options{
-		Token: cfg.Token, APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
+		Token: string(cfg.Token), APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
 		UserAgent: "stalepr/" + buildVersion(),
 		Clock:     clock,
 		Limits: ghapi.Limits{

@@ -358,7 +358,7 @@ func redactUserinfo(s string) string {
 
 func (p *parser) config() Config {
 	var c Config
-	c.Token = p.token()
+	c.Token = Token(p.token())
 	c.Owner, c.Repo = p.repository()
 	c.APIURL = p.apiURL()
 
@@ -411,9 +411,6 @@ func (p *parser) config() Config {
 	c.RateLimitReserve = p.count("rate-limit-reserve", 0)
 	maxInterval, _ := time.ParseDuration(MaxWriteInterval)
 	c.WriteInterval = p.duration("write-interval", maxInterval)
-	c.Ascending = p.boolean("ascending")
-	c.SortBy = p.choice("sort-by")
-	c.EnableStatistics = p.boolean("enable-statistics")
 
 	c.Warnings = p.warnings(c)
 	return c
@@ -493,13 +490,17 @@ func (p *parser) warnings(c Config) []string {
 			w = append(w, fmt.Sprintf("input %q is ignored: stalepr handles pull requests only (keep actions/stale for issues); remove it to silence this warning", in.Name))
 		}
 	}
+	// ascending, sort-by and enable-statistics change nothing, but are read
+	// (so a typo is still an error) before asking whether they are set: only
+	// a valid value that asks for what stalepr does not do gets a warning.
 	const order = "stalepr always works on the pull requests with the oldest activity first, which lets a capped run continue on the next one"
-	if p.isSet("ascending") && c.Ascending {
+	if p.boolean("ascending") && p.isSet("ascending") {
 		w = append(w, fmt.Sprintf("input %q has no effect: %s; remove it to silence this warning", "ascending", order))
 	}
-	if p.isSet("sort-by") && c.SortBy != "" && c.SortBy != "created" {
+	if p.choice("sort-by") != "created" && p.isSet("sort-by") {
 		w = append(w, fmt.Sprintf("input %q has no effect: %s; remove it to silence this warning", "sort-by", order))
 	}
+	p.boolean("enable-statistics") // for its validation: a value such as "no" is an error
 	if v, set := p.value("enable-statistics"); set && strings.EqualFold(v, "false") {
 		w = append(w, fmt.Sprintf("input %q has no effect: the log and the job summary always end with the counts; remove it to silence this warning", "enable-statistics"))
 	}

@@ -419,5 +419,5 @@ func (s *sweeper) redact(err error) string {
 	if s.cfg.Token == "" {
 		return err.Error()
 	}
-	return strings.ReplaceAll(err.Error(), s.cfg.Token, "***")
+	return strings.ReplaceAll(err.Error(), string(s.cfg.Token), "***")
 }
