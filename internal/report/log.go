@@ -17,7 +17,7 @@ import (
 // leading white space, or holds "##[" anywhere (the old syntax). Our own lines
 // start with "#<number>", never hold a line break, and have every "##[" taken
 // apart, so untrusted text inside them cannot run a command. Untrusted and
-// WriteLog add a second fence: ::stop-commands:: with a random token.
+// Fence add a second fence: ::stop-commands:: with a random token.
 
 // PRLine is one readable log line about a PR, e.g.
 //
@@ -106,19 +106,10 @@ var newToken = func() string {
 // that nothing in the text (an "::add-mask::", "::error::" or "##[...]" in a
 // PR title) is run as a workflow command. The text may span lines.
 func Untrusted(w io.Writer, text string) error {
-	return fenced(w, func(b *strings.Builder) {
-		b.WriteString(text)
-		if !strings.HasSuffix(text, "\n") {
-			b.WriteByte('\n')
-		}
-	})
-}
-
-func fenced(w io.Writer, body func(*strings.Builder)) error {
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
 	tok := newToken()
-	var b strings.Builder
-	body(&b)
-	text := b.String()
 	for strings.Contains(strings.ToLower(text), tok) {
 		tok = newToken() // a text that guessed the token: practically never
 	}
@@ -161,38 +152,6 @@ func (f *Fence) Close() error {
 		}
 	}
 	return f.err
-}
-
-// WriteLog writes the per-PR lines of a run to the action's log inside one
-// stop-commands fence: failed PRs, then marked, un-staled, closed and
-// cleaned ones (still-stale and skipped PRs are only counted: the job summary
-// lists them). The Counts line follows, outside the fence.
-func WriteLog(w io.Writer, r sweep.Result) error {
-	dry := r.DryRun
-	if n := len(r.Failed) + len(r.Marked) + len(r.Unstaled) + len(r.Closed) + len(r.Cleaned); n > 0 {
-		err := fenced(w, func(b *strings.Builder) {
-			for _, it := range r.Failed {
-				b.WriteString(prLine(it, "failed", oneLine(it.Err, maxErrRunes)) + "\n")
-			}
-			for _, list := range [][]sweep.Item{r.Marked, r.Unstaled, r.Closed} {
-				for _, it := range list {
-					b.WriteString(PRLine(it, dry) + "\n")
-				}
-			}
-			verb := "stale label removed"
-			if dry {
-				verb = "would remove stale label"
-			}
-			for _, it := range r.Cleaned {
-				b.WriteString(prLine(it, verb, "closed or merged by a person") + "\n")
-			}
-		})
-		if err != nil {
-			return err
-		}
-	}
-	_, err := io.WriteString(w, Counts(r)+"\n")
-	return err
 }
 
 // Counts is the one-line end-of-run tally for the log, e.g.

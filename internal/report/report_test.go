@@ -722,41 +722,6 @@ func TestUntrusted(t *testing.T) {
 	})
 }
 
-func TestWriteLog(t *testing.T) {
-	t.Parallel()
-	for _, dry := range []bool{false, true} {
-		t.Run(fmt.Sprintf("dry=%v", dry), func(t *testing.T) {
-			r := hostileResult(dry)
-			var b strings.Builder
-			if err := WriteLog(&b, r); err != nil {
-				t.Fatal(err)
-			}
-			log := b.String()
-			if cmds := runnerCommands(log); len(cmds) > 0 {
-				t.Errorf("runner would run %v", cmds)
-			}
-			lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
-			if !strings.HasPrefix(lines[0], "::stop-commands::") {
-				t.Errorf("log does not start with a fence: %q", lines[0])
-			}
-			body := lines[1 : len(lines)-2]
-			if want := len(r.Failed) + len(r.Marked) + len(r.Unstaled) + len(r.Closed) + len(r.Cleaned); len(body) != want {
-				t.Errorf("%d PR lines, want %d", len(body), want)
-			}
-			if last := lines[len(lines)-1]; last != Counts(r) {
-				t.Errorf("last line %q, want the counts", last)
-			}
-		})
-	}
-	var b strings.Builder
-	if err := WriteLog(&b, sweep.Result{RateRemaining: -1}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(b.String(), "stop-commands") {
-		t.Errorf("empty run still fenced: %q", b.String())
-	}
-}
-
 func TestCounts(t *testing.T) {
 	t.Parallel()
 	n := func(k int) []sweep.Item { return make([]sweep.Item, k) }
@@ -829,8 +794,5 @@ func TestFenceWriteError(t *testing.T) {
 	}
 	if err := Untrusted(failWriter{}, "x"); err == nil {
 		t.Errorf("Untrusted: no error from a failing writer")
-	}
-	if err := WriteLog(failWriter{}, sweep.Result{}); err == nil {
-		t.Errorf("WriteLog: no error from a failing writer")
 	}
 }
