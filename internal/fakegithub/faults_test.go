@@ -74,10 +74,10 @@ func TestSecondaryRateLimit(t *testing.T) {
 func TestNthAndTimes(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)
-	s.InjectFault(FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/issues/{issue_number}", Nth: 2, Times: 2, Fault: ServerError(503)})
+	s.InjectFault(FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/pulls/{pull_number}", Nth: 2, Times: 2, Fault: ServerError(503)})
 	var got []int
 	for range 5 {
-		got = append(got, do(t, ts, "GET", repoPath+"/issues/1", "").status)
+		got = append(got, do(t, ts, "GET", repoPath+"/pulls/1", "").status)
 	}
 	if fmt.Sprint(got) != "[200 503 503 200 200]" {
 		t.Errorf("statuses %v", got)
@@ -96,7 +96,7 @@ func TestFaultHook(t *testing.T) {
 	if got := do(t, ts, "PATCH", repoPath+"/issues/1", `{"state":"closed"}`); got.status != 500 {
 		t.Errorf("%d", got.status)
 	}
-	if got := do(t, ts, "GET", repoPath+"/issues/1", ""); got.status != 200 {
+	if got := do(t, ts, "GET", repoPath+"/pulls/1", ""); got.status != 200 {
 		t.Errorf("%d", got.status)
 	}
 	s.ClearFaults()
@@ -121,11 +121,11 @@ func TestDropAndTruncate(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)
 	s.FailNext("", "", DropConnection())
-	if _, _, err := rawGet(ts, ts.URL+repoPath+"/issues/1"); err == nil {
+	if _, _, err := rawGet(ts, ts.URL+repoPath+"/pulls/1"); err == nil {
 		t.Error("dropped connection: no error")
 	}
 	s.FailNext("", "", TruncatedBody())
-	status, body, err := rawGet(ts, ts.URL+repoPath+"/issues/1")
+	status, body, err := rawGet(ts, ts.URL+repoPath+"/pulls/1")
 	if status != 200 || !errors.Is(err, io.ErrUnexpectedEOF) || len(body) == 0 {
 		t.Errorf("truncated: %d %v (%d bytes)", status, err, len(body))
 	}
@@ -141,7 +141,7 @@ func TestDropAndTruncate(t *testing.T) {
 	if len(s.Comments(1)) != before+1 {
 		t.Error("drop after write: the write did not happen")
 	}
-	if status, _, err := rawGet(ts, ts.URL+repoPath+"/issues/1"); err != nil || status != 200 {
+	if status, _, err := rawGet(ts, ts.URL+repoPath+"/pulls/1"); err != nil || status != 200 {
 		t.Errorf("server unusable after faults: %d %v", status, err)
 	}
 	log := s.Requests()
@@ -155,7 +155,7 @@ func TestDelay(t *testing.T) {
 	s, ts := rich(t)
 	s.FailNext("", "", Delay(30*time.Millisecond))
 	start := time.Now()
-	if got := do(t, ts, "GET", repoPath, ""); got.status != 200 {
+	if got := do(t, ts, "GET", repoPath+"/pulls/1", ""); got.status != 200 {
 		t.Fatal(got.status)
 	}
 	if time.Since(start) < 30*time.Millisecond {

@@ -632,18 +632,3 @@ func (s *Server) timelineItem(c *call, rec *issueRec, it TimelineItem) any {
 		return s.issueEvent(c, it.Event)
 	}
 }
-
-func (s *Server) rateLimitBody() map[string]any {
-	core := map[string]any{"limit": s.rate.limit, "remaining": max(s.rate.remaining, 0),
-		"used": max(s.rate.limit-s.rate.remaining, 0), "reset": s.rate.reset.Unix(), "resource": "core"}
-	other := func(limit int, res string) map[string]any {
-		return map[string]any{"limit": limit, "remaining": limit, "used": 0, "reset": s.rate.reset.Unix(), "resource": res}
-	}
-	return map[string]any{
-		"resources": map[string]any{
-			"core": core, "search": other(30, "search"), "graphql": other(5000, "graphql"),
-			"integration_manifest": other(5000, "integration_manifest"), "code_search": other(10, "code_search"),
-		},
-		"rate": core,
-	}
-}
