@@ -77,7 +77,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		p := c.Policy
-		if p.DaysBeforeStale < -1 || p.DaysBeforeStale > MaxDays || p.DaysBeforeClose < -1 || p.DaysBeforeClose > MaxDays ||
+		if p.DaysBeforeStale < -1 || p.DaysBeforeStale > maxDays || p.DaysBeforeClose < -1 || p.DaysBeforeClose > maxDays ||
 			p.StaleLabel == "" || c.OperationsPerRun < 1 || c.RateLimitReserve < 0 || c.WriteInterval < 0 ||
 			c.Owner == "" || c.Repo == "" || c.Token == "" {
 			t.Errorf("accepted an out-of-bounds config: %+v", c)

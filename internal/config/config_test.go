@@ -496,7 +496,7 @@ func TestTable(t *testing.T) {
 		if strings.TrimSpace(in.Description) == "" || strings.Contains(in.Description, "\n") {
 			t.Errorf("%s: description must be one non-empty line", in.Name)
 		}
-		if (in.Kind == Ignored) != strings.HasPrefix(in.Description, IgnoredNote) {
+		if (in.Kind == Ignored) != strings.HasPrefix(in.Description, ignoredNote) {
 			t.Errorf("%s: kind %v, description %q", in.Name, in.Kind, in.Description)
 		}
 		if in.Overrides != "" {

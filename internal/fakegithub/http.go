@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// APIPrefix is the Enterprise Server path prefix the fake also serves.
-const APIPrefix = "/api/v3"
+// apiPrefix is the Enterprise Server path prefix the fake also serves.
+const apiPrefix = "/api/v3"
 
 type handlerFunc func(s *Server, c *call) reply
 
@@ -70,16 +70,6 @@ func init() {
 	add("GET", r+"/contents/{path}", (*Server).getContents)
 	add("GET", "/installation/repositories", (*Server).listInstallationRepos)
 	add("POST", "/graphql", (*Server).graphql)
-}
-
-// Routes lists the served operations as "METHOD /template" (OpenAPI path
-// templates), the keys RequestInfo.Route and CountBy use.
-func Routes() []string {
-	out := make([]string, len(routes))
-	for i, rt := range routes {
-		out[i] = rt.method + " " + rt.tmpl
-	}
-	return out
 }
 
 // match finds the route for an escaped path. Path parameters match one
@@ -158,9 +148,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 32<<20))
 	esc := r.URL.EscapedPath()
 	prefix := ""
-	if esc == APIPrefix || strings.HasPrefix(esc, APIPrefix+"/") {
-		prefix = APIPrefix
-		esc = strings.TrimPrefix(esc, APIPrefix)
+	if esc == apiPrefix || strings.HasPrefix(esc, apiPrefix+"/") {
+		prefix = apiPrefix
+		esc = strings.TrimPrefix(esc, apiPrefix)
 	}
 	if esc == "" {
 		esc = "/"

@@ -78,7 +78,7 @@ func (c *call) renderUser(u User) userJSON {
 	id := userID(u.Login)
 	typ := u.Type
 	if typ == "" {
-		typ = UserFor(u.Login).Type
+		typ = userFor(u.Login).Type
 	}
 	api := c.api + "/users/" + u.Login
 	html := c.html + "/" + u.Login
@@ -100,7 +100,7 @@ func (c *call) renderUser(u User) userJSON {
 func (c *call) users(logins []string) []userJSON {
 	out := make([]userJSON, 0, len(logins))
 	for _, l := range logins {
-		out = append(out, c.user(UserFor(l)))
+		out = append(out, c.user(userFor(l)))
 	}
 	return out
 }
@@ -541,7 +541,7 @@ func (s *Server) issueEvent(c *call, e Event) map[string]any {
 		if e.Team != "" {
 			m["requested_team"] = s.team(c, e.Team)
 		} else {
-			m["requested_reviewer"] = c.user(UserFor(e.Reviewer))
+			m["requested_reviewer"] = c.user(userFor(e.Reviewer))
 		}
 	case EventMerged, EventHeadRefForcePushed:
 		if e.SHA != "" {

@@ -40,13 +40,13 @@ func TestSchema(t *testing.T) {
 		repo.Nullable = true
 		head.Properties["repo"] = &openapi3.SchemaRef{Value: &repo}
 	}
-	doc.Servers = openapi3.Servers{{URL: ts.URL + APIPrefix}}
+	doc.Servers = openapi3.Servers{{URL: ts.URL + apiPrefix}}
 	router, err := legacy.NewRouter(doc, openapi3.DisableExamplesValidation())
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	const r = APIPrefix + "/repos/octo-org/widgets"
+	const r = apiPrefix + "/repos/octo-org/widgets"
 	cases := []struct {
 		name, method, path, body string
 		status                   int
@@ -77,8 +77,8 @@ func TestSchema(t *testing.T) {
 		{"close pull, labels set", "PATCH", r + "/issues/5", `{"state":"closed","labels":["closed-stale"]}`, 200},
 		{"delete comment", "DELETE", r + "/issues/comments/1002", "", 204},
 		{"timeline after writes", "GET", r + "/issues/1/timeline?per_page=100", "", 200},
-		{"viewer refused to an installation token", "GET", APIPrefix + "/user", "", 403},
-		{"installation repositories", "GET", APIPrefix + "/installation/repositories?per_page=100", "", 200},
+		{"viewer refused to an installation token", "GET", apiPrefix + "/user", "", 403},
+		{"installation repositories", "GET", apiPrefix + "/installation/repositories?per_page=100", "", 200},
 		{"repository file missing", "GET", r + "/contents/.github%2Fstalepr.yml", "", 404},
 	}
 	for _, tc := range cases {

@@ -342,15 +342,15 @@ func TestSummarySizeCap(t *testing.T) {
 				l := lists[i%len(lists)]
 				*l = append(*l, it)
 			}
-			if raw < 2*MaxSummaryBytes {
-				t.Fatalf("the items hold %d bytes: too few to test the cap of %d", raw, MaxSummaryBytes)
+			if raw < 2*maxSummaryBytes {
+				t.Fatalf("the items hold %d bytes: too few to test the cap of %d", raw, maxSummaryBytes)
 			}
 			for i := range 5000 {
 				r.ByRoute[fmt.Sprintf("GET /repos/{owner}/{repo}/x%d/%s", i, long)] = i
 			}
 			s := Summary(r, "o/r")
-			if len(s) > MaxSummaryBytes {
-				t.Fatalf("summary is %d bytes, over %d", len(s), MaxSummaryBytes)
+			if len(s) > maxSummaryBytes {
+				t.Fatalf("summary is %d bytes, over %d", len(s), maxSummaryBytes)
 			}
 			checkMarkdown(t, s)
 			for _, w := range []string{"… and ", "more", "stopped early", "API usage", "<details><summary>Skipped"} {

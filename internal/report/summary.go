@@ -11,13 +11,13 @@ import (
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
-// MaxSummaryBytes bounds what Summary returns. GitHub refuses a step summary
+// maxSummaryBytes bounds what Summary returns. GitHub refuses a step summary
 // over 1 MiB (1,048,576 bytes); the margin leaves room for the newline
 // AddStepSummary appends and for anything else a later step adds.
-const MaxSummaryBytes = 1_000_000
+const maxSummaryBytes = 1_000_000
 
 // Row and byte caps per table. Their byte budgets add up to well under
-// MaxSummaryBytes, so each table shows as much as it can without starving the
+// maxSummaryBytes, so each table shows as much as it can without starving the
 // sections after it (API usage, skipped PRs).
 var (
 	failedCap  = sectionCap{rows: 200, bytes: 120_000}
@@ -31,7 +31,7 @@ var (
 type sectionCap struct{ rows, bytes int }
 
 // Summary renders the job summary for one run on repo ("owner/name") as
-// GitHub-flavoured markdown, never longer than MaxSummaryBytes.
+// GitHub-flavoured markdown, never longer than maxSummaryBytes.
 func Summary(r sweep.Result, repo string) string {
 	var b strings.Builder
 	dry := r.DryRun
@@ -110,7 +110,7 @@ func Summary(r sweep.Result, repo string) string {
 	}
 
 	writeAPIUsage(&b, r)
-	return capSize(b.String(), MaxSummaryBytes)
+	return capSize(b.String(), maxSummaryBytes)
 }
 
 func writeStopNote(b *strings.Builder, r sweep.Result) {
