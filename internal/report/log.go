@@ -32,12 +32,6 @@ func PRLine(it sweep.Item, dryRun bool) string {
 }
 
 func describe(it sweep.Item, dry bool) (verb, detail string) {
-	would := func(done, notYet string) string {
-		if dry {
-			return notYet
-		}
-		return done
-	}
 	inactive := fmt.Sprintf("inactive %d days", it.InactiveDays)
 	closes := "never closes"
 	if !it.CloseAt.IsZero() {
@@ -45,22 +39,22 @@ func describe(it sweep.Item, dry bool) (verb, detail string) {
 	}
 	reason := oneLine(string(it.Reason), maxReasonRunes)
 	if it.Err != "" {
-		return "failed", oneLine(it.Err, maxErrRunes)
+		return wordFailed.in(dry), oneLine(it.Err, maxErrRunes)
 	}
 	switch it.Action {
 	case lifecycle.Mark:
-		return would("marked stale", "would mark stale"), inactive + ", " + closes
+		return wordMarked.in(dry), inactive + ", " + closes
 	case lifecycle.Notify:
-		return would("stale notice posted", "would post stale notice"), inactive + ", " + closes
+		return wordNotified.in(dry), inactive + ", " + closes
 	case lifecycle.Unstale:
-		return would("un-staled", "would un-stale"), reason
+		return wordUnstaled.in(dry), reason
 	case lifecycle.Close:
-		return would("closed", "would close"), reason + ", " + inactive
+		return wordClosed.in(dry), reason + ", " + inactive
 	case lifecycle.Skip:
-		return "skipped", reason
+		return wordSkipped.in(dry), reason
 	case lifecycle.Keep:
 		if it.Reason == lifecycle.ReasonStaleWaiting {
-			return "still stale", inactive + ", " + closes
+			return wordStale.in(dry), inactive + ", " + closes
 		}
 		return "kept", reason
 	}
@@ -156,14 +150,13 @@ func (f *Fence) Close() error {
 
 // Counts is the one-line end-of-run tally for the log, e.g.
 //
-//	marked 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left
+//	marked stale 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left
 func Counts(r sweep.Result) string {
 	var b strings.Builder
 	if r.DryRun {
 		b.WriteString("dry run (nothing was changed): ")
 	}
-	fmt.Fprintf(&b, "marked %d, un-staled %d, closed %d, still stale %d, skipped %d, failed %d, labels cleaned %d; %d requests (%d writes); rate limit ",
-		len(r.Marked), len(r.Unstaled), len(r.Closed), len(r.Stale), len(r.Skipped), len(r.Failed), len(r.Cleaned), r.Requests, r.Writes)
+	fmt.Fprintf(&b, "%s; %d requests (%d writes); rate limit ", tallyLine(r), r.Requests, r.Writes)
 	switch {
 	case r.RateRemaining < 0:
 		b.WriteString("unknown")
