@@ -157,7 +157,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 
 	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
-	log = &logger{w: w, ctx: ctx}
+	log = &logger{w: w, ctx: ctx, dry: cfg.DebugOnly}
 	res := sweep.Run(ctx, client, cfg, now, log)
 	endLog()
 	notReached := cancelled(&res, ctx.Err())
@@ -254,19 +254,21 @@ func cancelled(res *sweep.Result, cause error) int {
 }
 
 // logger writes one line per PR acted on (in Actions, the seam fences them
-// so that a PR title can never run a workflow command). Once the run is
-// cancelled, a PR whose request failed for that reason was not reached.
+// so that a PR title can never run a workflow command), worded for a dry run
+// when dry is set. Once the run is cancelled, a PR whose request failed for
+// that reason was not reached.
 type logger struct {
 	w   io.Writer
 	ctx context.Context
+	dry bool
 }
 
-func (l *logger) PR(it sweep.Item, dryRun bool) {
+func (l *logger) PR(it sweep.Item) {
 	if err := l.ctx.Err(); err != nil && it.Err != "" && strings.Contains(it.Err, err.Error()) {
 		fmt.Fprintf(l.w, "#%d not reached: the run was cancelled\n", it.Number)
 		return
 	}
-	fmt.Fprintln(l.w, report.PRLine(it, dryRun))
+	fmt.Fprintln(l.w, report.PRLine(it, l.dry))
 }
 
 func (l *logger) Printf(format string, args ...any) {

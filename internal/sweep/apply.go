@@ -81,7 +81,7 @@ func (s *sweeper) apply(ctx context.Context, plan []planned) {
 			s.failItem(it, err)
 			continue
 		}
-		s.log.PR(it, s.cfg.DebugOnly)
+		s.log.PR(it)
 		switch p.d.Action {
 		case lifecycle.Mark, lifecycle.Notify:
 			s.res.Marked = append(s.res.Marked, it)
@@ -337,7 +337,7 @@ func (s *sweeper) fail(pr lifecycle.PR, err error) {
 func (s *sweeper) failItem(it Item, err error) {
 	it.Err = s.redact(err)
 	s.res.Failed = append(s.res.Failed, it)
-	s.log.PR(it, s.cfg.DebugOnly)
+	s.log.PR(it)
 }
 
 func (s *sweeper) stopOn(err error) {

@@ -91,7 +91,7 @@ func (w *world) markedPR(d float64, mod ...func(*fakegithub.Issue)) int {
 
 type nopLog struct{ lines, printed []string }
 
-func (l *nopLog) PR(it sweep.Item, dry bool) {
+func (l *nopLog) PR(it sweep.Item) {
 	l.lines = append(l.lines, fmt.Sprint(it.Number, it.Action))
 }
 func (l *nopLog) Printf(format string, args ...any) {
