@@ -125,7 +125,7 @@ func fleetSource(ctx context.Context, src config.Source, orgYAML string, clock g
 	if perr != nil {
 		return base, true, nil
 	}
-	client, err := ghapi.New(ghapi.Options{Token: cfg.Token, APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
+	client, err := ghapi.New(ghapi.Options{Token: string(cfg.Token), APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
 		Clock: clock, UserAgent: "stalepr/" + version, Limits: ghapi.Limits{MaxRequests: 1}})
 	if err != nil {
 		return base, false, err

@@ -138,11 +138,11 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		}
 		return ExitUsage
 	}
-	out.mask(cfg.Token)
+	out.mask(string(cfg.Token))
 
 	var log *logger // the transport says when it slows down, inside the run's log
 	client, err := ghapi.New(ghapi.Options{
-		Token: cfg.Token, APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
+		Token: string(cfg.Token), APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
 		UserAgent: "stalepr/" + buildVersion(),
 		Clock:     clock,
 		Limits: ghapi.Limits{
@@ -157,7 +157,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 
 	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
-	log = &logger{w: w}
+	log = &logger{w: w, dry: cfg.DebugOnly}
 	res := sweep.Run(ctx, client, cfg, now, log)
 	endLog()
 	fmt.Fprintln(stdout, report.Counts(res))
@@ -221,13 +221,15 @@ func listingFailed(res sweep.Result) string {
 }
 
 // logger writes one line per PR acted on (in Actions, the seam fences them
-// so that a PR title can never run a workflow command).
+// so that a PR title can never run a workflow command), worded for a dry run
+// when dry is set.
 type logger struct {
-	w io.Writer
+	w   io.Writer
+	dry bool
 }
 
-func (l *logger) PR(it sweep.Item, dryRun bool) {
-	fmt.Fprintln(l.w, report.PRLine(it, dryRun))
+func (l *logger) PR(it sweep.Item) {
+	fmt.Fprintln(l.w, report.PRLine(it, l.dry))
 }
 
 func (l *logger) Printf(format string, args ...any) {

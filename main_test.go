@@ -540,7 +540,7 @@ func TestRunSandbox(t *testing.T) {
 		`(?m)^#\d+ marked stale: `,
 		`(?m)^#\d+ closed: `,
 		`(?m)^#\d+ un-staled: `,
-		`(?m)^marked [1-9]\d*, un-staled [1-9]\d*, closed [1-9]\d*, .*failed 0`,
+		`(?m)^marked stale [1-9]\d*, un-staled [1-9]\d*, closed [1-9]\d*, .*failed 0`,
 		`(?m)^Acted on:$`,
 		`(?m)^API usage: \d+ requests`,
 	} {
@@ -742,7 +742,7 @@ func TestRunUnwritableFiles(t *testing.T) {
 			if len(errs) != 1 || !strings.Contains(errs[0], name) || !strings.Contains(errs[0], bad) {
 				t.Fatalf("want one ::error:: naming %s and %s, got %q", name, bad, errs)
 			}
-			counts := strings.Index(o.stdout, "marked 1, un-staled 1, closed 1")
+			counts := strings.Index(o.stdout, "marked stale 1, un-staled 1, closed 1")
 			if counts < 0 || counts > strings.Index(o.stdout, errs[0]) || !strings.Contains(o.stdout[:counts], fmt.Sprintf("#%d marked stale", w.toMark)) {
 				t.Errorf("the log does not report the work before the error:\n%s", o.stdout)
 			}

@@ -55,8 +55,6 @@ func TestParseDefaults(t *testing.T) {
 		OperationsPerRun: 500,
 		RateLimitReserve: 100,
 		WriteInterval:    time.Second,
-		SortBy:           "created",
-		EnableStatistics: true,
 	}
 	for name, inputs := range map[string]map[string]string{
 		"nothing set": nil,
@@ -135,12 +133,12 @@ func TestParseValues(t *testing.T) {
 				return [3]bool{c.Policy.ExemptAllMilestones, c.Policy.ExemptAllAssignees, c.Policy.IgnoreUpdates}
 			}, [3]bool{true, true, true}},
 		{"generic bools", map[string]string{"exempt-all-milestones": "true", "exempt-all-assignees": "true", "ignore-updates": "true", "exempt-draft-pr": "true",
-			"include-only-assigned": "true", "exempt-awaiting-review": "true", "delete-branch": "true", "debug-only": "true", "ascending": "true", "enable-statistics": "false"},
+			"include-only-assigned": "true", "exempt-awaiting-review": "true", "delete-branch": "true", "debug-only": "true"},
 			nil, func(c Config) any {
 				p := c.Policy
 				return []bool{p.ExemptAllMilestones, p.ExemptAllAssignees, p.IgnoreUpdates, p.ExemptDraft, p.IncludeOnlyAssigned,
-					p.ExemptAwaitingReview, c.DeleteBranch, c.DebugOnly, c.Ascending, c.EnableStatistics}
-			}, []bool{true, true, true, true, true, true, true, true, true, false}},
+					p.ExemptAwaitingReview, c.DeleteBranch, c.DebugOnly}
+			}, []bool{true, true, true, true, true, true, true, true}},
 		{"lists trimmed, empties dropped, spaces and slashes kept", map[string]string{"exempt-pr-labels": " keep open , ,lifecycle/frozen,,  "},
 			nil, func(c Config) any { return c.Policy.ExemptLabels }, []string{"keep open", "lifecycle/frozen"}},
 		{"list on lines", map[string]string{"labels-to-add-when-unstale": "a\nb, c\n"},
@@ -171,16 +169,16 @@ func TestParseValues(t *testing.T) {
 			nil, func(c Config) any { return c.WriteInterval }, 1500 * time.Millisecond},
 		{"write-interval 0s and 1m", map[string]string{"write-interval": "1m"},
 			nil, func(c Config) any { return c.WriteInterval }, time.Minute},
-		{"choices fold case", map[string]string{"activity-from": "People", "sort-by": "UPDATED"},
-			nil, func(c Config) any { return []any{c.Policy.ActivityFrom, c.SortBy} }, []any{lifecycle.People, "updated"}},
+		{"choices fold case", map[string]string{"activity-from": "People"},
+			nil, func(c Config) any { return c.Policy.ActivityFrom }, lifecycle.People},
 		{"start-date", map[string]string{"start-date": "2024-01-02"},
 			nil, func(c Config) any { return c.Policy.StartDate }, day("2024-01-02T00:00:00Z")},
 		{"repository input wins over env", map[string]string{"repository": "other/repo.go"},
 			nil, func(c Config) any { return c.Repository() }, "other/repo.go"},
 		{"repo-token input wins over env", map[string]string{"repo-token": "tok2"},
-			nil, func(c Config) any { return c.Token }, "tok2"},
+			nil, func(c Config) any { return string(c.Token) }, "tok2"},
 		{"env only", nil, map[string]string{EnvRepository: "a-b/c_d", EnvToken: "t", EnvAPIURL: "https://ghe.example.com/api/v3"},
-			func(c Config) any { return []string{c.Owner, c.Repo, c.Token, c.APIURL} }, []string{"a-b", "c_d", "t", "https://ghe.example.com/api/v3"}},
+			func(c Config) any { return []string{c.Owner, c.Repo, string(c.Token), c.APIURL} }, []string{"a-b", "c_d", "t", "https://ghe.example.com/api/v3"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -257,6 +255,10 @@ func TestParseErrors(t *testing.T) {
 			`input "activity-from": want anyone or people, got "bots"`},
 		{map[string]string{"sort-by": "age"}, nil,
 			`input "sort-by": want created, updated or comments, got "age"`},
+		{map[string]string{"ascending": "yes"}, nil,
+			`input "ascending": want true or false, got "yes"`},
+		{map[string]string{"enable-statistics": "no"}, nil,
+			`input "enable-statistics": want true or false, got "no"`},
 		{map[string]string{"start-date": "01/02/2024"}, nil,
 			`input "start-date": want ` + dateForms + `, got "01/02/2024"`},
 		{map[string]string{"stale-pr-message": "hi {{user}}"}, nil,
@@ -365,7 +367,7 @@ func TestWarnings(t *testing.T) {
 		}, []string{ignoredWarning("stale-issue-message"), ignoredWarning("days-before-issue-stale"), ignoredWarning("only-issue-types")}},
 		{"ignored inputs are not validated", map[string]string{"days-before-issue-stale": "soon"},
 			[]string{ignoredWarning("days-before-issue-stale")}},
-		{"ascending and sort-by have no effect", map[string]string{"ascending": "TRUE", "sort-by": "updated"},
+		{"ascending and sort-by have no effect (choices fold case)", map[string]string{"ascending": "TRUE", "sort-by": "UPDATED"},
 			[]string{orderWarning("ascending"), orderWarning("sort-by")}},
 		{"ascending and sort-by at their defaults: silent", map[string]string{"ascending": "false", "sort-by": "created"}, nil},
 		{"statistics off has no effect", map[string]string{"enable-statistics": "False"},
@@ -394,45 +396,50 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
+// TestTokenNeverPrinted: a Config printed whole, under every verb, in slog
+// or as JSON shows *** where the token is (JSON leaves it out), and the
+// Config itself still holds the token.
 func TestTokenNeverPrinted(t *testing.T) {
 	t.Parallel()
 	c := mustParse(t, nil)
-	var logs bytes.Buffer
-	slog.New(slog.NewTextHandler(&logs, nil)).Info("config", "cfg", c)
-	slog.New(slog.NewJSONHandler(&logs, nil)).Info("config", "cfg", &c)
-	js, err := json.Marshal(c)
+	var text, js bytes.Buffer
+	slog.New(slog.NewTextHandler(&text, nil)).Info("config", "cfg", c, "ptr", &c)
+	slog.New(slog.NewJSONHandler(&js, nil)).Info("config", "cfg", c, "ptr", &c)
+	marshalled, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wrapped := struct{ Cfg Config }{c}
-	outs := map[string]string{
-		"String":   c.String(),
-		"GoString": c.GoString(),
-		"slog":     logs.String(),
-		"json":     string(js),
-		"nested":   fmt.Sprintf("%v %+v", wrapped, wrapped),
+	shown := map[string]string{ // outputs that must show ***
+		"String":    c.Token.String(),
+		"slog text": text.String(),
+		"nested":    fmt.Sprintf("%v %+v %#v", wrapped, wrapped, wrapped),
 	}
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%d", "%x", "%10.3v"} {
-		outs[verb] = fmt.Sprintf(verb, c)
-		outs["pointer "+verb] = fmt.Sprintf(verb, &c)
+		shown[verb] = fmt.Sprintf(verb, c)
+		shown["pointer "+verb] = fmt.Sprintf(verb, &c)
 	}
-	for name, out := range outs {
-		if strings.Contains(out, testToken) || strings.Contains(out, fmt.Sprintf("%x", testToken)) {
-			t.Errorf("%s reveals the token: %s", name, out)
-		}
+	hidden := map[string]string{ // outputs that leave the token out
+		"slog json": js.String(),
+		"json":      string(marshalled),
+	}
+	for name, out := range shown {
 		if !strings.Contains(out, "***") && !strings.Contains(out, fmt.Sprintf("%x", "***")) {
 			t.Errorf("%s does not show the redacted token: %s", name, out)
 		}
+		hidden[name] = out
 	}
-	if !strings.HasPrefix(c.GoString(), `config.Config{Token:"***", Owner:"octo"`) {
-		t.Errorf("GoString: %s", c.GoString())
+	for name, out := range hidden {
+		if strings.Contains(out, testToken) || strings.Contains(out, fmt.Sprintf("%x", testToken)) ||
+			strings.Contains(out, fmt.Sprintf("%X", testToken)) || strings.Contains(out, "s3cr3t") {
+			t.Errorf("%s reveals the token: %s", name, out)
+		}
 	}
-	if c.Token != testToken {
-		t.Errorf("redaction changed the Config itself")
+	if !strings.HasPrefix(fmt.Sprintf("%#v", c), `config.Config{Token:"***", Owner:"octo"`) {
+		t.Errorf("%%#v: %#v", c)
 	}
-	var empty Config
-	if strings.Contains(empty.String(), "***") {
-		t.Errorf("empty token printed as ***: %s", empty)
+	if string(c.Token) != testToken {
+		t.Errorf("printing changed the Config itself")
 	}
 }
 
@@ -489,7 +496,7 @@ func TestTable(t *testing.T) {
 		if strings.TrimSpace(in.Description) == "" || strings.Contains(in.Description, "\n") {
 			t.Errorf("%s: description must be one non-empty line", in.Name)
 		}
-		if (in.Kind == Ignored) != strings.HasPrefix(in.Description, IgnoredNote) {
+		if (in.Kind == Ignored) != strings.HasPrefix(in.Description, ignoredNote) {
 			t.Errorf("%s: kind %v, description %q", in.Name, in.Kind, in.Description)
 		}
 		if in.Overrides != "" {

@@ -23,7 +23,7 @@ func TestFromFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Repository() != "octo/hello" || !c.DebugOnly || c.Policy.DaysBeforeStale != 14 || c.StaleMessage != "" ||
-		c.Token != "tok" || fmt.Sprint(c.Policy.ExemptLabels) != "[keep pinned]" || c.Ascending ||
+		c.Token != "tok" || fmt.Sprint(c.Policy.ExemptLabels) != "[keep pinned]" ||
 		c.Policy.DaysBeforeClose != 30 || c.CloseMessage == "" {
 		t.Errorf("got %+v", c)
 	}

@@ -80,21 +80,21 @@ func (in Input) YAMLDefault() string {
 const (
 	InputRepoToken   = "repo-token"
 	InputRepository  = "repository"
-	InputCloseAction = "close-action"
+	inputCloseAction = "close-action"
 
 	EnvToken      = "GITHUB_TOKEN"
 	EnvRepository = "GITHUB_REPOSITORY"
 	EnvAPIURL     = "GITHUB_API_URL"
 )
 
-// IgnoredNote begins the description of every issue-only input.
-const IgnoredNote = "Ignored: stalepr handles pull requests only."
+// ignoredNote begins the description of every issue-only input.
+const ignoredNote = "Ignored: stalepr handles pull requests only."
 
-// MaxDays bounds day counts, so that day arithmetic cannot overflow.
-const MaxDays = 36500
+// maxDays bounds day counts, so that day arithmetic cannot overflow.
+const maxDays = 36500
 
-// MaxWriteInterval bounds write-interval.
-const MaxWriteInterval = "1m"
+// maxWriteInterval bounds write-interval.
+const maxWriteInterval = "1m"
 
 // Inputs is every input of the action, in the order action.yml lists them.
 // Treat it as read-only.
@@ -104,7 +104,7 @@ func buildInputs() []Input {
 	placeholders := strings.Join(notice.Placeholders(), " ")
 	ignored := func(name, def, what string) Input {
 		return Input{Name: name, Default: def, Kind: Ignored,
-			Description: IgnoredNote + " In actions/stale: " + what + "."}
+			Description: ignoredNote + " In actions/stale: " + what + "."}
 	}
 	return []Input{
 		{Name: InputRepoToken, Kind: Secret, ActionDefault: "${{ github.token }}",
@@ -194,7 +194,7 @@ func buildInputs() []Input {
 				"or people (comments, reviews, pushes and reopenings by people; not bots, not stalepr)."},
 		{Name: "exempt-awaiting-review", Kind: Bool, Default: "false",
 			Description: "true or false: when true, a pull request whose latest push awaits a requested review is left alone."},
-		{Name: InputCloseAction, Kind: Choice, Default: string(lifecycle.CloseClosed), Choices: []string{string(lifecycle.CloseClosed), string(lifecycle.CloseToDraft)},
+		{Name: inputCloseAction, Kind: Choice, Default: string(lifecycle.CloseClosed), Choices: []string{string(lifecycle.CloseClosed), string(lifecycle.CloseToDraft)},
 			Description: "What closing a stale pull request does: close, or draft (convert it to a draft, post the closing comment and remove the stale label; it stays open and its author can mark it ready again). " +
 				"draft needs a personal access token or a GitHub App token in repo-token: GitHub refuses the conversion to the workflow's GITHUB_TOKEN."},
 		{Name: "delete-branch", Kind: Bool, Default: "false",
@@ -210,7 +210,7 @@ func buildInputs() []Input {
 		{Name: "rate-limit-reserve", Kind: Count, Default: "100",
 			Description: "The run stops when GitHub reports fewer remaining requests than this, leaving them to other workflows: a whole number, 0 or more."},
 		{Name: "write-interval", Kind: Duration, Default: "1s",
-			Description: "Pause between writes, as GitHub asks: a duration from 0s to " + MaxWriteInterval + " such as 1s or 500ms."},
+			Description: "Pause between writes, as GitHub asks: a duration from 0s to " + maxWriteInterval + " such as 1s or 500ms."},
 		{Name: "ascending", Kind: Bool, Default: "false",
 			Description: "true or false: process the oldest pull requests first (by sort-by). Accepted for compatibility with actions/stale."},
 		{Name: "sort-by", Kind: Choice, Default: "created", Choices: []string{"created", "updated", "comments"},

@@ -145,8 +145,8 @@ func (p *parser) days(name string) int {
 	}
 	n, err := strconv.Atoi(v)
 	switch {
-	case err != nil && isInteger(v), err == nil && n > MaxDays:
-		p.fail(name, "want at most %d days (or -1 for never), got %s", MaxDays, quote(v))
+	case err != nil && isInteger(v), err == nil && n > maxDays:
+		p.fail(name, "want at most %d days (or -1 for never), got %s", maxDays, quote(v))
 	case err != nil, n < -1:
 		p.fail(name, "want a whole number of days (or -1 for never), got %s", quote(v))
 	}
@@ -279,7 +279,7 @@ func (p *parser) duration(name string, max time.Duration) time.Duration {
 	v, _ := p.value(name)
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 || d > max {
-		p.fail(name, "want a duration from 0s to %s such as 1s or 500ms, got %s", MaxWriteInterval, quote(v))
+		p.fail(name, "want a duration from 0s to %s such as 1s or 500ms, got %s", maxWriteInterval, quote(v))
 		return 0
 	}
 	return d
@@ -358,7 +358,7 @@ func redactUserinfo(s string) string {
 
 func (p *parser) config() Config {
 	var c Config
-	c.Token = p.token()
+	c.Token = Token(p.token())
 	c.Owner, c.Repo = p.repository()
 	c.APIURL = p.apiURL()
 
@@ -387,12 +387,12 @@ func (p *parser) config() Config {
 	pol.OnlyDraft = p.boolean("only-draft-pr")
 	pol.ExemptAuthors = p.list("exempt-pr-authors")
 	pol.ExemptApproved = p.boolean("exempt-approved")
-	pol.CloseAction = lifecycle.CloseAction(p.choice(InputCloseAction))
+	pol.CloseAction = lifecycle.CloseAction(p.choice(inputCloseAction))
 	if pol.OnlyDraft && pol.ExemptDraft {
 		p.fail("only-draft-pr", "only-draft-pr and exempt-draft-pr are both true: only drafts would be considered and every draft is exempt, so nothing would ever be processed; set one of them to false")
 	}
 	if pol.OnlyDraft && pol.CloseAction == lifecycle.CloseToDraft {
-		p.fail(InputCloseAction, "close-action draft with only-draft-pr true would \"close\" drafts by converting them to drafts; use close-action close, or set only-draft-pr to false")
+		p.fail(inputCloseAction, "close-action draft with only-draft-pr true would \"close\" drafts by converting them to drafts; use close-action close, or set only-draft-pr to false")
 	}
 
 	c.LabelsToRemoveWhenStale = p.list("labels-to-remove-when-stale")
@@ -409,11 +409,8 @@ func (p *parser) config() Config {
 	c.DebugOnly = p.boolean("debug-only")
 	c.OperationsPerRun = p.count("operations-per-run", 1)
 	c.RateLimitReserve = p.count("rate-limit-reserve", 0)
-	maxInterval, _ := time.ParseDuration(MaxWriteInterval)
+	maxInterval, _ := time.ParseDuration(maxWriteInterval)
 	c.WriteInterval = p.duration("write-interval", maxInterval)
-	c.Ascending = p.boolean("ascending")
-	c.SortBy = p.choice("sort-by")
-	c.EnableStatistics = p.boolean("enable-statistics")
 
 	c.Warnings = p.warnings(c)
 	return c
@@ -493,13 +490,17 @@ func (p *parser) warnings(c Config) []string {
 			w = append(w, fmt.Sprintf("input %q is ignored: stalepr handles pull requests only (keep actions/stale for issues); remove it to silence this warning", in.Name))
 		}
 	}
+	// ascending, sort-by and enable-statistics change nothing, but are read
+	// (so a typo is still an error) before asking whether they are set: only
+	// a valid value that asks for what stalepr does not do gets a warning.
 	const order = "stalepr always works on the pull requests with the oldest activity first, which lets a capped run continue on the next one"
-	if p.isSet("ascending") && c.Ascending {
+	if p.boolean("ascending") && p.isSet("ascending") {
 		w = append(w, fmt.Sprintf("input %q has no effect: %s; remove it to silence this warning", "ascending", order))
 	}
-	if p.isSet("sort-by") && c.SortBy != "" && c.SortBy != "created" {
+	if p.choice("sort-by") != "created" && p.isSet("sort-by") {
 		w = append(w, fmt.Sprintf("input %q has no effect: %s; remove it to silence this warning", "sort-by", order))
 	}
+	p.boolean("enable-statistics") // for its validation: a value such as "no" is an error
 	if v, set := p.value("enable-statistics"); set && strings.EqualFold(v, "false") {
 		w = append(w, fmt.Sprintf("input %q has no effect: the log and the job summary always end with the counts; remove it to silence this warning", "enable-statistics"))
 	}

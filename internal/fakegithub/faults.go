@@ -158,8 +158,8 @@ func ServerError(status int) *Fault {
 	return &Fault{Status: status, Body: fmt.Sprintf(`{"message":%q,"documentation_url":%q,"status":"%d"}`, msg, docRoot, status)}
 }
 
-// SecondaryRateLimitMessage is GitHub's message for a secondary rate limit.
-const SecondaryRateLimitMessage = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. " +
+// secondaryRateLimitMessage is GitHub's message for a secondary rate limit.
+const secondaryRateLimitMessage = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. " +
 	"If you reach out to GitHub Support for help, please include the request ID 0000:0000:0000000:0000000:00000000."
 
 // SecondaryRateLimit is a 403 or 429 for a secondary limit, with a
@@ -167,7 +167,7 @@ const SecondaryRateLimitMessage = "You have exceeded a secondary rate limit. Ple
 // headers are the ordinary ones (remaining > 0).
 func SecondaryRateLimit(status int, retryAfter int) *Fault {
 	f := &Fault{Status: status, Body: fmt.Sprintf(`{"message":%q,"documentation_url":%q,"status":"%d"}`,
-		SecondaryRateLimitMessage, "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits", status)}
+		secondaryRateLimitMessage, "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits", status)}
 	if retryAfter > 0 {
 		f.Header = http.Header{"Retry-After": {strconv.Itoa(retryAfter)}}
 	}
@@ -196,8 +196,8 @@ func DropConnection() *Fault { return &Fault{Drop: true} }
 // body short of its declared Content-Length and closes the connection.
 func TruncatedBody() *Fault { return &Fault{Truncate: true} }
 
-// Delay serves the request normally after d (real time, not the server clock).
-func Delay(d time.Duration) *Fault { return &Fault{Delay: d} }
+// delay serves the request normally after d (real time, not the server clock).
+func delay(d time.Duration) *Fault { return &Fault{Delay: d} }
 
 // FailAfterWrite applies the request, then answers 502: the client cannot
 // know whether its write happened.
@@ -252,9 +252,9 @@ func (s *Server) InjectFault(r FaultRule) {
 	s.rules = append(s.rules, &faultRule{FaultRule: r})
 }
 
-// FailNext makes the next request matching method and route (see
+// failNext makes the next request matching method and route (see
 // FaultRule) fail with f.
-func (s *Server) FailNext(method, route string, f *Fault) {
+func (s *Server) failNext(method, route string, f *Fault) {
 	s.InjectFault(FaultRule{Method: method, Route: route, Fault: f})
 }
 

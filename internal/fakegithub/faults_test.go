@@ -16,7 +16,7 @@ func TestFaultStatusHasNoEffect(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)
 	before := len(s.Comments(1))
-	s.FailNext("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", ServerError(502))
+	s.failNext("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", ServerError(502))
 	got := do(t, ts, "POST", repoPath+"/issues/1/comments", `{"body":"x"}`)
 	if got.status != 502 || !strings.Contains(string(got.body), `"message"`) {
 		t.Fatalf("%d %s", got.status, got.body)
@@ -36,7 +36,7 @@ func TestFaultAfterWrite(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)
 	before := len(s.Comments(1))
-	s.FailNext("", commentsRoute, FailAfterWrite())
+	s.failNext("", commentsRoute, FailAfterWrite())
 	got := do(t, ts, "POST", repoPath+"/issues/1/comments", `{"body":"x"}`)
 	if got.status != 502 {
 		t.Fatalf("%d", got.status)
@@ -52,7 +52,7 @@ func TestSecondaryRateLimit(t *testing.T) {
 	s.InjectFault(FaultRule{Route: "GET /repos/{owner}/{repo}/issues", Fault: SecondaryRateLimit(403, 60)})
 	s.InjectFault(FaultRule{Route: "GET /repos/{owner}/{repo}/issues", Nth: 2, Fault: SecondaryRateLimit(429, 0)})
 	got := do(t, ts, "GET", repoPath+"/issues", "")
-	if got.status != 403 || got.header.Get("Retry-After") != "60" || !strings.Contains(string(got.body), SecondaryRateLimitMessage) ||
+	if got.status != 403 || got.header.Get("Retry-After") != "60" || !strings.Contains(string(got.body), secondaryRateLimitMessage) ||
 		got.header.Get("X-Ratelimit-Remaining") == "0" {
 		t.Fatalf("403: %d %v %s", got.status, got.header, got.body)
 	}
@@ -64,7 +64,7 @@ func TestSecondaryRateLimit(t *testing.T) {
 		t.Fatalf("third: %d", got.status)
 	}
 	reset := t0.Add(time.Hour)
-	s.FailNext("GET", "", PrimaryRateLimit(403, reset))
+	s.failNext("GET", "", PrimaryRateLimit(403, reset))
 	got = do(t, ts, "GET", repoPath+"/issues", "")
 	if got.status != 403 || got.header.Get("X-Ratelimit-Remaining") != "0" || got.header.Get("X-Ratelimit-Reset") != fmt.Sprint(reset.Unix()) {
 		t.Fatalf("primary: %d %v", got.status, got.header)
@@ -74,10 +74,10 @@ func TestSecondaryRateLimit(t *testing.T) {
 func TestNthAndTimes(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)
-	s.InjectFault(FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/issues/{issue_number}", Nth: 2, Times: 2, Fault: ServerError(503)})
+	s.InjectFault(FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/pulls/{pull_number}", Nth: 2, Times: 2, Fault: ServerError(503)})
 	var got []int
 	for range 5 {
-		got = append(got, do(t, ts, "GET", repoPath+"/issues/1", "").status)
+		got = append(got, do(t, ts, "GET", repoPath+"/pulls/1", "").status)
 	}
 	if fmt.Sprint(got) != "[200 503 503 200 200]" {
 		t.Errorf("statuses %v", got)
@@ -88,7 +88,7 @@ func TestFaultHook(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)
 	s.SetFaultHook(func(r RequestInfo) *Fault {
-		if r.Write && s.Len() > 0 { // the hook may call the server
+		if r.Write && s.numIssues() > 0 { // the hook may call the server
 			return StatusFault(500, "")
 		}
 		return nil
@@ -96,7 +96,7 @@ func TestFaultHook(t *testing.T) {
 	if got := do(t, ts, "PATCH", repoPath+"/issues/1", `{"state":"closed"}`); got.status != 500 {
 		t.Errorf("%d", got.status)
 	}
-	if got := do(t, ts, "GET", repoPath+"/issues/1", ""); got.status != 200 {
+	if got := do(t, ts, "GET", repoPath+"/pulls/1", ""); got.status != 200 {
 		t.Errorf("%d", got.status)
 	}
 	s.ClearFaults()
@@ -120,18 +120,18 @@ func rawGet(ts interface{ Client() *http.Client }, url string) (int, []byte, err
 func TestDropAndTruncate(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)
-	s.FailNext("", "", DropConnection())
-	if _, _, err := rawGet(ts, ts.URL+repoPath+"/issues/1"); err == nil {
+	s.failNext("", "", DropConnection())
+	if _, _, err := rawGet(ts, ts.URL+repoPath+"/pulls/1"); err == nil {
 		t.Error("dropped connection: no error")
 	}
-	s.FailNext("", "", TruncatedBody())
-	status, body, err := rawGet(ts, ts.URL+repoPath+"/issues/1")
+	s.failNext("", "", TruncatedBody())
+	status, body, err := rawGet(ts, ts.URL+repoPath+"/pulls/1")
 	if status != 200 || !errors.Is(err, io.ErrUnexpectedEOF) || len(body) == 0 {
 		t.Errorf("truncated: %d %v (%d bytes)", status, err, len(body))
 	}
 	// Drop after write: the client gets no answer, but the write happened.
 	before := len(s.Comments(1))
-	s.FailNext("POST", "", DropAfterWrite())
+	s.failNext("POST", "", DropAfterWrite())
 	req, _ := http.NewRequest("POST", ts.URL+repoPath+"/issues/1/comments", strings.NewReader(`{"body":"x"}`))
 	req.Header.Set("Authorization", "token sekret")
 	if res, err := ts.Client().Do(req); err == nil {
@@ -141,7 +141,7 @@ func TestDropAndTruncate(t *testing.T) {
 	if len(s.Comments(1)) != before+1 {
 		t.Error("drop after write: the write did not happen")
 	}
-	if status, _, err := rawGet(ts, ts.URL+repoPath+"/issues/1"); err != nil || status != 200 {
+	if status, _, err := rawGet(ts, ts.URL+repoPath+"/pulls/1"); err != nil || status != 200 {
 		t.Errorf("server unusable after faults: %d %v", status, err)
 	}
 	log := s.Requests()
@@ -153,9 +153,9 @@ func TestDropAndTruncate(t *testing.T) {
 func TestDelay(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)
-	s.FailNext("", "", Delay(30*time.Millisecond))
+	s.failNext("", "", delay(30*time.Millisecond))
 	start := time.Now()
-	if got := do(t, ts, "GET", repoPath, ""); got.status != 200 {
+	if got := do(t, ts, "GET", repoPath+"/pulls/1", ""); got.status != 200 {
 		t.Fatal(got.status)
 	}
 	if time.Since(start) < 30*time.Millisecond {

@@ -19,8 +19,8 @@ func rich(t *testing.T) (*Server, *httptest.Server) {
 	t.Helper()
 	s := New(Options{Owner: "octo-org", Repo: "widgets", Token: "sekret", Clock: NewClock(t0)})
 	alice, bob, bot := Person("alice"), Person("bob"), Bot("dependabot[bot]")
-	s.AddMember("bob")
-	s.DefineLabel("bug", "d73a4a", "Something isn't working")
+	s.addMember("bob")
+	s.defineLabel("bug", "d73a4a", "Something isn't working")
 
 	// #1: an ordinary PR with a full timeline.
 	n := s.AddPR(Issue{Title: "Add widget polishing", User: alice, CreatedAt: daysAgo(60), Labels: []string{"bug"},
@@ -34,7 +34,7 @@ func rich(t *testing.T) (*Server, *httptest.Server) {
 	s.Rename(n, alice, daysAgo(56), "Add widget polishing (v2)")
 	s.RequestReview(n, alice, daysAgo(55), "dave")
 	s.RequestReview(n, alice, daysAgo(55), "team:docs")
-	s.RemoveReviewRequest(n, alice, daysAgo(55), "dave")
+	s.removeReviewRequest(n, alice, daysAgo(55), "dave")
 	s.Label(n, bob, daysAgo(54), "needs-review")
 	s.Unlabel(n, bob, daysAgo(53), "needs-review")
 	s.Comment(n, bot, daysAgo(52), "Bumps deps.")

@@ -13,7 +13,7 @@ func TestContents(t *testing.T) {
 	s, ts := rich(t)
 	content := []byte("enabled: false\n" + strings.Repeat("# a long comment line\n", 10))
 	s.SetFile(".github/stalepr.yml", content)
-	for _, prefix := range []string{"", APIPrefix} {
+	for _, prefix := range []string{"", apiPrefix} {
 		got := do(t, ts, "GET", prefix+"/repos/octo-org/widgets/contents/.github/stalepr.yml", "")
 		if got.status != 200 {
 			t.Fatalf("status %d: %s", got.status, got.body)
@@ -53,7 +53,7 @@ func TestInstallationRepositories(t *testing.T) {
 	for i := range 3 {
 		s.AddInstalledRepo(InstalledRepo{Name: fmt.Sprintf("r%d", i), Private: true})
 	}
-	got := do(t, ts, "GET", APIPrefix+"/installation/repositories?per_page=2&page=2", "")
+	got := do(t, ts, "GET", apiPrefix+"/installation/repositories?per_page=2&page=2", "")
 	if got.status != 200 {
 		t.Fatalf("status %d: %s", got.status, got.body)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +19,6 @@ const (
 	docSetLabels    = "https://docs.github.com/rest/issues/labels#set-labels-for-an-issue"
 	docRemoveLabel  = "https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue"
 	docListPulls    = "https://docs.github.com/rest/pulls/pulls#list-pull-requests"
-	docUpdatePull   = "https://docs.github.com/rest/pulls/pulls#update-a-pull-request"
 	docDeleteRef    = "https://docs.github.com/rest/git/refs#delete-a-reference"
 )
 
@@ -29,8 +27,6 @@ func (c *call) num(name string) int {
 	return n
 }
 
-func (s *Server) getRateLimit(c *call) reply { return ok(s.rateLimitBody()) }
-
 // getViewer answers as GitHub does: a personal token gets its user, an
 // installation token (the identity is a bot) is refused.
 func (s *Server) getViewer(c *call) reply {
@@ -38,17 +34,6 @@ func (s *Server) getViewer(c *call) reply {
 		return errReply(http.StatusForbidden, "Resource not accessible by integration", docRoot+"/users/users#get-the-authenticated-user")
 	}
 	return ok(c.user(s.identity))
-}
-
-func (s *Server) getRepo(c *call) reply { return ok(s.repository(c, s.FullName(), false)) }
-
-func (s *Server) listRepoLabels(c *call) reply {
-	names := make([]string, 0, len(s.labels))
-	for _, l := range s.labels {
-		names = append(names, l.Name)
-	}
-	sort.Slice(names, func(i, j int) bool { return strings.ToLower(names[i]) < strings.ToLower(names[j]) })
-	return pagedMap(c, names, func(n string) labelJSON { return s.label(c, n) })
 }
 
 // ---- issues ----
@@ -151,14 +136,6 @@ func (s *Server) issueRec(c *call, param string) (*issueRec, bool) {
 	return rec, found
 }
 
-func (s *Server) getIssue(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
-	if !found {
-		return notFound()
-	}
-	return ok(s.issue(c, rec, true))
-}
-
 // decodeObject parses a JSON object body into raw fields.
 func decodeObject(body []byte) (map[string]json.RawMessage, bool) {
 	m := map[string]json.RawMessage{}
@@ -182,10 +159,7 @@ func (s *Server) patchIssue(c *call) reply {
 	if !good {
 		return badJSON(docUpdateIssue)
 	}
-	return s.applyPatch(c, rec, f, docUpdateIssue, "Issue")
-}
-
-func (s *Server) applyPatch(c *call, rec *issueRec, f map[string]json.RawMessage, doc, resource string) reply {
+	const doc, resource = docUpdateIssue, "Issue" // for pull requests too, as on GitHub
 	type patch struct {
 		title, body, state, reason *string
 		bodyNull, reasonNull       bool
@@ -195,7 +169,6 @@ func (s *Server) applyPatch(c *call, rec *issueRec, f map[string]json.RawMessage
 		assigneesSet               bool
 		milestone                  string
 		milestoneSet               bool
-		base                       *string
 	}
 	var p patch
 	str := func(k string, dst **string, null *bool) bool {
@@ -217,7 +190,7 @@ func (s *Server) applyPatch(c *call, rec *issueRec, f map[string]json.RawMessage
 		return true
 	}
 	var errs []fieldError
-	for _, k := range []string{"title", "body", "state", "state_reason", "base"} {
+	for _, k := range []string{"title", "body", "state", "state_reason"} {
 		var dst **string
 		var null *bool
 		switch k {
@@ -229,8 +202,6 @@ func (s *Server) applyPatch(c *call, rec *issueRec, f map[string]json.RawMessage
 			dst = &p.state
 		case "state_reason":
 			dst, null = &p.reason, &p.reasonNull
-		case "base":
-			dst = &p.base
 		}
 		if !str(k, dst, null) {
 			errs = append(errs, fieldError{Resource: resource, Field: k, Code: "invalid"})
@@ -245,20 +216,20 @@ func (s *Server) applyPatch(c *call, rec *issueRec, f map[string]json.RawMessage
 	if p.title != nil && strings.TrimSpace(*p.title) == "" {
 		errs = append(errs, fieldError{Resource: resource, Field: "title", Code: "missing_field"})
 	}
-	if raw, present := f["labels"]; present && resource == "Issue" {
+	if raw, present := f["labels"]; present {
 		names, good := parseLabels(raw)
 		if !good {
 			errs = append(errs, fieldError{Resource: resource, Field: "labels", Code: "invalid"})
 		}
 		p.labels, p.labelsSet = names, true
 	}
-	if raw, present := f["assignees"]; present && resource == "Issue" {
+	if raw, present := f["assignees"]; present {
 		if json.Unmarshal(raw, &p.assignees) != nil {
 			errs = append(errs, fieldError{Resource: resource, Field: "assignees", Code: "invalid"})
 		}
 		p.assigneesSet = true
 	}
-	if raw, present := f["milestone"]; present && resource == "Issue" {
+	if raw, present := f["milestone"]; present {
 		p.milestoneSet = true
 		if !isNull(raw) {
 			var n int
@@ -289,9 +260,6 @@ func (s *Server) applyPatch(c *call, rec *issueRec, f map[string]json.RawMessage
 	} else if p.bodyNull {
 		rec.Body = ""
 	}
-	if p.base != nil && rec.IsPR {
-		rec.BaseRef = *p.base
-	}
 	if p.labelsSet {
 		s.setLabelsLocked(rec, who, now, p.labels)
 	}
@@ -321,9 +289,6 @@ func (s *Server) applyPatch(c *call, rec *issueRec, f map[string]json.RawMessage
 	if len(f) > 0 {
 		s.touch(rec, now)
 		rec.UpdatedAt = now
-	}
-	if resource == "PullRequest" {
-		return ok(s.pullFull(c, rec))
 	}
 	return ok(s.issue(c, rec, true))
 }
@@ -434,15 +399,6 @@ func (s *Server) findComment(id int64) (*issueRec, int) {
 	return nil, -1
 }
 
-func (s *Server) getComment(c *call) reply {
-	id, _ := strconv.ParseInt(c.params["comment_id"], 10, 64)
-	rec, i := s.findComment(id)
-	if rec == nil {
-		return notFound()
-	}
-	return ok(s.comment(c, rec.comments[i], rec.IsPR))
-}
-
 func (s *Server) deleteComment(c *call) reply {
 	id, _ := strconv.ParseInt(c.params["comment_id"], 10, 64)
 	rec, i := s.findComment(id)
@@ -503,14 +459,6 @@ func (s *Server) listRepoComments(c *call) reply {
 
 // ---- labels ----
 
-func (s *Server) listIssueLabels(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
-	if !found {
-		return notFound()
-	}
-	return pagedMap(c, rec.Labels, func(n string) labelJSON { return s.label(c, n) })
-}
-
 func (s *Server) addLabels(c *call) reply {
 	rec, found := s.issueRec(c, "issue_number")
 	if !found {
@@ -553,18 +501,6 @@ func (s *Server) setLabels(c *call) reply {
 	return ok(s.labelList(c, rec.Labels))
 }
 
-func (s *Server) removeAllLabels(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
-	if !found {
-		return notFound()
-	}
-	if len(rec.Labels) > 0 {
-		s.setLabelsLocked(rec, s.identity, c.now, nil)
-		rec.UpdatedAt = c.now
-	}
-	return reply{status: http.StatusNoContent}
-}
-
 func (s *Server) removeLabel(c *call) reply {
 	rec, found := s.issueRec(c, "issue_number")
 	if !found {
@@ -577,7 +513,7 @@ func (s *Server) removeLabel(c *call) reply {
 	return ok(s.labelList(c, rec.Labels))
 }
 
-// ---- timeline and events ----
+// ---- timeline ----
 
 func (s *Server) listTimeline(c *call) reply {
 	rec, found := s.issueRec(c, "issue_number")
@@ -586,28 +522,6 @@ func (s *Server) listTimeline(c *call) reply {
 	}
 	items := timelineOf(rec)
 	return pagedMap(c, items, func(it TimelineItem) any { return s.timelineItem(c, rec, it) })
-}
-
-// issueEventTypes are the events GET /issues/{n}/events returns (the
-// timeline also has comments, commits, reviews and line comments).
-var issueEventTypes = map[string]bool{
-	EventLabeled: true, EventUnlabeled: true, EventClosed: true, EventReopened: true, EventRenamed: true,
-	EventReviewRequested: true, EventReviewRequestRemoved: true, EventHeadRefForcePushed: true,
-	EventReadyForReview: true, EventConvertToDraft: true, EventMerged: true, EventReviewDismissed: true,
-}
-
-func (s *Server) listEvents(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
-	if !found {
-		return notFound()
-	}
-	var items []Event
-	for _, e := range rec.events {
-		if issueEventTypes[e.Type] {
-			items = append(items, e)
-		}
-	}
-	return pagedMap(c, items, func(e Event) map[string]any { return s.issueEvent(c, e) })
 }
 
 // ---- pulls ----
@@ -692,19 +606,6 @@ func (s *Server) getPull(c *call) reply {
 	return ok(s.pullFull(c, rec))
 }
 
-func (s *Server) patchPull(c *call) reply {
-	rec, found := s.pullRec(c)
-	if !found {
-		return notFound()
-	}
-	f, good := decodeObject(c.body)
-	if !good {
-		return badJSON(docUpdatePull)
-	}
-	delete(f, "state_reason") // not a pull request field
-	return s.applyPatch(c, rec, f, docUpdatePull, "PullRequest")
-}
-
 func (s *Server) listReviews(c *call) reply {
 	rec, found := s.pullRec(c)
 	if !found {
@@ -719,49 +620,7 @@ func (s *Server) listReviews(c *call) reply {
 	return pagedMap(c, items, func(e Event) map[string]any { return s.review(c, rec.Number, e, false) })
 }
 
-func (s *Server) listReviewComments(c *call) reply {
-	rec, found := s.pullRec(c)
-	if !found {
-		return notFound()
-	}
-	type lcRef struct {
-		e  Event
-		lc LineComment
-	}
-	var items []lcRef
-	for _, e := range rec.events {
-		if e.Type == EventLineCommented {
-			for _, lc := range e.LineComments {
-				items = append(items, lcRef{e, lc})
-			}
-		}
-	}
-	return pagedMap(c, items, func(r lcRef) map[string]any { return s.lineComment(c, rec.Number, r.e, r.lc) })
-}
-
 // ---- git refs ----
-
-func (s *Server) gitRef(c *call, branch string) map[string]any {
-	sha := fakeSHA("branch", int64(len(branch)))
-	for _, rec := range s.issues {
-		if rec.IsPR && rec.HeadRepo == "" && rec.HeadRef == branch {
-			sha = rec.HeadSHA
-		}
-	}
-	return map[string]any{
-		"ref": "refs/heads/" + branch, "node_id": nodeID("REF", int64(len(branch))),
-		"url":    s.repoURL(c) + "/git/refs/heads/" + pathEscape(branch),
-		"object": map[string]string{"sha": sha, "type": "commit", "url": s.repoURL(c) + "/git/commits/" + sha},
-	}
-}
-
-func (s *Server) getRef(c *call) reply {
-	branch, isHead := strings.CutPrefix(c.params["ref"], "heads/")
-	if !isHead || !s.branches[branch] {
-		return notFound()
-	}
-	return ok(s.gitRef(c, branch))
-}
 
 func (s *Server) deleteRef(c *call) reply {
 	ref := strings.TrimPrefix(c.params["ref"], "refs/")

@@ -78,7 +78,7 @@ func (c *call) renderUser(u User) userJSON {
 	id := userID(u.Login)
 	typ := u.Type
 	if typ == "" {
-		typ = UserFor(u.Login).Type
+		typ = userFor(u.Login).Type
 	}
 	api := c.api + "/users/" + u.Login
 	html := c.html + "/" + u.Login
@@ -100,7 +100,7 @@ func (c *call) renderUser(u User) userJSON {
 func (c *call) users(logins []string) []userJSON {
 	out := make([]userJSON, 0, len(logins))
 	for _, l := range logins {
-		out = append(out, c.user(UserFor(l)))
+		out = append(out, c.user(userFor(l)))
 	}
 	return out
 }
@@ -541,7 +541,7 @@ func (s *Server) issueEvent(c *call, e Event) map[string]any {
 		if e.Team != "" {
 			m["requested_team"] = s.team(c, e.Team)
 		} else {
-			m["requested_reviewer"] = c.user(UserFor(e.Reviewer))
+			m["requested_reviewer"] = c.user(userFor(e.Reviewer))
 		}
 	case EventMerged, EventHeadRefForcePushed:
 		if e.SHA != "" {
@@ -630,20 +630,5 @@ func (s *Server) timelineItem(c *call, rec *issueRec, it TimelineItem) any {
 		return map[string]any{"event": EventLineCommented, "node_id": nodeID("PRRT", it.Event.ID), "comments": cs}
 	default:
 		return s.issueEvent(c, it.Event)
-	}
-}
-
-func (s *Server) rateLimitBody() map[string]any {
-	core := map[string]any{"limit": s.rate.limit, "remaining": max(s.rate.remaining, 0),
-		"used": max(s.rate.limit-s.rate.remaining, 0), "reset": s.rate.reset.Unix(), "resource": "core"}
-	other := func(limit int, res string) map[string]any {
-		return map[string]any{"limit": limit, "remaining": limit, "used": 0, "reset": s.rate.reset.Unix(), "resource": res}
-	}
-	return map[string]any{
-		"resources": map[string]any{
-			"core": core, "search": other(30, "search"), "graphql": other(5000, "graphql"),
-			"integration_manifest": other(5000, "integration_manifest"), "code_search": other(10, "code_search"),
-		},
-		"rate": core,
 	}
 }

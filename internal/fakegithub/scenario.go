@@ -12,10 +12,10 @@ import (
 	"time"
 )
 
-// Scenario is the JSON scenario format. Dates are relative to the "now"
-// given to Load, so sample data stays meaningful whenever it runs. Unknown
+// scenario is the JSON scenario format. Dates are relative to the "now"
+// given to load, so sample data stays meaningful whenever it runs. Unknown
 // fields are errors (typos should not pass silently).
-type Scenario struct {
+type scenario struct {
 	Owner         string `json:"owner,omitempty"`
 	Repo          string `json:"repo,omitempty"`
 	DefaultBranch string `json:"default_branch,omitempty"`
@@ -25,20 +25,20 @@ type Scenario struct {
 	StaleLabel string          `json:"stale_label,omitempty"`
 	Members    []string        `json:"members,omitempty"`  // author_association MEMBER
 	Branches   []string        `json:"branches,omitempty"` // extra branches of the base repository
-	Labels     []ScenarioLabel `json:"labels,omitempty"`   // colours and descriptions
-	Items      []ScenarioItem  `json:"items"`
+	Labels     []scenarioLabel `json:"labels,omitempty"`   // colours and descriptions
+	Items      []scenarioItem  `json:"items"`
 }
 
-// ScenarioLabel defines a repository label.
-type ScenarioLabel struct {
+// scenarioLabel defines a repository label.
+type scenarioLabel struct {
 	Name        string `json:"name"`
 	Color       string `json:"color,omitempty"`
 	Description string `json:"description,omitempty"`
 }
 
-// ScenarioItem is a pull request (default) or, with "issue": true, a plain
+// scenarioItem is a pull request (default) or, with "issue": true, a plain
 // issue. Users are logins; a "[bot]" suffix makes a bot.
-type ScenarioItem struct {
+type scenarioItem struct {
 	Number      int    `json:"number,omitempty"`
 	Issue       bool   `json:"issue,omitempty"`
 	Title       string `json:"title"`
@@ -66,10 +66,10 @@ type ScenarioItem struct {
 	UpdatedDaysAgo *float64        `json:"updated_days_ago,omitempty"`
 	ClosedDaysAgo  *float64        `json:"closed_days_ago,omitempty"` // for state "closed" without a closed event
 	MergedDaysAgo  *float64        `json:"merged_days_ago,omitempty"`
-	Events         []ScenarioEvent `json:"events,omitempty"`
+	Events         []scenarioEvent `json:"events,omitempty"`
 }
 
-// ScenarioEvent is one timeline entry. Type is a timeline event type
+// scenarioEvent is one timeline entry. Type is a timeline event type
 // (commented, labeled, unlabeled, closed, reopened, reviewed, committed,
 // head_ref_force_pushed, ready_for_review, convert_to_draft, renamed,
 // review_requested, review_request_removed, line-commented, merged) or a
@@ -81,7 +81,7 @@ type ScenarioItem struct {
 //
 // User defaults to the token identity for labeled, unlabeled, closed and
 // the shorthands, and to the item's author otherwise.
-type ScenarioEvent struct {
+type scenarioEvent struct {
 	Type     string  `json:"type"`
 	DaysAgo  float64 `json:"days_ago"`
 	User     string  `json:"user,omitempty"`
@@ -111,58 +111,58 @@ func StaleNoticeBody(label string, markedAt time.Time, head string) string {
 		"Any comment keeps it open.\n\n" + marker + " -->"
 }
 
-// CloseNoticeBody is the text the closed_stale shorthand posts.
-func CloseNoticeBody() string {
+// closeNoticeBody is the text the closed_stale shorthand posts.
+func closeNoticeBody() string {
 	return "Closing this pull request: it stayed stale without activity.\n\n<!-- stalepr:close -->"
 }
 
-// Load builds a server from a JSON scenario with dates relative to now;
+// load builds a server from a JSON scenario with dates relative to now;
 // the server's Clock is stopped at now.
-func Load(r io.Reader, now time.Time) (*Server, error) {
+func load(r io.Reader, now time.Time) (*Server, error) {
 	s := New(Options{Clock: NewClock(now.UTC().Truncate(time.Second))})
-	if err := s.LoadScenario(r, now); err != nil {
+	if err := s.loadScenario(r, now); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// LoadFile is Load from a file.
+// LoadFile is load from a file.
 func LoadFile(path string, now time.Time) (*Server, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	s, err := Load(f, now)
+	s, err := load(f, now)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
 }
 
-// ParseScenario decodes a scenario strictly.
-func ParseScenario(r io.Reader) (Scenario, error) {
+// parseScenario decodes a scenario strictly.
+func parseScenario(r io.Reader) (scenario, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
-		return Scenario{}, err
+		return scenario{}, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	var sc Scenario
+	var sc scenario
 	if err := dec.Decode(&sc); err != nil {
-		return Scenario{}, fmt.Errorf("scenario: %w", err)
+		return scenario{}, fmt.Errorf("scenario: %w", err)
 	}
 	return sc, nil
 }
 
-// LoadScenario adds a scenario's repository settings and items to s (for a
+// loadScenario adds a scenario's repository settings and items to s (for a
 // server built with New and custom Options).
-func (s *Server) LoadScenario(r io.Reader, now time.Time) error {
-	sc, err := ParseScenario(r)
+func (s *Server) loadScenario(r io.Reader, now time.Time) error {
+	sc, err := parseScenario(r)
 	if err != nil {
 		return err
 	}
-	return s.AddScenario(sc, now)
+	return s.addScenario(sc, now)
 }
 
 var scenarioEventTypes = []string{EventCommented, EventLabeled, EventUnlabeled, EventClosed, EventReopened,
@@ -170,8 +170,8 @@ var scenarioEventTypes = []string{EventCommented, EventLabeled, EventUnlabeled, 
 	EventRenamed, EventReviewRequested, EventReviewRequestRemoved, EventLineCommented, EventMerged,
 	"marked_stale", "closed_stale"}
 
-// AddScenario adds a parsed scenario to s.
-func (s *Server) AddScenario(sc Scenario, now time.Time) error {
+// addScenario adds a parsed scenario to s.
+func (s *Server) addScenario(sc scenario, now time.Time) error {
 	now = now.UTC().Truncate(time.Second)
 	at := func(days float64) time.Time {
 		return now.Add(-time.Duration(days * float64(24*time.Hour))).Truncate(time.Second)
@@ -189,7 +189,7 @@ func (s *Server) AddScenario(sc Scenario, now time.Time) error {
 		s.branches[sc.DefaultBranch] = true
 	}
 	if sc.Login != "" {
-		s.identity = UserFor(sc.Login)
+		s.identity = userFor(sc.Login)
 		if sc.LoginType != "" {
 			s.identity.Type = sc.LoginType
 		}
@@ -222,7 +222,7 @@ func (s *Server) AddScenario(sc Scenario, now time.Time) error {
 		if it.State != "" && it.State != "open" && it.State != "closed" {
 			return fmt.Errorf("%s: state %q: want open or closed", where, it.State)
 		}
-		author := UserFor(def(it.User, "octocat"))
+		author := userFor(def(it.User, "octocat"))
 		created := at(it.CreatedDaysAgo)
 		is := Issue{Number: it.Number, Title: it.Title, Body: it.Body, User: author, State: it.State,
 			StateReason: it.StateReason, Labels: it.Labels, Milestone: it.Milestone, Assignees: it.Assignees,
@@ -255,7 +255,7 @@ func (s *Server) AddScenario(sc Scenario, now time.Time) error {
 		events := slices.Clone(it.Events)
 		sort.SliceStable(events, func(a, b int) bool { return events[a].DaysAgo > events[b].DaysAgo })
 		for j, ev := range events {
-			if err := s.scenarioEvent(rec, ev, at(ev.DaysAgo), staleLabel); err != nil {
+			if err := s.applyScenarioEvent(rec, ev, at(ev.DaysAgo), staleLabel); err != nil {
 				return fmt.Errorf("%s: event %d (%s): %w", where, j+1, ev.Type, err)
 			}
 			if at(ev.DaysAgo).Before(created) {
@@ -267,8 +267,8 @@ func (s *Server) AddScenario(sc Scenario, now time.Time) error {
 	return nil
 }
 
-func (s *Server) scenarioEvent(rec *issueRec, ev ScenarioEvent, when time.Time, staleLabel string) error {
-	actor := UserFor(ev.User)
+func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.Time, staleLabel string) error {
+	actor := userFor(ev.User)
 	switch ev.Type {
 	case EventLabeled, EventUnlabeled, EventClosed, "marked_stale", "closed_stale":
 		if ev.User == "" {
@@ -347,7 +347,7 @@ func (s *Server) scenarioEvent(rec *issueRec, ev ScenarioEvent, when time.Time, 
 		s.addCommentLocked(rec, actor, when, def(ev.Body, StaleNoticeBody(label, when, rec.headAt(when))))
 		s.addLabelsLocked(rec, actor, when, []string{label})
 	case "closed_stale":
-		s.addCommentLocked(rec, actor, when, def(ev.Body, CloseNoticeBody()))
+		s.addCommentLocked(rec, actor, when, def(ev.Body, closeNoticeBody()))
 		s.closeLocked(rec, actor, when, ev.Reason)
 	default:
 		return fmt.Errorf("unknown type %q; known: %s", ev.Type, strings.Join(scenarioEventTypes, ", "))

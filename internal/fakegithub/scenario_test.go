@@ -39,8 +39,8 @@ func TestSandboxScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.FullName() != "octo-org/widgets" || s.Clock().Now() != now || s.Len() != 31 {
-		t.Fatalf("%s %v %d", s.FullName(), s.Clock().Now(), s.Len())
+	if s.FullName() != "octo-org/widgets" || s.Clock().Now() != now || s.numIssues() != 31 {
+		t.Fatalf("%s %v %d", s.FullName(), s.Clock().Now(), s.numIssues())
 	}
 	consistent(t, s)
 	day := 24 * time.Hour
@@ -118,7 +118,7 @@ func TestScenarioErrors(t *testing.T) {
 		{`{"items":[{"title":"x","created_days_ago":5,"events":[{"type":"commented","days_ago":9}]}]}`, "before the item was created"},
 		{`{"items":[{"title":"x","created_days_ago":5,"updated_days_ago":9}]}`, "before created_days_ago"},
 	} {
-		_, err := Load(strings.NewReader(tc.json), t0)
+		_, err := load(strings.NewReader(tc.json), t0)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.json, err, tc.want)
 		}
@@ -132,8 +132,8 @@ func TestSynthetic(t *testing.T) {
 	t.Parallel()
 	const n = 5000
 	s := Synthetic(n, 42, t0)
-	if s.Len() != n {
-		t.Fatal(s.Len())
+	if s.numIssues() != n {
+		t.Fatal(s.numIssues())
 	}
 	var prs, issues, stale, drafts, pinned, recent, tail int
 	for _, is := range s.Issues() {
@@ -194,8 +194,8 @@ func TestPageThrough50000(t *testing.T) {
 		_, urls := links(got.header.Get("Link"))
 		next = urls["next"]
 	}
-	if total != s.Len() {
-		t.Errorf("paged %d of %d", total, s.Len())
+	if total != s.numIssues() {
+		t.Errorf("paged %d of %d", total, s.numIssues())
 	}
 }
 

@@ -40,33 +40,24 @@ func TestSchema(t *testing.T) {
 		repo.Nullable = true
 		head.Properties["repo"] = &openapi3.SchemaRef{Value: &repo}
 	}
-	doc.Servers = openapi3.Servers{{URL: ts.URL + APIPrefix}}
+	doc.Servers = openapi3.Servers{{URL: ts.URL + apiPrefix}}
 	router, err := legacy.NewRouter(doc, openapi3.DisableExamplesValidation())
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	const r = APIPrefix + "/repos/octo-org/widgets"
+	const r = apiPrefix + "/repos/octo-org/widgets"
 	cases := []struct {
 		name, method, path, body string
 		status                   int
 	}{
-		{"rate limit", "GET", APIPrefix + "/rate_limit", "", 200},
-		{"repo", "GET", r, "", 200},
-		{"repo labels", "GET", r + "/labels", "", 200},
 		{"issues", "GET", r + "/issues?state=all&per_page=100", "", 200},
 		{"issues by label", "GET", r + "/issues?labels=BUG&sort=updated&direction=asc", "", 200},
 		{"issue comments (repo)", "GET", r + "/issues/comments?sort=updated&since=2020-01-01T00:00:00Z", "", 200},
-		{"issue", "GET", r + "/issues/3", "", 200},
-		{"issue of a PR", "GET", r + "/issues/1", "", 200},
-		{"issue missing", "GET", r + "/issues/999", "", 404},
 		{"list issues invalid", "GET", r + "/issues?state=bogus", "", 422},
 		{"comments", "GET", r + "/issues/1/comments", "", 200},
 		{"post comment", "POST", r + "/issues/1/comments", `{"body":"hello"}`, 201},
 		{"post comment invalid", "POST", r + "/issues/1/comments", `{}`, 422},
-		{"events", "GET", r + "/issues/1/events", "", 200},
-		{"events of reopened issue", "GET", r + "/issues/3/events", "", 200},
-		{"issue labels", "GET", r + "/issues/1/labels", "", 200},
 		{"add labels", "POST", r + "/issues/1/labels", `{"labels":["stale"]}`, 200},
 		{"set labels", "PUT", r + "/issues/1/labels", `{"labels":["stale","bug"]}`, 200},
 		{"remove label", "DELETE", r + "/issues/1/labels/stale", "", 200},
@@ -80,16 +71,14 @@ func TestSchema(t *testing.T) {
 		{"pull from fork", "GET", r + "/pulls/2", "", 200},
 		{"pull merged", "GET", r + "/pulls/4", "", 200},
 		{"reviews", "GET", r + "/pulls/1/reviews", "", 200},
-		{"review comments", "GET", r + "/pulls/1/comments", "", 200},
-		{"git ref", "GET", r + "/git/ref/heads%2Ffeature%2Fpolish", "", 200},
 		{"delete ref", "DELETE", r + "/git/refs/heads%2Ffeature%2Fpolish", "", 204},
 		{"delete missing ref", "DELETE", r + "/git/refs/heads%2Ffeature%2Fpolish", "", 422},
 		{"close issue", "PATCH", r + "/issues/3", `{"state":"closed","state_reason":"not_planned"}`, 200},
-		{"close pull", "PATCH", r + "/pulls/5", `{"state":"closed"}`, 200},
+		{"close pull, labels set", "PATCH", r + "/issues/5", `{"state":"closed","labels":["closed-stale"]}`, 200},
 		{"delete comment", "DELETE", r + "/issues/comments/1002", "", 204},
 		{"timeline after writes", "GET", r + "/issues/1/timeline?per_page=100", "", 200},
-		{"viewer refused to an installation token", "GET", APIPrefix + "/user", "", 403},
-		{"installation repositories", "GET", APIPrefix + "/installation/repositories?per_page=100", "", 200},
+		{"viewer refused to an installation token", "GET", apiPrefix + "/user", "", 403},
+		{"installation repositories", "GET", apiPrefix + "/installation/repositories?per_page=100", "", 200},
 		{"repository file missing", "GET", r + "/contents/.github%2Fstalepr.yml", "", 404},
 	}
 	for _, tc := range cases {

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Server is the fake GitHub. Create it with New, Load or Synthetic; it is
+// Server is the fake GitHub. Create it with New, LoadFile or Synthetic; it is
 // safe for concurrent use (one mutex serialises requests and helpers).
 type Server struct {
 	mu sync.Mutex
@@ -135,11 +135,11 @@ func def(v, d string) string {
 }
 
 // Clock returns the server's clock: Options.Clock, or the one New made
-// (also with Load and Synthetic); nil when Options.Now was given.
+// (also with LoadFile and Synthetic); nil when Options.Now was given.
 func (s *Server) Clock() *Clock { return s.clock }
 
-// SetNow replaces the server's clock (Clock then returns nil).
-func (s *Server) SetNow(now func() time.Time) {
+// setNow replaces the server's clock (Clock then returns nil).
+func (s *Server) setNow(now func() time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.now = now
@@ -171,13 +171,6 @@ func (s *Server) Identity() User {
 	return s.identity
 }
 
-// SetIdentity changes the account the token acts as.
-func (s *Server) SetIdentity(u User) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.identity = u
-}
-
 // SetToken changes the required token ("" disables authentication).
 func (s *Server) SetToken(t string) {
 	s.mu.Lock()
@@ -185,8 +178,8 @@ func (s *Server) SetToken(t string) {
 	s.token = t
 }
 
-// AddMember makes logins members of the organisation (author_association MEMBER).
-func (s *Server) AddMember(logins ...string) {
+// addMember makes logins members of the organisation (author_association MEMBER).
+func (s *Server) addMember(logins ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, l := range logins {
@@ -195,14 +188,6 @@ func (s *Server) AddMember(logins ...string) {
 }
 
 // ---- rate limit knobs ----
-
-// SetRateLimit sets the primary limit and refills the current window.
-func (s *Server) SetRateLimit(limit int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.rate.limit = limit
-	s.rate.remaining = limit
-}
 
 // SetRateRemaining sets how many requests are left in the current window
 // (0: the next counted request is refused until the window resets, one hour
@@ -214,9 +199,9 @@ func (s *Server) SetRateRemaining(n int) {
 	s.rate.remaining = n
 }
 
-// SetRateLimitStatus chooses 403 (GitHub's usual answer) or 429 for an
+// setRateLimitStatus chooses 403 (GitHub's usual answer) or 429 for an
 // exhausted primary limit.
-func (s *Server) SetRateLimitStatus(status int) {
+func (s *Server) setRateLimitStatus(status int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rate.status = status
@@ -228,14 +213,6 @@ func (s *Server) RateRemaining() int {
 	defer s.mu.Unlock()
 	s.rateWindowLocked()
 	return s.rate.remaining
-}
-
-// RateReset returns the end of the current rate limit window.
-func (s *Server) RateReset() time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.rateWindowLocked()
-	return s.rate.reset
 }
 
 func (s *Server) rateWindowLocked() {
@@ -291,7 +268,7 @@ func (s *Server) addLocked(is Issue) int {
 		is.User = Person("octocat")
 	}
 	if is.User.Type == "" {
-		is.User = UserFor(is.User.Login)
+		is.User = userFor(is.User.Login)
 	}
 	if is.State == "" {
 		is.State = "open"
@@ -388,8 +365,8 @@ func (s *Server) Branches() []string {
 	return out
 }
 
-// DefineLabel sets a repository label's colour and description.
-func (s *Server) DefineLabel(name, color, description string) {
+// defineLabel sets a repository label's colour and description.
+func (s *Server) defineLabel(name, color, description string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := s.ensureLabel(name)
@@ -619,15 +596,6 @@ func (s *Server) ReadyForReview(n int, u User, at time.Time) {
 	s.addEventLocked(rec, Event{Type: EventReadyForReview, Actor: u, At: at})
 }
 
-// ConvertToDraft turns a pull request into a draft as u.
-func (s *Server) ConvertToDraft(n int, u User, at time.Time) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec := s.mustGet(n)
-	rec.Draft = true
-	s.addEventLocked(rec, Event{Type: EventConvertToDraft, Actor: u, At: at})
-}
-
 // RequestReview requests a review from a user login or, with a "team:"
 // prefix ("team:core"), a team, as u.
 func (s *Server) RequestReview(n int, u User, at time.Time, reviewer string) {
@@ -649,8 +617,8 @@ func (s *Server) RequestReview(n int, u User, at time.Time, reviewer string) {
 	s.addEventLocked(rec, e)
 }
 
-// RemoveReviewRequest withdraws a review request (see RequestReview).
-func (s *Server) RemoveReviewRequest(n int, u User, at time.Time, reviewer string) {
+// removeReviewRequest withdraws a review request (see RequestReview).
+func (s *Server) removeReviewRequest(n int, u User, at time.Time, reviewer string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := s.mustGet(n)
@@ -760,8 +728,8 @@ func (s *Server) renameLocked(rec *issueRec, u User, at time.Time, title string)
 
 // ---- inspecting state ----
 
-// Issue returns a copy of issue or pull request n.
-func (s *Server) Issue(n int) (Issue, bool) {
+// issueCopy returns a copy of issue or pull request n.
+func (s *Server) issueCopy(n int) (Issue, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec, ok := s.byNum[n]
@@ -771,9 +739,9 @@ func (s *Server) Issue(n int) (Issue, bool) {
 	return copyIssue(rec.Issue), true
 }
 
-// MustIssue is Issue for tests that know n exists.
+// MustIssue is issueCopy for tests that know n exists.
 func (s *Server) MustIssue(n int) Issue {
-	is, ok := s.Issue(n)
+	is, ok := s.issueCopy(n)
 	if !ok {
 		panic(fmt.Sprintf("fakegithub: no issue #%d", n))
 	}
@@ -791,8 +759,8 @@ func (s *Server) Issues() []Issue {
 	return out
 }
 
-// Len returns the number of issues and pull requests.
-func (s *Server) Len() int {
+// numIssues returns the number of issues and pull requests.
+func (s *Server) numIssues() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.issues)

@@ -33,8 +33,8 @@ func Person(login string) User { return User{Login: login, Type: "User"} }
 // Bot returns a bot account. Logins of GitHub App bots end in "[bot]".
 func Bot(login string) User { return User{Login: login, Type: "Bot"} }
 
-// UserFor guesses the account type from the login: "[bot]" suffix means Bot.
-func UserFor(login string) User {
+// userFor guesses the account type from the login: "[bot]" suffix means Bot.
+func userFor(login string) User {
 	if strings.HasSuffix(login, "[bot]") {
 		return Bot(login)
 	}

@@ -48,8 +48,8 @@ func TestOversizedBodyFailsCleanly(t *testing.T) {
 
 func TestDefaultBodyCapTakesTheLargestRealPage(t *testing.T) {
 	t.Parallel()
-	if got := (Limits{}).withDefaults().MaxBody; got != DefaultMaxBody {
-		t.Fatalf("default MaxBody %d, want %d", got, DefaultMaxBody)
+	if got := (Limits{}).withDefaults().MaxBody; got != defaultMaxBody {
+		t.Fatalf("default MaxBody %d, want %d", got, defaultMaxBody)
 	}
 	// 100 pull requests whose bodies are at GitHub's 65,536-character cap.
 	var b strings.Builder

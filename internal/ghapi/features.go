@@ -20,9 +20,9 @@ var ErrDraftForbidden = errors.New("GitHub refuses to convert pull requests to d
 	"close-action: draft needs a personal access token (classic with the repo scope, or fine-grained with " +
 	"Pull requests: read and write) or a GitHub App token in repo-token; or use close-action: close")
 
-// ErrNotInstallation: GET /installation/repositories needs a GitHub App
+// errNotInstallation: GET /installation/repositories needs a GitHub App
 // installation token.
-var ErrNotInstallation = errors.New("listing repositories needs a GitHub App installation token " +
+var errNotInstallation = errors.New("listing repositories needs a GitHub App installation token " +
 	"(actions/create-github-app-token); a personal access token or GITHUB_TOKEN cannot list an installation's repositories")
 
 // Reviews reads a PR's submitted reviews, oldest first (ceil(reviews/100)
@@ -132,7 +132,7 @@ func (c *Client) ListRepositories(ctx context.Context, owner string, o RepoListO
 	for {
 		list, resp, err := c.gh.Apps.ListRepos(ctx, opts)
 		if s := statusOf(err); s == http.StatusUnauthorized || s == http.StatusForbidden {
-			return nil, fmt.Errorf("list repositories of %s: %w (%v)", owner, ErrNotInstallation, err)
+			return nil, fmt.Errorf("list repositories of %s: %w (%v)", owner, errNotInstallation, err)
 		}
 		if err != nil {
 			return nil, c.fail(opRead, err, "list repositories of %s", owner)

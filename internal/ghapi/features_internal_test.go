@@ -39,7 +39,7 @@ func TestListRepositoriesNeedsInstallationToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.ListRepositories(context.Background(), "octo-org", RepoListOptions{})
-	if !errors.Is(err, ErrNotInstallation) {
+	if !errors.Is(err, errNotInstallation) {
 		t.Errorf("err = %v, want ErrNotInstallation", err)
 	}
 }

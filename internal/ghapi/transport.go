@@ -41,17 +41,17 @@ type Limits struct {
 	// AttemptTimeout bounds one attempt, body included (default 30s). There
 	// is no timeout on a whole request: it may wait out a secondary limit.
 	AttemptTimeout time.Duration
-	// MaxBody caps every response body (default DefaultMaxBody); a larger
+	// MaxBody caps every response body (default defaultMaxBody); a larger
 	// answer fails the request instead of growing the process without bound.
 	MaxBody int64
 }
 
-// DefaultMaxBody is the largest response body read. The largest legitimate
+// defaultMaxBody is the largest response body read. The largest legitimate
 // page is 100 items whose bodies GitHub caps at 65,536 characters: at up to
 // 4 bytes a character that is 26 MB, plus metadata; a typical listing page
 // of 100 pull requests is under 1 MiB. Decoding costs a few times the body,
 // so the cap also bounds the process to a few hundred MB.
-const DefaultMaxBody = 32 << 20
+const defaultMaxBody = 32 << 20
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxRetries == 0 {
@@ -70,7 +70,7 @@ func (l Limits) withDefaults() Limits {
 		l.AttemptTimeout = 30 * time.Second
 	}
 	if l.MaxBody == 0 {
-		l.MaxBody = DefaultMaxBody
+		l.MaxBody = defaultMaxBody
 	}
 	return l
 }
@@ -134,7 +134,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, ErrDryRunWrite
 	}
 	ctx := req.Context()
-	route := req.Method + " " + Route(req.URL.Path)
+	route := req.Method + " " + routeOf(req.URL.Path)
 	for attempt := 0; ; {
 		if err := t.admit(); err != nil {
 			return nil, err
@@ -487,9 +487,9 @@ var routeRules = []struct {
 	{regexp.MustCompile(`^/api/v3`), ""},
 }
 
-// Route maps a request path to GitHub's documented path template, so counts
+// routeOf maps a request path to GitHub's documented path template, so counts
 // group by endpoint and never carry a label name or branch.
-func Route(path string) string {
+func routeOf(path string) string {
 	for _, r := range routeRules {
 		path = r.re.ReplaceAllString(path, r.repl)
 	}

@@ -295,7 +295,7 @@ func TestRoute(t *testing.T) {
 		"/api/v3/rate_limit":                            "/rate_limit",
 		"/repos/o/r/pulls/5":                            "/repos/{owner}/{repo}/pulls/{pull_number}",
 	} {
-		if got := Route(in); got != want {
+		if got := routeOf(in); got != want {
 			t.Errorf("Route(%q) = %q, want %q", in, got, want)
 		}
 	}

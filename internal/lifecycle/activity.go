@@ -82,10 +82,10 @@ type Activity struct {
 	LastEventAt time.Time
 }
 
-// UpdateSlack is how far updated_at may lie after the last explained event
+// updateSlack is how far updated_at may lie after the last explained event
 // and still be explained by it: GitHub dates both to the second, a push
 // lands shortly after its commit is made.
-const UpdateSlack = time.Minute
+const updateSlack = time.Minute
 
 // foreignNoticeWindow is how close to a bot's stale label its own comment
 // must be to make the mark that bot's (actions/stale comments, then labels,
@@ -211,7 +211,7 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 }
 
 // Explain folds in an updated_at that a PR's whole history cannot explain:
-// when it lies after every event (and creation) by more than UpdateSlack,
+// when it lies after every event (and creation) by more than updateSlack,
 // something happened that the timeline does not date (a push of commits made
 // long ago, an edit), and in doubt it was a person.
 func (a Activity) Explain(pr PR) Activity {
@@ -221,7 +221,7 @@ func (a Activity) Explain(pr PR) Activity {
 		// tell: no later than updated_at.
 		a.LastPersonAt, a.LastPersonLogin = updatedAt, pr.Author
 	}
-	if updatedAt.Sub(later(a.LastEventAt, pr.CreatedAt)) > UpdateSlack && updatedAt.After(a.LastPersonAt) {
+	if updatedAt.Sub(later(a.LastEventAt, pr.CreatedAt)) > updateSlack && updatedAt.After(a.LastPersonAt) {
 		a.LastPersonAt, a.LastPersonLogin = updatedAt, ""
 		a.LastEventAt = updatedAt
 	}

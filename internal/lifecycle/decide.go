@@ -198,7 +198,7 @@ func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	// someone else's label (actions/stale's, a maintainer's), which keeps
 	// its own clock and gets no notice of ours.
 	clock := act.MarkedAt
-	if !act.ForeignMark && act.NoticeAt.Sub(act.MarkedAt) > UpdateSlack {
+	if !act.ForeignMark && act.NoticeAt.Sub(act.MarkedAt) > updateSlack {
 		clock = act.NoticeAt // posted by a later run: the author was told then
 	}
 	if personSince {

@@ -97,15 +97,6 @@ func (p Policy) StaleCutoff(now time.Time) (cutoff time.Time, ok bool) {
 	return now.Add(-time.Duration(p.DaysBeforeStale) * Day), true
 }
 
-// CloseCutoff is the instant before which a mark makes a PR due for closing.
-// ok is false when closing is disabled.
-func (p Policy) CloseCutoff(now time.Time) (cutoff time.Time, ok bool) {
-	if p.DaysBeforeClose < 0 {
-		return time.Time{}, false
-	}
-	return now.Add(-time.Duration(p.DaysBeforeClose) * Day), true
-}
-
 // CloseDate is when a PR marked at markedAt closes if nobody acts.
 func (p Policy) CloseDate(markedAt time.Time) time.Time {
 	if p.DaysBeforeClose < 0 || markedAt.IsZero() {

@@ -17,7 +17,7 @@ import (
 // leading white space, or holds "##[" anywhere (the old syntax). Our own lines
 // start with "#<number>", never hold a line break, and have every "##[" taken
 // apart, so untrusted text inside them cannot run a command. Untrusted and
-// WriteLog add a second fence: ::stop-commands:: with a random token.
+// Fence add a second fence: ::stop-commands:: with a random token.
 
 // PRLine is one readable log line about a PR, e.g.
 //
@@ -32,12 +32,6 @@ func PRLine(it sweep.Item, dryRun bool) string {
 }
 
 func describe(it sweep.Item, dry bool) (verb, detail string) {
-	would := func(done, notYet string) string {
-		if dry {
-			return notYet
-		}
-		return done
-	}
 	inactive := fmt.Sprintf("inactive %d days", it.InactiveDays)
 	closes := "never closes"
 	if !it.CloseAt.IsZero() {
@@ -45,22 +39,22 @@ func describe(it sweep.Item, dry bool) (verb, detail string) {
 	}
 	reason := oneLine(string(it.Reason), maxReasonRunes)
 	if it.Err != "" {
-		return "failed", oneLine(it.Err, maxErrRunes)
+		return wordFailed.in(dry), oneLine(it.Err, maxErrRunes)
 	}
 	switch it.Action {
 	case lifecycle.Mark:
-		return would("marked stale", "would mark stale"), inactive + ", " + closes
+		return wordMarked.in(dry), inactive + ", " + closes
 	case lifecycle.Notify:
-		return would("stale notice posted", "would post stale notice"), inactive + ", " + closes
+		return wordNotified.in(dry), inactive + ", " + closes
 	case lifecycle.Unstale:
-		return would("un-staled", "would un-stale"), reason
+		return wordUnstaled.in(dry), reason
 	case lifecycle.Close:
-		return would("closed", "would close"), reason + ", " + inactive
+		return wordClosed.in(dry), reason + ", " + inactive
 	case lifecycle.Skip:
-		return "skipped", reason
+		return wordSkipped.in(dry), reason
 	case lifecycle.Keep:
 		if it.Reason == lifecycle.ReasonStaleWaiting {
-			return "still stale", inactive + ", " + closes
+			return wordStale.in(dry), inactive + ", " + closes
 		}
 		return "kept", reason
 	}
@@ -106,19 +100,10 @@ var newToken = func() string {
 // that nothing in the text (an "::add-mask::", "::error::" or "##[...]" in a
 // PR title) is run as a workflow command. The text may span lines.
 func Untrusted(w io.Writer, text string) error {
-	return fenced(w, func(b *strings.Builder) {
-		b.WriteString(text)
-		if !strings.HasSuffix(text, "\n") {
-			b.WriteByte('\n')
-		}
-	})
-}
-
-func fenced(w io.Writer, body func(*strings.Builder)) error {
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
 	tok := newToken()
-	var b strings.Builder
-	body(&b)
-	text := b.String()
 	for strings.Contains(strings.ToLower(text), tok) {
 		tok = newToken() // a text that guessed the token: practically never
 	}
@@ -163,48 +148,15 @@ func (f *Fence) Close() error {
 	return f.err
 }
 
-// WriteLog writes the per-PR lines of a run to the action's log inside one
-// stop-commands fence: failed PRs, then marked, un-staled, closed and
-// cleaned ones (still-stale and skipped PRs are only counted: the job summary
-// lists them). The Counts line follows, outside the fence.
-func WriteLog(w io.Writer, r sweep.Result) error {
-	dry := r.DryRun
-	if n := len(r.Failed) + len(r.Marked) + len(r.Unstaled) + len(r.Closed) + len(r.Cleaned); n > 0 {
-		err := fenced(w, func(b *strings.Builder) {
-			for _, it := range r.Failed {
-				b.WriteString(prLine(it, "failed", oneLine(it.Err, maxErrRunes)) + "\n")
-			}
-			for _, list := range [][]sweep.Item{r.Marked, r.Unstaled, r.Closed} {
-				for _, it := range list {
-					b.WriteString(PRLine(it, dry) + "\n")
-				}
-			}
-			verb := "stale label removed"
-			if dry {
-				verb = "would remove stale label"
-			}
-			for _, it := range r.Cleaned {
-				b.WriteString(prLine(it, verb, "closed or merged by a person") + "\n")
-			}
-		})
-		if err != nil {
-			return err
-		}
-	}
-	_, err := io.WriteString(w, Counts(r)+"\n")
-	return err
-}
-
 // Counts is the one-line end-of-run tally for the log, e.g.
 //
-//	marked 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left
+//	marked stale 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left
 func Counts(r sweep.Result) string {
 	var b strings.Builder
 	if r.DryRun {
 		b.WriteString("dry run (nothing was changed): ")
 	}
-	fmt.Fprintf(&b, "marked %d, un-staled %d, closed %d, still stale %d, skipped %d, failed %d, labels cleaned %d; %d requests (%d writes); rate limit ",
-		len(r.Marked), len(r.Unstaled), len(r.Closed), len(r.Stale), len(r.Skipped), len(r.Failed), len(r.Cleaned), r.Requests, r.Writes)
+	fmt.Fprintf(&b, "%s; %d requests (%d writes); rate limit ", tallyLine(r), r.Requests, r.Writes)
 	switch {
 	case r.RateRemaining < 0:
 		b.WriteString("unknown")

@@ -344,15 +344,15 @@ func TestSummarySizeCap(t *testing.T) {
 				l := lists[i%len(lists)]
 				*l = append(*l, it)
 			}
-			if raw < 2*MaxSummaryBytes {
-				t.Fatalf("the items hold %d bytes: too few to test the cap of %d", raw, MaxSummaryBytes)
+			if raw < 2*maxSummaryBytes {
+				t.Fatalf("the items hold %d bytes: too few to test the cap of %d", raw, maxSummaryBytes)
 			}
 			for i := range 5000 {
 				r.ByRoute[fmt.Sprintf("GET /repos/{owner}/{repo}/x%d/%s", i, long)] = i
 			}
 			s := Summary(r, "o/r")
-			if len(s) > MaxSummaryBytes {
-				t.Fatalf("summary is %d bytes, over %d", len(s), MaxSummaryBytes)
+			if len(s) > maxSummaryBytes {
+				t.Fatalf("summary is %d bytes, over %d", len(s), maxSummaryBytes)
 			}
 			checkMarkdown(t, s)
 			for _, w := range []string{"… and ", "more", "stopped early", "API usage", "<details><summary>Skipped"} {
@@ -724,41 +724,6 @@ func TestUntrusted(t *testing.T) {
 	})
 }
 
-func TestWriteLog(t *testing.T) {
-	t.Parallel()
-	for _, dry := range []bool{false, true} {
-		t.Run(fmt.Sprintf("dry=%v", dry), func(t *testing.T) {
-			r := hostileResult(dry)
-			var b strings.Builder
-			if err := WriteLog(&b, r); err != nil {
-				t.Fatal(err)
-			}
-			log := b.String()
-			if cmds := runnerCommands(log); len(cmds) > 0 {
-				t.Errorf("runner would run %v", cmds)
-			}
-			lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
-			if !strings.HasPrefix(lines[0], "::stop-commands::") {
-				t.Errorf("log does not start with a fence: %q", lines[0])
-			}
-			body := lines[1 : len(lines)-2]
-			if want := len(r.Failed) + len(r.Marked) + len(r.Unstaled) + len(r.Closed) + len(r.Cleaned); len(body) != want {
-				t.Errorf("%d PR lines, want %d", len(body), want)
-			}
-			if last := lines[len(lines)-1]; last != Counts(r) {
-				t.Errorf("last line %q, want the counts", last)
-			}
-		})
-	}
-	var b strings.Builder
-	if err := WriteLog(&b, sweep.Result{RateRemaining: -1}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(b.String(), "stop-commands") {
-		t.Errorf("empty run still fenced: %q", b.String())
-	}
-}
-
 func TestCounts(t *testing.T) {
 	t.Parallel()
 	n := func(k int) []sweep.Item { return make([]sweep.Item, k) }
@@ -768,13 +733,13 @@ func TestCounts(t *testing.T) {
 		want string
 	}{
 		{"full", sweep.Result{Marked: n(3), Unstaled: n(1), Closed: n(2), Stale: n(4), Skipped: n(7), Requests: 23, Writes: 5, RateLimit: 1000, RateRemaining: 977},
-			"marked 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left"},
+			"marked stale 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left"},
 		{"unknown rate", sweep.Result{Failed: n(1), Cleaned: n(2), RateRemaining: -1},
-			"marked 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 1, labels cleaned 2; 0 requests (0 writes); rate limit unknown"},
+			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 1, labels cleaned 2; 0 requests (0 writes); rate limit unknown"},
 		{"unknown limit", sweep.Result{RateRemaining: 0},
-			"marked 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 0 requests (0 writes); rate limit 0 left"},
+			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 0 requests (0 writes); rate limit 0 left"},
 		{"dry stopped", sweep.Result{DryRun: true, Stopped: ghapi.ErrRateLimited, Left: 4, RateLimit: 60, RateRemaining: 0},
-			"dry run (nothing was changed): marked 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 0 requests (0 writes); rate limit 0/60 left; stopped early (rate limit exceeded), 4 left for the next run"},
+			"dry run (nothing was changed): would mark stale 0, would un-stale 0, would close 0, still stale 0, skipped 0, failed 0, labels to clean 0; 0 requests (0 writes); rate limit 0/60 left; stopped early (rate limit exceeded), 4 left for the next run"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -831,8 +796,5 @@ func TestFenceWriteError(t *testing.T) {
 	}
 	if err := Untrusted(failWriter{}, "x"); err == nil {
 		t.Errorf("Untrusted: no error from a failing writer")
-	}
-	if err := WriteLog(failWriter{}, sweep.Result{}); err == nil {
-		t.Errorf("WriteLog: no error from a failing writer")
 	}
 }

@@ -14,13 +14,13 @@ import (
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
-// MaxSummaryBytes bounds what Summary returns. GitHub refuses a step summary
+// maxSummaryBytes bounds what Summary returns. GitHub refuses a step summary
 // over 1 MiB (1,048,576 bytes); the margin leaves room for the newline
 // AddStepSummary appends and for anything else a later step adds.
-const MaxSummaryBytes = 1_000_000
+const maxSummaryBytes = 1_000_000
 
 // Row and byte caps per table. Their byte budgets add up to well under
-// MaxSummaryBytes, so each table shows as much as it can without starving the
+// maxSummaryBytes, so each table shows as much as it can without starving the
 // sections after it (API usage, skipped PRs).
 var (
 	failedCap  = sectionCap{rows: 200, bytes: 120_000}
@@ -34,7 +34,7 @@ var (
 type sectionCap struct{ rows, bytes int }
 
 // Summary renders the job summary for one run on repo ("owner/name") as
-// GitHub-flavoured markdown, never longer than MaxSummaryBytes.
+// GitHub-flavoured markdown, never longer than maxSummaryBytes.
 func Summary(r sweep.Result, repo string) string {
 	var b strings.Builder
 	dry := r.DryRun
@@ -64,11 +64,7 @@ func Summary(r sweep.Result, repo string) string {
 
 	acted := actedRows(r)
 	if len(acted) > 0 {
-		if dry {
-			b.WriteString("### Would act on\n\n")
-		} else {
-			b.WriteString("### Acted on\n\n")
-		}
+		b.WriteString("### " + wordActedOn.title(dry) + "\n\n")
 		writeTable(&b, []string{"PR", "Title", "Outcome", "Reason", "Days inactive", "Closes"}, len(acted), func(i int) []string {
 			a := acted[i]
 			closes := "—"
@@ -91,11 +87,8 @@ func Summary(r sweep.Result, repo string) string {
 	}
 
 	if len(r.Cleaned) > 0 {
-		verb := "Stale label removed"
-		if dry {
-			verb = "Stale label would be removed"
-		}
-		fmt.Fprintf(&b, "<details><summary>%s from %s closed or merged by a person</summary>\n\n", verb, plural(len(r.Cleaned), "pull request"))
+		fmt.Fprintf(&b, "<details><summary>%s from %s closed or merged by a person</summary>\n\n",
+			wordLabelRemoved.title(dry), plural(len(r.Cleaned), "pull request"))
 		writeTable(&b, []string{"PR", "Title"}, len(r.Cleaned), func(i int) []string {
 			it := r.Cleaned[i]
 			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes)}
@@ -113,7 +106,7 @@ func Summary(r sweep.Result, repo string) string {
 	}
 
 	writeAPIUsage(&b, r)
-	return capSize(b.String(), MaxSummaryBytes)
+	return capSize(b.String(), maxSummaryBytes)
 }
 
 func writeStopNote(b *strings.Builder, r sweep.Result) {
@@ -200,28 +193,9 @@ func changed(r sweep.Result) int {
 }
 
 func writeCounts(b *strings.Builder, r sweep.Result) {
-	dry := r.DryRun
-	label := func(done, would string) string {
-		if dry {
-			return would
-		}
-		return done
-	}
-	rows := []struct {
-		name string
-		n    int
-	}{
-		{label("Marked stale", "Would mark stale"), len(r.Marked)},
-		{label("Un-staled", "Would un-stale"), len(r.Unstaled)},
-		{label("Closed", "Would close"), len(r.Closed)},
-		{"Still stale", len(r.Stale)},
-		{"Skipped", len(r.Skipped)},
-		{"Failed", len(r.Failed)},
-		{label("Labels cleaned", "Labels would be cleaned"), len(r.Cleaned)},
-	}
 	b.WriteString("| Outcome | Pull requests |\n| --- | ---: |\n")
-	for _, row := range rows {
-		fmt.Fprintf(b, "| %s | %d |\n", row.name, row.n)
+	for _, row := range tally(r) {
+		fmt.Fprintf(b, "| %s | %d |\n", row.words.title(r.DryRun), row.n)
 	}
 	b.WriteString("\n")
 }
@@ -306,44 +280,33 @@ func actedRows(r sweep.Result) []actedRow {
 
 // outcome words what happened to a PR, or what would have in a dry run.
 func outcome(l list, it sweep.Item, dry bool) string {
+	w := wordClosed
 	switch {
 	case l == listMarked && it.Action == lifecycle.Notify:
-		if dry {
-			return "would post stale notice"
-		}
-		return "stale notice posted"
+		w = wordNotified
 	case l == listMarked:
-		if dry {
-			return "would mark stale"
-		}
-		return "marked stale"
+		w = wordMarked
 	case l == listUnstaled:
-		if dry {
-			return "would un-stale"
-		}
-		return "un-staled"
-	default:
-		if dry {
-			return "would close"
-		}
-		return "closed"
+		w = wordUnstaled
 	}
+	return w.in(dry)
 }
 
+// hiddenByOutcome counts the rows left out of the acted-on table by their
+// outcome: "3 marked stale, 1 closed".
 func hiddenByOutcome(rows []actedRow, dry bool) string {
-	var n [3]int
+	var order []string
+	n := map[string]int{}
 	for _, a := range rows {
-		n[a.list]++
-	}
-	names := [3]string{"marked", "un-staled", "closed"}
-	if dry {
-		names = [3]string{"to mark", "to un-stale", "to close"}
-	}
-	var parts []string
-	for i, c := range n {
-		if c > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", c, names[i]))
+		w := outcome(a.list, a.it, dry)
+		if n[w] == 0 {
+			order = append(order, w)
 		}
+		n[w]++
+	}
+	parts := make([]string, len(order))
+	for i, w := range order {
+		parts[i] = fmt.Sprintf("%d %s", n[w], w)
 	}
 	return strings.Join(parts, ", ")
 }

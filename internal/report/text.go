@@ -38,21 +38,10 @@ func Text(r sweep.Result, repo string) string {
 		})
 	}
 
-	label := func(done, would string) string {
-		if dry {
-			return would
-		}
-		return done
-	}
-	fmt.Fprintf(&b, "%s %d, %s %d, %s %d, still stale %d, skipped %d, failed %d, %s %d.\n\n",
-		label("marked stale", "would mark stale"), len(r.Marked),
-		label("un-staled", "would un-stale"), len(r.Unstaled),
-		label("closed", "would close"), len(r.Closed),
-		len(r.Stale), len(r.Skipped), len(r.Failed),
-		label("labels cleaned", "labels to clean"), len(r.Cleaned))
+	b.WriteString(tallyLine(r) + ".\n\n")
 
 	if acted := actedRows(r); len(acted) > 0 {
-		b.WriteString(label("Acted on:\n", "Would act on:\n"))
+		b.WriteString(wordActedOn.title(dry) + ":\n")
 		textRows(&b, len(acted), func(i int) string { return PRLine(acted[i].it, dry) })
 	}
 	if len(r.Stale) > 0 {
@@ -63,7 +52,7 @@ func Text(r sweep.Result, repo string) string {
 		})
 	}
 	if len(r.Cleaned) > 0 {
-		fmt.Fprintf(&b, "%s (closed or merged by a person):\n", label("Stale label removed", "Stale label would be removed"))
+		fmt.Fprintf(&b, "%s (closed or merged by a person):\n", wordLabelRemoved.title(dry))
 		textRows(&b, len(r.Cleaned), func(i int) string {
 			it := r.Cleaned[i]
 			return fmt.Sprintf("#%d %q", it.Number, oneLine(it.Title, maxTitleRunes))

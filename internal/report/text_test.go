@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -63,5 +64,76 @@ func TestTextCapsRows(t *testing.T) {
 	}
 	if !strings.Contains(s, "… and 7 more") {
 		t.Errorf("text does not say how many rows it left out:\n%s", s)
+	}
+}
+
+// TestOutcomeWordsAgree: a PR's log line, the log's counts line, the job
+// summary and the text summary word each outcome alike, in a real run and
+// in a dry run (capitalised where they start a table cell or a heading).
+func TestOutcomeWordsAgree(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		action     lifecycle.Action
+		done, dry  string
+		inCounts   bool // counted under these words (a notice counts as marked)
+		listResult func(r *sweep.Result, it sweep.Item)
+	}{
+		{lifecycle.Mark, "marked stale", "would mark stale", true, func(r *sweep.Result, it sweep.Item) { r.Marked = append(r.Marked, it) }},
+		{lifecycle.Notify, "stale notice posted", "would post stale notice", false, func(r *sweep.Result, it sweep.Item) { r.Marked = append(r.Marked, it) }},
+		{lifecycle.Unstale, "un-staled", "would un-stale", true, func(r *sweep.Result, it sweep.Item) { r.Unstaled = append(r.Unstaled, it) }},
+		{lifecycle.Close, "closed", "would close", true, func(r *sweep.Result, it sweep.Item) { r.Closed = append(r.Closed, it) }},
+	}
+	for _, tt := range tests {
+		for _, dry := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/dry=%v", tt.done, dry), func(t *testing.T) {
+				want := tt.done
+				if dry {
+					want = tt.dry
+				}
+				it := item(7, "title")
+				it.Action = tt.action
+				r := sweep.Result{DryRun: dry, RateRemaining: -1}
+				tt.listResult(&r, it)
+
+				if line := PRLine(it, dry); !strings.HasPrefix(line, "#7 "+want+": ") {
+					t.Errorf("log line %q does not start with %q", line, "#7 "+want)
+				}
+				if s := Summary(r, "o/r"); !strings.Contains(s, "| "+want+" |") {
+					t.Errorf("summary's outcome column lacks %q:\n%s", want, s)
+				}
+				if s := Text(r, "o/r"); !strings.Contains(s, "  #7 "+want+": ") {
+					t.Errorf("text summary lacks %q:\n%s", want, s)
+				}
+				if !tt.inCounts {
+					return
+				}
+				if c := Counts(r); !strings.Contains(c, want+" 1,") {
+					t.Errorf("counts line %q lacks %q", c, want+" 1")
+				}
+				if s := Text(r, "o/r"); !strings.Contains(s, want+" 1,") {
+					t.Errorf("text summary's counts lack %q:\n%s", want+" 1", s)
+				}
+				title := strings.ToUpper(want[:1]) + want[1:]
+				if s := Summary(r, "o/r"); !strings.Contains(s, "| "+title+" | 1 |") {
+					t.Errorf("summary's counts lack %q:\n%s", title, s)
+				}
+			})
+		}
+	}
+	// The clean-up count, which has no log line of its own.
+	for dry, want := range map[bool][2]string{false: {"labels cleaned 1", "| Labels cleaned | 1 |"}, true: {"labels to clean 1", "| Labels to clean | 1 |"}} {
+		r := sweep.Result{DryRun: dry, RateRemaining: -1, Cleaned: []sweep.Item{item(8, "gone")}}
+		if c, s, md := Counts(r), Text(r, "o/r"), Summary(r, "o/r"); !strings.Contains(c, want[0]) || !strings.Contains(s, want[0]) || !strings.Contains(md, want[1]) {
+			t.Errorf("dry=%v: clean-up count not worded %q / %q:\n%s\n%s\n%s", dry, want[0], want[1], c, s, md)
+		}
+	}
+}
+
+func TestCapitalise(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"": "", "un-staled": "Un-staled", "would close": "Would close", "élan": "Élan", "X": "X"} {
+		if got := capitalise(in); got != want {
+			t.Errorf("capitalise(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -247,7 +247,7 @@ func (s *sweeper) fail(pr lifecycle.PR, err error) {
 func (s *sweeper) failItem(it Item, err error) {
 	it.Err = err.Error()
 	s.res.Failed = append(s.res.Failed, it)
-	s.log.PR(it, s.cfg.DebugOnly)
+	s.log.PR(it)
 }
 
 func daysSince(t, now time.Time) int {

@@ -91,7 +91,7 @@ func (w *world) markedPR(d float64, mod ...func(*fakegithub.Issue)) int {
 
 type nopLog struct{ lines, printed []string }
 
-func (l *nopLog) PR(it sweep.Item, dry bool) {
+func (l *nopLog) PR(it sweep.Item) {
 	l.lines = append(l.lines, fmt.Sprint(it.Number, it.Action))
 }
 func (l *nopLog) Printf(format string, args ...any) {
@@ -117,7 +117,7 @@ func (w *world) runLog(inputs map[string]string, log *nopLog) sweep.Result {
 func (w *world) client(cfg config.Config, clock ghapi.Clock, base http.RoundTripper) *ghapi.Client {
 	w.tb().Helper()
 	client, err := ghapi.New(ghapi.Options{
-		Token: cfg.Token, APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
+		Token: string(cfg.Token), APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
 		Clock: clock, Base: base,
 		Limits: ghapi.Limits{DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
 			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval},

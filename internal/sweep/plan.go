@@ -116,7 +116,7 @@ func (s *sweeper) done(o op, it Item) {
 	case opFinishClose, opCleanLabel:
 		s.res.Cleaned = append(s.res.Cleaned, it)
 	}
-	s.log.PR(it, s.cfg.DebugOnly)
+	s.log.PR(it)
 }
 
 // notReached counts a PR the run stopped before.

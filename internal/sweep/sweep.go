@@ -41,7 +41,7 @@ type GitHub interface {
 // Logger receives the run's log lines. PR text is untrusted; the
 // implementation sanitises it.
 type Logger interface {
-	PR(it Item, dryRun bool)
+	PR(it Item)
 	Printf(format string, args ...any)
 }
 

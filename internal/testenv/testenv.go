@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// SlowVar is the environment variable that opts in to the slow tests (the
+// slowVar is the environment variable that opts in to the slow tests (the
 // 10,000- and 50,000-PR cost runs, the soak, building the binary). .ci/run
 // sets it for one pass without the race detector; `go test ./...` and the
 // -race pass run without them, so the everyday suite stays within seconds.
-const SlowVar = "STALEPR_SLOW"
+const slowVar = "STALEPR_SLOW"
 
 // Slow skips tb unless the slow tests were asked for with STALEPR_SLOW=1. It
 // skips under -short in any case.
@@ -21,10 +21,10 @@ func Slow(tb testing.TB) {
 		tb.Skip("slow: skipped under -short")
 	}
 	if !SlowEnabled() {
-		tb.Skipf("slow: runs only with %s=1 (as .ci/run does)", SlowVar)
+		tb.Skipf("slow: runs only with %s=1 (as .ci/run does)", slowVar)
 	}
 }
 
 // SlowEnabled reports whether the slow tests were asked for, for tests that
 // pick their sizes instead of skipping.
-func SlowEnabled() bool { return !testing.Short() && os.Getenv(SlowVar) == "1" }
+func SlowEnabled() bool { return !testing.Short() && os.Getenv(slowVar) == "1" }
