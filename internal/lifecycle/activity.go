@@ -259,31 +259,36 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 // pushedSinceMark reports whether commits that no bot made reached the PR
 // after its mark, whose head commit our notice recorded. GitHub dates a
 // commit by its git date, so a push of old commits hides among the
-// timeline's dates; the commits' parents do not lie. Everything the PR held
-// at the mark is markHead and its ancestors: any other commit came later.
-// (A history cut short makes older commits look new: in doubt, activity.)
+// timeline's dates; the commits' parents do not lie. A commit pushed on top
+// of the mark's head descends from it. (Commits a force push left behind
+// descend from nothing we know and are ignored; a force push after the mark
+// is a dated event of its own.)
 func pushedSinceMark(events []Event, markHead string) bool {
 	if markHead == "" {
 		return false
 	}
-	commits := map[string]Event{}
+	var commits []Event
 	for _, e := range events {
-		if e.Kind == Committed && e.SHA != "" {
-			commits[e.SHA] = e
+		if e.Kind == Committed && e.SHA != "" && e.SHA != markHead {
+			commits = append(commits, e)
 		}
 	}
-	before := map[string]bool{}
-	for queue := []string{markHead}; len(queue) > 0; queue = queue[1:] {
-		sha := queue[0]
-		if before[sha] {
-			continue
-		}
-		before[sha] = true
-		queue = append(queue, commits[sha].Parents...)
-	}
-	for sha, c := range commits {
-		if !before[sha] && !c.Bot {
-			return true
+	after := map[string]bool{markHead: true} // markHead and what descends from it
+	for grew := true; grew; {
+		grew = false
+		for _, c := range commits {
+			if after[c.SHA] {
+				continue
+			}
+			for _, p := range c.Parents {
+				if after[p] {
+					after[c.SHA], grew = true, true
+					if !c.Bot {
+						return true
+					}
+					break
+				}
+			}
 		}
 	}
 	return false

@@ -614,6 +614,7 @@ func TestPushedAfterMark(t *testing.T) {
 			commitOf("b1", daysAgo(40), false, "a2"), commitOf("m1", daysAgo(1), true, "b1", "main9"),
 		}, true},
 		{"v1's marker, no head recorded: unknown, not activity here", "", []lifecycle.Event{commitOf("b1", daysAgo(40), false, "a2")}, false},
+		{"commits a force push left behind before the mark", "a2", []lifecycle.Event{commitOf("x1", daysAgo(55), false, "a0")}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
