@@ -212,9 +212,9 @@ func listingFailed(res sweep.Result) string {
 	default:
 		changed = fmt.Sprintf("%d pull requests were changed before it, as the log shows", done)
 	}
-	// The error is a *ghapi.Problem when the failure has a class
-	// (ghapi.Explain): it already says what to do. A fixed hint would be
-	// wrong for most failures.
+	// The error is a *ghapi.Problem when the failure has a class: it
+	// already says what to do. A fixed hint would be wrong for most
+	// failures.
 	var le *sweep.ListingError
 	errors.As(res.Stopped, &le)
 	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, le.Err)

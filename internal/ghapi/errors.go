@@ -145,33 +145,16 @@ func (p *Problem) Error() string {
 
 func (p *Problem) Unwrap() error { return p.Err }
 
-// Explain turns a failure into the message a user should see: for a known
-// class, what happened and what to do; otherwise the error's own text.
-func Explain(err error) string {
-	if err == nil {
-		return ""
-	}
-	var p *Problem
-	if errors.As(err, &p) {
-		return p.What + ". " + p.Advice
-	}
-	if p := classify(err, opUnknown, ""); p != nil {
-		return p.What + ". " + p.Advice
-	}
-	return err.Error()
-}
-
 // opKind is what a request was for: the same status means different things
 // (a 404 on the listing is a missing repository, on a label a label already
 // gone) and a 403 needs a different permission.
 type opKind int
 
 const (
-	opUnknown opKind = iota
-	opList           // repository-wide listing: the first request of a run
-	opRead           // reading one pull request
-	opWrite          // labels, comments, closing
-	opBranch         // deleting a branch
+	opList   opKind = iota // repository-wide listing: the first request of a run
+	opRead                 // reading one pull request
+	opWrite                // labels, comments, closing
+	opBranch               // deleting a branch
 )
 
 const (
