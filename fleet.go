@@ -78,7 +78,7 @@ func listRepositories(ctx context.Context, args []string, getenv func(string) st
 		fmt.Fprintln(stderr, err)
 		return ExitFailed
 	}
-	patterns := splitComma(*filter)
+	patterns := config.SplitList(*filter)
 	kept := []string{} // never null: the matrix wants an array
 	for _, full := range repos {
 		_, name, _ := strings.Cut(full, "/")
@@ -98,16 +98,6 @@ func listRepositories(ctx context.Context, args []string, getenv func(string) st
 	return ExitOK
 }
 
-func splitComma(v string) []string {
-	var out []string
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // fleetSource overlays the organisation's inputs (orgYAML) and then the
 // repository's .github/stalepr.yml onto src: the organisation's policy is
 // the default, the repository's file overrides it input by input. enabled is
@@ -120,13 +110,14 @@ func fleetSource(ctx context.Context, src config.Source, orgYAML string, clock g
 	if err != nil {
 		return src, false, fmt.Errorf("%s: %w", fleetInputsEnv, err)
 	}
-	base := overlay(src, org)
+	base := src
+	base.Input = firstOf(inputMap(org), src.Input)
 	cfg, perr := config.Parse(base)
 	if perr != nil {
 		return base, true, nil
 	}
 	client, err := ghapi.New(ghapi.Options{Token: string(cfg.Token), APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
-		Clock: clock, UserAgent: "stalepr/" + version, Limits: ghapi.Limits{MaxRequests: 1}})
+		Clock: clock, UserAgent: "stalepr/" + buildVersion(), Limits: ghapi.Limits{MaxRequests: 1}})
 	if err != nil {
 		return base, false, err
 	}
@@ -142,25 +133,30 @@ func fleetSource(ctx context.Context, src config.Source, orgYAML string, clock g
 	if err != nil {
 		return base, false, fmt.Errorf("%s of %s: %w", repoFilePath, cfg.Repository(), err)
 	}
-	return overlay(base, repo), on, nil
+	out = base
+	out.Input = firstOf(inputMap(repo), base.Input)
+	return out, on, nil
 }
 
-// overlay returns src with the values of over taking precedence.
-func overlay(src config.Source, over map[string]string) config.Source {
-	if len(over) == 0 {
-		return src
-	}
-	under := src.Input
-	src.Input = func(name string) (string, bool) {
-		if v, ok := over[name]; ok {
-			return v, true
+// firstOf looks an input up in each lookup in turn: the first that has it
+// wins. A nil lookup has nothing.
+func firstOf(lookups ...func(string) (string, bool)) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		for _, l := range lookups {
+			if l == nil {
+				continue
+			}
+			if v, ok := l(name); ok {
+				return v, true
+			}
 		}
-		if under == nil {
-			return "", false
-		}
-		return under(name)
+		return "", false
 	}
-	return src
+}
+
+// inputMap looks inputs up in m.
+func inputMap(m map[string]string) func(string) (string, bool) {
+	return func(name string) (string, bool) { v, ok := m[name]; return v, ok }
 }
 
 // parseOverrides reads a flat YAML (or JSON) map of input names to values.

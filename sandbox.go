@@ -47,16 +47,8 @@ func openSandbox(dir string, now time.Time, flags config.Source) (*sandbox, erro
 	src := config.Source{
 		// Nothing from the real environment: a sandbox run can reach no
 		// other GitHub and show no real token.
-		Env: func(name string) string { return env[name] },
-		Input: func(name string) (string, bool) {
-			if flags.Input != nil {
-				if v, ok := flags.Input(name); ok {
-					return v, true
-				}
-			}
-			v, ok := inputs[name]
-			return v, ok
-		},
+		Env:   func(name string) string { return env[name] },
+		Input: firstOf(flags.Input, inputMap(inputs)),
 	}
 	return &sandbox{src: src, clock: fake.Clock(), srv: srv}, nil
 }

@@ -184,12 +184,13 @@ func (p *parser) boolean(name string) bool {
 
 func (p *parser) list(name string) []string {
 	v, _ := p.value(name)
-	return splitList(v)
+	return SplitList(v)
 }
 
-// splitList splits on commas (and line breaks, for YAML block values), trims
-// each item and drops empty ones. Labels may hold spaces and slashes.
-func splitList(v string) []string {
+// SplitList splits a list value on commas (and line breaks, for YAML block
+// values), trims each item and drops empty ones. Labels may hold spaces and
+// slashes.
+func SplitList(v string) []string {
 	var out []string
 	for _, item := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '\n' || r == '\r' }) {
 		if item = strings.TrimSpace(item); item != "" {
