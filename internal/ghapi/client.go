@@ -216,18 +216,12 @@ func (c *Client) ListPulls(ctx context.Context, q Query, page int) ([]lifecycle.
 	p := Page{Ascending: true}
 	for _, pr := range pulls {
 		p.see(q.Sort, pr.GetCreatedAt().Time, pr.GetUpdatedAt().Time)
-		out := lifecycle.PR{
+		prs = append(prs, lifecycle.PR{
 			Number: pr.GetNumber(), Title: pr.GetTitle(), URL: pr.GetHTMLURL(), Author: pr.GetUser().GetLogin(),
 			CreatedAt: pr.GetCreatedAt().Time, UpdatedAt: pr.GetUpdatedAt().Time, Draft: pr.GetDraft(),
 			Milestone: pr.GetMilestone().GetTitle(), NodeID: pr.GetNodeID(), HeadSHA: pr.GetHead().GetSHA(),
-		}
-		for _, l := range pr.Labels {
-			out.Labels = append(out.Labels, l.GetName())
-		}
-		for _, a := range pr.Assignees {
-			out.Assignees = append(out.Assignees, a.GetLogin())
-		}
-		prs = append(prs, out)
+			Labels: labelNames(pr.Labels), Assignees: logins(pr.Assignees),
+		})
 	}
 	p.Next, p.Last = resp.NextPage, resp.LastPage
 	return prs, p, nil
@@ -244,14 +238,26 @@ func toPR(is *github.Issue) lifecycle.PR {
 		Draft:     is.GetDraft(),
 		Milestone: is.GetMilestone().GetTitle(),
 		NodeID:    is.GetNodeID(),
-	}
-	for _, l := range is.Labels {
-		pr.Labels = append(pr.Labels, l.GetName())
-	}
-	for _, a := range is.Assignees {
-		pr.Assignees = append(pr.Assignees, a.GetLogin())
+		Labels:    labelNames(is.Labels),
+		Assignees: logins(is.Assignees),
 	}
 	return pr
+}
+
+func labelNames(labels []*github.Label) []string {
+	var out []string
+	for _, l := range labels {
+		out = append(out, l.GetName())
+	}
+	return out
+}
+
+func logins(users []*github.User) []string {
+	var out []string
+	for _, u := range users {
+		out = append(out, u.GetLogin())
+	}
+	return out
 }
 
 // Comment is an issue comment, read as a history event.

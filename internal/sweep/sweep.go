@@ -338,7 +338,7 @@ func (s *sweeper) repoComments(ctx context.Context, since time.Time, worth func(
 		if err != nil {
 			return nil, false, err
 		}
-		if page == 1 && worth != nil && !worth(pg) {
+		if page == 1 && !worth(pg) {
 			return nil, false, nil
 		}
 		all = append(all, list...)
