@@ -43,10 +43,7 @@ func Summary(r sweep.Result, repo string) string {
 	if dry {
 		b.WriteString("> **Dry run: nothing was changed.** The outcomes below are what a real run would do.\n\n")
 	}
-	if !r.Now.IsZero() {
-		fmt.Fprintf(&b, "Run at %s UTC. ", r.Now.UTC().Format("2006-01-02 15:04"))
-	}
-	fmt.Fprintf(&b, "Looked at %s.\n\n", plural(r.Considered, "open pull request"))
+	b.WriteString(runLine(r))
 
 	if r.Stopped != nil {
 		writeStopNote(&b, r)
@@ -185,6 +182,15 @@ func StopReason(err error) string {
 		return "listing failed"
 	}
 	return err.Error()
+}
+
+// runLine says when the run was and what it looked at, for both summaries.
+func runLine(r sweep.Result) string {
+	var at string
+	if !r.Now.IsZero() {
+		at = fmt.Sprintf("Run at %s UTC. ", r.Now.UTC().Format("2006-01-02 15:04"))
+	}
+	return at + fmt.Sprintf("Looked at %s.\n\n", plural(r.Considered, "open pull request"))
 }
 
 // changed counts the PRs the run wrote to (or would have, in a dry run).

@@ -21,10 +21,7 @@ func Text(r sweep.Result, repo string) string {
 	if dry {
 		b.WriteString("Dry run: nothing was changed. The outcomes below are what a real run would do.\n")
 	}
-	if !r.Now.IsZero() {
-		fmt.Fprintf(&b, "Run at %s UTC. ", r.Now.UTC().Format("2006-01-02 15:04"))
-	}
-	fmt.Fprintf(&b, "Looked at %s.\n\n", plural(r.Considered, "open pull request"))
+	b.WriteString(runLine(r))
 
 	if r.Stopped != nil {
 		head, rest := stopNote(r, oneLine, func(s string) string { return s })
