@@ -1,6 +1,7 @@
 package ghapi
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -28,10 +29,13 @@ var (
 	errUnknownWrite = errors.New("write outcome unknown")
 )
 
-// IsStop reports whether err means the run must stop making requests.
+// IsStop reports whether err means the run must stop making requests: a
+// limit, or the run being cancelled (a cancelled workflow, SIGTERM). A slow
+// attempt's own timeout (context.DeadlineExceeded) is a transient failure of
+// that request, not this.
 func IsStop(err error) bool {
 	return errors.Is(err, ErrBudget) || errors.Is(err, ErrRateReserve) ||
-		IsRateLimited(err) || errors.Is(err, ErrSecondary)
+		IsRateLimited(err) || errors.Is(err, ErrSecondary) || errors.Is(err, context.Canceled)
 }
 
 // IsRateLimited reports the primary rate limit: ours, or go-github's own

@@ -87,7 +87,7 @@ func (s *sweeper) apply(ctx context.Context, ops []op) {
 				continue
 			}
 			if err := s.perform(ctx, o); err != nil {
-				if isStop(err) {
+				if ghapi.IsStop(err) {
 					s.stopOn(err)
 					s.notReached(o)
 					continue
@@ -196,7 +196,7 @@ func (s *sweeper) stopOn(err error) {
 		return
 	}
 	switch {
-	case isStop(err):
+	case ghapi.IsStop(err):
 		s.res.Stopped = err
 	default:
 		s.res.Stopped = &ListingError{Err: err}
@@ -210,9 +210,3 @@ type ListingError struct{ Err error }
 
 func (e *ListingError) Error() string { return "listing failed: " + e.Err.Error() }
 func (e *ListingError) Unwrap() error { return e.Err }
-
-// isStop reports an error after which the run sends nothing more: a limit,
-// or the run's context ending (a cancelled workflow, SIGTERM).
-func isStop(err error) bool {
-	return ghapi.IsStop(err) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}

@@ -184,7 +184,7 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 		}
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
-			if isStop(err) {
+			if ghapi.IsStop(err) {
 				s.res.Left += len(unsure) - i // this PR and those not reached
 				return out, err
 			}
@@ -209,7 +209,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 	for i, p := range fresh {
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
-			if isStop(err) {
+			if ghapi.IsStop(err) {
 				s.res.Left += len(fresh) - i
 				return out, err
 			}
@@ -270,7 +270,7 @@ func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allo
 		}
 		return worth
 	})
-	if err != nil && isStop(err) {
+	if err != nil && ghapi.IsStop(err) {
 		return nil, false, err
 	}
 	if err != nil || !complete {
@@ -308,7 +308,7 @@ func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error
 		if !s.viewerKnown {
 			login, app, err := s.gh.Viewer(ctx)
 			if err != nil {
-				if isStop(err) {
+				if ghapi.IsStop(err) {
 					return err
 				}
 				s.log.Printf("could not ask GitHub who the token acts as (%v): markers by %s are not trusted", err, e.Actor)

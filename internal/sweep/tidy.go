@@ -36,7 +36,7 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 			// Only our own closing comment proves the close was ours.
 			act, err := s.activity(ctx, pr)
 			if err != nil {
-				if isStop(err) {
+				if ghapi.IsStop(err) {
 					return ops, err
 				}
 				s.fail(pr, err)
