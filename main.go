@@ -176,7 +176,7 @@ func finish(out seam, res sweep.Result, repo string) int {
 	code := ExitOK
 	switch {
 	case res.Stopped == nil:
-	case errors.Is(res.Stopped, context.Canceled), errors.Is(res.Stopped, context.DeadlineExceeded):
+	case errors.Is(res.Stopped, context.Canceled):
 		out.fail("cancelled", fmt.Sprintf("the run was cancelled before it finished: %d pull requests not reached, left for the next run", res.Left))
 		code = ExitCancelled
 	case res.ListingFailed():

@@ -134,7 +134,7 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 		b.WriteString(" The next run lists them again.")
 		return head, b.String()
 	}
-	if errors.Is(r.Stopped, context.Canceled) || errors.Is(r.Stopped, context.DeadlineExceeded) {
+	if errors.Is(r.Stopped, context.Canceled) {
 		head = "This run was cancelled before it finished."
 		if r.Left == 1 {
 			b.WriteString(" 1 pull request that needs work was not reached; the next run takes it up.")
@@ -176,7 +176,7 @@ func StopReason(err error) string {
 		return ghapi.ErrSecondary.Error()
 	case ghapi.IsRateLimited(err):
 		return ghapi.ErrRateLimited.Error()
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.Canceled):
 		return "cancelled"
 	case errors.As(err, &le):
 		return "listing failed"
