@@ -28,7 +28,7 @@ type seam interface {
 	startLog(title string) (w io.Writer, end func())
 	outputs(outs []report.Output) error
 	// summary hands over the run's summary; extra is a paragraph of notes
-	// that main adds (outputs cut, PRs not reached).
+	// that main adds (outputs cut to fit).
 	summary(r sweep.Result, repo, extra string) error
 }
 
