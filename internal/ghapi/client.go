@@ -118,13 +118,19 @@ func (c *Client) fail(kind opKind, err error, format string, args ...any) error 
 	return c.redact(fmt.Errorf("%s: %w", op, err))
 }
 
-// redact hides the token in err's text; errors.Is and errors.As still see
-// what it wraps.
+// redact makes err's text safe to print: the token and any URL's
+// credentials hidden, control characters escaped (a server's message may
+// hold terminal escapes or a newline and a workflow command). errors.Is and
+// errors.As still see what it wraps.
 func (c *Client) redact(err error) error {
-	if c.token == "" || !strings.Contains(err.Error(), c.token) {
+	if err == nil {
+		return nil
+	}
+	text := sanitize(err.Error(), c.token)
+	if text == err.Error() {
 		return err
 	}
-	return &redacted{err: err, text: strings.ReplaceAll(err.Error(), c.token, "***")}
+	return &redacted{err: err, text: text}
 }
 
 type redacted struct {
@@ -299,11 +305,15 @@ func (c *Client) RepoComments(ctx context.Context, since time.Time, page int) ([
 	if err != nil {
 		return nil, Page{}, c.fail(opList, err, "list repository comments (page %d)", max(page, 1))
 	}
+	next, err := nextPage(resp, page)
+	if err != nil {
+		return nil, Page{}, c.fail(opList, err, "list repository comments (page %d)", max(page, 1))
+	}
 	out := make([]Comment, len(list))
 	for i, ic := range list {
 		out[i] = toComment(ic)
 	}
-	return out, Page{Next: resp.NextPage, Last: resp.LastPage}, nil
+	return out, Page{Next: next, Last: resp.LastPage}, nil
 }
 
 // PRComments reads the comments of one PR updated since a time.
@@ -322,10 +332,14 @@ func (c *Client) PRComments(ctx context.Context, number int, since time.Time) ([
 			cm.Issue = number
 			out = append(out, cm)
 		}
-		if resp.NextPage == 0 {
+		next, err := nextPage(resp, opts.Page)
+		if err != nil {
+			return nil, c.fail(opRead, err, "list comments of #%d", number)
+		}
+		if next == 0 {
 			return out, nil
 		}
-		opts.Page = resp.NextPage
+		opts.Page = next
 	}
 }
 
@@ -349,7 +363,9 @@ func (c *Client) Timeline(ctx context.Context, number int) ([]lifecycle.Event, e
 		for _, e := range raw {
 			out = append(out, e.events()...)
 		}
-		page = resp.NextPage
+		if page, err = nextPage(resp, page); err != nil {
+			return nil, c.fail(opRead, err, "read timeline of #%d", number)
+		}
 	}
 	return out, nil
 }
@@ -426,7 +442,7 @@ func (c *Client) PostComment(ctx context.Context, number int, body string) error
 		}
 		recent, rerr := c.PRComments(ctx, number, before)
 		if rerr != nil {
-			return fmt.Errorf("comment on #%d: %w (verifying: %v)", number, err, rerr)
+			return c.redact(fmt.Errorf("comment on #%d: %w (verifying: %v)", number, err, rerr))
 		}
 		for _, cm := range recent {
 			if cm.Body == body {
@@ -487,7 +503,7 @@ func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 		return nil // gone already
 	case s == http.StatusUnprocessableEntity && errors.As(err, &er):
 		// A protected branch, the default branch: GitHub keeps it.
-		return fmt.Errorf("%w: branch %q: %s", ErrBranchKept, branch, er.Message)
+		return c.redact(fmt.Errorf("%w: branch %q: %s", ErrBranchKept, branch, er.Message))
 	}
 	return c.fail(opBranch, err, "delete branch %q", branch)
 }
@@ -564,8 +580,8 @@ func (c *Client) RecentComments(ctx context.Context, since time.Time) ([]Comment
 		}
 		if last.After(since) {
 			since, page = last, 1 // the comments at `last` come again: seen drops them
-		} else {
-			page = resp.NextPage // a whole page in one second: page on
+		} else if page, err = nextPage(resp, page); err != nil { // a whole page in one second: page on
+			return nil, c.fail(opList, err, "list recent comments")
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -21,7 +23,7 @@ var (
 	ErrBudget      = errors.New("operations-per-run reached")
 	ErrRateReserve = errors.New("rate-limit reserve reached")
 	ErrRateLimited = errors.New("rate limit exceeded")
-	ErrSecondary   = errors.New("secondary rate limit hit repeatedly")
+	ErrSecondary   = errors.New("secondary rate limit")
 	ErrDryRunWrite = errors.New("dry run: write request refused")
 	// ErrBranchKept: GitHub refused to delete a branch it protects.
 	ErrBranchKept   = errors.New("GitHub keeps the branch")
@@ -59,12 +61,29 @@ func statusOf(err error) int {
 }
 
 // rateLimitError is the primary rate limit as the transport saw it, with the
-// reset time so the user is told when the next run can continue.
-type rateLimitError struct{ reset time.Time }
+// reset time so the user is told when the next run can continue, and the
+// time it was seen (a reset not after it means the clocks disagree).
+type rateLimitError struct{ reset, now time.Time }
 
 func (e *rateLimitError) Error() string {
-	return fmt.Sprintf("%v: resets at %s", ErrRateLimited, resetText(e.reset))
+	return fmt.Sprintf("%v: %s", ErrRateLimited, e.until())
 }
+
+// until tells when the limit resets, in words that fit after "used up".
+func (e *rateLimitError) until() string {
+	if !e.reset.IsZero() && !e.reset.After(e.now) {
+		return "GitHub gave " + resetText(e.reset) + " as the reset time, already past by this runner's clock " +
+			"(the two clocks disagree), so when it resets is unknown"
+	}
+	return "until " + resetText(e.reset)
+}
+
+// secondaryError is the secondary rate limit's stop, with its reason: one
+// long Retry-After is not GitHub refusing again and again.
+type secondaryError struct{ why string }
+
+func (e *secondaryError) Error() string        { return ErrSecondary.Error() + ": " + e.why }
+func (e *secondaryError) Is(target error) bool { return target == ErrSecondary }
 
 func (e *rateLimitError) Is(target error) bool { return target == ErrRateLimited }
 
@@ -126,6 +145,7 @@ const (
 	NotTheAPI         Class = "not the API"
 	RateLimited       Class = "rate limited"
 	TooLarge          Class = "response too large"
+	Malformed         Class = "malformed answer"
 	OffHostRedirect   Class = "redirect to another host"
 )
 
@@ -173,7 +193,9 @@ func classify(err error, op opKind, repo string) *Problem {
 		rl    *rateLimitError
 		grl   *github.RateLimitError
 		gab   *github.AbuseRateLimitError
+		sec   *secondaryError
 		big   *tooLargeError
+		bad   *malformedError
 		html  *htmlError
 		redir *redirectError
 		er    *github.ErrorResponse
@@ -181,20 +203,22 @@ func classify(err error, op opKind, repo string) *Problem {
 	p := &Problem{Err: err}
 	switch {
 	case errors.As(err, &rl), errors.As(err, &grl), errors.Is(err, ErrRateLimited):
-		reset := time.Time{}
+		until := "until " + resetText(time.Time{})
 		if rl != nil {
-			reset = rl.reset
+			until = rl.until()
 		} else if grl != nil {
-			reset = grl.Rate.Reset.Time
+			until = (&rateLimitError{reset: grl.Rate.Reset.Time}).until()
 		}
 		p.Class = RateLimited
-		p.What = "GitHub's API rate limit for this token is used up until " + resetText(reset)
+		p.What = "GitHub's API rate limit for this token is used up " + until
 		p.Advice = "The run stopped cleanly; a run after that time continues where this one stopped. " +
 			"If it happens often, lower operations-per-run, raise rate-limit-reserve or run less often"
-	case errors.As(err, &gab), errors.Is(err, ErrSecondary):
+	case errors.As(err, &gab), errors.As(err, &sec), errors.Is(err, ErrSecondary):
 		p.Class = RateLimited
 		p.What = "GitHub's secondary rate limit (too many writes in a short time) stopped the run"
-		if gab != nil && gab.RetryAfter != nil {
+		if sec != nil {
+			p.What += ": " + sec.why
+		} else if gab != nil && gab.RetryAfter != nil {
 			p.What += fmt.Sprintf("; GitHub asks to wait %s", *gab.RetryAfter)
 		}
 		p.Advice = "The next run continues. Raise write-interval or lower operations-per-run, " +
@@ -203,6 +227,11 @@ func classify(err error, op opKind, repo string) *Problem {
 		p.Class = TooLarge
 		p.What = fmt.Sprintf("the answer to %s was larger than %s and was not read", big.route, sizeText(big.limit))
 		p.Advice = "A page of GitHub's API is far smaller (100 pull requests take under 1 MiB): " +
+			"check that " + apiRoot + " and any proxy in between"
+	case errors.As(err, &bad):
+		p.Class = Malformed
+		p.What = fmt.Sprintf("the answer to %s was malformed and not read: %s", bad.route, bad.why)
+		p.Advice = "GitHub's API never answers so; the next run reads it again. If it persists, " +
 			"check that " + apiRoot + " and any proxy in between"
 	case errors.As(err, &html):
 		p.Class = NotTheAPI
@@ -308,11 +337,14 @@ func orAddr(host string, err error) string {
 }
 
 // redactURL removes any userinfo (user:password@) from a URL-like string,
-// also when the string does not parse, so it can go into a message.
+// also when the string does not parse, so it can go into a message. The
+// authority is taken to start after the scheme and any number of slashes
+// (http:/u:p@h and http:///u:p@h are typos a user makes, and url.Parse reads
+// their credentials as a path), and to end at the next /, ? or #.
 func redactURL(s string) string {
-	scheme, rest, ok := strings.Cut(s, "://")
-	if !ok {
-		scheme, rest = "", s
+	prefix, rest := "", s
+	if m := schemeSlashes.FindString(s); m != "" {
+		prefix, rest = m, s[len(m):]
 	}
 	end := strings.IndexAny(rest, "/?#")
 	if end < 0 {
@@ -321,8 +353,40 @@ func redactURL(s string) string {
 	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
 		rest = "***@" + rest[at+1:]
 	}
-	if ok {
-		return scheme + "://" + rest
+	return prefix + rest
+}
+
+// schemeSlashes is a URL's scheme with the slashes after it; at least one,
+// so that user:password@host is not read as the scheme "user".
+var schemeSlashes = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/+`)
+
+// urlCredentials is a URL's user:password@ part, wherever it stands in a text.
+var urlCredentials = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*:/*)[^\s/?#@]+@`)
+
+// sanitize makes a text that may hold a server's words safe to print: the
+// token and URL credentials become ***, and control characters (terminal
+// escapes, newlines that would start a workflow command, bidirectional
+// overrides) are escaped as \x1b, \n, \u202e.
+func sanitize(s, token string) string {
+	if token != "" {
+		s = strings.ReplaceAll(s, token, "***")
 	}
-	return rest
+	s = urlCredentials.ReplaceAllString(s, "${1}***@")
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r < 0xa0 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }

@@ -216,6 +216,9 @@ func TestRedactURL(t *testing.T) {
 		"ghe.example.com/api/v3":                    "ghe.example.com/api/v3",
 		"u:p%zz@ghe.example.com":                    "***@ghe.example.com",
 		"https://ghe.example.com/api/v3/@not-creds": "https://ghe.example.com/api/v3/@not-creds",
+		"http:/u:PASS@ghe.example.com/api/v3":       "http:/***@ghe.example.com/api/v3",
+		"http:///u:PASS@ghe.example.com":            "http:///***@ghe.example.com",
+		"http:u:PASS@ghe.example.com":               "***@ghe.example.com",
 	} {
 		if got := redactURL(in); got != want {
 			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
@@ -229,6 +232,8 @@ func TestAPIURLWithCredentialsIsRefused(t *testing.T) {
 		"https://octo:hunter2@ghe.example.com/api/v3",
 		"https://ghp_tok3n@ghe.example.com/api/v3",
 		"https://octo:hun%zzter2@ghe.example.com/api/v3", // does not parse
+		"http:/octo:hunter2@ghe.example.com/api/v3",      // parsed as a path
+		"http:///octo:hunter2@ghe.example.com/api/v3",
 	} {
 		_, err := New(Options{Token: testToken, APIURL: api, Owner: "o", Repo: "r", Clock: fakegithub.NewClock(time.Time{})})
 		if err == nil {

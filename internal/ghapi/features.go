@@ -43,10 +43,14 @@ func (c *Client) Reviews(ctx context.Context, number int) ([]lifecycle.Review, e
 				Reviewer: r.GetUser().GetLogin(), State: r.GetState(), At: r.GetSubmittedAt().Time,
 			})
 		}
-		if resp.NextPage == 0 {
+		next, err := nextPage(resp, opts.Page)
+		if err != nil {
+			return nil, c.fail(opRead, err, "list reviews of #%d", number)
+		}
+		if next == 0 {
 			return out, nil
 		}
-		opts.Page = resp.NextPage
+		opts.Page = next
 	}
 }
 
@@ -82,6 +86,12 @@ type graphqlResponse struct {
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/mutations#convertpullrequesttodraft
 func (c *Client) ConvertToDraft(ctx context.Context, nodeID string) error {
+	// GraphQL's error messages are the server's text, printed in the PR's
+	// log line: redacted as every other error.
+	return c.redact(c.convertToDraft(ctx, nodeID))
+}
+
+func (c *Client) convertToDraft(ctx context.Context, nodeID string) error {
 	if nodeID == "" {
 		return errors.New("convert to draft: the pull request's node ID is unknown")
 	}
@@ -132,7 +142,7 @@ func (c *Client) ListRepositories(ctx context.Context, owner string, o RepoListO
 	for {
 		list, resp, err := c.gh.Apps.ListRepos(ctx, opts)
 		if s := statusOf(err); s == http.StatusUnauthorized || s == http.StatusForbidden {
-			return nil, fmt.Errorf("list repositories of %s: %w (%v)", owner, errNotInstallation, err)
+			return nil, c.redact(fmt.Errorf("list repositories of %s: %w (%v)", owner, errNotInstallation, err))
 		}
 		if err != nil {
 			return nil, c.fail(opRead, err, "list repositories of %s", owner)
@@ -144,10 +154,14 @@ func (c *Client) ListRepositories(ctx context.Context, owner string, o RepoListO
 			}
 			out = append(out, r.GetFullName())
 		}
-		if resp.NextPage == 0 {
+		next, err := nextPage(resp, opts.Page)
+		if err != nil {
+			return nil, c.fail(opRead, err, "list repositories of %s", owner)
+		}
+		if next == 0 {
 			return out, nil
 		}
-		opts.Page = resp.NextPage
+		opts.Page = next
 	}
 }
 

@@ -99,6 +99,7 @@ type transport struct {
 	rateLimit     int
 	rateRemaining int
 	rateReset     time.Time
+	rateRead      time.Time // when the reading was taken, by our clock
 	lastWrite     time.Time
 	interval      time.Duration // the write pace, slowed after each secondary limit
 	secondaryHits int           // in a row, reset by an accepted request
@@ -168,18 +169,20 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.observe(resp.Header)
 		switch kind, wait := t.classify(resp); kind {
 		case limitPrimary:
-			err := &rateLimitError{reset: t.reset()}
+			err := &rateLimitError{reset: t.reset(), now: t.clock.Now()}
 			t.stop(err)
 			return nil, err
 		case limitSecondary:
 			if wait > t.lim.MaxWait {
 				// GitHub asks for a longer pause than a run may take, and
 				// retrying sooner breaks its rule: stop cleanly instead.
-				t.stop(ErrSecondary)
-				return nil, fmt.Errorf("%w: retry-after %s is longer than the %s a run waits", ErrSecondary, wait, t.lim.MaxWait)
+				// Later requests are refused with the same reason.
+				err := &secondaryError{why: fmt.Sprintf("GitHub asks to wait %s, longer than the %s a run waits", wait, t.lim.MaxWait)}
+				t.stop(err)
+				return nil, err
 			}
-			if t.hitSecondary(wait) {
-				return nil, fmt.Errorf("%w: GitHub kept refusing after the run slowed down", ErrSecondary)
+			if err := t.hitSecondary(wait); err != nil {
+				return nil, err
 			}
 			if err := t.clock.Sleep(ctx, wait); err != nil {
 				return nil, err
@@ -206,7 +209,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // final reports failures that the same request would meet again.
 func final(err error) bool {
 	var big *tooLargeError
-	return errors.As(err, &big)
+	var bad *malformedError
+	return errors.As(err, &big) || errors.As(err, &bad)
 }
 
 // isHTML: the API never answers a web page, a web server does. Redirects
@@ -242,11 +246,17 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, route string
 	if err != nil {
 		return nil, err
 	}
-	if err := bufferBody(resp, t.lim.MaxBody); err != nil {
+	body, err := bufferBody(resp, t.lim.MaxBody)
+	if err != nil {
 		if big, ok := err.(*tooLargeError); ok {
 			big.route = route
 		}
 		return nil, err
+	}
+	if resp.StatusCode/100 == 2 {
+		if why := checkShape(body, perPageOf(req.URL)); why != "" {
+			return nil, &malformedError{route: route, why: why}
+		}
 	}
 	return resp, nil
 }
@@ -267,9 +277,15 @@ func (t *transport) admit() error {
 }
 
 // rateKnown: the last rate-limit reading still applies (its window has not
-// reset). Enterprise Server without limits sends no headers at all.
+// reset). Enterprise Server without limits sends no headers at all. A reset
+// time already past when it was read means the clocks disagree (the
+// runner's is ahead): the reading then holds until the next one, which
+// every answer brings, rather than never.
 func (t *transport) rateKnown() bool {
-	return t.rateRemaining >= 0 && (t.rateReset.IsZero() || t.clock.Now().Before(t.rateReset))
+	if t.rateRemaining < 0 {
+		return false
+	}
+	return t.rateReset.IsZero() || t.clock.Now().Before(t.rateReset) || !t.rateReset.After(t.rateRead)
 }
 
 func (t *transport) pace(ctx context.Context) error {
@@ -317,17 +333,25 @@ const maxInterval = time.Minute
 // hitSecondary records a secondary limit about to be waited out. GitHub asks
 // clients that hit one to slow down, so every hit doubles the write pace
 // (from at least a second). It stops the run only when the waits add up to
-// more than a run may spend.
-func (t *transport) hitSecondary(wait time.Duration) (stop bool) {
+// more than a run may spend, or GitHub refuses too often in a row: the
+// error returned is then the run's stop.
+func (t *transport) hitSecondary(wait time.Duration) error {
 	t.mu.Lock()
 	t.secondaryHits++
 	t.waited += wait
-	if t.waited > t.lim.MaxWaitTotal || t.secondaryHits > t.lim.MaxRefusals {
+	var stop error
+	switch {
+	case t.secondaryHits > t.lim.MaxRefusals:
+		stop = &secondaryError{why: fmt.Sprintf("GitHub refused %d times in a row after the run slowed down", t.secondaryHits)}
+	case t.waited > t.lim.MaxWaitTotal:
+		stop = &secondaryError{why: fmt.Sprintf("the waits it asked for add up to more than the %s a run waits in all", t.lim.MaxWaitTotal)}
+	}
+	if stop != nil {
 		if t.stopped == nil {
-			t.stopped = ErrSecondary
+			t.stopped = stop
 		}
 		t.mu.Unlock()
-		return true
+		return stop
 	}
 	old := t.interval
 	t.interval = min(max(2*t.interval, time.Second), maxInterval)
@@ -336,7 +360,7 @@ func (t *transport) hitSecondary(wait time.Duration) (stop bool) {
 	if changed && t.lim.Logf != nil {
 		t.lim.Logf("GitHub answered with a secondary rate limit: waiting %s, then writing at most once every %s", wait.Round(time.Second), t.interval)
 	}
-	return false
+	return nil
 }
 
 func (t *transport) observe(h http.Header) {
@@ -353,6 +377,7 @@ func (t *transport) observe(h http.Header) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.rateLimit, t.rateRemaining = limit, remaining
+	t.rateRead = t.clock.Now()
 	if reset, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil {
 		t.rateReset = time.Unix(reset, 0)
 	}
@@ -400,13 +425,24 @@ func (t *transport) classify(resp *http.Response) (limitKind, time.Duration) {
 	return limitSecondary, wait
 }
 
+// maxRetryAfter (seconds, about 136 years) is the longest Retry-After taken
+// as told; a longer one is taken as this.
+const maxRetryAfter = 1 << 32
+
 // parseRetryAfter reads Retry-After: seconds, or an HTTP date (then the wait
 // is from now, the injected clock's now).
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
-	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && s >= 0 {
+	if digits := strings.TrimSpace(v); digits != "" && strings.Trim(digits, "0123456789") == "" {
+		// Seconds; a number too large for a time.Duration (or for an
+		// int64 at all) would overflow to a negative wait: it is as long
+		// as any wait can be, far longer than a run waits.
+		s, err := strconv.ParseInt(digits, 10, 64)
+		if err != nil || s > maxRetryAfter {
+			s = maxRetryAfter
+		}
 		return time.Duration(s) * time.Second, true
 	}
 	if at, err := http.ParseTime(v); err == nil {
@@ -419,23 +455,23 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 // where it can be retried, rather than as a JSON error in go-github. A body
 // above max is refused: by its Content-Length before reading, or once max
 // bytes have come.
-func bufferBody(resp *http.Response, max int64) error {
+func bufferBody(resp *http.Response, max int64) ([]byte, error) {
 	defer resp.Body.Close()
 	if resp.ContentLength > max {
-		return &tooLargeError{limit: max}
+		return nil, &tooLargeError{limit: max}
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if int64(len(body)) > max {
-		return &tooLargeError{limit: max}
+		return nil, &tooLargeError{limit: max}
 	}
 	if err == nil && resp.ContentLength >= 0 && int64(len(body)) < resp.ContentLength {
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		return fmt.Errorf("reading response body: %w", err)
+		return nil, fmt.Errorf("reading response body: %w", err)
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
-	return nil
+	return body, nil
 }
 
 func (t *transport) usage() Usage {
