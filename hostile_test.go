@@ -1,0 +1,122 @@
+package main
+
+// A misbehaving GitHub (issue 19) through the whole program: a bad answer is
+// a failed read of that PR or listing, never a crash or a budget sink, and
+// no server text reaches the log raw.
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
+)
+
+// linkLoop answers with an empty page whose Link points to page 2, for ever.
+func linkLoop() *fakegithub.Fault {
+	return &fakegithub.Fault{Status: http.StatusOK, Body: "[]",
+		Header: http.Header{"Link": {`<https://api.github.com/x?per_page=100&page=2>; rel="next"`}}}
+}
+
+// TestRunTimelineLoopFailsOnlyThatPR: one PR whose timeline's Link loops once
+// took the whole budget, leaving every other PR; now it is that PR's failed
+// read, and the rest is done.
+func TestRunTimelineLoopFailsOnlyThatPR(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	fake := w.fake
+	looping := fake.AddPR(fakegithub.Issue{Title: "Looping timeline", User: alice, CreatedAt: daysAgo(140), UpdatedAt: daysAgo(130)})
+	at := daysAgo(40)
+	fake.Label(looping, actionID, at, "stale")
+	fake.Comment(looping, actionID, at.Add(time.Second), fakegithub.StaleNoticeBody("stale", at, ""))
+	fake.Comment(looping, ciBot, daysAgo(5), "coverage 80%") // needs the timeline
+	timeline := regexp.MustCompile(fmt.Sprintf(`/issues/%d/timeline($|\?)`, looping))
+	fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if timeline.MatchString(info.Path) {
+			return linkLoop()
+		}
+		return nil
+	})
+	o := runWith(t, w.env(t))
+	if o.code != 1 {
+		t.Fatalf("exit %d, want 1 (one PR failed)\n%s", o.code, o)
+	}
+	reads := 0
+	for _, r := range fake.Requests() {
+		if timeline.MatchString(r.Path) {
+			reads++
+		}
+	}
+	if reads > 2 {
+		t.Errorf("%d reads of the looping timeline, want at most 2", reads)
+	}
+	if !w.hasLabel(w.toMark, "stale") || fake.MustIssue(w.toClose).State != "closed" || w.hasLabel(w.toUnstale, "stale") {
+		t.Errorf("the other PRs were not all processed\n%s", o)
+	}
+	if is := fake.MustIssue(looping); is.State != "open" || !is.HasLabel("stale") {
+		t.Errorf("looping #%d was acted on: state %s, labels %v", looping, is.State, is.Labels)
+	}
+	if !strings.Contains(o.summaryFile, "pages loop") {
+		t.Errorf("the summary does not say why #%d failed:\n%s", looping, o.summaryFile)
+	}
+}
+
+// TestRunNullItemIsAFailedListing: a null in the listing once panicked the
+// run (exit 2, no summary).
+func TestRunNullItemIsAFailedListing(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/pulls", Times: -1,
+		Fault: fakegithub.StatusFault(http.StatusOK, "[null]")})
+	w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/issues", Times: -1,
+		Fault: fakegithub.StatusFault(http.StatusOK, "[null]")})
+	o := runWith(t, w.env(t))
+	if o.code != 1 || o.summaryFile == "" {
+		t.Fatalf("want exit 1 with a summary\n%s", o)
+	}
+	if !strings.Contains(o.stdout, "malformed") {
+		t.Errorf("the log does not say the answer was malformed:\n%s", o.stdout)
+	}
+	if n := w.fake.Writes(); n != 0 {
+		t.Errorf("%d writes on a listing that failed", n)
+	}
+}
+
+// TestFleetListingLinkLoopFails: the fleet's listing once looped for ever.
+func TestFleetListingLinkLoopFails(t *testing.T) {
+	t.Parallel()
+	fake, ts := fleetFake(t)
+	f := linkLoop()
+	f.Body = `{"total_count":1,"repositories":[{"full_name":"octo/a","owner":{"login":"octo"}}]}`
+	fake.InjectFault(fakegithub.FaultRule{Route: "/installation/repositories", Times: -1, Fault: f})
+	o := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": ts.URL + "/api/v3"}, "-list-repositories", "octo")
+	if o.code != ExitFailed || !strings.Contains(o.stderr, "pages loop") {
+		t.Errorf("want exit %d saying the pages loop: %v", ExitFailed, o)
+	}
+	if n := fake.Count(); n > 2 {
+		t.Errorf("%d requests for a listing that loops, want at most 2", n)
+	}
+}
+
+// TestFleetListingErrorsAreRedacted: a 401 or 403's message is the server's
+// text: no token, no URL credentials, no terminal escapes in the log.
+func TestFleetListingErrorsAreRedacted(t *testing.T) {
+	t.Parallel()
+	for _, st := range []int{http.StatusUnauthorized, http.StatusForbidden} {
+		fake, ts := fleetFake(t)
+		msg := `{"message":"bad ` + testToken + ` https://u:hunter2@h \u001b[2J\u001b]0;x\u0007\n::error::fake"}`
+		fake.InjectFault(fakegithub.FaultRule{Route: "/installation/repositories", Fault: fakegithub.StatusFault(st, msg)})
+		o := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": ts.URL + "/api/v3"}, "-list-repositories", "octo")
+		if o.code != ExitFailed {
+			t.Errorf("%d: exit %d, want %d", st, o.code, ExitFailed)
+		}
+		for _, bad := range []string{tokenSecret, "hunter2", "\x1b", "\x07", "\n::error::"} {
+			if strings.Contains(o.stdout+o.stderr, bad) {
+				t.Errorf("%d: the log holds %q:\n%s", st, bad, o.stderr)
+			}
+		}
+	}
+}
