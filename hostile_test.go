@@ -15,12 +15,6 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
-// linkLoop answers with an empty page whose Link points to page 2, for ever.
-func linkLoop() *fakegithub.Fault {
-	return &fakegithub.Fault{Status: http.StatusOK, Body: "[]",
-		Header: http.Header{"Link": {`<https://api.github.com/x?per_page=100&page=2>; rel="next"`}}}
-}
-
 // TestRunTimelineLoopFailsOnlyThatPR: one PR whose timeline's Link loops once
 // took the whole budget, leaving every other PR; now it is that PR's failed
 // read, and the rest is done.
@@ -36,7 +30,7 @@ func TestRunTimelineLoopFailsOnlyThatPR(t *testing.T) {
 	timeline := regexp.MustCompile(fmt.Sprintf(`/issues/%d/timeline($|\?)`, looping))
 	fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
 		if timeline.MatchString(info.Path) {
-			return linkLoop()
+			return fakegithub.LinkPage("[]", 2)
 		}
 		return nil
 	})
@@ -89,8 +83,7 @@ func TestRunNullItemIsAFailedListing(t *testing.T) {
 func TestFleetListingLinkLoopFails(t *testing.T) {
 	t.Parallel()
 	fake, ts := fleetFake(t)
-	f := linkLoop()
-	f.Body = `{"total_count":1,"repositories":[{"full_name":"octo/a","owner":{"login":"octo"}}]}`
+	f := fakegithub.LinkPage(`{"total_count":1,"repositories":[{"full_name":"octo/a","owner":{"login":"octo"}}]}`, 2)
 	fake.InjectFault(fakegithub.FaultRule{Route: "/installation/repositories", Times: -1, Fault: f})
 	o := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": ts.URL + "/api/v3"}, "-list-repositories", "octo")
 	if o.code != ExitFailed || !strings.Contains(o.stderr, "pages loop") {
@@ -116,6 +109,24 @@ func TestFleetListingErrorsAreRedacted(t *testing.T) {
 		for _, bad := range []string{tokenSecret, "hunter2", "\x1b", "\x07", "\n::error::"} {
 			if strings.Contains(o.stdout+o.stderr, bad) {
 				t.Errorf("%d: the log holds %q:\n%s", st, bad, o.stderr)
+			}
+		}
+	}
+}
+
+// TestAPIURLTyposNeverPrintThePassword: http:/u:PASS@h and http:///u:PASS@h
+// are read by url.Parse as a path, not credentials; their password once
+// showed in the error.
+func TestAPIURLTyposNeverPrintThePassword(t *testing.T) {
+	t.Parallel()
+	for _, api := range []string{"http:/octo:hunter2@ghe.example.com/api/v3", "http:///octo:hunter2@ghe.example.com/api/v3"} {
+		e := runnerEnv(t.TempDir(), api)
+		for name, o := range map[string]outcome{
+			"action":             runWith(t, e),
+			"-list-repositories": runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": api}, "-list-repositories", "octo"),
+		} {
+			if o.code != ExitUsage || strings.Contains(o.stdout+o.stderr, "hunter2") || !strings.Contains(o.stdout+o.stderr, "GITHUB_API_URL") {
+				t.Errorf("%s, GITHUB_API_URL %s: want exit %d naming GITHUB_API_URL without the password:\n%v", name, api, ExitUsage, o)
 			}
 		}
 	}

@@ -341,11 +341,13 @@ func (p *parser) apiURL() string {
 }
 
 // redactUserinfo replaces the user:password@ part of a URL-like string with
-// ***@, also when the string does not parse.
+// ***@, also when the string does not parse. The authority starts after the
+// scheme and any number of slashes: url.Parse reads http:/u:p@h and
+// http:///u:p@h as paths, yet they hold a password all the same.
 func redactUserinfo(s string) string {
 	prefix, rest := "", s
-	if i := strings.Index(s, "://"); i >= 0 {
-		prefix, rest = s[:i+3], s[i+3:]
+	if m := schemeSlashes.FindString(s); m != "" {
+		prefix, rest = m, s[len(m):]
 	}
 	end := strings.IndexAny(rest, "/?#")
 	if end < 0 {
@@ -356,6 +358,10 @@ func redactUserinfo(s string) string {
 	}
 	return prefix + rest
 }
+
+// schemeSlashes is a URL's scheme and the slashes after it (at least one, so
+// that user:password@host is not read as the scheme "user").
+var schemeSlashes = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/+`)
 
 func (p *parser) config() Config {
 	var c Config

@@ -188,6 +188,17 @@ func PrimaryRateLimit(status int, reset time.Time) *Fault {
 // usual {"message":...} for the status).
 func StatusFault(status int, body string) *Fault { return &Fault{Status: status, Body: body} }
 
+// LinkPage answers 200 with body (a JSON document) instead of the real page
+// and, when next > 0, a Link header whose rel="next" is page next: a page
+// that links to itself or back makes a listing that loops.
+func LinkPage(body string, next int) *Fault {
+	f := &Fault{Status: http.StatusOK, Body: body}
+	if next > 0 {
+		f.Header = http.Header{"Link": {fmt.Sprintf(`<https://api.github.com/loop?per_page=100&page=%d>; rel="next"`, next)}}
+	}
+	return f
+}
+
 // DropConnection closes the connection without answering; the request has
 // no effect.
 func DropConnection() *Fault { return &Fault{Drop: true} }

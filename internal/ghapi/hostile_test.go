@@ -42,11 +42,7 @@ func hostile(t *testing.T, fake *fakegithub.Server, lim ghapi.Limits, clock ghap
 // page answers every matching request with body and, when next > 0, a Link
 // to that page.
 func page(fake *fakegithub.Server, route, body string, next int) {
-	f := &fakegithub.Fault{Status: http.StatusOK, Body: body, Header: http.Header{}}
-	if next > 0 {
-		f.Header.Set("Link", `<https://api.github.com/x?per_page=100&page=`+strconv.Itoa(next)+`>; rel="next"`)
-	}
-	fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: route, Times: -1, Fault: f})
+	fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: route, Times: -1, Fault: fakegithub.LinkPage(body, next)})
 }
 
 // array is a JSON array of n copies of item.
