@@ -78,14 +78,14 @@ func (e *rateLimitError) until() string {
 	return "until " + resetText(e.reset)
 }
 
+func (e *rateLimitError) Is(target error) bool { return target == ErrRateLimited }
+
 // secondaryError is the secondary rate limit's stop, with its reason: one
 // long Retry-After is not GitHub refusing again and again.
 type secondaryError struct{ why string }
 
 func (e *secondaryError) Error() string        { return ErrSecondary.Error() + ": " + e.why }
 func (e *secondaryError) Is(target error) bool { return target == ErrSecondary }
-
-func (e *rateLimitError) Is(target error) bool { return target == ErrRateLimited }
 
 func resetText(t time.Time) string {
 	if t.IsZero() {
