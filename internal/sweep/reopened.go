@@ -54,6 +54,8 @@ func (s *sweeper) removeCloseLabel(ctx context.Context, p op) error {
 		return &leftAlone{reason: lifecycle.ReasonClosedSince}
 	case now.Locked:
 		return &leftAlone{reason: lifecycle.ReasonLocked}
+	case now.Draft && s.pol.CloseAction == lifecycle.CloseToDraft:
+		return &leftAlone{reason: lifecycle.ReasonDraft}
 	case !now.HasLabel(s.cfg.CloseLabel):
 		return &leftAlone{reason: "close-pr-label already removed"}
 	}
