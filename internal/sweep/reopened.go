@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -20,7 +21,9 @@ const ReasonReopened lifecycle.Reason = "open again after a stale close: close-p
 // as stale, which stays open). PRs this run closed keep the label it put on.
 func (s *sweeper) reopenedOps(ctx context.Context) ([]op, error) {
 	label := s.cfg.CloseLabel
-	if label == "" {
+	if label == "" || strings.Contains(label, ",") {
+		// GitHub's labels= filter splits on commas: a label holding one
+		// cannot be listed, so it is never cleaned (nor wrongly touched).
 		return nil, nil
 	}
 	closedNow := map[int]bool{}
