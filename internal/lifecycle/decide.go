@@ -51,6 +51,10 @@ const (
 	ReasonClosedSince     Reason = "closed since it was listed"
 )
 
+// ReasonCloseDueSincePerson: with remove-stale-when-updated false, a person
+// acted after the mark and the close clock ran from that, not from the mark.
+const ReasonCloseDueSincePerson Reason = "no activity since a person's last, after the mark"
+
 // Decision is the outcome of the rules for one PR.
 type Decision struct {
 	Action Action
