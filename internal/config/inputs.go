@@ -173,7 +173,7 @@ func buildInputs() []Input {
 		{Name: "exempt-pr-authors", Kind: List,
 			Description: "Comma-separated logins whose pull requests are left alone, compared ignoring case; * matches any characters, so *[bot] exempts every GitHub App (Dependabot, Renovate, ...)."},
 		{Name: "exempt-approved", Kind: Bool, Default: "false",
-			Description: "true or false: when true, a pull request with an approval that still stands (not dismissed, no later change request by the same reviewer) is not marked stale: it waits on maintainers. " +
+			Description: "true or false: when true, an approved pull request (as GitHub decides it: an approval stands and no reviewer's latest review requests changes) is not marked stale: it waits on maintainers. " +
 				"Costs one timeline read of each pull request about to be marked (the same read exempt-awaiting-review makes)."},
 		{Name: "include-only-assigned", Kind: Bool, Default: "false",
 			Description: "true or false: when true, only pull requests with an assignee are processed."},

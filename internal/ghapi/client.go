@@ -222,15 +222,32 @@ func (c *Client) ListPulls(ctx context.Context, q Query, page int) ([]lifecycle.
 	p := Page{Ascending: true}
 	for _, pr := range pulls {
 		p.see(q.Sort, pr.GetCreatedAt().Time, pr.GetUpdatedAt().Time)
-		prs = append(prs, lifecycle.PR{
-			Number: pr.GetNumber(), Title: pr.GetTitle(), URL: pr.GetHTMLURL(), Author: pr.GetUser().GetLogin(),
-			CreatedAt: pr.GetCreatedAt().Time, UpdatedAt: pr.GetUpdatedAt().Time, Draft: pr.GetDraft(),
-			Milestone: pr.GetMilestone().GetTitle(), NodeID: pr.GetNodeID(), HeadSHA: pr.GetHead().GetSHA(),
-			Labels: labelNames(pr.Labels), Assignees: logins(pr.Assignees),
-		})
+		prs = append(prs, fromPull(pr))
 	}
 	p.Next, p.Last = resp.NextPage, resp.LastPage
 	return prs, p, nil
+}
+
+func fromPull(pr *github.PullRequest) lifecycle.PR {
+	return lifecycle.PR{
+		Number: pr.GetNumber(), Title: pr.GetTitle(), URL: pr.GetHTMLURL(), Author: pr.GetUser().GetLogin(),
+		CreatedAt: pr.GetCreatedAt().Time, UpdatedAt: pr.GetUpdatedAt().Time, Draft: pr.GetDraft(),
+		Milestone: pr.GetMilestone().GetTitle(), NodeID: pr.GetNodeID(), HeadSHA: pr.GetHead().GetSHA(),
+		Labels: labelNames(pr.Labels), Assignees: logins(pr.Assignees), Locked: pr.GetLocked(),
+	}
+}
+
+// PullNow reads one PR as it is now, for a write that a listing read
+// earlier cannot justify alone: open is false once it is closed or merged
+// (a concurrent run may have closed it since).
+//
+// GitHub API docs: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
+func (c *Client) PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error) {
+	p, _, err := c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
+	if err != nil {
+		return lifecycle.PR{}, false, c.fail(opRead, err, "read #%d", number)
+	}
+	return fromPull(p), p.GetState() == "open", nil
 }
 
 func toPR(is *github.Issue) lifecycle.PR {
@@ -246,6 +263,7 @@ func toPR(is *github.Issue) lifecycle.PR {
 		NodeID:    is.GetNodeID(),
 		Labels:    labelNames(is.Labels),
 		Assignees: logins(is.Assignees),
+		Locked:    is.GetLocked(),
 	}
 	return pr
 }

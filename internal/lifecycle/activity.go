@@ -76,6 +76,14 @@ type Activity struct {
 	AwaitingReview   bool      // the author acted last and waits for a requested review
 	Approved         bool      // an approval still stands (see Approved)
 	ClosedBySelf     bool      // the last close was stalepr's, after its own closing comment
+	// ClosedNow: the history ends with a close, no reopening after it. The
+	// rules read open PRs, so the PR was closed after it was listed (by a
+	// concurrent run, by a person): it is left alone.
+	ClosedNow bool
+	// Partial: summarised from the repository's comments (FromComments),
+	// not from the whole timeline; a mark they do not date, the timeline
+	// may.
+	Partial bool
 	// LastEventAt is the latest thing the history explains, by anyone. An
 	// updated_at later than it is a change nobody can name (a push of old
 	// commits, an edit): the rules count it as a person's.
@@ -196,13 +204,7 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 			}
 		}
 	}
-	if !closedAt.IsZero() && closedAt.After(a.LastPersonAt) {
-		// Summarize reads open PRs: one closed with no reopened event
-		// after it was reopened all the same. Count it as fresh rather than
-		// close it again at once.
-		a.LastPersonAt, a.LastPersonLogin = closedAt, ""
-		a.ReopenedAt = closedAt
-	}
+	a.ClosedNow = !closedAt.IsZero()
 	a.PendingReviewers = pending
 	a.Approved = Approved(reviews)
 	a.PushedAfterMark = pushedSinceMark(events, a.MarkHead)
@@ -247,6 +249,7 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 	a = Summarize(sorted, "", "", self)
 	lastIsPerson := !a.LastPersonAt.IsZero() && a.LastPersonAt.Equal(last.At)
 	ours := last.Notice != NoNotice && containsFold(self, last.Actor)
+	a.Partial = true
 	switch {
 	case lastIsPerson:
 		return a, true

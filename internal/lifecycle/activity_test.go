@@ -495,6 +495,9 @@ func TestFromComments(t *testing.T) {
 			if ok != tt.wantOK {
 				t.Fatalf("ok = %v, want %v", ok, tt.wantOK)
 			}
+			if ok && !got.Partial {
+				t.Error("Partial = false: an activity from the repository's comments must say the timeline may know more")
+			}
 			if d := diffActivity(got, tt.want); d != "" {
 				t.Error(d)
 			}
@@ -532,27 +535,37 @@ func TestSummarizeNoticeInTheSameSecondAsItsLabel(t *testing.T) {
 	}
 }
 
-func TestSummarizeOpenPRClosedWithoutReopenedEventCountsAsFresh(t *testing.T) {
+// TestSummarizeTimelineEndingClosed: the rules read open PRs; a history
+// ending with a close means it was closed after it was listed (a concurrent
+// run closed it: issue 19), and nothing may be written on the listing's word.
+func TestSummarizeTimelineEndingClosed(t *testing.T) {
 	t.Parallel()
 	marked := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
 	closed := marked.AddDate(0, 0, 31)
+	self := []string{"github-actions[bot]"}
 	events := []lifecycle.Event{
 		{Kind: lifecycle.Labeled, At: marked, Actor: "github-actions[bot]", Bot: true, Label: "stale"},
+		{Kind: lifecycle.Commented, At: marked, Actor: "github-actions[bot]", Bot: true, Notice: lifecycle.StaleNotice, MarkedAt: marked},
+		// Another run's close: its comment, then the label swap and the close.
+		{Kind: lifecycle.Commented, At: closed, Actor: "github-actions[bot]", Bot: true, Notice: lifecycle.CloseNotice},
+		{Kind: lifecycle.Unlabeled, At: closed, Actor: "github-actions[bot]", Bot: true, Label: "stale"},
+		{Kind: lifecycle.Labeled, At: closed, Actor: "github-actions[bot]", Bot: true, Label: "closed-stale"},
 		{Kind: lifecycle.Closed, At: closed, Actor: "github-actions[bot]", Bot: true},
 	}
-	a := lifecycle.Summarize(events, "stale", "alice", nil)
-	if !a.LastPersonAt.Equal(closed) {
-		t.Fatalf("LastPersonAt = %v, want the close %v: the PR is open again", a.LastPersonAt, closed)
+	a := lifecycle.Summarize(events, "stale", "alice", self)
+	if !a.ClosedNow {
+		t.Fatalf("ClosedNow = false for a history ending with a close")
 	}
-	now := closed.AddDate(0, 0, 5)
+	now := closed.Add(time.Minute)
 	pol := lifecycle.Policy{DaysBeforeStale: 90, DaysBeforeClose: 30, StaleLabel: "stale", RemoveStaleWhenUpdated: true}
-	pr := lifecycle.PR{Number: 1, Labels: []string{"stale"}, CreatedAt: marked.AddDate(-1, 0, 0), UpdatedAt: closed}
-	if d := lifecycle.Decide(pr, &a, now, pol); d.Action == lifecycle.Close {
-		t.Fatalf("decision %v: a reopened PR must not be closed again at once", d)
+	pr := lifecycle.PR{Number: 1, Labels: []string{"stale"}, CreatedAt: marked.AddDate(-1, 0, 0), UpdatedAt: marked}
+	if d := lifecycle.Decide(pr, &a, now, pol); d.Action != lifecycle.Skip || d.Reason != lifecycle.ReasonClosedSince {
+		t.Fatalf("decision %v: a PR closed since it was listed must be left alone, not un-staled or closed again", d)
 	}
 	events = append(events, lifecycle.Event{Kind: lifecycle.Reopened, At: closed.Add(time.Hour), Actor: "renovate[bot]", Bot: true})
-	if a := lifecycle.Summarize(events, "stale", "alice", nil); !a.LastPersonAt.IsZero() {
-		t.Fatalf("a reopen by a bot is no person's activity: LastPersonAt = %v", a.LastPersonAt)
+	a = lifecycle.Summarize(events, "stale", "alice", self)
+	if a.ClosedNow {
+		t.Fatal("reopened: ClosedNow = true, want open again")
 	}
 }
 

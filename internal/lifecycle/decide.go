@@ -47,7 +47,13 @@ const (
 	ReasonExemptAuthor    Reason = "exempt author"
 	ReasonNotDraft        Reason = "not a draft (only-draft-pr)"
 	ReasonApproved        Reason = "approved, waiting on maintainers"
+	ReasonLocked          Reason = "locked"
+	ReasonClosedSince     Reason = "closed since it was listed"
 )
+
+// ReasonCloseDueSincePerson: with remove-stale-when-updated false, a person
+// acted after the mark and the close clock ran from that, not from the mark.
+const ReasonCloseDueSincePerson Reason = "no activity since a person's last, after the mark"
 
 // Decision is the outcome of the rules for one PR.
 type Decision struct {
@@ -74,6 +80,12 @@ func Decide(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	if r, exempt := exemption(pr, p); exempt {
 		return Decision{Action: Skip, Reason: r}
 	}
+	if act != nil && act.ClosedNow {
+		// The listing said open, the history read since ends with a close:
+		// another run (or a person) closed it meanwhile. Nothing written on
+		// the listing's word may touch it now.
+		return Decision{Action: Skip, Reason: ReasonClosedSince}
+	}
 
 	if pr.HasLabel(p.StaleLabel) {
 		return decideStale(pr, act, now, p)
@@ -83,6 +95,11 @@ func Decide(pr PR, act *Activity, now time.Time, p Policy) Decision {
 
 func exemption(pr PR, p Policy) (Reason, bool) {
 	switch {
+	case pr.Locked:
+		// A locked conversation is the maintainers' decision: no notice
+		// could be answered there but by them, and actions/stale leaves it
+		// alone too, stale label included.
+		return ReasonLocked, true
 	case !p.StartDate.IsZero() && pr.CreatedAt.Before(p.StartDate):
 		return ReasonStartDate, true
 	case p.ExemptDraft && pr.Draft && !(p.CloseAction == CloseToDraft && pr.HasLabel(p.StaleLabel)):
@@ -185,6 +202,12 @@ func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 		return Decision{Action: Unstale, Reason: ReasonPersonActivity, InactiveSince: act.LastPersonAt, MarkedAt: act.MarkedAt}
 	}
 	if act.MarkedAt.IsZero() {
+		if act.Partial {
+			// The repository's comments do not date this mark (its notice
+			// lies before them, or its marker carries no date); the
+			// timeline dates the label itself.
+			return Decision{Action: NeedDetail, Reason: ReasonStaleWaiting}
+		}
 		return Decision{Action: Skip, Reason: ReasonMarkUnknown}
 	}
 	if !act.ForeignMark && act.NoticeAt.IsZero() && !p.NoStaleNotice {
@@ -201,14 +224,15 @@ func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	if !act.ForeignMark && act.NoticeAt.Sub(act.MarkedAt) > updateSlack {
 		clock = act.NoticeAt // posted by a later run: the author was told then
 	}
+	due := ReasonCloseDue
 	if personSince {
 		// remove-stale-when-updated: false keeps the label, but a person's
 		// activity still postpones the close.
-		clock = act.LastPersonAt
+		clock, due = act.LastPersonAt, ReasonCloseDueSincePerson
 	}
 	d := Decision{Action: Keep, Reason: ReasonStaleWaiting, InactiveSince: clock, MarkedAt: act.MarkedAt, CloseAt: p.CloseDate(clock)}
 	if !d.CloseAt.IsZero() && !now.Before(d.CloseAt) {
-		d.Action, d.Reason = Close, ReasonCloseDue
+		d.Action, d.Reason = Close, due
 		d.CloseNoticePosted = !act.CloseNoticeAt.IsZero()
 	}
 	return d

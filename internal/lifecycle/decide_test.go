@@ -193,11 +193,45 @@ func TestDecideKeptAlive(t *testing.T) { // rule 2
 			inactiveSince: daysAgo(3), markedAt: daysAgo(10), closeAt: daysAgo(3).Add(closeDays * lifecycle.Day),
 		},
 		{
+			// The reason says what the clock counted from (issue 15): a person
+			// acted after the mark, so not "since the mark".
 			name:   "RemoveStaleWhenUpdated false: close clock runs from the last person activity",
 			pr:     pr(daysAgo(8), staleLabel),
 			act:    &lifecycle.Activity{MarkedAt: daysAgo(20), NoticeAt: daysAgo(20), LastPersonAt: daysAgo(8)},
 			policy: keepLabel,
-			want:   lifecycle.Close, reason: lifecycle.ReasonCloseDue, inactiveSince: daysAgo(8), markedAt: daysAgo(20),
+			want:   lifecycle.Close, reason: lifecycle.ReasonCloseDueSincePerson, inactiveSince: daysAgo(8), markedAt: daysAgo(20),
+		},
+		{
+			name:   "RemoveStaleWhenUpdated false, nobody since the mark: closed since the mark",
+			pr:     pr(daysAgo(20), staleLabel),
+			act:    &lifecycle.Activity{MarkedAt: daysAgo(20), NoticeAt: daysAgo(20), LastPersonAt: daysAgo(40)},
+			policy: keepLabel,
+			want:   lifecycle.Close, reason: lifecycle.ReasonCloseDue, inactiveSince: daysAgo(20),
+		},
+		{
+			// Issues 15 and 19: the repository's comments show a person's
+			// comment last, but not when the label went on (the notice lies
+			// before them, or its marker has no date): read the timeline
+			// rather than skip the PR on every run.
+			name:   "RemoveStaleWhenUpdated false, from comments, mark undated: need the timeline",
+			pr:     pr(daysAgo(8), staleLabel),
+			act:    &lifecycle.Activity{LastPersonAt: daysAgo(8), LastPersonLogin: "bob", Partial: true},
+			policy: keepLabel,
+			want:   lifecycle.NeedDetail, reason: lifecycle.ReasonStaleWaiting,
+		},
+		{
+			name:   "from comments, mark undated, label removed on activity: unstale without the timeline",
+			pr:     pr(daysAgo(8), staleLabel),
+			act:    &lifecycle.Activity{LastPersonAt: daysAgo(8), LastPersonLogin: "bob", Partial: true},
+			policy: policy(),
+			want:   lifecycle.Unstale, reason: lifecycle.ReasonPersonActivity,
+		},
+		{
+			name:   "from the timeline, mark undated: cannot tell when it was marked",
+			pr:     pr(daysAgo(8), staleLabel),
+			act:    &lifecycle.Activity{LastPersonAt: daysAgo(8), LastPersonLogin: "bob"},
+			policy: keepLabel,
+			want:   lifecycle.Skip, reason: lifecycle.ReasonMarkUnknown,
 		},
 	})
 }
@@ -275,6 +309,32 @@ func TestDecideExemptions(t *testing.T) { // rule 6
 	due := marked(daysAgo(20))
 	pol := func(f func(*lifecycle.Policy)) lifecycle.Policy { return policy(f) }
 	runDecide(t, []decideCase{
+		{
+			// Issue 15: a locked conversation is left alone, as actions/stale
+			// does: no notice, no close, and a stale label stays as it is.
+			name: "locked: not marked",
+			pr:   with(pr(old), func(p *lifecycle.PR) { p.Locked = true }), policy: policy(),
+			want: lifecycle.Skip, reason: lifecycle.ReasonLocked,
+		},
+		{
+			name: "locked, stale and due for closing: left alone",
+			pr:   with(pr(old, staleLabel), func(p *lifecycle.PR) { p.Locked = true }), act: due, policy: policy(),
+			want: lifecycle.Skip, reason: lifecycle.ReasonLocked,
+		},
+		{
+			name: "locked, stale, a person acted after the mark: left alone, label too",
+			pr:   with(pr(daysAgo(1), staleLabel), func(p *lifecycle.PR) { p.Locked = true }),
+			act:  &lifecycle.Activity{MarkedAt: daysAgo(20), NoticeAt: daysAgo(20), LastPersonAt: daysAgo(1)}, policy: policy(),
+			want: lifecycle.Skip, reason: lifecycle.ReasonLocked,
+		},
+		{
+			// Issue 19: the listing said open; a concurrent run closed it
+			// before its history was read.
+			name: "history ends with a close: closed since it was listed, left alone",
+			pr:   pr(daysAgo(1), staleLabel),
+			act:  &lifecycle.Activity{LastPersonAt: daysAgo(1), ClosedNow: true}, policy: policy(),
+			want: lifecycle.Skip, reason: lifecycle.ReasonClosedSince,
+		},
 		{
 			name: "exempt label, case-insensitive: skip",
 			pr:   pr(old, "Pinned"), policy: pol(func(p *lifecycle.Policy) { p.ExemptLabels = []string{"bug", "pinned"} }),

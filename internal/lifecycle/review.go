@@ -70,12 +70,13 @@ type Review struct {
 	At       time.Time
 }
 
-// Approved reports whether some reviewer's approval still stands: that
-// reviewer's latest review other than a plain comment is an approval. A
-// dismissed approval is a DISMISSED review (GitHub rewrites its state), and
-// a later change request by the same reviewer withdraws it; a comment
-// changes nothing, as in GitHub's merge box. Reviews with the same time keep
-// their order in the slice (GitHub lists them oldest first).
+// Approved reports whether the PR is approved as GitHub's reviewDecision
+// has it: some reviewer's latest review other than a plain comment is an
+// approval, and no reviewer's latest one requests changes (a PR waiting on
+// its author's changes is not waiting on maintainers). A dismissed review
+// is a DISMISSED one (GitHub rewrites its state) and counts as neither; a
+// comment changes nothing, as in GitHub's merge box. Reviews with the same
+// time keep their order in the slice (GitHub lists them oldest first).
 func Approved(reviews []Review) bool {
 	rs := append([]Review(nil), reviews...)
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].At.Before(rs[j].At) })
@@ -87,10 +88,14 @@ func Approved(reviews []Review) bool {
 		}
 		latest[strings.ToLower(r.Reviewer)] = state
 	}
+	approved := false
 	for _, state := range latest {
-		if state == ReviewStateApproved {
-			return true
+		switch state {
+		case ReviewStateChangesRequested:
+			return false
+		case ReviewStateApproved:
+			approved = true
 		}
 	}
-	return false
+	return approved
 }

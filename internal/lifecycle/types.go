@@ -25,6 +25,9 @@ type PR struct {
 	// what convertPullRequestToDraft takes, so no extra read is needed.
 	NodeID  string
 	HeadSHA string // the head commit, when the listing tells (the pulls listing does)
+	// Locked: the conversation is locked, so only collaborators can comment.
+	// actions/stale leaves such a PR alone; so does stalepr.
+	Locked bool
 }
 
 // HasLabel reports whether the PR carries label, compared case-insensitively

@@ -37,12 +37,7 @@ func (s *sweeper) perform(ctx context.Context, p op) error {
 	case opNotify:
 		return s.postNotice(ctx, p, p.d.MarkedAt)
 	case opUnstale:
-		want := without(p.pr.Labels, append([]string{s.pol.StaleLabel}, s.cfg.LabelsToRemoveWhenUnstale...))
-		want = union(want, s.cfg.LabelsToAddWhenUnstale)
-		if removed := without(p.pr.Labels, want); len(removed) == 1 && len(want) == len(p.pr.Labels)-1 {
-			return s.gh.RemoveLabel(ctx, n, removed[0])
-		}
-		return s.gh.SetLabels(ctx, n, want)
+		return s.unstale(ctx, p)
 	case opFinishClose:
 		if err := s.deleteBranch(ctx, n); err != nil {
 			return err
@@ -50,6 +45,8 @@ func (s *sweeper) perform(ctx context.Context, p op) error {
 		return s.gh.RemoveLabel(ctx, n, labelAsOn(p.pr, s.pol.StaleLabel))
 	case opCleanLabel:
 		return s.gh.RemoveLabel(ctx, n, labelAsOn(p.pr, s.pol.StaleLabel))
+	case opCleanCloseLabel:
+		return s.removeCloseLabel(ctx, p)
 	case opDeleteDuplicate:
 		return s.gh.DeleteComment(ctx, p.comment)
 	case opClose:
@@ -80,6 +77,39 @@ func (s *sweeper) perform(ctx context.Context, p op) error {
 		}
 	}
 	return nil
+}
+
+// unstale takes the stale label off. Removing that one label is right
+// whatever happened since the listing. Replacing the label set
+// (labels-to-add-when-unstale, labels-to-remove-when-unstale) is not: it
+// would undo a concurrent run's close (its close-pr-label) or a label a
+// person added meanwhile. The PR is read again right before that write, and
+// the set is computed from what it carries now.
+func (s *sweeper) unstale(ctx context.Context, p op) error {
+	n := p.pr.Number
+	drop := append([]string{s.pol.StaleLabel}, s.cfg.LabelsToRemoveWhenUnstale...)
+	if !s.unstaleSetsLabels() {
+		return s.gh.RemoveLabel(ctx, n, labelAsOn(p.pr, s.pol.StaleLabel))
+	}
+	now, open, err := s.gh.PullNow(ctx, n)
+	switch {
+	case err != nil:
+		return err
+	case !open:
+		return &leftAlone{reason: lifecycle.ReasonClosedSince}
+	case !now.HasLabel(s.pol.StaleLabel):
+		return &leftAlone{reason: "stale label already removed"}
+	}
+	want := union(without(now.Labels, drop), s.cfg.LabelsToAddWhenUnstale)
+	if removed := without(now.Labels, want); len(removed) == 1 && len(want) == len(now.Labels)-1 {
+		return s.gh.RemoveLabel(ctx, n, removed[0])
+	}
+	return s.gh.SetLabels(ctx, n, want)
+}
+
+// unstaleSetsLabels: an un-stale changes more labels than the stale one.
+func (s *sweeper) unstaleSetsLabels() bool {
+	return len(s.cfg.LabelsToAddWhenUnstale)+len(s.cfg.LabelsToRemoveWhenUnstale) > 0
 }
 
 // toDraft is close-action: draft. The conversion comes first: GitHub refuses

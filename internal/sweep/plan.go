@@ -22,6 +22,7 @@ const (
 	opMark                          // the stale label, then the notice
 	opFinishClose                   // we closed it, a stopped run left its branch: delete it, label off
 	opCleanLabel                    // a person closed or merged it: the stale label off
+	opCleanCloseLabel               // open again after a stale close: close-pr-label off
 	opDeleteDuplicate               // a concurrent run's copy of one of our notices
 )
 
@@ -87,6 +88,12 @@ func (s *sweeper) apply(ctx context.Context, ops []op) {
 				continue
 			}
 			if err := s.perform(ctx, o); err != nil {
+				if la, ok := asLeftAlone(err); ok {
+					it.Action, it.Reason = lifecycle.Skip, la.reason
+					s.res.Skipped = append(s.res.Skipped, it)
+					s.log.PR(it)
+					continue
+				}
 				if ghapi.IsStop(err) {
 					s.stopOn(err)
 					s.notReached(o)
@@ -113,7 +120,7 @@ func (s *sweeper) done(o op, it Item) {
 		s.res.Unstaled = append(s.res.Unstaled, it)
 	case opClose:
 		s.res.Closed = append(s.res.Closed, it)
-	case opFinishClose, opCleanLabel:
+	case opFinishClose, opCleanLabel, opCleanCloseLabel:
 		s.res.Cleaned = append(s.res.Cleaned, it)
 	}
 	s.log.PR(it)
@@ -159,7 +166,14 @@ func (s *sweeper) costOf(k opKind) int {
 		return n
 	case opFinishClose:
 		return 5
-	case opNotify, opUnstale, opCleanLabel, opDeleteDuplicate:
+	case opUnstale:
+		if s.unstaleSetsLabels() {
+			return 2 // a fresh read of the PR, then its labels
+		}
+		return 1
+	case opCleanCloseLabel:
+		return 2 // a fresh read of the PR, then the label off
+	case opNotify, opCleanLabel, opDeleteDuplicate:
 		return 1
 	}
 	return 0

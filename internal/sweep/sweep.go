@@ -21,6 +21,7 @@ type GitHub interface {
 	RepoComments(ctx context.Context, since time.Time, page int) ([]ghapi.Comment, ghapi.Page, error)
 	Timeline(ctx context.Context, number int) ([]lifecycle.Event, error)
 	PullHead(ctx context.Context, number int) (ghapi.Head, error)
+	PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error)
 	BranchInUse(ctx context.Context, branch string) (bool, error)
 	Viewer(ctx context.Context) (login string, app bool, err error)
 	RecentComments(ctx context.Context, since time.Time) ([]ghapi.Comment, error)
@@ -130,6 +131,13 @@ func (s *sweeper) run(ctx context.Context) {
 			s.stopOn(err)
 		}
 	}
+	if s.res.Stopped == nil {
+		ops, err := s.reopenedOps(ctx)
+		s.apply(ctx, ops)
+		if err != nil {
+			s.stopOn(err)
+		}
+	}
 	if !s.cfg.DebugOnly {
 		s.apply(ctx, s.duplicateOps(ctx))
 	}
@@ -176,10 +184,13 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 	for i, p := range unsure {
 		if viaComments {
 			if act, ok := lifecycle.FromComments(byIssue[p.pr.Number], p.pr.UpdatedAt, s.self, commentSlack); ok {
-				np := s.decide(p.pr, &act)
-				out = append(out, np)
-				budget.spend(s.costOfDecision(np.d.Action))
-				continue
+				// NeedDetail: the comments do not date the mark, the
+				// timeline does.
+				if np := s.decide(p.pr, &act); np.d.Action != lifecycle.NeedDetail {
+					out = append(out, np)
+					budget.spend(s.costOfDecision(np.d.Action))
+					continue
+				}
 			}
 		}
 		np, err := s.readAndDecide(ctx, p, &budget)

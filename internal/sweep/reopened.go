@@ -1,0 +1,79 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// ReasonReopened is the clean-up of close-pr-label on an open PR.
+const ReasonReopened lifecycle.Reason = "open again after a stale close: close-pr-label removed"
+
+// reopenedOps plans taking close-pr-label off the open PRs that carry it: a
+// PR closed as stale and reopened would keep it for ever (and carry both it
+// and the stale label once marked again), so a search for the label would
+// no longer find only the PRs closed as stale. One listing page per 100
+// such PRs, only when close-pr-label is set. A locked PR is left alone, and
+// so is a draft under close-action: draft (the label marks a PR converted
+// as stale, which stays open). PRs this run closed keep the label it put on.
+func (s *sweeper) reopenedOps(ctx context.Context) ([]op, error) {
+	label := s.cfg.CloseLabel
+	if label == "" || strings.Contains(label, ",") {
+		// GitHub's labels= filter splits on commas: a label holding one
+		// cannot be listed, so it is never cleaned (nor wrongly touched).
+		return nil, nil
+	}
+	closedNow := map[int]bool{}
+	for _, it := range s.res.Closed {
+		closedNow[it.Number] = true
+	}
+	q := ghapi.Query{State: "open", Labels: []string{label}, Sort: "updated", Direction: "asc"}
+	var ops []op
+	err := s.listUntil(ctx, s.gh.ListPRs, q, map[int]bool{}, func(pr lifecycle.PR) {
+		switch {
+		case !pr.HasLabel(label), closedNow[pr.Number], pr.Locked,
+			pr.Draft && s.pol.CloseAction == lifecycle.CloseToDraft:
+			return
+		}
+		ops = append(ops, op{kind: opCleanCloseLabel, pr: pr, d: lifecycle.Decision{Action: lifecycle.Unstale, Reason: ReasonReopened}})
+	}, everyPage)
+	return ops, err
+}
+
+// removeCloseLabel takes close-pr-label off a PR that the listing showed
+// open. That listing may be minutes old: a concurrent run may have closed
+// the PR since, putting the label on for good reason. So the PR is read
+// again right before the one write, which removes only that label.
+func (s *sweeper) removeCloseLabel(ctx context.Context, p op) error {
+	now, open, err := s.gh.PullNow(ctx, p.pr.Number)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !open:
+		return &leftAlone{reason: lifecycle.ReasonClosedSince}
+	case now.Locked:
+		return &leftAlone{reason: lifecycle.ReasonLocked}
+	case now.Draft && s.pol.CloseAction == lifecycle.CloseToDraft:
+		return &leftAlone{reason: lifecycle.ReasonDraft}
+	case !now.HasLabel(s.cfg.CloseLabel):
+		return &leftAlone{reason: "close-pr-label already removed"}
+	}
+	return s.gh.RemoveLabel(ctx, p.pr.Number, labelAsOn(now, s.cfg.CloseLabel))
+}
+
+// leftAlone is an operation that a fresh read just before its write showed
+// to be no longer right: nothing was written, and the PR is reported as
+// skipped with the reason, not as failed.
+type leftAlone struct{ reason lifecycle.Reason }
+
+func (e *leftAlone) Error() string { return string(e.reason) }
+
+func asLeftAlone(err error) (*leftAlone, bool) {
+	var la *leftAlone
+	ok := errors.As(err, &la)
+	return la, ok
+}
