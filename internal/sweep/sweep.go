@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/config"
@@ -65,10 +66,10 @@ type sweeper struct {
 	posted    int // and did
 
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
-	// Who we are is asked of GitHub once per run (selfAsked); selfErr is
-	// why GitHub did not tell.
-	selfAsked bool
-	selfErr   error
+	// Who we are: asked of GitHub (selfAsks times) when first needed;
+	// selfErr is why GitHub did not tell.
+	selfAsks int
+	selfErr  error
 
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
 }
@@ -302,43 +303,51 @@ func commentEvents(cs []ghapi.Comment) []lifecycle.Event {
 var errIdentityUnknown = errors.New("could not learn who the token acts as")
 
 // learnSelf makes sure stalepr knows who it is before it reads events that
-// hold a marker: only comments by the token's own login carry ours (the
-// workflow's GITHUB_TOKEN writes as github-actions[bot], an app's token as
-// its own bot, a personal token as its user), never those of another bot
-// or a person quoting one. GitHub is asked once per run, and only when such
-// an event shows up (a comment this run posted tells for free). When it
-// does not answer, every PR whose history holds a marker fails with
-// errIdentityUnknown and is left as it is: the marker may be ours or a
-// quote, and reading it wrong would un-stale or close the PR.
+// depend on it: only comments by the token's own login carry our markers
+// (the workflow's GITHUB_TOKEN writes as github-actions[bot], an app's
+// token as its own bot, a personal token as its user), never those of
+// another bot or of a person quoting one; and the stale label's own changes
+// are ours or someone else's mark. GitHub is asked once per run, and only
+// when such an event shows up (a comment this run posted tells for free).
+// When it does not answer, every PR whose history holds one fails with
+// errIdentityUnknown and is left as it is: read wrong, our own notice would
+// count as a person's comment and un-stale it, or a quote would close it.
 func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error {
-	if len(s.self) > 0 || !holdsMarker(events) {
+	if len(s.self) > 0 || !s.needsSelf(events) {
 		return nil
 	}
-	if s.selfAsked && (s.selfErr == nil || s.posted == 0) {
+	// Asked already and GitHub did not tell: once this run has posted a
+	// comment, the client knows from GitHub's answer to it, so once more.
+	if s.selfAsks > 1 || s.selfAsks == 1 && s.posted == 0 {
 		return s.selfErr
 	}
-	s.selfAsked = true
+	s.selfAsks++
 	login, err := s.gh.Viewer(ctx)
 	switch {
 	case err == nil:
 		s.self, s.selfErr = []string{login}, nil
 		return nil
 	case ghapi.IsStop(err):
-		s.selfAsked = false
+		s.selfErr = err // the run stops: nothing more is decided
 		return err
 	}
 	if s.selfErr == nil {
-		s.log.Printf("could not learn who the token acts as: PRs whose history holds a stalepr marker are left untouched this run: %s", err)
+		s.log.Printf("could not learn who the token acts as: the pull requests whose history holds a stalepr marker or stale label are left untouched this run: %s", err)
 	}
-	s.selfErr = fmt.Errorf("%w, so stalepr's own markers cannot be told from a quote: left untouched, the next run retries (%w)", errIdentityUnknown, err)
+	s.selfErr = fmt.Errorf("%w, so stalepr's own markers cannot be told from a quote: left untouched, the next run asks again (%w)", errIdentityUnknown, err)
 	return s.selfErr
 }
 
-// holdsMarker reports whether any comment in events carries one of
-// stalepr's markers, whoever wrote it.
-func holdsMarker(events []lifecycle.Event) bool {
+// needsSelf reports whether reading events needs to know who stalepr is: a
+// comment carries one of its markers, or the stale label was added or
+// removed, whoever did it.
+func (s *sweeper) needsSelf(events []lifecycle.Event) bool {
 	for _, e := range events {
-		if e.Notice != lifecycle.NoNotice && e.Actor != "" {
+		switch {
+		case e.Actor == "":
+		case e.Notice != lifecycle.NoNotice:
+			return true
+		case (e.Kind == lifecycle.Labeled || e.Kind == lifecycle.Unlabeled) && strings.EqualFold(e.Label, s.pol.StaleLabel):
 			return true
 		}
 	}
