@@ -38,7 +38,7 @@ type Client struct {
 	clock       Clock
 	token       string // only to keep it out of error texts
 
-	wroteAs string // the author GitHub gave a comment this client created
+	wroteAs string // the author GitHub gave a comment this client created (WroteAs)
 }
 
 const perPage = 100
@@ -425,7 +425,7 @@ func (c *Client) PostComment(ctx context.Context, number int, body string) error
 		var created *github.IssueComment
 		created, _, err = c.gh.Issues.CreateComment(ctx, c.owner, c.repo, number, &github.IssueComment{Body: &body})
 		if login := created.GetUser().GetLogin(); err == nil && login != "" {
-			c.wroteAs = login // GitHub named who the token writes as: Viewer need not ask
+			c.wroteAs = login // GitHub named who the token writes as
 		}
 		if err == nil || !unknownOutcome(err) {
 			break
@@ -503,14 +503,11 @@ func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 // token's user, github-actions[bot] for a workflow's GITHUB_TOKEN,
 // APP-SLUG[bot] for a GitHub App's installation token. (REST's GET /user
 // refuses both installation tokens alike with 403, so it cannot tell them
-// apart, and GET /app needs the app's JWT.) One read, unless a comment this
-// client created already told: then none.
+// apart, and GET /app needs the app's JWT.) One read, which a dry run
+// sends too.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/queries#viewer
 func (c *Client) Viewer(ctx context.Context) (string, error) {
-	if c.wroteAs != "" {
-		return c.wroteAs, nil
-	}
 	req, err := c.gh.NewRequest(http.MethodPost, c.graphqlURL(), map[string]string{"query": viewerQuery})
 	if err != nil {
 		return "", err
@@ -535,6 +532,10 @@ func (c *Client) Viewer(ctx context.Context) (string, error) {
 	}
 	return out.Data.Viewer.Login, nil
 }
+
+// WroteAs is the login GitHub gave the comments this client created, the
+// same that Viewer asks for, known without a request; "" before the first.
+func (c *Client) WroteAs() string { return c.wroteAs }
 
 // BranchInUse reports whether an open pull request has branch as its base or
 // its head (in this repository): deleting it would close or orphan that PR.

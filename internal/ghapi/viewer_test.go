@@ -40,23 +40,24 @@ func TestViewerNamesEveryKindOfToken(t *testing.T) {
 	}
 }
 
-// After a comment the client created, GitHub has named its author: Viewer
-// sends nothing.
-func TestViewerAfterACommentIsFree(t *testing.T) {
+// After a comment the client created, GitHub has named its author: WroteAs
+// tells without a request.
+func TestWroteAsIsTheCommentsAuthor(t *testing.T) {
 	t.Parallel()
 	fake := fakegithub.New(fakegithub.Options{Clock: fakegithub.NewClock(t0), Login: "stalepr-app[bot]", LoginType: "Bot"})
 	n := fake.AddPR(fakegithub.Issue{Title: "x", User: fakegithub.Person("alice"), CreatedAt: t0.Add(-90 * lifecycle.Day)})
 	c := serve(t, fake, "/api/v3")
+	if got := c.WroteAs(); got != "" {
+		t.Fatalf("WroteAs before any comment = %q, want empty", got)
+	}
 	if err := c.PostComment(context.Background(), n, "hello"); err != nil {
 		t.Fatal(err)
 	}
-	before := c.Usage().Requests
-	login, err := c.Viewer(context.Background())
-	if err != nil || login != "stalepr-app[bot]" {
-		t.Fatalf("Viewer = %q, %v", login, err)
+	if got := c.WroteAs(); got != "stalepr-app[bot]" {
+		t.Errorf("WroteAs = %q, want the comment's author", got)
 	}
-	if got := c.Usage().Requests - before; got != 0 {
-		t.Errorf("%d requests: the comment's author told already", got)
+	if u := c.Usage(); u.Requests != 1 {
+		t.Errorf("%d requests, want the comment's only", u.Requests)
 	}
 }
 

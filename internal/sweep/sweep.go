@@ -26,6 +26,7 @@ type GitHub interface {
 	PullHead(ctx context.Context, number int) (ghapi.Head, error)
 	BranchInUse(ctx context.Context, branch string) (bool, error)
 	Viewer(ctx context.Context) (login string, err error)
+	WroteAs() string // the login of the comments this run created; "" before the first
 	RecentComments(ctx context.Context, since time.Time) ([]ghapi.Comment, error)
 
 	AddLabels(ctx context.Context, number int, labels []string) error
@@ -66,10 +67,10 @@ type sweeper struct {
 	posted    int // and did
 
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
-	// Who we are: asked of GitHub (selfAsks times) when first needed;
-	// selfErr is why GitHub did not tell.
-	selfAsks int
-	selfErr  error
+	// Who we are is asked of GitHub once per run (selfAsked), when first
+	// needed; selfErr is why GitHub did not tell.
+	selfAsked bool
+	selfErr   error
 
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
 }
@@ -316,12 +317,15 @@ func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error
 	if len(s.self) > 0 || !s.needsSelf(events) {
 		return nil
 	}
-	// Asked already and GitHub did not tell: once this run has posted a
-	// comment, the client knows from GitHub's answer to it, so once more.
-	if s.selfAsks > 1 || s.selfAsks == 1 && s.posted == 0 {
-		return s.selfErr
+	if login := s.gh.WroteAs(); login != "" {
+		// GitHub named the author of a comment this run posted.
+		s.self, s.selfErr = []string{login}, nil
+		return nil
 	}
-	s.selfAsks++
+	if s.selfAsked {
+		return s.selfErr // GitHub did not tell; once per run
+	}
+	s.selfAsked = true
 	login, err := s.gh.Viewer(ctx)
 	switch {
 	case err == nil:
