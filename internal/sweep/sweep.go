@@ -335,9 +335,7 @@ func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error
 		s.selfErr = err // the run stops: nothing more is decided
 		return err
 	}
-	if s.selfErr == nil {
-		s.log.Printf("could not learn who the token acts as: the pull requests whose history holds a stalepr marker or stale label are left untouched this run: %s", err)
-	}
+	s.log.Printf("could not learn who the token acts as: the pull requests whose history holds a stalepr marker or stale label are left untouched this run: %s", err)
 	s.selfErr = fmt.Errorf("%w, so stalepr's own markers cannot be told from a quote: left untouched, the next run asks again (%w)", errIdentityUnknown, err)
 	return s.selfErr
 }
