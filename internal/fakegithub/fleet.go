@@ -165,6 +165,30 @@ func (s *Server) graphql(c *call) reply {
 	return rep
 }
 
+// isGraphQLQuery reports a GraphQL request that only reads: a query (the
+// keyword "query" or an anonymous "{ ... }"), not a mutation.
+func isGraphQLQuery(body []byte) bool {
+	var req struct {
+		Query string `json:"query"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return false
+	}
+	q := strings.TrimSpace(req.Query)
+	return strings.HasPrefix(q, "query") || strings.HasPrefix(q, "{")
+}
+
+// getViewer answers the query { viewer { login } } as GitHub does for each
+// kind of token: the token's own account, whatever it is. A personal token
+// gets its user's login; the workflow's GITHUB_TOKEN (an installation token
+// of the GitHub Actions app) github-actions[bot]; a GitHub App's
+// installation token its app's bot, APP-SLUG[bot]. (REST's GET /user, which
+// the client does not send, refuses both installation tokens alike with
+// 403 "Resource not accessible by integration".)
+func (s *Server) getViewer() reply {
+	return ok(map[string]any{"data": map[string]any{"viewer": map[string]any{"login": s.identity.Login}}})
+}
+
 func (s *Server) graphqlReply(c *call) reply {
 	var req struct {
 		Query     string                     `json:"query"`
@@ -173,6 +197,9 @@ func (s *Server) graphqlReply(c *call) reply {
 	if err := json.Unmarshal(c.body, &req); err != nil || strings.TrimSpace(req.Query) == "" {
 		return reply{status: http.StatusBadRequest, body: map[string]any{
 			"message": "Problems parsing JSON", "documentation_url": docGraphQL}}
+	}
+	if isGraphQLQuery(c.body) && strings.Contains(req.Query, "viewer") {
+		return s.getViewer()
 	}
 	const field = "convertPullRequestToDraft"
 	loc := []gqlLocation{{Line: 1, Column: max(strings.Index(req.Query, field)+1, 1)}}

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -121,7 +122,7 @@ func TestGraphQLConvertToDraft(t *testing.T) {
 	if !strings.Contains(string(got.body), `"type":"NOT_FOUND"`) {
 		t.Errorf("unknown node: %s", got.body)
 	}
-	got = do(t, ts, "POST", "/graphql", `{"query":"query { viewer { login } }"}`)
+	got = do(t, ts, "POST", "/graphql", `{"query":"query { repository(owner: \"o\", name: \"r\") { id } }"}`)
 	if got.status != 200 || !strings.Contains(string(got.body), `"errors"`) {
 		t.Errorf("another operation: %d %s, want a GraphQL error", got.status, got.body)
 	}
@@ -173,5 +174,28 @@ func TestDismissedReview(t *testing.T) {
 	got = do(t, ts, "GET", "/repos/octo-org/widgets/issues/1/timeline?per_page=100", "")
 	if !strings.Contains(string(got.body), `"state":"dismissed"`) || !strings.Contains(string(got.body), `"event":"review_dismissed"`) {
 		t.Errorf("timeline after dismissal lacks the dismissed review or the review_dismissed event")
+	}
+}
+
+// The GraphQL viewer names the token's own account for every kind of token,
+// as GitHub does, and asking is a read, not a write.
+func TestViewerNamesEveryKindOfToken(t *testing.T) {
+	t.Parallel()
+	for _, who := range []User{
+		Bot("github-actions[bot]"), // the workflow's GITHUB_TOKEN
+		Bot("stalepr-app[bot]"),    // a GitHub App's installation token
+		Person("release-robot"),    // a personal access token
+	} {
+		s := New(Options{Token: "sekret", Login: who.Login, LoginType: who.Type})
+		ts := httptest.NewServer(s)
+		got := do(t, ts, "POST", "/graphql", `{"query":"query { viewer { login } }"}`)
+		ts.Close()
+		want := fmt.Sprintf(`{"data":{"viewer":{"login":%q}}}`, who.Login)
+		if got.status != 200 || string(got.body) != want {
+			t.Errorf("%s: %d %s, want 200 %s", who.Login, got.status, got.body, want)
+		}
+		if s.Writes() != 0 {
+			t.Errorf("%s: the viewer query was logged as a write", who.Login)
+		}
 	}
 }

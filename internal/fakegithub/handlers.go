@@ -27,15 +27,6 @@ func (c *call) num(name string) int {
 	return n
 }
 
-// getViewer answers as GitHub does: a personal token gets its user, an
-// installation token (the identity is a bot) is refused.
-func (s *Server) getViewer(c *call) reply {
-	if s.identity.Type == "Bot" {
-		return errReply(http.StatusForbidden, "Resource not accessible by integration", docRoot+"/users/users#get-the-authenticated-user")
-	}
-	return ok(c.user(s.identity))
-}
-
 // ---- issues ----
 
 func (s *Server) listIssues(c *call) reply {

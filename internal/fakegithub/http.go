@@ -52,7 +52,6 @@ func init() {
 		routes = append(routes, routeDef{method: method, tmpl: tmpl, segs: strings.Split(strings.TrimPrefix(tmpl, "/"), "/"), h: h})
 	}
 	const r = "/repos/{owner}/{repo}"
-	add("GET", "/user", (*Server).getViewer)
 	add("GET", r+"/issues", (*Server).listIssues)
 	add("GET", r+"/issues/comments", (*Server).listRepoComments)
 	add("DELETE", r+"/issues/comments/{comment_id}", (*Server).deleteComment)
@@ -164,7 +163,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	info := RequestInfo{
 		Method: r.Method,
 		Path:   r.URL.RequestURI(),
-		Write:  r.Method != http.MethodGet && r.Method != http.MethodHead,
+		Write:  r.Method != http.MethodGet && r.Method != http.MethodHead && !(esc == "/graphql" && isGraphQLQuery(body)),
 		Body:   string(body),
 	}
 	if rt != nil {

@@ -77,7 +77,6 @@ func TestSchema(t *testing.T) {
 		{"close pull, labels set", "PATCH", r + "/issues/5", `{"state":"closed","labels":["closed-stale"]}`, 200},
 		{"delete comment", "DELETE", r + "/issues/comments/1002", "", 204},
 		{"timeline after writes", "GET", r + "/issues/1/timeline?per_page=100", "", 200},
-		{"viewer refused to an installation token", "GET", apiPrefix + "/user", "", 403},
 		{"installation repositories", "GET", apiPrefix + "/installation/repositories?per_page=100", "", 200},
 		{"repository file missing", "GET", r + "/contents/.github%2Fstalepr.yml", "", 404},
 	}

@@ -37,6 +37,8 @@ type Client struct {
 	t           *transport
 	clock       Clock
 	token       string // only to keep it out of error texts
+
+	wroteAs string // the author GitHub gave a comment this client created (WroteAs)
 }
 
 const perPage = 100
@@ -454,7 +456,11 @@ func (c *Client) PostComment(ctx context.Context, number int, body string) error
 	var err error
 	for i := 0; i < attempts; i++ {
 		before := c.clock.Now().Add(-time.Minute)
-		_, _, err = c.gh.Issues.CreateComment(ctx, c.owner, c.repo, number, &github.IssueComment{Body: &body})
+		var created *github.IssueComment
+		created, _, err = c.gh.Issues.CreateComment(ctx, c.owner, c.repo, number, &github.IssueComment{Body: &body})
+		if login := created.GetUser().GetLogin(); err == nil && login != "" {
+			c.wroteAs = login // GitHub named who the token writes as
+		}
 		if err == nil || !unknownOutcome(err) {
 			break
 		}
@@ -526,21 +532,44 @@ func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 	return c.fail(opBranch, err, "delete branch %q", branch)
 }
 
-// Viewer tells who the token acts as. A personal token names its user; an
-// installation token (GITHUB_TOKEN, a GitHub App's) is refused this endpoint
-// with 403 and acts as its app's bot: app is then true and login empty.
+// Viewer tells who the token acts as: the login its comments carry.
+// GitHub's GraphQL viewer names it for every kind of token: a personal
+// token's user, github-actions[bot] for a workflow's GITHUB_TOKEN,
+// APP-SLUG[bot] for a GitHub App's installation token. (REST's GET /user
+// refuses both installation tokens alike with 403, so it cannot tell them
+// apart, and GET /app needs the app's JWT.) One read, which a dry run
+// sends too.
 //
-// GitHub API docs: https://docs.github.com/rest/users/users#get-the-authenticated-user
-func (c *Client) Viewer(ctx context.Context) (login string, app bool, err error) {
-	u, _, err := c.gh.Users.Get(ctx, "")
-	switch s := statusOf(err); {
-	case err == nil:
-		return u.GetLogin(), u.GetType() == "Bot", nil
-	case s == http.StatusForbidden && !IsStop(err):
-		return "", true, nil
+// GitHub API docs: https://docs.github.com/graphql/reference/queries#viewer
+func (c *Client) Viewer(ctx context.Context) (string, error) {
+	req, err := c.gh.NewRequest(http.MethodPost, c.graphqlURL(), map[string]string{"query": viewerQuery})
+	if err != nil {
+		return "", err
 	}
-	return "", false, c.fail(opRead, err, "read the token's identity")
+	var out struct {
+		Data struct {
+			Viewer struct {
+				Login string `json:"login"`
+			} `json:"viewer"`
+		} `json:"data"`
+		graphqlResponse
+	}
+	if _, err := c.gh.Do(ctx, req, &out); err != nil {
+		return "", c.fail(opRead, err, "ask GitHub who the token acts as")
+	}
+	if len(out.Errors) > 0 {
+		e := out.Errors[0]
+		return "", c.redact(fmt.Errorf("ask GitHub who the token acts as: GitHub answered %s: %s", strings.ToLower(def(e.Type, "an error")), e.Message))
+	}
+	if out.Data.Viewer.Login == "" {
+		return "", errors.New("ask GitHub who the token acts as: GitHub's answer named no login")
+	}
+	return out.Data.Viewer.Login, nil
 }
+
+// WroteAs is the login GitHub gave the comments this client created, the
+// same that Viewer asks for, known without a request; "" before the first.
+func (c *Client) WroteAs() string { return c.wroteAs }
 
 // BranchInUse reports whether an open pull request has branch as its base or
 // its head (in this repository): deleting it would close or orphan that PR.

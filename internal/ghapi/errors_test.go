@@ -334,7 +334,7 @@ func TestEveryCallIsExplained(t *testing.T) {
 	c, _ := newTestClient(t, srv, Limits{})
 	ctx := context.Background()
 	for name, call := range map[string]func() error{
-		"Viewer":         func() error { _, _, err := c.Viewer(ctx); return err },
+		"Viewer":         func() error { _, err := c.Viewer(ctx); return err },
 		"BranchInUse":    func() error { _, err := c.BranchInUse(ctx, "feature"); return err },
 		"RecentComments": func() error { _, err := c.RecentComments(ctx, c.clock.Now()); return err },
 		"Timeline":       func() error { _, err := c.Timeline(ctx, 1); return err },

@@ -70,6 +70,10 @@ func (c *Client) graphqlURL() string {
 	return base.String()
 }
 
+// viewerQuery asks who the token acts as (Client.Viewer). It is the only
+// GraphQL query sent, and the transport knows it for a read.
+const viewerQuery = `query { viewer { login } }`
+
 const convertToDraft = `mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`
 
 type graphqlResponse struct {

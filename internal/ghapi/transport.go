@@ -3,6 +3,7 @@ package ghapi
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -129,8 +130,27 @@ func repeatable(r *http.Request) bool {
 		strings.HasSuffix(r.URL.Path, "/labels") || strings.HasSuffix(r.URL.Path, "/graphql")
 }
 
+// isViewerQuery reports a POST that only reads: the GraphQL query asking
+// who the token acts as, recognised by its exact body (a mutation is never
+// taken for it). A dry run sends it; it is not paced or counted as a write.
+func isViewerQuery(r *http.Request) bool {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/graphql") || r.GetBody == nil {
+		return false
+	}
+	body, err := r.GetBody()
+	if err != nil {
+		return false
+	}
+	defer body.Close()
+	var q map[string]any
+	if err := json.NewDecoder(io.LimitReader(body, 1<<10)).Decode(&q); err != nil {
+		return false
+	}
+	return len(q) == 1 && q["query"] == viewerQuery
+}
+
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	write := isWrite(req.Method)
+	write := isWrite(req.Method) && !isViewerQuery(req)
 	if write && t.lim.DryRun {
 		return nil, ErrDryRunWrite
 	}

@@ -127,7 +127,7 @@ func TestCloseActionDraftForbidden(t *testing.T) {
 	}
 	graphql := 0
 	for _, r := range w.fake.Requests() {
-		if strings.HasSuffix(r.Path, "graphql") {
+		if strings.HasSuffix(r.Path, "graphql") && strings.Contains(r.Body, "convertPullRequestToDraft") {
 			graphql++
 		}
 	}

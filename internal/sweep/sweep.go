@@ -6,7 +6,10 @@ package sweep
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/config"
@@ -23,7 +26,8 @@ type GitHub interface {
 	PullHead(ctx context.Context, number int) (ghapi.Head, error)
 	PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error)
 	BranchInUse(ctx context.Context, branch string) (bool, error)
-	Viewer(ctx context.Context) (login string, app bool, err error)
+	Viewer(ctx context.Context) (login string, err error)
+	WroteAs() string // the login of the comments this run created; "" before the first
 	RecentComments(ctx context.Context, since time.Time) ([]ghapi.Comment, error)
 
 	AddLabels(ctx context.Context, number int, labels []string) error
@@ -46,10 +50,6 @@ type Logger interface {
 	Printf(format string, args ...any)
 }
 
-// DefaultSelf is the login GITHUB_TOKEN writes as. Another token's identity
-// is asked of GitHub the first time a marker by someone else shows up.
-var DefaultSelf = []string{"github-actions[bot]"}
-
 // commentSlack is how far a PR's updated_at may lie after its last comment
 // for the comment alone to explain it.
 const commentSlack = 5 * time.Second
@@ -60,7 +60,7 @@ type sweeper struct {
 	pol  lifecycle.Policy
 	now  time.Time
 	log  Logger
-	self []string
+	self []string // the login the token writes as, once GitHub has told
 	res  Result
 
 	firstPost time.Time
@@ -68,10 +68,10 @@ type sweeper struct {
 	posted    int // and did
 
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
-	// Who we are: self grows once GitHub has told (viewerKnown); notSelf
-	// caches authors of markers found not to be us.
-	viewerKnown, viewerApp bool
-	notSelf                []string
+	// Who we are is asked of GitHub once per run (selfAsked), when first
+	// needed; selfErr is why GitHub did not tell.
+	selfAsked bool
+	selfErr   error
 
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
 }
@@ -85,7 +85,7 @@ type planned struct {
 // Run performs one sweep. It never returns an error: every problem is in the
 // Result (Failed PRs, Stopped), so the summary can always be written.
 func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger) Result {
-	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, self: append([]string(nil), DefaultSelf...), seen: map[int]bool{}}
+	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}}
 	s.pol.NoStaleNotice = cfg.StaleMessage == ""
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now}
 	s.run(ctx)
@@ -183,6 +183,14 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 	}
 	for i, p := range unsure {
 		if viaComments {
+			if err := s.learnSelf(ctx, byIssue[p.pr.Number]); err != nil {
+				if ghapi.IsStop(err) {
+					s.res.Left += len(unsure) - i
+					return out, err
+				}
+				s.fail(p.pr, err)
+				continue
+			}
 			if act, ok := lifecycle.FromComments(byIssue[p.pr.Number], p.pr.UpdatedAt, s.self, commentSlack); ok {
 				// NeedDetail: the comments do not date the mark, the
 				// timeline does.
@@ -287,9 +295,6 @@ func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allo
 	if err != nil || !complete {
 		return nil, false, nil // timelines instead
 	}
-	if err := s.learnSelf(ctx, commentEvents(comments)); err != nil {
-		return nil, false, err
-	}
 	byIssue := map[int][]lifecycle.Event{}
 	for _, c := range comments {
 		byIssue[c.Issue] = append(byIssue[c.Issue], c.Event)
@@ -305,39 +310,61 @@ func commentEvents(cs []ghapi.Comment) []lifecycle.Event {
 	return out
 }
 
-// learnSelf settles who wrote the markers in events. Under GITHUB_TOKEN we
-// write as github-actions[bot]. A marker by anyone else is ours only if
-// GitHub says the token acts as that login (a personal token), or, for an
-// app's installation token (which GitHub will not name), if a bot account
-// wrote it: a person can never write as one. Asked once per run, and only
-// when such a marker shows up.
+// errIdentityUnknown: GitHub did not say who the token acts as, so
+// stalepr's own markers cannot be told from anyone else's.
+var errIdentityUnknown = errors.New("could not learn who the token acts as")
+
+// learnSelf makes sure stalepr knows who it is before it reads events that
+// depend on it: only comments by the token's own login carry our markers
+// (the workflow's GITHUB_TOKEN writes as github-actions[bot], an app's
+// token as its own bot, a personal token as its user), never those of
+// another bot or of a person quoting one; and the stale label's own changes
+// are ours or someone else's mark. GitHub is asked once per run, and only
+// when such an event shows up (a comment this run posted tells for free).
+// When it does not answer, every PR whose history holds one fails with
+// errIdentityUnknown and is left as it is: read wrong, our own notice would
+// count as a person's comment and un-stale it, or a quote would close it.
 func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error {
+	if len(s.self) > 0 || !s.needsSelf(events) {
+		return nil
+	}
+	if login := s.gh.WroteAs(); login != "" {
+		// GitHub named the author of a comment this run posted.
+		s.self, s.selfErr = []string{login}, nil
+		return nil
+	}
+	if s.selfAsked {
+		return s.selfErr // GitHub did not tell; once per run
+	}
+	s.selfAsked = true
+	login, err := s.gh.Viewer(ctx)
+	switch {
+	case err == nil:
+		s.self, s.selfErr = []string{login}, nil
+		return nil
+	case ghapi.IsStop(err):
+		s.selfErr = err // the run stops: nothing more is decided
+		return err
+	}
+	s.log.Printf("could not learn who the token acts as: the pull requests whose history holds a stalepr marker or stale label are left untouched this run: %s", err)
+	s.selfErr = fmt.Errorf("%w, so stalepr's own markers cannot be told from a quote: left untouched, the next run asks again (%w)", errIdentityUnknown, err)
+	return s.selfErr
+}
+
+// needsSelf reports whether reading events needs to know who stalepr is: a
+// comment carries one of its markers, or the stale label was added or
+// removed, whoever did it.
+func (s *sweeper) needsSelf(events []lifecycle.Event) bool {
 	for _, e := range events {
-		if e.Notice == lifecycle.NoNotice || e.Actor == "" || containsFold(s.self, e.Actor) || containsFold(s.notSelf, e.Actor) {
-			continue
-		}
-		if !s.viewerKnown {
-			login, app, err := s.gh.Viewer(ctx)
-			if err != nil {
-				if ghapi.IsStop(err) {
-					return err
-				}
-				s.log.Printf("could not ask GitHub who the token acts as (%v): markers by %s are not trusted", err, e.Actor)
-			}
-			s.viewerKnown, s.viewerApp = true, app
-			if login != "" && !containsFold(s.self, login) {
-				s.self = append(s.self, login)
-			}
-		}
 		switch {
-		case containsFold(s.self, e.Actor):
-		case s.viewerApp && (e.Bot || lifecycle.IsBotLogin(e.Actor)):
-			s.self = append(s.self, e.Actor)
-		default:
-			s.notSelf = append(s.notSelf, e.Actor)
+		case e.Actor == "":
+		case e.Notice != lifecycle.NoNotice:
+			return true
+		case (e.Kind == lifecycle.Labeled || e.Kind == lifecycle.Unlabeled) && strings.EqualFold(e.Label, s.pol.StaleLabel):
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 // repoComments reads the repository's comments updated since a time. After

@@ -98,6 +98,9 @@ func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]ghapi.C
 		if err != nil {
 			return nil, err
 		}
+		if err := s.learnSelf(ctx, commentEvents(comments)); err != nil {
+			return nil, err
+		}
 		// since filters on updated_at: an old notice edited meanwhile is
 		// not a duplicate of a fresh one.
 		var fresh []ghapi.Comment
