@@ -208,7 +208,7 @@ func buildInputs() []Input {
 			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the pending requested reviewers, at most once per turn: " +
 				"a whole number, or -1 (the default) to never nudge. Works with either stale-clock; it never marks, labels stale or closes."},
 		{Name: inputReviewNudgeMessage, Kind: Message, Default: notice.DefaultNudge,
-			Description: "Comment of the review nudge. Placeholders: " + placeholders + "; {{reviewers}} mentions the pending requested reviewers, " +
+			Description: "Comment of the review nudge; it cannot be empty while the nudge is on. Placeholders: " + placeholders + "; {{reviewers}} mentions the pending requested reviewers, " +
 				"{{days-waiting}} is the days on the reviewers' turn."},
 		{Name: inputReviewNudgeLabel, Kind: Text,
 			Description: "Label added with the review nudge and removed when the turn passes. Empty: none."},

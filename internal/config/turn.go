@@ -24,7 +24,8 @@ func (p *parser) turn(c *Config) {
 	if l := pol.NudgeLabel; l != "" && strings.EqualFold(l, pol.StaleLabel) {
 		p.fail(inputReviewNudgeLabel, "is %s, the same label as stale-pr-label: a nudged pull request would read as stale; choose another label", quote(l))
 	}
-	if pol.DaysBeforeReviewNudge >= 0 && c.NudgeMessage == "" && pol.NudgeLabel == "" {
-		p.fail(inputReviewNudgeMessage, "is empty and review-nudge-label is not set: the nudge would do nothing; set one of them, or days-before-review-nudge to -1")
+	if pol.DaysBeforeReviewNudge >= 0 && c.NudgeMessage == "" {
+		// The nudge's hidden marker is what keeps it to one per turn.
+		p.fail(inputReviewNudgeMessage, "is empty, but the nudge is a comment; set a message, or days-before-review-nudge to -1")
 	}
 }

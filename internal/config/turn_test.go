@@ -36,7 +36,7 @@ func TestParseTurnErrors(t *testing.T) {
 		{map[string]string{"days-before-review-nudge": "soon"}, "days-before-review-nudge", "want a whole number of days"},
 		{map[string]string{"review-nudge-message": "{{assignee}}"}, "review-nudge-message", "unknown placeholder {{assignee}}"},
 		{map[string]string{"review-nudge-label": "Stale"}, "review-nudge-label", "the same label as stale-pr-label"},
-		{map[string]string{"days-before-review-nudge": "3", "review-nudge-message": ""}, "review-nudge-message", "the nudge would do nothing"},
+		{map[string]string{"days-before-review-nudge": "3", "review-nudge-message": ""}, "review-nudge-message", "the nudge is a comment"},
 	} {
 		_, err := Parse(source(tt.inputs, nil))
 		var errs Errors
