@@ -10,15 +10,19 @@ import (
 
 // The review nudge and whose turn it is (README: "Whose turn it is").
 
+// ReasonReviewNudge is the reason of a nudge posted (or its label fixed).
+const ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
+
 // needTurn: the policy needs each PR's turn, which only its timeline tells.
 func (s *sweeper) needTurn() bool {
 	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0
 }
 
 // noteTurn records the turn of a PR whose timeline the run read, for the
-// job summary.
+// job summary, when the policy uses turns (otherwise only some PRs' turns
+// are known, by chance).
 func (s *sweeper) noteTurn(p planned) {
-	if p.act == nil || p.act.Turn.Whose == lifecycle.TurnUnknown {
+	if !s.needTurn() || p.act == nil || p.act.Turn.Whose == lifecycle.TurnUnknown {
 		return
 	}
 	it := Item{Number: p.pr.Number, Title: p.pr.Title, URL: p.pr.URL, Action: p.d.Action, Reason: p.d.Reason}
@@ -42,7 +46,7 @@ func (s *sweeper) nudgeOp(p planned) (op, bool) {
 	if p.d.Action == lifecycle.Close {
 		return op{}, false
 	}
-	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: lifecycle.ReasonReviewersTurn}
+	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonReviewNudge}
 	if p.act != nil {
 		d.InactiveSince = p.act.Turn.Since
 	}

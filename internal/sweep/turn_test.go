@@ -319,3 +319,43 @@ func TestTurnNudgeConcurrentRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnCost: the turn costs one timeline read per open PR old enough
+// for it (created more than days-before-stale days ago under author-turn,
+// more than days-before-review-nudge days ago for the nudge), whatever its
+// updated_at, and nothing for younger ones; the open listing is read to
+// its end. The README's "Whose turn it is" states this.
+func TestTurnCost(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		inputs map[string]string
+	}{
+		{"author-turn", authorTurnInputs},
+		{"nudge", map[string]string{"days-before-stale": "-1", "days-before-review-nudge": "10"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := turnWorld(t)
+			const old, young = 130, 120
+			for i := range old {
+				n := w.openPR(60, alice)
+				if i%2 == 0 {
+					w.fake.Comment(n, ci, daysAgo(1), "build passed") // recent updated_at: still needs its turn
+				}
+			}
+			for range young {
+				w.openPR(5, alice)
+			}
+			res := w.run(tc.inputs)
+			const timeline = "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline"
+			if got := w.fake.CountBy()[timeline]; got != old {
+				t.Errorf("%d timeline reads, want %d: one per PR older than the threshold", got, old)
+			}
+			if got := w.fake.CountBy()["GET /repos/{owner}/{repo}/pulls"]; got != (old+young+99)/100 {
+				t.Errorf("%d pages of the pulls listing, want the whole listing", got)
+			}
+			t.Logf("%d open PRs, %d old enough: %d requests (%d writes)", old+young, old, res.Requests, res.Writes)
+		})
+	}
+}
