@@ -359,3 +359,18 @@ func TestTurnCost(t *testing.T) {
 		})
 	}
 }
+
+// TestTurnNudgeDryRun: a dry run reports the nudge and sends no write.
+func TestTurnNudgeDryRun(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(10, alice)
+	inputs := map[string]string{"debug-only": "true"}
+	for k, v := range nudgeInputs {
+		inputs[k] = v
+	}
+	res := w.run(inputs)
+	if got := w.fake.Writes(); got != 0 || !has(res.Nudged, n) {
+		t.Errorf("dry run: %d writes, nudged %v; want none, and #%d reported", got, numbers(res.Nudged), n)
+	}
+}
