@@ -25,6 +25,7 @@ type Config struct {
 	StaleMessage string // template (see package notice); empty: mark without comment
 	CloseMessage string // template; empty: close without comment
 	CloseLabel   string // added when closing; empty: none
+	NudgeMessage string // review-nudge-message template; empty: the nudge only labels
 
 	LabelsToRemoveWhenStale   []string
 	LabelsToAddWhenUnstale    []string

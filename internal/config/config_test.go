@@ -49,9 +49,12 @@ func TestParseDefaults(t *testing.T) {
 			RemoveStaleWhenUpdated: true,
 			ActivityFrom:           lifecycle.Anyone,
 			CloseAction:            lifecycle.CloseClosed,
+			StaleClock:             lifecycle.ClockInactivity,
+			DaysBeforeReviewNudge:  -1,
 		},
 		StaleMessage:     notice.DefaultStale,
 		CloseMessage:     notice.DefaultClose,
+		NudgeMessage:     notice.DefaultNudge,
 		OperationsPerRun: 500,
 		RateLimitReserve: 100,
 		WriteInterval:    time.Second,
@@ -521,7 +524,8 @@ func TestTable(t *testing.T) {
 		exempt-draft-pr enable-statistics labels-to-add-when-unstale labels-to-remove-when-stale labels-to-remove-when-unstale
 		ignore-updates ignore-pr-updates include-only-assigned
 		activity-from exempt-awaiting-review rate-limit-reserve write-interval repository
-		only-draft-pr exempt-pr-authors exempt-approved close-action`)
+		only-draft-pr exempt-pr-authors exempt-approved close-action
+		stale-clock days-before-review-nudge review-nudge-message review-nudge-label`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close
 		stale-issue-label close-issue-label exempt-issue-labels close-issue-reason exempt-issue-milestones
 		exempt-all-issue-milestones only-issue-labels any-of-issue-labels remove-issue-stale-when-updated

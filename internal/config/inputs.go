@@ -82,6 +82,11 @@ const (
 	InputRepository  = "repository"
 	inputCloseAction = "close-action"
 
+	inputStaleClock         = "stale-clock"
+	inputReviewNudgeDays    = "days-before-review-nudge"
+	inputReviewNudgeMessage = "review-nudge-message"
+	inputReviewNudgeLabel   = "review-nudge-label"
+
 	EnvToken      = "GITHUB_TOKEN"
 	EnvRepository = "GITHUB_REPOSITORY"
 	EnvAPIURL     = "GITHUB_API_URL"
@@ -194,6 +199,19 @@ func buildInputs() []Input {
 				"or people (comments, reviews, pushes and reopenings by people; not bots, not stalepr)."},
 		{Name: "exempt-awaiting-review", Kind: Bool, Default: "false",
 			Description: "true or false: when true, a pull request whose latest push awaits a requested review is left alone."},
+		{Name: inputStaleClock, Kind: Choice, Default: string(lifecycle.ClockInactivity),
+			Choices: []string{string(lifecycle.ClockInactivity), string(lifecycle.ClockAuthorTurn)},
+			Description: "What time counts toward marking and closing: inactivity (time without activity, see activity-from) " +
+				"or author-turn (only time on the author's turn: from a maintainer's review or comment, or the draft, until the author's push, reply or re-requested review; " +
+				"a pull request waiting on its reviewers or approved and waiting to be merged is never marked nor closed). See \"Whose turn it is\" in the README."},
+		{Name: inputReviewNudgeDays, Kind: Days, Default: "-1",
+			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the pending requested reviewers, at most once per turn: " +
+				"a whole number, or -1 (the default) to never nudge. Works with either stale-clock; it never marks, labels stale or closes."},
+		{Name: inputReviewNudgeMessage, Kind: Message, Default: notice.DefaultNudge,
+			Description: "Comment of the review nudge; it cannot be empty while the nudge is on. Placeholders: " + placeholders + "; {{reviewers}} mentions the pending requested reviewers, " +
+				"{{days-waiting}} is the days on the reviewers' turn."},
+		{Name: inputReviewNudgeLabel, Kind: Text,
+			Description: "Label added with the review nudge and removed when the turn passes. Empty: none."},
 		{Name: inputCloseAction, Kind: Choice, Default: string(lifecycle.CloseClosed), Choices: []string{string(lifecycle.CloseClosed), string(lifecycle.CloseToDraft)},
 			Description: "What closing a stale pull request does: close, or draft (convert it to a draft, post the closing comment and remove the stale label; it stays open and its author can mark it ready again). " +
 				"draft needs a personal access token or a GitHub App token in repo-token: GitHub refuses the conversion to the workflow's GITHUB_TOKEN."},

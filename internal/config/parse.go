@@ -402,6 +402,8 @@ func (p *parser) config() Config {
 		p.fail(inputCloseAction, "close-action draft with only-draft-pr true would \"close\" drafts by converting them to drafts; use close-action close, or set only-draft-pr to false")
 	}
 
+	p.turn(&c)
+
 	c.LabelsToRemoveWhenStale = p.list("labels-to-remove-when-stale")
 	c.LabelsToAddWhenUnstale = p.list("labels-to-add-when-unstale")
 	c.LabelsToRemoveWhenUnstale = p.list("labels-to-remove-when-unstale")

@@ -306,7 +306,7 @@ func toComment(ic *github.IssueComment) Comment {
 		Event: lifecycle.Event{
 			Kind: lifecycle.Commented, At: ic.GetCreatedAt().Time,
 			Actor: ic.GetUser().GetLogin(), Bot: ic.GetUser().GetType() == "Bot",
-			Notice: kind, MarkedAt: markedAt, MarkHead: head,
+			Notice: kind, MarkedAt: markedAt, MarkHead: head, Association: ic.GetAuthorAssociation(),
 		},
 	}
 }

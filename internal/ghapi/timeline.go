@@ -19,7 +19,10 @@ type timelineEvent struct {
 	SubmittedAt *time.Time `json:"submitted_at"`
 	Body        string     `json:"body"`
 	State       string     `json:"state"` // reviewed
-	Label       *struct {
+	// AuthorAssociation qualifies commented and reviewed events: whether
+	// the account is a maintainer decides whose turn a PR is on.
+	AuthorAssociation string `json:"author_association"`
+	Label             *struct {
 		Name string `json:"name"`
 	} `json:"label"`
 	Parents []struct {
@@ -32,8 +35,9 @@ type timelineEvent struct {
 		Slug string `json:"slug"`
 	} `json:"requested_team"`
 	Comments []struct {
-		User      *user     `json:"user"`
-		CreatedAt time.Time `json:"created_at"`
+		User              *user     `json:"user"`
+		CreatedAt         time.Time `json:"created_at"`
+		AuthorAssociation string    `json:"author_association"`
 	} `json:"comments"`
 }
 
@@ -74,7 +78,7 @@ var kinds = map[string]lifecycle.EventKind{
 	"renamed":                lifecycle.Renamed,
 	"review_requested":       lifecycle.ReviewRequested,
 	"review_request_removed": lifecycle.ReviewRequestRemoved,
-	"convert_to_draft":       lifecycle.Edited,
+	"convert_to_draft":       lifecycle.ConvertedToDraft,
 	"assigned":               lifecycle.Edited,
 	"unassigned":             lifecycle.Edited,
 	"milestoned":             lifecycle.Edited,
@@ -86,7 +90,7 @@ func (e timelineEvent) events() []lifecycle.Event {
 	if e.Event == "line-commented" || e.Event == "commit-commented" {
 		out := make([]lifecycle.Event, 0, len(e.Comments))
 		for _, c := range e.Comments {
-			ev := lifecycle.Event{Kind: lifecycle.ReviewCommented, At: c.CreatedAt}
+			ev := lifecycle.Event{Kind: lifecycle.ReviewCommented, At: c.CreatedAt, Association: c.AuthorAssociation}
 			ev.Actor, ev.Bot = c.User.identity()
 			out = append(out, ev)
 		}
@@ -121,7 +125,7 @@ func (e timelineEvent) events() []lifecycle.Event {
 			ev.Parents = append(ev.Parents, p.SHA)
 		}
 	case lifecycle.Reviewed:
-		ev.ReviewState = e.State
+		ev.ReviewState, ev.Association = e.State, e.AuthorAssociation
 		if e.SubmittedAt != nil {
 			ev.At = *e.SubmittedAt
 		}
@@ -133,6 +137,7 @@ func (e timelineEvent) events() []lifecycle.Event {
 			ev.Actor, ev.Bot = e.User.identity()
 		}
 		ev.Notice, ev.MarkedAt, ev.MarkHead = notice.Parse(e.Body)
+		ev.Association = e.AuthorAssociation
 	case lifecycle.Labeled, lifecycle.Unlabeled:
 		if e.Label != nil {
 			ev.Label = e.Label.Name

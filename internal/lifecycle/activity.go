@@ -24,7 +24,9 @@ const (
 	Renamed
 	ReviewRequested
 	ReviewRequestRemoved
-	Edited // another change a person makes: draft, assignees, milestone, base branch
+	Edited // another change a person makes: assignees, milestone, base branch
+	// ConvertedToDraft: the PR became a draft (its turn passes to the author).
+	ConvertedToDraft
 )
 
 // Notice identifies one of stalepr's own comments by its hidden marker.
@@ -34,6 +36,7 @@ const (
 	NoNotice    Notice = iota
 	StaleNotice        // posted when marking
 	CloseNotice        // posted just before closing
+	NudgeNotice        // the review nudge (see Turn): at most one per reviewers' turn
 )
 
 // Event is one entry of a PR's history, in our vocabulary.
@@ -50,6 +53,10 @@ type Event struct {
 	// Committed only: the commit and its parents.
 	SHA     string
 	Parents []string
+	// Association is GitHub's author_association of a comment, review or
+	// review comment (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE...);
+	// empty on other events, which GitHub does not qualify.
+	Association string
 	// ReviewRequested, ReviewRequestRemoved: the requested login or team slug.
 	Reviewer string
 	// Reviewed: the review's state as it stands now (GitHub rewrites a
@@ -88,6 +95,9 @@ type Activity struct {
 	// updated_at later than it is a change nobody can name (a push of old
 	// commits, an edit): the rules count it as a person's.
 	LastEventAt time.Time
+	// Turn is whose turn the PR is on (see TurnOf); the sweep fills it in
+	// when the policy needs it.
+	Turn Turn
 }
 
 // updateSlack is how far updated_at may lie after the last explained event
@@ -165,6 +175,9 @@ func Summarize(events []Event, staleLabel, author string, self []string) Activit
 				}
 			case CloseNotice:
 				a.CloseNoticeAt = e.At
+			case NudgeNotice:
+				// Ours, and no notice of a mark: never a bot's own notice
+				// next to its label (see ForeignMark).
 			default:
 				if e.Bot || IsBotLogin(e.Actor) || isSelf(e.Actor) {
 					botComments[strings.ToLower(e.Actor)] = e.At

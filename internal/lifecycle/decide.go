@@ -164,6 +164,13 @@ func decideFresh(pr PR, act *Activity, now time.Time, p Policy) Decision {
 			last = later(pr.CreatedAt, act.LastPersonAt)
 		}
 	}
+	if p.StaleClock == ClockAuthorTurn {
+		var d Decision
+		var done bool
+		if d, last, done = turnFresh(pr, act, cutoff, last); done {
+			return d
+		}
+	}
 	if !last.Before(cutoff) {
 		return Decision{Action: Keep, Reason: ReasonActive, InactiveSince: last}
 	}
@@ -198,7 +205,16 @@ func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 		return Decision{Action: NeedDetail, Reason: ReasonStaleWaiting}
 	}
 	personSince := act.LastPersonAt.After(act.MarkedAt)
-	if personSince && p.RemoveStaleWhenUpdated {
+	if p.StaleClock == ClockAuthorTurn {
+		if act.Turn.Whose == TurnUnknown {
+			return Decision{Action: NeedDetail, Reason: ReasonStaleWaiting}
+		}
+		var unstale bool
+		if unstale, personSince = turnStale(act, personSince); unstale {
+			return Decision{Action: Unstale, Reason: ReasonAuthorActed, InactiveSince: act.Turn.Since, MarkedAt: act.MarkedAt}
+		}
+	}
+	if personSince && p.RemoveStaleWhenUpdated && p.StaleClock != ClockAuthorTurn {
 		return Decision{Action: Unstale, Reason: ReasonPersonActivity, InactiveSince: act.LastPersonAt, MarkedAt: act.MarkedAt}
 	}
 	if act.MarkedAt.IsZero() {

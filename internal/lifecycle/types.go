@@ -75,6 +75,10 @@ type Policy struct {
 	ExemptApproved bool     // a PR with a valid approval (Approved) is not marked
 	OnlyDraft      bool     // only draft PRs are considered
 	CloseAction    CloseAction
+
+	StaleClock            StaleClock // "" means ClockInactivity
+	DaysBeforeReviewNudge int        // -1: never nudge
+	NudgeLabel            string     // added with the nudge, removed when the turn passes; "" none
 }
 
 // CloseAction is what closing a stale PR does.

@@ -23,6 +23,18 @@ const (
 		"Thank you for the contribution. Reopen it, or open a new one, whenever you want to continue."
 )
 
+// DefaultStaleAuthorTurn replaces DefaultStale under stale-clock
+// author-turn: it says whose turn it is, since when and after whom, and
+// what hands it back. DefaultNudge is the review nudge's: it mentions the
+// pending requested reviewers only, never the author.
+const (
+	DefaultStaleAuthorTurn = "This pull request has been waiting {{waiting-on-author}}, so it is now marked `{{stale-label}}`.\n\n" +
+		"A push, a reply or a re-requested review hands it back to the reviewers and takes the label off; " +
+		"otherwise it will be closed on {{close-date}}."
+	DefaultNudge = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review. " +
+		"A review, or a comment saying what it needs, hands it back to its author."
+)
+
 // Vars are the values a message may refer to.
 type Vars struct {
 	Author          string
@@ -33,6 +45,13 @@ type Vars struct {
 	CloseDate       time.Time // zero: never
 	StaleLabel      string
 	Labels          []string
+	// The turn (see lifecycle.Turn): days on the reviewers' turn for the
+	// nudge; for the stale notice under author-turn, since when it waits
+	// on the author and after whose review or comment ("" for a draft).
+	DaysWaiting  int
+	TurnSince    time.Time
+	TurnBy       string
+	TurnByReview bool
 }
 
 var placeholders = map[string]func(Vars) string{
@@ -47,8 +66,24 @@ var placeholders = map[string]func(Vars) string{
 		}
 		return v.CloseDate.UTC().Format("2006-01-02")
 	},
-	"stale-label": func(v Vars) string { return v.StaleLabel },
-	"labels":      func(v Vars) string { return strings.Join(v.Labels, ", ") },
+	"stale-label":  func(v Vars) string { return v.StaleLabel },
+	"labels":       func(v Vars) string { return strings.Join(v.Labels, ", ") },
+	"days-waiting": func(v Vars) string { return fmt.Sprint(v.DaysWaiting) },
+	"waiting-on-author": func(v Vars) string {
+		s := "on its author"
+		if !v.TurnSince.IsZero() {
+			s += " since " + v.TurnSince.UTC().Format("2006-01-02")
+		}
+		switch {
+		case v.TurnBy != "" && v.TurnByReview:
+			s += ", after " + v.TurnBy + "'s review" // no @: the notice pings nobody but the author
+		case v.TurnBy != "":
+			s += ", after " + v.TurnBy + "'s comment"
+		default:
+			s += ", as a draft"
+		}
+		return s
+	},
 }
 
 // Placeholders lists the names a message may use, for help texts and errors.
@@ -119,6 +154,7 @@ const (
 	markerPrefix = "<!-- stalepr:"
 	staleKind    = "stale"
 	closeKind    = "close"
+	nudgeKind    = "nudge"
 )
 
 // StaleMarker returns the hidden line appended to a stale notice. head is
@@ -136,7 +172,11 @@ func StaleMarker(markedAt time.Time, head string) string {
 // CloseMarker returns the hidden line appended to a closing comment.
 func CloseMarker() string { return markerPrefix + closeKind + " -->" }
 
-var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
+// NudgeMarker returns the hidden line appended to a review nudge: the
+// turn's own start is in the timeline, so the nudge needs only its kind.
+func NudgeMarker() string { return markerPrefix + nudgeKind + " -->" }
+
+var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
 
 // Parse finds our marker in a comment body.
 func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string) {
@@ -144,8 +184,11 @@ func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string)
 	if m == nil {
 		return lifecycle.NoNotice, time.Time{}, ""
 	}
-	if m[1] == closeKind {
+	switch m[1] {
+	case closeKind:
 		return lifecycle.CloseNotice, time.Time{}, ""
+	case nudgeKind:
+		return lifecycle.NudgeNotice, time.Time{}, ""
 	}
 	t, _ := time.Parse(time.RFC3339, m[2])
 	return lifecycle.StaleNotice, t, m[3]

@@ -102,6 +102,38 @@ func TestDefaultsRender(t *testing.T) {
 	}
 }
 
+// TestTurnDefaults: the author-turn notice says why (since when, after
+// whose review, what hands it back); the nudge mentions the pending
+// requested reviewers and nobody else.
+func TestTurnDefaults(t *testing.T) {
+	t.Parallel()
+	v := notice.Vars{Author: "alice", Reviewers: []string{"rey", "team:core"}, DaysWaiting: 9, StaleLabel: "stale",
+		TurnSince: time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC), TurnBy: "maya", TurnByReview: true,
+		CloseDate: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)}
+	for _, tmpl := range []string{notice.DefaultStaleAuthorTurn, notice.DefaultNudge} {
+		if err := notice.Check(tmpl); err != nil {
+			t.Fatalf("Check: %v", err)
+		}
+	}
+	stale := notice.Render(notice.DefaultStaleAuthorTurn, v)
+	for _, want := range []string{"since 2026-10-02", "after maya's review", "A push, a reply or a re-requested review", "2026-12-06"} {
+		if !strings.Contains(stale, want) {
+			t.Errorf("author-turn notice %q lacks %q", stale, want)
+		}
+	}
+	v.TurnBy = ""
+	if got := notice.Render(notice.DefaultStaleAuthorTurn, v); !strings.Contains(got, "as a draft") {
+		t.Errorf("author-turn notice of a draft %q does not say so", got)
+	}
+	nudge := notice.Render(notice.DefaultNudge, v)
+	if !strings.Contains(nudge, "@rey, the core team") || !strings.Contains(nudge, "9 days") {
+		t.Errorf("nudge %q lacks the reviewers or the days waiting", nudge)
+	}
+	if strings.Count(nudge, "@") != 1 {
+		t.Errorf("nudge %q mentions someone besides the requested reviewers", nudge)
+	}
+}
+
 func TestCheck(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -146,7 +178,7 @@ func TestPlaceholders(t *testing.T) {
 	t.Parallel()
 	want := []string{
 		"{{author}}", "{{close-date}}", "{{days-before-close}}", "{{days-before-stale}}",
-		"{{days-inactive}}", "{{labels}}", "{{reviewers}}", "{{stale-label}}",
+		"{{days-inactive}}", "{{days-waiting}}", "{{labels}}", "{{reviewers}}", "{{stale-label}}", "{{waiting-on-author}}",
 	}
 	if got := notice.Placeholders(); !slices.Equal(got, want) {
 		t.Errorf("Placeholders() = %q, want %q", got, want)
@@ -170,6 +202,7 @@ func TestMarkers(t *testing.T) {
 			markedAt: markedAt,
 		},
 		{name: "close marker round-trips", body: notice.CloseMarker(), kind: lifecycle.CloseNotice},
+		{name: "nudge marker round-trips", body: notice.Body(notice.Render(notice.DefaultNudge, vars()), notice.NudgeMarker()), kind: lifecycle.NudgeNotice},
 		{
 			name:     "stale marker embedded in a rendered notice",
 			body:     notice.Body(notice.Render(notice.DefaultStale, vars())+"\n\n", notice.StaleMarker(markedAt, "")),

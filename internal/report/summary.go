@@ -93,6 +93,8 @@ func Summary(r sweep.Result, repo string) string {
 		b.WriteString("</details>\n\n")
 	}
 
+	writeTurns(&b, r)
+
 	if len(r.Skipped) > 0 {
 		fmt.Fprintf(&b, "<details><summary>Skipped %s (exempt or filtered out)</summary>\n\n", plural(len(r.Skipped), "pull request"))
 		writeTable(&b, []string{"PR", "Title", "Reason"}, len(r.Skipped), func(i int) []string {

@@ -49,6 +49,8 @@ func (s *sweeper) perform(ctx context.Context, p op) error {
 		return s.removeCloseLabel(ctx, p)
 	case opDeleteDuplicate:
 		return s.gh.DeleteComment(ctx, p.comment)
+	case opNudge, opNudgeLabel:
+		return s.performNudge(ctx, p)
 	case opClose:
 		if s.pol.CloseAction == lifecycle.CloseToDraft {
 			return s.toDraft(ctx, p)
@@ -218,6 +220,8 @@ func (s *sweeper) vars(p op) notice.Vars {
 	}
 	if p.act != nil {
 		v.Reviewers = p.act.PendingReviewers
+		v.DaysWaiting = daysSince(p.act.Turn.Since, s.now)
+		v.TurnSince, v.TurnBy, v.TurnByReview = p.act.Turn.Since, p.act.Turn.By, p.act.Turn.ByReview
 		if p.kind == opClose {
 			// Our mark and notice are not activity: count from the last
 			// thing a person did, or from the PR's creation.
@@ -265,6 +269,7 @@ func (s *sweeper) item(p op) Item {
 		LastActivity: p.d.InactiveSince, InactiveDays: daysSince(p.d.InactiveSince, s.now),
 		CloseAt: p.d.CloseAt,
 	}
+	s.turnOf(&it, p.act)
 	return it
 }
 

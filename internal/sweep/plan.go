@@ -20,6 +20,8 @@ const (
 	opClose                         // closing comment, then close (or convert to draft), branch
 	opNotify                        // our label lacks its notice (a run stopped in between): post it
 	opMark                          // the stale label, then the notice
+	opNudge                         // the review nudge, then review-nudge-label (nudge.go)
+	opNudgeLabel                    // the nudge label: added (a run stopped after the nudge) or removed (the turn passed)
 	opFinishClose                   // we closed it, a stopped run left its branch: delete it, label off
 	opCleanLabel                    // a person closed or merged it: the stale label off
 	opCleanCloseLabel               // open again after a stale close: close-pr-label off
@@ -51,6 +53,9 @@ var kindOf = map[lifecycle.Action]opKind{
 func (s *sweeper) plan(decided []planned) []op {
 	var ops []op
 	for _, p := range decided {
+		if o, ok := s.nudgeOp(p); ok {
+			ops = append(ops, o)
+		}
 		if k, ok := kindOf[p.d.Action]; ok {
 			ops = append(ops, op{kind: k, pr: p.pr, d: p.d, act: p.act})
 			continue
@@ -122,6 +127,10 @@ func (s *sweeper) done(o op, it Item) {
 		s.res.Closed = append(s.res.Closed, it)
 	case opFinishClose, opCleanLabel, opCleanCloseLabel:
 		s.res.Cleaned = append(s.res.Cleaned, it)
+	case opNudge:
+		s.res.Nudged = append(s.res.Nudged, it)
+	case opNudgeLabel:
+		return // the label of a nudge posted or a turn passed: nothing to report
 	}
 	s.log.PR(it)
 }
@@ -173,8 +182,10 @@ func (s *sweeper) costOf(k opKind) int {
 		return 1
 	case opCleanCloseLabel:
 		return 2 // a fresh read of the PR, then the label off
-	case opNotify, opCleanLabel, opDeleteDuplicate:
+	case opNotify, opCleanLabel, opDeleteDuplicate, opNudgeLabel:
 		return 1
+	case opNudge:
+		return 2 // the comment, the label
 	}
 	return 0
 }
@@ -196,7 +207,7 @@ func (s *sweeper) costOfDecision(a lifecycle.Action) int {
 // duplicate.
 func (s *sweeper) dedupeReserve(k opKind) int {
 	posts := k == opMark && s.cfg.StaleMessage != "" || k == opNotify ||
-		k == opClose && s.cfg.CloseMessage != ""
+		k == opClose && s.cfg.CloseMessage != "" || k == opNudge
 	if !posts && s.posts == 0 {
 		return 0
 	}

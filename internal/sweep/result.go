@@ -19,6 +19,10 @@ type Item struct {
 	InactiveDays int
 	CloseAt      time.Time // stale PRs: when they close if nobody acts; zero: never
 	Err          string    // set on Failed items: why the PR was skipped
+	// Turn is whose turn the PR is on, when the run read its timeline
+	// (TurnUnknown otherwise), and TurnDays the days it has been.
+	Turn     lifecycle.Whose
+	TurnDays int
 }
 
 // Result is what one run did, for the log, the job summary and the outputs.
@@ -33,6 +37,11 @@ type Result struct {
 	Skipped  []Item // exempt or filtered out
 	Failed   []Item // a read or write failed: left untouched this run
 	Cleaned  []Item // closed or merged by a person: stale label removed
+	Nudged   []Item // review nudge posted (or would be, in dry run)
+	// Turns is every PR whose turn the run read, with it (see Item.Turn);
+	// TurnCounts counts them by turn.
+	Turns      []Item
+	TurnCounts map[lifecycle.Whose]int
 
 	Considered int // open PRs the listings returned
 	// Stopped is why the run ended before it looked at everything; nil

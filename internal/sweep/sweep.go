@@ -77,9 +77,10 @@ type sweeper struct {
 }
 
 type planned struct {
-	pr  lifecycle.PR
-	d   lifecycle.Decision
-	act *lifecycle.Activity
+	pr    lifecycle.PR
+	d     lifecycle.Decision
+	act   *lifecycle.Activity
+	nudge lifecycle.NudgeAction // the review nudge's decision (see nudge.go)
 }
 
 // Run performs one sweep. It never returns an error: every problem is in the
@@ -235,7 +236,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 			s.fail(p.pr, err)
 			continue
 		}
-		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel)) {
+		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone) {
 			out = append(out, *np)
 		}
 	}
@@ -277,8 +278,8 @@ func (a *allowance) spend(n int) {
 // update is our own notice, or a person's comment, is then settled without
 // its timeline.
 func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allowance) (map[int][]lifecycle.Event, bool, error) {
-	if len(stale) < 3 || budget.empty() {
-		return nil, false, nil
+	if len(stale) < 3 || budget.empty() || s.needTurn() {
+		return nil, false, nil // the comments cannot tell whose turn it is
 	}
 	since := stale[len(stale)-1].pr.UpdatedAt.Add(-commentSlack) // sorted newest first
 	comments, complete, err := s.repoComments(ctx, since, func(pg ghapi.Page) bool {
@@ -393,11 +394,16 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 	if err := s.learnSelf(ctx, events); err != nil {
 		return lifecycle.Activity{}, err
 	}
-	return lifecycle.Summarize(events, s.pol.StaleLabel, pr.Author, s.self).Explain(pr), nil
+	act := lifecycle.Summarize(events, s.pol.StaleLabel, pr.Author, s.self).Explain(pr)
+	act.Turn = lifecycle.TurnOf(pr, events, s.self)
+	return act, nil
 }
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
-	return planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
+	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
+	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
+	s.noteTurn(p)
+	return p
 }
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
@@ -406,7 +412,7 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 // decision needs their activity read.
 func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err error) {
 	cutoff, ok := s.pol.StaleCutoff(s.now)
-	if !ok {
+	if !ok && s.pol.DaysBeforeReviewNudge < 0 {
 		return nil, nil, nil
 	}
 	q := ghapi.Query{State: "open", Sort: "updated", Direction: "asc"}
@@ -415,7 +421,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 	}
 	// Under activity-from: people, a PR updated after the cutoff may still
 	// be inactive as far as people go: the listing must go on to the end.
-	people := s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates
+	people := s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates || s.needTurn()
 	var cost int
 	ordered, prevKey := true, time.Time{}
 	err = s.listUntil(ctx, s.gh.ListPulls, q, s.seen, func(pr lifecycle.PR) {
@@ -431,6 +437,12 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 			return // active, on the page where the listing stops
 		}
 		d := lifecycle.Decide(pr, nil, s.now, s.pol)
+		nudge := lifecycle.DecideNudge(pr, nil, s.now, s.pol)
+		if nudge == lifecycle.NudgeDetail && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
+			unsure = append(unsure, planned{pr: pr, d: d, nudge: nudge}) // only the timeline tells whose turn it is
+			cost += s.costOfDecision(lifecycle.NeedDetail)
+			return
+		}
 		switch d.Action {
 		case lifecycle.Keep:
 			return

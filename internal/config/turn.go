@@ -1,0 +1,31 @@
+package config
+
+import (
+	"strings"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/notice"
+)
+
+// turn reads the inputs of whose turn it is (stale-clock and the review
+// nudge), in one place.
+func (p *parser) turn(c *Config) {
+	pol := &c.Policy
+	pol.StaleClock = lifecycle.StaleClock(p.choice(inputStaleClock))
+	pol.DaysBeforeReviewNudge = p.days(inputReviewNudgeDays)
+	c.NudgeMessage = p.message(inputReviewNudgeMessage)
+	pol.NudgeLabel = p.text(inputReviewNudgeLabel)
+	if pol.StaleClock == lifecycle.ClockAuthorTurn && c.StaleMessage == notice.DefaultStale {
+		// Our default says "no activity", which is not the reason under
+		// this clock: the author-turn one says whose turn and since when.
+		// (The runner passes action.yml's default as if set.)
+		c.StaleMessage = notice.DefaultStaleAuthorTurn
+	}
+	if l := pol.NudgeLabel; l != "" && strings.EqualFold(l, pol.StaleLabel) {
+		p.fail(inputReviewNudgeLabel, "is %s, the same label as stale-pr-label: a nudged pull request would read as stale; choose another label", quote(l))
+	}
+	if pol.DaysBeforeReviewNudge >= 0 && c.NudgeMessage == "" {
+		// The nudge's hidden marker is what keeps it to one per turn.
+		p.fail(inputReviewNudgeMessage, "is empty, but the nudge is a comment; set a message, or days-before-review-nudge to -1")
+	}
+}

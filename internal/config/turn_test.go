@@ -1,0 +1,47 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/notice"
+)
+
+func TestParseTurnInputs(t *testing.T) {
+	t.Parallel()
+	c := mustParse(t, map[string]string{"stale-clock": "Author-Turn", "days-before-review-nudge": "7",
+		"review-nudge-label": "waiting-on-review", "review-nudge-message": "{{reviewers}}: {{days-waiting}} days"})
+	if c.Policy.StaleClock != lifecycle.ClockAuthorTurn || c.Policy.DaysBeforeReviewNudge != 7 ||
+		c.Policy.NudgeLabel != "waiting-on-review" || c.NudgeMessage != "{{reviewers}}: {{days-waiting}} days" {
+		t.Errorf("got %+v", c)
+	}
+	if c.StaleMessage != notice.DefaultStaleAuthorTurn {
+		t.Errorf("author-turn with the default stale-pr-message: %q, want the author-turn notice that says why", c.StaleMessage)
+	}
+	if own := mustParse(t, map[string]string{"stale-clock": "author-turn", "stale-pr-message": "mine"}); own.StaleMessage != "mine" {
+		t.Errorf("author-turn replaced the user's own stale-pr-message: %q", own.StaleMessage)
+	}
+}
+
+func TestParseTurnErrors(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		inputs map[string]string
+		name   string
+		says   string
+	}{
+		{map[string]string{"stale-clock": "turn"}, "stale-clock", `want inactivity or author-turn, got "turn"`},
+		{map[string]string{"days-before-review-nudge": "soon"}, "days-before-review-nudge", "want a whole number of days"},
+		{map[string]string{"review-nudge-message": "{{assignee}}"}, "review-nudge-message", "unknown placeholder {{assignee}}"},
+		{map[string]string{"review-nudge-label": "Stale"}, "review-nudge-label", "the same label as stale-pr-label"},
+		{map[string]string{"days-before-review-nudge": "3", "review-nudge-message": ""}, "review-nudge-message", "the nudge is a comment"},
+	} {
+		_, err := Parse(source(tt.inputs, nil))
+		var errs Errors
+		if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Name != tt.name || !strings.Contains(errs[0].Msg, tt.says) {
+			t.Errorf("Parse(%v) = %v, want one error on %s saying %q", tt.inputs, err, tt.name, tt.says)
+		}
+	}
+}

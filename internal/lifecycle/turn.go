@@ -1,0 +1,276 @@
+package lifecycle
+
+import (
+	"strings"
+	"time"
+)
+
+// Whose names the party a PR waits on.
+type Whose int
+
+const (
+	TurnUnknown     Whose = iota // not read
+	TurnReviewers                // opened, marked ready, or the author acted last
+	TurnAuthor                   // a maintainer acted after the author, or a draft
+	TurnMaintainers              // approved, no change request standing: theirs to merge
+)
+
+func (w Whose) String() string {
+	return [...]string{"unknown", "reviewers", "author", "maintainers"}[w]
+}
+
+// Turn is whose turn a PR is on, and since when.
+type Turn struct {
+	Whose Whose
+	Since time.Time // when the turn passed to Whose
+	// By is the maintainer whose review or comment passed the turn to the
+	// author ("" when a draft did); ByReview says it was a review.
+	By       string
+	ByReview bool
+	// AuthorAt is the author's last action that counts for the turn; zero
+	// when none is seen.
+	AuthorAt time.Time
+	// NudgedAt is our latest review nudge; zero when none.
+	NudgedAt time.Time
+}
+
+// IsMaintainer reports whether GitHub's author_association makes an
+// account a maintainer: the repository's owner, a member of its
+// organisation, or a collaborator.
+func IsMaintainer(association string) bool {
+	switch strings.ToUpper(association) {
+	case "OWNER", "MEMBER", "COLLABORATOR":
+		return true
+	}
+	return false
+}
+
+// TurnOf reads whose turn a PR is on from its timeline. self lists the
+// logins stalepr writes as. The rules:
+//   - the reviewers' turn from when the PR is opened or marked ready;
+//   - the author's when a maintainer (IsMaintainer) acts after the
+//     author's last action: a review that requests changes or comments, an
+//     issue or review comment; and from when the PR became a draft;
+//   - the reviewers' again when the author acts: a push of their own
+//     commits (not a bot's), a comment, a reply to a review, a re-requested
+//     review, marking the draft ready;
+//   - the maintainers' (to merge) while an approval stands and no
+//     maintainer's latest review requests changes, unless it is a draft.
+//
+// Third persons (no maintainer association), bots and stalepr never change
+// the turn. On a maintainer's own PR the author's actions are the author's
+// and the other maintainers are the reviewers. A dismissed review passes
+// nothing: it was withdrawn.
+func TurnOf(pr PR, events []Event, self []string) Turn {
+	sorted := chronological(events)
+	draft := pr.Draft
+	for _, e := range sorted {
+		if e.Kind == ReadyForReview || e.Kind == ConvertedToDraft {
+			draft = e.Kind == ReadyForReview // the first change tells how it was opened
+			break
+		}
+	}
+	isAuthor := func(login string) bool { return login != "" && strings.EqualFold(login, pr.Author) }
+	ignored := func(e Event) bool {
+		if e.Kind == Committed {
+			return e.Bot
+		}
+		return e.Actor == "" || e.Bot || IsBotLogin(e.Actor) || containsFold(self, e.Actor)
+	}
+
+	t := Turn{Whose: TurnReviewers, Since: pr.CreatedAt}
+	base := TurnReviewers         // the turn as actions pass it, before drafts and approvals
+	latest := map[string]string{} // each maintainer's latest review that is not a comment
+	// set settles the turn after an event at `at` by actor (review: a review).
+	set := func(at time.Time, actor string, review bool) {
+		w := base
+		switch {
+		case draft:
+			w = TurnAuthor
+		case approvalStands(latest):
+			w = TurnMaintainers
+		}
+		if w == t.Whose {
+			return
+		}
+		t.Whose, t.Since, t.By, t.ByReview = w, at, "", false
+		if w == TurnAuthor && !draft {
+			t.By, t.ByReview = actor, review
+		}
+	}
+	set(pr.CreatedAt, "", false)
+	for _, e := range sorted {
+		if e.Kind == Commented && e.Notice == NudgeNotice && containsFold(self, e.Actor) {
+			t.NudgedAt = e.At
+			continue
+		}
+		switch e.Kind {
+		case ReadyForReview: // by anyone: the reviewers' turn begins
+			draft, base = false, TurnReviewers
+			set(e.At, "", false)
+			continue
+		case ConvertedToDraft:
+			draft = true
+			set(e.At, "", false)
+			continue
+		}
+		if ignored(e) {
+			continue
+		}
+		author := e.Kind == Committed || isAuthor(e.Actor)
+		switch {
+		case author && authorAction(e):
+			t.AuthorAt = e.At
+			base = TurnReviewers
+		case !author && IsMaintainer(e.Association) && maintainerAction(e):
+			state := strings.ToUpper(e.ReviewState)
+			if e.Kind == Reviewed && state != ReviewStateCommented {
+				latest[strings.ToLower(e.Actor)] = state
+			}
+			// An approval passes nothing to the author; a dismissed review
+			// was withdrawn.
+			if e.Kind != Reviewed || state != ReviewStateApproved && state != ReviewStateDismissed {
+				base = TurnAuthor
+			}
+		default:
+			continue
+		}
+		set(e.At, e.Actor, e.Kind == Reviewed)
+	}
+	return t
+}
+
+// authorAction: what the author does that hands the turn back.
+func authorAction(e Event) bool {
+	switch e.Kind {
+	case Committed, ForcePushed, Commented, ReviewCommented, Reviewed, ReviewRequested:
+		return true
+	}
+	return false
+}
+
+// maintainerAction: what a maintainer does that may pass the turn.
+func maintainerAction(e Event) bool {
+	switch e.Kind {
+	case Commented, ReviewCommented, Reviewed:
+		return true
+	}
+	return false
+}
+
+// approvalStands: some maintainer's latest review approves, and none's
+// latest requests changes.
+func approvalStands(latest map[string]string) bool {
+	approved := false
+	for _, state := range latest {
+		switch state {
+		case ReviewStateChangesRequested:
+			return false
+		case ReviewStateApproved:
+			approved = true
+		}
+	}
+	return approved
+}
+
+// StaleClock says what time counts toward marking and closing.
+type StaleClock string
+
+const (
+	// ClockInactivity: time without activity (activity-from says whose).
+	ClockInactivity StaleClock = "inactivity"
+	// ClockAuthorTurn: time on the author's turn only (see TurnOf).
+	ClockAuthorTurn StaleClock = "author-turn"
+)
+
+// Reasons of the turn's rules.
+const (
+	ReasonReviewersTurn   Reason = "waiting on reviewers"
+	ReasonMaintainersTurn Reason = "approved, waiting on maintainers to merge"
+	ReasonAuthorActed     Reason = "the author acted: the reviewers' turn"
+)
+
+// turnFresh applies the author-turn clock to an unlabelled PR whose last
+// activity the inactivity rules put at last. done reports a decision;
+// otherwise last becomes the time on the author's turn began.
+func turnFresh(pr PR, act *Activity, cutoff, last time.Time) (Decision, time.Time, bool) {
+	if !pr.CreatedAt.Before(cutoff) {
+		// The turn is no older than the PR.
+		return Decision{Action: Keep, Reason: ReasonActive, InactiveSince: pr.CreatedAt}, last, true
+	}
+	if act == nil || act.Turn.Whose == TurnUnknown {
+		return Decision{Action: NeedDetail, Reason: ReasonActive}, last, true
+	}
+	switch act.Turn.Whose {
+	case TurnReviewers:
+		return Decision{Action: Keep, Reason: ReasonReviewersTurn, InactiveSince: act.Turn.Since}, last, true
+	case TurnMaintainers:
+		return Decision{Action: Keep, Reason: ReasonMaintainersTurn, InactiveSince: act.Turn.Since}, last, true
+	}
+	clock := act.Turn.Since
+	if act.LastPersonLogin == "" && act.LastPersonAt.After(clock) {
+		// An update nothing explains (Explain): in doubt, the author's.
+		clock = act.LastPersonAt
+	}
+	return Decision{}, clock, false
+}
+
+// turnStale applies the author-turn clock to a stale-labelled PR: it is
+// un-staled once the author acted after the mark (or it is on anyone else's
+// turn), and otherwise only an update nothing explains postpones the close
+// (without un-staling: the next run would mark it again at once): a third
+// person's "+1" or a maintainer's ping does not.
+func turnStale(act *Activity, personSince bool) (unstale, stillPersonSince bool) {
+	t := act.Turn
+	if t.Whose == TurnUnknown {
+		return false, personSince // not read: the caller asks for the timeline
+	}
+	if t.Whose != TurnAuthor || act.PushedAfterMark ||
+		!act.MarkedAt.IsZero() && t.AuthorAt.Sub(act.MarkedAt) > 0 {
+		return true, false
+	}
+	return false, personSince && act.LastPersonLogin == ""
+}
+
+// NudgeAction is what the review nudge needs on one PR.
+type NudgeAction int
+
+const (
+	NudgeNone    NudgeAction = iota
+	NudgeDetail              // the turn must be read first
+	NudgePost                // post the nudge (and add review-nudge-label)
+	NudgeLabel               // the nudge is there, its label is not (a run stopped between): add it
+	NudgeUnlabel             // the label belongs to a turn that passed: take it off
+)
+
+// DecideNudge applies the review nudge: after DaysBeforeReviewNudge days
+// on the reviewers' turn, one nudge per turn, its label on while that turn
+// lasts. Exempt and filtered-out PRs are left alone, as by Decide.
+func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
+	labelled := p.NudgeLabel != "" && pr.HasLabel(p.NudgeLabel)
+	if p.DaysBeforeReviewNudge < 0 && !labelled {
+		return NudgeNone
+	}
+	if _, exempt := exemption(pr, p); exempt {
+		return NudgeNone
+	}
+	wait := time.Duration(p.DaysBeforeReviewNudge) * Day
+	if act == nil || act.Turn.Whose == TurnUnknown {
+		if labelled || p.DaysBeforeReviewNudge >= 0 && now.Sub(pr.CreatedAt) >= wait {
+			return NudgeDetail
+		}
+		return NudgeNone
+	}
+	t := act.Turn
+	onReviewers := t.Whose == TurnReviewers
+	nudged := onReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
+	switch {
+	case onReviewers && !nudged && p.DaysBeforeReviewNudge >= 0 && now.Sub(t.Since) >= wait:
+		return NudgePost
+	case nudged && p.NudgeLabel != "" && !labelled:
+		return NudgeLabel
+	case labelled && !nudged:
+		return NudgeUnlabel
+	}
+	return NudgeNone
+}

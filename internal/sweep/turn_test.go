@@ -1,0 +1,376 @@
+package sweep_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// Whose turn it is, end to end through the HTTP path: README "Whose turn it is".
+
+var (
+	mia   = fakegithub.Person("mia") // a maintainer, as is maint
+	carol = fakegithub.Person("carol")
+)
+
+func turnWorld(t *testing.T) *world {
+	w := newWorld(t)
+	w.fake.AddMember(maint.Login, mia.Login)
+	return w
+}
+
+// openPR adds a PR by author opened d days ago, with no activity since.
+func (w *world) openPR(d float64, author fakegithub.User, mod ...func(*fakegithub.Issue)) int {
+	is := fakegithub.Issue{Title: fmt.Sprintf("PR opened %v days ago", d), User: author, CreatedAt: daysAgo(d), UpdatedAt: daysAgo(d)}
+	for _, m := range mod {
+		m(&is)
+	}
+	return w.fake.AddPR(is)
+}
+
+var authorTurnInputs = map[string]string{"stale-clock": "author-turn", "days-before-stale": "10", "days-before-close": "5"}
+
+// TestTurnAuthorTurnClock: under stale-clock author-turn, only time on the
+// author's turn marks; one case per rule.
+func TestTurnAuthorTurnClock(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	cases := []struct {
+		name   string
+		setup  func() int
+		marked bool
+	}{
+		{"opened, never reviewed: the reviewers' turn", func() int { return w.openPR(60, alice) }, false},
+		{"a maintainer's change request: the author's turn", func() int {
+			n := w.openPR(60, alice)
+			f.Review(n, maint, daysAgo(20), "CHANGES_REQUESTED", "please rename")
+			return n
+		}, true},
+		{"a maintainer's comment: the author's turn", func() int {
+			n := w.openPR(60, alice)
+			f.Comment(n, maint, daysAgo(20), "could you add a test?")
+			return n
+		}, true},
+		{"the author's push hands it back", func() int {
+			n := w.openPR(60, alice)
+			f.Review(n, maint, daysAgo(30), "CHANGES_REQUESTED", "please rename")
+			f.Push(n, "alice", daysAgo(20), "rename")
+			return n
+		}, false},
+		{"a bot's push does not", func() int {
+			n := w.openPR(60, alice)
+			f.Review(n, maint, daysAgo(20), "CHANGES_REQUESTED", "please rename")
+			f.PushAs(n, ci, daysAgo(2), "update branch")
+			return n
+		}, true},
+		{"the author's reply to a review hands it back", func() int {
+			n := w.openPR(60, alice)
+			f.Review(n, maint, daysAgo(30), "CHANGES_REQUESTED", "why?")
+			f.LineComment(n, alice, daysAgo(20), "a.go", "because")
+			return n
+		}, false},
+		{"a re-requested review hands it back", func() int {
+			n := w.openPR(60, alice)
+			f.Review(n, maint, daysAgo(30), "CHANGES_REQUESTED", "please rename")
+			f.RequestReview(n, alice, daysAgo(20), maint.Login)
+			return n
+		}, false},
+		{"a drive-by +1 changes nothing", func() int {
+			n := w.openPR(60, alice)
+			f.Review(n, maint, daysAgo(20), "CHANGES_REQUESTED", "please rename")
+			f.Comment(n, carol, daysAgo(1), "+1, I need this too")
+			return n
+		}, true},
+		{"a drive-by +1 does not hand the reviewers' turn to the author", func() int {
+			n := w.openPR(60, alice)
+			f.Comment(n, carol, daysAgo(20), "+1")
+			return n
+		}, false},
+		{"a bot's comment changes nothing", func() int {
+			n := w.openPR(60, alice)
+			f.Comment(n, maint, daysAgo(20), "needs a rebase")
+			f.Comment(n, ci, daysAgo(1), "build passed")
+			return n
+		}, true},
+		{"an approval: the maintainers' turn, never marked", func() int {
+			n := w.openPR(60, alice)
+			f.Review(n, maint, daysAgo(40), "APPROVED", "lgtm")
+			f.Comment(n, maint, daysAgo(39), "will merge after the release")
+			return n
+		}, false},
+		{"an approval followed by another reviewer's change request: the author's turn", func() int {
+			n := w.openPR(60, alice)
+			f.Review(n, maint, daysAgo(40), "APPROVED", "lgtm")
+			f.Review(n, mia, daysAgo(20), "CHANGES_REQUESTED", "not so fast")
+			return n
+		}, true},
+		{"a draft: the author's turn from when it became one", func() int {
+			n := w.openPR(60, alice)
+			f.ConvertToDraft(n, alice, daysAgo(20))
+			return n
+		}, true},
+		{"a draft marked ready: the reviewers' turn", func() int {
+			n := w.openPR(60, alice, func(is *fakegithub.Issue) { is.Draft = true })
+			f.ReadyForReview(n, alice, daysAgo(20))
+			return n
+		}, false},
+		{"a maintainer's own PR: another maintainer's review passes it to its author", func() int {
+			n := w.openPR(60, maint)
+			f.Comment(n, maint, daysAgo(50), "ready for review")
+			f.Review(n, mia, daysAgo(20), "CHANGES_REQUESTED", "one thing")
+			return n
+		}, true},
+		{"a maintainer's own PR: its author's answer hands it back", func() int {
+			n := w.openPR(60, maint)
+			f.Review(n, mia, daysAgo(30), "CHANGES_REQUESTED", "one thing")
+			f.Comment(n, maint, daysAgo(20), "done")
+			return n
+		}, false},
+	}
+	prs := make([]int, len(cases))
+	for i, c := range cases {
+		prs[i] = c.setup()
+	}
+	res := w.run(authorTurnInputs)
+	if !res.OK() {
+		t.Fatalf("run: failed %+v, stopped %v", res.Failed, res.Stopped)
+	}
+	for i, c := range cases {
+		if got := w.hasLabel(prs[i], "stale"); got != c.marked {
+			t.Errorf("%s: #%d marked = %v, want %v", c.name, prs[i], got, c.marked)
+		}
+	}
+	// The notice says why: since when, after whose review, what hands it back.
+	body := w.fake.Comments(prs[1])[0].Body
+	for _, want := range []string{"since " + daysAgo(20).Format(time.DateOnly), "after maintainer's review", "A push, a reply or a re-requested review"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("author-turn notice lacks %q:\n%s", want, body)
+		}
+	}
+	if res.TurnCounts[lifecycle.TurnAuthor] == 0 || res.TurnCounts[lifecycle.TurnReviewers] == 0 || res.TurnCounts[lifecycle.TurnMaintainers] != 1 {
+		t.Errorf("TurnCounts = %v", res.TurnCounts)
+	}
+}
+
+// TestTurnAuthorTurnUnstaleAndClose: the author's action un-stales; a third
+// person's comment does not postpone the close; the reviewers' turn is
+// never closed.
+func TestTurnAuthorTurnUnstaleAndClose(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	pushed := w.openPR(60, alice)
+	f.Review(pushed, maint, daysAgo(20), "CHANGES_REQUESTED", "please rename")
+	pinged := w.openPR(60, alice)
+	f.Review(pinged, maint, daysAgo(20), "CHANGES_REQUESTED", "please rename")
+	waiting := w.openPR(60, alice)
+	w.run(authorTurnInputs)
+	if !w.hasLabel(pushed, "stale") || !w.hasLabel(pinged, "stale") || w.hasLabel(waiting, "stale") {
+		t.Fatalf("first run: labels %v %v %v", w.labels(pushed), w.labels(pinged), w.labels(waiting))
+	}
+	w.clock.Advance(2 * lifecycle.Day)
+	f.Push(pushed, "alice", w.now(), "renamed")
+	f.Comment(pinged, carol, w.now(), "+1")
+	res := w.run(authorTurnInputs)
+	if w.hasLabel(pushed, "stale") || !has(res.Unstaled, pushed) {
+		t.Errorf("#%d: the author pushed, still %v", pushed, w.labels(pushed))
+	}
+	if !w.hasLabel(pinged, "stale") {
+		t.Errorf("#%d: a third person's +1 un-staled it", pinged)
+	}
+	w.clock.Advance(4 * lifecycle.Day)
+	w.run(authorTurnInputs)
+	if w.state(pinged) != "closed" {
+		t.Errorf("#%d: %s six days after the mark; a third person's +1 must not postpone the close", pinged, w.state(pinged))
+	}
+	w.clock.Advance(400 * lifecycle.Day)
+	w.run(authorTurnInputs)
+	if w.state(waiting) != "open" || w.hasLabel(waiting, "stale") || w.state(pushed) != "open" || w.hasLabel(pushed, "stale") {
+		t.Errorf("a PR on the reviewers' turn was marked or closed: #%d %s %v, #%d %s %v",
+			waiting, w.state(waiting), w.labels(waiting), pushed, w.state(pushed), w.labels(pushed))
+	}
+}
+
+var nudgeInputs = map[string]string{"days-before-stale": "-1", "days-before-review-nudge": "7", "review-nudge-label": "waiting-on-review"}
+
+// TestTurnNudgeOncePerTurn: one nudge per reviewers' turn across runs; it
+// mentions the pending requested reviewers only; its label goes when the
+// turn passes; a new reviewers' turn gets a new nudge.
+func TestTurnNudgeOncePerTurn(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	n := w.openPR(10, alice)
+	f.RequestReview(n, alice, daysAgo(10), "rey")
+	young := w.openPR(3, alice)
+	onAuthor := w.openPR(30, alice)
+	f.Comment(onAuthor, maint, daysAgo(20), "please add a test")
+	res := w.run(nudgeInputs)
+	if w.notices(n, "nudge") != 1 || !w.hasLabel(n, "waiting-on-review") || !has(res.Nudged, n) {
+		t.Fatalf("#%d: %d nudges, labels %v; want one nudge and its label", n, w.notices(n, "nudge"), w.labels(n))
+	}
+	body := f.Comments(n)[0].Body
+	if !strings.Contains(body, "@rey") || strings.Count(body, "@") != 1 || !strings.Contains(body, "10 days") {
+		t.Errorf("nudge must mention @rey only and say 10 days:\n%s", body)
+	}
+	if w.notices(young, "nudge")+w.notices(onAuthor, "nudge") != 0 || w.hasLabel(n, "stale") {
+		t.Errorf("nudged a PR under a week on the reviewers' turn or on the author's turn, or marked one stale")
+	}
+	for range 3 {
+		w.clock.Advance(lifecycle.Day)
+		w.run(nudgeInputs)
+	}
+	if c := w.notices(n, "nudge"); c != 1 {
+		t.Fatalf("%d nudges after three more runs in the same turn, want 1", c)
+	}
+	f.Review(n, maint, w.now(), "CHANGES_REQUESTED", "one thing")
+	w.clock.Advance(lifecycle.Day)
+	w.run(nudgeInputs)
+	if w.hasLabel(n, "waiting-on-review") {
+		t.Errorf("the turn passed to the author, the nudge label stayed")
+	}
+	f.Push(n, "alice", w.now(), "fixed")
+	w.clock.Advance(8 * lifecycle.Day)
+	w.run(nudgeInputs)
+	if c := w.notices(n, "nudge"); c != 2 || !w.hasLabel(n, "waiting-on-review") {
+		t.Errorf("a new reviewers' turn, 8 days on: %d nudges, labels %v; want a second nudge", c, w.labels(n))
+	}
+	if w.state(n) != "open" || w.hasLabel(n, "stale") {
+		t.Errorf("the nudge closed or staled #%d", n)
+	}
+}
+
+// TestTurnNudgeCrashBetweenWrites: a run stopped after the nudge and
+// before its label leaves one nudge; the next run adds the label only.
+func TestTurnNudgeCrashBetweenWrites(t *testing.T) {
+	t.Parallel()
+	for k := 1; k <= 2; k++ {
+		t.Run(fmt.Sprintf("kill after write %d", k), func(t *testing.T) {
+			t.Parallel()
+			w := turnWorld(t)
+			n := w.openPR(10, alice)
+			w.sfKillAfter(k)
+			w.run(nudgeInputs)
+			w.fake.ClearFaults()
+			w.clock.Advance(time.Hour)
+			w.run(nudgeInputs)
+			if c := w.notices(n, "nudge"); c != 1 || !w.hasLabel(n, "waiting-on-review") {
+				t.Errorf("%d nudges, labels %v; want one nudge and its label", c, w.labels(n))
+			}
+			w.fake.Reset()
+			w.run(nudgeInputs)
+			if got := w.fake.Writes(); got != 0 {
+				t.Errorf("a third run wrote %d times", got)
+			}
+		})
+	}
+}
+
+// TestTurnNudgeConcurrentRuns: two runs planned from the same state both
+// nudge; the read-back leaves one.
+func TestTurnNudgeConcurrentRuns(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	var prs []int
+	for i := range 4 {
+		prs = append(prs, w.openPR(10+float64(i), alice))
+	}
+	g := &sfGate{}
+	g.wg.Add(2)
+	var wg sync.WaitGroup
+	var results [2]sweep.Result
+	now := w.now()
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = w.sfRun(nudgeInputs, sfOpts{now: now, base: &sfGated{g: g, base: http.DefaultTransport}})
+		}()
+	}
+	wg.Wait()
+	posts, deletes := 0, 0
+	for _, r := range w.fake.WriteRequests() {
+		switch r.Route {
+		case "POST " + sfPRCommentsRoute:
+			posts++
+		case "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}":
+			deletes++
+		}
+	}
+	if posts < 2*len(prs) || deletes < len(prs) {
+		t.Errorf("%d posts and %d deletes for %d nudges: the runs did not overlap as planned", posts, deletes, len(prs))
+	}
+	for i, r := range results {
+		if !r.OK() {
+			t.Errorf("run %d: failed %+v stopped %v", i, r.Failed, r.Stopped)
+		}
+	}
+	for _, n := range prs {
+		if c := w.notices(n, "nudge"); c != 1 {
+			t.Errorf("#%d: %d nudges after two runs at once, want 1", n, c)
+		}
+	}
+}
+
+// TestTurnCost: the turn costs one timeline read per open PR old enough
+// for it (created more than days-before-stale days ago under author-turn,
+// more than days-before-review-nudge days ago for the nudge), whatever its
+// updated_at, and nothing for younger ones; the open listing is read to
+// its end. The README's "Whose turn it is" states this.
+func TestTurnCost(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		inputs map[string]string
+	}{
+		{"author-turn", authorTurnInputs},
+		{"nudge", map[string]string{"days-before-stale": "-1", "days-before-review-nudge": "10"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := turnWorld(t)
+			const old, young = 130, 120
+			for i := range old {
+				n := w.openPR(60, alice)
+				if i%2 == 0 {
+					w.fake.Comment(n, ci, daysAgo(1), "build passed") // recent updated_at: still needs its turn
+				}
+			}
+			for range young {
+				w.openPR(5, alice)
+			}
+			res := w.run(tc.inputs)
+			const timeline = "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline"
+			if got := w.fake.CountBy()[timeline]; got != old {
+				t.Errorf("%d timeline reads, want %d: one per PR older than the threshold", got, old)
+			}
+			if got := w.fake.CountBy()["GET /repos/{owner}/{repo}/pulls"]; got != (old+young+99)/100 {
+				t.Errorf("%d pages of the pulls listing, want the whole listing", got)
+			}
+			t.Logf("%d open PRs, %d old enough: %d requests (%d writes)", old+young, old, res.Requests, res.Writes)
+		})
+	}
+}
+
+// TestTurnNudgeDryRun: a dry run reports the nudge and sends no write.
+func TestTurnNudgeDryRun(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(10, alice)
+	inputs := map[string]string{"debug-only": "true"}
+	for k, v := range nudgeInputs {
+		inputs[k] = v
+	}
+	res := w.run(inputs)
+	if got := w.fake.Writes(); got != 0 || !has(res.Nudged, n) {
+		t.Errorf("dry run: %d writes, nudged %v; want none, and #%d reported", got, numbers(res.Nudged), n)
+	}
+}
