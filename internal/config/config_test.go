@@ -499,11 +499,21 @@ func TestTable(t *testing.T) {
 		if (in.Kind == Ignored) != strings.HasPrefix(in.Description, ignoredNote) {
 			t.Errorf("%s: kind %v, description %q", in.Name, in.Kind, in.Description)
 		}
-		if in.Overrides != "" {
+		switch {
+		case in.Overrides != "":
+			// Parse reads the table in order: the generic input's value is
+			// in place before its override replaces it.
 			g, ok := Lookup(in.Overrides)
-			if !ok || g.Kind != in.Kind || in.Default != "" {
-				t.Errorf("%s overrides %s: want an existing input of the same kind, and no default", in.Name, in.Overrides)
+			if !ok || !seen[g.Name] || g.Kind != in.Kind || g.Overrides != "" || g.to.parse == nil ||
+				!slices.Equal(g.Choices, in.Choices) || in.Default != "" || in.to.parse != nil {
+				t.Errorf("%s overrides %s: want an earlier input of the same kind with a target, and no default or target of its own", in.Name, in.Overrides)
 			}
+		case in.Kind == Ignored:
+			if in.to.parse != nil || in.noEffect != "" {
+				t.Errorf("%s: an ignored input has no target", in.Name)
+			}
+		case in.to.parse == nil || in.to.kind != in.Kind:
+			t.Errorf("%s: kind %v, target of kind %v (nil: none)", in.Name, in.Kind, in.to.kind)
 		}
 		if in.Kind == Choice && !slices.Contains(in.Choices, in.Default) {
 			t.Errorf("%s: default %q not among %v", in.Name, in.Default, in.Choices)
