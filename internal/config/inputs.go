@@ -20,7 +20,7 @@ const (
 	Count                  // whole number, 0 or more (operations-per-run: 1 or more)
 	Bool                   // true or false, in any letter case
 	List                   // comma-separated values, trimmed, empty ones dropped
-	Date                   // ISO 8601 or RFC 2822 date
+	Date                   // ISO 8601, RFC 2822 or written date (see parseDate)
 	Duration               // Go duration such as 1s or 500ms
 	Choice                 // one of Input.Choices
 	Repository             // owner/name
@@ -208,8 +208,9 @@ func buildInputs() []Input {
 		{Name: "include-only-assigned", to: boolean(func(c *Config) *bool { return &c.Policy.IncludeOnlyAssigned }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, only pull requests with an assignee are processed."},
 		{Name: "start-date", to: date(func(c *Config) *time.Time { return &c.Policy.StartDate }), Kind: Date,
-			Description: "Pull requests created before this date are left alone. ISO 8601 (2024-01-02, 2024-01-02T15:04:05Z, 2024-01-02T15:04:05+02:00) " +
-				"or RFC 2822 (Tue, 02 Jan 2024 15:04:05 +0000); empty: no limit."},
+			Description: "Pull requests created before this date are left alone. ISO 8601 (2024-01-02, 2024-01-02T15:04:05Z, 2024-01-02 15:04:05+02:00), " +
+				"RFC 2822 (Tue, 02 Jan 2024 15:04:05 +0000) or written (January 2, 2024 15:04:05; Jan 2, 2024; 2024/01/02); " +
+				"a time without a zone is UTC; empty: no limit."},
 
 		{Name: "remove-stale-when-updated", to: boolean(func(c *Config) *bool { return &c.Policy.RemoveStaleWhenUpdated }), Kind: Bool, Default: "true",
 			Description: "true or false: when true, activity on a stale pull request removes its stale label."},

@@ -259,7 +259,11 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// Date layouts accepted by start-date.
+// Date layouts accepted by start-date: ISO 8601, RFC 2822, and the written
+// forms JavaScript's Date reads, which actions/stale uses (its own tests
+// write January 1, 2000 00:00:00). A time without a zone is UTC, as on a
+// hosted runner. Numeric dates with the year last (01/02/2024) are refused:
+// the day and the month cannot be told apart.
 var (
 	isoLayouts = []string{
 		"2006-01-02",
@@ -270,33 +274,56 @@ var (
 		"2006-01-02T15:04Z0700",
 		"2006-01-02T15:04",
 	}
-	rfc2822Layouts = []string{
-		"Mon, 2 Jan 2006 15:04:05 -0700",
-		"Mon, 2 Jan 2006 15:04 -0700",
-		"2 Jan 2006 15:04:05 -0700",
-		"2 Jan 2006 15:04 -0700",
-	}
+	// writtenLayouts are every written date, with or without a time, with
+	// or without a numeric zone. RFC 2822 is among them once its weekday
+	// is cut and GMT or UT is read as +0000.
+	writtenLayouts = func() []string {
+		var out []string
+		for _, d := range []string{"January 2, 2006", "January 2 2006", "Jan 2, 2006", "Jan 2 2006",
+			"2 January 2006", "2 Jan 2006", "2006/1/2", "2006-01-02"} {
+			for _, t := range []string{"", " 15:04:05", " 15:04"} {
+				for _, z := range []string{"", " -0700", " -07:00"} {
+					if t == "" && z != "" {
+						continue
+					}
+					out = append(out, d+t+z)
+				}
+			}
+		}
+		return out
+	}()
+	// weekdayRE is a leading weekday, which the layouts leave out: time.Parse
+	// would not check it against the date anyway.
+	weekdayRE = regexp.MustCompile(`(?i)^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+`)
+	// isoSpaceRE is an ISO 8601 date and time separated by a space, as
+	// RFC 3339 allows, instead of T.
+	isoSpaceRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}) (\d)`)
 )
 
-const dateForms = "an ISO 8601 date (2024-01-02, 2024-01-02T15:04:05Z, 2024-01-02T15:04:05+02:00) " +
-	"or an RFC 2822 date (Tue, 02 Jan 2024 15:04:05 +0000, with or without the weekday)"
+const dateForms = "an ISO 8601 date (2024-01-02, 2024-01-02T15:04:05Z, 2024-01-02 15:04:05, 2024-01-02T15:04:05+02:00), " +
+	"an RFC 2822 date (Tue, 02 Jan 2024 15:04:05 +0000, with or without the weekday) " +
+	"or a written date (January 2, 2024; Jan 2, 2024 15:04; 2 Jan 2024; 2024/01/02), " +
+	"a time without a zone being UTC (zones: +02:00, +0200, Z, UTC or GMT)"
 
-// parseDate parses an ISO 8601 or RFC 2822 date; times without a zone are UTC.
+// parseDate parses start-date (see isoLayouts); times without a zone are UTC.
 func parseDate(v string) (time.Time, bool) {
-	for _, l := range isoLayouts {
-		if t, err := time.Parse(l, v); err == nil {
-			return t.UTC(), true
+	for _, s := range []string{v, isoSpaceRE.ReplaceAllString(v, "${1}T${2}")} {
+		for _, l := range isoLayouts {
+			if t, err := time.Parse(l, s); err == nil {
+				return t.UTC(), true
+			}
 		}
 	}
-	// RFC 2822 names UTC also as GMT or UT; obsolete letter zones are refused.
-	s := v
+	// UTC is also written GMT or UT; other named zones (EST) are refused,
+	// since time.Parse would take an unknown name for +0000.
+	s := weekdayRE.ReplaceAllString(v, "")
 	for _, z := range []string{" GMT", " UTC", " UT"} {
-		if strings.HasSuffix(s, z) {
-			s = strings.TrimSuffix(s, z) + " +0000"
+		if len(s) > len(z) && strings.EqualFold(s[len(s)-len(z):], z) {
+			s = s[:len(s)-len(z)] + " +0000"
 			break
 		}
 	}
-	for _, l := range rfc2822Layouts {
+	for _, l := range writtenLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t.UTC(), true
 		}
