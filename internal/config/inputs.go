@@ -88,19 +88,22 @@ func (in Input) YAMLDefault() string {
 // checks across inputs in parse.go), and of the environment variables Parse
 // reads. A row and its checks share the constant, so they cannot disagree.
 const (
-	InputRepoToken       = "repo-token"
-	InputRepository      = "repository"
-	inputCloseAction     = "close-action"
-	inputStaleLabel      = "stale-pr-label"
-	inputCloseLabel      = "close-pr-label"
-	inputExemptLabels    = "exempt-pr-labels"
-	inputOnlyLabels      = "only-labels"
-	inputAnyOfLabels     = "any-of-labels"
-	inputRemoveWhenStale = "labels-to-remove-when-stale"
-	inputAddWhenUnstale  = "labels-to-add-when-unstale"
-	inputOnlyDraft       = "only-draft-pr"
-	inputDeleteBranch    = "delete-branch"
-	inputWriteInterval   = "write-interval"
+	InputRepoToken  = "repo-token"
+	InputRepository = "repository"
+	// InputOperationsPerRun is named by sweep.CheckBudget, which knows
+	// what one action costs.
+	InputOperationsPerRun = "operations-per-run"
+	inputCloseAction      = "close-action"
+	inputStaleLabel       = "stale-pr-label"
+	inputCloseLabel       = "close-pr-label"
+	inputExemptLabels     = "exempt-pr-labels"
+	inputOnlyLabels       = "only-labels"
+	inputAnyOfLabels      = "any-of-labels"
+	inputRemoveWhenStale  = "labels-to-remove-when-stale"
+	inputAddWhenUnstale   = "labels-to-add-when-unstale"
+	inputOnlyDraft        = "only-draft-pr"
+	inputDeleteBranch     = "delete-branch"
+	inputWriteInterval    = "write-interval"
 
 	EnvToken      = "GITHUB_TOKEN"
 	EnvRepository = "GITHUB_REPOSITORY"
@@ -234,8 +237,9 @@ func buildInputs() []Input {
 
 		{Name: "debug-only", to: boolean(func(c *Config) *bool { return &c.DebugOnly }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, nothing is written; the run reports what it would do."},
-		{Name: "operations-per-run", to: count(1, func(c *Config) *int { return &c.OperationsPerRun }), Kind: Count, Default: "500",
-			Description: "Most API requests, reads and writes, one run may send: a whole number, 1 or more. " +
+		{Name: InputOperationsPerRun, to: count(1, func(c *Config) *int { return &c.OperationsPerRun }), Kind: Count, Default: "500",
+			Description: "Most API requests, reads and writes, one run may send: a whole number, at least what one action needs " +
+				"(7 with the defaults, 12 with delete-branch; a smaller value is refused, naming the minimum). " +
 				"The default stays within GitHub's 500 content-creating requests an hour and half a GITHUB_TOKEN's 1,000 an hour, " +
 				"enough for a daily run to work through about 200 pull requests."},
 		{Name: "rate-limit-reserve", to: count(0, func(c *Config) *int { return &c.RateLimitReserve }), Kind: Count, Default: "100",
