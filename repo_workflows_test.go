@@ -19,6 +19,8 @@ import (
 
 	"github.com/rhysd/actionlint"
 	"go.yaml.in/yaml/v4"
+
+	"github.com/stalepr/stalepr/internal/release"
 )
 
 // actionRepo is how workflows outside this repository refer to the action.
@@ -649,13 +651,23 @@ func TestReleasePinsImage(t *testing.T) {
 	if regexp.MustCompile(`(?m)\bsed\b.*action\.ya?ml`).MatchString(wf) {
 		t.Error("release.yml edits action.yml with sed: use go run ./internal/release/pinimage, which refuses a bad digest")
 	}
-	// main keeps image: Dockerfile for @main users.
+	// The image pushed is the one package release checks a release
+	// commit's runs.image against.
+	if !regexp.MustCompile(`(?m)^  IMAGE: ` + regexp.QuoteMeta(release.Image) + `\s*$`).MatchString(wf) {
+		t.Errorf("release.yml: want env IMAGE: %s, the image a release commit's action.yml names", release.Image)
+	}
+	// main keeps image: Dockerfile for @main users; a release commit runs
+	// the pinned image (internal/config's TestActionYML checks either).
 	meta, err := os.ReadFile("action.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`(?m)^  image: Dockerfile\s*$`).Match(meta) {
-		t.Error("action.yml on main: want runs.image: Dockerfile (the release commit pins the image, not main)")
+	m := regexp.MustCompile(`(?m)^  image: (\S+)\s*$`).FindSubmatch(meta)
+	if m == nil {
+		t.Fatal("action.yml: no runs.image line")
+	}
+	if err := release.CheckImage(string(m[1])); err != nil {
+		t.Errorf("action.yml: %v", err)
 	}
 }
 
