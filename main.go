@@ -124,6 +124,9 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 
 	cfg, err := config.Parse(src)
+	if err == nil {
+		err = sweep.CheckBudget(cfg)
+	}
 	for _, w := range cfg.Warnings {
 		out.warn(w)
 	}
@@ -183,7 +186,7 @@ func finish(out seam, res sweep.Result, repo string) int {
 		out.fail("listing", listingFailed(res))
 		code = ExitFailed
 	default:
-		out.note(fmt.Sprintf("stopped early (%s): %d pull requests left for the next run", report.StopReason(res.Stopped), res.Left))
+		out.note(fmt.Sprintf("stopped early (%s): %s", report.StopReason(res.Stopped), report.LeftForNextRun(res)))
 	}
 	if len(res.Failed) > 0 {
 		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed)))

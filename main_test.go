@@ -853,3 +853,25 @@ func TestRunCancelled(t *testing.T) {
 		t.Errorf("want one ::error:: saying the run was cancelled, got %q", errs)
 	}
 }
+
+// TestRunBudgetTooSmallToAct: an operations-per-run below what one action
+// needs is a configuration error before any request, naming the input and
+// the minimum for the inputs given.
+func TestRunBudgetTooSmallToAct(t *testing.T) {
+	t.Parallel()
+	for budget, min := range map[string]string{"1": "7", "6": "7"} {
+		t.Run(budget, func(t *testing.T) {
+			w, _ := newWorld(t, false)
+			e := w.env(t)
+			e[inputVar("operations-per-run")] = budget
+			o := runWith(t, e)
+			errs := errorLines(o.stdout)
+			if o.code != ExitUsage || len(errs) != 1 || !strings.Contains(errs[0], `"operations-per-run"`) || !strings.Contains(errs[0], "want "+min+" or more") {
+				t.Errorf("exit %d, errors %q: want exit %d and one error naming operations-per-run and %s", o.code, errs, ExitUsage, min)
+			}
+			if n := w.fake.Count(); n != 0 {
+				t.Errorf("%d requests reached GitHub, want none", n)
+			}
+		})
+	}
+}

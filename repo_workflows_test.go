@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,6 +20,8 @@ import (
 
 	"github.com/rhysd/actionlint"
 	"go.yaml.in/yaml/v4"
+
+	"github.com/stalepr/stalepr/internal/release"
 )
 
 // actionRepo is how workflows outside this repository refer to the action.
@@ -574,6 +577,8 @@ func TestReleasePermissions(t *testing.T) {
 		"packages":     {"docker/build-push-action@", "actions/attest-build-provenance@"},
 		"id-token":     {"actions/attest-build-provenance@"},
 		"attestations": {"actions/attest-build-provenance@"},
+		// Its storage record of an image pushed with the attestation.
+		"artifact-metadata": {"actions/attest-build-provenance@"},
 	}
 	jobs := workflowJobs(t, wf)
 	if len(jobs) == 0 {
@@ -626,6 +631,171 @@ func TestReleasePermissions(t *testing.T) {
 	}
 }
 
+// TestReleaseAttestationStorageRecord: an attestation pushed to the
+// registry also writes an artifact storage record, which needs
+// artifact-metadata: write; without it the step warns and the record is
+// missing. Each such step turns the record off or its job grants the scope.
+func TestReleaseAttestationStorageRecord(t *testing.T) {
+	t.Parallel()
+	found := 0
+	for _, j := range workflowJobs(t, workflowFile(t, "release.yml")) {
+		for _, step := range j.steps {
+			u := mapValue(step, "uses")
+			if u == nil || !strings.HasPrefix(u.Value, "actions/attest-build-provenance@") {
+				continue
+			}
+			with := mapValue(step, "with")
+			if push := mapValue(with, "push-to-registry"); push == nil || push.Value != "true" {
+				continue // no registry, no record
+			}
+			found++
+			record := mapValue(with, "create-storage-record")
+			if (record == nil || record.Value != "false") && j.perms["artifact-metadata"] != "write" {
+				t.Errorf("release.yml: job %s attests to the registry, which writes a storage record: "+
+					"grant artifact-metadata: write or set create-storage-record: false", j.name)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("release.yml: no attestation of the image pushed to the registry")
+	}
+}
+
+// releaseStep returns the step of job with the given id or uses: prefix.
+func releaseStep(t *testing.T, job, key, value string) (*yaml.Node, int) {
+	t.Helper()
+	for _, j := range workflowJobs(t, workflowFile(t, "release.yml")) {
+		if j.name != job {
+			continue
+		}
+		for i, step := range j.steps {
+			if v := mapValue(step, key); v != nil && strings.HasPrefix(v.Value, value) {
+				return step, i
+			}
+		}
+	}
+	t.Fatalf("release.yml: job %s has no step with %s %s", job, key, value)
+	return nil, 0
+}
+
+// TestReleaseImageTagsNeverMoveBack: the image tags 1 and latest follow the
+// rule the git tag v1 follows: a patch of an older line does not move them
+// back. The image job computes, before tagging, whether this release is the
+// newest of its major version and of all; the rule's script runs here
+// against a repository holding the tags, and the tag v1 moves by the same
+// answer.
+func TestReleaseImageTagsNeverMoveBack(t *testing.T) {
+	t.Parallel()
+	newest, at := releaseStep(t, "image", "id", "newest")
+	meta, metaAt := releaseStep(t, "image", "uses", "docker/metadata-action@")
+	if at > metaAt {
+		t.Error("release.yml: the step newest must come before the image's tags are computed")
+	}
+	with := mapValue(meta, "with")
+	tags, flavor := mapValue(with, "tags"), mapValue(with, "flavor")
+	if tags == nil || !strings.Contains(tags.Value, "type=semver,pattern={{major}},enable=${{ steps.newest.outputs.major }}") {
+		t.Errorf("release.yml: the image tag {{major}} must be enabled only by steps.newest.outputs.major; tags:\n%v", tags.Value)
+	}
+	if regexp.MustCompile(`(?m)^type=semver,pattern=\{\{major\}\}\s*$`).MatchString(tags.Value) {
+		t.Error("release.yml: an unconditional {{major}} image tag moves back on a patch of an older line")
+	}
+	if flavor == nil || !strings.Contains(flavor.Value, "latest=${{ steps.newest.outputs.latest }}") {
+		t.Error("release.yml: metadata-action's flavor must set latest=${{ steps.newest.outputs.latest }} (its default, auto, tags every release latest)")
+	}
+	checkout, _ := releaseStep(t, "image", "uses", "actions/checkout@")
+	if d := mapValue(mapValue(checkout, "with"), "fetch-depth"); d == nil || d.Value != "0" {
+		t.Error("release.yml: the image job's checkout needs fetch-depth: 0 to see every tag")
+	}
+	b, err := os.ReadFile(filepath.Join(".github", "workflows", "release.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := string(b)
+	for _, want := range []string{"newest-of-major: ${{ steps.newest.outputs.major }}", "NEWEST: ${{ needs.image.outputs.newest-of-major }}"} {
+		if !strings.Contains(wf, want) {
+			t.Errorf("release.yml lacks %q: v1 must move by the answer that tagged the image", want)
+		}
+	}
+
+	// The script, on a repository with releases v1.2.0, v1.3.0 and v2.0.0.
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git: ", err)
+	}
+	script := mapValue(newest, "run").Value
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("commit", "-q", "--allow-empty", "-m", "x")
+	for _, tag := range []string{"v1.2.0", "v1.3.0", "v2.0.0", "v1", "v1.9.0-rc.1"} {
+		git("tag", tag)
+	}
+	for tag, want := range map[string]string{
+		"v1.2.1":  "major=false\nlatest=false\n", // a patch of an older minor line
+		"v1.3.1":  "major=true\nlatest=false\n",  // the newest 1.x, not the newest
+		"v2.0.1":  "major=true\nlatest=true\n",
+		"v1.10.0": "major=true\nlatest=false\n", // 1.10 is after 1.3, as versions
+		"v3.0.0":  "major=true\nlatest=true\n",
+	} {
+		git("tag", tag) // the workflow runs on the pushed tag
+		outFile := filepath.Join(t.TempDir(), "out")
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TAG="+tag, "GITHUB_OUTPUT="+outFile, "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: the step fails: %v\n%s", tag, err, out)
+		}
+		got, _ := os.ReadFile(outFile)
+		if string(got) != want {
+			t.Errorf("release %s among v1.2.0, v1.3.0, v2.0.0: outputs %q, want %q", tag, got, want)
+		}
+		git("tag", "-d", tag)
+	}
+}
+
+// TestReleasePrereleaseReachable: GoReleaser's prerelease: auto marks a
+// release with a -rc.N version as a pre-release; with a trigger that takes
+// only full vX.Y.Z tags it can never apply, and says what the workflow does
+// not do.
+func TestReleasePrereleaseReachable(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(".goreleaser.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Release struct {
+			Prerelease string `yaml:"prerelease"`
+		} `yaml:"release"`
+	}
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	tags := mapValue(mapValue(mapValue(workflowFile(t, "release.yml"), "on"), "push"), "tags")
+	if tags == nil {
+		t.Fatal("release.yml: no on.push.tags")
+	}
+	takesRC := false
+	for _, p := range tags.Content {
+		re, err := ghFilterRE(p.Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		takesRC = takesRC || re.MatchString("v1.2.3-rc.1")
+	}
+	if cfg.Release.Prerelease == "auto" && !takesRC {
+		t.Error(".goreleaser.yaml: prerelease: auto can never apply: release.yml runs only on full vX.Y.Z tags; remove it")
+	}
+}
+
 // TestReleasePinsImage: the release commit's action.yml is written by the
 // tested tool (internal/release/pinimage), from the digest the image job
 // pushed, and the tag is moved to that commit.
@@ -649,13 +819,23 @@ func TestReleasePinsImage(t *testing.T) {
 	if regexp.MustCompile(`(?m)\bsed\b.*action\.ya?ml`).MatchString(wf) {
 		t.Error("release.yml edits action.yml with sed: use go run ./internal/release/pinimage, which refuses a bad digest")
 	}
-	// main keeps image: Dockerfile for @main users.
+	// The image pushed is the one package release checks a release
+	// commit's runs.image against.
+	if !regexp.MustCompile(`(?m)^  IMAGE: ` + regexp.QuoteMeta(release.Image) + `\s*$`).MatchString(wf) {
+		t.Errorf("release.yml: want env IMAGE: %s, the image a release commit's action.yml names", release.Image)
+	}
+	// main keeps image: Dockerfile for @main users; a release commit runs
+	// the pinned image (internal/config's TestActionYML checks either).
 	meta, err := os.ReadFile("action.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`(?m)^  image: Dockerfile\s*$`).Match(meta) {
-		t.Error("action.yml on main: want runs.image: Dockerfile (the release commit pins the image, not main)")
+	m := regexp.MustCompile(`(?m)^  image: (\S+)\s*$`).FindSubmatch(meta)
+	if m == nil {
+		t.Fatal("action.yml: no runs.image line")
+	}
+	if err := release.CheckImage(string(m[1])); err != nil {
+		t.Errorf("action.yml: %v", err)
 	}
 }
 

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/stalepr/stalepr/internal/release"
 	"github.com/stalepr/stalepr/internal/testenv"
 )
 
@@ -22,8 +24,13 @@ var actionOutputs = []struct{ name, description string }{
 	{"unstaled-prs", "JSON array of the pull requests this run un-staled after activity, each {number, title, url}."},
 }
 
-// renderActionYML generates action.yml from Inputs.
-func renderActionYML() string {
+// renderActionYML generates action.yml from Inputs, as main has it: the
+// action builds its Dockerfile.
+func renderActionYML() string { return renderActionYMLImage("Dockerfile") }
+
+// renderActionYMLImage generates action.yml with runs.image image: a
+// release commit's is the pinned image (see package release).
+func renderActionYMLImage(image string) string {
 	var b strings.Builder
 	b.WriteString(`# Generated from internal/config/inputs.go: edit the table there, then run
 #   go test ./internal/config -run TestActionYML -update
@@ -46,7 +53,7 @@ inputs:
 		b.WriteString("  " + o.name + ":\n")
 		b.WriteString("    description: " + yamlScalar(o.description, "      ") + "\n")
 	}
-	b.WriteString("runs:\n  using: docker\n  image: Dockerfile\n")
+	b.WriteString("runs:\n  using: docker\n  image: " + image + "\n")
 	return b.String()
 }
 
@@ -101,24 +108,66 @@ func TestActionYML(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (generate it: go test ./internal/config -run TestActionYML -update)", err)
 	}
+	for _, p := range actionYMLProblems(got) {
+		t.Error(p)
+	}
+}
+
+// TestActionYMLOfARelease: the release commit's action.yml, as pinimage
+// writes it, passes the same check, so a release passes its own tests; a
+// runs.image a release must not ship does not.
+func TestActionYMLOfARelease(t *testing.T) {
+	t.Parallel()
+	const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	pinned, old, err := release.Pin([]byte(renderActionYML()), "docker://"+release.Image+"@"+digest)
+	if err != nil || old != "Dockerfile" {
+		t.Fatalf("Pin: replaced %q, %v", old, err)
+	}
+	if ps := actionYMLProblems(pinned); len(ps) > 0 {
+		t.Errorf("the release commit's action.yml fails the check:\n%s", strings.Join(ps, "\n"))
+	}
+	for _, bad := range []string{
+		"docker://" + release.Image + ":v1.2.3",                     // a tag moves
+		"docker://ghcr.io/someone/else@" + digest,                   // not the project's image
+		"docker://" + release.Image + "@sha256:0123",                // not a digest
+		release.Image + "@" + digest,                                // not docker://
+		"docker://" + release.Image + ":v1@" + digest,               // tag and digest
+		"docker://" + strings.ToUpper(release.Image) + "@" + digest, // not a registry's name
+		"Dockerfile.release",
+	} {
+		if ps := actionYMLProblems([]byte(renderActionYMLImage(bad))); len(ps) == 0 {
+			t.Errorf("runs.image %q passes the check", bad)
+		}
+	}
+}
+
+// actionYMLProblems checks an action.yml against the table: what it means,
+// key by key, and its bytes, which are the generated file's (with runs.image
+// pinned on a release commit).
+func actionYMLProblems(got []byte) []string {
+	var problems []string
+	errorf := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 
 	// The file must mean what the table says, whatever its layout.
 	var a actionFile
 	if err := yaml.Unmarshal(got, &a); err != nil {
-		t.Fatalf("action.yml: %v", err)
+		return []string{fmt.Sprintf("action.yml: %v", err)}
 	}
 	if a.Name != "stalepr" || a.Author != "stalepr" || a.Description == "" {
-		t.Errorf("action.yml: name %q, author %q, description %q", a.Name, a.Author, a.Description)
+		errorf("action.yml: name %q, author %q, description %q", a.Name, a.Author, a.Description)
 	}
-	if a.Runs.Using != "docker" || a.Runs.Image != "Dockerfile" {
-		t.Errorf("action.yml runs: using %q image %q, want docker Dockerfile", a.Runs.Using, a.Runs.Image)
+	if a.Runs.Using != "docker" {
+		errorf("action.yml runs: using %q, want docker", a.Runs.Using)
+	}
+	if err := release.CheckImage(a.Runs.Image); err != nil {
+		errorf("action.yml: %v", err)
 	}
 	colors := []string{"white", "black", "yellow", "blue", "green", "orange", "red", "purple", "gray-dark"}
 	if a.Branding.Icon == "" || !slices.Contains(colors, a.Branding.Color) {
-		t.Errorf("action.yml branding: icon %q color %q", a.Branding.Icon, a.Branding.Color)
+		errorf("action.yml branding: icon %q color %q", a.Branding.Icon, a.Branding.Color)
 	}
 	if a.Inputs.Kind != yaml.MappingNode {
-		t.Fatal("action.yml: inputs is not a mapping")
+		return append(problems, "action.yml: inputs is not a mapping")
 	}
 	var names []string
 	for i := 0; i+1 < len(a.Inputs.Content); i += 2 {
@@ -126,26 +175,26 @@ func TestActionYML(t *testing.T) {
 		names = append(names, name)
 		var in actionInput
 		if err := a.Inputs.Content[i+1].Decode(&in); err != nil {
-			t.Errorf("input %s: %v", name, err)
+			errorf("input %s: %v", name, err)
 			continue
 		}
 		def, ok := Lookup(name)
 		switch {
 		case !ok:
-			t.Errorf("action.yml declares input %s, which the table lacks", name)
+			errorf("action.yml declares input %s, which the table lacks", name)
 			continue
 		case strings.TrimSpace(in.Description) == "":
-			t.Errorf("input %s: no description", name)
+			errorf("input %s: no description", name)
 		case in.Description != def.Description:
-			t.Errorf("input %s: description differs from the table:\n got %q\nwant %q", name, in.Description, def.Description)
+			errorf("input %s: description differs from the table:\n got %q\nwant %q", name, in.Description, def.Description)
 		}
 		if in.Required == nil || *in.Required {
-			t.Errorf("input %s: want required: false", name)
+			errorf("input %s: want required: false", name)
 		}
 		if in.Default == nil {
-			t.Errorf("input %s: no default", name)
+			errorf("input %s: no default", name)
 		} else if *in.Default != def.YAMLDefault() {
-			t.Errorf("input %s: default %q, table says %q", name, *in.Default, def.YAMLDefault())
+			errorf("input %s: default %q, table says %q", name, *in.Default, def.YAMLDefault())
 		}
 	}
 	var tableNames []string
@@ -153,7 +202,7 @@ func TestActionYML(t *testing.T) {
 		tableNames = append(tableNames, in.Name)
 	}
 	if !slices.Equal(names, tableNames) {
-		t.Errorf("action.yml inputs differ from the table:\n got %v\nwant %v", names, tableNames)
+		errorf("action.yml inputs differ from the table:\n got %v\nwant %v", names, tableNames)
 	}
 	var outputs []string
 	for i := 0; i < len(a.Outputs.Content); i += 2 {
@@ -161,7 +210,7 @@ func TestActionYML(t *testing.T) {
 	}
 	for _, o := range actionOutputs {
 		if !slices.Contains(outputs, o.name) {
-			t.Errorf("action.yml lacks output %s", o.name)
+			errorf("action.yml lacks output %s", o.name)
 		}
 	}
 
@@ -170,19 +219,20 @@ func TestActionYML(t *testing.T) {
 	for i := 0; i+1 < len(a.Inputs.Content); i += 2 {
 		name := strings.ToLower(a.Inputs.Content[i].Value)
 		if seen[name] {
-			t.Errorf("input %s declared twice", name)
+			errorf("input %s declared twice", name)
 		}
 		seen[name] = true
 		v := a.Inputs.Content[i+1]
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			if k := v.Content[j].Value; k != "description" && k != "required" && k != "default" {
-				t.Errorf("input %s: unexpected key %q", name, k)
+				errorf("input %s: unexpected key %q", name, k)
 			}
 		}
 	}
 
 	// And the file is exactly the generated one, so no edit drifts.
-	if !bytes.Equal(got, []byte(want)) {
-		t.Errorf("action.yml is not the generated file; run go test ./internal/config -run TestActionYML -update")
+	if !bytes.Equal(got, []byte(renderActionYMLImage(a.Runs.Image))) {
+		errorf("action.yml is not the generated file; run go test ./internal/config -run TestActionYML -update")
 	}
+	return problems
 }

@@ -220,9 +220,61 @@ func TestStartDateForms(t *testing.T) {
 	if got, ok := parseDate("2024-01-02T15:04Z"); !ok || !got.Equal(want.Add(-5*time.Second)) {
 		t.Errorf("without seconds: %v %v", got, ok)
 	}
-	for _, v := range []string{"2024-13-01", "02/01/2024", "yesterday", "2024-01-02T25:00:00Z", "Tue, 02 Jan 2024 15:04:05 EST", "1704207845"} {
+	for _, v := range []string{"2024-13-01", "02/01/2024", "yesterday", "2024-01-02T25:00:00Z", "Tue, 02 Jan 2024 15:04:05 EST", "1704207845",
+		"2024/02/30", "Jan 32, 2024", "Foo 2, 2024", "2024-01-02 15:04:05 EST", "January 2, 2024 15:04:05 PST", "2 Jan 24"} {
 		if got, ok := parseDate(v); ok {
 			t.Errorf("parseDate(%q) = %v, want refusal", v, got)
+		}
+	}
+}
+
+// TestStartDateFormsOfActionsStale: the forms actions/stale reads with
+// JavaScript's Date, which people copy from its docs and tests; a time
+// without a zone is UTC, as on a hosted runner.
+func TestStartDateFormsOfActionsStale(t *testing.T) {
+	t.Parallel()
+	midnight := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	for v, want := range map[string]time.Time{
+		"January 1, 2000 00:00:00":       midnight, // actions/stale's own tests
+		"2000-01-01 00:00:00":            midnight,
+		"2000/01/01":                     midnight,
+		"Jan 1, 2000":                    midnight,
+		"january 1, 2000":                midnight,
+		"Jan 1 2000":                     midnight,
+		"1 January 2000":                 midnight,
+		"Saturday, January 1, 2000":      midnight,
+		"Sat, 1 Jan 2000":                midnight,
+		"2000/1/1 00:00":                 midnight,
+		"2000-01-01 00:00:00 UTC":        midnight,
+		"2000-01-01 02:00:00+02:00":      midnight,
+		"January 1, 2000 02:00:00 +0200": midnight,
+		"Jan 1, 2000 13:30":              midnight.Add(13*time.Hour + 30*time.Minute),
+		"2000-01-01 00:00:00.5":          midnight.Add(500 * time.Millisecond),
+		"December 31, 1999 23:00:00 GMT": midnight.Add(-time.Hour),
+	} {
+		if got, ok := parseDate(v); !ok || !got.Equal(want) {
+			t.Errorf("parseDate(%q) = %v, %v; want %v", v, got, ok, want)
+		}
+	}
+	// Through Parse, as a workflow gives it.
+	c := mustParse(t, map[string]string{"start-date": "January 1, 2000 00:00:00"})
+	if !c.Policy.StartDate.Equal(midnight) {
+		t.Errorf("start-date = %v, want %v", c.Policy.StartDate, midnight)
+	}
+}
+
+// TestStartDateRefusalListsForms: a refused start-date says which forms
+// are accepted, with an example of each.
+func TestStartDateRefusalListsForms(t *testing.T) {
+	t.Parallel()
+	_, err := Parse(source(map[string]string{"start-date": "01/02/2024"}, nil))
+	if err == nil {
+		t.Fatal("01/02/2024 accepted: day and month cannot be told apart")
+	}
+	for _, form := range []string{"2024-01-02", "2024-01-02T15:04:05Z", "2024-01-02 15:04:05", "Tue, 02 Jan 2024 15:04:05 +0000",
+		"January 2, 2024", "Jan 2, 2024 15:04", "2024/01/02", "without a zone", "UTC"} {
+		if !strings.Contains(err.Error(), form) {
+			t.Errorf("error %q does not name the form %q", err, form)
 		}
 	}
 }
@@ -502,11 +554,21 @@ func TestTable(t *testing.T) {
 		if (in.Kind == Ignored) != strings.HasPrefix(in.Description, ignoredNote) {
 			t.Errorf("%s: kind %v, description %q", in.Name, in.Kind, in.Description)
 		}
-		if in.Overrides != "" {
+		switch {
+		case in.Overrides != "":
+			// Parse reads the table in order: the generic input's value is
+			// in place before its override replaces it.
 			g, ok := Lookup(in.Overrides)
-			if !ok || g.Kind != in.Kind || in.Default != "" {
-				t.Errorf("%s overrides %s: want an existing input of the same kind, and no default", in.Name, in.Overrides)
+			if !ok || !seen[g.Name] || g.Kind != in.Kind || g.Overrides != "" || g.to.parse == nil ||
+				!slices.Equal(g.Choices, in.Choices) || in.Default != "" || in.to.parse != nil {
+				t.Errorf("%s overrides %s: want an earlier input of the same kind with a target, and no default or target of its own", in.Name, in.Overrides)
 			}
+		case in.Kind == Ignored:
+			if in.to.parse != nil || in.noEffect != "" {
+				t.Errorf("%s: an ignored input has no target", in.Name)
+			}
+		case in.to.parse == nil || in.to.kind != in.Kind:
+			t.Errorf("%s: kind %v, target of kind %v (nil: none)", in.Name, in.Kind, in.to.kind)
 		}
 		if in.Kind == Choice && !slices.Contains(in.Choices, in.Default) {
 			t.Errorf("%s: default %q not among %v", in.Name, in.Default, in.Choices)

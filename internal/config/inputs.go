@@ -2,6 +2,7 @@ package config
 
 import (
 	"strings"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
@@ -19,7 +20,7 @@ const (
 	Count                  // whole number, 0 or more (operations-per-run: 1 or more)
 	Bool                   // true or false, in any letter case
 	List                   // comma-separated values, trimmed, empty ones dropped
-	Date                   // ISO 8601 or RFC 2822 date
+	Date                   // ISO 8601, RFC 2822 or written date (see parseDate)
 	Duration               // Go duration such as 1s or 500ms
 	Choice                 // one of Input.Choices
 	Repository             // owner/name
@@ -65,6 +66,14 @@ type Input struct {
 	// ActionDefault, when set, is the default action.yml declares instead of
 	// Default: an expression the runner evaluates (${{ github.token }}).
 	ActionDefault string
+
+	// to parses the input's value by its kind into its field of Config (see
+	// target). Every input but an override and an Ignored one has one; an
+	// override parses into its generic input's field, when it is set.
+	to target
+	// noEffect, when set, says why a valid value other than Default
+	// changes nothing: Parse warns with it (inputs kept for compatibility).
+	noEffect string
 }
 
 // YAMLDefault is the default action.yml declares for the input.
@@ -75,12 +84,26 @@ func (in Input) YAMLDefault() string {
 	return in.Default
 }
 
-// Names of the inputs Parse reads by name outside the table's loop, and of
-// the environment variables it reads.
+// Names of the inputs that code outside the table names (main, and the
+// checks across inputs in parse.go), and of the environment variables Parse
+// reads. A row and its checks share the constant, so they cannot disagree.
 const (
-	InputRepoToken   = "repo-token"
-	InputRepository  = "repository"
-	inputCloseAction = "close-action"
+	InputRepoToken  = "repo-token"
+	InputRepository = "repository"
+	// InputOperationsPerRun is named by sweep.CheckBudget, which knows
+	// what one action costs.
+	InputOperationsPerRun = "operations-per-run"
+	inputCloseAction      = "close-action"
+	inputStaleLabel       = "stale-pr-label"
+	inputCloseLabel       = "close-pr-label"
+	inputExemptLabels     = "exempt-pr-labels"
+	inputOnlyLabels       = "only-labels"
+	inputAnyOfLabels      = "any-of-labels"
+	inputRemoveWhenStale  = "labels-to-remove-when-stale"
+	inputAddWhenUnstale   = "labels-to-add-when-unstale"
+	inputOnlyDraft        = "only-draft-pr"
+	inputDeleteBranch     = "delete-branch"
+	inputWriteInterval    = "write-interval"
 
 	inputStaleClock         = "stale-clock"
 	inputReviewNudgeDays    = "days-before-review-nudge"
@@ -101,140 +124,155 @@ const maxDays = 36500
 // maxWriteInterval bounds write-interval.
 const maxWriteInterval = "1m"
 
-// Inputs is every input of the action, in the order action.yml lists them.
-// Treat it as read-only.
+// Inputs is every input of the action, in the order action.yml lists them
+// (and Parse reads them: a generic input comes before its override). Treat
+// it as read-only.
+//
+// To add an input, add a row: its name, kind, default and description (for
+// action.yml, the flags, -help and the README), and as its to the target
+// constructor of its kind (text, message, days, count, boolean, list, date,
+// duration, choice; see parse.go) given the Config field it fills. A
+// PR-specific override of a generic input names it in Overrides and has no
+// to of its own. Parse needs nothing else; a check across inputs goes in
+// parser.config. TestTable checks each row.
 var Inputs = buildInputs()
 
 func buildInputs() []Input {
 	placeholders := strings.Join(notice.Placeholders(), " ")
+	const order = "stalepr always works on the pull requests with the oldest activity first, which lets a capped run continue on the next one"
 	ignored := func(name, def, what string) Input {
 		return Input{Name: name, Default: def, Kind: Ignored,
 			Description: ignoredNote + " In actions/stale: " + what + "."}
 	}
 	return []Input{
-		{Name: InputRepoToken, Kind: Secret, ActionDefault: "${{ github.token }}",
+		{Name: InputRepoToken, to: token(), Kind: Secret, ActionDefault: "${{ github.token }}",
 			Description: "Token for the GitHub API; it needs pull-requests: write and issues: write, and contents: write for delete-branch. " +
 				"When unset, the GITHUB_TOKEN environment variable is used (the CLI reads only that)."},
-		{Name: InputRepository, Kind: Repository, ActionDefault: "${{ github.repository }}",
+		{Name: InputRepository, to: repository(), Kind: Repository, ActionDefault: "${{ github.repository }}",
 			Description: "Repository whose pull requests are swept, as owner/name. When unset, the GITHUB_REPOSITORY environment variable is used."},
 
-		{Name: "stale-pr-message", Kind: Message, Default: notice.DefaultStale,
+		{Name: "stale-pr-message", to: message(func(c *Config) *string { return &c.StaleMessage }), Kind: Message, Default: notice.DefaultStale,
 			Description: "Comment posted when a pull request is marked stale; set it to an empty string to mark without commenting. " +
 				"Placeholders: " + placeholders + "."},
-		{Name: "close-pr-message", Kind: Message, Default: notice.DefaultClose,
+		{Name: "close-pr-message", to: message(func(c *Config) *string { return &c.CloseMessage }), Kind: Message, Default: notice.DefaultClose,
 			Description: "Comment posted when a stale pull request is closed; set it to an empty string to close without commenting. " +
 				"Placeholders: " + placeholders + "."},
 
-		{Name: "days-before-stale", Kind: Days, Default: "90",
+		{Name: "days-before-stale", to: days(func(c *Config) *int { return &c.Policy.DaysBeforeStale }), Kind: Days, Default: "90",
 			Description: "Days without activity before a pull request is marked stale: a whole number, or -1 to never mark."},
 		{Name: "days-before-pr-stale", Kind: Days, Overrides: "days-before-stale",
 			Description: "Overrides days-before-stale when set: a whole number of days, or -1 to never mark."},
-		{Name: "days-before-close", Kind: Days, Default: "30",
+		{Name: "days-before-close", to: days(func(c *Config) *int { return &c.Policy.DaysBeforeClose }), Kind: Days, Default: "30",
 			Description: "Days a pull request stays marked stale without activity before it is closed: a whole number, or -1 to never close."},
 		{Name: "days-before-pr-close", Kind: Days, Overrides: "days-before-close",
 			Description: "Overrides days-before-close when set: a whole number of days, or -1 to never close."},
 
-		{Name: "stale-pr-label", Kind: Text, Default: "stale",
+		{Name: inputStaleLabel, to: text(func(c *Config) *string { return &c.Policy.StaleLabel }), Kind: Text, Default: "stale",
 			Description: "Label that marks a pull request stale, added on marking and removed on activity. It may contain spaces and slashes (lifecycle/stale)."},
-		{Name: "close-pr-label", Kind: Text,
+		{Name: inputCloseLabel, to: text(func(c *Config) *string { return &c.CloseLabel }), Kind: Text,
 			Description: "Label added to a pull request when it is closed. Empty: none."},
-		{Name: "labels-to-remove-when-stale", Kind: List,
+		{Name: inputRemoveWhenStale, to: list(func(c *Config) *[]string { return &c.LabelsToRemoveWhenStale }), Kind: List,
 			Description: "Comma-separated labels removed from a pull request when it is marked stale."},
-		{Name: "labels-to-add-when-unstale", Kind: List,
+		{Name: inputAddWhenUnstale, to: list(func(c *Config) *[]string { return &c.LabelsToAddWhenUnstale }), Kind: List,
 			Description: "Comma-separated labels added to a pull request when activity removes its stale label."},
-		{Name: "labels-to-remove-when-unstale", Kind: List,
+		{Name: "labels-to-remove-when-unstale", to: list(func(c *Config) *[]string { return &c.LabelsToRemoveWhenUnstale }), Kind: List,
 			Description: "Comma-separated labels removed from a pull request when activity removes its stale label."},
 
-		{Name: "exempt-pr-labels", Kind: List,
+		{Name: inputExemptLabels, to: list(func(c *Config) *[]string { return &c.Policy.ExemptLabels }), Kind: List,
 			Description: "Comma-separated labels; a pull request carrying any of them is left alone."},
-		{Name: "only-labels", Kind: List,
+		{Name: inputOnlyLabels, to: list(func(c *Config) *[]string { return &c.Policy.OnlyLabels }), Kind: List,
 			Description: "Comma-separated labels; when set, only pull requests carrying all of them are processed."},
 		{Name: "only-pr-labels", Kind: List, Overrides: "only-labels",
 			Description: "Overrides only-labels when set: comma-separated labels a pull request must all carry to be processed."},
-		{Name: "any-of-labels", Kind: List,
+		{Name: inputAnyOfLabels, to: list(func(c *Config) *[]string { return &c.Policy.AnyOfLabels }), Kind: List,
 			Description: "Comma-separated labels; when set, only pull requests carrying at least one of them are processed."},
 		{Name: "any-of-pr-labels", Kind: List, Overrides: "any-of-labels",
 			Description: "Overrides any-of-labels when set: comma-separated labels of which a pull request must carry one to be processed."},
-		{Name: "exempt-milestones", Kind: List,
+		{Name: "exempt-milestones", to: list(func(c *Config) *[]string { return &c.Policy.ExemptMilestones }), Kind: List,
 			Description: "Comma-separated milestone titles; a pull request in any of them is left alone."},
 		{Name: "exempt-pr-milestones", Kind: List, Overrides: "exempt-milestones",
 			Description: "Overrides exempt-milestones when set: comma-separated milestone titles whose pull requests are left alone."},
-		{Name: "exempt-all-milestones", Kind: Bool, Default: "false",
+		{Name: "exempt-all-milestones", to: boolean(func(c *Config) *bool { return &c.Policy.ExemptAllMilestones }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, every pull request with a milestone is left alone."},
 		{Name: "exempt-all-pr-milestones", Kind: Bool, Overrides: "exempt-all-milestones",
 			Description: "Overrides exempt-all-milestones when set: true or false."},
-		{Name: "exempt-assignees", Kind: List,
+		{Name: "exempt-assignees", to: list(func(c *Config) *[]string { return &c.Policy.ExemptAssignees }), Kind: List,
 			Description: "Comma-separated logins; a pull request assigned to any of them is left alone."},
 		{Name: "exempt-pr-assignees", Kind: List, Overrides: "exempt-assignees",
 			Description: "Overrides exempt-assignees when set: comma-separated logins whose assigned pull requests are left alone."},
-		{Name: "exempt-all-assignees", Kind: Bool, Default: "false",
+		{Name: "exempt-all-assignees", to: boolean(func(c *Config) *bool { return &c.Policy.ExemptAllAssignees }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, every pull request with an assignee is left alone."},
 		{Name: "exempt-all-pr-assignees", Kind: Bool, Overrides: "exempt-all-assignees",
 			Description: "Overrides exempt-all-assignees when set: true or false."},
-		{Name: "exempt-draft-pr", Kind: Bool, Default: "false",
+		{Name: "exempt-draft-pr", to: boolean(func(c *Config) *bool { return &c.Policy.ExemptDraft }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, draft pull requests are left alone."},
-		{Name: "only-draft-pr", Kind: Bool, Default: "false",
+		{Name: inputOnlyDraft, to: boolean(func(c *Config) *bool { return &c.Policy.OnlyDraft }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, only draft pull requests are processed (long-abandoned drafts); ready ones are left alone. Cannot be combined with exempt-draft-pr."},
-		{Name: "exempt-pr-authors", Kind: List,
+		{Name: "exempt-pr-authors", to: list(func(c *Config) *[]string { return &c.Policy.ExemptAuthors }), Kind: List,
 			Description: "Comma-separated logins whose pull requests are left alone, compared ignoring case; * matches any characters, so *[bot] exempts every GitHub App (Dependabot, Renovate, ...)."},
-		{Name: "exempt-approved", Kind: Bool, Default: "false",
+		{Name: "exempt-approved", to: boolean(func(c *Config) *bool { return &c.Policy.ExemptApproved }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, an approved pull request (as GitHub decides it: an approval stands and no reviewer's latest review requests changes) is not marked stale: it waits on maintainers. " +
 				"Costs one timeline read of each pull request about to be marked (the same read exempt-awaiting-review makes)."},
-		{Name: "include-only-assigned", Kind: Bool, Default: "false",
+		{Name: "include-only-assigned", to: boolean(func(c *Config) *bool { return &c.Policy.IncludeOnlyAssigned }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, only pull requests with an assignee are processed."},
-		{Name: "start-date", Kind: Date,
-			Description: "Pull requests created before this date are left alone. ISO 8601 (2024-01-02, 2024-01-02T15:04:05Z, 2024-01-02T15:04:05+02:00) " +
-				"or RFC 2822 (Tue, 02 Jan 2024 15:04:05 +0000); empty: no limit."},
+		{Name: "start-date", to: date(func(c *Config) *time.Time { return &c.Policy.StartDate }), Kind: Date,
+			Description: "Pull requests created before this date are left alone. ISO 8601 (2024-01-02, 2024-01-02T15:04:05Z, 2024-01-02 15:04:05+02:00), " +
+				"RFC 2822 (Tue, 02 Jan 2024 15:04:05 +0000) or written (January 2, 2024 15:04:05; Jan 2, 2024; 2024/01/02); " +
+				"a time without a zone is UTC; empty: no limit."},
 
-		{Name: "remove-stale-when-updated", Kind: Bool, Default: "true",
+		{Name: "remove-stale-when-updated", to: boolean(func(c *Config) *bool { return &c.Policy.RemoveStaleWhenUpdated }), Kind: Bool, Default: "true",
 			Description: "true or false: when true, activity on a stale pull request removes its stale label."},
 		{Name: "remove-pr-stale-when-updated", Kind: Bool, Overrides: "remove-stale-when-updated",
 			Description: "Overrides remove-stale-when-updated when set: true or false."},
-		{Name: "ignore-updates", Kind: Bool, Default: "false",
+		{Name: "ignore-updates", to: boolean(func(c *Config) *bool { return &c.Policy.IgnoreUpdates }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, inactivity is counted from a pull request's creation and updates do not reset it."},
 		{Name: "ignore-pr-updates", Kind: Bool, Overrides: "ignore-updates",
 			Description: "Overrides ignore-updates when set: true or false."},
-		{Name: "activity-from", Kind: Choice, Default: string(lifecycle.Anyone), Choices: []string{string(lifecycle.Anyone), string(lifecycle.People)},
+		{Name: "activity-from", to: choice(func(c *Config) *lifecycle.ActivityFrom { return &c.Policy.ActivityFrom }), Kind: Choice, Default: string(lifecycle.Anyone), Choices: []string{string(lifecycle.Anyone), string(lifecycle.People)},
 			Description: "Whose actions count as activity: anyone (any update, as actions/stale does) " +
 				"or people (comments, reviews, pushes and reopenings by people; not bots, not stalepr)."},
-		{Name: "exempt-awaiting-review", Kind: Bool, Default: "false",
+		{Name: "exempt-awaiting-review", to: boolean(func(c *Config) *bool { return &c.Policy.ExemptAwaitingReview }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, a pull request whose latest push awaits a requested review is left alone."},
-		{Name: inputStaleClock, Kind: Choice, Default: string(lifecycle.ClockInactivity),
+		{Name: inputStaleClock, to: choice(func(c *Config) *lifecycle.StaleClock { return &c.Policy.StaleClock }), Kind: Choice, Default: string(lifecycle.ClockInactivity),
 			Choices: []string{string(lifecycle.ClockInactivity), string(lifecycle.ClockAuthorTurn)},
 			Description: "What time counts toward marking and closing: inactivity (time without activity, see activity-from) " +
 				"or author-turn (only time on the author's turn: from a maintainer's review or comment, or the draft, until the author's push, reply or re-requested review; " +
 				"a pull request waiting on its reviewers or approved and waiting to be merged is never marked nor closed). See \"Whose turn it is\" in the README."},
-		{Name: inputReviewNudgeDays, Kind: Days, Default: "-1",
+		{Name: inputReviewNudgeDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeReviewNudge }), Kind: Days, Default: "-1",
 			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the pending requested reviewers, at most once per turn: " +
 				"a whole number, or -1 (the default) to never nudge. Works with either stale-clock; it never marks, labels stale or closes."},
-		{Name: inputReviewNudgeMessage, Kind: Message, Default: notice.DefaultNudge,
+		{Name: inputReviewNudgeMessage, to: message(func(c *Config) *string { return &c.NudgeMessage }), Kind: Message, Default: notice.DefaultNudge,
 			Description: "Comment of the review nudge; it cannot be empty while the nudge is on. Placeholders: " + placeholders + "; {{reviewers}} mentions the pending requested reviewers, " +
 				"{{days-waiting}} is the days on the reviewers' turn."},
-		{Name: inputReviewNudgeLabel, Kind: Text,
+		{Name: inputReviewNudgeLabel, to: text(func(c *Config) *string { return &c.Policy.NudgeLabel }), Kind: Text,
 			Description: "Label added with the review nudge and removed when the turn passes. Empty: none."},
-		{Name: inputCloseAction, Kind: Choice, Default: string(lifecycle.CloseClosed), Choices: []string{string(lifecycle.CloseClosed), string(lifecycle.CloseToDraft)},
+		{Name: inputCloseAction, to: choice(func(c *Config) *lifecycle.CloseAction { return &c.Policy.CloseAction }), Kind: Choice, Default: string(lifecycle.CloseClosed), Choices: []string{string(lifecycle.CloseClosed), string(lifecycle.CloseToDraft)},
 			Description: "What closing a stale pull request does: close, or draft (convert it to a draft, post the closing comment and remove the stale label; it stays open and its author can mark it ready again). " +
 				"draft needs a personal access token or a GitHub App token in repo-token: GitHub refuses the conversion to the workflow's GITHUB_TOKEN."},
-		{Name: "delete-branch", Kind: Bool, Default: "false",
+		{Name: inputDeleteBranch, to: boolean(func(c *Config) *bool { return &c.DeleteBranch }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, closing a pull request also deletes its head branch, " +
 				"only when that branch lives in this repository and is not its default branch."},
 
-		{Name: "debug-only", Kind: Bool, Default: "false",
+		{Name: "debug-only", to: boolean(func(c *Config) *bool { return &c.DebugOnly }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, nothing is written; the run reports what it would do."},
-		{Name: "operations-per-run", Kind: Count, Default: "500",
-			Description: "Most API requests, reads and writes, one run may send: a whole number, 1 or more. " +
+		{Name: InputOperationsPerRun, to: count(1, func(c *Config) *int { return &c.OperationsPerRun }), Kind: Count, Default: "500",
+			Description: "Most API requests, reads and writes, one run may send: a whole number, at least what one action needs " +
+				"(7 with the defaults, 12 with delete-branch; a smaller value is refused, naming the minimum). " +
 				"The default stays within GitHub's 500 content-creating requests an hour and half a GITHUB_TOKEN's 1,000 an hour, " +
 				"enough for a daily run to work through about 200 pull requests."},
-		{Name: "rate-limit-reserve", Kind: Count, Default: "100",
+		{Name: "rate-limit-reserve", to: count(0, func(c *Config) *int { return &c.RateLimitReserve }), Kind: Count, Default: "100",
 			Description: "The run stops when GitHub reports fewer remaining requests than this, leaving them to other workflows: a whole number, 0 or more."},
-		{Name: "write-interval", Kind: Duration, Default: "1s",
+		{Name: inputWriteInterval, to: duration(maxWriteInterval, func(c *Config) *time.Duration { return &c.WriteInterval }), Kind: Duration, Default: "1s",
 			Description: "Pause between writes, as GitHub asks: a duration from 0s to " + maxWriteInterval + " such as 1s or 500ms."},
-		{Name: "ascending", Kind: Bool, Default: "false",
-			Description: "true or false: process the oldest pull requests first (by sort-by). Accepted for compatibility with actions/stale."},
-		{Name: "sort-by", Kind: Choice, Default: "created", Choices: []string{"created", "updated", "comments"},
-			Description: "Order in which pull requests are processed: created, updated or comments. Accepted for compatibility with actions/stale."},
-		{Name: "enable-statistics", Kind: Bool, Default: "true",
-			Description: "true or false. Accepted for compatibility with actions/stale; the log and the job summary always end with counts of what the run did."},
+		{Name: "ascending", to: boolean(nil), Kind: Bool, Default: "false",
+			Description: "true or false: process the oldest pull requests first (by sort-by). Accepted for compatibility with actions/stale.",
+			noEffect:    order},
+		{Name: "sort-by", to: choice[string](nil), Kind: Choice, Default: "created", Choices: []string{"created", "updated", "comments"},
+			Description: "Order in which pull requests are processed: created, updated or comments. Accepted for compatibility with actions/stale.",
+			noEffect:    order},
+		{Name: "enable-statistics", to: boolean(nil), Kind: Bool, Default: "true",
+			Description: "true or false. Accepted for compatibility with actions/stale; the log and the job summary always end with counts of what the run did.",
+			noEffect:    "the log and the job summary always end with the counts"},
 
 		ignored("stale-issue-message", "", "comment posted when an issue is marked stale"),
 		ignored("close-issue-message", "", "comment posted when an issue is closed"),

@@ -59,6 +59,9 @@ func Parse(src Source) (Config, error) {
 type parser struct {
 	src  Source
 	errs Errors
+	// from names, for each generic input, the input its value came from:
+	// its override when that is set (only-pr-labels for only-labels).
+	from map[string]string
 }
 
 func (p *parser) rank(e *InputError) int {
@@ -94,97 +97,131 @@ func (p *parser) raw(name string) (string, bool) {
 
 // value returns the input's value, or its default when unset or blank; set
 // says whether the user gave a non-blank value.
-func (p *parser) value(name string) (v string, set bool) {
-	in, ok := Lookup(name)
-	if !ok {
-		panic("config: input " + name + " is not in the table")
-	}
-	v, _ = p.raw(name)
+func (p *parser) value(in Input) (v string, set bool) {
+	v, _ = p.raw(in.Name)
 	if v == "" {
 		return in.Default, false
 	}
 	return v, true
 }
 
+// isSet says whether the user gave the input a non-blank value.
 func (p *parser) isSet(name string) bool {
-	_, set := p.value(name)
-	return set
+	v, _ := p.raw(name)
+	return v != ""
 }
 
-// override reads a generic input and its PR-specific override, validating
-// both, and returns the override's value when it is set.
-func override[T any](p *parser, pr, generic string, get func(string) T) T {
-	g := get(generic)
-	if p.isSet(pr) {
-		return get(pr)
+// source names the input a generic input's value came from: its override
+// when that is set.
+func (p *parser) source(generic string) string {
+	if n, ok := p.from[generic]; ok {
+		return n
 	}
-	return g
+	return generic
 }
 
-func (p *parser) text(name string) string {
-	v, _ := p.value(name)
-	return v
+// A target is where one input's value goes in a Config, with the parser of
+// the input's kind. Each constructor below binds a kind's parser to a field
+// of that kind's type, so the compiler checks the pair; a nil field means
+// the value is validated and then dropped (inputs kept for compatibility).
+type target struct {
+	kind Kind
+	// parse validates in's value, reporting problems with p.fail, and stores
+	// it in c. It reports whether the value was valid.
+	parse func(p *parser, in Input, c *Config) bool
 }
 
-func (p *parser) message(name string) string {
-	raw, present := p.raw(name)
-	v := raw
-	if !present {
-		v, _ = p.value(name)
-	}
-	if err := notice.Check(v); err != nil {
-		p.fail(name, "%v", err)
-	}
-	return v
+// store builds a target from a kind's parser: parse returns the value and
+// whether it is valid.
+func store[T any](kind Kind, field func(*Config) *T, parse func(p *parser, in Input) (T, bool)) target {
+	return target{kind: kind, parse: func(p *parser, in Input, c *Config) bool {
+		v, ok := parse(p, in)
+		if field != nil {
+			*field(c) = v
+		}
+		return ok
+	}}
 }
 
-func (p *parser) days(name string) int {
-	v, _ := p.value(name)
-	if v == "" {
-		return 0 // an override's empty default; never used
-	}
-	n, err := strconv.Atoi(v)
-	switch {
-	case err != nil && isInteger(v), err == nil && n > maxDays:
-		p.fail(name, "want at most %d days (or -1 for never), got %s", maxDays, quote(v))
-	case err != nil, n < -1:
-		p.fail(name, "want a whole number of days (or -1 for never), got %s", quote(v))
-	}
-	return n
+func text(field func(*Config) *string) target {
+	return store(Text, field, func(p *parser, in Input) (string, bool) {
+		v, _ := p.value(in)
+		return v, true
+	})
+}
+
+// message reads a template; present but empty means "no comment", so only
+// an absent input takes the default.
+func message(field func(*Config) *string) target {
+	return store(Message, field, func(p *parser, in Input) (string, bool) {
+		v, present := p.raw(in.Name)
+		if !present {
+			v, _ = p.value(in)
+		}
+		if err := notice.Check(v); err != nil {
+			p.fail(in.Name, "%v", err)
+			return v, false
+		}
+		return v, true
+	})
+}
+
+func days(field func(*Config) *int) target {
+	return store(Days, field, func(p *parser, in Input) (int, bool) {
+		v, _ := p.value(in)
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil && isInteger(v), err == nil && n > maxDays:
+			p.fail(in.Name, "want at most %d days (or -1 for never), got %s", maxDays, quote(v))
+		case err != nil, n < -1:
+			p.fail(in.Name, "want a whole number of days (or -1 for never), got %s", quote(v))
+		default:
+			return n, true
+		}
+		return n, false
+	})
 }
 
 var integerRE = regexp.MustCompile(`^[+-]?[0-9]+$`)
 
 func isInteger(s string) bool { return integerRE.MatchString(s) }
 
-func (p *parser) count(name string, min int) int {
-	v, _ := p.value(name)
-	n, err := strconv.Atoi(v)
-	if err != nil || n < min {
-		what := "0 or more"
-		if min == 1 {
-			what = "1 or more"
+// count reads a whole number of at least min (0 or 1).
+func count(min int, field func(*Config) *int) target {
+	return store(Count, field, func(p *parser, in Input) (int, bool) {
+		v, _ := p.value(in)
+		n, err := strconv.Atoi(v)
+		if err != nil || n < min {
+			what := "0 or more"
+			if min == 1 {
+				what = "1 or more"
+			}
+			p.fail(in.Name, "want a whole number, %s, got %s", what, quote(v))
+			return n, false
 		}
-		p.fail(name, "want a whole number, %s, got %s", what, quote(v))
-	}
-	return n
+		return n, true
+	})
 }
 
-func (p *parser) boolean(name string) bool {
-	v, _ := p.value(name)
-	switch strings.ToLower(v) {
-	case "true":
-		return true
-	case "false", "": // "": an override's empty default; never used
-		return false
-	}
-	p.fail(name, "want true or false, got %s", quote(v))
-	return false
+func boolean(field func(*Config) *bool) target {
+	return store(Bool, field, func(p *parser, in Input) (bool, bool) {
+		v, _ := p.value(in)
+		switch strings.ToLower(v) {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+		p.fail(in.Name, "want true or false, got %s", quote(v))
+		return false, false
+	})
 }
 
-func (p *parser) list(name string) []string {
-	v, _ := p.value(name)
-	return SplitList(v)
+func list(field func(*Config) *[]string) target {
+	return store(List, field, func(p *parser, in Input) ([]string, bool) {
+		v, _ := p.value(in)
+		return SplitList(v), true
+	})
 }
 
 // SplitList splits a list value on commas (and line breaks, for YAML block
@@ -200,16 +237,19 @@ func SplitList(v string) []string {
 	return out
 }
 
-func (p *parser) choice(name string) string {
-	in, _ := Lookup(name)
-	v, _ := p.value(name)
-	for _, c := range in.Choices {
-		if strings.EqualFold(v, c) {
-			return c
+// choice reads one of in.Choices, in any letter case; a refused value leaves
+// the default.
+func choice[T ~string](field func(*Config) *T) target {
+	return store(Choice, field, func(p *parser, in Input) (T, bool) {
+		v, _ := p.value(in)
+		for _, c := range in.Choices {
+			if strings.EqualFold(v, c) {
+				return T(c), true
+			}
 		}
-	}
-	p.fail(name, "want %s, got %s", orList(in.Choices), quote(v))
-	return in.Default
+		p.fail(in.Name, "want %s, got %s", orList(in.Choices), quote(v))
+		return T(in.Default), false
+	})
 }
 
 func orList(words []string) string {
@@ -219,7 +259,11 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// Date layouts accepted by start-date.
+// Date layouts accepted by start-date: ISO 8601, RFC 2822, and the written
+// forms JavaScript's Date reads, which actions/stale uses (its own tests
+// write January 1, 2000 00:00:00). A time without a zone is UTC, as on a
+// hosted runner. Numeric dates with the year last (01/02/2024) are refused:
+// the day and the month cannot be told apart.
 var (
 	isoLayouts = []string{
 		"2006-01-02",
@@ -230,33 +274,56 @@ var (
 		"2006-01-02T15:04Z0700",
 		"2006-01-02T15:04",
 	}
-	rfc2822Layouts = []string{
-		"Mon, 2 Jan 2006 15:04:05 -0700",
-		"Mon, 2 Jan 2006 15:04 -0700",
-		"2 Jan 2006 15:04:05 -0700",
-		"2 Jan 2006 15:04 -0700",
-	}
+	// writtenLayouts are every written date, with or without a time, with
+	// or without a numeric zone. RFC 2822 is among them once its weekday
+	// is cut and GMT or UT is read as +0000.
+	writtenLayouts = func() []string {
+		var out []string
+		for _, d := range []string{"January 2, 2006", "January 2 2006", "Jan 2, 2006", "Jan 2 2006",
+			"2 January 2006", "2 Jan 2006", "2006/1/2", "2006-01-02"} {
+			for _, t := range []string{"", " 15:04:05", " 15:04"} {
+				for _, z := range []string{"", " -0700", " -07:00"} {
+					if t == "" && z != "" {
+						continue
+					}
+					out = append(out, d+t+z)
+				}
+			}
+		}
+		return out
+	}()
+	// weekdayRE is a leading weekday, which the layouts leave out: time.Parse
+	// would not check it against the date anyway.
+	weekdayRE = regexp.MustCompile(`(?i)^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+`)
+	// isoSpaceRE is an ISO 8601 date and time separated by a space, as
+	// RFC 3339 allows, instead of T.
+	isoSpaceRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}) (\d)`)
 )
 
-const dateForms = "an ISO 8601 date (2024-01-02, 2024-01-02T15:04:05Z, 2024-01-02T15:04:05+02:00) " +
-	"or an RFC 2822 date (Tue, 02 Jan 2024 15:04:05 +0000, with or without the weekday)"
+const dateForms = "an ISO 8601 date (2024-01-02, 2024-01-02T15:04:05Z, 2024-01-02 15:04:05, 2024-01-02T15:04:05+02:00), " +
+	"an RFC 2822 date (Tue, 02 Jan 2024 15:04:05 +0000, with or without the weekday) " +
+	"or a written date (January 2, 2024; Jan 2, 2024 15:04; 2 Jan 2024; 2024/01/02), " +
+	"a time without a zone being UTC (zones: +02:00, +0200, Z, UTC or GMT)"
 
-// parseDate parses an ISO 8601 or RFC 2822 date; times without a zone are UTC.
+// parseDate parses start-date (see isoLayouts); times without a zone are UTC.
 func parseDate(v string) (time.Time, bool) {
-	for _, l := range isoLayouts {
-		if t, err := time.Parse(l, v); err == nil {
-			return t.UTC(), true
+	for _, s := range []string{v, isoSpaceRE.ReplaceAllString(v, "${1}T${2}")} {
+		for _, l := range isoLayouts {
+			if t, err := time.Parse(l, s); err == nil {
+				return t.UTC(), true
+			}
 		}
 	}
-	// RFC 2822 names UTC also as GMT or UT; obsolete letter zones are refused.
-	s := v
+	// UTC is also written GMT or UT; other named zones (EST) are refused,
+	// since time.Parse would take an unknown name for +0000.
+	s := weekdayRE.ReplaceAllString(v, "")
 	for _, z := range []string{" GMT", " UTC", " UT"} {
-		if strings.HasSuffix(s, z) {
-			s = strings.TrimSuffix(s, z) + " +0000"
+		if len(s) > len(z) && strings.EqualFold(s[len(s)-len(z):], z) {
+			s = s[:len(s)-len(z)] + " +0000"
 			break
 		}
 	}
-	for _, l := range rfc2822Layouts {
+	for _, l := range writtenLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t.UTC(), true
 		}
@@ -264,31 +331,49 @@ func parseDate(v string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func (p *parser) date(name string) time.Time {
-	v, set := p.value(name)
-	if !set {
-		return time.Time{}
-	}
-	t, ok := parseDate(v)
-	if !ok {
-		p.fail(name, "want %s, got %s", dateForms, quote(v))
-	}
-	return t
+// date reads a start-date; unset is the zero time, no limit.
+func date(field func(*Config) *time.Time) target {
+	return store(Date, field, func(p *parser, in Input) (time.Time, bool) {
+		v, set := p.value(in)
+		if !set {
+			return time.Time{}, true
+		}
+		t, ok := parseDate(v)
+		if !ok {
+			p.fail(in.Name, "want %s, got %s", dateForms, quote(v))
+		}
+		return t, ok
+	})
 }
 
-func (p *parser) duration(name string, max time.Duration) time.Duration {
-	v, _ := p.value(name)
-	d, err := time.ParseDuration(v)
-	if err != nil || d < 0 || d > max {
-		p.fail(name, "want a duration from 0s to %s such as 1s or 500ms, got %s", maxWriteInterval, quote(v))
-		return 0
+// duration reads a duration from 0s to max (a duration's text, such as 1m).
+func duration(max string, field func(*Config) *time.Duration) target {
+	limit, err := time.ParseDuration(max)
+	if err != nil {
+		panic("config: bad maximum duration " + max)
 	}
-	return d
+	return store(Duration, field, func(p *parser, in Input) (time.Duration, bool) {
+		v, _ := p.value(in)
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > limit {
+			p.fail(in.Name, "want a duration from 0s to %s such as 1s or 500ms, got %s", max, quote(v))
+			return 0, false
+		}
+		return d, true
+	})
 }
 
 // repoRE accepts GitHub's owner and repository names (letters, digits, -, _
 // and, in repository names, .), so they are safe in URL paths.
 var repoRE = regexp.MustCompile(`^([A-Za-z0-9_-]+)/([A-Za-z0-9_.-]+)$`)
+
+// repository reads owner/name from the input, else from GITHUB_REPOSITORY.
+func repository() target {
+	return target{kind: Repository, parse: func(p *parser, _ Input, c *Config) bool {
+		c.Owner, c.Repo = p.repository()
+		return c.Owner != ""
+	}}
+}
 
 func (p *parser) repository() (owner, repo string) {
 	v, _ := p.raw(InputRepository)
@@ -305,6 +390,14 @@ func (p *parser) repository() (owner, repo string) {
 		return "", ""
 	}
 	return m[1], m[2]
+}
+
+// token reads the token from the input, else from GITHUB_TOKEN.
+func token() target {
+	return target{kind: Secret, parse: func(p *parser, _ Input, c *Config) bool {
+		c.Token = Token(p.token())
+		return c.Token != ""
+	}}
 }
 
 func (p *parser) token() string {
@@ -363,82 +456,65 @@ func redactUserinfo(s string) string {
 // that user:password@host is not read as the scheme "user").
 var schemeSlashes = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/+`)
 
+// config parses every input of the table into its field, then checks the
+// inputs that defeat each other.
 func (p *parser) config() Config {
 	var c Config
-	c.Token = Token(p.token())
-	c.Owner, c.Repo = p.repository()
+	p.from = map[string]string{}
+	var noEffect []string
+	for _, in := range Inputs {
+		switch {
+		case in.Kind == Ignored:
+			continue
+		case in.Overrides != "":
+			// The override, when set, parses into its generic input's field,
+			// which the table has already filled (and so validated).
+			if !p.isSet(in.Name) {
+				continue
+			}
+			g, ok := Lookup(in.Overrides)
+			if !ok || g.to.parse == nil {
+				panic("config: " + in.Name + " overrides " + in.Overrides + ", which has no target in the table") // TestTable
+			}
+			g.to.parse(p, in, &c)
+			p.from[g.Name] = in.Name
+		default:
+			valid := in.to.parse(p, in, &c)
+			// Only a valid value that asks for what stalepr does not do
+			// gets a warning; a typo is an error.
+			if v, set := p.value(in); valid && set && in.noEffect != "" && !strings.EqualFold(v, in.Default) {
+				noEffect = append(noEffect, fmt.Sprintf("input %q has no effect: %s; remove it to silence this warning", in.Name, in.noEffect))
+			}
+		}
+	}
 	c.APIURL = p.apiURL()
 
-	c.StaleMessage = p.message("stale-pr-message")
-	c.CloseMessage = p.message("close-pr-message")
-	c.CloseLabel = p.text("close-pr-label")
-
 	pol := &c.Policy
-	pol.DaysBeforeStale = override(p, "days-before-pr-stale", "days-before-stale", p.days)
-	pol.DaysBeforeClose = override(p, "days-before-pr-close", "days-before-close", p.days)
-	pol.StaleLabel = p.text("stale-pr-label")
-	pol.ExemptLabels = p.list("exempt-pr-labels")
-	pol.OnlyLabels = override(p, "only-pr-labels", "only-labels", p.list)
-	pol.AnyOfLabels = override(p, "any-of-pr-labels", "any-of-labels", p.list)
-	pol.ExemptMilestones = override(p, "exempt-pr-milestones", "exempt-milestones", p.list)
-	pol.ExemptAllMilestones = override(p, "exempt-all-pr-milestones", "exempt-all-milestones", p.boolean)
-	pol.ExemptAssignees = override(p, "exempt-pr-assignees", "exempt-assignees", p.list)
-	pol.ExemptAllAssignees = override(p, "exempt-all-pr-assignees", "exempt-all-assignees", p.boolean)
-	pol.ExemptDraft = p.boolean("exempt-draft-pr")
-	pol.IncludeOnlyAssigned = p.boolean("include-only-assigned")
-	pol.StartDate = p.date("start-date")
-	pol.IgnoreUpdates = override(p, "ignore-pr-updates", "ignore-updates", p.boolean)
-	pol.RemoveStaleWhenUpdated = override(p, "remove-pr-stale-when-updated", "remove-stale-when-updated", p.boolean)
-	pol.ActivityFrom = lifecycle.ActivityFrom(p.choice("activity-from"))
-	pol.ExemptAwaitingReview = p.boolean("exempt-awaiting-review")
-	pol.OnlyDraft = p.boolean("only-draft-pr")
-	pol.ExemptAuthors = p.list("exempt-pr-authors")
-	pol.ExemptApproved = p.boolean("exempt-approved")
-	pol.CloseAction = lifecycle.CloseAction(p.choice(inputCloseAction))
 	if pol.OnlyDraft && pol.ExemptDraft {
-		p.fail("only-draft-pr", "only-draft-pr and exempt-draft-pr are both true: only drafts would be considered and every draft is exempt, so nothing would ever be processed; set one of them to false")
+		p.fail(inputOnlyDraft, "only-draft-pr and exempt-draft-pr are both true: only drafts would be considered and every draft is exempt, so nothing would ever be processed; set one of them to false")
 	}
 	if pol.OnlyDraft && pol.CloseAction == lifecycle.CloseToDraft {
 		p.fail(inputCloseAction, "close-action draft with only-draft-pr true would \"close\" drafts by converting them to drafts; use close-action close, or set only-draft-pr to false")
 	}
 
 	p.turn(&c)
-
-	c.LabelsToRemoveWhenStale = p.list("labels-to-remove-when-stale")
-	c.LabelsToAddWhenUnstale = p.list("labels-to-add-when-unstale")
-	c.LabelsToRemoveWhenUnstale = p.list("labels-to-remove-when-unstale")
 	p.contradictions(c)
-
-	c.DeleteBranch = p.boolean("delete-branch")
 	if c.DeleteBranch && pol.CloseAction == lifecycle.CloseToDraft {
 		// Deleting the head branch of an open PR closes it: the opposite of
 		// keeping it open as a draft.
-		p.fail("delete-branch", "delete-branch true with close-action draft would close the converted pull request by deleting its branch; set delete-branch to false, or use close-action close")
+		p.fail(inputDeleteBranch, "delete-branch true with close-action draft would close the converted pull request by deleting its branch; set delete-branch to false, or use close-action close")
 	}
-	c.DebugOnly = p.boolean("debug-only")
-	c.OperationsPerRun = p.count("operations-per-run", 1)
-	c.RateLimitReserve = p.count("rate-limit-reserve", 0)
-	maxInterval, _ := time.ParseDuration(maxWriteInterval)
-	c.WriteInterval = p.duration("write-interval", maxInterval)
 
-	c.Warnings = p.warnings(c)
+	c.Warnings = append(p.ignored(), noEffect...)
+	c.Warnings = append(c.Warnings, p.warnings(c)...)
 	return c
-}
-
-// effective names the input a PR-specific override pair takes its value
-// from: the override when it is set.
-func (p *parser) effective(pr, generic string) string {
-	if p.isSet(pr) {
-		return pr
-	}
-	return generic
 }
 
 // contradictions refuses inputs that each make sense but defeat each other,
 // naming both, so a workflow cannot mark pull requests it can never close.
 // Labels compare ignoring letter case, as GitHub does.
 func (p *parser) contradictions(c Config) {
-	const labelInput = "stale-pr-label"
+	const labelInput = inputStaleLabel
 	stale := c.Policy.StaleLabel
 	if strings.Contains(stale, ",") {
 		// GitHub's labels= filter splits on commas: the label could not be
@@ -446,17 +522,17 @@ func (p *parser) contradictions(c Config) {
 		p.fail(labelInput, "%s holds a comma, which GitHub's label filter cannot search for; choose a label without one", quote(stale))
 	}
 	if c.CloseLabel != "" && strings.EqualFold(c.CloseLabel, stale) {
-		p.fail("close-pr-label", "is %s, the same label as stale-pr-label: closed pull requests could not be told from stale open ones; "+
+		p.fail(inputCloseLabel, "is %s, the same label as stale-pr-label: closed pull requests could not be told from stale open ones; "+
 			"leave close-pr-label empty or choose another label", quote(c.CloseLabel))
 	}
-	exempt := "exempt-pr-labels"
+	exempt := inputExemptLabels
 	for _, l := range c.Policy.ExemptLabels {
 		if strings.EqualFold(l, stale) {
 			p.fail(exempt, "holds %s, the stale-pr-label: a pull request marked stale would become exempt and never be closed", quote(l))
 		}
 	}
-	only := p.effective("only-pr-labels", "only-labels")
-	anyOf := p.effective("any-of-pr-labels", "any-of-labels")
+	only := p.source(inputOnlyLabels)
+	anyOf := p.source(inputAnyOfLabels)
 	for _, sel := range []struct {
 		name   string
 		labels []string
@@ -475,8 +551,8 @@ func (p *parser) contradictions(c Config) {
 		name   string
 		labels []string
 	}{
-		{"labels-to-remove-when-stale", c.LabelsToRemoveWhenStale},
-		{"labels-to-add-when-unstale", c.LabelsToAddWhenUnstale},
+		{inputRemoveWhenStale, c.LabelsToRemoveWhenStale},
+		{inputAddWhenUnstale, c.LabelsToAddWhenUnstale},
 	} {
 		for _, l := range in.labels {
 			if strings.EqualFold(l, stale) {
@@ -486,41 +562,37 @@ func (p *parser) contradictions(c Config) {
 	}
 }
 
-// warnings are one per input that is accepted but has no effect, and only
-// when it is set to something other than its default: the runner passes
-// every input of action.yml, defaults included.
-func (p *parser) warnings(c Config) []string {
+// ignored warns once per issue-only input, and only when it is set to
+// something other than its default: the runner passes every input of
+// action.yml, defaults included. Ignored inputs are not validated.
+func (p *parser) ignored() []string {
 	var w []string
 	for _, in := range Inputs {
 		if in.Kind != Ignored {
 			continue
 		}
-		if v, set := p.value(in.Name); set && v != in.Default {
+		if v, set := p.value(in); set && v != in.Default {
 			w = append(w, fmt.Sprintf("input %q is ignored: stalepr handles pull requests only (keep actions/stale for issues); remove it to silence this warning", in.Name))
 		}
 	}
-	// ascending, sort-by and enable-statistics change nothing, but are read
-	// (so a typo is still an error) before asking whether they are set: only
-	// a valid value that asks for what stalepr does not do gets a warning.
-	const order = "stalepr always works on the pull requests with the oldest activity first, which lets a capped run continue on the next one"
-	if p.boolean("ascending") && p.isSet("ascending") {
-		w = append(w, fmt.Sprintf("input %q has no effect: %s; remove it to silence this warning", "ascending", order))
+	return w
+}
+
+// warnings are notes on valid inputs that may not do what their author
+// hopes.
+func (p *parser) warnings(c Config) []string {
+	if len(p.errs) > 0 {
+		return nil
 	}
-	if p.choice("sort-by") != "created" && p.isSet("sort-by") {
-		w = append(w, fmt.Sprintf("input %q has no effect: %s; remove it to silence this warning", "sort-by", order))
-	}
-	p.boolean("enable-statistics") // for its validation: a value such as "no" is an error
-	if v, set := p.value("enable-statistics"); set && strings.EqualFold(v, "false") {
-		w = append(w, fmt.Sprintf("input %q has no effect: the log and the job summary always end with the counts; remove it to silence this warning", "enable-statistics"))
-	}
-	if p.isSet("write-interval") && c.WriteInterval < time.Second && len(p.errs) == 0 {
+	var w []string
+	if p.isSet(inputWriteInterval) && c.WriteInterval < time.Second {
 		w = append(w, fmt.Sprintf("write-interval %s is shorter than the second GitHub asks for between writes; secondary rate limits may stop the run", c.WriteInterval))
 	}
-	if len(p.errs) == 0 && c.Policy.CloseAction == lifecycle.CloseToDraft && !c.Policy.ExemptDraft {
+	if c.Policy.CloseAction == lifecycle.CloseToDraft && !c.Policy.ExemptDraft {
 		w = append(w, "close-action draft without exempt-draft-pr: a converted draft is marked and converted again after another "+
 			"days-before-stale days without activity; set exempt-draft-pr: true to leave converted drafts alone")
 	}
-	if len(p.errs) == 0 && c.Policy.DaysBeforeStale < 0 && c.Policy.DaysBeforeClose < 0 {
+	if c.Policy.DaysBeforeStale < 0 && c.Policy.DaysBeforeClose < 0 {
 		w = append(w, "days before stale and before close are both -1 (never): the run will neither mark nor close pull requests")
 	}
 	return w

@@ -7,14 +7,10 @@ import (
 	"github.com/stalepr/stalepr/internal/notice"
 )
 
-// turn reads the inputs of whose turn it is (stale-clock and the review
-// nudge), in one place.
+// turn checks the inputs of whose turn it is (stale-clock and the review
+// nudge) against each other, in one place; the table has parsed them.
 func (p *parser) turn(c *Config) {
 	pol := &c.Policy
-	pol.StaleClock = lifecycle.StaleClock(p.choice(inputStaleClock))
-	pol.DaysBeforeReviewNudge = p.days(inputReviewNudgeDays)
-	c.NudgeMessage = p.message(inputReviewNudgeMessage)
-	pol.NudgeLabel = p.text(inputReviewNudgeLabel)
 	if pol.StaleClock == lifecycle.ClockAuthorTurn && c.StaleMessage == notice.DefaultStale {
 		// Our default says "no activity", which is not the reason under
 		// this clock: the author-turn one says whose turn and since when.

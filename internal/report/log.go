@@ -171,7 +171,31 @@ func Counts(r sweep.Result) string {
 		// Not a limit: what is left is unknown, and main says what failed.
 		b.WriteString("; a listing failed")
 	default:
-		fmt.Fprintf(&b, "; stopped early (%s), %d left for the next run", oneLine(StopReason(r.Stopped), maxReasonRunes), r.Left)
+		fmt.Fprintf(&b, "; stopped early (%s), %s", oneLine(StopReason(r.Stopped), maxReasonRunes), leftShort(r))
 	}
 	return logSafe(b.String())
+}
+
+// LeftForNextRun says what a stopped run left: the PRs it knew needed work,
+// and, when it stopped inside a listing, those it never listed, which it
+// cannot count.
+func LeftForNextRun(r sweep.Result) string {
+	switch {
+	case !r.Unlisted:
+		return fmt.Sprintf("%d pull requests left for the next run", r.Left)
+	case r.Left == 0:
+		return "the pull requests it had not listed yet are left for the next run"
+	}
+	return fmt.Sprintf("%d pull requests, and those it had not listed yet, left for the next run", r.Left)
+}
+
+// leftShort is LeftForNextRun for the counts line.
+func leftShort(r sweep.Result) string {
+	switch {
+	case !r.Unlisted:
+		return fmt.Sprintf("%d left for the next run", r.Left)
+	case r.Left == 0:
+		return "those not listed yet left for the next run"
+	}
+	return fmt.Sprintf("%d and those not listed yet left for the next run", r.Left)
 }

@@ -154,6 +154,9 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 	default:
 		b.WriteString(" Pull requests it did not reach are left for the next run.")
 	}
+	if r.Unlisted && r.Left > 0 {
+		b.WriteString(" So are those it had not listed yet.")
+	}
 	switch err := r.Stopped; {
 	case errors.Is(err, ghapi.ErrBudget):
 		b.WriteString(" Raise " + code("operations-per-run") + " or run more often to get through them sooner.")

@@ -3,8 +3,10 @@ package sweep
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 
+	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
@@ -212,6 +214,40 @@ func (s *sweeper) dedupeReserve(k opKind) int {
 		return 0
 	}
 	return 1 + (s.posts+1)/100
+}
+
+// MinBudget is the fewest requests with which a run under cfg can act on
+// one pull request, whatever it needs: the listings (the stale PRs, and
+// the open PRs when marking is on), who the token acts as (asked when a
+// marker is not github-actions[bot]'s), the PR's timeline, the requests of
+// the dearest operation the inputs allow and the read-back of what it
+// posted. With less a run stops before acting, run after run.
+func MinBudget(cfg config.Config) int {
+	s := &sweeper{cfg: cfg, pol: cfg.Policy}
+	const identity, timeline = 1, 1
+	reads := 1 + identity + timeline
+	op := s.costOf(opUnstale)
+	if s.pol.DaysBeforeStale >= 0 {
+		reads++
+		op = max(op, s.costOf(opMark)+s.dedupeReserve(opMark))
+	}
+	if s.pol.DaysBeforeClose >= 0 {
+		op = max(op, s.costOf(opClose)+s.dedupeReserve(opClose))
+	}
+	return reads + op
+}
+
+// CheckBudget refuses an operations-per-run below MinBudget, as a
+// configuration error to report before any request.
+func CheckBudget(cfg config.Config) error {
+	min := MinBudget(cfg)
+	if cfg.OperationsPerRun >= min {
+		return nil
+	}
+	return config.Errors{&config.InputError{Name: config.InputOperationsPerRun, Msg: fmt.Sprintf(
+		"want %d or more with these inputs, got %d: one run needs %d requests to act on a pull request "+
+			"(the listings, who the token acts as, the pull request's timeline, the requests of a mark or a close, "+
+			"reading its notice back), so with fewer every run would stop before acting", min, cfg.OperationsPerRun, min)}}
 }
 
 // stopOn ends the run's writes on the first error that must stop it: a

@@ -50,6 +50,9 @@ type Result struct {
 	// primary limit), context.Canceled, or a *ListingError.
 	Stopped error
 	Left    int // PRs known to need work that this run did not reach
+	// Unlisted: the run stopped inside a listing of open PRs, so PRs it
+	// never listed may need work too; Left cannot count them.
+	Unlisted bool
 
 	Requests      int            // every HTTP request sent, retries included
 	ByRoute       map[string]int // "GET /repos/{owner}/{repo}/issues" -> count

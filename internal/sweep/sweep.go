@@ -100,6 +100,7 @@ func (s *sweeper) run(ctx context.Context) {
 	stale, err := s.labelled(ctx)
 	if err != nil {
 		s.stopOn(err)
+		s.res.Unlisted = true
 		return
 	}
 	fresh, freshUnsure, ferr := s.candidates(ctx)
@@ -108,6 +109,7 @@ func (s *sweeper) run(ctx context.Context) {
 	// to marking. Closes are decided there too; marks come last.
 	plan, serr := s.detailStale(ctx, stale)
 	plan = append(plan, fresh...)
+	s.res.Unlisted = ferr != nil
 	switch {
 	case serr != nil:
 		s.stopOn(serr)

@@ -10,21 +10,17 @@
 // would write silently: a digest that is not sha256 and 64 hex digits, a tag
 // instead of a digest, an action that is not a Docker action, a runs.image it
 // cannot find; and it must not touch the rest of the file (comments, quoting,
-// the inputs' defaults).
+// the inputs' defaults). The pinning itself is package release's, which the
+// tests of action.yml run too.
 package main
 
 import (
-	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
-	"strings"
-	"unicode/utf8"
 
-	"go.yaml.in/yaml/v4"
+	"github.com/stalepr/stalepr/internal/release"
 )
 
 func main() {
@@ -36,7 +32,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pinimage", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	image := fs.String("image", "", "the image to run, pinned by digest: NAME@sha256:<64 hex digits> (docker:// is added)")
+	image := fs.String("image", "", "the image to run, pinned by digest: "+release.Image+"@sha256:<64 hex digits> (docker:// is added)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: pinimage -image ghcr.io/OWNER/NAME@sha256:<64 hex digits> action.yml")
 		fs.PrintDefaults()
@@ -48,7 +44,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	ref, err := ImageRef(*image)
+	ref, err := release.ImageRef(*image)
+	if err == nil {
+		// Only the project's own image: the tests of action.yml accept no
+		// other, so a release commit pinning another would fail them.
+		err = release.CheckImage(ref)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "pinimage:", err)
 		return 2
@@ -64,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "pinimage:", err)
 		return 1
 	}
-	out, old, err := Pin(src, ref)
+	out, old, err := release.Pin(src, ref)
 	if err != nil {
 		fmt.Fprintf(stderr, "pinimage: %s: %v\n", path, err)
 		return 1
@@ -75,176 +76,4 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s: runs.image is now %s (was %s)\n", path, ref, old)
 	return 0
-}
-
-var (
-	// A repository name as Docker's reference grammar has it: an optional
-	// registry host[:port], then lower-case path components.
-	nameRE   = regexp.MustCompile(`^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]+)?/)?[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*)*$`)
-	sha256RE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-)
-
-// ImageRef checks an image reference pinned by digest, NAME@sha256:<64 lower-case
-// hex digits> with or without docker://, and returns it as runs.image wants it:
-// docker://NAME@sha256:....
-func ImageRef(image string) (string, error) {
-	name, digest, ok := strings.Cut(strings.TrimPrefix(image, "docker://"), "@")
-	const want = "want NAME@sha256:<64 lower-case hex digits>, such as ghcr.io/stalepr/stalepr@sha256:" + "0123456789abcdef…"
-	switch {
-	case !ok:
-		return "", fmt.Errorf("image %q is not pinned by digest: %s (a tag can move; the digest of the pushed image is the output `digest` of docker/build-push-action)", image, want)
-	case !sha256RE.MatchString(digest):
-		return "", fmt.Errorf("image %q: digest %q is not sha256: followed by 64 lower-case hex digits: %s", image, digest, want)
-	case !nameRE.MatchString(name):
-		return "", fmt.Errorf("image %q: %q is not an image name (lower-case path components, optionally after a registry host; no tag): %s", image, name, want)
-	}
-	return "docker://" + name + "@" + digest, nil
-}
-
-// Pin returns src with the value of runs.image replaced by ref, every other
-// byte unchanged, and the value it replaced. ref must come from ImageRef.
-func Pin(src []byte, ref string) (out []byte, old string, err error) {
-	if _, err := ImageRef(ref); err != nil {
-		return nil, "", err
-	}
-	node, err := runsImage(src)
-	if err != nil {
-		return nil, "", err
-	}
-	start, end, err := scalarSpan(src, node)
-	if err != nil {
-		return nil, "", err
-	}
-	out = make([]byte, 0, len(src)-(end-start)+len(ref))
-	out = append(out, src[:start]...)
-	out = append(out, ref...)
-	out = append(out, src[end:]...)
-
-	// The splice is checked by reading the result back.
-	check, err := runsImage(out)
-	if err != nil {
-		return nil, "", fmt.Errorf("the rewritten file does not parse: %w", err)
-	}
-	if check.Value != ref {
-		return nil, "", fmt.Errorf("the rewritten file's runs.image reads %q, want %q", check.Value, ref)
-	}
-	return out, node.Value, nil
-}
-
-// runsImage returns the scalar node of runs.image in an action.yml, checking
-// that the action is a Docker action.
-func runsImage(src []byte) (*yaml.Node, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, fmt.Errorf("not valid YAML: %w", err)
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, errors.New("not an action metadata file: want a YAML mapping with name, description and runs")
-	}
-	runs, err := mapValue(doc.Content[0], "runs")
-	if err != nil {
-		return nil, err
-	}
-	if runs.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: runs is not a mapping", runs.Line)
-	}
-	using, err := mapValue(runs, "using")
-	if err != nil {
-		return nil, fmt.Errorf("runs: %w", err)
-	}
-	if using.Value != "docker" {
-		return nil, fmt.Errorf("line %d: runs.using is %q: only a Docker action (using: docker) runs an image", using.Line, using.Value)
-	}
-	image, err := mapValue(runs, "image")
-	if err != nil {
-		return nil, fmt.Errorf("runs: %w", err)
-	}
-	if image.Kind != yaml.ScalarNode {
-		return nil, fmt.Errorf("line %d: runs.image is not a string", image.Line)
-	}
-	return image, nil
-}
-
-// mapValue returns the value of key in a mapping; the key must be there once.
-func mapValue(m *yaml.Node, key string) (*yaml.Node, error) {
-	var found *yaml.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Kind == yaml.ScalarNode && m.Content[i].Value == key {
-			if found != nil {
-				return nil, fmt.Errorf("line %d: %s is there twice", m.Content[i].Line, key)
-			}
-			found = m.Content[i+1]
-		}
-	}
-	if found == nil {
-		return nil, fmt.Errorf("no %s key", key)
-	}
-	return found, nil
-}
-
-// scalarSpan returns the byte offsets of a one-line scalar's text in src,
-// quotes included.
-func scalarSpan(src []byte, n *yaml.Node) (start, end int, err error) {
-	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle|yaml.TaggedStyle) != 0 || n.Anchor != "" {
-		return 0, 0, fmt.Errorf("line %d: runs.image must be a plain or quoted string on one line", n.Line)
-	}
-	// The node's position: line and column, 1-based, the column in characters.
-	lineStart := 0
-	for l := 1; l < n.Line; l++ {
-		i := bytes.IndexByte(src[lineStart:], '\n')
-		if i < 0 {
-			return 0, 0, fmt.Errorf("line %d: runs.image is past the end of the file", n.Line)
-		}
-		lineStart += i + 1
-	}
-	lineEnd := len(src)
-	if i := bytes.IndexAny(src[lineStart:], "\r\n"); i >= 0 {
-		lineEnd = lineStart + i
-	}
-	line := src[lineStart:lineEnd]
-	col := 0
-	for c := 1; c < n.Column; c++ {
-		_, size := utf8.DecodeRune(line[col:])
-		if size == 0 {
-			return 0, 0, fmt.Errorf("line %d: runs.image is past the end of its line", n.Line)
-		}
-		col += size
-	}
-	text := line[col:]
-	switch {
-	case n.Style&yaml.DoubleQuotedStyle != 0:
-		end = closingQuote(text, '"')
-	case n.Style&yaml.SingleQuotedStyle != 0:
-		end = closingQuote(text, '\'')
-	case bytes.HasPrefix(text, []byte(n.Value)):
-		// A plain scalar on one line is its own text; where it ends depends
-		// on the context (a comment, a flow mapping's comma or brace).
-		end = len(n.Value)
-	}
-	if end <= 0 {
-		return 0, 0, fmt.Errorf("line %d: runs.image must be a plain or quoted string on one line", n.Line)
-	}
-	// What the span holds must read as the node's value: this catches a
-	// multi-line plain scalar and any column mismatch.
-	var value string
-	if err := yaml.Unmarshal(text[:end], &value); err != nil || value != n.Value {
-		return 0, 0, fmt.Errorf("line %d: runs.image must be a plain or quoted string on one line", n.Line)
-	}
-	return lineStart + col, lineStart + col + end, nil
-}
-
-// closingQuote returns the offset just past the quote that closes the quoted
-// scalar starting at text[0], or -1 when it does not close on this line.
-func closingQuote(text []byte, q byte) int {
-	for i := 1; i < len(text); i++ {
-		switch {
-		case q == '"' && text[i] == '\\':
-			i++
-		case text[i] == q && q == '\'' && i+1 < len(text) && text[i+1] == '\'':
-			i++ // '' is a quote inside a single-quoted scalar
-		case text[i] == q:
-			return i + 1
-		}
-	}
-	return -1
 }

@@ -6,10 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/rhysd/actionlint"
+
+	"github.com/stalepr/stalepr/internal/release"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -22,11 +25,8 @@ const (
 // TestPinRepositoryActionYML rewrites the repository's own action.yml as the
 // release workflow does: only runs.image changes, every other byte stays.
 func TestPinRepositoryActionYML(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, old, err := Pin(src, ref)
+	src := mainActionYML(t)
+	out, old, err := release.Pin(src, ref)
 	if err != nil {
 		t.Fatalf("Pin: %v", err)
 	}
@@ -50,6 +50,26 @@ func TestPinRepositoryActionYML(t *testing.T) {
 	if fmt.Sprint(before) != fmt.Sprint(after) {
 		t.Error("keys other than runs.image changed")
 	}
+}
+
+// mainActionYML is the repository's action.yml as main has it (runs.image:
+// Dockerfile), also on a release commit, whose pinned image it puts back:
+// a release passes its own tests.
+func mainActionYML(t *testing.T) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^  image: (\S+)$`)
+	m := line.FindSubmatch(src)
+	if m == nil {
+		t.Fatal("action.yml: no runs.image line")
+	}
+	if err := release.CheckImage(string(m[1])); err != nil {
+		t.Fatal(err)
+	}
+	return line.ReplaceAll(src, []byte("  image: Dockerfile"))
 }
 
 // assertOnlyImageChanged checks that out is src with the value old of
@@ -102,7 +122,7 @@ func TestPinStyles(t *testing.T) {
 			head + "runs:\n  using: docker\n  image: " + ref + "\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, _, err := Pin([]byte(tc.in), ref)
+			out, _, err := release.Pin([]byte(tc.in), ref)
 			if err != nil {
 				t.Fatalf("Pin: %v", err)
 			}
@@ -126,7 +146,7 @@ func TestPinRefuses(t *testing.T) {
 		{"not YAML", "name: [\n", "not valid YAML"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, _, err := Pin([]byte(tc.in), ref)
+			out, _, err := release.Pin([]byte(tc.in), ref)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Pin = %q, %v; want an error saying %q", out, err, tc.want)
 			}
@@ -142,7 +162,7 @@ func TestImageRef(t *testing.T) {
 		"localhost:5000/a/b_c@sha256:" + hex:             "docker://localhost:5000/a/b_c@sha256:" + hex,
 		"alpine@sha256:" + hex:                           "docker://alpine@sha256:" + hex,
 	} {
-		got, err := ImageRef(in)
+		got, err := release.ImageRef(in)
 		if err != nil || got != want {
 			t.Errorf("ImageRef(%q) = %q, %v; want %q", in, got, err, want)
 		}
@@ -163,11 +183,11 @@ func TestImageRef(t *testing.T) {
 		"":           "not pinned by digest",
 		"Dockerfile": "not pinned by digest",
 	} {
-		got, err := ImageRef(in)
+		got, err := release.ImageRef(in)
 		if err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("ImageRef(%q) = %q, %v; want an error saying %q", in, got, err, why)
 		}
-		if _, _, err := Pin([]byte("name: x\nruns:\n  using: docker\n  image: Dockerfile\n"), in); err == nil {
+		if _, _, err := release.Pin([]byte("name: x\nruns:\n  using: docker\n  image: Dockerfile\n"), in); err == nil {
 			t.Errorf("Pin accepted the image %q", in)
 		}
 	}
@@ -178,11 +198,8 @@ func TestImageRef(t *testing.T) {
 // metadata: runs, inputs, branding. The unpinned file in the same directory
 // is the control: its runs.image names a Dockerfile the directory lacks.
 func TestPinnedActionLints(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, _, err := Pin(src, ref)
+	src := mainActionYML(t)
+	out, _, err := release.Pin(src, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +262,11 @@ func TestRun(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != in {
 		t.Errorf("a refused run changed the file:\n%s", b)
+	}
+	stderr.Reset()
+	other := "ghcr.io/someone/else@" + digest
+	if code := run([]string{"-image", other, path}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), release.Image) {
+		t.Errorf("another image: exit %d, stderr %q; want 2 and the project's image named", code, stderr.String())
 	}
 	if code := run([]string{path}, &stdout, &stderr); code != 2 {
 		t.Errorf("no -image: exit %d, want 2", code)
