@@ -116,6 +116,7 @@ func (s *sweeper) done(o op, it Item) {
 	case opFinishClose, opCleanLabel:
 		s.res.Cleaned = append(s.res.Cleaned, it)
 	}
+	s.acted(o)
 	s.log.PR(it)
 }
 

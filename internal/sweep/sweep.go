@@ -73,6 +73,8 @@ type sweeper struct {
 	notSelf                []string
 
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
+
+	q queue // every open PR listed, for the queue views (queue.go)
 }
 
 type planned struct {
@@ -88,6 +90,7 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 	s.pol.NoStaleNotice = cfg.StaleMessage == ""
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now}
 	s.run(ctx)
+	s.res.Queue = s.queueItems()
 	u := gh.Usage()
 	s.res.Requests, s.res.Writes, s.res.ByRoute = u.Requests, u.Writes, u.ByRoute
 	s.res.RateLimit, s.res.RateRemaining = u.RateLimit, u.RateRemaining
@@ -145,7 +148,8 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 			return // GitHub matched the label; defend against a fake that did not
 		}
 		s.res.Considered++
-		stale = append(stale, planned{pr: pr, d: lifecycle.Decide(pr, nil, s.now, s.pol)})
+		s.enqueue(pr)
+		stale = append(stale, s.decide(pr, nil))
 	}, everyPage)
 	return stale, err
 }
@@ -359,7 +363,9 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 }
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
-	return planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
+	d := lifecycle.Decide(pr, act, s.now, s.pol)
+	s.settle(pr, d)
+	return planned{pr: pr, d: d, act: act}
 }
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
@@ -379,20 +385,22 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 	// be inactive as far as people go: the listing must go on to the end.
 	people := s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates
 	var cost int
-	ordered, prevKey := true, time.Time{}
+	ordered, prevKey, end := true, time.Time{}, false
 	err = s.listUntil(ctx, s.gh.ListPulls, q, s.seen, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			return // handled with the labelled ones
 		}
 		s.res.Considered++
+		s.enqueue(pr)
 		last := pr.UpdatedAt
 		if s.pol.IgnoreUpdates {
 			last = pr.CreatedAt
 		}
 		if !people && !last.Before(cutoff) {
+			s.settle(pr, lifecycle.Decide(pr, nil, s.now, s.pol)) // for the queue views only
 			return // active, on the page where the listing stops
 		}
-		d := lifecycle.Decide(pr, nil, s.now, s.pol)
+		d := s.decide(pr, nil).d
 		switch d.Action {
 		case lifecycle.Keep:
 			return
@@ -407,6 +415,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		// asked for; on any other, read to the end.
 		ordered = ordered && pg.Ascending && !pg.FirstKey.Before(prevKey)
 		prevKey = pg.LastKey
+		s.res.ListedUntil, end = pg.LastKey, pg.Next == 0
 		if ordered && !people && !pg.LastKey.Before(cutoff) {
 			return false
 		}
@@ -415,6 +424,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		left := s.gh.RequestsLeft()
 		return left < 0 || cost < left
 	})
+	s.res.ListedAll = err == nil && end
 	return plan, unsure, err
 }
 
