@@ -14,11 +14,11 @@ import (
 func TestQueueFactsComeFromTheSweep(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	soon := w.pr(85)                 // marked in 5 days
-	due := w.pr(95)                  // marked by this run: closes in 30 days
-	closing := w.markedPR(25)        // closes in 5 days
-	closed := w.markedPR(31)         // closed by this run: out of the queue
-	revived := w.markedPR(10)        // a person commented: un-staled
+	soon := w.pr(85)          // marked in 5 days
+	due := w.pr(95)           // marked by this run: closes in 30 days
+	closing := w.markedPR(25) // closes in 5 days
+	closed := w.markedPR(31)  // closed by this run: out of the queue
+	revived := w.markedPR(10) // a person commented: un-staled
 	w.fake.Comment(revived, bob, daysAgo(1), "still on it")
 	exempt := w.pr(200, func(is *fakegithub.Issue) { is.Labels = []string{"pinned"} })
 	w.fake.AddIssue(fakegithub.Issue{Title: "an issue", User: alice, CreatedAt: daysAgo(300), UpdatedAt: daysAgo(300)})

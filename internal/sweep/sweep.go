@@ -398,7 +398,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		}
 		if !people && !last.Before(cutoff) {
 			s.settle(pr, lifecycle.Decide(pr, nil, s.now, s.pol)) // for the queue views only
-			return // active, on the page where the listing stops
+			return                                                // active, on the page where the listing stops
 		}
 		d := s.decide(pr, nil).d
 		switch d.Action {
