@@ -397,8 +397,10 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 			last = pr.CreatedAt
 		}
 		if !people && !last.Before(cutoff) {
-			s.settle(pr, lifecycle.Decide(pr, nil, s.now, s.pol)) // for the queue views only
-			return                                                // active, on the page where the listing stops
+			// Active, on the page where the listing stops: decided only
+			// for the queue views (exempt or when its mark falls due).
+			s.settle(pr, lifecycle.Decide(pr, nil, s.now, s.pol))
+			return
 		}
 		d := s.decide(pr, nil).d
 		switch d.Action {
