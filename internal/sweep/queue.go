@@ -79,8 +79,10 @@ func (s *sweeper) settle(pr lifecycle.PR, d lifecycle.Decision) {
 		it.State, it.Due = QueueExempt, time.Time{}
 	case d.Action == lifecycle.NeedDetail:
 		it.Due = time.Time{} // the run did not learn enough to tell
-	case stale:
+	case stale && d.Action != lifecycle.Unstale:
 		it.State, it.Since, it.Due = QueueStale, d.MarkedAt, d.CloseAt
+		it.LastActivity = s.beforeMark(d.MarkedAt)
+		return
 	default:
 		it.State, it.Since = QueueFresh, d.InactiveSince
 		it.Due = s.markDue(d.InactiveSince)
@@ -88,6 +90,16 @@ func (s *sweeper) settle(pr lifecycle.PR, d lifecycle.Decision) {
 	if !d.InactiveSince.IsZero() {
 		it.LastActivity = d.InactiveSince
 	}
+}
+
+// beforeMark is a stale PR's last activity as far as the queue views go:
+// its updated_at and the decision's clock are the mark itself, and a mark
+// comes after days-before-stale days without activity.
+func (s *sweeper) beforeMark(markedAt time.Time) time.Time {
+	if markedAt.IsZero() || s.pol.DaysBeforeStale < 0 {
+		return markedAt
+	}
+	return markedAt.Add(-time.Duration(s.pol.DaysBeforeStale) * lifecycle.Day)
 }
 
 // acted records a write done (or, in a dry run, one that would be): the
@@ -98,10 +110,14 @@ func (s *sweeper) acted(o op) {
 		return
 	}
 	switch o.kind {
-	case opMark, opNotify:
+	case opMark:
 		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, o.d.CloseAt
+	case opNotify:
+		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, o.d.CloseAt
+		it.LastActivity = s.beforeMark(o.d.MarkedAt)
 	case opUnstale:
 		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, s.markDue(o.d.InactiveSince)
+		it.LastActivity = o.d.InactiveSince
 	case opClose:
 		// Closed (or converted to a draft without the label): out of the
 		// queue of PRs waiting on something.

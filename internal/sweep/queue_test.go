@@ -80,6 +80,9 @@ func TestQueueSaysHowFarTheListingWent(t *testing.T) {
 	if want := daysAgo(51); !res.ListedUntil.Equal(want) {
 		t.Errorf("ListedUntil = %v, want %v (the last PR of page 1)", res.ListedUntil, want)
 	}
+	if want := daysAgo(51).Add(90 * 24 * time.Hour); !res.MarksKnownUntil.Equal(want) {
+		t.Errorf("MarksKnownUntil = %v, want %v (ListedUntil + 90 days)", res.MarksKnownUntil, want)
+	}
 	if len(res.Queue) != 100 {
 		t.Errorf("queue has %d PRs, want the 100 listed", len(res.Queue))
 	}

@@ -45,6 +45,10 @@ type Result struct {
 	// listing stops past the stale cutoff, where nothing is due.
 	ListedAll   bool
 	ListedUntil time.Time
+	// MarksKnownUntil: when not ListedAll, every mark falling due before
+	// it is in Queue (ListedUntil plus days-before-stale); later ones are
+	// not known.
+	MarksKnownUntil time.Time
 	// Stopped is why the run ended before it looked at everything; nil
 	// when it did not. Inspect it with errors.Is and errors.As: ghapi's
 	// ErrBudget, ErrRateReserve, ErrSecondary (ghapi.IsRateLimited for the

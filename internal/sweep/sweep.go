@@ -91,6 +91,7 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now}
 	s.run(ctx)
 	s.res.Queue = s.queueItems()
+	s.res.MarksKnownUntil = s.markDue(s.res.ListedUntil)
 	u := gh.Usage()
 	s.res.Requests, s.res.Writes, s.res.ByRoute = u.Requests, u.Writes, u.ByRoute
 	s.res.RateLimit, s.res.RateRemaining = u.RateLimit, u.RateRemaining
