@@ -126,6 +126,19 @@ func (p *parser) text(name string) string {
 	return v
 }
 
+// dashboardTitle is an issue title: one line of at most 256 characters,
+// GitHub's limit, so the create request cannot fail on it mid-run.
+func (p *parser) dashboardTitle(name string) string {
+	v := strings.TrimSpace(p.text(name))
+	switch {
+	case strings.ContainsAny(v, "\r\n"):
+		p.fail(name, "want an issue title on one line, got %s", quote(v))
+	case utf8.RuneCountInString(v) > 256:
+		p.fail(name, "want an issue title of at most 256 characters (GitHub's limit), got %d", utf8.RuneCountInString(v))
+	}
+	return v
+}
+
 func (p *parser) message(name string) string {
 	raw, present := p.raw(name)
 	v := raw
@@ -412,6 +425,7 @@ func (p *parser) config() Config {
 	c.RateLimitReserve = p.count("rate-limit-reserve", 0)
 	maxInterval, _ := time.ParseDuration(maxWriteInterval)
 	c.WriteInterval = p.duration("write-interval", maxInterval)
+	c.DashboardIssue = p.dashboardTitle("dashboard-issue")
 
 	c.Warnings = p.warnings(c)
 	return c
