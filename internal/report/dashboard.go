@@ -73,7 +73,7 @@ func Dashboard(r sweep.Result) string {
 				return []string{link(it), title(it), days(it.Since), mdDay(later(it.Due, now))}
 			}},
 		{title: "Revived by the last run", intro: "A person acted after the mark, so the stale label came off.",
-			headers: []string{"PR", "Title", "Active"}, items: revived, cap: dashRevivedCap,
+			headers: []string{"PR", "Title", "Last activity"}, items: revived, cap: dashRevivedCap,
 			row: func(it sweep.QueueItem) []string {
 				return []string{link(it), title(it), days(it.Since) + " ago"}
 			}},

@@ -188,3 +188,43 @@ func TestSummaryLayout(t *testing.T) {
 		t.Errorf("dry run's banner is not a warning alert right under the title:\n%s", s[:200])
 	}
 }
+
+// The dashboard issue's block: golden for a typical run, and within
+// GitHub's 65,536 characters of an issue body with 50,000 PRs of the
+// longest hostile titles.
+func TestDashboard(t *testing.T) {
+	t.Parallel()
+	typical := queueRun(60, 3, 4, 100)
+	typical.Queue = append(typical.Queue, sweep.QueueItem{Number: 77, Title: "Revived by a review", URL: "https://github.com/o/r/pull/77",
+		State: sweep.QueueRevived, Since: runAt.Add(-26 * time.Hour), LastActivity: runAt.Add(-26 * time.Hour), Due: runAt.Add(89 * 24 * time.Hour)})
+	d := Dashboard(typical)
+	testenv.Golden(t, filepath.Join("testdata", "golden", "dashboard", "typical.md"), d)
+	for _, want := range []string{"#### Stale, closing soonest first (", "#### To be marked stale within 14 days (", "#### Revived by the last run (1)",
+		"| [#77](https://github.com/o/r/pull/77) | Revived by a review | 1 day ago |", "| Last activity | Open PRs |"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("dashboard lacks %q", want)
+		}
+	}
+	// Closing soonest first.
+	if a, b := strings.Index(d, "2026‑12‑04"), strings.Index(d, "2026‑12‑28"); a < 0 || b < 0 || a > b {
+		t.Errorf("stale group not ordered by close date (12-04 at %d, 12-28 at %d)", a, b)
+	}
+
+	big := queueRun(50_000, 1, 200, 40)
+	for i := range big.Queue {
+		big.Queue[i].Title = strings.Repeat("|<@_`", 40)
+		big.Queue[i].URL = "https://github.com/" + strings.Repeat("(", maxURLBytes-19)
+	}
+	d = Dashboard(big)
+	if len(d) > 45_000 {
+		t.Errorf("dashboard of 50,000 PRs is %d bytes, over 45,000", len(d))
+	}
+	for _, want := range []string{"more not shown", "| Last activity | Open PRs |"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("capped dashboard lacks %q", want)
+		}
+	}
+	if strings.Contains(d, "<@") || strings.Contains(d, "|<") {
+		t.Errorf("hostile title not escaped")
+	}
+}
