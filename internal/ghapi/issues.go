@@ -7,10 +7,11 @@ import (
 	"github.com/google/go-github/v62/github"
 )
 
-// Hold sets n requests of the run's budget (operations-per-run, and the
-// rate limit above rate-limit-reserve) aside for a step after the sweep:
-// until release, every request and RequestsLeft count them as spent, so a
-// capped sweep leaves them. release is safe to call more than once.
+// Hold sets n requests of the run's budget (operations-per-run) aside for a
+// step after the sweep: until release, every request and RequestsLeft count
+// them as spent, so a capped sweep leaves them. The rate-limit reserve is
+// not lent: a run the rate limit stops leaves nothing to the step. release
+// is safe to call more than once.
 func (c *Client) Hold(n int) (release func()) {
 	t := c.t
 	t.mu.Lock()

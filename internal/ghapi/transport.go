@@ -104,7 +104,7 @@ type transport struct {
 	secondaryHits int           // in a row, reset by an accepted request
 	waited        time.Duration // on secondary limits, in all
 	stopped       error
-	held          int // requests set aside for a later step (Client.Hold)
+	held          int // requests of MaxRequests set aside for a later step (Client.Hold)
 }
 
 func newTransport(base http.RoundTripper, lim Limits, clock Clock) *transport {
@@ -261,7 +261,7 @@ func (t *transport) admit() error {
 	if t.lim.MaxRequests > 0 && t.used+t.held >= t.lim.MaxRequests {
 		return ErrBudget
 	}
-	if t.rateKnown() && t.rateRemaining-t.held <= t.lim.Reserve {
+	if t.rateKnown() && t.rateRemaining <= t.lim.Reserve {
 		return ErrRateReserve
 	}
 	return nil
@@ -465,7 +465,7 @@ func (t *transport) left() int {
 		n = max(t.lim.MaxRequests-t.used-t.held, 0)
 	}
 	if t.rateKnown() {
-		r := max(t.rateRemaining-t.lim.Reserve-t.held, 0)
+		r := max(t.rateRemaining-t.lim.Reserve, 0)
 		if n < 0 || r < n {
 			n = r
 		}
