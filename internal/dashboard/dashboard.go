@@ -90,7 +90,9 @@ func Content(body string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	inner := body[i+len(startMarker) : j-len(endMarker)]
+	// GitHub's web editor saves a body it edits with CRLF line ends, ours
+	// included: that alone is no change of content.
+	inner := strings.ReplaceAll(body[i+len(startMarker):j-len(endMarker)], "\r\n", "\n")
 	lines := strings.Split(inner, "\n")
 	kept := lines[:0]
 	for _, l := range lines {

@@ -169,10 +169,25 @@ func TestEditedOnlyWhenContentChanged(t *testing.T) {
 func TestPersonTextOutsideTheBlockIsKept(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	w.update(nil, opts(t0), "3 stale")
+	const three = "3 stale\n\n| PR | Closes |\n| --- | --- |\n| #1 | soon |"
+	w.update(nil, opts(t0), three)
 	is := w.one()
 	above, below := "Triage notes (by a maintainer):\n\n- ping @alice on Fridays\n\n", "\n\n<!-- mine -->\nSee also #12.\n"
 	gh := w.client(false)
+	if err := gh.EditIssue(context.Background(), is.Number, above+strings.TrimSpace(is.Body)+below, false); err != nil {
+		t.Fatal(err)
+	}
+	// A person's edit in the web editor also turns our block's line ends
+	// into CRLF: no change of content, so no write.
+	crlf := strings.ReplaceAll(above+strings.TrimSpace(is.Body)+below, "\n", "\r\n")
+	if err := gh.EditIssue(context.Background(), is.Number, crlf, false); err != nil {
+		t.Fatal(err)
+	}
+	w.fake.Reset()
+	w.update(nil, opts(t0.Add(time.Hour)), three)
+	if got := writes(w.fake.Requests()); len(got) != 0 {
+		t.Errorf("CRLF line ends alone caused writes %v", got)
+	}
 	if err := gh.EditIssue(context.Background(), is.Number, above+strings.TrimSpace(is.Body)+below, false); err != nil {
 		t.Fatal(err)
 	}
