@@ -65,7 +65,11 @@ func Dashboard(r sweep.Result) string {
 		{title: "Stale, closing soonest first", intro: "Labelled stale: they close on the date shown unless someone comments, reviews or pushes.",
 			headers: []string{"PR", "Title", "Stale for", "Closes"}, items: stale, cap: dashStaleCap,
 			row: func(it sweep.QueueItem) []string {
-				return []string{link(it), title(it), days(it.Since), mdCloseDate(it.Due)}
+				closes := mdCloseDate(it.Due)
+				if it.Since.IsZero() {
+					closes = "not read this run" // the budget ran out before its activity was read
+				}
+				return []string{link(it), title(it), days(it.Since), closes}
 			}},
 		{title: fmt.Sprintf("To be marked stale within %d days", horizon), intro: "No activity for a while: marked stale on the date shown unless someone acts first.",
 			headers: []string{"PR", "Title", "Inactive for", "Marked on"}, items: marks, cap: dashMarkCap,

@@ -27,7 +27,8 @@ type QueueItem struct {
 	URL    string
 	State  QueueState
 	// Since is when the PR entered its state: its last activity (fresh,
-	// revived) or its mark (stale); zero when unknown.
+	// revived) or its mark (stale); zero when unknown (a stale PR whose
+	// activity the run did not read).
 	Since time.Time
 	// LastActivity is the last activity the run knows of: the decision's,
 	// or the listing's updated_at (created_at under ignore-updates) when
