@@ -161,8 +161,11 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 
 	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
 	log = &logger{w: w, dry: cfg.DebugOnly}
-	res := sweep.Run(ctx, client, cfg, now, log)
+	res, dashErr := sweepWithDashboard(ctx, client, cfg, func() sweep.Result { return sweep.Run(ctx, client, cfg, now, log) }, log)
 	endLog()
+	if dashErr != nil {
+		out.warn(dashErr.Error())
+	}
 	fmt.Fprintln(stdout, report.Counts(res))
 	return finish(out, res, cfg.Repository())
 }

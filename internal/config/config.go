@@ -36,6 +36,7 @@ type Config struct {
 	OperationsPerRun int           // cap on API requests of one run, reads and writes
 	RateLimitReserve int           // stop when x-ratelimit-remaining falls below this
 	WriteInterval    time.Duration // pause between writes, as GitHub asks
+	DashboardIssue   string        // title of the dashboard issue; empty: none
 
 	// Warnings are non-fatal notes for the log, e.g. issue-only inputs ignored.
 	Warnings []string

@@ -172,6 +172,10 @@ func TestParseValues(t *testing.T) {
 			nil, func(c Config) any { return c.WriteInterval }, 1500 * time.Millisecond},
 		{"write-interval 0s and 1m", map[string]string{"write-interval": "1m"},
 			nil, func(c Config) any { return c.WriteInterval }, time.Minute},
+		{"dashboard-issue", map[string]string{"dashboard-issue": " Pull request queue "},
+			nil, func(c Config) any { return c.DashboardIssue }, "Pull request queue"},
+		{"dashboard-issue unset: none", nil,
+			nil, func(c Config) any { return c.DashboardIssue }, ""},
 		{"choices fold case", map[string]string{"activity-from": "People"},
 			nil, func(c Config) any { return c.Policy.ActivityFrom }, lifecycle.People},
 		{"start-date", map[string]string{"start-date": "2024-01-02"},
@@ -306,6 +310,10 @@ func TestParseErrors(t *testing.T) {
 			`input "write-interval": want a duration from 0s to 1m such as 1s or 500ms, got "-1s"`},
 		{map[string]string{"write-interval": "1"}, nil,
 			`input "write-interval": want a duration from 0s to 1m such as 1s or 500ms, got "1"`},
+		{map[string]string{"dashboard-issue": "Queue\nof PRs"}, nil,
+			`input "dashboard-issue": want an issue title on one line, got "Queue\nof PRs"`},
+		{map[string]string{"dashboard-issue": strings.Repeat("q", 257)}, nil,
+			`input "dashboard-issue": want an issue title of at most 256 characters (GitHub's limit), got 257`},
 		{map[string]string{"activity-from": "bots"}, nil,
 			`input "activity-from": want anyone or people, got "bots"`},
 		{map[string]string{"sort-by": "age"}, nil,
@@ -587,7 +595,7 @@ func TestTable(t *testing.T) {
 		ignore-updates ignore-pr-updates include-only-assigned
 		activity-from exempt-awaiting-review rate-limit-reserve write-interval repository
 		only-draft-pr exempt-pr-authors exempt-approved close-action
-		stale-clock days-before-review-nudge review-nudge-message review-nudge-label`)
+		stale-clock days-before-review-nudge review-nudge-message review-nudge-label dashboard-issue`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close
 		stale-issue-label close-issue-label exempt-issue-labels close-issue-reason exempt-issue-milestones
 		exempt-all-issue-milestones only-issue-labels any-of-issue-labels remove-issue-stale-when-updated

@@ -264,6 +264,8 @@ func buildInputs() []Input {
 			Description: "The run stops when GitHub reports fewer remaining requests than this, leaving them to other workflows: a whole number, 0 or more."},
 		{Name: inputWriteInterval, to: duration(maxWriteInterval, func(c *Config) *time.Duration { return &c.WriteInterval }), Kind: Duration, Default: "1s",
 			Description: "Pause between writes, as GitHub asks: a duration from 0s to " + maxWriteInterval + " such as 1s or 500ms."},
+		{Name: "dashboard-issue", to: issueTitle(func(c *Config) *string { return &c.DashboardIssue }), Kind: Text,
+			Description: "Title of one issue stalepr keeps up to date on every run with the open pull requests by what they wait for (see the README's Dashboard issue). Empty: none."},
 		{Name: "ascending", to: boolean(nil), Kind: Bool, Default: "false",
 			Description: "true or false: process the oldest pull requests first (by sort-by). Accepted for compatibility with actions/stale.",
 			noEffect:    order},

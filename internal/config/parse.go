@@ -143,6 +143,24 @@ func store[T any](kind Kind, field func(*Config) *T, parse func(p *parser, in In
 	}}
 }
 
+// issueTitle reads an issue title: one line of at most 256 characters,
+// GitHub's limit, so the create request cannot fail on it mid-run.
+func issueTitle(field func(*Config) *string) target {
+	return store(Text, field, func(p *parser, in Input) (string, bool) {
+		v, _ := p.value(in)
+		v = strings.TrimSpace(v)
+		switch {
+		case strings.ContainsAny(v, "\r\n"):
+			p.fail(in.Name, "want an issue title on one line, got %s", quote(v))
+		case utf8.RuneCountInString(v) > 256:
+			p.fail(in.Name, "want an issue title of at most 256 characters (GitHub's limit), got %d", utf8.RuneCountInString(v))
+		default:
+			return v, true
+		}
+		return v, false
+	})
+}
+
 func text(field func(*Config) *string) target {
 	return store(Text, field, func(p *parser, in Input) (string, bool) {
 		v, _ := p.value(in)

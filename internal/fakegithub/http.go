@@ -53,6 +53,7 @@ func init() {
 	}
 	const r = "/repos/{owner}/{repo}"
 	add("GET", r+"/issues", (*Server).listIssues)
+	add("POST", r+"/issues", (*Server).createIssue)
 	add("GET", r+"/issues/comments", (*Server).listRepoComments)
 	add("DELETE", r+"/issues/comments/{comment_id}", (*Server).deleteComment)
 	add("PATCH", r+"/issues/{issue_number}", (*Server).patchIssue)

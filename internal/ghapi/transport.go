@@ -106,6 +106,7 @@ type transport struct {
 	secondaryHits int           // in a row, reset by an accepted request
 	waited        time.Duration // on secondary limits, in all
 	stopped       error
+	held          int // requests of MaxRequests set aside for a later step (Client.Hold)
 }
 
 func newTransport(base http.RoundTripper, lim Limits, clock Clock) *transport {
@@ -287,7 +288,7 @@ func (t *transport) admit() error {
 	if t.stopped != nil {
 		return t.stopped
 	}
-	if t.lim.MaxRequests > 0 && t.used >= t.lim.MaxRequests {
+	if t.lim.MaxRequests > 0 && t.used+t.held >= t.lim.MaxRequests {
 		return ErrBudget
 	}
 	if t.rateKnown() && t.rateRemaining <= t.lim.Reserve {
@@ -517,7 +518,7 @@ func (t *transport) left() int {
 	}
 	n := -1
 	if t.lim.MaxRequests > 0 {
-		n = max(t.lim.MaxRequests-t.used, 0)
+		n = max(t.lim.MaxRequests-t.used-t.held, 0)
 	}
 	if t.rateKnown() {
 		r := max(t.rateRemaining-t.lim.Reserve, 0)

@@ -33,17 +33,27 @@ var (
 
 type sectionCap struct{ rows, bytes int }
 
+// collapseRows is the size past which a table of PRs is folded into a
+// <details> block: the first screen keeps what happened and what comes next.
+const collapseRows = 20
+
 // Summary renders the job summary for one run on repo ("owner/name") as
 // GitHub-flavoured markdown, never longer than maxSummaryBytes.
+//
+// The first screen says what happened and what comes next: the banner of a
+// dry run, the run line, a stop, failures, the counts, then the queue (the
+// age histogram and the next 14 days). The PR tables follow, folded when
+// long, and the API usage, folded.
 func Summary(r sweep.Result, repo string) string {
 	var b strings.Builder
 	dry := r.DryRun
 
 	fmt.Fprintf(&b, "## stalepr: %s\n\n", md(repo, 200))
 	if dry {
-		b.WriteString("> **Dry run: nothing was changed.** The outcomes below are what a real run would do.\n\n")
+		// GitHub's alert syntax: a coloured box nobody scrolls past.
+		b.WriteString("> [!WARNING]\n> **Dry run: nothing was changed.** `debug-only` is on: the outcomes below are what a real run would do.\n\n")
 	}
-	b.WriteString(runLine(r))
+	b.WriteString(runLine(r, mdStamp))
 
 	if r.Stopped != nil {
 		writeStopNote(&b, r)
@@ -59,28 +69,56 @@ func Summary(r sweep.Result, repo string) string {
 
 	writeCounts(&b, r)
 
+	if len(r.Queue) > 0 {
+		b.WriteString("### Open pull requests by last activity\n\n")
+		writeHistogram(&b, r)
+		fmt.Fprintf(&b, "### Next %d days\n\n", horizon)
+		writeNextDays(&b, r)
+	}
+	// The queue by turn (stale-clock: author-turn, issue 17) goes here: a
+	// table of whose turn it is (reviewers, author, merge) with the PRs and
+	// their days in turn, from a turn field of sweep.QueueItem, shown only
+	// when the run knows turns.
+
 	acted := actedRows(r)
 	if len(acted) > 0 {
-		b.WriteString("### " + wordActedOn.title(dry) + "\n\n")
-		writeTable(&b, []string{"PR", "Title", "Outcome", "Reason", "Days inactive", "Closes"}, len(acted), func(i int) []string {
-			a := acted[i]
-			closes := "—"
-			if a.list == listMarked {
-				closes = closeDate(a.it.CloseAt)
-			}
-			return []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.list, a.it, dry),
-				md(string(a.it.Reason), maxReasonRunes), strconv.Itoa(a.it.InactiveDays), closes}
-		}, actedCap, func(from int) string {
-			return hiddenByOutcome(acted[from:], dry)
+		title := wordActedOn.title(dry)
+		fmt.Fprintf(&b, "### %s (%d)\n\n", title, len(acted))
+		headers := []string{"PR", "Title", "Outcome", "Days inactive", "Closes"}
+		reasons := anyReasonSaysMore(acted)
+		if reasons {
+			headers = []string{"PR", "Title", "Outcome", "Reason", "Days inactive", "Closes"}
+		}
+		folded(&b, len(acted), func(b *strings.Builder) {
+			writeTable(b, headers, len(acted), func(i int) []string {
+				a := acted[i]
+				closes := "—"
+				if a.list == listMarked {
+					closes = mdCloseDate(a.it.CloseAt)
+				}
+				row := []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.list, a.it, dry)}
+				if reasons {
+					reason := ""
+					if saysMore(a) {
+						reason = md(string(a.it.Reason), maxReasonRunes)
+					}
+					row = append(row, reason)
+				}
+				return append(row, strconv.Itoa(a.it.InactiveDays), closes)
+			}, actedCap, func(from int) string {
+				return hiddenByOutcome(acted[from:], dry)
+			})
 		})
 	}
 
 	if len(r.Stale) > 0 {
 		fmt.Fprintf(&b, "### Still stale (%d)\n\n", len(r.Stale))
-		writeTable(&b, []string{"PR", "Title", "Days inactive", "Closes"}, len(r.Stale), func(i int) []string {
-			it := r.Stale[i]
-			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), strconv.Itoa(it.InactiveDays), closeDate(it.CloseAt)}
-		}, staleCap, nil)
+		folded(&b, len(r.Stale), func(b *strings.Builder) {
+			writeTable(b, []string{"PR", "Title", "Days inactive", "Closes"}, len(r.Stale), func(i int) []string {
+				it := r.Stale[i]
+				return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), strconv.Itoa(it.InactiveDays), mdCloseDate(it.CloseAt)}
+			}, staleCap, nil)
+		})
 	}
 
 	if len(r.Cleaned) > 0 {
@@ -106,6 +144,38 @@ func Summary(r sweep.Result, repo string) string {
 
 	writeAPIUsage(&b, r)
 	return capSize(b.String(), maxSummaryBytes)
+}
+
+// folded writes a table of n rows, inside a <details> block when it is
+// longer than a screen.
+func folded(b *strings.Builder, n int, table func(*strings.Builder)) {
+	if n <= collapseRows {
+		table(b)
+		return
+	}
+	fmt.Fprintf(b, "<details><summary>Show all %d</summary>\n\n", n)
+	table(b)
+	b.WriteString("</details>\n\n")
+}
+
+// saysMore reports whether a row's reason tells more than its outcome:
+// "inactive" on a mark, or "activity by a person after the mark" on an
+// un-stale, only repeats it.
+func saysMore(a actedRow) bool {
+	switch a.it.Reason {
+	case "", lifecycle.ReasonInactive, lifecycle.ReasonCloseDue, lifecycle.ReasonPersonActivity:
+		return false
+	}
+	return true
+}
+
+func anyReasonSaysMore(rows []actedRow) bool {
+	for _, a := range rows {
+		if saysMore(a) {
+			return true
+		}
+	}
+	return false
 }
 
 func writeStopNote(b *strings.Builder, r sweep.Result) {
@@ -189,11 +259,12 @@ func StopReason(err error) string {
 	return err.Error()
 }
 
-// runLine says when the run was and what it looked at, for both summaries.
-func runLine(r sweep.Result) string {
+// runLine says when the run was and what it looked at, for both summaries;
+// stamp words the time for where the line goes.
+func runLine(r sweep.Result, stamp func(time.Time) string) string {
 	var at string
 	if !r.Now.IsZero() {
-		at = fmt.Sprintf("Run at %s UTC. ", r.Now.UTC().Format("2006-01-02 15:04"))
+		at = fmt.Sprintf("Run at %s. ", stamp(r.Now))
 	}
 	return at + fmt.Sprintf("Looked at %s.\n\n", plural(r.Considered, "open pull request"))
 }
@@ -211,11 +282,16 @@ func writeCounts(b *strings.Builder, r sweep.Result) {
 	b.WriteString("\n")
 }
 
+// writeAPIUsage writes the request counts, folded: they matter when a run
+// stops early, and the stop note says so on the first screen.
 func writeAPIUsage(b *strings.Builder, r sweep.Result) {
-	fmt.Fprintf(b, "### API usage\n\n%d requests (%d writes). Rate limit: %s.\n\n", r.Requests, r.Writes, rateLeft(r))
+	line := fmt.Sprintf("API usage: %d requests (%d writes). Rate limit: %s.", r.Requests, r.Writes, rateLeft(r))
 	if len(r.ByRoute) == 0 {
+		b.WriteString(line + "\n")
 		return
 	}
+	fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", line)
+	defer b.WriteString("</details>\n")
 	type route struct {
 		name string
 		n    int
@@ -260,6 +336,14 @@ func closeDate(t time.Time) string {
 		return "never"
 	}
 	return t.UTC().Format("2006-01-02")
+}
+
+// mdCloseDate is closeDate for markdown: a date that never wraps.
+func mdCloseDate(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return mdDay(t)
 }
 
 type list int

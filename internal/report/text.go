@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -21,7 +22,7 @@ func Text(r sweep.Result, repo string) string {
 	if dry {
 		b.WriteString("Dry run: nothing was changed. The outcomes below are what a real run would do.\n")
 	}
-	b.WriteString(runLine(r))
+	b.WriteString(runLine(r, func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") + " UTC" }))
 
 	if r.Stopped != nil {
 		head, rest := stopNote(r, oneLine, func(s string) string { return s })

@@ -134,6 +134,7 @@ func (s *sweeper) done(o op, it Item) {
 	case opNudgeLabel:
 		return // the label of a nudge posted or a turn passed: nothing to report
 	}
+	s.acted(o)
 	s.log.PR(it)
 }
 

@@ -44,6 +44,23 @@ type Result struct {
 	TurnCounts map[lifecycle.Whose]int
 
 	Considered int // open PRs the listings returned
+	// Self is the login GitHub named for the token, when the run learnt it
+	// ("" when it needed not ask): later steps trust their markers by it.
+	Self string
+	// Queue is every open PR the listings returned, less those this run
+	// closed, with its state after the run and when its next step falls
+	// due: what the queue views (histogram, next 14 days, dashboard) show.
+	Queue []QueueItem
+	// ListedAll: the listings returned every open PR. When not, the PRs
+	// without the stale label were listed, oldest activity first, up to the
+	// one last active at ListedUntil (zero: none, marking is disabled): the
+	// listing stops past the stale cutoff, where nothing is due.
+	ListedAll   bool
+	ListedUntil time.Time
+	// MarksKnownUntil: when not ListedAll, every mark falling due before
+	// it is in Queue (ListedUntil plus days-before-stale); later ones are
+	// not known.
+	MarksKnownUntil time.Time
 	// Stopped is why the run ended before it looked at everything; nil
 	// when it did not. Inspect it with errors.Is and errors.As: ghapi's
 	// ErrBudget, ErrRateReserve, ErrSecondary (ghapi.IsRateLimited for the

@@ -74,6 +74,8 @@ type sweeper struct {
 	selfErr   error
 
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
+
+	q queue // every open PR listed, for the queue views (queue.go)
 }
 
 type planned struct {
@@ -90,6 +92,14 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 	s.pol.NoStaleNotice = cfg.StaleMessage == ""
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now}
 	s.run(ctx)
+	s.res.Queue = s.queueItems()
+	s.res.MarksKnownUntil = s.markDue(s.res.ListedUntil)
+	switch {
+	case len(s.self) > 0:
+		s.res.Self = s.self[0]
+	default:
+		s.res.Self = gh.WroteAs()
+	}
 	u := gh.Usage()
 	s.res.Requests, s.res.Writes, s.res.ByRoute = u.Requests, u.Writes, u.ByRoute
 	s.res.RateLimit, s.res.RateRemaining = u.RateLimit, u.RateRemaining
@@ -156,7 +166,8 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 			return // GitHub matched the label; defend against a fake that did not
 		}
 		s.res.Considered++
-		stale = append(stale, planned{pr: pr, d: lifecycle.Decide(pr, nil, s.now, s.pol)})
+		s.enqueue(pr)
+		stale = append(stale, s.decide(pr, nil))
 	}, everyPage)
 	return stale, err
 }
@@ -405,6 +416,7 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
 	s.noteTurn(p)
+	s.settle(pr, p.d)
 	return p
 }
 
@@ -425,21 +437,25 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 	// be inactive as far as people go: the listing must go on to the end.
 	people := s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates || s.needTurn()
 	var cost int
-	ordered, prevKey := true, time.Time{}
+	ordered, prevKey, end := true, time.Time{}, false
 	err = s.listUntil(ctx, s.gh.ListPulls, q, s.seen, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			return // handled with the labelled ones
 		}
 		s.res.Considered++
+		s.enqueue(pr)
 		last := pr.UpdatedAt
 		if s.pol.IgnoreUpdates {
 			last = pr.CreatedAt
 		}
 		if !people && !last.Before(cutoff) {
-			return // active, on the page where the listing stops
+			// Active, on the page where the listing stops: decided only
+			// for the queue views (exempt or when its mark falls due).
+			s.settle(pr, lifecycle.Decide(pr, nil, s.now, s.pol))
+			return
 		}
-		d := lifecycle.Decide(pr, nil, s.now, s.pol)
-		nudge := lifecycle.DecideNudge(pr, nil, s.now, s.pol)
+		p := s.decide(pr, nil)
+		d, nudge := p.d, p.nudge
 		if nudge == lifecycle.NudgeDetail && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
 			unsure = append(unsure, planned{pr: pr, d: d, nudge: nudge}) // only the timeline tells whose turn it is
 			cost += s.costOfDecision(lifecycle.NeedDetail)
@@ -459,6 +475,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		// asked for; on any other, read to the end.
 		ordered = ordered && pg.Ascending && !pg.FirstKey.Before(prevKey)
 		prevKey = pg.LastKey
+		s.res.ListedUntil, end = pg.LastKey, pg.Next == 0
 		if ordered && !people && !pg.LastKey.Before(cutoff) {
 			return false
 		}
@@ -467,6 +484,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		left := s.gh.RequestsLeft()
 		return left < 0 || cost < left
 	})
+	s.res.ListedAll = err == nil && end
 	return plan, unsure, err
 }
 

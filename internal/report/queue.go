@@ -1,0 +1,188 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// The queue views: what the open PRs wait for and what comes next, from the
+// facts the sweep carries in Result.Queue. The job summary and the dashboard
+// issue both show them.
+
+// nbHyphen is U+2011, a hyphen no renderer breaks a line at: a date in a
+// narrow table column stays on one line ("2026‑12‑31", never "2026‑12‑" /
+// "31"). It is a character, so GitHub's HTML sanitiser has nothing to strip
+// (it removes tags such as <nobr> that are not on its allowlist).
+const nbHyphen = "\u2011"
+
+// mdDay is t's UTC date for markdown, unbreakable.
+func mdDay(t time.Time) string {
+	return strings.ReplaceAll(t.UTC().Format("2006-01-02"), "-", nbHyphen)
+}
+
+// mdStamp is t's UTC date and minute for markdown, unbreakable.
+func mdStamp(t time.Time) string {
+	return mdDay(t) + "\u00A0" + t.UTC().Format("15:04") + "\u00A0UTC"
+}
+
+// ageBucket is one row of the age histogram: PRs whose last activity is at
+// least from days ago (and less than the next bucket's).
+type ageBucket struct {
+	from  int
+	label string
+}
+
+var ageBuckets = []ageBucket{
+	{0, "under 1 week"},
+	{7, "1–4 weeks"},
+	{30, "1–3 months"},
+	{90, "3–6 months"},
+	{180, "6–12 months"},
+	{365, "1–2 years"},
+	{730, "over 2 years"},
+}
+
+// barWidth is the length of the longest bar of the histogram, in blocks.
+const barWidth = 20
+
+// histogram counts the queue by time since last activity.
+func histogram(r sweep.Result) []int {
+	n := make([]int, len(ageBuckets))
+	for _, it := range r.Queue {
+		if it.LastActivity.IsZero() {
+			continue
+		}
+		days := int(r.Now.Sub(it.LastActivity) / (24 * time.Hour))
+		i := sort.Search(len(ageBuckets), func(i int) bool { return ageBuckets[i].from > days }) - 1
+		n[max(i, 0)]++
+	}
+	return n
+}
+
+// writeHistogram writes the age histogram as a table with text bars, which
+// renders the same everywhere markdown does (no image, no chart syntax).
+func writeHistogram(b *strings.Builder, r sweep.Result) {
+	counts := histogram(r)
+	top := 0
+	for _, n := range counts {
+		top = max(top, n)
+	}
+	if top == 0 {
+		return
+	}
+	b.WriteString("| Last activity | Open PRs | |\n| --- | ---: | --- |\n")
+	for i, n := range counts {
+		bar := 0
+		if n > 0 {
+			bar = max(1, (n*barWidth+top/2)/top)
+		}
+		fmt.Fprintf(b, "| %s | %d | %s |\n", ageBuckets[i].label, n, strings.Repeat("█", bar))
+	}
+	b.WriteString("\n")
+	if note := listedNote(r); note != "" {
+		b.WriteString(note + "\n\n")
+	}
+}
+
+// listedNote says which open PRs the queue views leave out, when the
+// listing did not return them all.
+func listedNote(r sweep.Result) string {
+	switch {
+	case r.ListedAll || r.ListingFailed():
+		return ""
+	case r.ListedUntil.IsZero():
+		return "Only the stale pull requests are counted: with marking disabled, the others are not listed."
+	}
+	return fmt.Sprintf("Pull requests without the stale label that were active after %s are not counted: "+
+		"the listing stops past the stale cutoff, where nothing falls due, to save requests.", mdDay(r.ListedUntil))
+}
+
+// horizon is how far "next 14 days" looks.
+const horizon = 14
+
+// dueDay is one date of the next 14 days and what falls due on it.
+type dueDay struct {
+	day           time.Time
+	closes, marks []sweep.QueueItem
+}
+
+// nextDays groups what falls due from the run's day on, for horizon days; a
+// step already due (a run stopped before it) counts on the first day.
+func nextDays(r sweep.Result) []dueDay {
+	today := r.Now.UTC().Truncate(24 * time.Hour)
+	end := today.Add(horizon * 24 * time.Hour)
+	byDay := map[time.Time]*dueDay{}
+	for _, it := range r.Queue {
+		if it.Due.IsZero() || !it.Due.Before(end) {
+			continue
+		}
+		d := it.Due.UTC().Truncate(24 * time.Hour)
+		if d.Before(today) {
+			d = today
+		}
+		dd := byDay[d]
+		if dd == nil {
+			dd = &dueDay{day: d}
+			byDay[d] = dd
+		}
+		if it.State == sweep.QueueStale {
+			dd.closes = append(dd.closes, it)
+		} else {
+			dd.marks = append(dd.marks, it)
+		}
+	}
+	out := make([]dueDay, 0, len(byDay))
+	for _, dd := range byDay {
+		out = append(out, *dd)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].day.Before(out[j].day) })
+	return out
+}
+
+// maxDueLinks is how many PRs a cell of the next 14 days names.
+const maxDueLinks = 8
+
+// dueCell is "3: #12, #14, #20", naming at most maxDueLinks PRs.
+func dueCell(items []sweep.QueueItem) string {
+	if len(items) == 0 {
+		return "—"
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].Due.Before(items[j].Due) })
+	links := make([]string, 0, min(len(items), maxDueLinks))
+	for _, it := range items[:min(len(items), maxDueLinks)] {
+		links = append(links, prLink(it.Number, it.URL))
+	}
+	more := ""
+	if len(items) > maxDueLinks {
+		more = ", …"
+	}
+	return fmt.Sprintf("%d: %s%s", len(items), strings.Join(links, ", "), more)
+}
+
+// writeNextDays writes what falls due in the next 14 days, by date.
+func writeNextDays(b *strings.Builder, r sweep.Result) {
+	days := nextDays(r)
+	verb := "fall due"
+	if r.DryRun {
+		verb = "would fall due"
+	}
+	if len(days) == 0 {
+		fmt.Fprintf(b, "Nothing falls due in the next %d days.\n\n", horizon)
+	} else {
+		fmt.Fprintf(b, "Closes and marks that %s if nobody acts (a date that has passed is on the first row: a run stopped before it).\n\n", verb)
+		b.WriteString("| Date | Closes | Marks |\n| --- | --- | --- |\n")
+		for _, d := range days {
+			fmt.Fprintf(b, "| %s | %s | %s |\n", mdDay(d.day), dueCell(d.closes), dueCell(d.marks))
+		}
+		b.WriteString("\n")
+	}
+	end := r.Now.Add(horizon * 24 * time.Hour)
+	if !r.ListedAll && !r.ListingFailed() && !r.MarksKnownUntil.IsZero() && r.MarksKnownUntil.Before(end) {
+		fmt.Fprintf(b, "Marks are known up to %s: the listing stops past the stale cutoff, so later ones show in later runs.\n\n",
+			mdDay(r.MarksKnownUntil))
+	}
+}

@@ -1,0 +1,230 @@
+package report
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
+)
+
+var runAt = time.Date(2026, 12, 1, 3, 17, 0, 0, time.UTC)
+
+// queueRun builds the Result of a run over open PRs whose last activity was
+// 0, 1, 2, ... days ago (stride days apart), as the sweep reports it with
+// the default policy (90 days to stale, 30 to close): the oldest are stale,
+// those past 90 days get marked until marks run out (a capped budget), every
+// tenth is exempt, and the ones marked earlier close when due, until closes
+// run out (the rest stay overdue).
+func queueRun(open, stride, marks, closes int) sweep.Result {
+	day := 24 * time.Hour
+	r := sweep.Result{Now: runAt, Considered: open, ListedAll: true, RateLimit: 1000, RateRemaining: 500,
+		Requests: 12, Writes: 2 * marks,
+		ByRoute: map[string]int{"GET /repos/{owner}/{repo}/pulls": 2, "GET /repos/{owner}/{repo}/issues": 1,
+			"POST /repos/{owner}/{repo}/issues/{issue_number}/labels": marks, "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": marks}}
+	for i := 0; i < open; i++ {
+		n := open - i + 1000
+		ago := time.Duration(i*stride) * day / time.Duration(max(1, open/400))
+		last := runAt.Add(-ago)
+		it := sweep.QueueItem{Number: n, Title: fmt.Sprintf("Change %d", n), URL: fmt.Sprintf("https://github.com/o/r/pull/%d", n),
+			State: sweep.QueueFresh, Since: last, LastActivity: last, Due: last.Add(90 * day)}
+		item := sweep.Item{Number: n, Title: it.Title, URL: it.URL, LastActivity: last, InactiveDays: int(ago / day)}
+		switch markedAgo := ago - 90*day; {
+		case i%10 == 3:
+			it.State, it.Due = sweep.QueueExempt, time.Time{}
+			item.Action, item.Reason = lifecycle.Skip, lifecycle.ReasonExemptLabel
+			r.Skipped = append(r.Skipped, item)
+		case markedAgo >= 30*day && len(r.Closed) < closes:
+			item.Action, item.Reason = lifecycle.Close, lifecycle.ReasonCloseDue
+			r.Closed = append(r.Closed, item)
+			continue // closed: out of the queue
+		case markedAgo >= 0 && markedAgo < day && len(r.Marked) < marks:
+			it.State, it.Since, it.Due = sweep.QueueStale, runAt, runAt.Add(30*day)
+			item.Action, item.Reason, item.CloseAt = lifecycle.Mark, lifecycle.ReasonInactive, it.Due
+			r.Marked = append(r.Marked, item)
+		case markedAgo >= day:
+			marked := last.Add(90 * day)
+			it.State, it.Since, it.Due = sweep.QueueStale, marked, marked.Add(30*day)
+			item.Action, item.Reason, item.CloseAt = lifecycle.Keep, lifecycle.ReasonStaleWaiting, it.Due
+			r.Stale = append(r.Stale, item)
+		}
+		r.Queue = append(r.Queue, it)
+	}
+	return r
+}
+
+// A typical run, its dry run and a 50,000-PR run: golden files.
+func TestSummaryQueueGolden(t *testing.T) {
+	t.Parallel()
+	typical := queueRun(60, 3, 4, 100)
+	typical.Unstaled = []sweep.Item{{Number: 77, Title: "Revived by a review", URL: "https://github.com/o/r/pull/77",
+		Action: lifecycle.Unstale, Reason: lifecycle.ReasonPersonActivity, InactiveDays: 1}}
+	typical.Marked = append(typical.Marked, sweep.Item{Number: 78, Title: "Labelled by hand", URL: "https://github.com/o/r/pull/78",
+		Action: lifecycle.Notify, Reason: lifecycle.ReasonNoticeMissing, InactiveDays: 95, CloseAt: runAt.Add(30 * 24 * time.Hour)})
+	dry := typical
+	dry.DryRun, dry.Writes = true, 0
+	big := queueRun(50_000, 1, 200, 40)
+	big.Stopped, big.Left = ghapi.ErrBudget, 9_000
+	for _, tc := range []struct {
+		name string
+		r    sweep.Result
+	}{{"typical", typical}, {"typical-dry-run", dry}, {"fifty-thousand", big}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Summary(tc.r, "o/r")
+			checkMarkdown(t, s)
+			if len(s) > maxSummaryBytes {
+				t.Fatalf("summary is %d bytes, over the cap of %d", len(s), maxSummaryBytes)
+			}
+			testenv.Golden(t, filepath.Join("testdata", "golden", "summary", tc.name+".md"), s)
+		})
+	}
+}
+
+// The first screen: counts, the histogram and the next 14 days come before
+// any table of PRs.
+func TestSummaryFirstScreenSaysWhatComesNext(t *testing.T) {
+	t.Parallel()
+	r := queueRun(60, 3, 4, 100)
+	s := Summary(r, "o/r")
+	order := []string{"| Outcome | Pull requests |", "### Open pull requests by last activity", "| under 1 week |",
+		"### Next 14 days", "| Date | Closes | Marks |", "### Acted on", "### Still stale"}
+	at := -1
+	for _, w := range order {
+		i := strings.Index(s, w)
+		if i < 0 || i < at {
+			t.Fatalf("%q missing or out of order (at %d, previous at %d):\n%s", w, i, at, s)
+		}
+		at = i
+	}
+	// Every open PR looked at is in the histogram.
+	total := 0
+	for _, m := range regexp.MustCompile(`(?m)^\| [^|]+ \| (\d+) \| █*`).FindAllStringSubmatch(s[strings.Index(s, "| Last activity"):strings.Index(s, "### Next")], -1) {
+		var n int
+		fmt.Sscan(m[1], &n)
+		total += n
+	}
+	if total != len(r.Queue) {
+		t.Errorf("histogram counts %d PRs, the queue has %d", total, len(r.Queue))
+	}
+}
+
+// The next 14 days list the closes and marks due, by date; what is due
+// later is not there, and a step overdue counts on the first day.
+func TestSummaryNextDays(t *testing.T) {
+	t.Parallel()
+	day := 24 * time.Hour
+	r := sweep.Result{Now: runAt, ListedAll: true, Queue: []sweep.QueueItem{
+		{Number: 1, URL: "https://github.com/o/r/pull/1", State: sweep.QueueStale, Due: runAt.Add(2 * day), LastActivity: runAt.Add(-100 * day)},
+		{Number: 2, URL: "https://github.com/o/r/pull/2", State: sweep.QueueFresh, Due: runAt.Add(2*day + time.Hour), LastActivity: runAt.Add(-88 * day)},
+		{Number: 3, URL: "https://github.com/o/r/pull/3", State: sweep.QueueFresh, Due: runAt.Add(20 * day), LastActivity: runAt.Add(-70 * day)},
+		{Number: 4, URL: "https://github.com/o/r/pull/4", State: sweep.QueueStale, Due: runAt.Add(-3 * day), LastActivity: runAt.Add(-130 * day)},
+		{Number: 5, URL: "https://github.com/o/r/pull/5", State: sweep.QueueExempt, LastActivity: runAt.Add(-300 * day)},
+	}}
+	s := Summary(r, "o/r")
+	for _, want := range []string{
+		"| 2026‑12‑01 | 1: [#4](https://github.com/o/r/pull/4) | — |",
+		"| 2026‑12‑03 | 1: [#1](https://github.com/o/r/pull/1) | 1: [#2](https://github.com/o/r/pull/2) |",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "pull/3)") || strings.Contains(s, "pull/5)") {
+		t.Errorf("a PR due after 14 days, or exempt, is in the next 14 days:\n%s", s)
+	}
+	// A listing that stopped at the cutoff says how far marks are known.
+	r.ListedAll, r.ListedUntil, r.MarksKnownUntil = false, runAt.Add(-85*day), runAt.Add(5*day)
+	s = Summary(r, "o/r")
+	for _, want := range []string{"Marks are known up to 2026‑12‑06", "active after 2026‑09‑07 are not counted"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary of a listing stopped early lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// Tables past about 20 rows are folded, the API table always; dates never
+// wrap; the Reason column shows only where it says more than the outcome;
+// a dry run's banner is GitHub's warning alert.
+func TestSummaryLayout(t *testing.T) {
+	t.Parallel()
+	long := queueRun(400, 1, 30, 30)
+	s := Summary(long, "o/r")
+	n := len(long.Marked) + len(long.Closed)
+	for _, h := range []string{fmt.Sprintf("### Acted on (%d)\n\n<details><summary>Show all %d</summary>", n, n), "<details><summary>API usage:"} {
+		if !strings.Contains(s, h) {
+			t.Errorf("summary lacks %q", h)
+		}
+	}
+	short := queueRun(60, 3, 4, 100)
+	s = Summary(short, "o/r")
+	if strings.Contains(s, "### Acted on (5)\n\n<details>") {
+		t.Errorf("a table of 5 rows is folded")
+	}
+	if m := regexp.MustCompile(`\d{4}-\d{2}-\d{2}`).FindString(s); m != "" {
+		t.Errorf("date %q with breakable hyphens in the summary", m)
+	}
+	if !strings.Contains(s, "2026‑12‑31") {
+		t.Errorf("no date with non-breaking hyphens (U+2011) in the summary:\n%s", s)
+	}
+	if strings.Contains(s, "| Outcome | Reason |") {
+		t.Errorf("Reason column shown though every reason repeats the outcome:\n%s", s)
+	}
+	short.Marked = append(short.Marked, sweep.Item{Number: 9, Action: lifecycle.Notify, Reason: lifecycle.ReasonNoticeMissing})
+	s = Summary(short, "o/r")
+	if !strings.Contains(s, "| Outcome | Reason |") || !strings.Contains(s, "| labelled without notice |") {
+		t.Errorf("a reason that says more than the outcome is not shown:\n%s", s)
+	}
+	if strings.Contains(s, "| inactive |") {
+		t.Errorf("a reason that repeats the outcome is shown:\n%s", s)
+	}
+	short.DryRun = true
+	if s = Summary(short, "o/r"); !strings.HasPrefix(s, "## stalepr: o/r\n\n> [!WARNING]\n> **Dry run: nothing was changed.**") {
+		t.Errorf("dry run's banner is not a warning alert right under the title:\n%s", s[:200])
+	}
+}
+
+// The dashboard issue's block: golden for a typical run, and within
+// GitHub's 65,536 characters of an issue body with 50,000 PRs of the
+// longest hostile titles.
+func TestDashboard(t *testing.T) {
+	t.Parallel()
+	typical := queueRun(60, 3, 4, 100)
+	typical.Queue = append(typical.Queue, sweep.QueueItem{Number: 77, Title: "Revived by a review", URL: "https://github.com/o/r/pull/77",
+		State: sweep.QueueRevived, Since: runAt.Add(-26 * time.Hour), LastActivity: runAt.Add(-26 * time.Hour), Due: runAt.Add(89 * 24 * time.Hour)})
+	d := Dashboard(typical)
+	testenv.Golden(t, filepath.Join("testdata", "golden", "dashboard", "typical.md"), d)
+	for _, want := range []string{"#### Stale, closing soonest first (", "#### To be marked stale within 14 days (", "#### Revived by the last run (1)",
+		"| [#77](https://github.com/o/r/pull/77) | Revived by a review | 1 day ago |", "| Last activity | Open PRs |"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("dashboard lacks %q", want)
+		}
+	}
+	// Closing soonest first.
+	if a, b := strings.Index(d, "2026‑12‑04"), strings.Index(d, "2026‑12‑28"); a < 0 || b < 0 || a > b {
+		t.Errorf("stale group not ordered by close date (12-04 at %d, 12-28 at %d)", a, b)
+	}
+
+	big := queueRun(50_000, 1, 200, 40)
+	for i := range big.Queue {
+		big.Queue[i].Title = strings.Repeat("|<@_`", 40)
+		big.Queue[i].URL = "https://github.com/" + strings.Repeat("(", maxURLBytes-19)
+	}
+	d = Dashboard(big)
+	if len(d) > 45_000 {
+		t.Errorf("dashboard of 50,000 PRs is %d bytes, over 45,000", len(d))
+	}
+	for _, want := range []string{"more not shown", "| Last activity | Open PRs |"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("capped dashboard lacks %q", want)
+		}
+	}
+	if strings.Contains(d, "<@") || strings.Contains(d, "|<") {
+		t.Errorf("hostile title not escaped")
+	}
+}

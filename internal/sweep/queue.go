@@ -1,0 +1,155 @@
+package sweep
+
+import (
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// QueueState is where an open PR stands after the run, as the queue views
+// (the job summary's histogram and next 14 days, the dashboard issue) group
+// it.
+type QueueState int
+
+const (
+	QueueFresh   QueueState = iota // not stale: Due is when it will be marked
+	QueueStale                     // carries the stale label: Due is when it closes
+	QueueRevived                   // un-staled by this run: a person acted after the mark
+	QueueExempt                    // exempt or filtered out: nothing falls due
+)
+
+// QueueItem is one open PR the run looked at, with the facts the queue
+// views need. They come from the listing and the decision the run made
+// anyway: no request is spent on them.
+type QueueItem struct {
+	Number int
+	Title  string // untrusted: sanitise before printing
+	URL    string
+	State  QueueState
+	// Since is when the PR entered its state: its last activity (fresh,
+	// revived) or its mark (stale); zero when unknown (a stale PR whose
+	// activity the run did not read).
+	Since time.Time
+	// LastActivity is the last activity the run knows of: the decision's,
+	// or the listing's updated_at (created_at under ignore-updates) when
+	// no decision needed more.
+	LastActivity time.Time
+	// Due is when the next step falls due: the mark of a fresh or revived
+	// PR, the close of a stale one; zero when nothing will (exempt, marking
+	// or closing disabled) or the run could not tell (detail not read).
+	// It may lie in the past: a step the run did not reach.
+	Due time.Time
+}
+
+// queue collects the QueueItems of a run, one per PR, in listing order; a
+// later decision about a PR replaces an earlier one.
+type queue struct {
+	items []QueueItem
+	at    map[int]int // PR number -> index in items
+}
+
+// enqueue records a PR as the listing shows it.
+func (s *sweeper) enqueue(pr lifecycle.PR) {
+	if s.q.at == nil {
+		s.q.at = map[int]int{}
+	}
+	last := pr.UpdatedAt
+	if s.pol.IgnoreUpdates {
+		last = pr.CreatedAt
+	}
+	it := QueueItem{Number: pr.Number, Title: pr.Title, URL: pr.URL, State: QueueFresh, LastActivity: last}
+	if pr.HasLabel(s.pol.StaleLabel) {
+		it.State = QueueStale
+	} else {
+		it.Since = last
+	}
+	s.q.at[pr.Number] = len(s.q.items)
+	s.q.items = append(s.q.items, it)
+}
+
+// settle records a decision about a PR before any write: the state it is
+// in now and when its next step falls due.
+func (s *sweeper) settle(pr lifecycle.PR, d lifecycle.Decision) {
+	it := s.queued(pr.Number)
+	if it == nil {
+		return
+	}
+	stale := pr.HasLabel(s.pol.StaleLabel)
+	switch {
+	case d.Action == lifecycle.Skip:
+		it.State, it.Due = QueueExempt, time.Time{}
+	case d.Action == lifecycle.NeedDetail:
+		it.Due = time.Time{} // the run did not learn enough to tell
+	case stale && d.Action != lifecycle.Unstale:
+		it.State, it.Since, it.Due = QueueStale, d.MarkedAt, d.CloseAt
+		it.LastActivity = s.beforeMark(d.MarkedAt)
+		return
+	default:
+		it.State, it.Since = QueueFresh, d.InactiveSince
+		it.Due = s.markDue(d.InactiveSince)
+	}
+	if !d.InactiveSince.IsZero() {
+		it.LastActivity = d.InactiveSince
+	}
+}
+
+// beforeMark is a stale PR's last activity as far as the queue views go:
+// its updated_at and the decision's clock are the mark itself, and a mark
+// comes after days-before-stale days without activity.
+func (s *sweeper) beforeMark(markedAt time.Time) time.Time {
+	if markedAt.IsZero() || s.pol.DaysBeforeStale < 0 {
+		return markedAt
+	}
+	return markedAt.Add(-time.Duration(s.pol.DaysBeforeStale) * lifecycle.Day)
+}
+
+// acted records a write done (or, in a dry run, one that would be): the
+// state the PR is in after it.
+func (s *sweeper) acted(o op) {
+	it := s.queued(o.pr.Number)
+	if it == nil {
+		return
+	}
+	switch o.kind {
+	case opMark:
+		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, o.d.CloseAt
+	case opNotify:
+		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, o.d.CloseAt
+		it.LastActivity = s.beforeMark(o.d.MarkedAt)
+	case opUnstale:
+		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, s.markDue(o.d.InactiveSince)
+		it.LastActivity = o.d.InactiveSince
+	case opClose:
+		// Closed (or converted to a draft without the label): out of the
+		// queue of PRs waiting on something.
+		delete(s.q.at, o.pr.Number)
+	}
+}
+
+// queueItems is the run's queue: every PR listed open, less those it closed.
+func (s *sweeper) queueItems() []QueueItem {
+	out := make([]QueueItem, 0, len(s.q.at))
+	for i, it := range s.q.items {
+		if j, ok := s.q.at[it.Number]; ok && j == i {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// queued is the QueueItem of a PR listed open by this run, or nil.
+func (s *sweeper) queued(number int) *QueueItem {
+	i, ok := s.q.at[number]
+	if !ok {
+		return nil
+	}
+	return &s.q.items[i]
+}
+
+// markDue is when a PR last active at last gets marked; zero when never.
+func (s *sweeper) markDue(last time.Time) time.Time {
+	if s.pol.DaysBeforeStale < 0 || last.IsZero() {
+		return time.Time{}
+	}
+	return last.Add(time.Duration(s.pol.DaysBeforeStale) * lifecycle.Day)
+}
