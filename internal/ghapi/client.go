@@ -278,7 +278,7 @@ func toComment(ic *github.IssueComment) Comment {
 	return Comment{
 		ID: ic.GetID(), Issue: n, UpdatedAt: ic.GetUpdatedAt().Time, Body: ic.GetBody(),
 		Event: lifecycle.Event{
-			Kind: lifecycle.Commented, At: ic.GetCreatedAt().Time,
+			Kind: lifecycle.Commented, At: ic.GetCreatedAt().Time, CommentID: ic.GetID(),
 			Actor: ic.GetUser().GetLogin(), Bot: ic.GetUser().GetType() == "Bot",
 			Notice: kind, MarkedAt: markedAt, MarkHead: head,
 		},

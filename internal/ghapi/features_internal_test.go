@@ -55,7 +55,7 @@ func TestGraphQLRateLimitHeadersDoNotMoveTheReserve(t *testing.T) {
 	h.Set("X-RateLimit-Remaining", "50")
 	h.Set("X-RateLimit-Resource", "graphql")
 	tr.observe(h)
-	if err := tr.admit(); err != nil || tr.usage().RateRemaining != 900 {
+	if err := tr.admit(false); err != nil || tr.usage().RateRemaining != 900 {
 		t.Errorf("after a GraphQL answer: admit %v, remaining %d; want the REST reading 900 kept", err, tr.usage().RateRemaining)
 	}
 }

@@ -12,6 +12,7 @@ import (
 // no field for the review comments of "line-commented" events.
 type timelineEvent struct {
 	Event       string     `json:"event"`
+	ID          int64      `json:"id"` // a "commented" event's: the comment's ID
 	SHA         string     `json:"sha"`
 	Actor       *user      `json:"actor"`
 	User        *user      `json:"user"`
@@ -132,6 +133,7 @@ func (e timelineEvent) events() []lifecycle.Event {
 		if e.User != nil {
 			ev.Actor, ev.Bot = e.User.identity()
 		}
+		ev.CommentID = e.ID
 		ev.Notice, ev.MarkedAt, ev.MarkHead = notice.Parse(e.Body)
 	case lifecycle.Labeled, lifecycle.Unlabeled:
 		if e.Label != nil {

@@ -51,7 +51,9 @@ func (s *sweeper) perform(ctx context.Context, p op) error {
 	case opCleanLabel:
 		return s.gh.RemoveLabel(ctx, n, labelAsOn(p.pr, s.pol.StaleLabel))
 	case opDeleteDuplicate:
-		return s.gh.DeleteComment(ctx, p.comment)
+		// A copy of our own notice, a bounded clean-up that keeps the
+		// one-notice promise: it may use rate-limit-reserve.
+		return s.gh.DeleteComment(ghapi.MayUseReserve(ctx), p.comment)
 	case opClose:
 		if s.pol.CloseAction == lifecycle.CloseToDraft {
 			return s.toDraft(ctx, p)

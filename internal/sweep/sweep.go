@@ -73,6 +73,8 @@ type sweeper struct {
 	notSelf                []string
 
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
+
+	notices map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
 }
 
 type planned struct {
@@ -283,6 +285,11 @@ func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allo
 	for _, c := range comments {
 		byIssue[c.Issue] = append(byIssue[c.Issue], c.Event)
 	}
+	// Every PR's comments, closed ones too: a closing comment a concurrent
+	// run posted twice is found here.
+	for n, events := range byIssue {
+		s.noteNotices(n, events)
+	}
 	return byIssue, true, nil
 }
 
@@ -355,6 +362,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 	if err := s.learnSelf(ctx, events); err != nil {
 		return lifecycle.Activity{}, err
 	}
+	s.noteNotices(pr.Number, events)
 	return lifecycle.Summarize(events, s.pol.StaleLabel, pr.Author, s.self).Explain(pr), nil
 }
 
