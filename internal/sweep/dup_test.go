@@ -86,3 +86,105 @@ func TestDupConcurrentRunsUnderTheSharedHourlyLimit(t *testing.T) {
 		}
 	}
 }
+
+// staleNotice is the body of our stale notice for a mark at.
+func staleNotice(w *world, n int, at time.Time) string {
+	return "This PR is stale.\n\n<!-- stalepr:stale marked=" + at.Format(time.RFC3339) + " head=" + w.fake.MustIssue(n).HeadSHA + " -->"
+}
+
+const closeNotice = "Closing: no activity.\n\n<!-- stalepr:close -->"
+
+// commentIDs are the IDs of the comments on a PR whose body holds marker.
+func commentIDs(w *world, n int, marker string) []int64 {
+	var out []int64
+	for _, c := range w.fake.Comments(n) {
+		if strings.Contains(c.Body, marker) {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+// Issue 19 item 1: copies of our notices that two earlier runs left (their
+// read-backs refused) are deleted by the next run from the comments it reads
+// anyway, the oldest kept; a person's quote of a marker, and a notice of an
+// earlier mark, stay.
+func TestDupLaterRunCleansWhatConcurrentRunsLeft(t *testing.T) {
+	t.Parallel()
+	// One stale PR is read by its timeline; from three on, the repository's
+	// comment listing is cheaper and is read instead.
+	for _, stalePRs := range []int{1, 4} {
+		t.Run(fmt.Sprintf("%d stale PRs", stalePRs), func(t *testing.T) {
+			w := newWorld(t)
+			marked := daysAgo(2)
+			var dup []int
+			for i := 0; i < stalePRs; i++ {
+				n := w.pr(100)
+				w.fake.Label(n, action, marked, "stale")
+				w.fake.Comment(n, action, marked.Add(time.Second), staleNotice(w, n, marked))
+				// The other run, three seconds later, marked as of its own start.
+				w.fake.Comment(n, action, marked.Add(4*time.Second), staleNotice(w, n, marked.Add(3*time.Second)))
+				dup = append(dup, n)
+			}
+			// Closed by both runs a day ago: two closing comments.
+			closed := w.markedPR(40)
+			w.fake.Comment(closed, action, daysAgo(1), closeNotice)
+			w.fake.Comment(closed, action, daysAgo(1).Add(2*time.Second), closeNotice)
+			w.fake.Close(closed, action, daysAgo(1).Add(3*time.Second), "")
+			var others []int
+			if stalePRs > 1 {
+				// Stale PRs whose marker copies are not ours, or not copies.
+				quoted := w.markedPR(2)
+				w.fake.Comment(quoted, alice, daysAgo(3), "> "+staleNotice(w, quoted, marked))
+				w.fake.Comment(quoted, alice, daysAgo(3).Add(time.Second), "again: "+staleNotice(w, quoted, marked))
+				remarked := w.pr(100)
+				old := daysAgo(100)
+				w.fake.Comment(remarked, action, old, staleNotice(w, remarked, old))
+				w.fake.Comment(remarked, alice, daysAgo(90), "working on it")
+				w.fake.Label(remarked, action, marked, "stale")
+				w.fake.Comment(remarked, action, marked.Add(time.Second), staleNotice(w, remarked, marked))
+				others = []int{quoted, remarked}
+			}
+
+			// What must be left: every marker comment but the copies.
+			keep := map[int][]int64{}
+			for _, n := range dup {
+				keep[n] = commentIDs(w, n, "stalepr:")[:1]
+			}
+			if ids := commentIDs(w, closed, "stalepr:"); stalePRs > 1 {
+				keep[closed] = ids[:2] // its stale notice and the first closing comment
+			} else {
+				// Closed PRs' copies are seen only where the run reads
+				// the repository's comments.
+				keep[closed] = ids
+			}
+			for _, n := range others {
+				keep[n] = commentIDs(w, n, "stalepr:")
+			}
+			w.fake.Reset()
+			res := w.run(map[string]string{"write-interval": "0s"})
+			if !res.OK() {
+				t.Fatalf("failed %+v, stopped %v", res.Failed, res.Stopped)
+			}
+			for n, want := range keep {
+				if got := commentIDs(w, n, "stalepr:"); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("#%d: marker comments %v, want %v", n, got, want)
+				}
+			}
+			by := w.fake.CountBy()
+			if via := "GET " + sfTimelineRoute; stalePRs == 1 && by[via] == 0 {
+				t.Errorf("no timeline read: %v", by)
+			}
+			if via := "GET " + sfRepoCommentsRoute; stalePRs > 1 && by[via] == 0 {
+				t.Errorf("no repository comment listing read: %v", by)
+			}
+			want := len(dup)
+			if stalePRs > 1 {
+				want++
+			}
+			if deletes := by["DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}"]; deletes != want {
+				t.Errorf("%d deletes, want %d (one per copy); requests %v", deletes, want, by)
+			}
+		})
+	}
+}
