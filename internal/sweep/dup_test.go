@@ -1,7 +1,9 @@
 package sweep_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -186,5 +188,39 @@ func TestDupLaterRunCleansWhatConcurrentRunsLeft(t *testing.T) {
 				t.Errorf("%d deletes, want %d (one per copy); requests %v", deletes, want, by)
 			}
 		})
+	}
+}
+
+// Issue 19 item 1 (a): a concurrent run posts the same notice and spends the
+// shared limit down to rate-limit-reserve; this run's read-back of its own
+// notices may go below the reserve, so the copy is deleted at once.
+func TestDupReadBackMayUseTheReserve(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.pr(100)
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		if r.Route != "POST "+sfPRCommentsRoute {
+			return nil
+		}
+		var body struct{ Body string }
+		if err := json.Unmarshal([]byte(r.Body), &body); err != nil {
+			t.Error(err)
+			return nil
+		}
+		num, _ := strconv.Atoi(strings.Split(r.Path, "/")[7])
+		w.fake.Comment(num, action, w.now(), body.Body) // the other run's copy
+		w.fake.SetRateRemaining(101)                    // and its requests: 100 left after this one
+		return nil
+	})
+	log := &nopLog{}
+	res := w.runLog(map[string]string{"write-interval": "0s"}, log)
+	if got := w.fake.RateRemaining(); got >= 100 {
+		t.Fatalf("%d requests left: the read-back did not go below the reserve of 100", got)
+	}
+	if c := w.notices(n, "stale"); c != 1 {
+		t.Errorf("#%d: %d stale notices, want 1; log %q", n, c, log.printed)
+	}
+	if !res.OK() {
+		t.Errorf("failed %+v, stopped %v", res.Failed, res.Stopped)
 	}
 }
