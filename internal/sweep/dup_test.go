@@ -59,32 +59,37 @@ func TestDupConcurrentRunsUnderTheSharedHourlyLimit(t *testing.T) {
 	if testing.Short() {
 		tries = 2
 	}
-	for rep := 0; rep < tries; rep++ {
-		w, prs := dupWorld(t, 300)
-		now := w.now()
-		inputs := map[string]string{"write-interval": "0s"}
-		var wg sync.WaitGroup
-		var res [2]sweep.Result
-		for i := range res {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				res[i] = w.sfRun(inputs, sfOpts{now: now})
-			}()
-		}
-		wg.Wait()
-		for i, r := range res {
-			t.Logf("try %d run %d: stopped %v, %d requests, %d marked, %d closed", rep, i, r.Stopped, r.Requests, len(r.Marked), len(r.Closed))
-		}
-		if res[0].Stopped == nil && res[1].Stopped == nil {
-			t.Fatalf("try %d: neither run met the shared limit's reserve: the test does not exercise it", rep)
-		}
-		// The next run, an hour later: the window has reset.
-		w.clock.Advance(time.Hour + time.Minute)
-		next := w.run(inputs)
-		t.Logf("try %d next run: stopped %v, %d requests", rep, next.Stopped, next.Requests)
-		if d := ourDuplicates(w, prs); len(d) > 0 {
-			t.Fatalf("try %d: duplicates left after the next run: %s", rep, strings.Join(d, "; "))
+	for _, c := range []struct{ runs, prs int }{{2, 300}, {3, 160}} {
+		for rep := 0; rep < tries; rep++ {
+			w, prs := dupWorld(t, c.prs)
+			now := w.now()
+			inputs := map[string]string{"write-interval": "0s"}
+			var wg sync.WaitGroup
+			res := make([]sweep.Result, c.runs)
+			for i := range res {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					res[i] = w.sfRun(inputs, sfOpts{now: now})
+				}()
+			}
+			wg.Wait()
+			stopped := false
+			for i, r := range res {
+				t.Logf("%d runs, try %d, run %d: stopped %v, %d requests, %d marked, %d closed", c.runs, rep, i, r.Stopped, r.Requests, len(r.Marked), len(r.Closed))
+				stopped = stopped || r.Stopped != nil
+			}
+			if !stopped {
+				t.Fatalf("%d runs, try %d: no run met the shared limit's reserve: the test does not exercise it", c.runs, rep)
+			}
+			t.Logf("%d runs, try %d: %d duplicates before the next run", c.runs, rep, len(ourDuplicates(w, prs)))
+			// The next run, an hour later: the window has reset.
+			w.clock.Advance(time.Hour + time.Minute)
+			next := w.run(inputs)
+			t.Logf("%d runs, try %d, next run: stopped %v, %d requests", c.runs, rep, next.Stopped, next.Requests)
+			if d := ourDuplicates(w, prs); len(d) > 0 {
+				t.Fatalf("%d runs, try %d: duplicates left after the next run: %s", c.runs, rep, strings.Join(d, "; "))
+			}
 		}
 	}
 }
