@@ -77,3 +77,42 @@ func faultsOf(w *world) string {
 	}
 	return b.String()
 }
+
+// Issue 19 item 9: only an answer saying the PR is now a draft counts as a
+// conversion. Any other answer of the mutation fails that PR: no closing
+// comment, no label change on a PR that is still a normal open PR.
+func TestUnknownOutcomeDraftConversionMustSayDraft(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"empty object":         `{}`,
+		"null data":            `{"data":null}`,
+		"null payload":         `{"data":{"convertPullRequestToDraft":null}}`,
+		"null pull request":    `{"data":{"convertPullRequestToDraft":{"pullRequest":null}}}`,
+		"isDraft false":        `{"data":{"convertPullRequestToDraft":{"pullRequest":{"isDraft":false}}}}`,
+		"isDraft missing":      `{"data":{"convertPullRequestToDraft":{"pullRequest":{}}}}`,
+		"isDraft not a bool":   `{"data":{"convertPullRequestToDraft":{"pullRequest":{"isDraft":"true"}}}}`,
+		"errors and null data": `{"data":null,"errors":[{"message":"Something went wrong"}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			n := w.markedPR(40)
+			before := w.labels(n)
+			w.fake.InjectFault(fakegithub.FaultRule{Method: "POST", Route: "/graphql", Fault: fakegithub.StatusFault(200, body)})
+			res := w.run(draftInputs)
+			if w.fake.MustIssue(n).Draft {
+				t.Fatal("the fault did not answer for the mutation")
+			}
+			if c := w.notices(n, "close"); c != 0 {
+				t.Errorf("%d closing comments on a PR still open and not a draft", c)
+			}
+			if got := w.labels(n); strings.Join(got, ",") != strings.Join(before, ",") {
+				t.Errorf("labels %v, want %v untouched", got, before)
+			}
+			if has(res.Closed, n) || len(res.Failed) != 1 || res.Failed[0].Number != n ||
+				!strings.Contains(res.Failed[0].Err, "not converted") {
+				t.Errorf("closed %v failed %+v; want #%d failed, not converted", numbers(res.Closed), res.Failed, n)
+			}
+		})
+	}
+}
