@@ -118,8 +118,8 @@ func commentIDs(w *world, n int, marker string) []int64 {
 // earlier mark, stay.
 func TestDupLaterRunCleansWhatConcurrentRunsLeft(t *testing.T) {
 	t.Parallel()
-	// One stale PR is read by its timeline; from three on, the repository's
-	// comment listing is cheaper and is read instead.
+	// One or two stale PRs are read by their timelines; from three on, the
+	// repository's comment listing is cheaper and is read instead.
 	for _, stalePRs := range []int{1, 4} {
 		t.Run(fmt.Sprintf("%d stale PRs", stalePRs), func(t *testing.T) {
 			w := newWorld(t)
@@ -139,6 +139,21 @@ func TestDupLaterRunCleansWhatConcurrentRunsLeft(t *testing.T) {
 			w.fake.Comment(closed, action, daysAgo(1).Add(2*time.Second), closeNotice)
 			w.fake.Close(closed, action, daysAgo(1).Add(3*time.Second), "")
 			var others []int
+			if stalePRs == 1 {
+				// Un-staled and marked again within the hour (days-before-stale
+				// 0, frequent runs): the timeline shows the label taken off
+				// between the two notices, so neither is a copy.
+				again := w.pr(100)
+				first := t0.Add(-50 * time.Minute)
+				w.fake.Label(again, action, first, "stale")
+				w.fake.Comment(again, action, first.Add(time.Second), staleNotice(w, again, first))
+				w.fake.Comment(again, alice, first.Add(5*time.Minute), "still on it")
+				w.fake.Unlabel(again, action, first.Add(10*time.Minute), "stale")
+				second := first.Add(20 * time.Minute)
+				w.fake.Label(again, action, second, "stale")
+				w.fake.Comment(again, action, second.Add(time.Second), staleNotice(w, again, second))
+				others = []int{again}
+			}
 			if stalePRs > 1 {
 				// Stale PRs whose marker copies are not ours, or not copies.
 				quoted := w.markedPR(2)

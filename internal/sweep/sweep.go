@@ -74,7 +74,8 @@ type sweeper struct {
 
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
 
-	notices map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
+	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
+	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
 }
 
 type planned struct {

@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/ghapi"
@@ -77,6 +78,15 @@ type ourNotice struct {
 // once the run knows who it is.
 func (s *sweeper) noteNotices(issue int, events []lifecycle.Event) {
 	for _, e := range events {
+		// A timeline shows what separates two notices that are not
+		// copies: the stale label taken off (then a new mark), a reopening
+		// (then a new close).
+		if e.Kind == lifecycle.Reopened || e.Kind == lifecycle.Unlabeled && strings.EqualFold(e.Label, s.pol.StaleLabel) {
+			if s.boundaries == nil {
+				s.boundaries = map[int][]time.Time{}
+			}
+			s.boundaries[issue] = append(s.boundaries[issue], e.At)
+		}
 		if e.Kind != lifecycle.Commented || e.Notice == lifecycle.NoNotice || e.CommentID == 0 || e.Actor == "" {
 			continue
 		}
@@ -127,7 +137,7 @@ func (s *sweeper) duplicateOps(ctx context.Context) []op {
 	}
 	var ops []op
 	for _, g := range groups {
-		for _, c := range duplicatesIn(g) {
+		for _, c := range duplicatesIn(g, s.boundaries[g[0].issue]) {
 			ops = append(ops, op{kind: opDeleteDuplicate, pr: lifecycle.PR{Number: c.issue}, comment: c.id,
 				d: lifecycle.Decision{Reason: ReasonDuplicate}})
 		}
@@ -140,14 +150,20 @@ func (s *sweeper) duplicateOps(ctx context.Context) []op {
 // oldest first (GitHub's IDs grow with time), each notice is a copy of the
 // one kept before it when both were posted since this run started, or
 // within duplicateWindow of it (and, for stale notices, for marks within
-// that window too); otherwise it is a notice of its own, kept.
-func duplicatesIn(g []ourNotice) []ourNotice {
+// that window too), and no boundary (an un-stale, a reopening) lies between
+// them; otherwise it is a notice of its own, kept.
+func duplicatesIn(g []ourNotice, boundaries []time.Time) []ourNotice {
 	sort.Slice(g, func(i, j int) bool { return g[i].id < g[j].id })
 	var out []ourNotice
 	for i, kept := 1, g[0]; i < len(g); i++ {
 		c := g[i]
 		same := kept.fresh && c.fresh ||
 			within(kept.at, c.at, duplicateWindow) && within(kept.markedAt, c.markedAt, duplicateWindow)
+		for _, b := range boundaries {
+			if b.After(kept.at) && b.Before(c.at) {
+				same = false
+			}
+		}
 		if same {
 			out = append(out, c)
 		} else {
