@@ -2,6 +2,7 @@ package fakegithub
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -267,7 +268,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // on this. It gets no answer: the handler waits for it to give up (a minute
 // at most).
 func (s *Server) holdLate(r *http.Request, rt *routeDef, params map[string]string, body []byte, info RequestInfo, fault *Fault) {
-	c := &call{r: r, params: params, q: r.URL.Query(), body: body, html: "http://" + r.Host}
+	// A copy: the request is used after its handler returned.
+	c := &call{r: r.Clone(context.Background()), params: params, q: r.URL.Query(), body: body, html: "http://" + r.Host}
 	c.api = c.html
 	if strings.HasPrefix(r.URL.EscapedPath(), apiPrefix) {
 		c.api += apiPrefix

@@ -56,7 +56,10 @@ func ourDuplicates(w *world, prs []int) []string {
 func TestDupConcurrentRunsUnderTheSharedHourlyLimit(t *testing.T) {
 	t.Parallel()
 	tries := 8
-	if testing.Short() {
+	switch {
+	case raceOn:
+		tries = 1
+	case testing.Short():
 		tries = 2
 	}
 	for _, c := range []struct{ runs, prs int }{{2, 300}, {3, 160}} {
