@@ -44,10 +44,12 @@ type Event struct {
 	Bot   bool   // the actor's account type is Bot; for Committed, a bot authored or committed it
 	Label string // Labeled, Unlabeled
 	// Commented only.
-	CommentID int64 // the comment's ID, when the source tells (0: unknown)
-	Notice    Notice
-	MarkedAt  time.Time // carried by a StaleNotice: when the label was added
-	MarkHead  string    // carried by a StaleNotice: the head commit when the label was added
+	Notice   Notice
+	MarkedAt time.Time // carried by a StaleNotice: when the label was added
+	MarkHead string    // carried by a StaleNotice: the head commit when the label was added
+
+	CommentID int64 // Commented only: the comment's ID, when the source tells (0: unknown)
+
 	// Committed only: the commit and its parents.
 	SHA     string
 	Parents []string
