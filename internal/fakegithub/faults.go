@@ -87,6 +87,10 @@ func (s *Server) Reset() {
 //   - Drop: the connection is closed without a response.
 //   - Truncate: the request takes effect; its response declares a longer
 //     Content-Length than is sent, then the connection is closed.
+//   - Late: no answer; the request is held until the client gives up (its
+//     timeout), and takes effect only once the server has answered the
+//     next request: a read the client makes to verify sees nothing, the
+//     write lands after it.
 type Fault struct {
 	Status     int
 	Header     http.Header
@@ -95,12 +99,16 @@ type Fault struct {
 	Drop       bool
 	Truncate   bool
 	AfterWrite bool
+	Late       bool
 }
 
 func (f *Fault) kind() string {
 	var parts []string
 	if f.AfterWrite {
 		parts = append(parts, "after-write")
+	}
+	if f.Late {
+		parts = append(parts, "late")
 	}
 	switch {
 	case f.Drop:
@@ -213,6 +221,11 @@ func delay(d time.Duration) *Fault { return &Fault{Delay: d} }
 // FailAfterWrite applies the request, then answers 502: the client cannot
 // know whether its write happened.
 func FailAfterWrite() *Fault { return &Fault{AfterWrite: true, Status: http.StatusBadGateway} }
+
+// LateWrite never answers: the server holds the request until the client
+// gives up, then applies it after answering the client's next request (the
+// write GitHub finishes after the client's timeout).
+func LateWrite() *Fault { return &Fault{Late: true} }
 
 // DropAfterWrite applies the request, then drops the connection.
 func DropAfterWrite() *Fault { return &Fault{AfterWrite: true, Drop: true} }

@@ -162,3 +162,32 @@ func TestDelay(t *testing.T) {
 		t.Error("no delay")
 	}
 }
+
+// LateWrite: no answer; the write lands only after the client's next
+// request has been answered, so that request does not see it.
+func TestFaultLateWrite(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	before := len(s.Comments(1))
+	s.failNext("", commentsRoute, LateWrite())
+	client := &http.Client{Timeout: 100 * time.Millisecond}
+	req, _ := http.NewRequest("POST", ts.URL+repoPath+"/issues/1/comments", strings.NewReader(`{"body":"late"}`))
+	req.Header.Set("Authorization", "token sekret")
+	if resp, err := client.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("answered %d, want no answer", resp.StatusCode)
+	}
+	if got := len(s.Comments(1)); got != before {
+		t.Fatal("the write landed before the next request")
+	}
+	got := do(t, ts, "GET", repoPath+"/issues/1/comments", "")
+	if strings.Contains(string(got.body), "late") {
+		t.Error("the next request saw the late write")
+	}
+	if got := len(s.Comments(1)); got != before+1 {
+		t.Errorf("%d comments after the next request, want %d", got, before+1)
+	}
+	if r := s.Requests(); r[len(r)-1].Fault != "late" || r[len(r)-1].Status != 201 {
+		t.Errorf("log %+v", r[len(r)-1])
+	}
+}

@@ -2,6 +2,7 @@ package fakegithub
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -186,6 +187,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fault := s.pickFaultLocked(info, hooked)
 	s.mu.Unlock()
 
+	if fault != nil && fault.Late {
+		s.holdLate(r, rt, params, body, info, fault)
+		return
+	}
 	if fault != nil && fault.Delay > 0 {
 		t := time.NewTimer(fault.Delay)
 		select {
@@ -223,6 +228,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		info.Status = 0
 	}
 	s.log = append(s.log, info)
+	late := s.late
+	s.late = nil
+	for _, land := range late {
+		land()
+	}
 	s.mu.Unlock()
 
 	h := w.Header()
@@ -249,6 +259,34 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(rep.status)
 	if r.Method != http.MethodHead && payload != nil {
 		w.Write(payload)
+	}
+}
+
+// holdLate serves a LateWrite: the request is queued to take effect, under
+// the server's lock, once the next request has been answered; the client,
+// which sends one request at a time, can only send that one after giving up
+// on this. It gets no answer: the handler waits for it to give up (a minute
+// at most).
+func (s *Server) holdLate(r *http.Request, rt *routeDef, params map[string]string, body []byte, info RequestInfo, fault *Fault) {
+	// A copy: the request is used after its handler returned.
+	c := &call{r: r.Clone(context.Background()), params: params, q: r.URL.Query(), body: body, html: "http://" + r.Host}
+	c.api = c.html
+	if strings.HasPrefix(r.URL.EscapedPath(), apiPrefix) {
+		c.api += apiPrefix
+	}
+	s.mu.Lock()
+	s.late = append(s.late, func() {
+		c.now = s.nowLocked()
+		rep := s.dispatchLocked(rt, c, nil, &info)
+		info.Status, info.Fault = rep.status, fault.kind()
+		s.log = append(s.log, info)
+	})
+	s.mu.Unlock()
+	t := time.NewTimer(time.Minute)
+	defer t.Stop()
+	select {
+	case <-r.Context().Done():
+	case <-t.C:
 	}
 }
 

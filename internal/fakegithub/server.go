@@ -51,6 +51,7 @@ type Server struct {
 	seq       int
 	rules     []*faultRule
 	faultHook func(RequestInfo) *Fault
+	late      []func() // LateWrite requests, to take effect after the next request
 }
 
 type issueRec struct {

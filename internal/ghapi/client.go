@@ -304,7 +304,7 @@ func toComment(ic *github.IssueComment) Comment {
 	return Comment{
 		ID: ic.GetID(), Issue: n, UpdatedAt: ic.GetUpdatedAt().Time, Body: ic.GetBody(),
 		Event: lifecycle.Event{
-			Kind: lifecycle.Commented, At: ic.GetCreatedAt().Time,
+			Kind: lifecycle.Commented, At: ic.GetCreatedAt().Time, CommentID: ic.GetID(),
 			Actor: ic.GetUser().GetLogin(), Bot: ic.GetUser().GetType() == "Bot",
 			Notice: kind, MarkedAt: markedAt, MarkHead: head, Association: ic.GetAuthorAssociation(),
 		},
@@ -446,38 +446,45 @@ func (c *Client) RemoveLabel(ctx context.Context, number int, label string) erro
 	return nil
 }
 
-// PostComment posts a comment. When the outcome is unknown (a 5xx or a cut
-// connection), it re-reads the PR's recent comments before trying again, so
-// a notice is never posted twice.
+// ErrOutcomeUnknown: a comment was sent and no answer told whether GitHub
+// made it (a timeout, a connection cut after sending, a server error), and a
+// read of the PR's comments did not find it. It is not sent again: GitHub may
+// still make it after the read (a write it finishes after the client gave
+// up), and a second try would then be a second notice.
+var ErrOutcomeUnknown = errors.New("outcome unknown")
+
+// PostComment posts a comment, once. When the outcome is unknown, it reads
+// the PR's recent comments: found, the comment was made; not found, it fails
+// with ErrOutcomeUnknown and is not retried (the caller leaves the PR for
+// the next run, which finds the comment if it landed late, and posts it if
+// it did not).
 //
 // GitHub API docs: https://docs.github.com/rest/issues/comments#create-an-issue-comment
 func (c *Client) PostComment(ctx context.Context, number int, body string) error {
-	const attempts = 3
-	var err error
-	for i := 0; i < attempts; i++ {
-		before := c.clock.Now().Add(-time.Minute)
-		var created *github.IssueComment
-		created, _, err = c.gh.Issues.CreateComment(ctx, c.owner, c.repo, number, &github.IssueComment{Body: &body})
-		if login := created.GetUser().GetLogin(); err == nil && login != "" {
+	before := c.clock.Now().Add(-time.Minute)
+	created, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, number, &github.IssueComment{Body: &body})
+	if err == nil {
+		if login := created.GetUser().GetLogin(); login != "" {
 			c.wroteAs = login // GitHub named who the token writes as
 		}
-		if err == nil || !unknownOutcome(err) {
-			break
-		}
-		recent, rerr := c.PRComments(ctx, number, before)
-		if rerr != nil {
-			return c.redact(fmt.Errorf("comment on #%d: %w (verifying: %v)", number, err, rerr))
-		}
-		for _, cm := range recent {
-			if cm.Body == body {
-				return nil
-			}
-		}
+		return nil
 	}
-	if err != nil {
+	if !unknownOutcome(err) {
 		return c.fail(opWrite, err, "comment on #%d", number)
 	}
-	return nil
+	cause := c.fail(opWrite, err, "comment on #%d", number)
+	recent, rerr := c.PRComments(ctx, number, before)
+	if rerr != nil {
+		return c.redact(fmt.Errorf("%w; %w: could not look for it (%w), so it is not sent again: the next run looks and posts it if it never landed",
+			cause, ErrOutcomeUnknown, rerr))
+	}
+	for _, cm := range recent {
+		if cm.Body == body {
+			return nil
+		}
+	}
+	return c.redact(fmt.Errorf("%w; %w: not among the PR's comments yet, and GitHub may still make it, so it is not sent again: the next run posts it if it never landed",
+		cause, ErrOutcomeUnknown))
 }
 
 func unknownOutcome(err error) bool {

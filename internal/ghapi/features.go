@@ -2,6 +2,7 @@ package ghapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -77,6 +78,9 @@ const viewerQuery = `query { viewer { login } }`
 const convertToDraft = `mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`
 
 type graphqlResponse struct {
+	// Data is decoded by converted: a malformed one is an answer that does
+	// not say "converted", not a failure to read the answer.
+	Data   json.RawMessage `json:"data"`
 	Errors []struct {
 		Type    string `json:"type"`
 		Message string `json:"message"`
@@ -109,6 +113,9 @@ func (c *Client) convertToDraft(ctx context.Context, nodeID string) error {
 		return c.fail(opWrite, err, "convert %s to draft", nodeID)
 	}
 	if len(out.Errors) == 0 {
+		if why := notConverted(out.Data); why != "" {
+			return fmt.Errorf("convert %s to draft: not converted: GitHub's answer %s, so the pull request is taken to be still open and not a draft", nodeID, why)
+		}
 		return nil
 	}
 	e := out.Errors[0]
@@ -118,7 +125,33 @@ func (c *Client) convertToDraft(ctx context.Context, nodeID string) error {
 	case "RATE_LIMITED":
 		return fmt.Errorf("convert %s to draft: %w: %s", nodeID, ErrRateLimited, e.Message)
 	}
-	return fmt.Errorf("convert %s to draft: GitHub answered %s: %s", nodeID, strings.ToLower(def(e.Type, "an error")), e.Message)
+	return fmt.Errorf("convert %s to draft: not converted: GitHub answered %s: %s", nodeID, strings.ToLower(def(e.Type, "an error")), e.Message)
+}
+
+// notConverted says why a mutation's data does not prove the conversion;
+// "" when it does. Only data.convertPullRequestToDraft.pullRequest.isDraft
+// == true proves it: an empty answer, null data or isDraft false leaves a
+// PR that may still be a normal open one, and the closing comment and label
+// change must not follow.
+func notConverted(data json.RawMessage) string {
+	var d struct {
+		Convert *struct {
+			PullRequest *struct {
+				IsDraft any `json:"isDraft"`
+			} `json:"pullRequest"`
+		} `json:"convertPullRequestToDraft"`
+	}
+	switch {
+	case len(data) == 0 || string(data) == "null":
+		return "has no data"
+	case json.Unmarshal(data, &d) != nil:
+		return "is not the mutation's result"
+	case d.Convert == nil || d.Convert.PullRequest == nil:
+		return "names no pull request"
+	case d.Convert.PullRequest.IsDraft != true:
+		return "does not say isDraft: true"
+	}
+	return ""
 }
 
 func def(v, d string) string {

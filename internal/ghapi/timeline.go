@@ -12,6 +12,7 @@ import (
 // no field for the review comments of "line-commented" events.
 type timelineEvent struct {
 	Event       string     `json:"event"`
+	ID          int64      `json:"id"` // a "commented" event's: the comment's ID
 	SHA         string     `json:"sha"`
 	Actor       *user      `json:"actor"`
 	User        *user      `json:"user"`
@@ -136,6 +137,7 @@ func (e timelineEvent) events() []lifecycle.Event {
 		if e.User != nil {
 			ev.Actor, ev.Bot = e.User.identity()
 		}
+		ev.CommentID = e.ID
 		ev.Notice, ev.MarkedAt, ev.MarkHead = notice.Parse(e.Body)
 		ev.Association = e.AuthorAssociation
 	case lifecycle.Labeled, lifecycle.Unlabeled:

@@ -150,6 +150,19 @@ func isViewerQuery(r *http.Request) bool {
 	return len(q) == 1 && q["query"] == viewerQuery
 }
 
+// reserveKey marks a context whose requests may spend rate-limit-reserve.
+type reserveKey struct{}
+
+// MayUseReserve returns a context whose requests may go below
+// rate-limit-reserve, down to the last request of the window (never past
+// it). It is for the sweep's clean-up of its own duplicates: a bounded
+// handful of requests that keep a promise even when a concurrent run spent
+// the shared limit. operations-per-run, dry run and a stop on a limit GitHub
+// enforced still hold.
+func MayUseReserve(ctx context.Context) context.Context {
+	return context.WithValue(ctx, reserveKey{}, true)
+}
+
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	write := isWrite(req.Method) && !isViewerQuery(req)
 	if write && t.lim.DryRun {
@@ -157,8 +170,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx := req.Context()
 	route := req.Method + " " + routeOf(req.URL.Path)
+	useReserve, _ := ctx.Value(reserveKey{}).(bool)
 	for attempt := 0; ; {
-		if err := t.admit(); err != nil {
+		if err := t.admit(useReserve); err != nil {
 			return nil, err
 		}
 		if write {
@@ -282,7 +296,10 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, route string
 	return resp, nil
 }
 
-func (t *transport) admit() error {
+// admit says whether one more request may go: not after a stop, within
+// operations-per-run, and above rate-limit-reserve (above 0 when the
+// request may use the reserve).
+func (t *transport) admit(useReserve bool) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.stopped != nil {
@@ -291,7 +308,11 @@ func (t *transport) admit() error {
 	if t.lim.MaxRequests > 0 && t.used+t.held >= t.lim.MaxRequests {
 		return ErrBudget
 	}
-	if t.rateKnown() && t.rateRemaining <= t.lim.Reserve {
+	floor := t.lim.Reserve
+	if useReserve {
+		floor = 0
+	}
+	if t.rateKnown() && t.rateRemaining <= floor {
 		return ErrRateReserve
 	}
 	return nil

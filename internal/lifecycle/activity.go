@@ -50,6 +50,9 @@ type Event struct {
 	Notice   Notice
 	MarkedAt time.Time // carried by a StaleNotice: when the label was added
 	MarkHead string    // carried by a StaleNotice: the head commit when the label was added
+
+	CommentID int64 // Commented only: the comment's ID, when the source tells (0: unknown)
+
 	// Committed only: the commit and its parents.
 	SHA     string
 	Parents []string

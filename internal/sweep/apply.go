@@ -48,7 +48,9 @@ func (s *sweeper) perform(ctx context.Context, p op) error {
 	case opCleanCloseLabel:
 		return s.removeCloseLabel(ctx, p)
 	case opDeleteDuplicate:
-		return s.gh.DeleteComment(ctx, p.comment)
+		// A copy of our own notice, a bounded clean-up that keeps the
+		// one-notice promise: it may use rate-limit-reserve.
+		return s.gh.DeleteComment(ghapi.MayUseReserve(ctx), p.comment)
 	case opNudge, opNudgeLabel:
 		return s.performNudge(ctx, p)
 	case opClose:

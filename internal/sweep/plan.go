@@ -152,6 +152,11 @@ func (s *sweeper) notReached(o op) {
 // afford says whether the budget pays for an operation, keeping what the
 // read-back of this run's notices will need.
 func (s *sweeper) afford(o op) error {
+	if o.kind == opDeleteDuplicate {
+		// It may use rate-limit-reserve, which RequestsLeft keeps out: the
+		// transport enforces operations-per-run and the limit's end.
+		return nil
+	}
 	left := s.gh.RequestsLeft()
 	if left < 0 || left >= s.costOf(o.kind)+s.dedupeReserve(o.kind) {
 		return nil

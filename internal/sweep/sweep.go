@@ -75,7 +75,9 @@ type sweeper struct {
 
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
 
-	q queue // every open PR listed, for the queue views (queue.go)
+	q          queue               // every open PR listed, for the queue views (queue.go)
+	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
+	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
 }
 
 type planned struct {
@@ -313,6 +315,11 @@ func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allo
 	for _, c := range comments {
 		byIssue[c.Issue] = append(byIssue[c.Issue], c.Event)
 	}
+	// Every PR's comments, closed ones too: a closing comment a concurrent
+	// run posted twice is found here.
+	for n, events := range byIssue {
+		s.noteNotices(n, events)
+	}
 	return byIssue, true, nil
 }
 
@@ -407,6 +414,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 	if err := s.learnSelf(ctx, events); err != nil {
 		return lifecycle.Activity{}, err
 	}
+	s.noteNotices(pr.Number, events)
 	act := lifecycle.Summarize(events, s.pol.StaleLabel, pr.Author, s.self).Explain(pr)
 	act.Turn = lifecycle.TurnOf(pr, events, s.self)
 	return act, nil

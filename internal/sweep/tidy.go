@@ -2,6 +2,8 @@ package sweep
 
 import (
 	"context"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/ghapi"
@@ -51,39 +53,128 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 	return ops, nil
 }
 
-// duplicateOps looks at the notices posted since this run started: if a
-// concurrent run posted the same notice on the same PR, every run keeps the
-// oldest and deletes the others, so the end state has exactly one. Only our
-// own notices count: a person quoting one is never deleted.
-func (s *sweeper) duplicateOps(ctx context.Context) []op {
-	if s.posts == 0 {
-		return nil
+// duplicateWindow is how far apart two of our notices of one kind on one PR
+// may have been posted and still be copies of each other: concurrent runs
+// post theirs within the span of a run. A second notice that is legitimate
+// (a new mark after a person's activity, a new close after a reopening)
+// comes a run later at the earliest, and days-before-stale or
+// days-before-close after that.
+const duplicateWindow = time.Hour
+
+// ourNotice is one of our notices, as seen in a read of this run.
+type ourNotice struct {
+	id       int64
+	issue    int
+	kind     lifecycle.Notice
+	at       time.Time // posted
+	markedAt time.Time // a stale notice's mark
+	actor    string
+	fresh    bool // posted since this run's first post
+}
+
+// noteNotices keeps the notices among a PR's comments, read for its
+// activity anyway, so duplicates a concurrent run left (its read-back
+// refused) are found at no extra cost. Who wrote them is checked at the end,
+// once the run knows who it is.
+func (s *sweeper) noteNotices(issue int, events []lifecycle.Event) {
+	for _, e := range events {
+		// A timeline shows what separates two notices that are not
+		// copies: the stale label taken off (then a new mark), a reopening
+		// (then a new close).
+		if e.Kind == lifecycle.Reopened || e.Kind == lifecycle.Unlabeled && strings.EqualFold(e.Label, s.pol.StaleLabel) {
+			if s.boundaries == nil {
+				s.boundaries = map[int][]time.Time{}
+			}
+			s.boundaries[issue] = append(s.boundaries[issue], e.At)
+		}
+		if e.Kind != lifecycle.Commented || e.Notice == lifecycle.NoNotice || e.CommentID == 0 || e.Actor == "" {
+			continue
+		}
+		if s.notices == nil {
+			s.notices = map[int64]ourNotice{}
+		}
+		if _, ok := s.notices[e.CommentID]; !ok {
+			s.notices[e.CommentID] = ourNotice{id: e.CommentID, issue: issue, kind: e.Notice, at: e.At, markedAt: e.MarkedAt, actor: e.Actor}
+		}
 	}
-	since := s.firstPost.Add(-time.Minute)
-	fresh, err := s.recentNotices(ctx, since)
-	if err != nil {
-		s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s", err)
-		return nil // the markers still stop later runs from posting again
+}
+
+// duplicateOps deletes copies of our notices: the same notice posted on the
+// same PR by a concurrent run, or by this one and a concurrent one. Every
+// run keeps the oldest and deletes the others, so the end state has exactly
+// one. Two sources are looked at: the read-back of the notices posted since
+// this run started (which may use rate-limit-reserve: a concurrent run may
+// have spent the shared limit down to it), and every comment this run read
+// anyway for the stale PRs' activity, where a copy left by earlier runs
+// whose read-back was refused shows up. Only our own notices count: a
+// person quoting one is never deleted.
+func (s *sweeper) duplicateOps(ctx context.Context) []op {
+	if s.posts > 0 {
+		since := s.firstPost.Add(-time.Minute)
+		fresh, err := s.recentNotices(ghapi.MayUseReserve(ctx), since)
+		if err != nil {
+			s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s "+
+				"(the markers stop later runs from posting again, and a later run deletes any duplicate left)", err)
+		}
+		for _, c := range fresh {
+			if s.notices == nil {
+				s.notices = map[int64]ourNotice{}
+			}
+			s.notices[c.ID] = ourNotice{id: c.ID, issue: c.Issue, kind: c.Event.Notice, at: c.Event.At,
+				markedAt: c.Event.MarkedAt, actor: c.Event.Actor, fresh: true}
+		}
 	}
 	type key struct {
 		issue int
 		kind  lifecycle.Notice
 	}
-	first := map[key]int64{}
-	for _, c := range fresh {
-		k := key{c.Issue, c.Event.Notice}
-		if id, ok := first[k]; !ok || c.ID < id {
-			first[k] = c.ID
+	groups := map[key][]ourNotice{}
+	for _, n := range s.notices {
+		if containsFold(s.self, n.actor) {
+			k := key{n.issue, n.kind}
+			groups[k] = append(groups[k], n)
 		}
 	}
 	var ops []op
-	for _, c := range fresh {
-		if first[key{c.Issue, c.Event.Notice}] != c.ID {
-			ops = append(ops, op{kind: opDeleteDuplicate, pr: lifecycle.PR{Number: c.Issue}, comment: c.ID,
+	for _, g := range groups {
+		for _, c := range duplicatesIn(g, s.boundaries[g[0].issue]) {
+			ops = append(ops, op{kind: opDeleteDuplicate, pr: lifecycle.PR{Number: c.issue}, comment: c.id,
 				d: lifecycle.Decision{Reason: ReasonDuplicate}})
 		}
 	}
+	sort.Slice(ops, func(i, j int) bool { return ops[i].comment < ops[j].comment })
 	return ops
+}
+
+// duplicatesIn returns the copies among our notices of one kind on one PR:
+// oldest first (GitHub's IDs grow with time), each notice is a copy of the
+// one kept before it when both were posted since this run started, or
+// within duplicateWindow of it (and, for stale notices, for marks within
+// that window too), and no boundary (an un-stale, a reopening) lies between
+// them; otherwise it is a notice of its own, kept.
+func duplicatesIn(g []ourNotice, boundaries []time.Time) []ourNotice {
+	sort.Slice(g, func(i, j int) bool { return g[i].id < g[j].id })
+	var out []ourNotice
+	for i, kept := 1, g[0]; i < len(g); i++ {
+		c := g[i]
+		same := kept.fresh && c.fresh ||
+			within(kept.at, c.at, duplicateWindow) && within(kept.markedAt, c.markedAt, duplicateWindow)
+		for _, b := range boundaries {
+			if b.After(kept.at) && b.Before(c.at) {
+				same = false
+			}
+		}
+		if same {
+			out = append(out, c)
+		} else {
+			kept = c
+		}
+	}
+	return out
+}
+
+func within(a, b time.Time, d time.Duration) bool {
+	return a.Sub(b).Abs() <= d
 }
 
 // recentNotices lists our notices created since a time. When it finds other

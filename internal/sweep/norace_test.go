@@ -1,0 +1,5 @@
+//go:build !race
+
+package sweep_test
+
+const raceOn = false
