@@ -148,7 +148,8 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		Limits: ghapi.Limits{
 			DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
 			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval,
-			Logf: func(format string, args ...any) { log.Printf(format, args...) },
+			Deadline: clock.Now().Add(cfg.RunTimeout),
+			Logf:     func(format string, args ...any) { log.Printf(format, args...) },
 		},
 	})
 	if err != nil {

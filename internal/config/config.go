@@ -35,6 +35,7 @@ type Config struct {
 	OperationsPerRun int           // cap on API requests of one run, reads and writes
 	RateLimitReserve int           // stop when x-ratelimit-remaining falls below this
 	WriteInterval    time.Duration // pause between writes, as GitHub asks
+	RunTimeout       time.Duration // the whole run's deadline: what is not reached by then is left for the next run
 
 	// Warnings are non-fatal notes for the log, e.g. issue-only inputs ignored.
 	Warnings []string

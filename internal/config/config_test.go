@@ -55,6 +55,7 @@ func TestParseDefaults(t *testing.T) {
 		OperationsPerRun: 500,
 		RateLimitReserve: 100,
 		WriteInterval:    time.Second,
+		RunTimeout:       30 * time.Minute,
 	}
 	for name, inputs := range map[string]map[string]string{
 		"nothing set": nil,
@@ -251,6 +252,10 @@ func TestParseErrors(t *testing.T) {
 			`input "write-interval": want a duration from 0s to 1m such as 1s or 500ms, got "-1s"`},
 		{map[string]string{"write-interval": "1"}, nil,
 			`input "write-interval": want a duration from 0s to 1m such as 1s or 500ms, got "1"`},
+		{map[string]string{"run-timeout": "30s"}, nil,
+			`input "run-timeout": want a duration from 1m to 6h such as 30m or 1h, got "30s"`},
+		{map[string]string{"run-timeout": "7h"}, nil,
+			`input "run-timeout": want a duration from 1m to 6h such as 30m or 1h, got "7h"`},
 		{map[string]string{"activity-from": "bots"}, nil,
 			`input "activity-from": want anyone or people, got "bots"`},
 		{map[string]string{"sort-by": "age"}, nil,
@@ -520,7 +525,7 @@ func TestTable(t *testing.T) {
 		sort-by delete-branch start-date exempt-assignees exempt-pr-assignees exempt-all-assignees exempt-all-pr-assignees
 		exempt-draft-pr enable-statistics labels-to-add-when-unstale labels-to-remove-when-stale labels-to-remove-when-unstale
 		ignore-updates ignore-pr-updates include-only-assigned
-		activity-from exempt-awaiting-review rate-limit-reserve write-interval repository
+		activity-from exempt-awaiting-review rate-limit-reserve write-interval run-timeout repository
 		only-draft-pr exempt-pr-authors exempt-approved close-action`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close
 		stale-issue-label close-issue-label exempt-issue-labels close-issue-reason exempt-issue-milestones

@@ -96,6 +96,13 @@ const maxDays = 36500
 // maxWriteInterval bounds write-interval.
 const maxWriteInterval = "1m"
 
+// run-timeout's bounds: a minute lets a run do something; 6h is the longest
+// a GitHub-hosted job may run.
+const (
+	minRunTimeout = "1m"
+	maxRunTimeout = "6h"
+)
+
 // Inputs is every input of the action, in the order action.yml lists them.
 // Treat it as read-only.
 var Inputs = buildInputs()
@@ -211,6 +218,11 @@ func buildInputs() []Input {
 			Description: "The run stops when GitHub reports fewer remaining requests than this, leaving them to other workflows: a whole number, 0 or more."},
 		{Name: "write-interval", Kind: Duration, Default: "1s",
 			Description: "Pause between writes, as GitHub asks: a duration from 0s to " + maxWriteInterval + " such as 1s or 500ms."},
+		{Name: "run-timeout", Kind: Duration, Default: "30m",
+			Description: "The longest a run may take, so that a slow or hanging server cannot hold the job for hours: a duration from " +
+				minRunTimeout + " to " + maxRunTimeout + " such as 30m or 1h. At it the run stops cleanly, as at operations-per-run: " +
+				"a write under way is finished, the summary and outputs are written, and the pull requests not reached are left for the next run. " +
+				"Keep it below the job's timeout-minutes."},
 		{Name: "ascending", Kind: Bool, Default: "false",
 			Description: "true or false: process the oldest pull requests first (by sort-by). Accepted for compatibility with actions/stale."},
 		{Name: "sort-by", Kind: Choice, Default: "created", Choices: []string{"created", "updated", "comments"},

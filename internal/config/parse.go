@@ -276,11 +276,14 @@ func (p *parser) date(name string) time.Time {
 	return t
 }
 
-func (p *parser) duration(name string, max time.Duration) time.Duration {
+// duration reads a Go duration from least to most (both Go durations too).
+func (p *parser) duration(name, least, most, example string) time.Duration {
 	v, _ := p.value(name)
 	d, err := time.ParseDuration(v)
-	if err != nil || d < 0 || d > max {
-		p.fail(name, "want a duration from 0s to %s such as 1s or 500ms, got %s", maxWriteInterval, quote(v))
+	lo, _ := time.ParseDuration(least)
+	hi, _ := time.ParseDuration(most)
+	if err != nil || d < lo || d > hi {
+		p.fail(name, "want a duration from %s to %s such as %s, got %s", least, most, example, quote(v))
 		return 0
 	}
 	return d
@@ -410,8 +413,8 @@ func (p *parser) config() Config {
 	c.DebugOnly = p.boolean("debug-only")
 	c.OperationsPerRun = p.count("operations-per-run", 1)
 	c.RateLimitReserve = p.count("rate-limit-reserve", 0)
-	maxInterval, _ := time.ParseDuration(maxWriteInterval)
-	c.WriteInterval = p.duration("write-interval", maxInterval)
+	c.WriteInterval = p.duration("write-interval", "0s", maxWriteInterval, "1s or 500ms")
+	c.RunTimeout = p.duration("run-timeout", minRunTimeout, maxRunTimeout, "30m or 1h")
 
 	c.Warnings = p.warnings(c)
 	return c

@@ -22,6 +22,8 @@ var (
 	ErrRateReserve = errors.New("rate-limit reserve reached")
 	ErrRateLimited = errors.New("rate limit exceeded")
 	ErrSecondary   = errors.New("secondary rate limit hit repeatedly")
+	// ErrDeadline: the run reached run-timeout.
+	ErrDeadline    = errors.New("run-timeout reached")
 	ErrDryRunWrite = errors.New("dry run: write request refused")
 	// ErrBranchKept: GitHub refused to delete a branch it protects.
 	ErrBranchKept   = errors.New("GitHub keeps the branch")
@@ -30,12 +32,13 @@ var (
 )
 
 // IsStop reports whether err means the run must stop making requests: a
-// limit, or the run being cancelled (a cancelled workflow, SIGTERM). A slow
+// limit (run-timeout among them), or the run being cancelled (a cancelled workflow, SIGTERM). A slow
 // attempt's own timeout (context.DeadlineExceeded) is a transient failure of
 // that request, not this.
 func IsStop(err error) bool {
 	return errors.Is(err, ErrBudget) || errors.Is(err, ErrRateReserve) ||
-		IsRateLimited(err) || errors.Is(err, ErrSecondary) || errors.Is(err, context.Canceled)
+		IsRateLimited(err) || errors.Is(err, ErrSecondary) || errors.Is(err, ErrDeadline) ||
+		errors.Is(err, context.Canceled)
 }
 
 // IsRateLimited reports the primary rate limit: ours, or go-github's own
