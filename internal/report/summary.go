@@ -155,6 +155,8 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 	switch err := r.Stopped; {
 	case errors.Is(err, ghapi.ErrBudget):
 		b.WriteString(" Raise " + code("operations-per-run") + " or run more often to get through them sooner.")
+	case errors.Is(err, ghapi.ErrDeadline):
+		b.WriteString(" GitHub answered slowly; raise " + code("run-timeout") + " if runs often stop here.")
 	case errors.Is(err, ghapi.ErrRateReserve), ghapi.IsRateLimited(err), errors.Is(err, ghapi.ErrSecondary):
 		b.WriteString(" The next run continues once the rate limit allows.")
 	}
