@@ -69,6 +69,14 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 	fs.StringVar(&f.summary, "summary", summaryText, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
 		"In a workflow the job summary is always markdown.")
 	fs.BoolVar(&f.version, "version", false, "Print the version and exit.")
+	// Only for -help: the listing is a command of its own, run when it is
+	// the first argument (listCommand).
+	fs.Func("list-repositories", "The fleet's listing, a command of its own, written first: "+
+		"stalepr -list-repositories `OWNER` [-repositories 'a,b*'] [-include-archived] [-include-forks] "+
+		"prints the repositories a GitHub App installation token sees, as the fleet workflow's matrix. "+
+		"stalepr -list-repositories -help shows its flags.", func(string) error {
+		return errors.New("it is a command of its own: write it first, stalepr -list-repositories OWNER [flags]")
+	})
 	return fs, &f
 }
 
@@ -78,8 +86,8 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	getenv := func(k string) string { v, _ := lookup(k); return v }
 	now := clock.Now().UTC()
 
-	if isListRepositories(args) {
-		return listRepositories(ctx, args, getenv, stdout, stderr, clock)
+	if rest, ok := listCommand(args); ok {
+		return listRepositories(ctx, rest, getenv, stdout, stderr, clock)
 	}
 	fs, cli := newFlagSet()
 	src, err := config.FromFlags(fs, args, getenv)
@@ -90,7 +98,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		fmt.Fprint(stdout, exitCodesHelp)
 		return ExitOK
 	case err != nil:
-		out.fail("flags", err.Error()+"; run stalepr -help to list the flags and inputs")
+		out.fail("flags", err.Error()+nearestFlag(fs, err)+"; run stalepr -help to list the flags and inputs")
 		return ExitUsage
 	case cli.version:
 		fmt.Fprintln(stdout, "stalepr", buildVersion())
@@ -99,12 +107,17 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
 		return ExitUsage
 	}
+	origin := func(string) string { return "" }
 	if getenv("GITHUB_ACTIONS") == "true" && len(args) == 0 {
 		src = config.ActionsSource(lookup)
 		if org := getenv(fleetInputsEnv); org != "" {
 			var enabled bool
-			if src, enabled, err = fleetSource(ctx, src, org, clock); err != nil {
+			if src, origin, enabled, err = fleetSource(ctx, src, org, clock); err != nil {
 				out.fail("fleet", err.Error())
+				var fe *fileError
+				if errors.As(err, &fe) {
+					return ExitFailed
+				}
 				return ExitUsage
 			}
 			if !enabled {
@@ -131,7 +144,11 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		var errs config.Errors
 		if errors.As(err, &errs) {
 			for _, e := range errs {
-				out.fail(e.Name, e.Error())
+				msg := e.Error()
+				if o := origin(e.Name); o != "" {
+					msg += " (set in " + o + ")"
+				}
+				out.fail(e.Name, msg)
 			}
 		} else {
 			out.fail("", err.Error())
@@ -140,30 +157,82 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	out.mask(string(cfg.Token))
 
-	var log *logger // the transport says when it slows down, inside the run's log
-	client, err := ghapi.New(ghapi.Options{
-		Token: string(cfg.Token), APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
-		UserAgent: "stalepr/" + buildVersion(),
-		Clock:     clock,
-		Limits: ghapi.Limits{
-			DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
-			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval,
-			Deadline: clock.Now().Add(cfg.RunTimeout),
-			Logf:     func(format string, args ...any) { log.Printf(format, args...) },
-		},
-	})
+	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
+	log := &logger{w: w, dry: cfg.DebugOnly}
+	// The transport says when it slows down, inside the run's log.
+	client, err := clientFor(cfg, clock, log.Printf)
 	if err != nil {
+		endLog()
 		out.fail("", err.Error())
 		return ExitUsage
 	}
-
-	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
-	log = &logger{w: w, dry: cfg.DebugOnly}
 	res := sweep.Run(ctx, client, cfg, now, log)
 	endLog()
 	fmt.Fprintln(stdout, report.Counts(res))
 	return finish(out, res, cfg.Repository())
 }
+
+// nearestFlag suggests, for a flag the set does not define, the defined
+// one nearest in spelling (-days-before-stal: did you mean
+// -days-before-stale?); "" when none is near.
+func nearestFlag(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return ""
+	}
+	best, bestDist := "", max(2, len(name)/4)+1
+	fs.VisitAll(func(f *flag.Flag) {
+		if d := editDistance(name, f.Name); d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	if best == "" {
+		return ""
+	}
+	return "; did you mean -" + best + "?"
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes (flag names
+// are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// clientFor is the one way a client is built: cfg's connection and limits,
+// the run's deadline counted from now by clock, and the build's User-Agent.
+// logf, when set, hears the transport slow down.
+func clientFor(cfg config.Config, clock ghapi.Clock, logf func(string, ...any)) (*ghapi.Client, error) {
+	return ghapi.New(ghapi.Options{
+		Token: string(cfg.Token), APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
+		UserAgent: userAgent(),
+		Clock:     clock,
+		Limits: ghapi.Limits{
+			DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
+			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval,
+			Deadline: clock.Now().Add(cfg.RunTimeout),
+			Logf:     logf,
+		},
+	})
+}
+
+// userAgent names this build to GitHub, as its API asks.
+func userAgent() string { return "stalepr/" + buildVersion() }
 
 // finish writes the outputs and the summary, then says how the run ended, in
 // words true for the way it ended, and returns the exit code. The sweep's

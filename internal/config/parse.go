@@ -293,6 +293,12 @@ func (p *parser) duration(name, least, most, example string) time.Duration {
 // and, in repository names, .), so they are safe in URL paths.
 var repoRE = regexp.MustCompile(`^([A-Za-z0-9_-]+)/([A-Za-z0-9_.-]+)$`)
 
+// IsRepository reports whether s is owner/name as GitHub spells them.
+func IsRepository(s string) bool {
+	m := repoRE.FindStringSubmatch(s)
+	return m != nil && m[2] != "." && m[2] != ".."
+}
+
 func (p *parser) repository() (owner, repo string) {
 	v, _ := p.raw(InputRepository)
 	if v == "" {
@@ -302,12 +308,12 @@ func (p *parser) repository() (owner, repo string) {
 		p.fail(InputRepository, "not set: set the repository input or the %s environment variable to owner/name", EnvRepository)
 		return "", ""
 	}
-	m := repoRE.FindStringSubmatch(v)
-	if m == nil || m[2] == "." || m[2] == ".." {
+	if !IsRepository(v) {
 		p.fail(InputRepository, "want owner/name, got %s", quote(v))
 		return "", ""
 	}
-	return m[1], m[2]
+	owner, repo, _ = strings.Cut(v, "/")
+	return owner, repo
 }
 
 func (p *parser) token() string {

@@ -162,6 +162,7 @@ const (
 	opRead                 // reading one pull request
 	opWrite                // labels, comments, closing
 	opBranch               // deleting a branch
+	opFile                 // reading a file of the repository (.github/stalepr.yml)
 )
 
 const (
@@ -251,6 +252,9 @@ func classifyStatus(p *Problem, er *github.ErrorResponse, op opKind, repo string
 				" under `permissions:` in the workflow (a pull_request run from a fork only ever gets a read-only token)"
 		case opBranch:
 			p.Advice = "Deleting branches needs `contents: write` under `permissions:` in the workflow; or set delete-branch: false"
+		case opFile:
+			p.Advice = "Reading the repository's files needs read access to its contents: grant the GitHub App the permission " +
+				"Contents: read (with GITHUB_TOKEN, `contents: read` under `permissions:`)"
 		default:
 			p.Advice = "The token may not read this repository's pull requests and issues: grant " + writePerms +
 				" under `permissions:` in the workflow (reading needs read access, marking and closing write access)"
