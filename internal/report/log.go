@@ -156,7 +156,7 @@ func Counts(r sweep.Result) string {
 	if r.DryRun {
 		b.WriteString("dry run (nothing was changed): ")
 	}
-	fmt.Fprintf(&b, "%s; %d requests (%d writes); rate limit ", tallyLine(r), r.Requests, r.Writes)
+	fmt.Fprintf(&b, "%s; %s (%s); rate limit ", tallyLine(r), plural(r.Requests, "request"), plural(r.Writes, "write"))
 	switch {
 	case r.RateRemaining < 0:
 		b.WriteString("unknown")

@@ -209,7 +209,7 @@ func writeCounts(b *strings.Builder, r sweep.Result) {
 }
 
 func writeAPIUsage(b *strings.Builder, r sweep.Result) {
-	fmt.Fprintf(b, "### API usage\n\n%d requests (%d writes). Rate limit: %s.\n\n", r.Requests, r.Writes, rateLeft(r))
+	fmt.Fprintf(b, "### API usage\n\n%s (%s). Rate limit: %s.\n\n", plural(r.Requests, "request"), plural(r.Writes, "write"), rateLeft(r))
 	if len(r.ByRoute) == 0 {
 		return
 	}
