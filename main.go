@@ -247,13 +247,13 @@ func finish(out seam, res sweep.Result, repo string) int {
 	switch {
 	case res.Stopped == nil:
 	case errors.Is(res.Stopped, context.Canceled):
-		out.fail("cancelled", fmt.Sprintf("the run was cancelled before it finished: %d pull requests not reached, left for the next run", res.Left))
+		out.fail("cancelled", "the run was cancelled before it finished: "+leftWords(res.Left, "not reached, left for the next run"))
 		code = ExitCancelled
 	case res.ListingFailed():
-		out.fail("listing", listingFailed(res))
+		out.fail("listing", listingFailed(res, out.summaryAbove()))
 		code = ExitFailed
 	default:
-		out.note(fmt.Sprintf("stopped early (%s): %d pull requests left for the next run", report.StopReason(res.Stopped), res.Left))
+		out.note(fmt.Sprintf("stopped early (%s): %s", report.StopReason(res.Stopped), leftWords(res.Left, "left for the next run")))
 	}
 	if len(res.Failed) > 0 {
 		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed)))
@@ -268,10 +268,24 @@ func finish(out seam, res sweep.Result, repo string) int {
 	return code
 }
 
+// leftWords says how many PRs a stop left, with what (such as "left for
+// the next run"); 0 is a stop before the run knew what needed work, so no
+// count is claimed.
+func leftWords(left int, what string) string {
+	switch left {
+	case 0:
+		return "the pull requests it did not reach are " + what
+	case 1:
+		return "1 pull request " + what
+	}
+	return fmt.Sprintf("%d pull requests %s", left, what)
+}
+
 // listingFailed words a failed listing with what was changed before it: the
 // clean-up listing of closed PRs runs after the writes, so "nothing was
-// changed" is not always true.
-func listingFailed(res sweep.Result) string {
+// changed" is not always true. When the summary, with the error, is just
+// above on the same screen (shown), the error is not said a third time.
+func listingFailed(res sweep.Result, shown bool) string {
 	done := len(res.Marked) + len(res.Unstaled) + len(res.Closed) + len(res.Cleaned)
 	var changed string
 	switch {
@@ -285,6 +299,9 @@ func listingFailed(res sweep.Result) string {
 	// The error is a *ghapi.Problem when the failure has a class: it
 	// already says what to do. A fixed hint would be wrong for most
 	// failures.
+	if shown {
+		return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again; the error is in the summary above", changed)
+	}
 	var le *sweep.ListingError
 	errors.As(res.Stopped, &le)
 	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, le.Err)

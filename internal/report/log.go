@@ -170,6 +170,10 @@ func Counts(r sweep.Result) string {
 	case r.ListingFailed():
 		// Not a limit: what is left is unknown, and main says what failed.
 		b.WriteString("; a listing failed")
+	case r.Left == 0:
+		// Stopped before it knew what needed work (during a listing):
+		// "0 left" would not be known to be true.
+		fmt.Fprintf(&b, "; stopped early (%s), what it did not reach is left for the next run", oneLine(StopReason(r.Stopped), maxReasonRunes))
 	default:
 		fmt.Fprintf(&b, "; stopped early (%s), %d left for the next run", oneLine(StopReason(r.Stopped), maxReasonRunes), r.Left)
 	}

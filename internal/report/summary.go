@@ -136,9 +136,12 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 	}
 	if errors.Is(r.Stopped, context.Canceled) {
 		head = "This run was cancelled before it finished."
-		if r.Left == 1 {
+		switch {
+		case r.Left == 0:
+			b.WriteString(" The pull requests it did not reach are left for the next run.")
+		case r.Left == 1:
 			b.WriteString(" 1 pull request that needs work was not reached; the next run takes it up.")
-		} else {
+		default:
 			fmt.Fprintf(&b, " %d pull requests that need work were not reached; the next run takes them up.", r.Left)
 		}
 		return head, b.String()

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
+)
+
+// TestRunTerminalListingFailsOnce: a failed listing is said to a person at a
+// terminal in the log as it happens and in the summary, not a third time.
+func TestRunTerminalListingFailsOnce(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.SetFaultHook(func(fakegithub.RequestInfo) *fakegithub.Fault {
+		return fakegithub.StatusFault(422, `{"message":"Validation Failed"}`)
+	})
+	o := runWith(t, w.terminalEnv(), "-repo", testRepo)
+	if o.code != ExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
+	}
+	if n := strings.Count(o.stdout+o.stderr, "Validation Failed"); n > 2 {
+		t.Errorf("the listing's failure is said %d times, want at most twice (the log, the summary):\n%s", n, o)
+	}
+	if !strings.Contains(o.stderr, "listing the pull requests failed") {
+		t.Errorf("stderr does not say the listing failed:\n%s", o)
+	}
+}
+
+// TestRunCancelledDuringTheListing: a run cancelled before it knows which
+// PRs need work does not claim "0 pull requests not reached".
+func TestRunCancelledDuringTheListing(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w.fake.SetFaultHook(func(fakegithub.RequestInfo) *fakegithub.Fault {
+		cancel()
+		return nil
+	})
+	o := runCtx(ctx, t, w.terminalEnv(), "-repo", testRepo)
+	if o.code != ExitCancelled {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitCancelled, o)
+	}
+	if strings.Contains(o.stdout+o.stderr, "0 pull requests") || strings.Contains(o.stdout+o.stderr, "context canceled") {
+		t.Errorf("a cancelled listing is worded as if nothing was left, or in Go's words:\n%s", o)
+	}
+}
