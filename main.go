@@ -134,6 +134,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		}
 		defer sb.Close()
 		src, clock = sb.src, sb.clock
+		out.note(sb.banner())
 	}
 
 	cfg, err := config.Parse(src)
@@ -169,7 +170,11 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	res := sweep.Run(ctx, client, cfg, now, log)
 	endLog()
 	fmt.Fprintln(stdout, report.Counts(res))
-	return finish(out, res, cfg.Repository())
+	var extra string
+	if cli.sandbox != "" {
+		extra = "\n" + sandboxNote + "\n"
+	}
+	return finish(out, res, cfg.Repository(), extra)
 }
 
 // nearestFlag suggests, for a flag the set does not define, the defined
@@ -234,14 +239,15 @@ func clientFor(cfg config.Config, clock ghapi.Clock, logf func(string, ...any)) 
 // userAgent names this build to GitHub, as its API asks.
 func userAgent() string { return "stalepr/" + buildVersion() }
 
-// finish writes the outputs and the summary, then says how the run ended, in
+// finish writes the outputs and the summary (extra: a paragraph main adds
+// to it), then says how the run ended, in
 // words true for the way it ended, and returns the exit code. The sweep's
 // work is already in the log, so a file that cannot be written costs only
 // itself.
-func finish(out seam, res sweep.Result, repo string) int {
+func finish(out seam, res sweep.Result, repo, extra string) int {
 	outs := report.Outputs(res)
 	outErr := out.outputs(outs)
-	sumErr := out.summary(res, repo, report.TruncationNote(outs))
+	sumErr := out.summary(res, repo, report.TruncationNote(outs)+extra)
 
 	code := ExitOK
 	switch {

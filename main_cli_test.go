@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,5 +46,21 @@ func TestRunCancelledDuringTheListing(t *testing.T) {
 	}
 	if strings.Contains(o.stdout+o.stderr, "0 pull requests") || strings.Contains(o.stdout+o.stderr, "context canceled") {
 		t.Errorf("a cancelled listing is worded as if nothing was left, or in Go's words:\n%s", o)
+	}
+}
+
+// TestRunSandboxSaysSo: a sandbox run says first that it is one, and its
+// links do not point at the local port that is gone when it exits.
+func TestRunSandboxSaysSo(t *testing.T) {
+	t.Parallel()
+	o := runWith(t, env{}, "-sandbox", filepath.Join("testdata", "sandbox"))
+	if o.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", o.code, o)
+	}
+	if first, _, _ := strings.Cut(o.stdout, "\n"); !strings.HasPrefix(first, "Sandbox: ") || !strings.Contains(first, "nothing on GitHub is read or changed") {
+		t.Errorf("the first line does not say it is a sandbox run: %q", first)
+	}
+	if strings.Contains(o.stdout, "127.0.0.1") || !strings.Contains(o.stdout, sandboxWeb) {
+		t.Errorf("links point at the sandbox's local port:\n%s", o.stdout)
 	}
 }
