@@ -81,51 +81,31 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 }
 
 // run is the whole program, so tests can run it with their own environment,
-// output and clock. It returns the exit code.
+// output and clock. It returns the exit code. It has two commands: the
+// fleet's listing, named by its first argument, and the sweep of one
+// repository, whose inputs come from the flags, the runner's INPUT_*
+// variables (with a fleet's layers over them) or a sandbox's sample.
 func run(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer, clock ghapi.Clock) int {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
-	now := clock.Now().UTC()
-
 	if rest, ok := listCommand(args); ok {
 		return listRepositories(ctx, rest, getenv, stdout, stderr, clock)
 	}
-	fs, cli := newFlagSet()
-	src, err := config.FromFlags(fs, args, getenv)
-	out := newSeam(getenv, stdout, stderr, cli.summary)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		config.Usage(stdout, "stalepr", fs)
-		fmt.Fprint(stdout, exitCodesHelp)
-		return ExitOK
-	case err != nil:
-		out.fail("flags", err.Error()+nearestFlag(fs, err)+"; run stalepr -help to list the flags and inputs")
-		return ExitUsage
-	case cli.version:
-		fmt.Fprintln(stdout, "stalepr", buildVersion())
-		return ExitOK
-	case cli.summary != summaryText && cli.summary != summaryMarkdown:
-		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
-		return ExitUsage
+	now := clock.Now().UTC()
+	src, cli, out, code := readFlags(args, getenv, stdout, stderr)
+	if out == nil {
+		return code
 	}
 	origin := func(string) string { return "" }
 	if getenv("GITHUB_ACTIONS") == "true" && len(args) == 0 {
 		src = config.ActionsSource(lookup)
 		if org := getenv(fleetInputsEnv); org != "" {
-			var enabled bool
-			if src, origin, enabled, err = fleetSource(ctx, src, org, clock); err != nil {
-				out.fail("fleet", err.Error())
-				var fe *fileError
-				if errors.As(err, &fe) {
-					return ExitFailed
-				}
-				return ExitUsage
-			}
-			if !enabled {
-				out.note(repoFilePath + " has enabled: false: this repository opted out of the fleet's sweep")
-				return ExitOK
+			var done bool
+			if src, origin, code, done = fleetInputs(ctx, out, src, org, clock); done {
+				return code
 			}
 		}
 	}
+	var extra string
 	if cli.sandbox != "" {
 		sb, err := openSandbox(cli.sandbox, now, src)
 		if err != nil {
@@ -135,25 +115,10 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		defer sb.Close()
 		src, clock = sb.src, sb.clock
 		out.note(sb.banner())
+		extra = "\n" + sandboxNote + "\n"
 	}
-
-	cfg, err := config.Parse(src)
-	for _, w := range cfg.Warnings {
-		out.warn(w)
-	}
-	if err != nil {
-		var errs config.Errors
-		if errors.As(err, &errs) {
-			for _, e := range errs {
-				msg := e.Error()
-				if o := origin(e.Name); o != "" {
-					msg += " (set in " + o + ")"
-				}
-				out.fail(e.Name, msg)
-			}
-		} else {
-			out.fail("", err.Error())
-		}
+	cfg, ok := parseConfig(out, src, origin)
+	if !ok {
 		return ExitUsage
 	}
 	out.mask(string(cfg.Token))
@@ -170,11 +135,76 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	res := sweep.Run(ctx, client, cfg, now, log)
 	endLog()
 	fmt.Fprintln(stdout, report.Counts(res))
-	var extra string
-	if cli.sandbox != "" {
-		extra = "\n" + sandboxNote + "\n"
-	}
 	return finish(out, res, cfg.Repository(), extra)
+}
+
+// readFlags parses the command line. A nil seam means the run ends here
+// with code: -help, -version, or a mistake, already reported.
+func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (config.Source, *cliFlags, seam, int) {
+	fs, cli := newFlagSet()
+	src, err := config.FromFlags(fs, args, getenv)
+	out := newSeam(getenv, stdout, stderr, cli.summary)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		config.Usage(stdout, "stalepr", fs)
+		fmt.Fprint(stdout, exitCodesHelp)
+		return src, cli, nil, ExitOK
+	case err != nil:
+		out.fail("flags", err.Error()+nearestFlag(fs, err)+"; run stalepr -help to list the flags and inputs")
+		return src, cli, nil, ExitUsage
+	case cli.version:
+		fmt.Fprintln(stdout, "stalepr", buildVersion())
+		return src, cli, nil, ExitOK
+	case cli.summary != summaryText && cli.summary != summaryMarkdown:
+		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
+		return src, cli, nil, ExitUsage
+	}
+	return src, cli, out, ExitOK
+}
+
+// fleetInputs layers a fleet's inputs over src (fleetSource); done means
+// the run ends here with code: the repository opted out, its file could
+// not be read (1) or holds bad inputs (2).
+func fleetInputs(ctx context.Context, out seam, src config.Source, org string, clock ghapi.Clock) (config.Source, func(string) string, int, bool) {
+	src, origin, enabled, err := fleetSource(ctx, src, org, clock)
+	var fe *fileError
+	switch {
+	case errors.As(err, &fe):
+		out.fail("fleet", err.Error())
+		return src, origin, ExitFailed, true
+	case err != nil:
+		out.fail("fleet", err.Error())
+		return src, origin, ExitUsage, true
+	case !enabled:
+		out.note(repoFilePath + " has enabled: false: this repository opted out of the fleet's sweep")
+		return src, origin, ExitOK, true
+	}
+	return src, origin, ExitOK, false
+}
+
+// parseConfig parses the inputs once and reports every problem, each
+// naming its input and, through origin, the file or layer that set it.
+func parseConfig(out seam, src config.Source, origin func(string) string) (config.Config, bool) {
+	cfg, err := config.Parse(src)
+	for _, w := range cfg.Warnings {
+		out.warn(w)
+	}
+	if err == nil {
+		return cfg, true
+	}
+	var errs config.Errors
+	if !errors.As(err, &errs) {
+		out.fail("", err.Error())
+		return cfg, false
+	}
+	for _, e := range errs {
+		msg := e.Error()
+		if o := origin(e.Name); o != "" {
+			msg += " (set in " + o + ")"
+		}
+		out.fail(e.Name, msg)
+	}
+	return cfg, false
 }
 
 // nearestFlag suggests, for a flag the set does not define, the defined
@@ -250,6 +280,9 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 	sumErr := out.summary(res, repo, report.TruncationNote(outs)+extra)
 
 	code := ExitOK
+	if !res.OK() {
+		code = ExitFailed
+	}
 	switch {
 	case res.Stopped == nil:
 	case errors.Is(res.Stopped, context.Canceled):
@@ -257,13 +290,11 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 		code = ExitCancelled
 	case res.ListingFailed():
 		out.fail("listing", listingFailed(res, out.summaryAbove()))
-		code = ExitFailed
 	default:
 		out.note(fmt.Sprintf("stopped early (%s): %s", report.StopReason(res.Stopped), leftWords(res.Left, "left for the next run")))
 	}
 	if len(res.Failed) > 0 {
 		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed)))
-		code = max(code, ExitFailed)
 	}
 	for _, err := range []error{outErr, sumErr} {
 		if err != nil {
