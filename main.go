@@ -117,7 +117,16 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		out.note(sb.banner())
 		extra = "\n" + sandboxNote + "\n"
 	}
-	cfg, ok := parseConfig(out, src, origin)
+	explain := func(name, msg string) string {
+		if o := origin(name); o != "" {
+			return msg + " (set in " + o + ")"
+		}
+		return msg
+	}
+	if getenv("GITHUB_ACTIONS") != "true" && cli.sandbox == "" && strings.TrimSpace(getenv(config.EnvToken)) == "" {
+		explain = tokenFromShell(explain)
+	}
+	cfg, ok := parseConfig(out, src, explain)
 	if !ok {
 		return ExitUsage
 	}
@@ -182,9 +191,22 @@ func fleetInputs(ctx context.Context, out seam, src config.Source, org string, c
 	return src, origin, ExitOK, false
 }
 
+// tokenFromShell words a missing token for a person at a terminal: the
+// CLI has no repo-token flag, only GITHUB_TOKEN.
+func tokenFromShell(explain func(name, msg string) string) func(name, msg string) string {
+	return func(name, msg string) string {
+		if name == config.InputRepoToken {
+			return "no token: set the " + config.EnvToken + " environment variable, for example " +
+				config.EnvToken + "=$(gh auth token) stalepr -repo owner/name"
+		}
+		return explain(name, msg)
+	}
+}
+
 // parseConfig parses the inputs once and reports every problem, each
-// naming its input and, through origin, the file or layer that set it.
-func parseConfig(out seam, src config.Source, origin func(string) string) (config.Config, bool) {
+// naming its input; explain adds what the message needs where it is read
+// (the file or layer that set the value).
+func parseConfig(out seam, src config.Source, explain func(name, msg string) string) (config.Config, bool) {
 	cfg, err := config.Parse(src)
 	for _, w := range cfg.Warnings {
 		out.warn(w)
@@ -198,11 +220,7 @@ func parseConfig(out seam, src config.Source, origin func(string) string) (confi
 		return cfg, false
 	}
 	for _, e := range errs {
-		msg := e.Error()
-		if o := origin(e.Name); o != "" {
-			msg += " (set in " + o + ")"
-		}
-		out.fail(e.Name, msg)
+		out.fail(e.Name, explain(e.Name, e.Error()))
 	}
 	return cfg, false
 }

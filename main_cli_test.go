@@ -64,3 +64,25 @@ func TestRunSandboxSaysSo(t *testing.T) {
 		t.Errorf("links point at the sandbox's local port:\n%s", o.stdout)
 	}
 }
+
+// TestRunTerminalNoToken: a person at a terminal is asked for GITHUB_TOKEN,
+// which is what the CLI reads, not for an input it has no flag for.
+func TestRunTerminalNoToken(t *testing.T) {
+	t.Parallel()
+	o := runWith(t, env{}, "-repo", testRepo)
+	if o.code != ExitUsage || !strings.Contains(o.stderr, "set the GITHUB_TOKEN environment variable") || strings.Contains(o.stderr, "repo-token input") {
+		t.Errorf("want the CLI's way to give a token: %v", o)
+	}
+}
+
+// TestRunMistypedFlag: a flag one typo away from a real one is named.
+func TestRunMistypedFlag(t *testing.T) {
+	t.Parallel()
+	o := runWith(t, env{}, "-days-before-stal", "3")
+	if o.code != ExitUsage || !strings.Contains(o.stderr, "did you mean -days-before-stale?") {
+		t.Errorf("want a suggestion of -days-before-stale: %v", o)
+	}
+	if o := runWith(t, env{}, "-zzzzzzzz"); strings.Contains(o.stderr, "did you mean") {
+		t.Errorf("a suggestion for a name near nothing: %v", o)
+	}
+}
