@@ -7,6 +7,7 @@ package main
 // override them, or opt out, with .github/stalepr.yml.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,66 +35,126 @@ const (
 	repoFilePath = ".github/stalepr.yml"
 )
 
-// isListRepositories reports whether args ask for the fleet's listing.
-func isListRepositories(args []string) bool {
-	return slices.ContainsFunc(args, func(a string) bool {
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		return strings.HasPrefix(a, "-") && name == "list-repositories"
-	})
+// maxMatrixJobs is the most jobs GitHub Actions runs from one matrix.
+const maxMatrixJobs = 256
+
+// listCommand reports whether args ask for the fleet's listing, and the
+// listing's own arguments. The command is its first argument: the word
+// list-repositories, or the documented flag form -list-repositories OWNER
+// (also --list-repositories, and =OWNER).
+func listCommand(args []string) (rest []string, ok bool) {
+	if len(args) == 0 {
+		return nil, false
+	}
+	name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(args[0], "-"), "-"), "=")
+	if name != "list-repositories" {
+		return nil, false
+	}
+	if hasValue {
+		return append([]string{value}, args[1:]...), true
+	}
+	return args[1:], true
 }
 
-// listRepositories prints the repositories of OWNER that the installation
-// token in GITHUB_TOKEN can see, as a matrix for strategy.matrix:
-// {"repository":["owner/a","owner/b"]}. With GITHUB_OUTPUT set it also sets
-// the outputs matrix and count. It returns the exit code.
+const listUsage = `usage: stalepr -list-repositories OWNER [-repositories 'a,b*'] [-include-archived] [-include-forks]
+
+Prints the repositories of OWNER that the GitHub App installation token in
+GITHUB_TOKEN can see, as the matrix of the fleet workflow's sweep job:
+{"include":[{"repository":"OWNER/NAME","name":"NAME"},...]}. With GITHUB_OUTPUT
+set it also sets the outputs matrix and count. More than 256 repositories (the
+most jobs GitHub runs from one matrix) is an error, before any sweep: split the
+fleet with -repositories.
+
+Flags:
+`
+
+// listRepositories is the fleet's listing command (args without the
+// command itself). It returns the exit code.
 func listRepositories(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, clock ghapi.Clock) int {
+	out := newSeam(getenv, stdout, stderr, summaryText)
 	fs := flag.NewFlagSet("stalepr -list-repositories", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	owner := fs.String("list-repositories", "", "owner (organisation or user) whose repositories the GitHub App installation token in GITHUB_TOKEN can see")
-	filter := fs.String("repositories", "", "comma-separated repository names to keep; * matches any characters (api-*); empty: all")
+	fs.SetOutput(io.Discard)
+	filter := fs.String("repositories", "", "comma-separated repository `names` to keep; * matches any characters (api-*); empty: all")
 	archived := fs.Bool("include-archived", false, "list archived repositories too")
 	forks := fs.Bool("include-forks", false, "list forks too")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, listUsage)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	// OWNER may come before or after the flags.
+	var owners []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				usage(stdout)
+				return ExitOK
+			}
+			out.fail("list-repositories", err.Error()+"; run stalepr -list-repositories -help for its flags")
+			return ExitUsage
 		}
+		if fs.NArg() == 0 {
+			break
+		}
+		owners = append(owners, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(owners) != 1 || owners[0] == "" {
+		out.fail("list-repositories", "want one OWNER (an organisation or user), got "+strconv.Itoa(len(owners))+"; run stalepr -list-repositories -help")
 		return ExitUsage
 	}
-	if *owner == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: stalepr -list-repositories OWNER [-repositories 'a,b*'] [-include-archived] [-include-forks]")
-		return ExitUsage
-	}
+	owner := owners[0]
 	token := strings.TrimSpace(getenv(config.EnvToken))
 	if token == "" {
-		fmt.Fprintln(stderr, "no token: set GITHUB_TOKEN to a GitHub App installation token (actions/create-github-app-token)")
+		out.fail("list-repositories", "no token: set GITHUB_TOKEN to a GitHub App installation token (actions/create-github-app-token)")
 		return ExitUsage
 	}
-	client, err := ghapi.New(ghapi.Options{Token: token, APIURL: getenv(config.EnvAPIURL), Clock: clock, UserAgent: "stalepr/" + buildVersion()})
+	out.mask(token)
+	client, err := ghapi.New(ghapi.Options{Token: token, APIURL: getenv(config.EnvAPIURL), Clock: clock, UserAgent: userAgent()})
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		out.fail("list-repositories", err.Error())
 		return ExitUsage
 	}
-	repos, err := client.ListRepositories(ctx, *owner, ghapi.RepoListOptions{IncludeArchived: *archived, IncludeForks: *forks})
+	repos, err := client.ListRepositories(ctx, owner, ghapi.RepoListOptions{IncludeArchived: *archived, IncludeForks: *forks})
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		out.fail("list-repositories", err.Error())
 		return ExitFailed
 	}
 	patterns := config.SplitList(*filter)
-	kept := []string{} // never null: the matrix wants an array
+	type job struct {
+		Repository string `json:"repository"`
+		Name       string `json:"name"` // for the sweep job's token, scoped to this repository
+	}
+	kept := []job{} // never null: the matrix wants an array
+	odd := 0
 	for _, full := range repos {
+		if !config.IsRepository(full) {
+			// Not a name GitHub gives: a server's text, never a job, and
+			// not repeated in the log, where it could act as a command.
+			odd++
+			continue
+		}
 		_, name, _ := strings.Cut(full, "/")
 		if len(patterns) == 0 || slices.ContainsFunc(patterns, func(p string) bool { return lifecycle.MatchLogin(p, name) }) {
-			kept = append(kept, full)
+			kept = append(kept, job{Repository: full, Name: name})
 		}
 	}
-	matrix, _ := json.Marshal(map[string][]string{"repository": kept})
+	if odd > 0 {
+		out.warn(fmt.Sprintf("skipped %d listed names that are not owner/name as GitHub spells them: check GITHUB_API_URL and any proxy in between", odd))
+	}
+	if len(kept) > maxMatrixJobs {
+		out.fail("list-repositories", fmt.Sprintf("%d repositories, more than the %d jobs GitHub Actions runs from one matrix: nothing was swept. "+
+			"Split the fleet into callers of the workflow with repositories: patterns (a-m*, n-z*, ...) of at most %d repositories each",
+			len(kept), maxMatrixJobs, maxMatrixJobs))
+		return ExitFailed
+	}
+	matrix, _ := json.Marshal(map[string][]job{"include": kept})
 	fmt.Fprintln(stdout, string(matrix))
-	if path := getenv("GITHUB_OUTPUT"); path != "" {
-		outs := []report.Output{{Name: "matrix", Value: string(matrix)}, {Name: "count", Value: strconv.Itoa(len(kept))}}
-		if err := appendFile(path, report.OutputFile(outs)); err != nil {
-			fmt.Fprintf(stderr, "writing the outputs to GITHUB_OUTPUT (%s): %v\n", path, err)
-			return ExitFailed
-		}
+	outs := []report.Output{{Name: "matrix", Value: string(matrix)}, {Name: "count", Value: strconv.Itoa(len(kept))}}
+	if err := out.outputs(outs); err != nil {
+		out.fail("outputs", err.Error())
+		return ExitFailed
 	}
 	return ExitOK
 }
@@ -101,42 +162,71 @@ func listRepositories(ctx context.Context, args []string, getenv func(string) st
 // fleetSource overlays the organisation's inputs (orgYAML) and then the
 // repository's .github/stalepr.yml onto src: the organisation's policy is
 // the default, the repository's file overrides it input by input. enabled is
-// false when the repository opted out (enabled: false). Reading the file
-// costs one request, outside the run's operations-per-run. When the inputs
-// so far do not parse, the file is not read and the overlay so far is
-// returned, so that the run reports those errors as usual.
-func fleetSource(ctx context.Context, src config.Source, orgYAML string, clock ghapi.Clock) (out config.Source, enabled bool, err error) {
+// false when the repository opted out (enabled: false). origin names where
+// an input's value came from, for an error about it. Reading the file costs
+// one request (retried as any read), outside the run's operations-per-run.
+// When the inputs so far do not parse, the file is not read and the overlay
+// so far is returned, so that the run reports those errors as usual. A
+// failure to read the file is a *fileError: nothing was wrong with the
+// inputs.
+func fleetSource(ctx context.Context, src config.Source, orgYAML string, clock ghapi.Clock) (out config.Source, origin func(string) string, enabled bool, err error) {
 	org, _, err := parseOverrides([]byte(orgYAML), false)
 	if err != nil {
-		return src, false, fmt.Errorf("%s: %w", fleetInputsEnv, err)
+		return src, nil, false, fmt.Errorf("%s: %w", fleetInputsEnv, err)
 	}
 	base := src
 	base.Input = firstOf(inputMap(org), src.Input)
+	origin = func(name string) string {
+		if _, ok := org[name]; ok {
+			return fleetInputsEnv + " (the organisation's inputs)"
+		}
+		return ""
+	}
 	cfg, perr := config.Parse(base)
 	if perr != nil {
-		return base, true, nil
+		return base, origin, true, nil
 	}
-	client, err := ghapi.New(ghapi.Options{Token: string(cfg.Token), APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
-		Clock: clock, UserAgent: "stalepr/" + buildVersion(), Limits: ghapi.Limits{MaxRequests: 1}})
+	// Only the file's read: its own budget, so that a retry is possible,
+	// and the run's deadline.
+	cfg.OperationsPerRun, cfg.DebugOnly = fileReadBudget, false
+	client, err := clientFor(cfg, clock, nil)
 	if err != nil {
-		return base, false, err
+		return base, origin, false, err
 	}
 	data, found, err := client.RepoFile(ctx, repoFilePath)
 	if err != nil {
 		// The file may hold an opt-out: never sweep on a guess.
-		return base, false, fmt.Errorf("%s of %s: %w", repoFilePath, cfg.Repository(), err)
+		return base, origin, false, &fileError{fmt.Errorf("%s of %s: %w", repoFilePath, cfg.Repository(), err)}
 	}
 	if !found {
-		return base, true, nil
+		return base, origin, true, nil
 	}
 	repo, on, err := parseOverrides(data, true)
 	if err != nil {
-		return base, false, fmt.Errorf("%s of %s: %w", repoFilePath, cfg.Repository(), err)
+		return base, origin, false, fmt.Errorf("%s of %s: %w", repoFilePath, cfg.Repository(), err)
 	}
 	out = base
 	out.Input = firstOf(inputMap(repo), base.Input)
-	return out, on, nil
+	orgOrigin := origin
+	origin = func(name string) string {
+		if _, ok := repo[name]; ok {
+			return repoFilePath
+		}
+		return orgOrigin(name)
+	}
+	return out, origin, on, nil
 }
+
+// fileReadBudget bounds the requests of reading .github/stalepr.yml: the
+// read and the transport's retries of it.
+const fileReadBudget = 8
+
+// fileError: .github/stalepr.yml could not be read (a server error, a
+// limit, a missing permission): the run fails, but not for bad inputs.
+type fileError struct{ err error }
+
+func (e *fileError) Error() string { return e.err.Error() }
+func (e *fileError) Unwrap() error { return e.err }
 
 // firstOf looks an input up in each lookup in turn: the first that has it
 // wins. A nil lookup has nothing.
@@ -159,26 +249,49 @@ func inputMap(m map[string]string) func(string) (string, bool) {
 	return func(name string) (string, bool) { v, ok := m[name]; return v, ok }
 }
 
-// parseOverrides reads a flat YAML (or JSON) map of input names to values.
-// Lists may be written as YAML sequences; null is an empty value (for a
-// message: no comment). repo-token and repository cannot be overridden: a
-// repository's file must not point the organisation's token elsewhere.
-// enabled is allowed only in a repository's file (allowEnabled).
+// parseOverrides reads a flat YAML (or JSON) map of input names to values,
+// in one YAML document: a second one (after ---) is refused, never ignored,
+// since it may hold an opt-out. Each value is taken as written (an unquoted
+// 2024-01-02 is the text 2024-01-02, not a YAML timestamp); lists may be
+// written as YAML sequences; null is an empty value (for a message: no
+// comment). repo-token and repository cannot be overridden: a repository's
+// file must not point the organisation's token elsewhere. enabled is allowed
+// only in a repository's file (allowEnabled).
 func parseOverrides(data []byte, allowEnabled bool) (map[string]string, bool, error) {
-	enabled := true
-	var raw map[string]any
-	if err := yaml.Unmarshal(data, &raw); err != nil {
-		return nil, false, fmt.Errorf("want a YAML map of input names to values: %w", err)
+	const want = "want a YAML map of input names to values"
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+		return map[string]string{}, true, nil // an empty file
+	} else if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", want, err)
 	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, false, errors.New("holds more than one YAML document (a line ---): put every input in one map, as the README shows")
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return map[string]string{}, true, nil // only comments
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, false, errors.New(want + ", got " + kindOf(root))
+	}
+	enabled := true
 	out := map[string]string{}
 	var problems []string
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v, err := scalar(raw[k])
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i].Value
+		if seen[k] {
+			problems = append(problems, k+": given twice")
+			continue
+		}
+		seen[k] = true
+		v, err := scalar(root.Content[i+1])
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", k, err))
 			continue
@@ -199,32 +312,44 @@ func parseOverrides(data []byte, allowEnabled bool) (map[string]string, bool, er
 		}
 	}
 	if len(problems) > 0 {
+		sort.Strings(problems)
 		return nil, false, errors.New(strings.Join(problems, "; "))
 	}
 	return out, enabled, nil
 }
 
-func scalar(v any) (string, error) {
-	switch x := v.(type) {
-	case nil:
-		return "", nil
-	case string:
-		return x, nil
-	case bool, int, int64, uint64, float64:
-		return fmt.Sprint(x), nil
-	case []any:
-		items := make([]string, 0, len(x))
-		for _, it := range x {
-			s, err := scalar(it)
-			if err != nil {
-				return "", err
-			}
-			if _, nested := it.([]any); nested {
+// scalar is a value as written: a scalar's text, or a sequence of scalars
+// joined with commas as a list input takes them.
+func scalar(n *yaml.Node) (string, error) {
+	switch n.Kind {
+	case yaml.AliasNode:
+		return scalar(n.Alias)
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "", nil
+		}
+		return n.Value, nil
+	case yaml.SequenceNode:
+		items := make([]string, 0, len(n.Content))
+		for _, it := range n.Content {
+			if it.Kind != yaml.ScalarNode {
 				return "", errors.New("want a value or a list of values")
 			}
+			s, _ := scalar(it)
 			items = append(items, s)
 		}
 		return strings.Join(items, ","), nil
 	}
 	return "", errors.New("want a value or a list of values, not a map")
+}
+
+// kindOf names what a YAML node holds, for an error.
+func kindOf(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return "a single value"
+	}
+	return "something else"
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
@@ -27,29 +30,26 @@ func TestListRepositoriesMatrix(t *testing.T) {
 		fakegithub.InstalledRepo{Name: "website"},
 	)
 	dir := t.TempDir()
-	e := env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": ts.URL + "/api/v3", "GITHUB_OUTPUT": dir + "/output"}
+	e := env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": ts.URL + "/api/v3", "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": dir + "/output"}
 
 	o := runWith(t, e, "-list-repositories", "octo")
 	if o.code != 0 {
 		t.Fatalf("%v", o)
 	}
-	var m struct{ Repository []string }
-	if err := json.Unmarshal([]byte(o.stdout), &m); err != nil {
-		t.Fatalf("stdout is not the matrix JSON: %v\n%s", err, o.stdout)
+	if got := matrixRepos(t, o.stdout); got != "octo/repo octo/api-server octo/website" {
+		t.Errorf("matrix %v, want octo/repo octo/api-server octo/website (no archived, no fork)", got)
 	}
-	if strings.Join(m.Repository, " ") != "octo/repo octo/api-server octo/website" {
-		t.Errorf("matrix %v, want octo/repo octo/api-server octo/website (no archived, no fork)", m.Repository)
-	}
-	if !strings.Contains(o.outputFile, `{"repository":["octo/repo","octo/api-server","octo/website"]}`) || !strings.Contains(o.outputFile, "count") {
+	if !strings.Contains(o.outputFile, `{"include":[{"repository":"octo/repo","name":"repo"},{"repository":"octo/api-server","name":"api-server"},`) ||
+		!strings.Contains(o.outputFile, "count") {
 		t.Errorf("GITHUB_OUTPUT lacks the matrix and count:\n%s", o.outputFile)
 	}
 
 	o = runWith(t, e, "-list-repositories=octo", "-repositories", "API-*", "-include-archived", "-include-forks")
-	if o.code != 0 || strings.TrimSpace(o.stdout) != `{"repository":["octo/api-server","octo/api-old","octo/api-fork"]}` {
+	if o.code != 0 || matrixRepos(t, o.stdout) != "octo/api-server octo/api-old octo/api-fork" {
 		t.Errorf("filtered: %v", o)
 	}
-	o = runWith(t, e, "-list-repositories", "octo", "-repositories", "nothing-*")
-	if o.code != 0 || strings.TrimSpace(o.stdout) != `{"repository":[]}` {
+	o = runWith(t, e, "list-repositories", "-repositories", "nothing-*", "octo")
+	if o.code != 0 || !strings.Contains(o.stdout, `{"include":[]}`) {
 		t.Errorf("nothing matched: want an empty array, not null: %v", o)
 	}
 	if got := fake.Writes(); got != 0 {
@@ -60,6 +60,101 @@ func TestListRepositoriesMatrix(t *testing.T) {
 	if o.code != 2 || !strings.Contains(o.stderr, "GITHUB_TOKEN") {
 		t.Errorf("without a token: %v", o)
 	}
+}
+
+// matrixRepos is the repositories of the listing's matrix, in order.
+func matrixRepos(t *testing.T, stdout string) string {
+	t.Helper()
+	var m struct {
+		Include []struct{ Repository, Name string }
+	}
+	line := stdout[strings.LastIndex(strings.TrimRight(stdout, "\n"), "\n")+1:]
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatalf("stdout does not end with the matrix JSON: %v\n%s", err, stdout)
+	}
+	var out []string
+	for _, j := range m.Include {
+		if !strings.HasSuffix(j.Repository, "/"+j.Name) {
+			t.Errorf("job %+v: name is not the repository's name", j)
+		}
+		out = append(out, j.Repository)
+	}
+	return strings.Join(out, " ")
+}
+
+// TestListRepositoriesAsACommand: the listing is a command with its own
+// help, listed in -help; in a workflow its errors are ::error::
+// annotations; a 401 says bad credentials; more repositories than one
+// matrix runs is an error before any sweep.
+func TestListRepositoriesAsACommand(t *testing.T) {
+	t.Parallel()
+	fake, ts := fleetFake(t)
+	api := ts.URL + "/api/v3"
+	o := runWith(t, env{}, "-list-repositories", "-help")
+	if o.code != 0 || !strings.Contains(o.stdout, "usage: stalepr -list-repositories OWNER") || !strings.Contains(o.stdout, "-include-forks") {
+		t.Errorf("-list-repositories -help: %v", o)
+	}
+	if o := runWith(t, env{}, "-help"); !strings.Contains(o.stdout, "-list-repositories OWNER") {
+		t.Errorf("-help does not list -list-repositories:\n%s", o.stdout)
+	}
+	if o := runWith(t, env{}, "-debug-only", "-list-repositories", "octo"); o.code != ExitUsage || !strings.Contains(o.stderr, "write it first") {
+		t.Errorf("-list-repositories after another flag: %v", o)
+	}
+
+	o = runWith(t, env{"GITHUB_TOKEN": "ghs_wrong", "GITHUB_API_URL": api}, "-list-repositories", "octo")
+	if o.code != ExitFailed || !strings.Contains(o.stderr, "the token is invalid, expired or revoked") {
+		t.Errorf("401: want bad credentials, got %v", o)
+	}
+	o = runWith(t, env{"GITHUB_TOKEN": "ghs_wrong", "GITHUB_API_URL": api, "GITHUB_ACTIONS": "true"}, "-list-repositories", "octo")
+	if errs := errorLines(o.stdout); o.code != ExitFailed || len(errs) != 1 || o.stderr != "" {
+		t.Errorf("in a workflow, want one ::error:: annotation and nothing on stderr: %v", o)
+	}
+
+	many := make([]fakegithub.InstalledRepo, maxMatrixJobs)
+	for i := range many {
+		many[i] = fakegithub.InstalledRepo{Name: fmt.Sprintf("r%03d", i)}
+	}
+	fake.AddInstalledRepo(many...) // with octo/repo, one more than a matrix runs
+	dir := t.TempDir()
+	o = runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": api, "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": dir + "/output"}, "-list-repositories", "octo")
+	if errs := errorLines(o.stdout); o.code != ExitFailed || len(errs) != 1 || !strings.Contains(errs[0], "257 repositories") {
+		t.Errorf("257 repositories: want an error naming the count, got %v", o)
+	}
+	if strings.Contains(o.outputFile, "matrix") {
+		t.Errorf("a matrix was output for more jobs than GitHub runs:\n%s", o.outputFile)
+	}
+}
+
+// TestListRepositoriesHostileServer: a server's message or repository name
+// never becomes a workflow command in the listing's log.
+func TestListRepositoriesHostileServer(t *testing.T) {
+	t.Parallel()
+	fake, ts := fleetFake(t)
+	fake.AddInstalledRepo(fakegithub.InstalledRepo{Name: "x\n::warning::named"}, fakegithub.InstalledRepo{Name: "##[error]named"})
+	e := env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": ts.URL + "/api/v3", "GITHUB_ACTIONS": "true"}
+	o := runWith(t, e, "-list-repositories", "octo")
+	if o.code != 0 || matrixRepos(t, o.stdout) != "octo/repo" {
+		t.Errorf("want only octo/repo in the matrix: %v", o)
+	}
+	checkNoCommand := func(o outcome) {
+		t.Helper()
+		for _, l := range strings.Split(o.stdout+o.stderr, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "::warning::named") || strings.HasPrefix(strings.TrimSpace(l), "::warning::message") ||
+				(strings.Contains(l, "##[") && !strings.HasPrefix(l, "::")) {
+				t.Errorf("a server's text runs a workflow command: %q\n%v", l, o)
+			}
+		}
+	}
+	checkNoCommand(o)
+
+	fake.SetFaultHook(func(fakegithub.RequestInfo) *fakegithub.Fault {
+		return fakegithub.StatusFault(422, `{"message":"no\n::warning::message\n##[error]message"}`)
+	})
+	o = runWith(t, e, "-list-repositories", "octo")
+	if o.code != ExitFailed {
+		t.Errorf("exit %d, want %d: %v", o.code, ExitFailed, o)
+	}
+	checkNoCommand(o)
 }
 
 // fleetRepo is a repository with three PRs: #1 by alice, inactive 30 days;
@@ -149,6 +244,75 @@ func TestFleetBadRepositoryFileValueIsAnInputError(t *testing.T) {
 	if o.code != 2 || !strings.Contains(o.stdout, `input "days-before-stale": want a whole number of days`) || fake.Writes() != 0 {
 		t.Errorf("%v", o)
 	}
+	if errs := errorLines(o.stdout); len(errs) != 1 || !strings.Contains(errs[0], "(set in "+repoFilePath+")") {
+		t.Errorf("the error does not name the file the value came from: %q", errs)
+	}
+}
+
+// TestFleetRepositoryFileRead: the file's read is retried as any read (a
+// 502, a secondary limit); a read that keeps failing fails the step with
+// exit 1, not the 2 of bad inputs, and sweeps nothing; a 403 asks for the
+// permission the read needs.
+func TestFleetRepositoryFileRead(t *testing.T) {
+	t.Parallel()
+	contents := regexp.MustCompile(`/contents/`)
+	for name, fault := range map[string]*fakegithub.Fault{
+		"502 once":             fakegithub.ServerError(502),
+		"secondary limit once": fakegithub.SecondaryRateLimit(403, 1),
+	} {
+		fake, e := fleetRepo(t)
+		fake.SetFile(repoFilePath, []byte("days-before-stale: 60\n"))
+		var hits atomic.Int32
+		fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+			if contents.MatchString(info.Path) && hits.Add(1) == 1 {
+				return fault
+			}
+			return nil
+		})
+		o := runWith(t, e)
+		if o.code != 0 || stale(fake, 1) || !stale(fake, 3) {
+			t.Errorf("%s: want the file read on retry and its days-before-stale 60 applied: %v", name, o)
+		}
+	}
+
+	for name, c := range map[string]struct {
+		fault *fakegithub.Fault
+		want  string
+	}{
+		"502 always": {fakegithub.ServerError(502), repoFilePath},
+		"403":        {fakegithub.StatusFault(403, `{"message":"Resource not accessible by integration"}`), "Contents: read"},
+	} {
+		fake, e := fleetRepo(t)
+		fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+			if contents.MatchString(info.Path) {
+				return c.fault
+			}
+			return nil
+		})
+		o := runWith(t, e)
+		if o.code != ExitFailed || fake.Writes() != 0 {
+			t.Errorf("%s: want exit %d and no write: %v", name, ExitFailed, o)
+		}
+		if errs := errorLines(o.stdout); len(errs) != 1 || !strings.Contains(errs[0], c.want) || strings.Contains(errs[0], "pull-requests: write") {
+			t.Errorf("%s: want one error saying %q (and not pull-requests: write), got %q", name, c.want, errs)
+		}
+	}
+}
+
+// TestFleetRepositoryFileSecondDocument: an opt-out in a second YAML
+// document is never ignored: the file is refused, naming it, and nothing
+// is swept.
+func TestFleetRepositoryFileSecondDocument(t *testing.T) {
+	t.Parallel()
+	fake, e := fleetRepo(t)
+	fake.SetFile(repoFilePath, []byte("days-before-stale: 10\n---\nenabled: false\n"))
+	o := runWith(t, e)
+	if o.code != ExitUsage || fake.Writes() != 0 {
+		t.Fatalf("want exit 2 and no write: %v", o)
+	}
+	if errs := errorLines(o.stdout); len(errs) != 1 || !strings.Contains(errs[0], repoFilePath) || !strings.Contains(errs[0], "more than one YAML document") {
+		t.Errorf("want one error naming the file and the second document, got %q", errs)
+	}
 }
 
 func TestParseOverrides(t *testing.T) {
@@ -174,5 +338,18 @@ func TestParseOverrides(t *testing.T) {
 	}
 	if _, _, err := parseOverrides([]byte("- a\n- b\n"), true); err == nil {
 		t.Error("a list accepted as the file")
+	}
+	got, _, err = parseOverrides([]byte("start-date: 2024-01-02\ndays-before-stale: 007\n"), true)
+	if err != nil || got["start-date"] != "2024-01-02" || got["days-before-stale"] != "007" {
+		t.Errorf("values not taken as written: %v, %v", got, err)
+	}
+	if _, _, err := parseOverrides([]byte("days-before-stale: 1\n---\nenabled: false\n"), true); err == nil {
+		t.Error("a second YAML document ignored")
+	}
+	if _, _, err := parseOverrides([]byte("enabled: false\nenabled: true\n"), true); err == nil {
+		t.Error("a key given twice accepted")
+	}
+	if got, on, err := parseOverrides([]byte("# nothing yet\n"), true); err != nil || !on || len(got) != 0 {
+		t.Errorf("a file of comments only: %v %v %v", got, on, err)
 	}
 }

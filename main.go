@@ -69,50 +69,43 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 	fs.StringVar(&f.summary, "summary", summaryText, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
 		"In a workflow the job summary is always markdown.")
 	fs.BoolVar(&f.version, "version", false, "Print the version and exit.")
+	// Only for -help: the listing is a command of its own, run when it is
+	// the first argument (listCommand).
+	fs.Func("list-repositories", "The fleet's listing, a command of its own, written first: "+
+		"stalepr -list-repositories `OWNER` [-repositories 'a,b*'] [-include-archived] [-include-forks] "+
+		"prints the repositories a GitHub App installation token sees, as the fleet workflow's matrix. "+
+		"stalepr -list-repositories -help shows its flags.", func(string) error {
+		return errors.New("it is a command of its own: write it first, stalepr -list-repositories OWNER [flags]")
+	})
 	return fs, &f
 }
 
 // run is the whole program, so tests can run it with their own environment,
-// output and clock. It returns the exit code.
+// output and clock. It returns the exit code. It has two commands: the
+// fleet's listing, named by its first argument, and the sweep of one
+// repository, whose inputs come from the flags, the runner's INPUT_*
+// variables (with a fleet's layers over them) or a sandbox's sample.
 func run(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer, clock ghapi.Clock) int {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
+	if rest, ok := listCommand(args); ok {
+		return listRepositories(ctx, rest, getenv, stdout, stderr, clock)
+	}
 	now := clock.Now().UTC()
-
-	if isListRepositories(args) {
-		return listRepositories(ctx, args, getenv, stdout, stderr, clock)
+	src, cli, out, code := readFlags(args, getenv, stdout, stderr)
+	if out == nil {
+		return code
 	}
-	fs, cli := newFlagSet()
-	src, err := config.FromFlags(fs, args, getenv)
-	out := newSeam(getenv, stdout, stderr, cli.summary)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		config.Usage(stdout, "stalepr", fs)
-		fmt.Fprint(stdout, exitCodesHelp)
-		return ExitOK
-	case err != nil:
-		out.fail("flags", err.Error()+"; run stalepr -help to list the flags and inputs")
-		return ExitUsage
-	case cli.version:
-		fmt.Fprintln(stdout, "stalepr", buildVersion())
-		return ExitOK
-	case cli.summary != summaryText && cli.summary != summaryMarkdown:
-		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
-		return ExitUsage
-	}
+	origin := func(string) string { return "" }
 	if getenv("GITHUB_ACTIONS") == "true" && len(args) == 0 {
 		src = config.ActionsSource(lookup)
 		if org := getenv(fleetInputsEnv); org != "" {
-			var enabled bool
-			if src, enabled, err = fleetSource(ctx, src, org, clock); err != nil {
-				out.fail("fleet", err.Error())
-				return ExitUsage
-			}
-			if !enabled {
-				out.note(repoFilePath + " has enabled: false: this repository opted out of the fleet's sweep")
-				return ExitOK
+			var done bool
+			if src, origin, code, done = fleetInputs(ctx, out, src, org, clock); done {
+				return code
 			}
 		}
 	}
+	var extra string
 	if cli.sandbox != "" {
 		sb, err := openSandbox(cli.sandbox, now, src)
 		if err != nil {
@@ -121,8 +114,102 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		}
 		defer sb.Close()
 		src, clock = sb.src, sb.clock
+		out.note(sb.banner())
+		extra = "\n" + sandboxNote + "\n"
 	}
+	explain := func(name, msg string) string {
+		if o := origin(name); o != "" {
+			return msg + " (set in " + o + ")"
+		}
+		return msg
+	}
+	if getenv("GITHUB_ACTIONS") != "true" && cli.sandbox == "" && strings.TrimSpace(getenv(config.EnvToken)) == "" {
+		explain = tokenFromShell(explain)
+	}
+	cfg, ok := parseConfig(out, src, explain)
+	if !ok {
+		return ExitUsage
+	}
+	out.mask(string(cfg.Token))
 
+	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
+	log := &logger{w: w, dry: cfg.DebugOnly}
+	// The transport says when it slows down, inside the run's log.
+	client, err := clientFor(cfg, clock, log.Printf)
+	if err != nil {
+		endLog()
+		out.fail("", err.Error())
+		return ExitUsage
+	}
+	res, dashErr := sweepWithDashboard(ctx, client, cfg, func() sweep.Result { return sweep.Run(ctx, client, cfg, now, log) }, log)
+	endLog()
+	if dashErr != nil {
+		out.warn(dashErr.Error())
+	}
+	fmt.Fprintln(stdout, report.Counts(res))
+	return finish(out, res, cfg.Repository(), extra)
+}
+
+// readFlags parses the command line. A nil seam means the run ends here
+// with code: -help, -version, or a mistake, already reported.
+func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (config.Source, *cliFlags, seam, int) {
+	fs, cli := newFlagSet()
+	src, err := config.FromFlags(fs, args, getenv)
+	out := newSeam(getenv, stdout, stderr, cli.summary)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		config.Usage(stdout, "stalepr", fs)
+		fmt.Fprint(stdout, exitCodesHelp)
+		return src, cli, nil, ExitOK
+	case err != nil:
+		out.fail("flags", err.Error()+nearestFlag(fs, err)+"; run stalepr -help to list the flags and inputs")
+		return src, cli, nil, ExitUsage
+	case cli.version:
+		fmt.Fprintln(stdout, "stalepr", buildVersion())
+		return src, cli, nil, ExitOK
+	case cli.summary != summaryText && cli.summary != summaryMarkdown:
+		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
+		return src, cli, nil, ExitUsage
+	}
+	return src, cli, out, ExitOK
+}
+
+// fleetInputs layers a fleet's inputs over src (fleetSource); done means
+// the run ends here with code: the repository opted out, its file could
+// not be read (1) or holds bad inputs (2).
+func fleetInputs(ctx context.Context, out seam, src config.Source, org string, clock ghapi.Clock) (config.Source, func(string) string, int, bool) {
+	src, origin, enabled, err := fleetSource(ctx, src, org, clock)
+	var fe *fileError
+	switch {
+	case errors.As(err, &fe):
+		out.fail("fleet", err.Error())
+		return src, origin, ExitFailed, true
+	case err != nil:
+		out.fail("fleet", err.Error())
+		return src, origin, ExitUsage, true
+	case !enabled:
+		out.note(repoFilePath + " has enabled: false: this repository opted out of the fleet's sweep")
+		return src, origin, ExitOK, true
+	}
+	return src, origin, ExitOK, false
+}
+
+// tokenFromShell words a missing token for a person at a terminal: the
+// CLI has no repo-token flag, only GITHUB_TOKEN.
+func tokenFromShell(explain func(name, msg string) string) func(name, msg string) string {
+	return func(name, msg string) string {
+		if name == config.InputRepoToken {
+			return "no token: set the " + config.EnvToken + " environment variable, for example " +
+				config.EnvToken + "=$(gh auth token) stalepr -repo owner/name"
+		}
+		return explain(name, msg)
+	}
+}
+
+// parseConfig parses the inputs once and reports every problem, each
+// naming its input; explain adds what the message needs where it is read
+// (the file or layer that set the value).
+func parseConfig(out seam, src config.Source, explain func(name, msg string) string) (config.Config, bool) {
 	cfg, err := config.Parse(src)
 	if err == nil {
 		err = sweep.CheckBudget(cfg)
@@ -130,70 +217,108 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	for _, w := range cfg.Warnings {
 		out.warn(w)
 	}
-	if err != nil {
-		var errs config.Errors
-		if errors.As(err, &errs) {
-			for _, e := range errs {
-				out.fail(e.Name, e.Error())
-			}
-		} else {
-			out.fail("", err.Error())
-		}
-		return ExitUsage
+	if err == nil {
+		return cfg, true
 	}
-	out.mask(string(cfg.Token))
+	var errs config.Errors
+	if !errors.As(err, &errs) {
+		out.fail("", err.Error())
+		return cfg, false
+	}
+	for _, e := range errs {
+		out.fail(e.Name, explain(e.Name, e.Error()))
+	}
+	return cfg, false
+}
 
-	var log *logger // the transport says when it slows down, inside the run's log
-	client, err := ghapi.New(ghapi.Options{
+// nearestFlag suggests, for a flag the set does not define, the defined
+// one nearest in spelling (-days-before-stal: did you mean
+// -days-before-stale?); "" when none is near.
+func nearestFlag(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return ""
+	}
+	best, bestDist := "", max(2, len(name)/4)+1
+	fs.VisitAll(func(f *flag.Flag) {
+		if d := editDistance(name, f.Name); d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	if best == "" {
+		return ""
+	}
+	return "; did you mean -" + best + "?"
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes (flag names
+// are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// clientFor is the one way a client is built: cfg's connection and limits,
+// the run's deadline counted from now by clock, and the build's User-Agent.
+// logf, when set, hears the transport slow down.
+func clientFor(cfg config.Config, clock ghapi.Clock, logf func(string, ...any)) (*ghapi.Client, error) {
+	return ghapi.New(ghapi.Options{
 		Token: string(cfg.Token), APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
-		UserAgent: "stalepr/" + buildVersion(),
+		UserAgent: userAgent(),
 		Clock:     clock,
 		Limits: ghapi.Limits{
 			DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
 			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval,
-			Logf: func(format string, args ...any) { log.Printf(format, args...) },
+			Deadline: clock.Now().Add(cfg.RunTimeout),
+			Logf:     logf,
 		},
 	})
-	if err != nil {
-		out.fail("", err.Error())
-		return ExitUsage
-	}
-
-	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
-	log = &logger{w: w, dry: cfg.DebugOnly}
-	res, dashErr := sweepWithDashboard(ctx, client, cfg, func() sweep.Result { return sweep.Run(ctx, client, cfg, now, log) }, log)
-	endLog()
-	if dashErr != nil {
-		out.warn(dashErr.Error())
-	}
-	fmt.Fprintln(stdout, report.Counts(res))
-	return finish(out, res, cfg.Repository())
 }
 
-// finish writes the outputs and the summary, then says how the run ended, in
+// userAgent names this build to GitHub, as its API asks.
+func userAgent() string { return "stalepr/" + buildVersion() }
+
+// finish writes the outputs and the summary (extra: a paragraph main adds
+// to it), then says how the run ended, in
 // words true for the way it ended, and returns the exit code. The sweep's
 // work is already in the log, so a file that cannot be written costs only
 // itself.
-func finish(out seam, res sweep.Result, repo string) int {
+func finish(out seam, res sweep.Result, repo, extra string) int {
 	outs := report.Outputs(res)
 	outErr := out.outputs(outs)
-	sumErr := out.summary(res, repo, report.TruncationNote(outs))
+	sumErr := out.summary(res, repo, report.TruncationNote(outs)+extra)
 
 	code := ExitOK
+	if !res.OK() {
+		code = ExitFailed
+	}
 	switch {
 	case res.Stopped == nil:
 	case errors.Is(res.Stopped, context.Canceled):
-		out.fail("cancelled", fmt.Sprintf("the run was cancelled before it finished: %d pull requests not reached, left for the next run", res.Left))
+		out.fail("cancelled", "the run was cancelled before it finished: "+leftWords(res.Left, "not reached, left for the next run"))
 		code = ExitCancelled
 	case res.ListingFailed():
-		out.fail("listing", listingFailed(res))
-		code = ExitFailed
+		out.fail("listing", listingFailed(res, out.summaryAbove()))
 	default:
 		out.note(fmt.Sprintf("stopped early (%s): %s", report.StopReason(res.Stopped), report.LeftForNextRun(res)))
 	}
 	if len(res.Failed) > 0 {
 		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed)))
-		code = max(code, ExitFailed)
 	}
 	for _, err := range []error{outErr, sumErr} {
 		if err != nil {
@@ -204,10 +329,24 @@ func finish(out seam, res sweep.Result, repo string) int {
 	return code
 }
 
+// leftWords says how many PRs a stop left, with what (such as "left for
+// the next run"); 0 is a stop before the run knew what needed work, so no
+// count is claimed.
+func leftWords(left int, what string) string {
+	switch left {
+	case 0:
+		return "the pull requests it did not reach are " + what
+	case 1:
+		return "1 pull request " + what
+	}
+	return fmt.Sprintf("%d pull requests %s", left, what)
+}
+
 // listingFailed words a failed listing with what was changed before it: the
 // clean-up listing of closed PRs runs after the writes, so "nothing was
-// changed" is not always true.
-func listingFailed(res sweep.Result) string {
+// changed" is not always true. When the summary, with the error, is just
+// above on the same screen (shown), the error is not said a third time.
+func listingFailed(res sweep.Result, shown bool) string {
 	done := len(res.Marked) + len(res.Unstaled) + len(res.Closed) + len(res.Cleaned)
 	var changed string
 	switch {
@@ -221,6 +360,9 @@ func listingFailed(res sweep.Result) string {
 	// The error is a *ghapi.Problem when the failure has a class: it
 	// already says what to do. A fixed hint would be wrong for most
 	// failures.
+	if shown {
+		return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again; the error is in the summary above", changed)
+	}
 	var le *sweep.ListingError
 	errors.As(res.Stopped, &le)
 	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, le.Err)

@@ -108,6 +108,12 @@ func runWith(t *testing.T, e env, args ...string) outcome {
 // runCtx is runWith with the run's context given.
 func runCtx(ctx context.Context, t *testing.T, e env, args ...string) outcome {
 	t.Helper()
+	return runClock(ctx, t, e, clientClock(), args...)
+}
+
+// runClock is runCtx with the client's clock given.
+func runClock(ctx context.Context, t *testing.T, e env, clock *fakegithub.Clock, args ...string) outcome {
+	t.Helper()
 	for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
 		if p := e[k]; p != "" {
 			if err := os.WriteFile(p, nil, 0o644); err != nil && !errors.Is(err, syscall.ENOTDIR) {
@@ -116,7 +122,7 @@ func runCtx(ctx context.Context, t *testing.T, e env, args ...string) outcome {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	code := run(ctx, args, e.lookup, &stdout, &stderr, clientClock())
+	code := run(ctx, args, e.lookup, &stdout, &stderr, clock)
 	o := outcome{code: code, stdout: stdout.String(), stderr: stderr.String()}
 	read := func(k string) string {
 		if e[k] == "" {

@@ -943,3 +943,40 @@ func TestGoVersionAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetWorkflowTokens: every App token of the fleet workflow is made
+// with client-id (app-id is deprecated); each sweep job's token is scoped
+// to the one repository it sweeps, with only the permissions stalepr needs;
+// the matrix carries that repository's name.
+func TestFleetWorkflowTokens(t *testing.T) {
+	t.Parallel()
+	wf := workflowFile(t, "fleet.yml")
+	tokens := 0
+	for _, j := range workflowJobs(t, wf) {
+		for _, step := range j.steps {
+			uses := mapValue(step, "uses")
+			if uses == nil || !strings.HasPrefix(uses.Value, "actions/create-github-app-token@") {
+				continue
+			}
+			tokens++
+			with := mapValue(step, "with")
+			if mapValue(with, "app-id") != nil || mapValue(with, "client-id") == nil {
+				t.Errorf("job %s: create-github-app-token with app-id (deprecated) or without client-id", j.name)
+			}
+			if j.name != "sweep" {
+				continue
+			}
+			if r := mapValue(with, "repositories"); r == nil || r.Value != "${{ matrix.name }}" {
+				t.Errorf("job sweep: the token is not scoped to the repository swept (repositories: ${{ matrix.name }})")
+			}
+			for _, p := range []string{"permission-pull-requests", "permission-issues", "permission-contents"} {
+				if mapValue(with, p) == nil {
+					t.Errorf("job sweep: the token's %s is not set: it would get every permission of the App", p)
+				}
+			}
+		}
+	}
+	if tokens != 2 {
+		t.Errorf("%d create-github-app-token steps, want 2 (list, sweep)", tokens)
+	}
+}

@@ -21,6 +21,8 @@ type sandbox struct {
 	src   config.Source // the command line's inputs over the sample's; the fake's environment
 	clock ghapi.Clock   // the fake's clock: waits between writes cost no real time
 	srv   *httptest.Server
+	dir   string // the sample's directory
+	repo  string // the sample repository's owner/name
 }
 
 const sandboxToken = "sandbox-token"
@@ -38,6 +40,9 @@ func openSandbox(dir string, now time.Time, flags config.Source) (*sandbox, erro
 	if err != nil {
 		return nil, err
 	}
+	// Links name a host that cannot exist (RFC 2606) rather than the local
+	// port, which is gone when the run ends.
+	fake.SetWebURL(sandboxWeb)
 	srv := httptest.NewServer(fake)
 	env := map[string]string{
 		config.EnvToken:      sandboxToken,
@@ -50,7 +55,19 @@ func openSandbox(dir string, now time.Time, flags config.Source) (*sandbox, erro
 		Env:   func(name string) string { return env[name] },
 		Input: firstOf(flags.Input, inputMap(inputs)),
 	}
-	return &sandbox{src: src, clock: fake.Clock(), srv: srv}, nil
+	return &sandbox{src: src, clock: fake.Clock(), srv: srv, dir: dir, repo: fake.FullName()}, nil
+}
+
+// sandboxWeb is the web address of the sandbox's links.
+const sandboxWeb = "http://sandbox.invalid"
+
+// sandboxNote ends a sandbox run's summary.
+const sandboxNote = "Sandbox run: nothing on GitHub was read or changed; the links lead to " + sandboxWeb + ", a name for the fake GitHub, which stopped with the run."
+
+// banner says, before anything else, that the run is a sandbox's.
+func (s *sandbox) banner() string {
+	return fmt.Sprintf("Sandbox: %s from %s, served by a fake GitHub on this machine; offline, nothing on GitHub is read or changed.",
+		s.repo, filepath.Join(s.dir, "repo.json"))
 }
 
 func (s *sandbox) Close() { s.srv.Close() }

@@ -30,6 +30,9 @@ type seam interface {
 	// summary hands over the run's summary; extra is a paragraph of notes
 	// that main adds (outputs cut to fit).
 	summary(r sweep.Result, repo, extra string) error
+	// summaryAbove reports whether the summary was shown where the
+	// person reading fail's message reads it, just above.
+	summaryAbove() bool
 }
 
 // Summary formats for a terminal (-summary).
@@ -111,6 +114,10 @@ func (a *actions) summary(r sweep.Result, repo, extra string) error {
 	return nil
 }
 
+// summaryAbove: the job summary is its own page, and annotations are read
+// on the run's page without the log.
+func (*actions) summaryAbove() bool { return false }
+
 // appendFile appends text to the file at path, creating it as the runner
 // would have.
 func appendFile(path, text string) error {
@@ -145,6 +152,8 @@ func (t *terminal) startLog(title string) (io.Writer, func()) {
 
 // outputs are for later steps of a workflow: a terminal has none.
 func (*terminal) outputs([]report.Output) error { return nil }
+
+func (*terminal) summaryAbove() bool { return true }
 
 func (t *terminal) summary(r sweep.Result, repo, extra string) error {
 	s := report.Text(r, repo)

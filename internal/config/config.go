@@ -37,6 +37,7 @@ type Config struct {
 	RateLimitReserve int           // stop when x-ratelimit-remaining falls below this
 	WriteInterval    time.Duration // pause between writes, as GitHub asks
 	DashboardIssue   string        // title of the dashboard issue; empty: none
+	RunTimeout       time.Duration // the whole run's deadline: what is not reached by then is left for the next run
 
 	// Warnings are non-fatal notes for the log, e.g. issue-only inputs ignored.
 	Warnings []string

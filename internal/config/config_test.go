@@ -58,6 +58,7 @@ func TestParseDefaults(t *testing.T) {
 		OperationsPerRun: 500,
 		RateLimitReserve: 100,
 		WriteInterval:    time.Second,
+		RunTimeout:       30 * time.Minute,
 	}
 	for name, inputs := range map[string]map[string]string{
 		"nothing set": nil,
@@ -314,6 +315,10 @@ func TestParseErrors(t *testing.T) {
 			`input "dashboard-issue": want an issue title on one line, got "Queue\nof PRs"`},
 		{map[string]string{"dashboard-issue": strings.Repeat("q", 257)}, nil,
 			`input "dashboard-issue": want an issue title of at most 256 characters (GitHub's limit), got 257`},
+		{map[string]string{"run-timeout": "30s"}, nil,
+			`input "run-timeout": want a duration from 1m to 6h such as 30m or 1h, got "30s"`},
+		{map[string]string{"run-timeout": "7h"}, nil,
+			`input "run-timeout": want a duration from 1m to 6h such as 30m or 1h, got "7h"`},
 		{map[string]string{"activity-from": "bots"}, nil,
 			`input "activity-from": want anyone or people, got "bots"`},
 		{map[string]string{"sort-by": "age"}, nil,
@@ -593,7 +598,7 @@ func TestTable(t *testing.T) {
 		sort-by delete-branch start-date exempt-assignees exempt-pr-assignees exempt-all-assignees exempt-all-pr-assignees
 		exempt-draft-pr enable-statistics labels-to-add-when-unstale labels-to-remove-when-stale labels-to-remove-when-unstale
 		ignore-updates ignore-pr-updates include-only-assigned
-		activity-from exempt-awaiting-review rate-limit-reserve write-interval repository
+		activity-from exempt-awaiting-review rate-limit-reserve write-interval run-timeout repository
 		only-draft-pr exempt-pr-authors exempt-approved close-action
 		stale-clock days-before-review-nudge review-nudge-message review-nudge-label dashboard-issue`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close

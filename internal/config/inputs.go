@@ -135,6 +135,14 @@ const maxWriteInterval = "1m"
 // PR-specific override of a generic input names it in Overrides and has no
 // to of its own. Parse needs nothing else; a check across inputs goes in
 // parser.config. TestTable checks each row.
+
+// run-timeout's bounds: a minute lets a run do something; 6h is the longest
+// a GitHub-hosted job may run.
+const (
+	minRunTimeout = "1m"
+	maxRunTimeout = "6h"
+)
+
 var Inputs = buildInputs()
 
 func buildInputs() []Input {
@@ -262,10 +270,15 @@ func buildInputs() []Input {
 				"enough for a daily run to work through about 200 pull requests."},
 		{Name: "rate-limit-reserve", to: count(0, func(c *Config) *int { return &c.RateLimitReserve }), Kind: Count, Default: "100",
 			Description: "The run stops when GitHub reports fewer remaining requests than this, leaving them to other workflows: a whole number, 0 or more."},
-		{Name: inputWriteInterval, to: duration(maxWriteInterval, func(c *Config) *time.Duration { return &c.WriteInterval }), Kind: Duration, Default: "1s",
+		{Name: inputWriteInterval, to: duration("0s", maxWriteInterval, "1s or 500ms", func(c *Config) *time.Duration { return &c.WriteInterval }), Kind: Duration, Default: "1s",
 			Description: "Pause between writes, as GitHub asks: a duration from 0s to " + maxWriteInterval + " such as 1s or 500ms."},
 		{Name: "dashboard-issue", to: issueTitle(func(c *Config) *string { return &c.DashboardIssue }), Kind: Text,
 			Description: "Title of one issue stalepr keeps up to date on every run with the open pull requests by what they wait for (see the README's Dashboard issue). Empty: none."},
+		{Name: "run-timeout", to: duration(minRunTimeout, maxRunTimeout, "30m or 1h", func(c *Config) *time.Duration { return &c.RunTimeout }), Kind: Duration, Default: "30m",
+			Description: "The longest a run may take, so that a slow or hanging server cannot hold the job for hours: a duration from " +
+				minRunTimeout + " to " + maxRunTimeout + " such as 30m or 1h. At it the run stops cleanly, as at operations-per-run: " +
+				"a write under way is finished, the summary and outputs are written, and the pull requests not reached are left for the next run. " +
+				"Keep it below the job's timeout-minutes."},
 		{Name: "ascending", to: boolean(nil), Kind: Bool, Default: "false",
 			Description: "true or false: process the oldest pull requests first (by sort-by). Accepted for compatibility with actions/stale.",
 			noEffect:    order},

@@ -364,17 +364,19 @@ func date(field func(*Config) *time.Time) target {
 	})
 }
 
-// duration reads a duration from 0s to max (a duration's text, such as 1m).
-func duration(max string, field func(*Config) *time.Duration) target {
-	limit, err := time.ParseDuration(max)
-	if err != nil {
-		panic("config: bad maximum duration " + max)
+// duration reads a Go duration from least to most (both Go durations too);
+// example shows the form in the error.
+func duration(least, most, example string, field func(*Config) *time.Duration) target {
+	lo, err1 := time.ParseDuration(least)
+	hi, err2 := time.ParseDuration(most)
+	if err1 != nil || err2 != nil {
+		panic("config: bad duration bounds " + least + ", " + most)
 	}
 	return store(Duration, field, func(p *parser, in Input) (time.Duration, bool) {
 		v, _ := p.value(in)
 		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > limit {
-			p.fail(in.Name, "want a duration from 0s to %s such as 1s or 500ms, got %s", max, quote(v))
+		if err != nil || d < lo || d > hi {
+			p.fail(in.Name, "want a duration from %s to %s such as %s, got %s", least, most, example, quote(v))
 			return 0, false
 		}
 		return d, true
@@ -393,6 +395,12 @@ func repository() target {
 	}}
 }
 
+// IsRepository reports whether s is owner/name as GitHub spells them.
+func IsRepository(s string) bool {
+	m := repoRE.FindStringSubmatch(s)
+	return m != nil && m[2] != "." && m[2] != ".."
+}
+
 func (p *parser) repository() (owner, repo string) {
 	v, _ := p.raw(InputRepository)
 	if v == "" {
@@ -402,12 +410,12 @@ func (p *parser) repository() (owner, repo string) {
 		p.fail(InputRepository, "not set: set the repository input or the %s environment variable to owner/name", EnvRepository)
 		return "", ""
 	}
-	m := repoRE.FindStringSubmatch(v)
-	if m == nil || m[2] == "." || m[2] == ".." {
+	if !IsRepository(v) {
 		p.fail(InputRepository, "want owner/name, got %s", quote(v))
 		return "", ""
 	}
-	return m[1], m[2]
+	owner, repo, _ = strings.Cut(v, "/")
+	return owner, repo
 }
 
 // token reads the token from the input, else from GITHUB_TOKEN.

@@ -207,6 +207,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := &call{r: r, params: params, q: r.URL.Query(), body: body,
 		html: scheme + "://" + r.Host}
 	c.api = c.html + prefix
+	s.mu.Lock()
+	if s.webURL != "" {
+		c.html = s.webURL
+	}
+	s.mu.Unlock()
 
 	s.mu.Lock()
 	c.now = s.nowLocked()

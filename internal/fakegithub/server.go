@@ -18,6 +18,7 @@ type Server struct {
 
 	owner, repo, defaultBranch string
 	token                      string
+	webURL                     string // html_url base; "": the address the request came to
 	identity                   User
 	protected                  map[string]bool // branches GitHub refuses to delete
 	now                        func() time.Time
@@ -177,6 +178,15 @@ func (s *Server) SetToken(t string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.token = t
+}
+
+// SetWebURL makes the html_url of every object start with base (such as
+// http://sandbox.invalid) instead of the address the request came to: a
+// link the sandbox prints must not point at a port gone when it exits.
+func (s *Server) SetWebURL(base string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.webURL = strings.TrimRight(base, "/")
 }
 
 // addMember makes logins members of the organisation (author_association MEMBER).

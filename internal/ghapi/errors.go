@@ -24,6 +24,8 @@ var (
 	ErrRateReserve = errors.New("rate-limit reserve reached")
 	ErrRateLimited = errors.New("rate limit exceeded")
 	ErrSecondary   = errors.New("secondary rate limit")
+	// ErrDeadline: the run reached run-timeout.
+	ErrDeadline    = errors.New("run-timeout reached")
 	ErrDryRunWrite = errors.New("dry run: write request refused")
 	// ErrBranchKept: GitHub refused to delete a branch it protects.
 	ErrBranchKept   = errors.New("GitHub keeps the branch")
@@ -32,12 +34,13 @@ var (
 )
 
 // IsStop reports whether err means the run must stop making requests: a
-// limit, or the run being cancelled (a cancelled workflow, SIGTERM). A slow
+// limit (run-timeout among them), or the run being cancelled (a cancelled workflow, SIGTERM). A slow
 // attempt's own timeout (context.DeadlineExceeded) is a transient failure of
 // that request, not this.
 func IsStop(err error) bool {
 	return errors.Is(err, ErrBudget) || errors.Is(err, ErrRateReserve) ||
-		IsRateLimited(err) || errors.Is(err, ErrSecondary) || errors.Is(err, context.Canceled)
+		IsRateLimited(err) || errors.Is(err, ErrSecondary) || errors.Is(err, ErrDeadline) ||
+		errors.Is(err, context.Canceled)
 }
 
 // IsRateLimited reports the primary rate limit: ours, or go-github's own
@@ -179,6 +182,7 @@ const (
 	opRead                 // reading one pull request
 	opWrite                // labels, comments, closing
 	opBranch               // deleting a branch
+	opFile                 // reading a file of the repository (.github/stalepr.yml)
 )
 
 const (
@@ -277,6 +281,9 @@ func classifyStatus(p *Problem, er *github.ErrorResponse, op opKind, repo string
 				" under `permissions:` in the workflow (a pull_request run from a fork only ever gets a read-only token)"
 		case opBranch:
 			p.Advice = "Deleting branches needs `contents: write` under `permissions:` in the workflow; or set delete-branch: false"
+		case opFile:
+			p.Advice = "Reading the repository's files needs read access to its contents: grant the GitHub App the permission " +
+				"Contents: read (with GITHUB_TOKEN, `contents: read` under `permissions:`)"
 		default:
 			p.Advice = "The token may not read this repository's pull requests and issues: grant " + writePerms +
 				" under `permissions:` in the workflow (reading needs read access, marking and closing write access)"

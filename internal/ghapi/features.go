@@ -178,7 +178,9 @@ func (c *Client) ListRepositories(ctx context.Context, owner string, o RepoListO
 	opts := &github.ListOptions{PerPage: perPage}
 	for {
 		list, resp, err := c.gh.Apps.ListRepos(ctx, opts)
-		if s := statusOf(err); s == http.StatusUnauthorized || s == http.StatusForbidden {
+		// A 401 is a bad token of any kind, which classify words; a 403
+		// here is a token of the wrong kind.
+		if statusOf(err) == http.StatusForbidden {
 			return nil, c.redact(fmt.Errorf("list repositories of %s: %w (%v)", owner, errNotInstallation, err))
 		}
 		if err != nil {
@@ -212,7 +214,7 @@ func (c *Client) RepoFile(ctx context.Context, path string) (content []byte, fou
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, c.fail(opRead, err, "read %s", path)
+		return nil, false, c.fail(opFile, err, "read %s", path)
 	}
 	if fc == nil {
 		return nil, false, fmt.Errorf("read %s: it is a directory, want a file", path)

@@ -45,6 +45,11 @@ type Limits struct {
 	// MaxBody caps every response body (default defaultMaxBody); a larger
 	// answer fails the request instead of growing the process without bound.
 	MaxBody int64
+	// Deadline, by the client's clock, ends the run (run-timeout): no request
+	// starts and no wait runs past it, and a read still in flight is cut at
+	// it. A write in flight keeps its own AttemptTimeout, so that its outcome
+	// is known. Zero: no deadline.
+	Deadline time.Time
 }
 
 // defaultMaxBody is the largest response body read. The largest legitimate
@@ -185,6 +190,10 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			if errors.Is(err, ErrDeadline) {
+				t.stop(ErrDeadline)
+				return nil, ErrDeadline
+			}
 			if final(err) {
 				return nil, err
 			}
@@ -219,7 +228,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if err := t.hitSecondary(wait); err != nil {
 				return nil, err
 			}
-			if err := t.clock.Sleep(ctx, wait); err != nil {
+			if err := t.sleep(ctx, wait); err != nil {
 				return nil, err
 			}
 			continue // the request was refused, not processed: safe to send again
@@ -266,7 +275,13 @@ func isHTML(resp *http.Response) bool {
 // attempt sends the request once, within AttemptTimeout, and reads the
 // whole body.
 func (t *transport) attempt(ctx context.Context, req *http.Request, route string, write bool) (*http.Response, error) {
-	actx, cancel := context.WithTimeout(ctx, t.lim.AttemptTimeout)
+	timeout, cut := t.lim.AttemptTimeout, false
+	if !t.lim.Deadline.IsZero() && !write {
+		if left := t.lim.Deadline.Sub(t.clock.Now()); left < timeout {
+			timeout, cut = left, true
+		}
+	}
+	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	r := req.Clone(actx)
 	if req.GetBody != nil && req.Body != nil {
@@ -278,14 +293,17 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, route string
 	}
 	t.count(route, write)
 	resp, err := t.base.RoundTrip(r)
-	if err != nil {
-		return nil, err
-	}
-	body, err := bufferBody(resp, t.lim.MaxBody)
-	if err != nil {
+	var body []byte
+	if err == nil {
+		body, err = bufferBody(resp, t.lim.MaxBody)
 		if big, ok := err.(*tooLargeError); ok {
 			big.route = route
 		}
+	}
+	if err != nil && cut && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
+		return nil, ErrDeadline // the run's deadline, not the attempt's own timeout
+	}
+	if err != nil {
 		return nil, err
 	}
 	if resp.StatusCode/100 == 2 {
@@ -307,6 +325,10 @@ func (t *transport) admit(useReserve bool) error {
 	}
 	if t.lim.MaxRequests > 0 && t.used+t.held >= t.lim.MaxRequests {
 		return ErrBudget
+	}
+	if t.pastDeadline(0) {
+		t.stopped = ErrDeadline
+		return ErrDeadline
 	}
 	floor := t.lim.Reserve
 	if useReserve {
@@ -330,12 +352,28 @@ func (t *transport) rateKnown() bool {
 	return t.rateReset.IsZero() || t.clock.Now().Before(t.rateReset) || !t.rateReset.After(t.rateRead)
 }
 
+// pastDeadline reports whether the run's deadline comes before a wait of d
+// would end.
+func (t *transport) pastDeadline(d time.Duration) bool {
+	return !t.lim.Deadline.IsZero() && !t.clock.Now().Add(d).Before(t.lim.Deadline)
+}
+
+// sleep waits d, unless the wait would end past the run's deadline: then the
+// run stops at once rather than wait for a request it may not send.
+func (t *transport) sleep(ctx context.Context, d time.Duration) error {
+	if t.pastDeadline(d) {
+		t.stop(ErrDeadline)
+		return ErrDeadline
+	}
+	return t.clock.Sleep(ctx, d)
+}
+
 func (t *transport) pace(ctx context.Context) error {
 	t.mu.Lock()
 	wait := t.lastWrite.Add(t.interval).Sub(t.clock.Now())
 	t.mu.Unlock()
 	if !t.lastWrite.IsZero() && wait > 0 {
-		if err := t.clock.Sleep(ctx, wait); err != nil {
+		if err := t.sleep(ctx, wait); err != nil {
 			return err
 		}
 	}
@@ -357,7 +395,7 @@ func (t *transport) count(route string, write bool) {
 
 func (t *transport) backoff(ctx context.Context, attempt int) error {
 	d := time.Duration(float64(time.Second<<(attempt-1)) * (0.5 + t.jitter()))
-	return t.clock.Sleep(ctx, d)
+	return t.sleep(ctx, d)
 }
 
 func (t *transport) stop(err error) {

@@ -156,7 +156,7 @@ func Counts(r sweep.Result) string {
 	if r.DryRun {
 		b.WriteString("dry run (nothing was changed): ")
 	}
-	fmt.Fprintf(&b, "%s; %d requests (%d writes); rate limit ", tallyLine(r), r.Requests, r.Writes)
+	fmt.Fprintf(&b, "%s; %s (%s); rate limit ", tallyLine(r), plural(r.Requests, "request"), plural(r.Writes, "write"))
 	switch {
 	case r.RateRemaining < 0:
 		b.WriteString("unknown")
@@ -170,6 +170,10 @@ func Counts(r sweep.Result) string {
 	case r.ListingFailed():
 		// Not a limit: what is left is unknown, and main says what failed.
 		b.WriteString("; a listing failed")
+	case r.Left == 0:
+		// Stopped before it knew what needed work (during a listing):
+		// "0 left" would not be known to be true.
+		fmt.Fprintf(&b, "; stopped early (%s), what it did not reach is left for the next run", oneLine(StopReason(r.Stopped), maxReasonRunes))
 	default:
 		fmt.Fprintf(&b, "; stopped early (%s), %s", oneLine(StopReason(r.Stopped), maxReasonRunes), leftShort(r))
 	}
@@ -182,11 +186,11 @@ func Counts(r sweep.Result) string {
 func LeftForNextRun(r sweep.Result) string {
 	switch {
 	case !r.Unlisted:
-		return fmt.Sprintf("%d pull requests left for the next run", r.Left)
+		return plural(r.Left, "pull request") + " left for the next run"
 	case r.Left == 0:
 		return "the pull requests it had not listed yet are left for the next run"
 	}
-	return fmt.Sprintf("%d pull requests, and those it had not listed yet, left for the next run", r.Left)
+	return plural(r.Left, "pull request") + ", and those it had not listed yet, left for the next run"
 }
 
 // leftShort is LeftForNextRun for the counts line.

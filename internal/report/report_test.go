@@ -736,6 +736,8 @@ func TestCounts(t *testing.T) {
 			"marked stale 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left"},
 		{"unknown rate", sweep.Result{Failed: n(1), Cleaned: n(2), RateRemaining: -1},
 			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 1, labels cleaned 2; 0 requests (0 writes); rate limit unknown"},
+		{"one request", sweep.Result{Requests: 1, Writes: 1, RateRemaining: -1},
+			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 1 request (1 write); rate limit unknown"},
 		{"unknown limit", sweep.Result{RateRemaining: 0},
 			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 0 requests (0 writes); rate limit 0 left"},
 		{"dry stopped", sweep.Result{DryRun: true, Stopped: ghapi.ErrRateLimited, Left: 4, RateLimit: 60, RateRemaining: 0},

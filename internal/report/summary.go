@@ -208,9 +208,12 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 	}
 	if errors.Is(r.Stopped, context.Canceled) {
 		head = "This run was cancelled before it finished."
-		if r.Left == 1 {
+		switch {
+		case r.Left == 0:
+			b.WriteString(" The pull requests it did not reach are left for the next run.")
+		case r.Left == 1:
 			b.WriteString(" 1 pull request that needs work was not reached; the next run takes it up.")
-		} else {
+		default:
 			fmt.Fprintf(&b, " %d pull requests that need work were not reached; the next run takes them up.", r.Left)
 		}
 		return head, b.String()
@@ -230,6 +233,8 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 	switch err := r.Stopped; {
 	case errors.Is(err, ghapi.ErrBudget):
 		b.WriteString(" Raise " + code("operations-per-run") + " or run more often to get through them sooner.")
+	case errors.Is(err, ghapi.ErrDeadline):
+		b.WriteString(" GitHub answered slowly; raise " + code("run-timeout") + " if runs often stop here.")
 	case errors.Is(err, ghapi.ErrRateReserve), ghapi.IsRateLimited(err), errors.Is(err, ghapi.ErrSecondary):
 		b.WriteString(" The next run continues once the rate limit allows.")
 	}
@@ -285,7 +290,7 @@ func writeCounts(b *strings.Builder, r sweep.Result) {
 // writeAPIUsage writes the request counts, folded: they matter when a run
 // stops early, and the stop note says so on the first screen.
 func writeAPIUsage(b *strings.Builder, r sweep.Result) {
-	line := fmt.Sprintf("API usage: %d requests (%d writes). Rate limit: %s.", r.Requests, r.Writes, rateLeft(r))
+	line := fmt.Sprintf("API usage: %s (%s). Rate limit: %s.", plural(r.Requests, "request"), plural(r.Writes, "write"), rateLeft(r))
 	if len(r.ByRoute) == 0 {
 		b.WriteString(line + "\n")
 		return

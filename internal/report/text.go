@@ -63,7 +63,7 @@ func Text(r sweep.Result, repo string) string {
 			return fmt.Sprintf("#%d %s — %q", it.Number, oneLine(string(it.Reason), maxReasonRunes), oneLine(it.Title, maxTitleRunes))
 		})
 	}
-	fmt.Fprintf(&b, "API usage: %d requests (%d writes). Rate limit: %s.\n", r.Requests, r.Writes, rateLeft(r))
+	fmt.Fprintf(&b, "API usage: %s (%s). Rate limit: %s.\n", plural(r.Requests, "request"), plural(r.Writes, "write"), rateLeft(r))
 	return b.String()
 }
 

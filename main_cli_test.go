@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
+)
+
+// TestRunTerminalListingFailsOnce: a failed listing is said to a person at a
+// terminal in the log as it happens and in the summary, not a third time.
+func TestRunTerminalListingFailsOnce(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.SetFaultHook(func(fakegithub.RequestInfo) *fakegithub.Fault {
+		return fakegithub.StatusFault(422, `{"message":"Validation Failed"}`)
+	})
+	o := runWith(t, w.terminalEnv(), "-repo", testRepo)
+	if o.code != ExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
+	}
+	if n := strings.Count(o.stdout+o.stderr, "Validation Failed"); n > 2 {
+		t.Errorf("the listing's failure is said %d times, want at most twice (the log, the summary):\n%s", n, o)
+	}
+	if !strings.Contains(o.stderr, "listing the pull requests failed") {
+		t.Errorf("stderr does not say the listing failed:\n%s", o)
+	}
+}
+
+// TestRunCancelledDuringTheListing: a run cancelled before it knows which
+// PRs need work does not claim "0 pull requests not reached".
+func TestRunCancelledDuringTheListing(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w.fake.SetFaultHook(func(fakegithub.RequestInfo) *fakegithub.Fault {
+		cancel()
+		return nil
+	})
+	o := runCtx(ctx, t, w.terminalEnv(), "-repo", testRepo)
+	if o.code != ExitCancelled {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitCancelled, o)
+	}
+	if strings.Contains(o.stdout+o.stderr, "0 pull requests") || strings.Contains(o.stdout+o.stderr, "context canceled") {
+		t.Errorf("a cancelled listing is worded as if nothing was left, or in Go's words:\n%s", o)
+	}
+}
+
+// TestRunSandboxSaysSo: a sandbox run says first that it is one, and its
+// links do not point at the local port that is gone when it exits.
+func TestRunSandboxSaysSo(t *testing.T) {
+	t.Parallel()
+	o := runWith(t, env{}, "-sandbox", filepath.Join("testdata", "sandbox"))
+	if o.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", o.code, o)
+	}
+	if first, _, _ := strings.Cut(o.stdout, "\n"); !strings.HasPrefix(first, "Sandbox: ") || !strings.Contains(first, "nothing on GitHub is read or changed") {
+		t.Errorf("the first line does not say it is a sandbox run: %q", first)
+	}
+	if strings.Contains(o.stdout, "127.0.0.1") || !strings.Contains(o.stdout, sandboxWeb) {
+		t.Errorf("links point at the sandbox's local port:\n%s", o.stdout)
+	}
+}
+
+// TestRunTerminalNoToken: a person at a terminal is asked for GITHUB_TOKEN,
+// which is what the CLI reads, not for an input it has no flag for.
+func TestRunTerminalNoToken(t *testing.T) {
+	t.Parallel()
+	o := runWith(t, env{}, "-repo", testRepo)
+	if o.code != ExitUsage || !strings.Contains(o.stderr, "set the GITHUB_TOKEN environment variable") || strings.Contains(o.stderr, "repo-token input") {
+		t.Errorf("want the CLI's way to give a token: %v", o)
+	}
+}
+
+// TestRunMistypedFlag: a flag one typo away from a real one is named.
+func TestRunMistypedFlag(t *testing.T) {
+	t.Parallel()
+	o := runWith(t, env{}, "-days-before-stal", "3")
+	if o.code != ExitUsage || !strings.Contains(o.stderr, "did you mean -days-before-stale?") {
+		t.Errorf("want a suggestion of -days-before-stale: %v", o)
+	}
+	if o := runWith(t, env{}, "-zzzzzzzz"); strings.Contains(o.stderr, "did you mean") {
+		t.Errorf("a suggestion for a name near nothing: %v", o)
+	}
+}
