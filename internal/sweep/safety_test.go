@@ -1169,8 +1169,17 @@ func TestSafetySoak(t *testing.T) {
 		res := w.run(inputs)
 		stops[fmt.Sprint(res.Stopped)]++
 		marked, closed, unstaled = marked+len(res.Marked), closed+len(res.Closed), unstaled+len(res.Unstaled)
-		if !res.OK() {
-			t.Errorf("day %d: run failed: stopped %v, failed %+v", day, res.Stopped, res.Failed)
+		// A comment whose answer was a 5xx or lost is not sent again in
+		// the same run (GitHub may still make it): that PR fails for the
+		// run by design, and the next run finishes it. Any other failure
+		// is a bug.
+		for _, f := range res.Failed {
+			if !strings.Contains(f.Err, "outcome unknown") {
+				t.Errorf("day %d: #%d failed: %s", day, f.Number, f.Err)
+			}
+		}
+		if res.ListingFailed() {
+			t.Errorf("day %d: run stopped: %v", day, res.Stopped)
 		}
 		w.clock.Advance(24 * time.Hour)
 		for _, is := range w.fake.Issues() {
