@@ -380,7 +380,7 @@ func TestSummarize(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := slices.Clone(tt.events)
-			got := lifecycle.Summarize(tt.events, staleLabel, tt.author, tt.self)
+			got := lifecycle.Summarize(lifecycle.PR{Author: tt.author}, tt.events, staleLabel, tt.self)
 			if d := diffActivity(got, tt.want); d != "" {
 				t.Error(d)
 			}
@@ -529,7 +529,7 @@ func TestSummarizeNoticeInTheSameSecondAsItsLabel(t *testing.T) {
 		{Kind: lifecycle.Commented, At: at, Actor: "github-actions[bot]", Bot: true, Notice: lifecycle.StaleNotice, MarkedAt: at},
 		{Kind: lifecycle.Labeled, At: at, Actor: "github-actions[bot]", Bot: true, Label: "stale"},
 	}
-	a := lifecycle.Summarize(events, "stale", "alice", []string{"github-actions[bot]"})
+	a := lifecycle.Summarize(lifecycle.PR{Author: "alice"}, events, "stale", []string{"github-actions[bot]"})
 	if !a.MarkedAt.Equal(at) || !a.NoticeAt.Equal(at) {
 		t.Fatalf("MarkedAt %v NoticeAt %v: a notice listed before its label in the same second must count", a.MarkedAt, a.NoticeAt)
 	}
@@ -552,7 +552,7 @@ func TestSummarizeTimelineEndingClosed(t *testing.T) {
 		{Kind: lifecycle.Labeled, At: closed, Actor: "github-actions[bot]", Bot: true, Label: "closed-stale"},
 		{Kind: lifecycle.Closed, At: closed, Actor: "github-actions[bot]", Bot: true},
 	}
-	a := lifecycle.Summarize(events, "stale", "alice", self)
+	a := lifecycle.Summarize(lifecycle.PR{Author: "alice"}, events, "stale", self)
 	if !a.ClosedNow {
 		t.Fatalf("ClosedNow = false for a history ending with a close")
 	}
@@ -563,7 +563,7 @@ func TestSummarizeTimelineEndingClosed(t *testing.T) {
 		t.Fatalf("decision %v: a PR closed since it was listed must be left alone, not un-staled or closed again", d)
 	}
 	events = append(events, lifecycle.Event{Kind: lifecycle.Reopened, At: closed.Add(time.Hour), Actor: "renovate[bot]", Bot: true})
-	a = lifecycle.Summarize(events, "stale", "alice", self)
+	a = lifecycle.Summarize(lifecycle.PR{Author: "alice"}, events, "stale", self)
 	if a.ClosedNow {
 		t.Fatal("reopened: ClosedNow = true, want open again")
 	}
@@ -593,7 +593,7 @@ func TestSummarizeClosedBySelf(t *testing.T) {
 			events = append(events, *tc.notice)
 		}
 		events = append(events, lifecycle.Event{Kind: lifecycle.Closed, At: at.Add(time.Second), Actor: tc.by})
-		if got := lifecycle.Summarize(events, "stale", "alice", self).ClosedBySelf; got != tc.want {
+		if got := lifecycle.Summarize(lifecycle.PR{Author: "alice"}, events, "stale", self).ClosedBySelf; got != tc.want {
 			t.Errorf("%s: ClosedBySelf = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -631,14 +631,13 @@ func TestPushedAfterMark(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := lifecycle.Summarize(append(marked(tt.head), tt.after...), staleLabel, author, []string{selfLogin})
-			if a.PushedAfterMark != tt.want {
-				t.Fatalf("PushedAfterMark = %v, want %v", a.PushedAfterMark, tt.want)
-			}
 			pr := lifecycle.PR{CreatedAt: daysAgo(90), UpdatedAt: daysAgo(2), Author: author, Labels: []string{staleLabel}}
-			got := a.Explain(pr)
+			got := lifecycle.Summarize(pr, append(marked(tt.head), tt.after...), staleLabel, []string{selfLogin})
+			if got.PushedAfterMark != tt.want {
+				t.Fatalf("PushedAfterMark = %v, want %v", got.PushedAfterMark, tt.want)
+			}
 			if tt.want && !got.LastPersonAt.Equal(pr.UpdatedAt) {
-				t.Errorf("Explain: LastPersonAt = %s, want updated_at: the push happened by then", fmtTime(got.LastPersonAt))
+				t.Errorf("LastPersonAt = %s, want updated_at: the push happened by then", fmtTime(got.LastPersonAt))
 			}
 		})
 	}

@@ -19,7 +19,24 @@ const (
 )
 
 func (a Action) String() string {
-	return [...]string{"keep", "skip", "need-detail", "mark", "notify", "unstale", "close"}[a]
+	switch a {
+	case Keep:
+		return "keep"
+	case Skip:
+		return "skip"
+	case NeedDetail:
+		return "need-detail"
+	case Mark:
+		return "mark"
+	case Notify:
+		return "notify"
+	case Unstale:
+		return "unstale"
+	case Close:
+		return "close"
+	}
+	// A constant added without its word shows as a number, not a panic.
+	return fmt.Sprintf("action(%d)", int(a))
 }
 
 // Reason says why, in a form tests and the summary can rely on.

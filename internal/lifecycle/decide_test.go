@@ -621,7 +621,7 @@ func TestDecideFromTimeline(t *testing.T) { // rules 2, 4, 5
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			act := lifecycle.Summarize(tt.events, staleLabel, author, self)
+			act := lifecycle.Summarize(lifecycle.PR{Author: author}, tt.events, staleLabel, self)
 			p := pr(now.Add(-time.Hour), staleLabel)
 			if got := lifecycle.Decide(p, &act, now, tt.policy); got.Action != tt.want {
 				t.Errorf("Decide = %v, want %v; activity %+v", got, tt.want, act)

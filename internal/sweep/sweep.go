@@ -396,9 +396,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 	if err := s.learnSelf(ctx, events); err != nil {
 		return lifecycle.Activity{}, err
 	}
-	act := lifecycle.Summarize(events, s.pol.StaleLabel, pr.Author, s.self).Explain(pr)
-	act.Turn = lifecycle.TurnOf(pr, events, s.self)
-	return act, nil
+	return lifecycle.Summarize(pr, events, s.pol.StaleLabel, s.self), nil
 }
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
