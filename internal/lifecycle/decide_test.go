@@ -692,3 +692,18 @@ func TestDecideZeroDaysBeforeCloseClosesAtOnce(t *testing.T) {
 		t.Fatalf("active PR with days-before-close 0: decision %v, want keep", d)
 	}
 }
+
+// TestStringsOfNewConstants: a constant added without its word prints as a
+// number instead of panicking in a log line.
+func TestStringsOfNewConstants(t *testing.T) {
+	t.Parallel()
+	if got := lifecycle.Action(99).String(); got != "action(99)" {
+		t.Errorf("Action(99).String() = %q", got)
+	}
+	if got := lifecycle.Whose(99).String(); got != "whose(99)" {
+		t.Errorf("Whose(99).String() = %q", got)
+	}
+	if got := lifecycle.TurnMaintainers.String(); got != "maintainers" {
+		t.Errorf("TurnMaintainers.String() = %q", got)
+	}
+}
