@@ -150,99 +150,130 @@ func (s *Server) patchIssue(c *call) reply {
 	if !good {
 		return badJSON(docUpdateIssue)
 	}
-	const doc, resource = docUpdateIssue, "Issue" // for pull requests too, as on GitHub
-	type patch struct {
-		title, body, state, reason *string
-		bodyNull, reasonNull       bool
-		labels                     []string
-		labelsSet                  bool
-		assignees                  []string
-		assigneesSet               bool
-		milestone                  string
-		milestoneSet               bool
+	p, errs := s.parseIssuePatch(f)
+	if p.state != nil && *p.state == "open" && rec.IsPR && !rec.MergedAt.IsZero() {
+		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
+			Errors: []fieldError{{Resource: patchResource, Code: "custom", Field: "state",
+				Message: "state cannot be changed. The pull request cannot be reopened because it has been merged."}},
+			DocumentationURL: docUpdateIssue, Status: "422"}}
 	}
-	var p patch
-	str := func(k string, dst **string, null *bool) bool {
-		raw, present := f[k]
-		if !present {
-			return true
-		}
-		if isNull(raw) {
-			if null != nil {
-				*null = true
-			}
-			return true
-		}
-		var v string
-		if json.Unmarshal(raw, &v) != nil {
-			return false
-		}
-		*dst = &v
-		return true
+	if len(errs) > 0 {
+		return invalid(docUpdateIssue, errs...)
 	}
+	s.applyIssuePatch(rec, p, c.now)
+	if len(f) > 0 {
+		s.touch(rec, c.now)
+		rec.UpdatedAt = c.now
+	}
+	return ok(s.issue(c, rec, true))
+}
+
+// patchResource names the resource in PATCH's errors: "Issue", for pull
+// requests too, as on GitHub.
+const patchResource = "Issue"
+
+// issuePatch is a PATCH of an issue or pull request, parsed: a nil or unset
+// field is left as it is.
+type issuePatch struct {
+	title, body, state, reason *string
+	bodyNull, reasonNull       bool
+	labels                     []string
+	labelsSet                  bool
+	assignees                  []string
+	assigneesSet               bool
+	milestone                  string
+	milestoneSet               bool
+}
+
+// parseIssuePatch reads a PATCH body's fields, with an error for each bad
+// one, in GitHub's order.
+func (s *Server) parseIssuePatch(f map[string]json.RawMessage) (issuePatch, []fieldError) {
+	var p issuePatch
 	var errs []fieldError
+	bad := func(field, code string) {
+		errs = append(errs, fieldError{Resource: patchResource, Field: field, Code: code})
+	}
 	for _, k := range []string{"title", "body", "state", "state_reason"} {
-		var dst **string
-		var null *bool
+		v, null, good := optString(f, k)
+		if !good {
+			bad(k, "invalid")
+		}
 		switch k {
 		case "title":
-			dst = &p.title
+			p.title = v
 		case "body":
-			dst, null = &p.body, &p.bodyNull
+			p.body, p.bodyNull = v, null
 		case "state":
-			dst = &p.state
+			p.state = v
 		case "state_reason":
-			dst, null = &p.reason, &p.reasonNull
-		}
-		if !str(k, dst, null) {
-			errs = append(errs, fieldError{Resource: resource, Field: k, Code: "invalid"})
+			p.reason, p.reasonNull = v, null
 		}
 	}
 	if p.state != nil && *p.state != "open" && *p.state != "closed" {
-		errs = append(errs, fieldError{Resource: resource, Field: "state", Code: "invalid"})
+		bad("state", "invalid")
 	}
 	if p.reason != nil && !slices.Contains([]string{"completed", "not_planned", "reopened", "duplicate"}, *p.reason) {
-		errs = append(errs, fieldError{Resource: resource, Field: "state_reason", Code: "invalid"})
+		bad("state_reason", "invalid")
 	}
 	if p.title != nil && strings.TrimSpace(*p.title) == "" {
-		errs = append(errs, fieldError{Resource: resource, Field: "title", Code: "missing_field"})
+		bad("title", "missing_field")
 	}
 	if raw, present := f["labels"]; present {
 		names, good := parseLabels(raw)
 		if !good {
-			errs = append(errs, fieldError{Resource: resource, Field: "labels", Code: "invalid"})
+			bad("labels", "invalid")
 		}
 		p.labels, p.labelsSet = names, true
 	}
 	if raw, present := f["assignees"]; present {
 		if json.Unmarshal(raw, &p.assignees) != nil {
-			errs = append(errs, fieldError{Resource: resource, Field: "assignees", Code: "invalid"})
+			bad("assignees", "invalid")
 		}
 		p.assigneesSet = true
 	}
 	if raw, present := f["milestone"]; present {
 		p.milestoneSet = true
-		if !isNull(raw) {
-			var n int
-			if json.Unmarshal(raw, &n) != nil || n < 1 || n > len(s.milestones) {
-				errs = append(errs, fieldError{Resource: resource, Field: "milestone", Code: "invalid"})
-			} else {
-				p.milestone = s.milestones[n-1]
-			}
+		var good bool
+		if p.milestone, good = s.parseMilestone(raw); !good {
+			bad("milestone", "invalid")
 		}
 	}
-	if p.state != nil && *p.state == "open" && rec.IsPR && !rec.MergedAt.IsZero() {
-		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
-			Errors: []fieldError{{Resource: resource, Code: "custom", Field: "state",
-				Message: "state cannot be changed. The pull request cannot be reopened because it has been merged."}},
-			DocumentationURL: doc, Status: "422"}}
-	}
-	if len(errs) > 0 {
-		return invalid(doc, errs...)
-	}
+	return p, errs
+}
 
-	// Apply, attributed to the token's identity at the server's now.
-	who, now := s.identity, c.now
+// optString reads an optional string field: v is nil when the field is
+// absent or null (null tells which), good is false when it is no string.
+func optString(f map[string]json.RawMessage, k string) (v *string, null, good bool) {
+	raw, present := f[k]
+	if !present {
+		return nil, false, true
+	}
+	if isNull(raw) {
+		return nil, true, true
+	}
+	var str string
+	if json.Unmarshal(raw, &str) != nil {
+		return nil, false, false
+	}
+	return &str, false, true
+}
+
+// parseMilestone reads a milestone's number (null: none) as its title.
+func (s *Server) parseMilestone(raw json.RawMessage) (string, bool) {
+	if isNull(raw) {
+		return "", true
+	}
+	var n int
+	if json.Unmarshal(raw, &n) != nil || n < 1 || n > len(s.milestones) {
+		return "", false
+	}
+	return s.milestones[n-1], true
+}
+
+// applyIssuePatch applies a valid patch, attributed to the token's
+// identity at now.
+func (s *Server) applyIssuePatch(rec *issueRec, p issuePatch, now time.Time) {
+	who := s.identity
 	if p.title != nil {
 		s.renameLocked(rec, who, now, *p.title)
 	}
@@ -260,28 +291,32 @@ func (s *Server) patchIssue(c *call) reply {
 	if p.milestoneSet {
 		rec.Milestone = p.milestone
 	}
-	if p.state != nil {
-		switch *p.state {
-		case "closed":
-			reason := ""
-			if p.reason != nil && !rec.IsPR {
-				reason = *p.reason
-			}
-			if rec.State == "closed" && reason != "" {
-				rec.StateReason = reason
-			}
-			s.closeLocked(rec, who, now, reason)
-		case "open":
-			s.reopenLocked(rec, who, now)
+	s.applyIssueState(rec, p, now)
+}
+
+// applyIssueState closes or reopens as the patch says. A state_reason
+// counts for issues only (GitHub ignores it on a pull request); alone it
+// rewrites a closed issue's reason.
+func (s *Server) applyIssueState(rec *issueRec, p issuePatch, now time.Time) {
+	reason := ""
+	if p.reason != nil && !rec.IsPR {
+		reason = *p.reason
+	}
+	if p.state == nil {
+		if reason != "" && rec.State == "closed" {
+			rec.StateReason = reason
 		}
-	} else if p.reason != nil && rec.State == "closed" && !rec.IsPR {
-		rec.StateReason = *p.reason
+		return
 	}
-	if len(f) > 0 {
-		s.touch(rec, now)
-		rec.UpdatedAt = now
+	switch *p.state {
+	case "closed":
+		if rec.State == "closed" && reason != "" {
+			rec.StateReason = reason
+		}
+		s.closeLocked(rec, s.identity, now, reason)
+	case "open":
+		s.reopenLocked(rec, s.identity, now)
 	}
-	return ok(s.issue(c, rec, true))
 }
 
 // parseLabels accepts ["a","b"], [{"name":"a"}], {"labels":[...]} and a
