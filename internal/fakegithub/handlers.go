@@ -35,55 +35,77 @@ func (s *Server) listIssues(c *call) reply {
 	by := def(q.Get("sort"), "created")
 	dir := def(q.Get("direction"), "desc")
 	since, sinceOK := parseSince(q.Get("since"))
-	var errs []fieldError
-	if state != "open" && state != "closed" && state != "all" {
-		errs = append(errs, fieldError{Resource: "Issue", Field: "state", Code: "invalid"})
-	}
-	if by != "created" && by != "updated" && by != "comments" {
-		errs = append(errs, fieldError{Resource: "Issue", Field: "sort", Code: "invalid"})
-	}
-	if dir != "asc" && dir != "desc" {
-		errs = append(errs, fieldError{Resource: "Issue", Field: "direction", Code: "invalid"})
-	}
+	errs := listQueryErrors("Issue", state, dir, by, []string{"created", "updated", "comments"})
 	if !sinceOK {
 		errs = append(errs, fieldError{Resource: "Issue", Field: "since", Code: "invalid"})
 	}
 	if len(errs) > 0 {
 		return invalid(docListIssues, errs...)
 	}
-	var want []string
-	for _, l := range strings.Split(q.Get("labels"), ",") {
-		if l = strings.TrimSpace(l); l != "" {
-			want = append(want, l)
-		}
-	}
-	assignee, milestone, creator := q.Get("assignee"), q.Get("milestone"), q.Get("creator")
-	key := strings.Join([]string{"issues", state, by, dir, ts(since), strings.ToLower(strings.Join(want, ",")),
-		assignee, milestone, creator}, "\x00")
+	f := issueFilter{state: state, since: since, labels: splitLabels(q.Get("labels")),
+		assignee: q.Get("assignee"), milestone: q.Get("milestone"), creator: q.Get("creator")}
+	key := strings.Join([]string{"issues", state, by, dir, ts(since), strings.ToLower(strings.Join(f.labels, ",")),
+		f.assignee, f.milestone, f.creator}, "\x00")
 	items := s.cachedIssues(key, func() []*issueRec {
 		var out []*issueRec
 		for _, rec := range s.issues {
-			if state != "all" && rec.State != state {
-				continue
+			if s.matchIssue(rec, f) {
+				out = append(out, rec)
 			}
-			if !since.IsZero() && rec.UpdatedAt.Before(since) {
-				continue
-			}
-			if !hasAll(rec.Labels, want) {
-				continue
-			}
-			if !matchAssignee(rec.Assignees, assignee) || !s.matchMilestone(rec.Milestone, milestone) {
-				continue
-			}
-			if creator != "" && !strings.EqualFold(rec.User.Login, creator) {
-				continue
-			}
-			out = append(out, rec)
 		}
 		sortIssues(out, by, dir == "desc")
 		return out
 	})
 	return pagedMap(c, items, func(rec *issueRec) issueJSON { return s.issue(c, rec, false) })
+}
+
+// listQueryErrors checks a listing's state, direction and sort (one of
+// sorts), in GitHub's order.
+func listQueryErrors(resource, state, dir, by string, sorts []string) []fieldError {
+	var errs []fieldError
+	if state != "open" && state != "closed" && state != "all" {
+		errs = append(errs, fieldError{Resource: resource, Field: "state", Code: "invalid"})
+	}
+	if !slices.Contains(sorts, by) {
+		errs = append(errs, fieldError{Resource: resource, Field: "sort", Code: "invalid"})
+	}
+	if dir != "asc" && dir != "desc" {
+		errs = append(errs, fieldError{Resource: resource, Field: "direction", Code: "invalid"})
+	}
+	return errs
+}
+
+// splitLabels reads a comma-separated labels filter.
+func splitLabels(list string) []string {
+	var want []string
+	for _, l := range strings.Split(list, ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			want = append(want, l)
+		}
+	}
+	return want
+}
+
+// issueFilter is the issue listing's filters; empty ones match anything.
+type issueFilter struct {
+	state                        string // open, closed or all
+	since                        time.Time
+	labels                       []string // all required
+	assignee, milestone, creator string
+}
+
+func (s *Server) matchIssue(rec *issueRec, f issueFilter) bool {
+	switch {
+	case f.state != "all" && rec.State != f.state:
+		return false
+	case !f.since.IsZero() && rec.UpdatedAt.Before(f.since):
+		return false
+	case !hasAll(rec.Labels, f.labels):
+		return false
+	case !matchAssignee(rec.Assignees, f.assignee) || !s.matchMilestone(rec.Milestone, f.milestone):
+		return false
+	}
+	return f.creator == "" || strings.EqualFold(rec.User.Login, f.creator)
 }
 
 func hasAll(have, want []string) bool {
@@ -563,17 +585,7 @@ func (s *Server) listPulls(c *call) reply {
 			dir = "desc"
 		}
 	}
-	var errs []fieldError
-	if state != "open" && state != "closed" && state != "all" {
-		errs = append(errs, fieldError{Resource: "PullRequest", Field: "state", Code: "invalid"})
-	}
-	if !slices.Contains([]string{"created", "updated", "popularity", "long-running"}, by) {
-		errs = append(errs, fieldError{Resource: "PullRequest", Field: "sort", Code: "invalid"})
-	}
-	if dir != "asc" && dir != "desc" {
-		errs = append(errs, fieldError{Resource: "PullRequest", Field: "direction", Code: "invalid"})
-	}
-	if len(errs) > 0 {
+	if errs := listQueryErrors("PullRequest", state, dir, by, []string{"created", "updated", "popularity", "long-running"}); len(errs) > 0 {
 		return invalid(docListPulls, errs...)
 	}
 	head, base := q.Get("head"), q.Get("base")
@@ -584,22 +596,8 @@ func (s *Server) listPulls(c *call) reply {
 			if !rec.IsPR || (state != "all" && rec.State != state) {
 				continue
 			}
-			if base != "" && rec.BaseRef != base {
+			if base != "" && rec.BaseRef != base || !s.matchHead(rec, head) {
 				continue
-			}
-			if head != "" {
-				owner, ref, hasOwner := strings.Cut(head, ":")
-				if !hasOwner {
-					owner, ref = "", head
-				}
-				full := rec.HeadRepo
-				if full == "" {
-					full = s.FullName()
-				}
-				headOwner, _, _ := strings.Cut(full, "/")
-				if rec.HeadRef != ref || (owner != "" && !strings.EqualFold(owner, headOwner)) {
-					continue
-				}
 			}
 			if by == "long-running" && c.now.Sub(rec.CreatedAt) < 30*24*time.Hour {
 				continue
@@ -614,6 +612,24 @@ func (s *Server) listPulls(c *call) reply {
 		return out
 	})
 	return pagedMap(c, items, func(rec *issueRec) map[string]any { return s.pullSimple(c, rec) })
+}
+
+// matchHead applies the pulls listing's head filter, "owner:ref" or
+// "ref" ("" matches all); the head's owner is its repository's.
+func (s *Server) matchHead(rec *issueRec, head string) bool {
+	if head == "" {
+		return true
+	}
+	owner, ref, hasOwner := strings.Cut(head, ":")
+	if !hasOwner {
+		owner, ref = "", head
+	}
+	full := rec.HeadRepo
+	if full == "" {
+		full = s.FullName()
+	}
+	headOwner, _, _ := strings.Cut(full, "/")
+	return rec.HeadRef == ref && (owner == "" || strings.EqualFold(owner, headOwner))
 }
 
 func (s *Server) pullRec(c *call) (*issueRec, bool) {
