@@ -35,55 +35,77 @@ func (s *Server) listIssues(c *call) reply {
 	by := def(q.Get("sort"), "created")
 	dir := def(q.Get("direction"), "desc")
 	since, sinceOK := parseSince(q.Get("since"))
-	var errs []fieldError
-	if state != "open" && state != "closed" && state != "all" {
-		errs = append(errs, fieldError{Resource: "Issue", Field: "state", Code: "invalid"})
-	}
-	if by != "created" && by != "updated" && by != "comments" {
-		errs = append(errs, fieldError{Resource: "Issue", Field: "sort", Code: "invalid"})
-	}
-	if dir != "asc" && dir != "desc" {
-		errs = append(errs, fieldError{Resource: "Issue", Field: "direction", Code: "invalid"})
-	}
+	errs := listQueryErrors("Issue", state, dir, by, []string{"created", "updated", "comments"})
 	if !sinceOK {
 		errs = append(errs, fieldError{Resource: "Issue", Field: "since", Code: "invalid"})
 	}
 	if len(errs) > 0 {
 		return invalid(docListIssues, errs...)
 	}
-	var want []string
-	for _, l := range strings.Split(q.Get("labels"), ",") {
-		if l = strings.TrimSpace(l); l != "" {
-			want = append(want, l)
-		}
-	}
-	assignee, milestone, creator := q.Get("assignee"), q.Get("milestone"), q.Get("creator")
-	key := strings.Join([]string{"issues", state, by, dir, ts(since), strings.ToLower(strings.Join(want, ",")),
-		assignee, milestone, creator}, "\x00")
+	f := issueFilter{state: state, since: since, labels: splitLabels(q.Get("labels")),
+		assignee: q.Get("assignee"), milestone: q.Get("milestone"), creator: q.Get("creator")}
+	key := strings.Join([]string{"issues", state, by, dir, ts(since), strings.ToLower(strings.Join(f.labels, ",")),
+		f.assignee, f.milestone, f.creator}, "\x00")
 	items := s.cachedIssues(key, func() []*issueRec {
 		var out []*issueRec
 		for _, rec := range s.issues {
-			if state != "all" && rec.State != state {
-				continue
+			if s.matchIssue(rec, f) {
+				out = append(out, rec)
 			}
-			if !since.IsZero() && rec.UpdatedAt.Before(since) {
-				continue
-			}
-			if !hasAll(rec.Labels, want) {
-				continue
-			}
-			if !matchAssignee(rec.Assignees, assignee) || !s.matchMilestone(rec.Milestone, milestone) {
-				continue
-			}
-			if creator != "" && !strings.EqualFold(rec.User.Login, creator) {
-				continue
-			}
-			out = append(out, rec)
 		}
 		sortIssues(out, by, dir == "desc")
 		return out
 	})
 	return pagedMap(c, items, func(rec *issueRec) issueJSON { return s.issue(c, rec, false) })
+}
+
+// listQueryErrors checks a listing's state, direction and sort (one of
+// sorts), in GitHub's order.
+func listQueryErrors(resource, state, dir, by string, sorts []string) []fieldError {
+	var errs []fieldError
+	if state != "open" && state != "closed" && state != "all" {
+		errs = append(errs, fieldError{Resource: resource, Field: "state", Code: "invalid"})
+	}
+	if !slices.Contains(sorts, by) {
+		errs = append(errs, fieldError{Resource: resource, Field: "sort", Code: "invalid"})
+	}
+	if dir != "asc" && dir != "desc" {
+		errs = append(errs, fieldError{Resource: resource, Field: "direction", Code: "invalid"})
+	}
+	return errs
+}
+
+// splitLabels reads a comma-separated labels filter.
+func splitLabels(list string) []string {
+	var want []string
+	for _, l := range strings.Split(list, ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			want = append(want, l)
+		}
+	}
+	return want
+}
+
+// issueFilter is the issue listing's filters; empty ones match anything.
+type issueFilter struct {
+	state                        string // open, closed or all
+	since                        time.Time
+	labels                       []string // all required
+	assignee, milestone, creator string
+}
+
+func (s *Server) matchIssue(rec *issueRec, f issueFilter) bool {
+	switch {
+	case f.state != "all" && rec.State != f.state:
+		return false
+	case !f.since.IsZero() && rec.UpdatedAt.Before(f.since):
+		return false
+	case !hasAll(rec.Labels, f.labels):
+		return false
+	case !matchAssignee(rec.Assignees, f.assignee) || !s.matchMilestone(rec.Milestone, f.milestone):
+		return false
+	}
+	return f.creator == "" || strings.EqualFold(rec.User.Login, f.creator)
 }
 
 func hasAll(have, want []string) bool {
@@ -150,99 +172,130 @@ func (s *Server) patchIssue(c *call) reply {
 	if !good {
 		return badJSON(docUpdateIssue)
 	}
-	const doc, resource = docUpdateIssue, "Issue" // for pull requests too, as on GitHub
-	type patch struct {
-		title, body, state, reason *string
-		bodyNull, reasonNull       bool
-		labels                     []string
-		labelsSet                  bool
-		assignees                  []string
-		assigneesSet               bool
-		milestone                  string
-		milestoneSet               bool
+	p, errs := s.parseIssuePatch(f)
+	if p.state != nil && *p.state == "open" && rec.IsPR && !rec.MergedAt.IsZero() {
+		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
+			Errors: []fieldError{{Resource: patchResource, Code: "custom", Field: "state",
+				Message: "state cannot be changed. The pull request cannot be reopened because it has been merged."}},
+			DocumentationURL: docUpdateIssue, Status: "422"}}
 	}
-	var p patch
-	str := func(k string, dst **string, null *bool) bool {
-		raw, present := f[k]
-		if !present {
-			return true
-		}
-		if isNull(raw) {
-			if null != nil {
-				*null = true
-			}
-			return true
-		}
-		var v string
-		if json.Unmarshal(raw, &v) != nil {
-			return false
-		}
-		*dst = &v
-		return true
+	if len(errs) > 0 {
+		return invalid(docUpdateIssue, errs...)
 	}
+	s.applyIssuePatch(rec, p, c.now)
+	if len(f) > 0 {
+		s.touch(rec, c.now)
+		rec.UpdatedAt = c.now
+	}
+	return ok(s.issue(c, rec, true))
+}
+
+// patchResource names the resource in PATCH's errors: "Issue", for pull
+// requests too, as on GitHub.
+const patchResource = "Issue"
+
+// issuePatch is a PATCH of an issue or pull request, parsed: a nil or unset
+// field is left as it is.
+type issuePatch struct {
+	title, body, state, reason *string
+	bodyNull, reasonNull       bool
+	labels                     []string
+	labelsSet                  bool
+	assignees                  []string
+	assigneesSet               bool
+	milestone                  string
+	milestoneSet               bool
+}
+
+// parseIssuePatch reads a PATCH body's fields, with an error for each bad
+// one, in GitHub's order.
+func (s *Server) parseIssuePatch(f map[string]json.RawMessage) (issuePatch, []fieldError) {
+	var p issuePatch
 	var errs []fieldError
+	bad := func(field, code string) {
+		errs = append(errs, fieldError{Resource: patchResource, Field: field, Code: code})
+	}
 	for _, k := range []string{"title", "body", "state", "state_reason"} {
-		var dst **string
-		var null *bool
+		v, null, good := optString(f, k)
+		if !good {
+			bad(k, "invalid")
+		}
 		switch k {
 		case "title":
-			dst = &p.title
+			p.title = v
 		case "body":
-			dst, null = &p.body, &p.bodyNull
+			p.body, p.bodyNull = v, null
 		case "state":
-			dst = &p.state
+			p.state = v
 		case "state_reason":
-			dst, null = &p.reason, &p.reasonNull
-		}
-		if !str(k, dst, null) {
-			errs = append(errs, fieldError{Resource: resource, Field: k, Code: "invalid"})
+			p.reason, p.reasonNull = v, null
 		}
 	}
 	if p.state != nil && *p.state != "open" && *p.state != "closed" {
-		errs = append(errs, fieldError{Resource: resource, Field: "state", Code: "invalid"})
+		bad("state", "invalid")
 	}
 	if p.reason != nil && !slices.Contains([]string{"completed", "not_planned", "reopened", "duplicate"}, *p.reason) {
-		errs = append(errs, fieldError{Resource: resource, Field: "state_reason", Code: "invalid"})
+		bad("state_reason", "invalid")
 	}
 	if p.title != nil && strings.TrimSpace(*p.title) == "" {
-		errs = append(errs, fieldError{Resource: resource, Field: "title", Code: "missing_field"})
+		bad("title", "missing_field")
 	}
 	if raw, present := f["labels"]; present {
 		names, good := parseLabels(raw)
 		if !good {
-			errs = append(errs, fieldError{Resource: resource, Field: "labels", Code: "invalid"})
+			bad("labels", "invalid")
 		}
 		p.labels, p.labelsSet = names, true
 	}
 	if raw, present := f["assignees"]; present {
 		if json.Unmarshal(raw, &p.assignees) != nil {
-			errs = append(errs, fieldError{Resource: resource, Field: "assignees", Code: "invalid"})
+			bad("assignees", "invalid")
 		}
 		p.assigneesSet = true
 	}
 	if raw, present := f["milestone"]; present {
 		p.milestoneSet = true
-		if !isNull(raw) {
-			var n int
-			if json.Unmarshal(raw, &n) != nil || n < 1 || n > len(s.milestones) {
-				errs = append(errs, fieldError{Resource: resource, Field: "milestone", Code: "invalid"})
-			} else {
-				p.milestone = s.milestones[n-1]
-			}
+		var good bool
+		if p.milestone, good = s.parseMilestone(raw); !good {
+			bad("milestone", "invalid")
 		}
 	}
-	if p.state != nil && *p.state == "open" && rec.IsPR && !rec.MergedAt.IsZero() {
-		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
-			Errors: []fieldError{{Resource: resource, Code: "custom", Field: "state",
-				Message: "state cannot be changed. The pull request cannot be reopened because it has been merged."}},
-			DocumentationURL: doc, Status: "422"}}
-	}
-	if len(errs) > 0 {
-		return invalid(doc, errs...)
-	}
+	return p, errs
+}
 
-	// Apply, attributed to the token's identity at the server's now.
-	who, now := s.identity, c.now
+// optString reads an optional string field: v is nil when the field is
+// absent or null (null tells which), good is false when it is no string.
+func optString(f map[string]json.RawMessage, k string) (v *string, null, good bool) {
+	raw, present := f[k]
+	if !present {
+		return nil, false, true
+	}
+	if isNull(raw) {
+		return nil, true, true
+	}
+	var str string
+	if json.Unmarshal(raw, &str) != nil {
+		return nil, false, false
+	}
+	return &str, false, true
+}
+
+// parseMilestone reads a milestone's number (null: none) as its title.
+func (s *Server) parseMilestone(raw json.RawMessage) (string, bool) {
+	if isNull(raw) {
+		return "", true
+	}
+	var n int
+	if json.Unmarshal(raw, &n) != nil || n < 1 || n > len(s.milestones) {
+		return "", false
+	}
+	return s.milestones[n-1], true
+}
+
+// applyIssuePatch applies a valid patch, attributed to the token's
+// identity at now.
+func (s *Server) applyIssuePatch(rec *issueRec, p issuePatch, now time.Time) {
+	who := s.identity
 	if p.title != nil {
 		s.renameLocked(rec, who, now, *p.title)
 	}
@@ -260,28 +313,32 @@ func (s *Server) patchIssue(c *call) reply {
 	if p.milestoneSet {
 		rec.Milestone = p.milestone
 	}
-	if p.state != nil {
-		switch *p.state {
-		case "closed":
-			reason := ""
-			if p.reason != nil && !rec.IsPR {
-				reason = *p.reason
-			}
-			if rec.State == "closed" && reason != "" {
-				rec.StateReason = reason
-			}
-			s.closeLocked(rec, who, now, reason)
-		case "open":
-			s.reopenLocked(rec, who, now)
+	s.applyIssueState(rec, p, now)
+}
+
+// applyIssueState closes or reopens as the patch says. A state_reason
+// counts for issues only (GitHub ignores it on a pull request); alone it
+// rewrites a closed issue's reason.
+func (s *Server) applyIssueState(rec *issueRec, p issuePatch, now time.Time) {
+	reason := ""
+	if p.reason != nil && !rec.IsPR {
+		reason = *p.reason
+	}
+	if p.state == nil {
+		if reason != "" && rec.State == "closed" {
+			rec.StateReason = reason
 		}
-	} else if p.reason != nil && rec.State == "closed" && !rec.IsPR {
-		rec.StateReason = *p.reason
+		return
 	}
-	if len(f) > 0 {
-		s.touch(rec, now)
-		rec.UpdatedAt = now
+	switch *p.state {
+	case "closed":
+		if rec.State == "closed" && reason != "" {
+			rec.StateReason = reason
+		}
+		s.closeLocked(rec, s.identity, now, reason)
+	case "open":
+		s.reopenLocked(rec, s.identity, now)
 	}
-	return ok(s.issue(c, rec, true))
 }
 
 // parseLabels accepts ["a","b"], [{"name":"a"}], {"labels":[...]} and a
@@ -528,17 +585,7 @@ func (s *Server) listPulls(c *call) reply {
 			dir = "desc"
 		}
 	}
-	var errs []fieldError
-	if state != "open" && state != "closed" && state != "all" {
-		errs = append(errs, fieldError{Resource: "PullRequest", Field: "state", Code: "invalid"})
-	}
-	if !slices.Contains([]string{"created", "updated", "popularity", "long-running"}, by) {
-		errs = append(errs, fieldError{Resource: "PullRequest", Field: "sort", Code: "invalid"})
-	}
-	if dir != "asc" && dir != "desc" {
-		errs = append(errs, fieldError{Resource: "PullRequest", Field: "direction", Code: "invalid"})
-	}
-	if len(errs) > 0 {
+	if errs := listQueryErrors("PullRequest", state, dir, by, []string{"created", "updated", "popularity", "long-running"}); len(errs) > 0 {
 		return invalid(docListPulls, errs...)
 	}
 	head, base := q.Get("head"), q.Get("base")
@@ -549,22 +596,8 @@ func (s *Server) listPulls(c *call) reply {
 			if !rec.IsPR || (state != "all" && rec.State != state) {
 				continue
 			}
-			if base != "" && rec.BaseRef != base {
+			if base != "" && rec.BaseRef != base || !s.matchHead(rec, head) {
 				continue
-			}
-			if head != "" {
-				owner, ref, hasOwner := strings.Cut(head, ":")
-				if !hasOwner {
-					owner, ref = "", head
-				}
-				full := rec.HeadRepo
-				if full == "" {
-					full = s.FullName()
-				}
-				headOwner, _, _ := strings.Cut(full, "/")
-				if rec.HeadRef != ref || (owner != "" && !strings.EqualFold(owner, headOwner)) {
-					continue
-				}
 			}
 			if by == "long-running" && c.now.Sub(rec.CreatedAt) < 30*24*time.Hour {
 				continue
@@ -579,6 +612,24 @@ func (s *Server) listPulls(c *call) reply {
 		return out
 	})
 	return pagedMap(c, items, func(rec *issueRec) map[string]any { return s.pullSimple(c, rec) })
+}
+
+// matchHead applies the pulls listing's head filter, "owner:ref" or
+// "ref" ("" matches all); the head's owner is its repository's.
+func (s *Server) matchHead(rec *issueRec, head string) bool {
+	if head == "" {
+		return true
+	}
+	owner, ref, hasOwner := strings.Cut(head, ":")
+	if !hasOwner {
+		owner, ref = "", head
+	}
+	full := rec.HeadRepo
+	if full == "" {
+		full = s.FullName()
+	}
+	headOwner, _, _ := strings.Cut(full, "/")
+	return rec.HeadRef == ref && (owner == "" || strings.EqualFold(owner, headOwner))
 }
 
 func (s *Server) pullRec(c *call) (*issueRec, bool) {

@@ -95,53 +95,76 @@ func match(method, escPath string) (*routeDef, map[string]string) {
 
 func matchSegs(tmpl, segs []string) (map[string]string, bool) {
 	var params map[string]string
-	set := func(k, v string) {
-		if params == nil {
-			params = map[string]string{}
-		}
-		params[k] = v
-	}
 	for i, t := range tmpl {
 		if (t == "{ref}" || t == "{path}") && i == len(tmpl)-1 {
-			if i >= len(segs) {
+			// The last template segment takes the rest of the path.
+			v, ok := restParam(segs[min(i, len(segs)):])
+			if !ok {
 				return nil, false
 			}
-			parts := make([]string, 0, len(segs)-i)
-			for _, s := range segs[i:] {
-				u, err := url.PathUnescape(s)
-				if err != nil || u == "" {
-					return nil, false
-				}
-				parts = append(parts, u)
-			}
-			set(t[1:len(t)-1], strings.Join(parts, "/"))
-			return params, true
+			return setParam(params, t[1:len(t)-1], v), true
 		}
 		if i >= len(segs) {
 			return nil, false
 		}
-		if strings.HasPrefix(t, "{") {
-			u, err := url.PathUnescape(segs[i])
-			if err != nil || u == "" {
+		if !strings.HasPrefix(t, "{") {
+			if t != segs[i] {
 				return nil, false
 			}
-			name := t[1 : len(t)-1]
-			if strings.HasSuffix(name, "_number") || name == "comment_id" {
-				if _, err := strconv.ParseInt(u, 10, 64); err != nil {
-					return nil, false
-				}
-			}
-			set(name, u)
 			continue
 		}
-		if t != segs[i] {
+		name := t[1 : len(t)-1]
+		v, ok := paramSeg(name, segs[i])
+		if !ok {
 			return nil, false
 		}
+		params = setParam(params, name, v)
 	}
 	if len(segs) != len(tmpl) {
 		return nil, false
 	}
 	return params, true
+}
+
+// setParam sets a path parameter, making the map on first use.
+func setParam(params map[string]string, k, v string) map[string]string {
+	if params == nil {
+		params = map[string]string{}
+	}
+	params[k] = v
+	return params
+}
+
+// paramSeg reads one path segment as the parameter name: unescaped, not
+// empty, and a number for numbers and comment IDs.
+func paramSeg(name, seg string) (string, bool) {
+	u, err := url.PathUnescape(seg)
+	if err != nil || u == "" {
+		return "", false
+	}
+	if strings.HasSuffix(name, "_number") || name == "comment_id" {
+		if _, err := strconv.ParseInt(u, 10, 64); err != nil {
+			return "", false
+		}
+	}
+	return u, true
+}
+
+// restParam joins the remaining segments (at least one, none empty),
+// unescaped, as a ref or path with slashes.
+func restParam(rest []string) (string, bool) {
+	if len(rest) == 0 {
+		return "", false
+	}
+	parts := make([]string, 0, len(rest))
+	for _, s := range rest {
+		u, err := url.PathUnescape(s)
+		if err != nil || u == "" {
+			return "", false
+		}
+		parts = append(parts, u)
+	}
+	return strings.Join(parts, "/"), true
 }
 
 // ServeHTTP serves the fake API.

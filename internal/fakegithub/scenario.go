@@ -178,6 +178,20 @@ func (s *Server) addScenario(sc scenario, now time.Time) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.setScenarioRepo(sc)
+	staleLabel := def(sc.StaleLabel, "stale")
+	for i, it := range sc.Items {
+		if err := s.addScenarioItem(it, i, at, staleLabel); err != nil {
+			return err
+		}
+	}
+	s.version++
+	return nil
+}
+
+// setScenarioRepo applies a scenario's repository settings: its name,
+// default branch, identity, members, branches and labels.
+func (s *Server) setScenarioRepo(sc scenario) {
 	if sc.Owner != "" {
 		s.owner = sc.Owner
 	}
@@ -194,7 +208,6 @@ func (s *Server) addScenario(sc scenario, now time.Time) error {
 			s.identity.Type = sc.LoginType
 		}
 	}
-	staleLabel := def(sc.StaleLabel, "stale")
 	for _, m := range sc.Members {
 		s.members[strings.ToLower(m)] = true
 	}
@@ -209,62 +222,69 @@ func (s *Server) addScenario(sc scenario, now time.Time) error {
 		d.Description = l.Description
 		s.labels[strings.ToLower(l.Name)] = d
 	}
-	for i, it := range sc.Items {
-		where := fmt.Sprintf("item %d", i+1)
-		if it.Number != 0 {
-			where = fmt.Sprintf("item #%d", it.Number)
-		}
-		if it.Number != 0 {
-			if _, dup := s.byNum[it.Number]; dup {
-				return fmt.Errorf("%s: number already used", where)
-			}
-		}
-		if it.State != "" && it.State != "open" && it.State != "closed" {
-			return fmt.Errorf("%s: state %q: want open or closed", where, it.State)
-		}
-		author := userFor(def(it.User, "octocat"))
-		created := at(it.CreatedDaysAgo)
-		is := Issue{Number: it.Number, Title: it.Title, Body: it.Body, User: author, State: it.State,
-			StateReason: it.StateReason, Labels: it.Labels, Milestone: it.Milestone, Assignees: it.Assignees,
-			Locked: it.Locked, CreatedAt: created, UpdatedAt: created, IsPR: !it.Issue, Draft: it.Draft,
-			HeadRef: it.Head, HeadRepo: it.HeadRepo, HeadRepoDeleted: it.HeadRepoDeleted, BaseRef: it.Base,
-			RequestedReviewers: it.RequestedReviewers, RequestedTeams: it.RequestedTeams}
-		if it.UpdatedDaysAgo != nil {
-			is.UpdatedAt = at(*it.UpdatedDaysAgo)
-			if is.UpdatedAt.Before(created) {
-				return fmt.Errorf("%s: updated_days_ago %v is before created_days_ago %v", where, *it.UpdatedDaysAgo, it.CreatedDaysAgo)
-			}
-		}
-		if it.ClosedDaysAgo != nil {
-			is.ClosedAt = at(*it.ClosedDaysAgo)
-		}
-		if it.MergedDaysAgo != nil {
-			is.MergedAt = at(*it.MergedDaysAgo)
-		}
-		for _, ev := range it.Events {
-			if ev.Type == EventClosed || ev.Type == EventMerged || ev.Type == "closed_stale" {
-				is.State = "" // the events close it, at their time
-				break
-			}
-		}
-		if is.IsPR && it.Head != "" && it.HeadRepo == "" && is.State == "closed" {
-			s.branches[it.Head] = true
-		}
-		n := s.addLocked(is)
-		rec := s.byNum[n]
-		events := slices.Clone(it.Events)
-		sort.SliceStable(events, func(a, b int) bool { return events[a].DaysAgo > events[b].DaysAgo })
-		for j, ev := range events {
-			if err := s.applyScenarioEvent(rec, ev, at(ev.DaysAgo), staleLabel); err != nil {
-				return fmt.Errorf("%s: event %d (%s): %w", where, j+1, ev.Type, err)
-			}
-			if at(ev.DaysAgo).Before(created) {
-				return fmt.Errorf("%s: event %d (%s) at %v days ago is before the item was created", where, j+1, ev.Type, ev.DaysAgo)
-			}
+}
+
+// addScenarioItem adds the i-th item of a scenario, then its events,
+// oldest first; at turns days ago into a time.
+func (s *Server) addScenarioItem(it scenarioItem, i int, at func(float64) time.Time, staleLabel string) error {
+	where := fmt.Sprintf("item %d", i+1)
+	if it.Number != 0 {
+		where = fmt.Sprintf("item #%d", it.Number)
+		if _, dup := s.byNum[it.Number]; dup {
+			return fmt.Errorf("%s: number already used", where)
 		}
 	}
-	s.version++
+	is, err := scenarioIssue(it, at)
+	if err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	if is.IsPR && it.Head != "" && it.HeadRepo == "" && is.State == "closed" {
+		s.branches[it.Head] = true
+	}
+	rec := s.byNum[s.addLocked(is)]
+	events := slices.Clone(it.Events)
+	sort.SliceStable(events, func(a, b int) bool { return events[a].DaysAgo > events[b].DaysAgo })
+	for j, ev := range events {
+		if err := s.applyScenarioEvent(rec, ev, at(ev.DaysAgo), staleLabel); err != nil {
+			return fmt.Errorf("%s: event %d (%s): %w", where, j+1, ev.Type, err)
+		}
+		if at(ev.DaysAgo).Before(is.CreatedAt) {
+			return fmt.Errorf("%s: event %d (%s) at %v days ago is before the item was created", where, j+1, ev.Type, ev.DaysAgo)
+		}
+	}
 	return nil
+}
+
+// scenarioIssue is the Issue a scenario item describes, before its events.
+func scenarioIssue(it scenarioItem, at func(float64) time.Time) (Issue, error) {
+	if it.State != "" && it.State != "open" && it.State != "closed" {
+		return Issue{}, fmt.Errorf("state %q: want open or closed", it.State)
+	}
+	created := at(it.CreatedDaysAgo)
+	is := Issue{Number: it.Number, Title: it.Title, Body: it.Body, User: userFor(def(it.User, "octocat")), State: it.State,
+		StateReason: it.StateReason, Labels: it.Labels, Milestone: it.Milestone, Assignees: it.Assignees,
+		Locked: it.Locked, CreatedAt: created, UpdatedAt: created, IsPR: !it.Issue, Draft: it.Draft,
+		HeadRef: it.Head, HeadRepo: it.HeadRepo, HeadRepoDeleted: it.HeadRepoDeleted, BaseRef: it.Base,
+		RequestedReviewers: it.RequestedReviewers, RequestedTeams: it.RequestedTeams}
+	if it.UpdatedDaysAgo != nil {
+		is.UpdatedAt = at(*it.UpdatedDaysAgo)
+		if is.UpdatedAt.Before(created) {
+			return Issue{}, fmt.Errorf("updated_days_ago %v is before created_days_ago %v", *it.UpdatedDaysAgo, it.CreatedDaysAgo)
+		}
+	}
+	if it.ClosedDaysAgo != nil {
+		is.ClosedAt = at(*it.ClosedDaysAgo)
+	}
+	if it.MergedDaysAgo != nil {
+		is.MergedAt = at(*it.MergedDaysAgo)
+	}
+	for _, ev := range it.Events {
+		if ev.Type == EventClosed || ev.Type == EventMerged || ev.Type == "closed_stale" {
+			is.State = "" // the events close it, at their time
+			break
+		}
+	}
+	return is, nil
 }
 
 func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.Time, staleLabel string) error {

@@ -268,6 +268,30 @@ func (s *Server) addLocked(is Issue) int {
 	if is.Number >= s.nextNum {
 		s.nextNum = is.Number + 1
 	}
+	is = s.issueDefaults(is)
+	if is.IsPR {
+		is = s.pullDefaults(is)
+	} else {
+		is = Issue{Number: is.Number, Title: is.Title, Body: is.Body, User: is.User, State: is.State,
+			StateReason: is.StateReason, Labels: is.Labels, Milestone: is.Milestone, Assignees: is.Assignees,
+			Locked: is.Locked, CreatedAt: is.CreatedAt, UpdatedAt: is.UpdatedAt, ClosedAt: is.ClosedAt}
+	}
+	rec := &issueRec{Issue: is, tip: is.HeadSHA, first: is.HeadSHA}
+	s.byNum[is.Number] = rec
+	i := sort.Search(len(s.issues), func(i int) bool { return s.issues[i].Number > is.Number })
+	if i == len(s.issues) {
+		s.issues = append(s.issues, rec)
+	} else {
+		s.issues = slices.Insert(s.issues, i, rec)
+	}
+	s.version++
+	return is.Number
+}
+
+// issueDefaults fills in what an issue or pull request left unset (title,
+// author, state, dates), dates it to the second as GitHub does, and creates
+// its labels and milestone.
+func (s *Server) issueDefaults(is Issue) Issue {
 	if is.Title == "" {
 		if is.IsPR {
 			is.Title = fmt.Sprintf("Pull request %d", is.Number)
@@ -303,39 +327,30 @@ func (s *Server) addLocked(is Issue) int {
 	if is.Milestone != "" {
 		s.ensureMilestone(is.Milestone)
 	}
-	if is.IsPR {
-		if is.HeadRef == "" {
-			is.HeadRef = fmt.Sprintf("pr-%d", is.Number)
-		}
-		if is.BaseRef == "" {
-			is.BaseRef = s.defaultBranch
-		}
-		if is.HeadSHA == "" {
-			is.HeadSHA = fakeSHA("head", int64(is.Number))
-		}
-		if is.HeadRepo == s.FullName() {
-			is.HeadRepo = ""
-		}
-		if is.HeadRepo == "" && !is.HeadRepoDeleted && is.State == "open" {
-			s.branches[is.HeadRef] = true
-		}
-		is.RequestedReviewers = slices.Clone(is.RequestedReviewers)
-		is.RequestedTeams = slices.Clone(is.RequestedTeams)
-	} else {
-		is = Issue{Number: is.Number, Title: is.Title, Body: is.Body, User: is.User, State: is.State,
-			StateReason: is.StateReason, Labels: is.Labels, Milestone: is.Milestone, Assignees: is.Assignees,
-			Locked: is.Locked, CreatedAt: is.CreatedAt, UpdatedAt: is.UpdatedAt, ClosedAt: is.ClosedAt}
+	return is
+}
+
+// pullDefaults fills in a pull request's branches and head commit; an
+// open one's head branch, in this repository, exists.
+func (s *Server) pullDefaults(is Issue) Issue {
+	if is.HeadRef == "" {
+		is.HeadRef = fmt.Sprintf("pr-%d", is.Number)
 	}
-	rec := &issueRec{Issue: is, tip: is.HeadSHA, first: is.HeadSHA}
-	s.byNum[is.Number] = rec
-	i := sort.Search(len(s.issues), func(i int) bool { return s.issues[i].Number > is.Number })
-	if i == len(s.issues) {
-		s.issues = append(s.issues, rec)
-	} else {
-		s.issues = slices.Insert(s.issues, i, rec)
+	if is.BaseRef == "" {
+		is.BaseRef = s.defaultBranch
 	}
-	s.version++
-	return is.Number
+	if is.HeadSHA == "" {
+		is.HeadSHA = fakeSHA("head", int64(is.Number))
+	}
+	if is.HeadRepo == s.FullName() {
+		is.HeadRepo = ""
+	}
+	if is.HeadRepo == "" && !is.HeadRepoDeleted && is.State == "open" {
+		s.branches[is.HeadRef] = true
+	}
+	is.RequestedReviewers = slices.Clone(is.RequestedReviewers)
+	is.RequestedTeams = slices.Clone(is.RequestedTeams)
+	return is
 }
 
 // AddBranch adds branches of the base repository.

@@ -48,109 +48,152 @@ var synBodies = []string{"LGTM", "Could you rebase?", "Any update on this?", "Th
 func (s *Server) AddSynthetic(n int, seed int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x5ca1ab1e))
-	now := s.nowLocked()
-	ago := func(days int) time.Time {
-		return now.Add(-time.Duration(days)*24*time.Hour - time.Duration(rng.IntN(86400))*time.Second)
-	}
-	authors := make([]User, 200)
-	for i := range authors {
-		authors[i] = Person("dev" + strconv.Itoa(i+1))
-	}
-	person := func() User { return authors[rng.IntN(len(authors))] }
-	bots := []User{Bot("codecov[bot]"), Bot("renovate[bot]"), Bot("dependabot[bot]")}
-	me := s.identity
+	g := newSynth(s, seed)
 	s.ensureLabel("stale")
 	s.ensureLabel("pinned")
 	s.ensureMilestone("v2.0")
-
 	for i := 0; i < n; i++ {
-		num := s.nextNum
-		pct := rng.IntN(100)
-		is := Issue{Number: num, Title: synTitles[rng.IntN(len(synTitles))] + " (#" + strconv.Itoa(num) + ")",
-			User: person(), IsPR: rng.IntN(100) >= synIssuePct}
-		if is.IsPR && rng.IntN(100) < 5 {
-			is.User = Bot("dependabot[bot]")
-			is.Title = "Bump module " + strconv.Itoa(num)
-		}
-		is.Draft = is.IsPR && rng.IntN(100) < synDraftPct
-		if rng.IntN(100) < synPinnedPct {
-			is.Labels = []string{"pinned"}
-		}
-		switch r := rng.IntN(100); {
-		case r < 2:
-			is.Milestone = "v2.0"
-		case r < 5:
-			is.Assignees = []string{person().Login}
-		}
-
-		// Activity: the last human touch, in days ago.
-		var last, markedDays int
-		stale := pct < synStalePct
-		kind := rng.IntN(100) // follow-up of a stale item
-		switch {
-		case stale:
-			if kind < 40 {
-				markedDays = 31 + rng.IntN(90)
-			} else {
-				markedDays = 1 + rng.IntN(29)
-			}
-			last = markedDays + 90 + rng.IntN(200) // marked after 90 idle days
-		case pct < synStalePct+synTailPct:
-			last = 91 + rng.IntN(510)
-		default:
-			last = rng.IntN(90)
-		}
-		created := last + rng.IntN(120)
-		is.CreatedAt = ago(created)
-		is.UpdatedAt = is.CreatedAt
-		s.addLocked(is)
-		rec := s.byNum[num]
-
-		lastAt := ago(last)
-		if lastAt.Before(rec.CreatedAt) {
-			lastAt = rec.CreatedAt
-		}
-		if last != created {
-			switch rng.IntN(3) {
-			case 0:
-				s.addCommentLocked(rec, person(), lastAt, synBodies[rng.IntN(len(synBodies))])
-			case 1:
-				if rec.IsPR {
-					s.addEventLocked(rec, Event{Type: EventCommitted, At: lastAt, SHA: fakeSHA("commit", int64(num)),
-						Message: "Update", AuthorName: rec.User.Login, AuthorEmail: rec.User.Login + "@users.noreply.github.com"})
-				} else {
-					s.addCommentLocked(rec, rec.User, lastAt, synBodies[rng.IntN(len(synBodies))])
-				}
-			default:
-				s.addCommentLocked(rec, rec.User, lastAt, synBodies[rng.IntN(len(synBodies))])
-			}
-		}
-		if !stale {
-			continue
-		}
-		// Labelled stale by us, then one of five follow-ups.
-		marked := ago(markedDays).Truncate(time.Second)
-		s.addCommentLocked(rec, me, marked, StaleNoticeBody("stale", marked, rec.headAt(marked)))
-		s.addLabelsLocked(rec, me, marked, []string{"stale"})
-		after := marked.Add(time.Duration(1+rng.IntN(int(now.Sub(marked)/time.Hour)+1)) * time.Hour / 2)
-		if after.After(now) {
-			after = now
-		}
-		switch {
-		case kind < 65: // untouched since the notice
-		case kind < 80:
-			s.addCommentLocked(rec, person(), after, "Still working on this!")
-		case kind < 90:
-			s.addCommentLocked(rec, bots[rng.IntN(len(bots))], after, "Coverage report updated.")
-		default:
-			if rec.IsPR {
-				s.addEventLocked(rec, Event{Type: EventCommitted, At: after, SHA: fakeSHA("commit", int64(num)+1<<32),
-					Message: "Address review", AuthorName: rec.User.Login, AuthorEmail: rec.User.Login + "@users.noreply.github.com"})
-			} else {
-				s.addCommentLocked(rec, rec.User, after, "Bump.")
-			}
-		}
+		g.add()
 	}
 	s.version++
+}
+
+// synth draws AddSynthetic's items from one seeded stream. The order of the
+// draws is what makes a seed reproduce the same items: keep it.
+type synth struct {
+	s       *Server
+	rng     *rand.Rand
+	now     time.Time
+	authors []User
+	bots    []User
+}
+
+func newSynth(s *Server, seed int64) *synth {
+	g := &synth{s: s, rng: rand.New(rand.NewPCG(uint64(seed), 0x5ca1ab1e)), now: s.nowLocked(),
+		authors: make([]User, 200), bots: []User{Bot("codecov[bot]"), Bot("renovate[bot]"), Bot("dependabot[bot]")}}
+	for i := range g.authors {
+		g.authors[i] = Person("dev" + strconv.Itoa(i+1))
+	}
+	return g
+}
+
+func (g *synth) ago(days int) time.Time {
+	return g.now.Add(-time.Duration(days)*24*time.Hour - time.Duration(g.rng.IntN(86400))*time.Second)
+}
+
+func (g *synth) person() User { return g.authors[g.rng.IntN(len(g.authors))] }
+
+func (g *synth) body() string { return synBodies[g.rng.IntN(len(synBodies))] }
+
+// add adds the next item with its history.
+func (g *synth) add() {
+	s := g.s
+	num := s.nextNum
+	pct := g.rng.IntN(100)
+	is := g.issue(num)
+	stale := pct < synStalePct
+	last, markedDays, kind := g.activity(pct)
+	created := last + g.rng.IntN(120)
+	is.CreatedAt = g.ago(created)
+	is.UpdatedAt = is.CreatedAt
+	s.addLocked(is)
+	rec := s.byNum[num]
+
+	lastAt := g.ago(last)
+	if lastAt.Before(rec.CreatedAt) {
+		lastAt = rec.CreatedAt
+	}
+	if last != created {
+		g.touch(rec, num, lastAt)
+	}
+	if stale {
+		g.markStale(rec, num, markedDays, kind)
+	}
+}
+
+// issue draws an item's kind, author, title and labels.
+func (g *synth) issue(num int) Issue {
+	is := Issue{Number: num, Title: synTitles[g.rng.IntN(len(synTitles))] + " (#" + strconv.Itoa(num) + ")",
+		User: g.person(), IsPR: g.rng.IntN(100) >= synIssuePct}
+	if is.IsPR && g.rng.IntN(100) < 5 {
+		is.User = Bot("dependabot[bot]")
+		is.Title = "Bump module " + strconv.Itoa(num)
+	}
+	is.Draft = is.IsPR && g.rng.IntN(100) < synDraftPct
+	if g.rng.IntN(100) < synPinnedPct {
+		is.Labels = []string{"pinned"}
+	}
+	switch r := g.rng.IntN(100); {
+	case r < 2:
+		is.Milestone = "v2.0"
+	case r < 5:
+		is.Assignees = []string{g.person().Login}
+	}
+	return is
+}
+
+// activity draws the last human touch (days ago), and for a stale item
+// when it was marked and which follow-up it gets (kind).
+func (g *synth) activity(pct int) (last, markedDays, kind int) {
+	kind = g.rng.IntN(100) // follow-up of a stale item
+	switch {
+	case pct < synStalePct:
+		if kind < 40 {
+			markedDays = 31 + g.rng.IntN(90)
+		} else {
+			markedDays = 1 + g.rng.IntN(29)
+		}
+		last = markedDays + 90 + g.rng.IntN(200) // marked after 90 idle days
+	case pct < synStalePct+synTailPct:
+		last = 91 + g.rng.IntN(510)
+	default:
+		last = g.rng.IntN(90)
+	}
+	return last, markedDays, kind
+}
+
+// touch adds the last human touch: a person's comment, the author's push
+// (on an issue, comment) or comment.
+func (g *synth) touch(rec *issueRec, num int, at time.Time) {
+	s := g.s
+	switch g.rng.IntN(3) {
+	case 0:
+		s.addCommentLocked(rec, g.person(), at, g.body())
+	case 1:
+		if rec.IsPR {
+			s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: fakeSHA("commit", int64(num)),
+				Message: "Update", AuthorName: rec.User.Login, AuthorEmail: rec.User.Login + "@users.noreply.github.com"})
+		} else {
+			s.addCommentLocked(rec, rec.User, at, g.body())
+		}
+	default:
+		s.addCommentLocked(rec, rec.User, at, g.body())
+	}
+}
+
+// markStale labels the item stale as the token identity, with its notice,
+// then adds one of five follow-ups (kind).
+func (g *synth) markStale(rec *issueRec, num, markedDays, kind int) {
+	s, me, now := g.s, g.s.identity, g.now
+	marked := g.ago(markedDays).Truncate(time.Second)
+	s.addCommentLocked(rec, me, marked, StaleNoticeBody("stale", marked, rec.headAt(marked)))
+	s.addLabelsLocked(rec, me, marked, []string{"stale"})
+	after := marked.Add(time.Duration(1+g.rng.IntN(int(now.Sub(marked)/time.Hour)+1)) * time.Hour / 2)
+	if after.After(now) {
+		after = now
+	}
+	switch {
+	case kind < 65: // untouched since the notice
+	case kind < 80:
+		s.addCommentLocked(rec, g.person(), after, "Still working on this!")
+	case kind < 90:
+		s.addCommentLocked(rec, g.bots[g.rng.IntN(len(g.bots))], after, "Coverage report updated.")
+	default:
+		if rec.IsPR {
+			s.addEventLocked(rec, Event{Type: EventCommitted, At: after, SHA: fakeSHA("commit", int64(num)+1<<32),
+				Message: "Address review", AuthorName: rec.User.Login, AuthorEmail: rec.User.Login + "@users.noreply.github.com"})
+		} else {
+			s.addCommentLocked(rec, rec.User, after, "Bump.")
+		}
+	}
 }

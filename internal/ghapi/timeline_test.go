@@ -64,7 +64,7 @@ func TestTimelineDecodesGitHubsShapes(t *testing.T) {
 	if events[7].Reviewer != lifecycle.TeamPrefix+"core" {
 		t.Errorf("team request: reviewer %q", events[7].Reviewer)
 	}
-	a := lifecycle.Summarize(events, "stale", "alice", nil)
+	a := lifecycle.Summarize(lifecycle.PR{Author: "alice"}, events, "stale", nil)
 	if !a.LastPersonAt.Equal(day(7)) || a.LastPersonLogin != "erin" {
 		t.Errorf("last person activity %v by %q, want the assignment on day 7 by erin (a cross-reference is not activity)", a.LastPersonAt, a.LastPersonLogin)
 	}

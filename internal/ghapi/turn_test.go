@@ -53,10 +53,10 @@ func TestTimelineCarriesTheTurn(t *testing.T) {
 		}
 	}
 	pr := lifecycle.PR{Author: "alice", CreatedAt: d(0), Draft: true}
-	if turn := lifecycle.TurnOf(pr, events[:len(events)-1], nil); turn.Whose != lifecycle.TurnReviewers || !turn.Since.Equal(d(4)) {
+	if turn := lifecycle.Summarize(pr, events[:len(events)-1], "stale", nil).Turn; turn.Whose != lifecycle.TurnReviewers || !turn.Since.Equal(d(4)) {
 		t.Errorf("before the conversion: %v since %s, want the reviewers' since the author's answer", turn.Whose, turn.Since)
 	}
-	if turn := lifecycle.TurnOf(pr, events, nil); turn.Whose != lifecycle.TurnAuthor || !turn.Since.Equal(d(6)) {
+	if turn := lifecycle.Summarize(pr, events, "stale", nil).Turn; turn.Whose != lifecycle.TurnAuthor || !turn.Since.Equal(d(6)) {
 		t.Errorf("after the conversion: %v since %s, want the author's since it became a draft", turn.Whose, turn.Since)
 	}
 }

@@ -98,8 +98,8 @@ type Activity struct {
 	// updated_at later than it is a change nobody can name (a push of old
 	// commits, an edit): the rules count it as a person's.
 	LastEventAt time.Time
-	// Turn is whose turn the PR is on (see TurnOf); the sweep fills it in
-	// when the policy needs it.
+	// Turn is whose turn the PR is on (see turnFold); unknown when only
+	// the repository's comments were read (FromComments).
 	Turn Turn
 }
 
@@ -120,120 +120,267 @@ func IsBotLogin(login string) bool {
 	return strings.HasSuffix(strings.ToLower(login), "[bot]")
 }
 
-// Summarize reads a PR's history. self lists the logins stalepr writes as:
-// only their comments can carry our markers. A marker in anyone else's
-// comment (a quote, a paste) is an ordinary comment.
-func Summarize(events []Event, staleLabel, author string, self []string) Activity {
-	isSelf := func(login string) bool { return login != "" && containsFold(self, login) }
-	isPerson := func(e Event) bool {
-		if e.Kind == Committed {
-			return !e.Bot
-		}
-		return e.Actor != "" && !e.Bot && !IsBotLogin(e.Actor) && !isSelf(e.Actor)
-	}
-
+// Summarize reads a PR's whole history (its timeline) against its listing.
+// self lists the logins stalepr writes as: only their comments can carry
+// our markers. A marker in anyone else's comment (a quote, a paste) is an
+// ordinary comment. The history is folded once, oldest first, by one small
+// fold per question the rules ask (the mark, a person's last activity, the
+// reviews, the close, whose turn it is); then what the history cannot
+// explain of the listing's updated_at is put down to a person.
+func Summarize(pr PR, events []Event, staleLabel string, self []string) Activity {
 	sorted := chronological(events)
-
-	var a Activity
-	var pending []string
-	var closedAt time.Time
-	var reviews []Review
-	var markBy string
-	var markByBot bool
-	botComments := map[string]time.Time{} // a bot's last plain comment, by login
+	f := newFolds(pr, sorted, staleLabel, who{self})
 	for _, e := range sorted {
-		if e.Kind == Commented && e.Notice != NoNotice && !isSelf(e.Actor) {
-			e.Notice, e.MarkedAt = NoNotice, time.Time{}
-		}
-		if e.At.After(a.LastEventAt) {
-			a.LastEventAt = e.At
-		}
-		switch e.Kind {
-		case Labeled:
-			if strings.EqualFold(e.Label, staleLabel) {
-				a.MarkedAt, a.NoticeAt, a.CloseNoticeAt = e.At, time.Time{}, time.Time{}
-				markBy, markByBot = e.Actor, e.Bot || IsBotLogin(e.Actor) || isSelf(e.Actor)
-				// A bot that commented just before its label marked the PR
-				// with its own notice; a person's hand label is theirs too.
-				prev, commented := botComments[strings.ToLower(e.Actor)]
-				a.ForeignMark = !markByBot || commented && e.At.Sub(prev) <= foreignNoticeWindow
-				continue // marking is not activity, whoever does it
-			}
-		case Unlabeled:
-			if strings.EqualFold(e.Label, staleLabel) {
-				if isSelf(e.Actor) && !a.MarkedAt.IsZero() && !a.LastPersonAt.After(a.MarkedAt) {
-					// We un-staled it for something a person did after the
-					// mark that the timeline dates earlier (a push of old
-					// commits): our un-stale is the best date it has.
-					a.LastPersonAt = e.At
-				}
-				a.MarkedAt, a.NoticeAt, a.CloseNoticeAt, a.ForeignMark, a.MarkHead = time.Time{}, time.Time{}, time.Time{}, false, ""
-			}
-		case Commented:
-			switch e.Notice {
-			case StaleNotice:
-				a.NoticeAt, a.ForeignMark, a.MarkHead = e.At, false, e.MarkHead
-				if e.MarkedAt.After(a.MarkedAt) {
-					a.MarkedAt = e.MarkedAt
-				}
-			case CloseNotice:
-				a.CloseNoticeAt = e.At
-			case NudgeNotice:
-				// Ours, and no notice of a mark: never a bot's own notice
-				// next to its label (see ForeignMark).
-			default:
-				if e.Bot || IsBotLogin(e.Actor) || isSelf(e.Actor) {
-					botComments[strings.ToLower(e.Actor)] = e.At
-					if !a.MarkedAt.IsZero() && markByBot && strings.EqualFold(e.Actor, markBy) &&
-						a.NoticeAt.IsZero() && e.At.Sub(a.MarkedAt) <= foreignNoticeWindow {
-						a.ForeignMark = true // its notice came right after its label
-					}
-				}
-			}
-		case Closed:
-			closedAt = e.At
-			a.ClosedBySelf = isSelf(e.Actor) && !a.CloseNoticeAt.IsZero()
-		case Reopened:
-			closedAt = time.Time{}
-			a.ReopenedAt = e.At
-		case ReviewRequested:
-			if !containsFold(pending, e.Reviewer) {
-				pending = append(pending, e.Reviewer)
-			}
-		case ReviewRequestRemoved:
-			pending = removeFold(pending, e.Reviewer)
-		case Reviewed:
-			reviews = append(reviews, Review{Reviewer: e.Actor, State: e.ReviewState, At: e.At})
-			// GitHub fulfils a team's request with any member's review; we
-			// cannot tell membership, so any review but the author's does.
-			pending = removeFold(pending, e.Actor)
-			if !strings.EqualFold(e.Actor, author) {
-				pending = removeTeams(pending)
-			}
-		}
-		if isPerson(e) && e.Kind != Other && e.Kind != ReviewRequestRemoved {
-			a.LastPersonAt = e.At
-			a.LastPersonLogin = e.Actor
-			if e.Kind == Committed {
-				// GitHub records no pusher; on a PR it is nearly always the author.
-				a.LastPersonLogin = author
-			}
-		}
+		f.add(e)
 	}
-	a.ClosedNow = !closedAt.IsZero()
-	a.PendingReviewers = pending
-	a.Approved = Approved(reviews)
+	a := f.activity()
 	a.PushedAfterMark = pushedSinceMark(events, a.MarkHead)
-	a.AwaitingReview = len(pending) > 0 && author != "" && strings.EqualFold(a.LastPersonLogin, author)
-	return a
+	return explain(a, pr)
 }
 
-// Explain folds in an updated_at that a PR's whole history cannot explain:
+// folds are Summarize's folds over one history, fed the same events in
+// the same order.
+type folds struct {
+	w           who
+	lastEventAt time.Time
+	mark        markFold
+	person      personFold
+	reviews     reviewFold
+	close       closeFold
+	turn        turnFold
+}
+
+func newFolds(pr PR, sorted []Event, staleLabel string, w who) *folds {
+	return &folds{
+		w:       w,
+		mark:    markFold{w: w, staleLabel: staleLabel, botComments: map[string]time.Time{}},
+		person:  personFold{w: w, staleLabel: staleLabel, author: pr.Author},
+		reviews: reviewFold{author: pr.Author},
+		close:   closeFold{w: w},
+		turn:    newTurnFold(pr, sorted, w),
+	}
+}
+
+func (f *folds) add(e Event) {
+	e = f.w.trusted(e)
+	f.lastEventAt = later(f.lastEventAt, e.At)
+	// The person fold reads the mark as it stood before e (an un-stale of
+	// ours dates what came after it), the close fold our closing comment.
+	f.person.add(e, f.mark.at)
+	f.close.add(e, f.mark.closeNoticeAt)
+	f.mark.add(e)
+	f.reviews.add(e)
+	f.turn.add(e)
+}
+
+func (f *folds) activity() Activity {
+	pending := f.reviews.pending
+	author := f.reviews.author
+	return Activity{
+		MarkedAt:         f.mark.at,
+		ForeignMark:      f.mark.foreign(),
+		NoticeAt:         f.mark.noticeAt,
+		MarkHead:         f.mark.head,
+		CloseNoticeAt:    f.mark.closeNoticeAt,
+		LastPersonAt:     f.person.at,
+		LastPersonLogin:  f.person.login,
+		ReopenedAt:       f.close.reopenedAt,
+		PendingReviewers: pending,
+		AwaitingReview:   len(pending) > 0 && author != "" && strings.EqualFold(f.person.login, author),
+		Approved:         Approved(f.reviews.reviews),
+		ClosedBySelf:     f.close.bySelf,
+		ClosedNow:        !f.close.closedAt.IsZero(),
+		LastEventAt:      f.lastEventAt,
+		Turn:             f.turn.t,
+	}
+}
+
+// who tells stalepr's own logins, the bots and the people apart.
+type who struct{ self []string }
+
+func (w who) isSelf(login string) bool { return login != "" && containsFold(w.self, login) }
+
+// isBot: a bot account, or stalepr itself.
+func (w who) isBot(e Event) bool { return e.Bot || IsBotLogin(e.Actor) || w.isSelf(e.Actor) }
+
+// isPerson: the event is a person's. A commit is a person's unless a bot
+// authored or committed it (GitHub records no pusher).
+func (w who) isPerson(e Event) bool {
+	if e.Kind == Committed {
+		return !e.Bot
+	}
+	return e.Actor != "" && !w.isBot(e)
+}
+
+// trusted drops the marker of a comment stalepr did not write (a quote, a
+// paste, another bot repeating it): it is an ordinary comment.
+func (w who) trusted(e Event) Event {
+	if e.Kind == Commented && e.Notice != NoNotice && !w.isSelf(e.Actor) {
+		e.Notice, e.MarkedAt, e.MarkHead = NoNotice, time.Time{}, ""
+	}
+	return e
+}
+
+// markFold follows the stale label: when it was last added and by whom,
+// and our notices for that mark. Adding or removing the label starts over.
+type markFold struct {
+	w          who
+	staleLabel string
+
+	at            time.Time // the label was added (or our notice says so)
+	noticeAt      time.Time // our stale notice
+	head          string    // the head commit our notice recorded
+	closeNoticeAt time.Time // our closing comment
+	by            string    // who added the label
+	byPerson      bool      // a person added it by hand
+	// botNoticed: the bot that added the label commented within
+	// foreignNoticeWindow of it, before or after: its own notice.
+	botNoticed  bool
+	botComments map[string]time.Time // each bot's last plain comment, by lower-case login
+}
+
+// foreign is the foreign-mark rule (see Activity.ForeignMark): a label
+// that our notice does not announce is someone else's when a person added
+// it, or when the bot that added it came with its own comment.
+func (m *markFold) foreign() bool {
+	return m.noticeAt.IsZero() && (m.byPerson || m.botNoticed)
+}
+
+func (m *markFold) add(e Event) {
+	switch {
+	case e.Kind == Labeled && strings.EqualFold(e.Label, m.staleLabel):
+		prev, commented := m.botComments[strings.ToLower(e.Actor)]
+		*m = markFold{
+			w: m.w, staleLabel: m.staleLabel, botComments: m.botComments,
+			head: m.head, // only taking the label off forgets our notice's head
+			at:   e.At, by: e.Actor, byPerson: !m.w.isBot(e),
+			botNoticed: commented && e.At.Sub(prev) <= foreignNoticeWindow,
+		}
+	case e.Kind == Unlabeled && strings.EqualFold(e.Label, m.staleLabel):
+		*m = markFold{w: m.w, staleLabel: m.staleLabel, botComments: m.botComments}
+	case e.Kind == Commented:
+		m.comment(e)
+	}
+}
+
+func (m *markFold) comment(e Event) {
+	switch e.Notice {
+	case StaleNotice:
+		m.noticeAt, m.head = e.At, e.MarkHead
+		m.at = later(m.at, e.MarkedAt)
+	case CloseNotice:
+		m.closeNoticeAt = e.At
+	case NudgeNotice:
+		// Ours, and no notice of a mark: never a bot's own notice next to
+		// its label.
+	default:
+		if !m.w.isBot(e) {
+			return
+		}
+		m.botComments[strings.ToLower(e.Actor)] = e.At
+		if !m.at.IsZero() && !m.byPerson && strings.EqualFold(e.Actor, m.by) && e.At.Sub(m.at) <= foreignNoticeWindow {
+			m.botNoticed = true // its notice came right after its label
+		}
+	}
+}
+
+// personFold finds the last thing a person did. Marking is not activity,
+// whoever does it, and neither is withdrawing a review request.
+type personFold struct {
+	w          who
+	staleLabel string
+	author     string
+
+	at    time.Time
+	login string
+}
+
+// add folds in e, with markedAt the mark as it stood before e.
+func (p *personFold) add(e Event, markedAt time.Time) {
+	if e.Kind == Unlabeled && strings.EqualFold(e.Label, p.staleLabel) && p.w.isSelf(e.Actor) &&
+		!markedAt.IsZero() && !p.at.After(markedAt) {
+		// We un-staled it for something a person did after the mark that
+		// the timeline dates earlier (a push of old commits): our un-stale
+		// is the best date it has.
+		p.at = e.At
+		return
+	}
+	if !p.w.isPerson(e) || !isActivity(e, p.staleLabel) {
+		return
+	}
+	p.at, p.login = e.At, e.Actor
+	if e.Kind == Committed {
+		// GitHub records no pusher; on a PR it is nearly always the author.
+		p.login = p.author
+	}
+}
+
+// isActivity: e, done by a person, keeps a PR alive.
+func isActivity(e Event, staleLabel string) bool {
+	switch e.Kind {
+	case Other, ReviewRequestRemoved:
+		return false
+	case Labeled:
+		return !strings.EqualFold(e.Label, staleLabel)
+	}
+	return true
+}
+
+// reviewFold collects the reviews given and the requests still pending.
+type reviewFold struct {
+	author  string
+	pending []string
+	reviews []Review
+}
+
+func (r *reviewFold) add(e Event) {
+	switch e.Kind {
+	case ReviewRequested:
+		if !containsFold(r.pending, e.Reviewer) {
+			r.pending = append(r.pending, e.Reviewer)
+		}
+	case ReviewRequestRemoved:
+		r.pending = removeFold(r.pending, e.Reviewer)
+	case Reviewed:
+		r.reviews = append(r.reviews, Review{Reviewer: e.Actor, State: e.ReviewState, At: e.At})
+		// GitHub fulfils a team's request with any member's review; we
+		// cannot tell membership, so any review but the author's does.
+		r.pending = removeFold(r.pending, e.Actor)
+		if !strings.EqualFold(e.Actor, r.author) {
+			r.pending = removeTeams(r.pending)
+		}
+	}
+}
+
+// closeFold follows closes and reopenings.
+type closeFold struct {
+	w          who
+	closedAt   time.Time // the last close with no reopening after it
+	reopenedAt time.Time
+	bySelf     bool // the last close was ours, after our closing comment
+}
+
+// add folds in e, with closeNoticeAt our closing comment for the mark.
+func (c *closeFold) add(e Event, closeNoticeAt time.Time) {
+	switch e.Kind {
+	case Closed:
+		c.closedAt = e.At
+		c.bySelf = c.w.isSelf(e.Actor) && !closeNoticeAt.IsZero()
+	case Reopened:
+		c.closedAt, c.reopenedAt = time.Time{}, e.At
+	}
+}
+
+// explain folds in an updated_at that a PR's whole history cannot explain:
 // when it lies after every event (and creation) by more than updateSlack,
 // something happened that the timeline does not date (a push of commits made
-// long ago, an edit), and in doubt it was a person.
-func (a Activity) Explain(pr PR) Activity {
+// long ago, an edit), and in doubt it was a person. A PR without updated_at
+// (no listing) has nothing to explain.
+func explain(a Activity, pr PR) Activity {
 	updatedAt := pr.UpdatedAt
+	if updatedAt.IsZero() {
+		return a
+	}
 	if a.PushedAfterMark && !a.LastPersonAt.After(a.MarkedAt) {
 		// A person pushed after the mark, when exactly the timeline cannot
 		// tell: no later than updated_at.
@@ -262,9 +409,17 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 	if updatedAt.Sub(last.At) > slack {
 		return Activity{}, false
 	}
-	a = Summarize(sorted, "", "", self)
+	w := who{self}
+	f := newFolds(PR{}, sorted, "", w)
+	for _, e := range sorted {
+		f.add(e)
+	}
+	a = f.activity()
+	// The comments do not tell whose turn it is: the timeline does, when a
+	// rule asks (see Turn).
+	a.Turn = Turn{}
 	lastIsPerson := !a.LastPersonAt.IsZero() && a.LastPersonAt.Equal(last.At)
-	ours := last.Notice != NoNotice && containsFold(self, last.Actor)
+	ours := w.trusted(last).Notice != NoNotice
 	a.Partial = true
 	switch {
 	case lastIsPerson:

@@ -380,7 +380,7 @@ func TestSummarize(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := slices.Clone(tt.events)
-			got := lifecycle.Summarize(tt.events, staleLabel, tt.author, tt.self)
+			got := lifecycle.Summarize(lifecycle.PR{Author: tt.author}, tt.events, staleLabel, tt.self)
 			if d := diffActivity(got, tt.want); d != "" {
 				t.Error(d)
 			}
@@ -529,7 +529,7 @@ func TestSummarizeNoticeInTheSameSecondAsItsLabel(t *testing.T) {
 		{Kind: lifecycle.Commented, At: at, Actor: "github-actions[bot]", Bot: true, Notice: lifecycle.StaleNotice, MarkedAt: at},
 		{Kind: lifecycle.Labeled, At: at, Actor: "github-actions[bot]", Bot: true, Label: "stale"},
 	}
-	a := lifecycle.Summarize(events, "stale", "alice", []string{"github-actions[bot]"})
+	a := lifecycle.Summarize(lifecycle.PR{Author: "alice"}, events, "stale", []string{"github-actions[bot]"})
 	if !a.MarkedAt.Equal(at) || !a.NoticeAt.Equal(at) {
 		t.Fatalf("MarkedAt %v NoticeAt %v: a notice listed before its label in the same second must count", a.MarkedAt, a.NoticeAt)
 	}
@@ -552,7 +552,7 @@ func TestSummarizeTimelineEndingClosed(t *testing.T) {
 		{Kind: lifecycle.Labeled, At: closed, Actor: "github-actions[bot]", Bot: true, Label: "closed-stale"},
 		{Kind: lifecycle.Closed, At: closed, Actor: "github-actions[bot]", Bot: true},
 	}
-	a := lifecycle.Summarize(events, "stale", "alice", self)
+	a := lifecycle.Summarize(lifecycle.PR{Author: "alice"}, events, "stale", self)
 	if !a.ClosedNow {
 		t.Fatalf("ClosedNow = false for a history ending with a close")
 	}
@@ -563,7 +563,7 @@ func TestSummarizeTimelineEndingClosed(t *testing.T) {
 		t.Fatalf("decision %v: a PR closed since it was listed must be left alone, not un-staled or closed again", d)
 	}
 	events = append(events, lifecycle.Event{Kind: lifecycle.Reopened, At: closed.Add(time.Hour), Actor: "renovate[bot]", Bot: true})
-	a = lifecycle.Summarize(events, "stale", "alice", self)
+	a = lifecycle.Summarize(lifecycle.PR{Author: "alice"}, events, "stale", self)
 	if a.ClosedNow {
 		t.Fatal("reopened: ClosedNow = true, want open again")
 	}
@@ -593,7 +593,7 @@ func TestSummarizeClosedBySelf(t *testing.T) {
 			events = append(events, *tc.notice)
 		}
 		events = append(events, lifecycle.Event{Kind: lifecycle.Closed, At: at.Add(time.Second), Actor: tc.by})
-		if got := lifecycle.Summarize(events, "stale", "alice", self).ClosedBySelf; got != tc.want {
+		if got := lifecycle.Summarize(lifecycle.PR{Author: "alice"}, events, "stale", self).ClosedBySelf; got != tc.want {
 			t.Errorf("%s: ClosedBySelf = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -631,15 +631,117 @@ func TestPushedAfterMark(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := lifecycle.Summarize(append(marked(tt.head), tt.after...), staleLabel, author, []string{selfLogin})
-			if a.PushedAfterMark != tt.want {
-				t.Fatalf("PushedAfterMark = %v, want %v", a.PushedAfterMark, tt.want)
-			}
 			pr := lifecycle.PR{CreatedAt: daysAgo(90), UpdatedAt: daysAgo(2), Author: author, Labels: []string{staleLabel}}
-			got := a.Explain(pr)
+			got := lifecycle.Summarize(pr, append(marked(tt.head), tt.after...), staleLabel, []string{selfLogin})
+			if got.PushedAfterMark != tt.want {
+				t.Fatalf("PushedAfterMark = %v, want %v", got.PushedAfterMark, tt.want)
+			}
 			if tt.want && !got.LastPersonAt.Equal(pr.UpdatedAt) {
-				t.Errorf("Explain: LastPersonAt = %s, want updated_at: the push happened by then", fmtTime(got.LastPersonAt))
+				t.Errorf("LastPersonAt = %s, want updated_at: the push happened by then", fmtTime(got.LastPersonAt))
 			}
 		})
+	}
+}
+
+// TestSummarizeSomeoneElsesMark: rule 4, "someone else's mark". A label our
+// notice does not announce is someone else's when a person added it, or when
+// the bot that added it commented within minutes of it (actions/stale);
+// our own label whose notice a stopped run never posted is ours.
+func TestSummarizeSomeoneElsesMark(t *testing.T) {
+	t.Parallel()
+	m := daysAgo(5)
+	const other = "github-actions[bot]" // actions/stale, under a token that is not ours
+	tests := []struct {
+		name   string
+		events []lifecycle.Event
+		want   bool
+	}{
+		{"a person's hand label", []lifecycle.Event{labeled(m, "maya", staleLabel)}, true},
+		{"a person's hand label, then our notice: ours now", []lifecycle.Event{
+			labeled(m, "maya", staleLabel), staleNotice(m.Add(time.Hour), selfLogin, m),
+		}, false},
+		{"a bot's comment, then its label", []lifecycle.Event{
+			botComment(m.Add(-time.Minute), other), asBot(labeled(m, other, staleLabel)),
+		}, true},
+		{"a bot's label, then its comment", []lifecycle.Event{
+			asBot(labeled(m, other, staleLabel)), botComment(m.Add(time.Minute), other),
+		}, true},
+		{"a bot's comment long before its label", []lifecycle.Event{
+			botComment(m.Add(-time.Hour), other), asBot(labeled(m, other, staleLabel)),
+		}, false},
+		{"a bot's comment long after its label", []lifecycle.Event{
+			asBot(labeled(m, other, staleLabel)), botComment(m.Add(time.Hour), other),
+		}, false},
+		{"another bot's comment next to the label", []lifecycle.Event{
+			asBot(labeled(m, other, staleLabel)), botComment(m.Add(time.Minute), "codecov[bot]"),
+		}, false},
+		{"our label, no notice (a run stopped between): ours", []lifecycle.Event{
+			asBot(labeled(m, selfLogin, staleLabel)),
+		}, false},
+		{"our label and our notice", []lifecycle.Event{
+			asBot(labeled(m, selfLogin, staleLabel)), staleNotice(m, selfLogin, m),
+		}, false},
+		{"a pasted notice does not make a hand label ours", []lifecycle.Event{
+			labeled(m, "maya", staleLabel), staleNotice(m.Add(time.Hour), "mallory", m),
+		}, true},
+		{"taking the label off forgets the mark", []lifecycle.Event{
+			labeled(m, "maya", staleLabel), unlabeled(m.Add(time.Hour), "maya", staleLabel),
+		}, false},
+		{"a new label after our notice starts over", []lifecycle.Event{
+			asBot(labeled(daysAgo(9), selfLogin, staleLabel)), staleNotice(daysAgo(9), selfLogin, daysAgo(9)),
+			unlabeled(daysAgo(8), "bob", staleLabel), labeled(m, "maya", staleLabel),
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := lifecycle.Summarize(lifecycle.PR{Author: author}, tt.events, staleLabel, []string{selfLogin})
+			if got.ForeignMark != tt.want {
+				t.Errorf("ForeignMark = %v, want %v", got.ForeignMark, tt.want)
+			}
+		})
+	}
+}
+
+// TestSummarizeExplainsUpdatedAt: rule 3, "when in doubt, it is activity".
+// Summarize reads the listing's updated_at itself: what the history does not
+// explain is a person's, with no second step for a caller to forget.
+func TestSummarizeExplainsUpdatedAt(t *testing.T) {
+	t.Parallel()
+	m := daysAgo(10)
+	marked := []lifecycle.Event{labeled(m, selfLogin, staleLabel), staleNotice(m, selfLogin, m)}
+	tests := []struct {
+		name      string
+		updatedAt time.Time
+		events    []lifecycle.Event
+		wantAt    time.Time
+		wantLogin string
+	}{
+		{"updated_at within slack of the last event: nothing more", m.Add(30 * time.Second), marked, time.Time{}, ""},
+		{"updated_at after everything: a person's then, who unknown", daysAgo(1), marked, daysAgo(1), ""},
+		{"a person's comment explains it", daysAgo(1), append(slices.Clone(marked), comment(daysAgo(1), "bob")), daysAgo(1), "bob"},
+		{"a later person's activity wins over an earlier unexplained update", daysAgo(2),
+			append(slices.Clone(marked), comment(daysAgo(1), "bob")), daysAgo(1), "bob"},
+		{"no listing (zero updated_at): nothing to explain", time.Time{}, marked, time.Time{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pr := lifecycle.PR{Author: author, CreatedAt: daysAgo(90), UpdatedAt: tt.updatedAt}
+			got := lifecycle.Summarize(pr, tt.events, staleLabel, []string{selfLogin})
+			if !got.LastPersonAt.Equal(tt.wantAt) || got.LastPersonLogin != tt.wantLogin {
+				t.Errorf("last person %s by %q, want %s by %q", fmtTime(got.LastPersonAt), got.LastPersonLogin, fmtTime(tt.wantAt), tt.wantLogin)
+			}
+		})
+	}
+}
+
+// TestSummarizeFromCommentsKnowsNoTurn: the repository's comments do not
+// tell whose turn a PR is on, so the sweep reads the timeline when a rule
+// asks.
+func TestSummarizeFromCommentsKnowsNoTurn(t *testing.T) {
+	t.Parallel()
+	at := daysAgo(1)
+	a, ok := lifecycle.FromComments([]lifecycle.Event{comment(at, "bob")}, at, []string{selfLogin}, time.Second)
+	if !ok || a.Turn.Whose != lifecycle.TurnUnknown {
+		t.Fatalf("ok %v, turn %v: want ok and the turn unknown", ok, a.Turn.Whose)
 	}
 }

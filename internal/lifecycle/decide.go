@@ -19,7 +19,24 @@ const (
 )
 
 func (a Action) String() string {
-	return [...]string{"keep", "skip", "need-detail", "mark", "notify", "unstale", "close"}[a]
+	switch a {
+	case Keep:
+		return "keep"
+	case Skip:
+		return "skip"
+	case NeedDetail:
+		return "need-detail"
+	case Mark:
+		return "mark"
+	case Notify:
+		return "notify"
+	case Unstale:
+		return "unstale"
+	case Close:
+		return "close"
+	}
+	// A constant added without its word shows as a number, not a panic.
+	return fmt.Sprintf("action(%d)", int(a))
 }
 
 // Reason says why, in a form tests and the summary can rely on.
@@ -141,28 +158,9 @@ func decideFresh(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	if !ok {
 		return Decision{Action: Keep, Reason: ReasonNeverStale}
 	}
-	last := pr.UpdatedAt
-	if p.IgnoreUpdates {
-		// Age counts from creation, or from the last reopening: a reopened
-		// PR is fresh whatever the inputs. A reopening moves updated_at, so
-		// only a PR updated after the cutoff may hide one.
-		last = pr.CreatedAt
-		if !pr.UpdatedAt.Before(cutoff) && pr.CreatedAt.Before(cutoff) {
-			if act == nil {
-				return Decision{Action: NeedDetail, Reason: ReasonActive}
-			}
-			last = later(last, act.ReopenedAt)
-		}
-	}
-	if p.ActivityFrom == People && !p.IgnoreUpdates {
-		// updated_at is an upper bound of a person's last activity, and
-		// created_at a lower one: only PRs between the two need a look.
-		if !pr.UpdatedAt.Before(cutoff) && pr.CreatedAt.Before(cutoff) {
-			if act == nil {
-				return Decision{Action: NeedDetail, Reason: ReasonActive}
-			}
-			last = later(pr.CreatedAt, act.LastPersonAt)
-		}
+	last, known := lastActivity(pr, act, cutoff, p)
+	if !known {
+		return Decision{Action: NeedDetail, Reason: ReasonActive}
 	}
 	if p.StaleClock == ClockAuthorTurn {
 		var d Decision
@@ -194,6 +192,35 @@ func decideFresh(pr PR, act *Activity, now time.Time, p Policy) Decision {
 		return Decision{Action: Close, Reason: ReasonInactive, InactiveSince: last, CloseAt: now}
 	}
 	return Decision{Action: Mark, Reason: ReasonInactive, InactiveSince: last, MarkedAt: now, CloseAt: p.CloseDate(now)}
+}
+
+// lastActivity is the last activity the inactivity rules count for an
+// unlabelled PR; known is false when only its activity can tell.
+func lastActivity(pr PR, act *Activity, cutoff time.Time, p Policy) (last time.Time, known bool) {
+	// Only a PR updated after the cutoff but created before it may have
+	// been active in a way updated_at does not tell.
+	unsure := !pr.UpdatedAt.Before(cutoff) && pr.CreatedAt.Before(cutoff)
+	switch {
+	case p.IgnoreUpdates:
+		// Age counts from creation, or from the last reopening: a reopened
+		// PR is fresh whatever the inputs. A reopening moves updated_at, so
+		// only a PR updated after the cutoff may hide one.
+		if !unsure {
+			return pr.CreatedAt, true
+		}
+		if act == nil {
+			return time.Time{}, false
+		}
+		return later(pr.CreatedAt, act.ReopenedAt), true
+	case p.ActivityFrom == People && unsure:
+		// updated_at is an upper bound of a person's last activity, and
+		// created_at a lower one: only PRs between the two need a look.
+		if act == nil {
+			return time.Time{}, false
+		}
+		return later(pr.CreatedAt, act.LastPersonAt), true
+	}
+	return pr.UpdatedAt, true
 }
 
 // decideStale needs the PR's activity: the listing's updated_at cannot tell

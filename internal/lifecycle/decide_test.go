@@ -621,7 +621,7 @@ func TestDecideFromTimeline(t *testing.T) { // rules 2, 4, 5
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			act := lifecycle.Summarize(tt.events, staleLabel, author, self)
+			act := lifecycle.Summarize(lifecycle.PR{Author: author}, tt.events, staleLabel, self)
 			p := pr(now.Add(-time.Hour), staleLabel)
 			if got := lifecycle.Decide(p, &act, now, tt.policy); got.Action != tt.want {
 				t.Errorf("Decide = %v, want %v; activity %+v", got, tt.want, act)
@@ -690,5 +690,20 @@ func TestDecideZeroDaysBeforeCloseClosesAtOnce(t *testing.T) {
 	pr.UpdatedAt = now.AddDate(0, 0, -29)
 	if d := lifecycle.Decide(pr, nil, now, pol); d.Action != lifecycle.Keep {
 		t.Fatalf("active PR with days-before-close 0: decision %v, want keep", d)
+	}
+}
+
+// TestStringsOfNewConstants: a constant added without its word prints as a
+// number instead of panicking in a log line.
+func TestStringsOfNewConstants(t *testing.T) {
+	t.Parallel()
+	if got := lifecycle.Action(99).String(); got != "action(99)" {
+		t.Errorf("Action(99).String() = %q", got)
+	}
+	if got := lifecycle.Whose(99).String(); got != "whose(99)" {
+		t.Errorf("Whose(99).String() = %q", got)
+	}
+	if got := lifecycle.TurnMaintainers.String(); got != "maintainers" {
+		t.Errorf("TurnMaintainers.String() = %q", got)
 	}
 }

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -16,7 +17,17 @@ const (
 )
 
 func (w Whose) String() string {
-	return [...]string{"unknown", "reviewers", "author", "maintainers"}[w]
+	switch w {
+	case TurnUnknown:
+		return "unknown"
+	case TurnReviewers:
+		return "reviewers"
+	case TurnAuthor:
+		return "author"
+	case TurnMaintainers:
+		return "maintainers"
+	}
+	return fmt.Sprintf("whose(%d)", int(w))
 }
 
 // Turn is whose turn a PR is on, and since when.
@@ -45,8 +56,8 @@ func IsMaintainer(association string) bool {
 	return false
 }
 
-// TurnOf reads whose turn a PR is on from its timeline. self lists the
-// logins stalepr writes as. The rules:
+// turnFold reads whose turn a PR is on from its timeline (Summarize fills
+// Activity.Turn with it). The rules:
 //   - the reviewers' turn from when the PR is opened or marked ready;
 //   - the author's when a maintainer (IsMaintainer) acts after the
 //     author's last action: a review that requests changes or comments, an
@@ -61,83 +72,93 @@ func IsMaintainer(association string) bool {
 // the turn. On a maintainer's own PR the author's actions are the author's
 // and the other maintainers are the reviewers. A dismissed review passes
 // nothing: it was withdrawn.
-func TurnOf(pr PR, events []Event, self []string) Turn {
-	sorted := chronological(events)
-	draft := pr.Draft
+type turnFold struct {
+	w      who
+	author string
+	draft  bool
+	base   Whose             // the turn as actions pass it, before drafts and approvals
+	latest map[string]string // each maintainer's latest review that is not a comment
+	t      Turn
+}
+
+func newTurnFold(pr PR, sorted []Event, w who) turnFold {
+	f := turnFold{
+		w: w, author: pr.Author, draft: openedAsDraft(pr, sorted),
+		base: TurnReviewers, latest: map[string]string{},
+		t: Turn{Whose: TurnReviewers, Since: pr.CreatedAt},
+	}
+	f.settle(pr.CreatedAt, "", false)
+	return f
+}
+
+// openedAsDraft: the first change of draft state tells how the PR was
+// opened; without one, it is as the listing says.
+func openedAsDraft(pr PR, sorted []Event) bool {
 	for _, e := range sorted {
 		if e.Kind == ReadyForReview || e.Kind == ConvertedToDraft {
-			draft = e.Kind == ReadyForReview // the first change tells how it was opened
-			break
+			return e.Kind == ReadyForReview
 		}
 	}
-	isAuthor := func(login string) bool { return login != "" && strings.EqualFold(login, pr.Author) }
-	ignored := func(e Event) bool {
-		if e.Kind == Committed {
-			return e.Bot
-		}
-		return e.Actor == "" || e.Bot || IsBotLogin(e.Actor) || containsFold(self, e.Actor)
-	}
+	return pr.Draft
+}
 
-	t := Turn{Whose: TurnReviewers, Since: pr.CreatedAt}
-	base := TurnReviewers         // the turn as actions pass it, before drafts and approvals
-	latest := map[string]string{} // each maintainer's latest review that is not a comment
-	// set settles the turn after an event at `at` by actor (review: a review).
-	set := func(at time.Time, actor string, review bool) {
-		w := base
-		switch {
-		case draft:
-			w = TurnAuthor
-		case approvalStands(latest):
-			w = TurnMaintainers
-		}
-		if w == t.Whose {
-			return
-		}
-		t.Whose, t.Since, t.By, t.ByReview = w, at, "", false
-		if w == TurnAuthor && !draft {
-			t.By, t.ByReview = actor, review
-		}
+func (f *turnFold) add(e Event) {
+	switch {
+	case e.Kind == Commented && e.Notice == NudgeNotice: // ours: trusted markers only
+		f.t.NudgedAt = e.At
+	case e.Kind == ReadyForReview: // by anyone: the reviewers' turn begins
+		f.draft, f.base = false, TurnReviewers
+		f.settle(e.At, "", false)
+	case e.Kind == ConvertedToDraft:
+		f.draft = true
+		f.settle(e.At, "", false)
+	case f.w.isPerson(e) && f.pass(e):
+		f.settle(e.At, e.Actor, e.Kind == Reviewed)
 	}
-	set(pr.CreatedAt, "", false)
-	for _, e := range sorted {
-		if e.Kind == Commented && e.Notice == NudgeNotice && containsFold(self, e.Actor) {
-			t.NudgedAt = e.At
-			continue
+}
+
+// pass applies a person's action to the turn as actions pass it; false when
+// it is nothing that may pass the turn.
+func (f *turnFold) pass(e Event) bool {
+	if e.Kind == Committed || e.Actor != "" && strings.EqualFold(e.Actor, f.author) {
+		if !authorAction(e) {
+			return false
 		}
-		switch e.Kind {
-		case ReadyForReview: // by anyone: the reviewers' turn begins
-			draft, base = false, TurnReviewers
-			set(e.At, "", false)
-			continue
-		case ConvertedToDraft:
-			draft = true
-			set(e.At, "", false)
-			continue
-		}
-		if ignored(e) {
-			continue
-		}
-		author := e.Kind == Committed || isAuthor(e.Actor)
-		switch {
-		case author && authorAction(e):
-			t.AuthorAt = e.At
-			base = TurnReviewers
-		case !author && IsMaintainer(e.Association) && maintainerAction(e):
-			state := strings.ToUpper(e.ReviewState)
-			if e.Kind == Reviewed && state != ReviewStateCommented {
-				latest[strings.ToLower(e.Actor)] = state
-			}
-			// An approval passes nothing to the author; a dismissed review
-			// was withdrawn.
-			if e.Kind != Reviewed || state != ReviewStateApproved && state != ReviewStateDismissed {
-				base = TurnAuthor
-			}
-		default:
-			continue
-		}
-		set(e.At, e.Actor, e.Kind == Reviewed)
+		f.t.AuthorAt = e.At
+		f.base = TurnReviewers
+		return true
 	}
-	return t
+	if !IsMaintainer(e.Association) || !maintainerAction(e) {
+		return false
+	}
+	state := strings.ToUpper(e.ReviewState)
+	if e.Kind == Reviewed && state != ReviewStateCommented {
+		f.latest[strings.ToLower(e.Actor)] = state
+	}
+	// An approval passes nothing to the author; a dismissed review was
+	// withdrawn.
+	if e.Kind != Reviewed || state != ReviewStateApproved && state != ReviewStateDismissed {
+		f.base = TurnAuthor
+	}
+	return true
+}
+
+// settle settles the turn after an event at `at` by actor (review: a review).
+func (f *turnFold) settle(at time.Time, actor string, review bool) {
+	w := f.base
+	switch {
+	case f.draft:
+		w = TurnAuthor
+	case approvalStands(f.latest):
+		w = TurnMaintainers
+	}
+	if w == f.t.Whose {
+		return
+	}
+	f.t.Whose, f.t.Since, f.t.By, f.t.ByReview = w, at, "", false
+	if w == TurnAuthor && !f.draft {
+		f.t.By, f.t.ByReview = actor, review
+	}
 }
 
 // authorAction: what the author does that hands the turn back.
@@ -179,7 +200,7 @@ type StaleClock string
 const (
 	// ClockInactivity: time without activity (activity-from says whose).
 	ClockInactivity StaleClock = "inactivity"
-	// ClockAuthorTurn: time on the author's turn only (see TurnOf).
+	// ClockAuthorTurn: time on the author's turn only (see turnFold).
 	ClockAuthorTurn StaleClock = "author-turn"
 )
 
@@ -209,7 +230,7 @@ func turnFresh(pr PR, act *Activity, cutoff, last time.Time) (Decision, time.Tim
 	}
 	clock := act.Turn.Since
 	if act.LastPersonLogin == "" && act.LastPersonAt.After(clock) {
-		// An update nothing explains (Explain): in doubt, the author's.
+		// An update nothing explains (see explain): in doubt, the author's.
 		clock = act.LastPersonAt
 	}
 	return Decision{}, clock, false

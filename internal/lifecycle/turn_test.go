@@ -133,7 +133,7 @@ func TestTurnOf(t *testing.T) {
 				p.Author = author
 			}
 			p.CreatedAt = opened
-			got := lifecycle.TurnOf(p, c.events, self)
+			got := lifecycle.Summarize(p, c.events, staleLabel, self).Turn
 			if got.Whose != c.whose || !got.Since.Equal(c.since) || got.By != c.by {
 				t.Errorf("TurnOf = %v since %s by %q, want %v since %s by %q", got.Whose, got.Since.Format(time.DateOnly), got.By,
 					c.whose, c.since.Format(time.DateOnly), c.by)
@@ -148,7 +148,7 @@ func TestTurnOfNudgedAt(t *testing.T) {
 		{Kind: lifecycle.Commented, At: at, Actor: selfLogin, Notice: lifecycle.NudgeNotice},
 		{Kind: lifecycle.Commented, At: daysAgo(2), Actor: "mallory", Notice: lifecycle.NudgeNotice}, // a quote
 	}
-	got := lifecycle.TurnOf(lifecycle.PR{Author: author, CreatedAt: daysAgo(10)}, events, []string{selfLogin})
+	got := lifecycle.Summarize(lifecycle.PR{Author: author, CreatedAt: daysAgo(10)}, events, staleLabel, []string{selfLogin}).Turn
 	if !got.NudgedAt.Equal(at) {
 		t.Errorf("NudgedAt = %s, want our own nudge's %s", got.NudgedAt, at)
 	}

@@ -415,9 +415,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 		return lifecycle.Activity{}, err
 	}
 	s.noteNotices(pr.Number, events)
-	act := lifecycle.Summarize(events, s.pol.StaleLabel, pr.Author, s.self).Explain(pr)
-	act.Turn = lifecycle.TurnOf(pr, events, s.self)
-	return act, nil
+	return lifecycle.Summarize(pr, events, s.pol.StaleLabel, s.self), nil
 }
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
