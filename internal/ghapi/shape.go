@@ -48,73 +48,104 @@ func perPageOf(u *url.URL) int {
 // of an array member of the top-level object ({"repositories": [...]}).
 // Invalid JSON is left to the decoder.
 func checkShape(body []byte, perPage int) string {
-	var (
-		depth, containers, values int
-		pageDepth                 int  // depth inside the items' array; 0: not reached, -1: passed
-		topObject                 bool // the answer is an object
-		expectItem                bool // the next value is an item of the page
-		items                     int
-		inString, escaped         bool
-	)
+	sc := shapeScan{perPage: perPage}
 	for _, b := range body {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-			continue
-		}
-		if b == ' ' || b == '\t' || b == '\r' || b == '\n' {
-			continue
-		}
-		if expectItem {
-			expectItem = false
-			if b != ']' {
-				items++
-				if items > perPage {
-					return fmt.Sprintf("more than the %d items asked for", perPage)
-				}
-				if b == 'n' {
-					return fmt.Sprintf("item %d is null", items)
-				}
-			}
-		}
-		switch b {
-		case '"':
-			inString = true
-		case '{', '[':
-			if depth == 0 && b == '{' {
-				topObject = true
-			}
-			depth++
-			containers++
-			if containers > maxContainers {
-				return fmt.Sprintf("more than %d JSON objects and arrays", maxContainers)
-			}
-			if b == '[' && perPage > 0 && pageDepth == 0 && (depth == 1 || depth == 2 && topObject) {
-				pageDepth, expectItem = depth, true
-			}
-		case '}', ']':
-			if depth == pageDepth && pageDepth > 0 {
-				pageDepth = -1
-			}
-			depth--
-		case ',':
-			values++
-			if values > maxValues {
-				return fmt.Sprintf("more than %d JSON values", maxValues)
-			}
-			if depth == pageDepth && pageDepth > 0 {
-				expectItem = true
-			}
+		if why := sc.step(b); why != "" {
+			return why
 		}
 	}
 	return ""
 }
+
+// shapeScan is checkShape's state between bytes.
+type shapeScan struct {
+	perPage                   int
+	depth, containers, values int
+	pageDepth                 int  // depth inside the items' array; 0: not reached, -1: passed
+	topObject                 bool // the answer is an object
+	expectItem                bool // the next value is an item of the page
+	items                     int
+	inString, escaped         bool
+}
+
+func (sc *shapeScan) step(b byte) string {
+	if sc.inString {
+		sc.stringByte(b)
+		return ""
+	}
+	if b == ' ' || b == '\t' || b == '\r' || b == '\n' {
+		return ""
+	}
+	if why := sc.item(b); why != "" {
+		return why
+	}
+	switch b {
+	case '"':
+		sc.inString = true
+	case '{', '[':
+		return sc.open(b)
+	case '}', ']':
+		if sc.inPage() {
+			sc.pageDepth = -1
+		}
+		sc.depth--
+	case ',':
+		sc.values++
+		if sc.values > maxValues {
+			return fmt.Sprintf("more than %d JSON values", maxValues)
+		}
+		sc.expectItem = sc.inPage()
+	}
+	return ""
+}
+
+func (sc *shapeScan) stringByte(b byte) {
+	switch {
+	case sc.escaped:
+		sc.escaped = false
+	case b == '\\':
+		sc.escaped = true
+	case b == '"':
+		sc.inString = false
+	}
+}
+
+// item counts the value starting at b when it is an item of the page.
+func (sc *shapeScan) item(b byte) string {
+	if !sc.expectItem {
+		return ""
+	}
+	sc.expectItem = false
+	if b == ']' {
+		return ""
+	}
+	sc.items++
+	if sc.items > sc.perPage {
+		return fmt.Sprintf("more than the %d items asked for", sc.perPage)
+	}
+	if b == 'n' {
+		return fmt.Sprintf("item %d is null", sc.items)
+	}
+	return ""
+}
+
+func (sc *shapeScan) open(b byte) string {
+	if sc.depth == 0 && b == '{' {
+		sc.topObject = true
+	}
+	sc.depth++
+	sc.containers++
+	if sc.containers > maxContainers {
+		return fmt.Sprintf("more than %d JSON objects and arrays", maxContainers)
+	}
+	if b == '[' && sc.perPage > 0 && sc.pageDepth == 0 && (sc.depth == 1 || sc.depth == 2 && sc.topObject) {
+		sc.pageDepth, sc.expectItem = sc.depth, true
+	}
+	return ""
+}
+
+// inPage: the scan is at the level of the page's items.
+func (sc *shapeScan) inPage() bool { return sc.pageDepth > 0 && sc.depth == sc.pageDepth }
 
 // nextPage is the page after page (0 for the first) from resp's Link
 // header; 0 after the last. Pages only go forward: a Link to the page itself
