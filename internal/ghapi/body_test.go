@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // endless streams a JSON array of issues until the client hangs up or limit
@@ -37,7 +39,7 @@ func TestOversizedBodyFailsCleanly(t *testing.T) {
 		t.Run(fmt.Sprintf("content-length declared %v", declare), func(t *testing.T) {
 			srv, n := script(t, endless(page80MB, declare))
 			c, _ := newTestClient(t, srv, Limits{MaxBody: 1 << 20})
-			_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+			_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 			checkExplained(t, err, TooLarge, "GET /repos/{owner}/{repo}/issues", "larger than 1 MiB", "GITHUB_API_URL")
 			if *n != 1 {
 				t.Errorf("server saw %d requests, want 1: the same page would be too large again", *n)
@@ -64,7 +66,7 @@ func TestDefaultBodyCapTakesTheLargestRealPage(t *testing.T) {
 	page := b.String()
 	srv, _ := script(t, status(200, map[string]string{"Content-Type": "application/json"}, page))
 	c, _ := newTestClient(t, srv, Limits{})
-	prs, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	prs, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	if err != nil || len(prs) != perPage {
 		t.Fatalf("a %d-byte page: %d PRs, err %v; want all %d", len(page), len(prs), err, perPage)
 	}

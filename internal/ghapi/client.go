@@ -17,6 +17,7 @@ import (
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // Options configure a Client.
@@ -115,9 +116,9 @@ func (c *Client) fail(kind opKind, err error, format string, args ...any) error 
 	op := fmt.Sprintf(format, args...)
 	if p := classify(err, kind, c.owner+"/"+c.repo); p != nil {
 		p.Op = op
-		return c.redact(p)
+		return c.redact(asStop(p))
 	}
-	return c.redact(fmt.Errorf("%s: %w", op, err))
+	return c.redact(asStop(fmt.Errorf("%s: %w", op, err)))
 }
 
 // redact makes err's text safe to print: the token and any URL's
@@ -144,46 +145,27 @@ func (r *redacted) Error() string { return r.text }
 func (r *redacted) Unwrap() error { return r.err }
 
 // Usage reports the requests made so far.
-func (c *Client) Usage() Usage { return c.t.usage() }
+func (c *Client) Usage() sweep.Usage { return c.t.usage() }
 
 // RequestsLeft is how many requests the run may still make; -1 when unbounded.
 func (c *Client) RequestsLeft() int { return c.t.left() }
 
-// Query selects issues from the repository's issue listing.
-type Query struct {
-	State     string // open | closed
-	Labels    []string
-	Sort      string // updated | created
-	Direction string // asc | desc
-	Since     time.Time
-}
-
-// Page tells where a listing stands after one page.
-type Page struct {
-	Next int // 0: this was the last page
-	Last int // from the Link header; 0 when unknown or on the last page
-	// Sort keys (updated_at or created_at) of the page's first and last
-	// items, issues included, and whether the page was in ascending order.
-	FirstKey, LastKey time.Time
-	Ascending         bool
-}
-
 // ListPRs reads one page of the issue listing and keeps the pull requests.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#list-repository-issues
-func (c *Client) ListPRs(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error) {
+func (c *Client) ListPRs(ctx context.Context, q sweep.Query, page int) ([]lifecycle.PR, sweep.Page, error) {
 	opts := &github.IssueListByRepoOptions{
 		State: q.State, Labels: q.Labels, Sort: q.Sort, Direction: q.Direction, Since: q.Since,
 		ListOptions: github.ListOptions{PerPage: perPage, Page: page},
 	}
 	issues, resp, err := c.gh.Issues.ListByRepo(ctx, c.owner, c.repo, opts)
 	if err != nil {
-		return nil, Page{}, c.fail(opList, err, "list pull requests (page %d)", max(page, 1))
+		return nil, sweep.Page{}, c.fail(opList, err, "list pull requests (page %d)", max(page, 1))
 	}
 	prs := make([]lifecycle.PR, 0, len(issues))
-	p := Page{Ascending: true}
+	p := sweep.Page{Ascending: true}
 	for _, is := range issues {
-		p.see(q.Sort, is.GetCreatedAt().Time, is.GetUpdatedAt().Time)
+		see(&p, q.Sort, is.GetCreatedAt().Time, is.GetUpdatedAt().Time)
 		if is.IsPullRequest() {
 			prs = append(prs, toPR(is))
 		}
@@ -193,7 +175,7 @@ func (c *Client) ListPRs(ctx context.Context, q Query, page int) ([]lifecycle.PR
 }
 
 // see takes one item's sort key into the page's order check.
-func (p *Page) see(sort string, created, updated time.Time) {
+func see(p *sweep.Page, sort string, created, updated time.Time) {
 	key := updated
 	if sort == "created" {
 		key = created
@@ -211,19 +193,19 @@ func (p *Page) see(sort string, created, updated time.Time) {
 // which a stale notice records; it has no label filter.
 //
 // GitHub API docs: https://docs.github.com/rest/pulls/pulls#list-pull-requests
-func (c *Client) ListPulls(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error) {
+func (c *Client) ListPulls(ctx context.Context, q sweep.Query, page int) ([]lifecycle.PR, sweep.Page, error) {
 	opts := &github.PullRequestListOptions{
 		State: q.State, Sort: q.Sort, Direction: q.Direction,
 		ListOptions: github.ListOptions{PerPage: perPage, Page: page},
 	}
 	pulls, resp, err := c.gh.PullRequests.List(ctx, c.owner, c.repo, opts)
 	if err != nil {
-		return nil, Page{}, c.fail(opList, err, "list pull requests (page %d)", max(page, 1))
+		return nil, sweep.Page{}, c.fail(opList, err, "list pull requests (page %d)", max(page, 1))
 	}
 	prs := make([]lifecycle.PR, 0, len(pulls))
-	p := Page{Ascending: true}
+	p := sweep.Page{Ascending: true}
 	for _, pr := range pulls {
-		p.see(q.Sort, pr.GetCreatedAt().Time, pr.GetUpdatedAt().Time)
+		see(&p, q.Sort, pr.GetCreatedAt().Time, pr.GetUpdatedAt().Time)
 		prs = append(prs, fromPull(pr))
 	}
 	p.Next, p.Last = resp.NextPage, resp.LastPage
@@ -286,22 +268,13 @@ func logins(users []*github.User) []string {
 	return out
 }
 
-// Comment is an issue comment, read as a history event.
-type Comment struct {
-	ID        int64
-	Issue     int
-	UpdatedAt time.Time
-	Event     lifecycle.Event
-	Body      string
-}
-
-func toComment(ic *github.IssueComment) Comment {
+func toComment(ic *github.IssueComment) sweep.Comment {
 	kind, markedAt, head := notice.Parse(ic.GetBody())
 	n := 0
 	if u := ic.GetIssueURL(); u != "" {
 		fmt.Sscanf(u[strings.LastIndex(u, "/")+1:], "%d", &n)
 	}
-	return Comment{
+	return sweep.Comment{
 		ID: ic.GetID(), Issue: n, UpdatedAt: ic.GetUpdatedAt().Time, Body: ic.GetBody(),
 		Event: lifecycle.Event{
 			Kind: lifecycle.Commented, At: ic.GetCreatedAt().Time, CommentID: ic.GetID(),
@@ -315,7 +288,7 @@ func toComment(ic *github.IssueComment) Comment {
 // since a time, oldest first.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository
-func (c *Client) RepoComments(ctx context.Context, since time.Time, page int) ([]Comment, Page, error) {
+func (c *Client) RepoComments(ctx context.Context, since time.Time, page int) ([]sweep.Comment, sweep.Page, error) {
 	sort, dir := "created", "asc"
 	opts := &github.IssueListCommentsOptions{
 		Sort: &sort, Direction: &dir, Since: &since,
@@ -323,24 +296,24 @@ func (c *Client) RepoComments(ctx context.Context, since time.Time, page int) ([
 	}
 	list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, 0, opts)
 	if err != nil {
-		return nil, Page{}, c.fail(opList, err, "list repository comments (page %d)", max(page, 1))
+		return nil, sweep.Page{}, c.fail(opList, err, "list repository comments (page %d)", max(page, 1))
 	}
 	next, err := nextPage(resp, page)
 	if err != nil {
-		return nil, Page{}, c.fail(opList, err, "list repository comments (page %d)", max(page, 1))
+		return nil, sweep.Page{}, c.fail(opList, err, "list repository comments (page %d)", max(page, 1))
 	}
-	out := make([]Comment, len(list))
+	out := make([]sweep.Comment, len(list))
 	for i, ic := range list {
 		out[i] = toComment(ic)
 	}
-	return out, Page{Next: next, Last: resp.LastPage}, nil
+	return out, sweep.Page{Next: next, Last: resp.LastPage}, nil
 }
 
 // PRComments reads the comments of one PR updated since a time.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/comments#list-issue-comments
-func (c *Client) PRComments(ctx context.Context, number int, since time.Time) ([]Comment, error) {
-	var out []Comment
+func (c *Client) PRComments(ctx context.Context, number int, since time.Time) ([]sweep.Comment, error) {
+	var out []sweep.Comment
 	opts := &github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: perPage}}
 	for {
 		list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, number, opts)
@@ -390,23 +363,15 @@ func (c *Client) Timeline(ctx context.Context, number int) ([]lifecycle.Event, e
 	return out, nil
 }
 
-// Head describes where a PR's branch lives, for branch deletion.
-type Head struct {
-	Ref           string
-	SHA           string
-	SameRepo      bool // head.repo is the base repository (false for forks and deleted forks)
-	DefaultBranch string
-}
-
 // PullHead reads a PR's head and base.
 //
 // GitHub API docs: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
-func (c *Client) PullHead(ctx context.Context, number int) (Head, error) {
+func (c *Client) PullHead(ctx context.Context, number int) (sweep.Head, error) {
 	pr, _, err := c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
 	if err != nil {
-		return Head{}, c.fail(opRead, err, "read #%d", number)
+		return sweep.Head{}, c.fail(opRead, err, "read #%d", number)
 	}
-	h := Head{Ref: pr.GetHead().GetRef(), SHA: pr.GetHead().GetSHA(), DefaultBranch: pr.GetBase().GetRepo().GetDefaultBranch()}
+	h := sweep.Head{Ref: pr.GetHead().GetRef(), SHA: pr.GetHead().GetSHA(), DefaultBranch: pr.GetBase().GetRepo().GetDefaultBranch()}
 	if hr := pr.GetHead().GetRepo(); hr != nil {
 		h.SameRepo = hr.GetFullName() != "" && strings.EqualFold(hr.GetFullName(), pr.GetBase().GetRepo().GetFullName())
 	}
@@ -534,7 +499,7 @@ func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 		return nil // gone already
 	case s == http.StatusUnprocessableEntity && errors.As(err, &er):
 		// A protected branch, the default branch: GitHub keeps it.
-		return c.redact(fmt.Errorf("%w: branch %q: %s", ErrBranchKept, branch, er.Message))
+		return c.redact(fmt.Errorf("%w: branch %q: %s", sweep.ErrBranchKept, branch, er.Message))
 	}
 	return c.fail(opBranch, err, "delete branch %q", branch)
 }
@@ -605,10 +570,10 @@ func (c *Client) BranchInUse(ctx context.Context, branch string) (bool, error) {
 // pages.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository
-func (c *Client) RecentComments(ctx context.Context, since time.Time) ([]Comment, error) {
+func (c *Client) RecentComments(ctx context.Context, since time.Time) ([]sweep.Comment, error) {
 	sort, dir := "updated", "asc"
 	seen := map[int64]bool{}
-	var out []Comment
+	var out []sweep.Comment
 	for page := 1; ; {
 		opts := &github.IssueListCommentsOptions{
 			Sort: &sort, Direction: &dir, Since: &since,

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // TestDeadlineLetsAWriteInFlightFinish: a write sent before the run's
@@ -26,7 +28,7 @@ func TestDeadlineLetsAWriteInFlightFinish(t *testing.T) {
 	}
 	clock.Advance(time.Second)
 	err := c.AddLabels(context.Background(), 2, []string{"stale"})
-	if !errors.Is(err, ErrDeadline) || !IsStop(err) || *n != 1 {
+	if !errors.Is(err, ErrDeadline) || !sweep.IsStop(err) || *n != 1 {
 		t.Errorf("past the deadline: err %v, %d requests; want ErrDeadline, a stop, 1 request", err, *n)
 	}
 

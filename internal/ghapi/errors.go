@@ -1,7 +1,6 @@
 package ghapi
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -16,31 +15,36 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
+
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
-// Errors that end a run cleanly: the rest is left for the next run.
+// Errors that end a run cleanly: the rest is left for the next run. Each is
+// the sweep's stop reason, so the sweep and the report tell why a run
+// stopped without knowing this package.
 var (
-	ErrBudget      = errors.New("operations-per-run reached")
-	ErrRateReserve = errors.New("rate-limit reserve reached")
-	ErrRateLimited = errors.New("rate limit exceeded")
-	ErrSecondary   = errors.New("secondary rate limit")
+	ErrBudget      error = sweep.Budget
+	ErrRateReserve error = sweep.RateReserve
+	ErrRateLimited error = sweep.RateLimit
+	ErrSecondary   error = sweep.Secondary
 	// ErrDeadline: the run reached run-timeout.
-	ErrDeadline    = errors.New("run-timeout reached")
-	ErrDryRunWrite = errors.New("dry run: write request refused")
-	// ErrBranchKept: GitHub refused to delete a branch it protects.
-	ErrBranchKept   = errors.New("GitHub keeps the branch")
+	ErrDeadline error = sweep.Deadline
+)
+
+var (
+	ErrDryRunWrite  = errors.New("dry run: write request refused")
 	errTransient    = errors.New("transient failure")
 	errUnknownWrite = errors.New("write outcome unknown")
 )
 
-// IsStop reports whether err means the run must stop making requests: a
-// limit (run-timeout among them), or the run being cancelled (a cancelled workflow, SIGTERM). A slow
-// attempt's own timeout (context.DeadlineExceeded) is a transient failure of
-// that request, not this.
-func IsStop(err error) bool {
-	return errors.Is(err, ErrBudget) || errors.Is(err, ErrRateReserve) ||
-		IsRateLimited(err) || errors.Is(err, ErrSecondary) || errors.Is(err, ErrDeadline) ||
-		errors.Is(err, context.Canceled)
+// asStop maps go-github's own rate-limit errors (its refusal to send
+// requests until the reset after it saw x-ratelimit-remaining: 0, which the
+// transport never sees) onto the sweep's stop.
+func asStop(err error) error {
+	if IsRateLimited(err) && !errors.Is(err, sweep.RateLimit) {
+		return &sweep.StopError{Reason: sweep.RateLimit, Err: err}
+	}
+	return err
 }
 
 // IsRateLimited reports the primary rate limit: ours, or go-github's own

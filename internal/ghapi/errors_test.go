@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 const testToken = "ghs_secret"
@@ -54,7 +55,7 @@ func TestBadCredentials(t *testing.T) {
 	srv, _ := script(t, status(401, map[string]string{"Content-Type": "application/json"},
 		`{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest"}`))
 	c, _ := newTestClient(t, srv, Limits{})
-	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	checkExplained(t, err, BadCredentials, "401 Bad credentials", "repo-token", "GITHUB_TOKEN")
 }
 
@@ -62,7 +63,7 @@ func TestRepositoryNotFoundOnTheListing(t *testing.T) {
 	t.Parallel()
 	srv, _ := script(t, status(404, map[string]string{"Content-Type": "application/json"}, `{"message":"Not Found"}`))
 	c, _ := newTestClient(t, srv, Limits{})
-	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	checkExplained(t, err, RepoNotFound, "o/r", "does not exist or this token cannot see it", "repository input")
 	_, _, err = c.RepoComments(context.Background(), c.clock.Now(), 1)
 	checkExplained(t, err, RepoNotFound, "o/r")
@@ -91,7 +92,7 @@ func TestMissingPermissionNamesThePermission(t *testing.T) {
 		{"close", func() error { return c.Close(ctx, 1, nil) }, []string{"pull-requests: write", "issues: write"}},
 		{"remove label", func() error { return c.RemoveLabel(ctx, 1, "stale") }, []string{"pull-requests: write"}},
 		{"delete branch", func() error { return c.DeleteBranch(ctx, "feature") }, []string{"contents: write", "delete-branch"}},
-		{"listing", func() error { _, _, err := c.ListPRs(ctx, Query{}, 1); return err }, []string{"pull-requests: write", "read"}},
+		{"listing", func() error { _, _, err := c.ListPRs(ctx, sweep.Query{}, 1); return err }, []string{"pull-requests: write", "read"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -119,7 +120,7 @@ func TestUnreachableHostIsNamed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = c.ListPRs(context.Background(), Query{}, 1)
+		_, _, err = c.ListPRs(context.Background(), sweep.Query{}, 1)
 		checkExplained(t, err, Unreachable, "cannot resolve the host name ghes.example.invalid", "GITHUB_API_URL")
 	})
 	t.Run("connection refused", func(t *testing.T) {
@@ -127,7 +128,7 @@ func TestUnreachableHostIsNamed(t *testing.T) {
 		srv := httptest.NewServer(http.NotFoundHandler())
 		srv.Close()
 		c, _ := newTestClient(t, srv, Limits{MaxRetries: 1})
-		_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+		_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 		host := strings.TrimPrefix(srv.URL, "http://")
 		checkExplained(t, err, Unreachable, "connection to "+host+" was refused", "GITHUB_API_URL")
 	})
@@ -148,7 +149,7 @@ func TestHTMLAnswerMeansTheWebURL(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, n := script(t, tc.h)
 			c, _ := newTestClient(t, srv, Limits{})
-			_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+			_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 			host := strings.TrimPrefix(srv.URL, "http://")
 			checkExplained(t, err, NotTheAPI, host+" answered an HTML page", "API root", "/api/v3", "not the web address")
 			if *n != 1 {
@@ -164,9 +165,9 @@ func TestRateLimitTellsTheResetTime(t *testing.T) {
 		"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
 	}, `{"message":"API rate limit exceeded for installation ID 1."}`))
 	c, _ := newTestClient(t, srv, Limits{})
-	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	checkExplained(t, err, RateLimited, "used up until 2100-01-01T00:00:00Z", "operations-per-run")
-	if !IsStop(err) {
+	if !sweep.IsStop(err) {
 		t.Errorf("err %v: want a stop", err)
 	}
 	// Every later request is refused with the same reset time.
@@ -180,10 +181,10 @@ func TestGoGitHubsRefusalTellsTheResetTime(t *testing.T) {
 		"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
 	}, `[]`))
 	c, _ := newTestClient(t, srv, Limits{Reserve: -1})
-	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+	if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	checkExplained(t, err, RateLimited, "2100-01-01T00:00:00Z")
 }
 
@@ -200,7 +201,7 @@ func TestUnclassifiedErrorsKeepTheirOperation(t *testing.T) {
 	// A 500 after the retries has no advice but keeps its operation.
 	srv, _ := script(t, status(500, nil, `{"message":"Server Error"}`))
 	c, _ := newTestClient(t, srv, Limits{MaxRetries: 1})
-	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	if classOf(err) != "" || !strings.Contains(err.Error(), "list pull requests (page 1)") || !strings.Contains(err.Error(), "500") {
 		t.Errorf("error %q: want the plain error with its operation", err)
 	}
@@ -272,7 +273,7 @@ func TestRedirectToAnotherHostIsNotFollowed(t *testing.T) {
 			})
 			c, _ := newTestClient(t, srv, Limits{})
 			ctx := context.Background()
-			_, _, err := c.ListPRs(ctx, Query{}, 1)
+			_, _, err := c.ListPRs(ctx, sweep.Query{}, 1)
 			otherHost := strings.TrimPrefix(other.URL, "http://")
 			checkExplained(t, err, OffHostRedirect, otherHost, "GITHUB_API_URL")
 			// A write too: a 307 or 308 would repeat it, body and all.
@@ -296,7 +297,7 @@ func TestRedirectToAnotherSchemeOrPortIsNotFollowed(t *testing.T) {
 		http.Redirect(w, r, u.String(), http.StatusFound)
 	})
 	c, _ := newTestClient(t, srv, Limits{})
-	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	if classOf(err) != OffHostRedirect || len(*seen) != 0 {
 		t.Fatalf("err %v, other port saw %d requests; want the redirect refused", err, len(*seen))
 	}
@@ -316,7 +317,7 @@ func TestRedirectOnTheSameHostIsFollowedWithTheToken(t *testing.T) {
 		w.Write([]byte(`[{"number":7,"pull_request":{"url":"x"},"updated_at":"2026-01-01T00:00:00Z"}]`))
 	})
 	c, _ := newTestClient(t, srv, Limits{})
-	prs, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	prs, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	if err != nil {
 		t.Fatalf("err = %v, want the redirect followed", err)
 	}

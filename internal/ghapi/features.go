@@ -11,15 +11,8 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
 )
-
-// ErrDraftForbidden: GitHub refused convertPullRequestToDraft to this token.
-// It does so for a workflow's GITHUB_TOKEN whatever its permissions say
-// (HTTP 200 with a FORBIDDEN error), so its text says which token works.
-var ErrDraftForbidden = errors.New("GitHub refuses to convert pull requests to drafts with this token " +
-	"(FORBIDDEN: Resource not accessible by integration), whatever the workflow's permissions say. " +
-	"close-action: draft needs a personal access token (classic with the repo scope, or fine-grained with " +
-	"Pull requests: read and write) or a GitHub App token in repo-token; or use close-action: close")
 
 // errNotInstallation: GET /installation/repositories needs a GitHub App
 // installation token.
@@ -121,7 +114,7 @@ func (c *Client) convertToDraft(ctx context.Context, nodeID string) error {
 	e := out.Errors[0]
 	switch e.Type {
 	case "FORBIDDEN":
-		return fmt.Errorf("convert %s to draft: %w", nodeID, ErrDraftForbidden)
+		return fmt.Errorf("convert %s to draft: %w", nodeID, sweep.ErrDraftForbidden)
 	case "RATE_LIMITED":
 		return fmt.Errorf("convert %s to draft: %w: %s", nodeID, ErrRateLimited, e.Message)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 var t0 = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
@@ -111,7 +112,7 @@ func TestConvertToDraft(t *testing.T) {
 			ctx := context.Background()
 
 			// The node ID comes with the listing: no extra read.
-			prs, _, err := c.ListPRs(ctx, ghapi.Query{State: "open"}, 1)
+			prs, _, err := c.ListPRs(ctx, sweep.Query{State: "open"}, 1)
 			if err != nil || len(prs) != 1 {
 				t.Fatalf("ListPRs: %v, %d PRs", err, len(prs))
 			}
@@ -163,13 +164,13 @@ func TestConvertToDraftForbiddenForGitHubToken(t *testing.T) {
 	fake.SetDraftForbidden(true)
 	c := serve(t, fake, "/api/v3")
 	err := c.ConvertToDraft(context.Background(), fake.PullNodeID(n))
-	if !errors.Is(err, ghapi.ErrDraftForbidden) {
+	if !errors.Is(err, sweep.ErrDraftForbidden) {
 		t.Fatalf("err = %v, want ErrDraftForbidden", err)
 	}
 	if !strings.Contains(err.Error(), "personal access token") || !strings.Contains(err.Error(), "repo-token") {
 		t.Errorf("the error does not say which token to use: %v", err)
 	}
-	if ghapi.IsStop(err) {
+	if sweep.IsStop(err) {
 		t.Error("a refused conversion stops the whole run; other PRs' marks and un-stales can go on")
 	}
 	if fake.MustIssue(n).Draft {
@@ -185,7 +186,7 @@ func TestConvertToDraftUnknownNode(t *testing.T) {
 	fake := newFake()
 	c := serve(t, fake, "")
 	err := c.ConvertToDraft(context.Background(), "PR_nope")
-	if err == nil || errors.Is(err, ghapi.ErrDraftForbidden) || !strings.Contains(err.Error(), "PR_nope") {
+	if err == nil || errors.Is(err, sweep.ErrDraftForbidden) || !strings.Contains(err.Error(), "PR_nope") {
 		t.Errorf("err = %v, want an error naming the node", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 const hostileToken = "ghs_hostileTestToken0123456789"
@@ -67,11 +68,11 @@ var reads = []struct {
 	call        func(context.Context, *ghapi.Client) error
 }{
 	{"issues", routeIssues, nil, func(ctx context.Context, c *ghapi.Client) error {
-		_, _, err := c.ListPRs(ctx, ghapi.Query{State: "open"}, 1)
+		_, _, err := c.ListPRs(ctx, sweep.Query{State: "open"}, 1)
 		return err
 	}},
 	{"pulls", routePulls, nil, func(ctx context.Context, c *ghapi.Client) error {
-		_, _, err := c.ListPulls(ctx, ghapi.Query{State: "open"}, 1)
+		_, _, err := c.ListPulls(ctx, sweep.Query{State: "open"}, 1)
 		return err
 	}},
 	{"timeline", routeTimeline, nil, func(ctx context.Context, c *ghapi.Client) error {
@@ -129,7 +130,7 @@ func TestPageOfTinyObjectsIsRefused(t *testing.T) {
 				}
 				page(fake, r.route, body, 0)
 				err := r.call(context.Background(), c)
-				if err == nil || ghapi.IsStop(err) {
+				if err == nil || sweep.IsStop(err) {
 					t.Fatalf("err = %v, want a failed read (not a stop)", err)
 				}
 				if !strings.Contains(err.Error(), "malformed") {
@@ -153,7 +154,7 @@ func TestRealPagesStillRead(t *testing.T) {
 	issue := `{"number":1,"pull_request":{"url":"x"},"updated_at":"2026-01-01T00:00:00Z","user":` + user +
 		`,"labels":` + array(100, label) + `,"assignees":` + array(10, user) + `}`
 	page(fake, routeIssues, array(100, issue), 0)
-	prs, _, err := c.ListPRs(context.Background(), ghapi.Query{State: "open"}, 1)
+	prs, _, err := c.ListPRs(context.Background(), sweep.Query{State: "open"}, 1)
 	if err != nil || len(prs) != 100 {
 		t.Fatalf("100 issues of 100 labels and 10 assignees: %d PRs, err %v", len(prs), err)
 	}
@@ -180,7 +181,7 @@ func TestLinkLoopIsAFailedRead(t *testing.T) {
 				}
 				page(fake, r.route, items, next)
 				err := r.call(context.Background(), c)
-				if err == nil || ghapi.IsStop(err) {
+				if err == nil || sweep.IsStop(err) {
 					t.Fatalf("err = %v after %d requests, want a failed read (not a stop)", err, fake.Count())
 				}
 				if !strings.Contains(err.Error(), "page") {
@@ -229,7 +230,7 @@ func TestHugeRetryAfterStops(t *testing.T) {
 			fake.InjectFault(fakegithub.FaultRule{Times: -1, Fault: f})
 			before := fake.Clock().Now()
 			err := c.AddLabels(context.Background(), 1, []string{"stale"})
-			if !errors.Is(err, ghapi.ErrSecondary) || !ghapi.IsStop(err) {
+			if !errors.Is(err, ghapi.ErrSecondary) || !sweep.IsStop(err) {
 				t.Fatalf("err = %v, want a stop on the secondary limit", err)
 			}
 			if n := fake.Count(); n != 1 {
@@ -275,7 +276,7 @@ func TestReserveHoldsUnderClockSkew(t *testing.T) {
 	c := hostile(t, fake, ghapi.Limits{Reserve: 20}, ahead)
 	fake.SetRateRemaining(15)
 	ctx := context.Background()
-	if _, _, err := c.ListPRs(ctx, ghapi.Query{State: "open"}, 1); err != nil {
+	if _, _, err := c.ListPRs(ctx, sweep.Query{State: "open"}, 1); err != nil {
 		t.Fatal(err)
 	}
 	err := c.AddLabels(ctx, 1, []string{"stale"})
@@ -294,7 +295,7 @@ func TestPastResetIsNotTold(t *testing.T) {
 	c := hostile(t, fake, ghapi.Limits{}, nil)
 	past := t0.Add(-2 * time.Hour)
 	fake.InjectFault(fakegithub.FaultRule{Fault: fakegithub.PrimaryRateLimit(http.StatusForbidden, past)})
-	_, _, err := c.ListPRs(context.Background(), ghapi.Query{State: "open"}, 1)
+	_, _, err := c.ListPRs(context.Background(), sweep.Query{State: "open"}, 1)
 	if !ghapi.IsRateLimited(err) {
 		t.Fatalf("err = %v, want the rate limit", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/google/go-github/v62/github"
+
+	"github.com/stalepr/stalepr/internal/dashboard"
 )
 
 // Hold sets n requests of the run's budget (operations-per-run) aside for a
@@ -27,19 +29,8 @@ func (c *Client) Hold(n int) (release func()) {
 	}
 }
 
-// Issue is an issue (never a pull request) as the dashboard step needs it.
-type Issue struct {
-	Number int
-	Title  string
-	Body   string
-	URL    string
-	State  string // open | closed
-	Author string
-	Labels []string
-}
-
-func toIssue(is *github.Issue) Issue {
-	return Issue{
+func toIssue(is *github.Issue) dashboard.Issue {
+	return dashboard.Issue{
 		Number: is.GetNumber(), Title: is.GetTitle(), Body: is.GetBody(), URL: is.GetHTMLURL(), State: is.GetState(),
 		Author: is.GetUser().GetLogin(), Labels: labelNames(is.Labels),
 	}
@@ -49,7 +40,7 @@ func toIssue(is *github.Issue) Issue {
 // closed, oldest first: one request. Pull requests are left out.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#list-repository-issues
-func (c *Client) LabelledIssues(ctx context.Context, label string) ([]Issue, error) {
+func (c *Client) LabelledIssues(ctx context.Context, label string) ([]dashboard.Issue, error) {
 	opts := &github.IssueListByRepoOptions{
 		State: "all", Labels: []string{label}, Sort: "created", Direction: "asc",
 		ListOptions: github.ListOptions{PerPage: perPage},
@@ -58,7 +49,7 @@ func (c *Client) LabelledIssues(ctx context.Context, label string) ([]Issue, err
 	if err != nil {
 		return nil, c.fail(opList, err, "list the issues labelled %q", label)
 	}
-	var out []Issue
+	var out []dashboard.Issue
 	for _, is := range issues {
 		if !is.IsPullRequest() {
 			out = append(out, toIssue(is))
@@ -72,10 +63,10 @@ func (c *Client) LabelledIssues(ctx context.Context, label string) ([]Issue, err
 // created, which the caller finds by listing.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#create-an-issue
-func (c *Client) CreateIssue(ctx context.Context, title, body string, labels []string) (Issue, error) {
+func (c *Client) CreateIssue(ctx context.Context, title, body string, labels []string) (dashboard.Issue, error) {
 	is, _, err := c.gh.Issues.Create(ctx, c.owner, c.repo, &github.IssueRequest{Title: &title, Body: &body, Labels: &labels})
 	if err != nil {
-		return Issue{}, c.fail(opWrite, err, "create issue %q", title)
+		return dashboard.Issue{}, c.fail(opWrite, err, "create issue %q", title)
 	}
 	return toIssue(is), nil
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // Clock is the time source of the transport: the real clock in main, a fake
@@ -81,15 +83,6 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// Usage is what the run spent, for the summary.
-type Usage struct {
-	Requests      int
-	Writes        int
-	ByRoute       map[string]int
-	RateLimit     int // 0: unknown
-	RateRemaining int // -1: unknown
-}
-
 // transport is the single choke point of every request: it counts, enforces
 // dry run and the budget, paces writes, retries transient failures and waits
 // on secondary rate limits. go-github sits on top of it and never sees those.
@@ -155,19 +148,6 @@ func isViewerQuery(r *http.Request) bool {
 	return len(q) == 1 && q["query"] == viewerQuery
 }
 
-// reserveKey marks a context whose requests may spend rate-limit-reserve.
-type reserveKey struct{}
-
-// MayUseReserve returns a context whose requests may go below
-// rate-limit-reserve, down to the last request of the window (never past
-// it). It is for the sweep's clean-up of its own duplicates: a bounded
-// handful of requests that keep a promise even when a concurrent run spent
-// the shared limit. operations-per-run, dry run and a stop on a limit GitHub
-// enforced still hold.
-func MayUseReserve(ctx context.Context) context.Context {
-	return context.WithValue(ctx, reserveKey{}, true)
-}
-
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	write := isWrite(req.Method) && !isViewerQuery(req)
 	if write && t.lim.DryRun {
@@ -175,7 +155,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx := req.Context()
 	route := req.Method + " " + routeOf(req.URL.Path)
-	useReserve, _ := ctx.Value(reserveKey{}).(bool)
+	useReserve := sweep.ReserveAllowed(ctx)
 	for attempt := 0; ; {
 		if err := t.admit(useReserve); err != nil {
 			return nil, err
@@ -554,7 +534,7 @@ func bufferBody(resp *http.Response, max int64) ([]byte, error) {
 	return body, nil
 }
 
-func (t *transport) usage() Usage {
+func (t *transport) usage() sweep.Usage {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	by := make(map[string]int, len(t.byRoute))
@@ -565,7 +545,7 @@ func (t *transport) usage() Usage {
 	if !t.rateKnown() {
 		remaining = -1
 	}
-	return Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining}
+	return sweep.Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining}
 }
 
 // left is how many more requests the run may make; -1 when unbounded.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // script answers the n-th request (0-based) with the n-th handler, then
@@ -79,11 +80,11 @@ func TestBudgetCountsEveryRequest(t *testing.T) {
 	c, _ := newTestClient(t, srv, Limits{MaxRequests: 2})
 	ctx := context.Background()
 	for i := 0; i < 2; i++ {
-		if _, _, err := c.ListPRs(ctx, Query{State: "open"}, 1); err != nil {
+		if _, _, err := c.ListPRs(ctx, sweep.Query{State: "open"}, 1); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := c.ListPRs(ctx, Query{State: "open"}, 1); !errors.Is(err, ErrBudget) {
+	if _, _, err := c.ListPRs(ctx, sweep.Query{State: "open"}, 1); !errors.Is(err, ErrBudget) {
 		t.Fatalf("third request: err = %v, want ErrBudget", err)
 	}
 	if *n != 2 || c.Usage().Requests != 2 || c.RequestsLeft() != 0 {
@@ -98,10 +99,10 @@ func TestReserveStopsBeforeRunningDry(t *testing.T) {
 	}, `[]`))
 	c, _ := newTestClient(t, srv, Limits{Reserve: 100})
 	ctx := context.Background()
-	if _, _, err := c.ListPRs(ctx, Query{}, 1); err != nil {
+	if _, _, err := c.ListPRs(ctx, sweep.Query{}, 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.ListPRs(ctx, Query{}, 1); !errors.Is(err, ErrRateReserve) {
+	if _, _, err := c.ListPRs(ctx, sweep.Query{}, 1); !errors.Is(err, ErrRateReserve) {
 		t.Fatalf("err = %v, want ErrRateReserve", err)
 	}
 	if *n != 1 {
@@ -116,7 +117,7 @@ func TestTransientFailuresAreRetriedWithBackoff(t *testing.T) {
 		status(503, nil, `{"message":"Service Unavailable"}`),
 		ok)
 	c, clock := newTestClient(t, srv, Limits{})
-	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+	if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); err != nil {
 		t.Fatalf("err = %v, want success after retries", err)
 	}
 	if *n != 3 {
@@ -131,7 +132,7 @@ func TestRetriesAreBounded(t *testing.T) {
 	t.Parallel()
 	srv, n := script(t, status(500, nil, `{"message":"Server Error"}`))
 	c, _ := newTestClient(t, srv, Limits{MaxRetries: 2})
-	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err == nil {
+	if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); err == nil {
 		t.Fatal("want an error after retries are exhausted")
 	}
 	if *n != 3 {
@@ -146,7 +147,7 @@ func TestTruncatedBodyIsRetried(t *testing.T) {
 		w.Write([]byte(`[{"number":`))
 	}, ok)
 	c, _ := newTestClient(t, srv, Limits{})
-	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+	if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); err != nil {
 		t.Fatalf("err = %v, want success on retry", err)
 	}
 	if *n != 2 {
@@ -161,11 +162,11 @@ func TestPrimaryRateLimitStops(t *testing.T) {
 			"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "4102444800",
 		}, `{"message":"API rate limit exceeded for installation ID 1."}`))
 		c, _ := newTestClient(t, srv, Limits{})
-		_, _, err := c.ListPRs(context.Background(), Query{}, 1)
-		if !errors.Is(err, ErrRateLimited) || !IsStop(err) {
+		_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
+		if !errors.Is(err, ErrRateLimited) || !sweep.IsStop(err) {
 			t.Fatalf("%d: err = %v, want ErrRateLimited", code, err)
 		}
-		if _, _, err := c.ListPRs(context.Background(), Query{}, 1); !errors.Is(err, ErrRateLimited) || *n != 1 {
+		if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); !errors.Is(err, ErrRateLimited) || *n != 1 {
 			t.Fatalf("%d: after the limit: err %v, %d requests; want no further request", code, err, *n)
 		}
 	}
@@ -187,7 +188,7 @@ func TestSecondaryRateLimitWaitsAndContinues(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, n := script(t, tc.h, ok)
 			c, clock := newTestClient(t, srv, Limits{})
-			if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+			if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); err != nil {
 				t.Fatalf("err = %v, want success after waiting", err)
 			}
 			if *n != 2 || len(clock.Waits()) != 1 || clock.Waits()[0] != tc.wait {
@@ -201,7 +202,7 @@ func TestSecondaryWaitIsCappedAndRepeatedHitsStop(t *testing.T) {
 	t.Parallel()
 	srv, _ := script(t, status(403, map[string]string{"Retry-After": "3600"}, `{"message":"You have exceeded a secondary rate limit."}`))
 	c, clock := newTestClient(t, srv, Limits{MaxWait: time.Minute, MaxWaitTotal: 3 * time.Minute})
-	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	if !errors.Is(err, ErrSecondary) {
 		t.Fatalf("err = %v, want ErrSecondary", err)
 	}
@@ -218,7 +219,7 @@ func TestPermissionErrorIsNotARateLimit(t *testing.T) {
 		`{"message":"Resource not accessible by integration"}`))
 	c, _ := newTestClient(t, srv, Limits{})
 	err := c.AddLabels(context.Background(), 1, []string{"stale"})
-	if err == nil || IsStop(err) || *n != 1 {
+	if err == nil || sweep.IsStop(err) || *n != 1 {
 		t.Fatalf("err = %v after %d requests; want one plain 403 error", err, *n)
 	}
 }
@@ -278,7 +279,7 @@ func TestTokenNeverInErrors(t *testing.T) {
 	t.Parallel()
 	srv, _ := script(t, status(401, nil, `{"message":"Bad credentials"}`))
 	c, _ := newTestClient(t, srv, Limits{})
-	_, _, err := c.ListPRs(context.Background(), Query{}, 1)
+	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	if err == nil || strings.Contains(err.Error(), "ghs_secret") {
 		t.Fatalf("err = %v: want an error without the token", err)
 	}
@@ -310,7 +311,7 @@ func TestSlowAttemptTimesOutAndIsRetried(t *testing.T) {
 		}
 	}, ok)
 	c, _ := newTestClient(t, srv, Limits{AttemptTimeout: 50 * time.Millisecond})
-	if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+	if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); err != nil {
 		t.Fatalf("err = %v, want success on the retry after a timed-out attempt", err)
 	}
 	if *n != 2 {
@@ -325,11 +326,11 @@ func TestGoGitHubsOwnRateLimitRefusalIsAStop(t *testing.T) {
 	}, `[]`))
 	c, _ := newTestClient(t, srv, Limits{Reserve: -1})
 	ctx := context.Background()
-	if _, _, err := c.ListPRs(ctx, Query{}, 1); err != nil {
+	if _, _, err := c.ListPRs(ctx, sweep.Query{}, 1); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := c.ListPRs(ctx, Query{}, 1)
-	if err == nil || !IsStop(err) || !IsRateLimited(err) || *n != 1 {
+	_, _, err := c.ListPRs(ctx, sweep.Query{}, 1)
+	if err == nil || !sweep.IsStop(err) || !IsRateLimited(err) || *n != 1 {
 		t.Fatalf("err = %v after %d requests: want a rate-limit stop without a second request", err, *n)
 	}
 }
@@ -346,7 +347,7 @@ func TestAPIURLIsTakenAsItIs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := c.ListPRs(context.Background(), Query{}, 1); err != nil {
+		if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); err != nil {
 			t.Fatal(err)
 		}
 		if want := root + "/repos/o/r/issues"; path != want {

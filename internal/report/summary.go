@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -231,11 +230,11 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 		b.WriteString(" So are those it had not listed yet.")
 	}
 	switch err := r.Stopped; {
-	case errors.Is(err, ghapi.ErrBudget):
+	case errors.Is(err, sweep.Budget):
 		b.WriteString(" Raise " + code("operations-per-run") + " or run more often to get through them sooner.")
-	case errors.Is(err, ghapi.ErrDeadline):
+	case errors.Is(err, sweep.Deadline):
 		b.WriteString(" GitHub answered slowly; raise " + code("run-timeout") + " if runs often stop here.")
-	case errors.Is(err, ghapi.ErrRateReserve), ghapi.IsRateLimited(err), errors.Is(err, ghapi.ErrSecondary):
+	case errors.Is(err, sweep.RateReserve), errors.Is(err, sweep.RateLimit), errors.Is(err, sweep.Secondary):
 		b.WriteString(" The next run continues once the rate limit allows.")
 	}
 	return head, b.String()
@@ -248,14 +247,14 @@ func StopReason(err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case errors.Is(err, ghapi.ErrBudget):
-		return ghapi.ErrBudget.Error()
-	case errors.Is(err, ghapi.ErrRateReserve):
-		return ghapi.ErrRateReserve.Error()
-	case errors.Is(err, ghapi.ErrSecondary):
-		return ghapi.ErrSecondary.Error()
-	case ghapi.IsRateLimited(err):
-		return ghapi.ErrRateLimited.Error()
+	case errors.Is(err, sweep.Budget):
+		return sweep.Budget.Error()
+	case errors.Is(err, sweep.RateReserve):
+		return sweep.RateReserve.Error()
+	case errors.Is(err, sweep.Secondary):
+		return sweep.Secondary.Error()
+	case errors.Is(err, sweep.RateLimit):
+		return sweep.RateLimit.Error()
 	case errors.Is(err, context.Canceled):
 		return "cancelled"
 	case errors.As(err, &le):

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 )
@@ -50,7 +49,7 @@ func (s *sweeper) perform(ctx context.Context, p op) error {
 	case opDeleteDuplicate:
 		// A copy of our own notice, a bounded clean-up that keeps the
 		// one-notice promise: it may use rate-limit-reserve.
-		return s.gh.DeleteComment(ghapi.MayUseReserve(ctx), p.comment)
+		return s.gh.DeleteComment(MayUseReserve(ctx), p.comment)
 	case opNudge, opNudgeLabel:
 		return s.performNudge(ctx, p)
 	case opClose:
@@ -128,8 +127,8 @@ func (s *sweeper) toDraft(ctx context.Context, p op) error {
 	}
 	if !p.pr.Draft {
 		if err := s.gh.ConvertToDraft(ctx, p.pr.NodeID); err != nil {
-			if errors.Is(err, ghapi.ErrDraftForbidden) {
-				s.draftRefused = fmt.Errorf("not converted: %w", ghapi.ErrDraftForbidden)
+			if errors.Is(err, ErrDraftForbidden) {
+				s.draftRefused = fmt.Errorf("not converted: %w", ErrDraftForbidden)
 			}
 			return fmt.Errorf("convert #%d to draft: %w", n, err)
 		}
@@ -203,7 +202,7 @@ func (s *sweeper) deleteBranch(ctx context.Context, n int) error {
 		return nil
 	}
 	err = s.gh.DeleteBranch(ctx, h.Ref)
-	if errors.Is(err, ghapi.ErrBranchKept) {
+	if errors.Is(err, ErrBranchKept) {
 		s.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
 		return nil
 	}

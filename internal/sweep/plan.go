@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/stalepr/stalepr/internal/config"
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -101,7 +100,7 @@ func (s *sweeper) apply(ctx context.Context, ops []op) {
 					s.log.PR(it)
 					continue
 				}
-				if ghapi.IsStop(err) {
+				if IsStop(err) {
 					s.stopOn(err)
 					s.notReached(o)
 					continue
@@ -162,9 +161,9 @@ func (s *sweeper) afford(o op) error {
 		return nil
 	}
 	if u := s.gh.Usage(); u.RateRemaining >= 0 && u.RateRemaining-s.cfg.RateLimitReserve <= left {
-		return ghapi.ErrRateReserve
+		return RateReserve
 	}
-	return ghapi.ErrBudget
+	return Budget
 }
 
 // costOf is the number of requests an operation needs at most.
@@ -257,13 +256,13 @@ func CheckBudget(cfg config.Config) error {
 }
 
 // stopOn ends the run's writes on the first error that must stop it: a
-// limit (ghapi's errors), the context's end, or a listing that failed.
+// limit (a Stop), the context's end, or a listing that failed.
 func (s *sweeper) stopOn(err error) {
 	if s.res.Stopped != nil {
 		return
 	}
 	switch {
-	case ghapi.IsStop(err):
+	case IsStop(err):
 		s.res.Stopped = err
 	default:
 		s.res.Stopped = &ListingError{Err: err}

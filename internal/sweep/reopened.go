@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -30,7 +29,7 @@ func (s *sweeper) reopenedOps(ctx context.Context) ([]op, error) {
 	for _, it := range s.res.Closed {
 		closedNow[it.Number] = true
 	}
-	q := ghapi.Query{State: "open", Labels: []string{label}, Sort: "updated", Direction: "asc"}
+	q := Query{State: "open", Labels: []string{label}, Sort: "updated", Direction: "asc"}
 	var ops []op
 	err := s.listUntil(ctx, s.gh.ListPRs, q, map[int]bool{}, func(pr lifecycle.PR) {
 		switch {

@@ -62,9 +62,9 @@ type Result struct {
 	// not known.
 	MarksKnownUntil time.Time
 	// Stopped is why the run ended before it looked at everything; nil
-	// when it did not. Inspect it with errors.Is and errors.As: ghapi's
-	// ErrBudget, ErrRateReserve, ErrSecondary (ghapi.IsRateLimited for the
-	// primary limit), context.Canceled, or a *ListingError.
+	// when it did not. Inspect it with errors.Is and errors.As: a Stop
+	// (Budget, RateReserve, RateLimit, Secondary, Deadline),
+	// context.Canceled, or a *ListingError.
 	Stopped error
 	Left    int // PRs known to need work that this run did not reach
 	// Unlisted: the run stopped inside a listing of open PRs, so PRs it

@@ -13,35 +13,8 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/config"
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
-
-// GitHub is every call a sweep makes; ghapi.Client implements it.
-type GitHub interface {
-	ListPRs(ctx context.Context, q ghapi.Query, page int) ([]lifecycle.PR, ghapi.Page, error)
-	ListPulls(ctx context.Context, q ghapi.Query, page int) ([]lifecycle.PR, ghapi.Page, error)
-	RepoComments(ctx context.Context, since time.Time, page int) ([]ghapi.Comment, ghapi.Page, error)
-	Timeline(ctx context.Context, number int) ([]lifecycle.Event, error)
-	PullHead(ctx context.Context, number int) (ghapi.Head, error)
-	PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error)
-	BranchInUse(ctx context.Context, branch string) (bool, error)
-	Viewer(ctx context.Context) (login string, err error)
-	WroteAs() string // the login of the comments this run created; "" before the first
-	RecentComments(ctx context.Context, since time.Time) ([]ghapi.Comment, error)
-
-	AddLabels(ctx context.Context, number int, labels []string) error
-	SetLabels(ctx context.Context, number int, labels []string) error
-	RemoveLabel(ctx context.Context, number int, label string) error
-	PostComment(ctx context.Context, number int, body string) error
-	DeleteComment(ctx context.Context, id int64) error
-	Close(ctx context.Context, number int, labels []string) error
-	DeleteBranch(ctx context.Context, branch string) error
-	ConvertToDraft(ctx context.Context, nodeID string) error
-
-	Usage() ghapi.Usage
-	RequestsLeft() int
-}
 
 // Logger receives the run's log lines. PR text is untrusted; the
 // implementation sanitises it.
@@ -162,7 +135,7 @@ func (s *sweeper) run(ctx context.Context) {
 // not exempt needs its activity: the mark moved updated_at, so the listing
 // cannot tell whether anyone acted after it.
 func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
-	q := ghapi.Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc"}
+	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc"}
 	err = s.listUntil(ctx, s.gh.ListPRs, q, s.seen, func(pr lifecycle.PR) {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return // GitHub matched the label; defend against a fake that did not
@@ -200,7 +173,7 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 	for i, p := range unsure {
 		if viaComments {
 			if err := s.learnSelf(ctx, byIssue[p.pr.Number]); err != nil {
-				if ghapi.IsStop(err) {
+				if IsStop(err) {
 					s.res.Left += len(unsure) - i
 					return out, err
 				}
@@ -219,7 +192,7 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 		}
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
-			if ghapi.IsStop(err) {
+			if IsStop(err) {
 				s.res.Left += len(unsure) - i // this PR and those not reached
 				return out, err
 			}
@@ -244,7 +217,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 	for i, p := range fresh {
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
-			if ghapi.IsStop(err) {
+			if IsStop(err) {
 				s.res.Left += len(fresh) - i
 				return out, err
 			}
@@ -297,7 +270,7 @@ func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allo
 		return nil, false, nil // the comments cannot tell whose turn it is
 	}
 	since := stale[len(stale)-1].pr.UpdatedAt.Add(-commentSlack) // sorted newest first
-	comments, complete, err := s.repoComments(ctx, since, func(pg ghapi.Page) bool {
+	comments, complete, err := s.repoComments(ctx, since, func(pg Page) bool {
 		budget.spend(1)
 		worth := pg.Last < len(stale) && (*budget < 0 || pg.Last <= int(*budget)/2)
 		if worth {
@@ -305,7 +278,7 @@ func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allo
 		}
 		return worth
 	})
-	if err != nil && ghapi.IsStop(err) {
+	if err != nil && IsStop(err) {
 		return nil, false, err
 	}
 	if err != nil || !complete {
@@ -323,7 +296,7 @@ func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allo
 	return byIssue, true, nil
 }
 
-func commentEvents(cs []ghapi.Comment) []lifecycle.Event {
+func commentEvents(cs []Comment) []lifecycle.Event {
 	out := make([]lifecycle.Event, len(cs))
 	for i, c := range cs {
 		out[i] = c.Event
@@ -363,7 +336,7 @@ func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error
 	case err == nil:
 		s.self, s.selfErr = []string{login}, nil
 		return nil
-	case ghapi.IsStop(err):
+	case IsStop(err):
 		s.selfErr = err // the run stops: nothing more is decided
 		return err
 	}
@@ -391,7 +364,7 @@ func (s *sweeper) needsSelf(events []lifecycle.Event) bool {
 // repoComments reads the repository's comments updated since a time. After
 // the first page, worth tells from its Link header whether the rest is worth
 // reading; complete is false when it was not.
-func (s *sweeper) repoComments(ctx context.Context, since time.Time, worth func(ghapi.Page) bool) (all []ghapi.Comment, complete bool, err error) {
+func (s *sweeper) repoComments(ctx context.Context, since time.Time, worth func(Page) bool) (all []Comment, complete bool, err error) {
 	for page := 1; page != 0; {
 		list, pg, err := s.gh.RepoComments(ctx, since, page)
 		if err != nil {
@@ -435,7 +408,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 	if !ok && s.pol.DaysBeforeReviewNudge < 0 {
 		return nil, nil, nil
 	}
-	q := ghapi.Query{State: "open", Sort: "updated", Direction: "asc"}
+	q := Query{State: "open", Sort: "updated", Direction: "asc"}
 	if s.pol.IgnoreUpdates {
 		q.Sort = "created"
 	}
@@ -476,7 +449,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 			plan = append(plan, planned{pr: pr, d: d})
 		}
 		cost += s.costOfDecision(d.Action)
-	}, func(pg ghapi.Page) bool {
+	}, func(pg Page) bool {
 		// Stopping at the cutoff is only sound on a listing in the order
 		// asked for; on any other, read to the end.
 		ordered = ordered && pg.Ascending && !pg.FirstKey.Before(prevKey)
@@ -503,17 +476,17 @@ func (s *sweeper) writeCost(plan []planned) int {
 	return n
 }
 
-func everyPage(ghapi.Page) bool { return true }
+func everyPage(Page) bool { return true }
 
 // lister reads one page of a listing: the issue listing (label filter) or
 // the pulls listing (head commits, no issues).
-type lister func(ctx context.Context, q ghapi.Query, page int) ([]lifecycle.PR, ghapi.Page, error)
+type lister func(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error)
 
 // listUntil pages through a listing of open PRs; more decides after each
 // page whether the next is worth reading. A PR met twice (pages shift when
 // something is updated during the listing) is passed on once, and a Link
 // header that points back to a page already read ends the listing.
-func (s *sweeper) listUntil(ctx context.Context, fetch lister, q ghapi.Query, seen map[int]bool, each func(lifecycle.PR), more func(ghapi.Page) bool) error {
+func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map[int]bool, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[int]bool{}
 	for page := 1; page != 0; {
 		read[page] = true

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -19,7 +18,7 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 	if days < 0 {
 		days = 30
 	}
-	q := ghapi.Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
+	q := Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
 		Since: s.now.Add(-time.Duration(max(days, 1)) * lifecycle.Day)}
 	var closed []lifecycle.PR
 	seen := map[int]bool{}
@@ -38,7 +37,7 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 			// Only our own closing comment proves the close was ours.
 			act, err := s.activity(ctx, pr)
 			if err != nil {
-				if ghapi.IsStop(err) {
+				if IsStop(err) {
 					return ops, err
 				}
 				s.fail(pr, err)
@@ -111,7 +110,7 @@ func (s *sweeper) noteNotices(issue int, events []lifecycle.Event) {
 func (s *sweeper) duplicateOps(ctx context.Context) []op {
 	if s.posts > 0 {
 		since := s.firstPost.Add(-time.Minute)
-		fresh, err := s.recentNotices(ghapi.MayUseReserve(ctx), since)
+		fresh, err := s.recentNotices(MayUseReserve(ctx), since)
 		if err != nil {
 			s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s "+
 				"(the markers stop later runs from posting again, and a later run deletes any duplicate left)", err)
@@ -182,8 +181,8 @@ func within(a, b time.Time, d time.Duration) bool {
 // be deleting its duplicates while the listing is read: that can shift a
 // comment out of sight between two pages, so the listing is then read again
 // until two reads agree (a few times at most).
-func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]ghapi.Comment, error) {
-	var prev []ghapi.Comment
+func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]Comment, error) {
+	var prev []Comment
 	for range 4 {
 		comments, err := s.gh.RecentComments(ctx, since)
 		if err != nil {
@@ -194,7 +193,7 @@ func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]ghapi.C
 		}
 		// since filters on updated_at: an old notice edited meanwhile is
 		// not a duplicate of a fresh one.
-		var fresh []ghapi.Comment
+		var fresh []Comment
 		for _, c := range comments {
 			if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && containsFold(s.self, c.Event.Actor) {
 				fresh = append(fresh, c)
@@ -208,7 +207,7 @@ func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]ghapi.C
 	return prev, nil
 }
 
-func sameIDs(a, b []ghapi.Comment) bool {
+func sameIDs(a, b []Comment) bool {
 	if a == nil || len(a) != len(b) {
 		return false
 	}
