@@ -31,7 +31,11 @@ func (s *sweeper) noteTurn(p planned) {
 	if it == nil {
 		return
 	}
-	it.Turn, it.TurnSince = p.act.Turn.Whose, p.act.Turn.Since
+	t := p.act.Turn
+	it.Turn, it.TurnSince = t.Whose, t.Since
+	if t.Whose == lifecycle.TurnReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since) {
+		it.NudgedAt = t.NudgedAt // nudged in this turn already, by an earlier run
+	}
 	it.NudgeDue = s.nudgeDue(p.pr, p.act)
 }
 
@@ -48,12 +52,6 @@ func (s *sweeper) nudgeDue(pr lifecycle.PR, act *lifecycle.Activity) time.Time {
 		return time.Time{}
 	}
 	return due
-}
-
-func (s *sweeper) turnOf(it *Item, act *lifecycle.Activity) {
-	if act != nil && act.Turn.Whose != lifecycle.TurnUnknown {
-		it.Turn, it.TurnDays = act.Turn.Whose, daysSince(act.Turn.Since, s.now)
-	}
 }
 
 // nudgeOp is the nudge's write for a planned PR, if any. A PR this run

@@ -47,10 +47,13 @@ type QueueItem struct {
 	Turn      lifecycle.Whose
 	TurnSince time.Time
 	// Nudged: this run nudged the PR's reviewers (or would have, in a dry
-	// run). NudgeDue is when they get nudged if the turn does not pass;
-	// zero when they will not be in this turn (or the run could not tell).
-	// It may lie in the past: a nudge the run did not reach.
+	// run). NudgedAt is the latest nudge of this turn of the reviewers'
+	// (this run's or an earlier one's); zero when none. NudgeDue is when
+	// they get nudged if the turn does not pass; zero when they will not be
+	// in this turn (or the run could not tell). It may lie in the past: a
+	// nudge the run did not reach.
 	Nudged   bool
+	NudgedAt time.Time
 	NudgeDue time.Time
 }
 
@@ -133,7 +136,7 @@ func (s *sweeper) acted(o op) {
 		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, s.markDueOf(it, o.d.InactiveSince)
 		it.LastActivity = o.d.InactiveSince
 	case opNudge:
-		it.Nudged, it.NudgeDue = true, time.Time{}
+		it.Nudged, it.NudgedAt, it.NudgeDue = true, s.now, time.Time{}
 	case opClose:
 		// Closed (or converted to a draft without the label): out of the
 		// queue of PRs waiting on something.

@@ -110,10 +110,12 @@ func TestQueueCarriesTurns(t *testing.T) {
 	for k, v := range authorTurnInputs {
 		inputs[k] = v
 	}
-	before := w.fake.Requests()
 	res := w.run(inputs)
 	if !res.OK() {
 		t.Fatalf("run: failed %+v, stopped %v", res.Failed, res.Stopped)
+	}
+	if res.StaleClock != lifecycle.ClockAuthorTurn {
+		t.Errorf("StaleClock = %q: the queue views cannot tell to group by turn", res.StaleClock)
 	}
 	got := map[int]sweep.QueueItem{}
 	for _, it := range res.Queue {
@@ -145,15 +147,26 @@ func TestQueueCarriesTurns(t *testing.T) {
 				c.name, c.n, it.Turn, it.TurnSince, it.Due, it.NudgeDue, it.Nudged, c.turn, c.since, c.due, c.nudgeDue, c.wasNudged)
 		}
 	}
+	if it := got[nudged]; !it.NudgedAt.Equal(t0) {
+		t.Errorf("#%d nudged by this run: NudgedAt = %v, want the run's %v", nudged, it.NudgedAt, t0)
+	}
+	// The next run finds the nudge of this turn in the timeline: nudged
+	// earlier, nothing due.
+	w.clock.Advance(lifecycle.Day)
+	for _, it := range w.run(inputs).Queue {
+		if it.Number == nudged && (it.Nudged || !it.NudgedAt.Equal(t0) || !it.NudgeDue.IsZero()) {
+			t.Errorf("next run: #%d nudged %v at %v, due %v; want the earlier nudge at %v, none due", nudged, it.Nudged, it.NudgedAt, it.NudgeDue, t0)
+		}
+	}
 	// One timeline per PR old enough, the nudge's comment, and the listings:
 	// the queue's turns cost nothing more.
 	timelines := 0
-	for _, r := range w.fake.Requests()[len(before):] {
+	for _, r := range w.fake.Requests() {
 		if strings.HasSuffix(r.Route, "/timeline") {
 			timelines++
 		}
 	}
-	if timelines != 4 {
-		t.Errorf("%d timeline reads, want 4 (one per PR older than days-before-stale)", timelines)
+	if timelines != 8 {
+		t.Errorf("%d timeline reads in two runs, want 8 (one per PR older than days-before-stale)", timelines)
 	}
 }

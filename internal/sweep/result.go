@@ -19,10 +19,7 @@ type Item struct {
 	InactiveDays int
 	CloseAt      time.Time // stale PRs: when they close if nobody acts; zero: never
 	Err          string    // set on Failed items: why the PR was skipped
-	// Turn is whose turn the PR is on, when the run read its timeline
-	// (TurnUnknown otherwise), and TurnDays the days it has been.
-	Turn     lifecycle.Whose
-	TurnDays int
+	// (Whose turn a PR is on is in its QueueItem: see Result.Queue.)
 }
 
 // Result is what one run did, for the log, the job summary and the outputs.
