@@ -118,18 +118,15 @@ func nextCell(it sweep.QueueItem) string {
 }
 
 // turnsCovered says which PRs the turn views cover (in: "these counts",
-// "these groups"): only those whose timeline the run read have a turn.
+// "these groups"): only those whose timeline the run read have a turn. (A
+// stop is said where the view says how the run ended.)
 func turnsCovered(r sweep.Result, unknown int, in string) string {
 	if unknown == 0 {
 		return fmt.Sprintf("The turn is known for all %s: this run read each one's timeline.", plural(len(r.Queue), "open pull request"))
 	}
-	s := fmt.Sprintf("The turn is known for the %d of %s whose timeline this run read: the other %d "+
+	return fmt.Sprintf("The turn is known for the %d of %s whose timeline this run read: the other %d "+
 		"(too recent for the turn to matter, exempt, or not reached) are not in %s.", len(r.Queue)-unknown,
 		plural(len(r.Queue), "open pull request"), unknown, in)
-	if r.Stopped != nil {
-		s += " The run stopped early, so some are missing."
-	}
-	return s
 }
 
 // writeTurns is the job summary's queue by turn: counts by turn with the
