@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -58,9 +59,11 @@ func Dashboard(r sweep.Result) string {
 			marks = append(marks, it)
 		}
 	}
-	// The groups of the default clock. With stale-clock: author-turn (issue
-	// 17) the groups are whose turn it is instead: reviewers, author,
-	// merge, each with its days in turn.
+	if r.StaleClock == lifecycle.ClockAuthorTurn {
+		return dashboardByTurn(r)
+	}
+	// The groups of the default clock; under stale-clock: author-turn they
+	// are whose turn it is instead (dashboardByTurn).
 	groups := []dashGroup{
 		{title: "Stale, closing soonest first", intro: "Labelled stale: they close on the date shown unless someone comments, reviews or pushes.",
 			headers: []string{"PR", "Title", "Stale for", "Closes"}, items: stale, cap: dashStaleCap,
@@ -84,18 +87,85 @@ func Dashboard(r sweep.Result) string {
 	}
 	fmt.Fprintf(&b, "### Pull requests waiting\n\n%s\n\n", dashCounts(r, len(stale), len(marks), len(revived)))
 	for _, g := range groups {
+		sort.SliceStable(g.items, func(i, j int) bool { return dueFirst(g.items[i].Due, g.items[j].Due) })
+	}
+	writeDashGroups(&b, groups)
+	dashTail(&b, r)
+	return b.String()
+}
+
+// writeDashGroups writes each group that holds a PR, in its order.
+func writeDashGroups(b *strings.Builder, groups []dashGroup) {
+	for _, g := range groups {
 		if len(g.items) == 0 {
 			continue
 		}
-		sort.SliceStable(g.items, func(i, j int) bool { return dueFirst(g.items[i].Due, g.items[j].Due) })
-		fmt.Fprintf(&b, "#### %s (%d)\n\n%s\n\n", g.title, len(g.items), g.intro)
-		writeTable(&b, g.headers, len(g.items), func(i int) []string { return g.row(g.items[i]) }, g.cap, nil)
+		fmt.Fprintf(b, "#### %s (%d)\n\n%s\n\n", g.title, len(g.items), g.intro)
+		writeTable(b, g.headers, len(g.items), func(i int) []string { return g.row(g.items[i]) }, g.cap, nil)
 	}
+}
+
+// dashTail is what ends the dashboard whatever the clock: how far marks
+// are known, and the histogram.
+func dashTail(b *strings.Builder, r sweep.Result) {
+	end := r.Now.Add(horizon * 24 * time.Hour)
 	if !r.ListedAll && !r.ListingFailed() && !r.MarksKnownUntil.IsZero() && r.MarksKnownUntil.Before(end) {
-		fmt.Fprintf(&b, "Marks are known up to %s: later ones show in later runs.\n\n", mdDay(r.MarksKnownUntil))
+		fmt.Fprintf(b, "Marks are known up to %s: later ones show in later runs.\n\n", mdDay(r.MarksKnownUntil))
 	}
 	b.WriteString("#### Open pull requests by last activity\n\n")
-	writeHistogram(&b, r)
+	writeHistogram(b, r)
+}
+
+// turnOwner names whose turn it is in the dashboard's counts line.
+var turnOwner = map[lifecycle.Whose]string{
+	lifecycle.TurnReviewers:   "the reviewers' turn",
+	lifecycle.TurnAuthor:      "the author's turn",
+	lifecycle.TurnMaintainers: "the maintainers' turn to merge",
+}
+
+// dashTurnCap is the row and byte cap of each turn's group: three of them,
+// with the histogram, stay under the dashboard's 45,000 bytes.
+var dashTurnCap = sectionCap{rows: 100, bytes: 12_000}
+
+// dashboardByTurn is the dashboard under stale-clock: author-turn: the open
+// PRs whose turn the run read, grouped by whose turn it is (reviewers,
+// author, merge), each with its days in that turn; the author's, where the
+// stale clock runs, soonest due first, the others longest waiting first.
+func dashboardByTurn(r sweep.Result) string {
+	var b strings.Builder
+	now, dry := r.Now, r.DryRun
+	turns, unknown := turnGroups(r)
+	intro := map[lifecycle.Whose]string{
+		lifecycle.TurnReviewers: "Opened, marked ready, or answered by the author since the last review: " +
+			"theirs to review. Never marked stale while it lasts.",
+		lifecycle.TurnAuthor: "A maintainer reviewed or commented after the author's last action, or it is a draft: " +
+			"the stale clock runs only here. A push, a reply or a re-requested review hands it back.",
+		lifecycle.TurnMaintainers: "An approval stands and no change request: the maintainers' turn to merge. Never marked stale while it lasts.",
+	}
+	groups := make([]dashGroup, 0, len(turns))
+	counts := make([]string, 0, len(turns))
+	for _, g := range turns {
+		headers, row := turnTable(g.whose, now, dry, true)
+		headers[2] = "Waiting for"
+		days := func(it sweep.QueueItem) []string {
+			cells := row(it)
+			cells[2] = plural(daysIn(it.TurnSince, now), "day")
+			return cells
+		}
+		if g.whose == lifecycle.TurnAuthor {
+			sort.SliceStable(g.items, func(i, j int) bool { return dueFirst(g.items[i].Due, g.items[j].Due) })
+		}
+		groups = append(groups, dashGroup{title: waitingOn(g.whose), intro: intro[g.whose], headers: headers,
+			items: g.items, cap: dashTurnCap, row: days})
+		counts = append(counts, fmt.Sprintf("%d on %s", len(g.items), turnOwner[g.whose]))
+	}
+	line := fmt.Sprintf("%s looked at: %s.", capitalise(plural(len(r.Queue), "open pull request")), strings.Join(counts, "; "))
+	if r.Stopped != nil {
+		line += " The last run stopped early (" + md(StopReason(r.Stopped), maxReasonRunes) + "): some may be missing."
+	}
+	fmt.Fprintf(&b, "### Pull requests waiting\n\n%s\n\nGrouped by whose turn it is (`stale-clock: author-turn`). %s\n\n", line, turnsCovered(r, unknown, "these groups"))
+	writeDashGroups(&b, groups)
+	dashTail(&b, r)
 	return b.String()
 }
 

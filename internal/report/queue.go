@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -106,8 +107,8 @@ const horizon = 14
 
 // dueDay is one date of the next 14 days and what falls due on it.
 type dueDay struct {
-	day           time.Time
-	closes, marks []sweep.QueueItem
+	day                   time.Time
+	closes, marks, nudges []sweep.QueueItem
 }
 
 // nextDays groups what falls due from the run's day on, for horizon days; a
@@ -116,11 +117,11 @@ func nextDays(r sweep.Result) []dueDay {
 	today := r.Now.UTC().Truncate(24 * time.Hour)
 	end := today.Add(horizon * 24 * time.Hour)
 	byDay := map[time.Time]*dueDay{}
-	for _, it := range r.Queue {
-		if it.Due.IsZero() || !it.Due.Before(end) {
-			continue
+	add := func(due time.Time, it sweep.QueueItem, to func(*dueDay) *[]sweep.QueueItem) {
+		if due.IsZero() || !due.Before(end) {
+			return
 		}
-		d := it.Due.UTC().Truncate(24 * time.Hour)
+		d := due.UTC().Truncate(24 * time.Hour)
 		if d.Before(today) {
 			d = today
 		}
@@ -129,11 +130,18 @@ func nextDays(r sweep.Result) []dueDay {
 			dd = &dueDay{day: d}
 			byDay[d] = dd
 		}
+		*to(dd) = append(*to(dd), it)
+	}
+	for _, it := range r.Queue {
 		if it.State == sweep.QueueStale {
-			dd.closes = append(dd.closes, it)
+			add(it.Due, it, func(d *dueDay) *[]sweep.QueueItem { return &d.closes })
 		} else {
-			dd.marks = append(dd.marks, it)
+			add(it.Due, it, func(d *dueDay) *[]sweep.QueueItem { return &d.marks })
 		}
+		// A nudge sorts by its own date: the cell orders by Due.
+		nudge := it
+		nudge.Due = it.NudgeDue
+		add(it.NudgeDue, nudge, func(d *dueDay) *[]sweep.QueueItem { return &d.nudges })
 	}
 	out := make([]dueDay, 0, len(byDay))
 	for _, dd := range byDay {
@@ -163,20 +171,42 @@ func dueCell(items []sweep.QueueItem) string {
 	return fmt.Sprintf("%d: %s%s", len(items), strings.Join(links, ", "), more)
 }
 
-// writeNextDays writes what falls due in the next 14 days, by date.
+// writeNextDays writes what falls due in the next 14 days, by date: the
+// review nudges too, in a column of their own when any is due.
 func writeNextDays(b *strings.Builder, r sweep.Result) {
 	days := nextDays(r)
+	nudges := false
+	for _, d := range days {
+		nudges = nudges || len(d.nudges) > 0
+	}
 	verb := "fall due"
 	if r.DryRun {
 		verb = "would fall due"
 	}
+	what, unless := "Closes and marks", "nobody acts"
+	if nudges {
+		what = "Closes, marks and review nudges"
+	}
+	if r.StaleClock == lifecycle.ClockAuthorTurn {
+		// Only the author's turn marks and closes; a nudge waits on
+		// the reviewers' turn.
+		unless = "the turn does not pass"
+	}
 	if len(days) == 0 {
 		fmt.Fprintf(b, "Nothing falls due in the next %d days.\n\n", horizon)
 	} else {
-		fmt.Fprintf(b, "Closes and marks that %s if nobody acts (a date that has passed is on the first row: a run stopped before it).\n\n", verb)
-		b.WriteString("| Date | Closes | Marks |\n| --- | --- | --- |\n")
+		fmt.Fprintf(b, "%s that %s if %s (a date that has passed is on the first row: a run stopped before it).\n\n", what, verb, unless)
+		if nudges {
+			b.WriteString("| Date | Closes | Marks | Nudges |\n| --- | --- | --- | --- |\n")
+		} else {
+			b.WriteString("| Date | Closes | Marks |\n| --- | --- | --- |\n")
+		}
 		for _, d := range days {
-			fmt.Fprintf(b, "| %s | %s | %s |\n", mdDay(d.day), dueCell(d.closes), dueCell(d.marks))
+			fmt.Fprintf(b, "| %s | %s | %s |", mdDay(d.day), dueCell(d.closes), dueCell(d.marks))
+			if nudges {
+				fmt.Fprintf(b, " %s |", dueCell(d.nudges))
+			}
+			b.WriteString("\n")
 		}
 		b.WriteString("\n")
 	}

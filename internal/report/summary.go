@@ -41,7 +41,8 @@ const collapseRows = 20
 //
 // The first screen says what happened and what comes next: the banner of a
 // dry run, the run line, a stop, failures, the counts, then the queue (the
-// age histogram and the next 14 days). The PR tables follow, folded when
+// age histogram, the next 14 days, and whose turn it is when the run read
+// turns). The PR tables follow, folded when
 // long, and the API usage, folded.
 func Summary(r sweep.Result, repo string) string {
 	var b strings.Builder
@@ -74,10 +75,7 @@ func Summary(r sweep.Result, repo string) string {
 		fmt.Fprintf(&b, "### Next %d days\n\n", horizon)
 		writeNextDays(&b, r)
 	}
-	// The queue by turn (stale-clock: author-turn, issue 17) goes here: a
-	// table of whose turn it is (reviewers, author, merge) with the PRs and
-	// their days in turn, from a turn field of sweep.QueueItem, shown only
-	// when the run knows turns.
+	writeTurns(&b, r) // the queue by turn, when the run read turns (turn.go)
 
 	acted := actedRows(r)
 	if len(acted) > 0 {
@@ -129,8 +127,6 @@ func Summary(r sweep.Result, repo string) string {
 		}, cleanedCap, nil)
 		b.WriteString("</details>\n\n")
 	}
-
-	writeTurns(&b, r)
 
 	if len(r.Skipped) > 0 {
 		fmt.Fprintf(&b, "<details><summary>Skipped %s (exempt or filtered out)</summary>\n\n", plural(len(r.Skipped), "pull request"))

@@ -2,31 +2,179 @@ package report
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
-var turnCap = sectionCap{rows: 300, bytes: 60_000}
+// The queue by turn (stale-clock: author-turn, or the review nudge on):
+// whose turn each open PR is on and for how long, from sweep.QueueItem's
+// Turn. The job summary shows it on its first screen, the dashboard issue
+// groups by it under author-turn.
 
-// writeTurns is the section of whose turn it is: counts by turn, the
-// review nudges, and each PR whose turn the run read with the days in it.
+// wordNudged is the outcome of a review nudge.
+var wordNudged = words{"reviewers nudged", "would nudge reviewers"}
+
+// Row and byte caps of each turn's table in the job summary. Three of them
+// fit beside the other tables' budgets under maxSummaryBytes.
+var turnCap = sectionCap{rows: 150, bytes: 30_000}
+
+// turnGroup is the open PRs on one party's turn.
+type turnGroup struct {
+	whose lifecycle.Whose
+	items []sweep.QueueItem
+}
+
+// turnOrder is the order the turn views list the parties in.
+var turnOrder = []lifecycle.Whose{lifecycle.TurnReviewers, lifecycle.TurnAuthor, lifecycle.TurnMaintainers}
+
+// turnGroups splits the queue by turn, each group longest in turn first;
+// unknown counts the PRs whose turn the run did not read.
+func turnGroups(r sweep.Result) (groups []turnGroup, unknown int) {
+	by := map[lifecycle.Whose][]sweep.QueueItem{}
+	for _, it := range r.Queue {
+		if it.Turn == lifecycle.TurnUnknown {
+			unknown++
+			continue
+		}
+		by[it.Turn] = append(by[it.Turn], it)
+	}
+	for _, w := range turnOrder {
+		items := by[w]
+		sort.SliceStable(items, func(i, j int) bool { return items[i].TurnSince.Before(items[j].TurnSince) })
+		groups = append(groups, turnGroup{whose: w, items: items})
+	}
+	return groups, unknown
+}
+
+// knowsTurns reports whether the run read any PR's turn: the turn views
+// show only then.
+func knowsTurns(r sweep.Result) bool {
+	for _, it := range r.Queue {
+		if it.Turn != lifecycle.TurnUnknown {
+			return true
+		}
+	}
+	return false
+}
+
+// waitingOn names a party as the turn views' headings do.
+func waitingOn(w lifecycle.Whose) string {
+	switch w {
+	case lifecycle.TurnReviewers:
+		return "Waiting on reviewers"
+	case lifecycle.TurnAuthor:
+		return "Waiting on the author"
+	}
+	return "Approved, waiting to be merged"
+}
+
+// party names a party in the turn views' counts.
+func party(w lifecycle.Whose) string {
+	switch w {
+	case lifecycle.TurnReviewers:
+		return "reviewers"
+	case lifecycle.TurnAuthor:
+		return "author"
+	}
+	return "maintainers, to merge"
+}
+
+// daysIn is the whole days from since to now, never below 0.
+func daysIn(since, now time.Time) int {
+	return max(int(now.Sub(since)/(24*time.Hour)), 0)
+}
+
+// nudgeCell says where a PR on the reviewers' turn stands with its nudge:
+// nudged by this run (the outcome's words; dated instead, where the text
+// outlives the run), or earlier in this turn, due on a date, or "—" (the
+// nudge is off, or the PR exempt).
+func nudgeCell(it sweep.QueueItem, dry, dated bool) string {
+	switch {
+	case it.Nudged && (dry || !dated):
+		return wordNudged.in(dry)
+	case !it.NudgedAt.IsZero():
+		return "nudged " + mdDay(it.NudgedAt)
+	case !it.NudgeDue.IsZero():
+		return "due " + mdDay(it.NudgeDue)
+	}
+	return "—"
+}
+
+// nextCell is the next step of a PR on its author's turn: its close when
+// stale, its mark, or "—".
+func nextCell(it sweep.QueueItem) string {
+	switch {
+	case it.Due.IsZero():
+		return "—"
+	case it.State == sweep.QueueStale:
+		return "closes " + mdDay(it.Due)
+	}
+	return "marked stale " + mdDay(it.Due)
+}
+
+// turnsCovered says which PRs the turn views cover (in: "these counts",
+// "these groups"): only those whose timeline the run read have a turn. (A
+// stop is said where the view says how the run ended.)
+func turnsCovered(r sweep.Result, unknown int, in string) string {
+	if unknown == 0 {
+		return fmt.Sprintf("The turn is known for all %s: this run read each one's timeline.", plural(len(r.Queue), "open pull request"))
+	}
+	return fmt.Sprintf("The turn is known for the %d of %s whose timeline this run read: the other %d "+
+		"(too recent for the turn to matter, exempt, or not reached) are not in %s.", len(r.Queue)-unknown,
+		plural(len(r.Queue), "open pull request"), unknown, in)
+}
+
+// writeTurns is the job summary's queue by turn: counts by turn with the
+// longest wait and the nudges, then per turn the PRs with their days in it
+// (folded when long).
 func writeTurns(b *strings.Builder, r sweep.Result) {
-	if len(r.Turns) == 0 && len(r.Nudged) == 0 {
+	if !knowsTurns(r) && len(r.Nudged) == 0 {
 		return
 	}
-	nudged := "nudged"
-	if r.DryRun {
-		nudged = "would be nudged"
+	dry := r.DryRun
+	groups, unknown := turnGroups(r)
+	b.WriteString("### Whose turn it is\n\n| Waiting on | Pull requests | Longest in turn |\n| --- | ---: | ---: |\n")
+	for _, g := range groups {
+		longest := "—"
+		if len(g.items) > 0 {
+			longest = plural(daysIn(g.items[0].TurnSince, r.Now), "day")
+		}
+		fmt.Fprintf(b, "| %s | %d | %s |\n", capitalise(party(g.whose)), len(g.items), longest)
 	}
-	fmt.Fprintf(b, "<details><summary>Whose turn: %d on the reviewers', %d on the author's, %d on the maintainers' (approved); %d %s</summary>\n\n",
-		r.TurnCounts[lifecycle.TurnReviewers], r.TurnCounts[lifecycle.TurnAuthor], r.TurnCounts[lifecycle.TurnMaintainers],
-		len(r.Nudged), nudged)
-	writeTable(b, []string{"PR", "Title", "Turn", "Days in it"}, len(r.Turns), func(i int) []string {
-		it := r.Turns[i]
-		return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), it.Turn.String(), strconv.Itoa(it.TurnDays)}
-	}, turnCap, nil)
-	b.WriteString("</details>\n\n")
+	b.WriteString("\n")
+	if len(r.Nudged) > 0 {
+		fmt.Fprintf(b, "%s: %d. ", wordNudged.title(dry), len(r.Nudged))
+	}
+	b.WriteString(turnsCovered(r, unknown, "these counts") + "\n\n")
+	for _, g := range groups {
+		if len(g.items) == 0 {
+			continue
+		}
+		headers, row := turnTable(g.whose, r.Now, dry, false)
+		fmt.Fprintf(b, "#### %s (%d)\n\n", waitingOn(g.whose), len(g.items))
+		folded(b, len(g.items), func(b *strings.Builder) {
+			writeTable(b, headers, len(g.items), func(i int) []string { return row(g.items[i]) }, turnCap, nil)
+		})
+	}
+}
+
+// turnTable is the headers and rows of one turn's table in the job summary.
+// dated: a nudge of this run is dated, for the dashboard issue.
+func turnTable(w lifecycle.Whose, now time.Time, dry, dated bool) ([]string, func(sweep.QueueItem) []string) {
+	headers := []string{"PR", "Title", "Days in turn"}
+	base := func(it sweep.QueueItem) []string {
+		return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), strconv.Itoa(daysIn(it.TurnSince, now))}
+	}
+	switch w {
+	case lifecycle.TurnReviewers:
+		return append(headers, "Nudge"), func(it sweep.QueueItem) []string { return append(base(it), nudgeCell(it, dry, dated)) }
+	case lifecycle.TurnAuthor:
+		return append(headers, "Next"), func(it sweep.QueueItem) []string { return append(base(it), nextCell(it)) }
+	}
+	return headers, base
 }

@@ -270,7 +270,6 @@ func (s *sweeper) item(p op) Item {
 		LastActivity: p.d.InactiveSince, InactiveDays: daysSince(p.d.InactiveSince, s.now),
 		CloseAt: p.d.CloseAt,
 	}
-	s.turnOf(&it, p.act)
 	return it
 }
 

@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
@@ -18,26 +19,39 @@ func (s *sweeper) needTurn() bool {
 	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0
 }
 
-// noteTurn records the turn of a PR whose timeline the run read, for the
-// job summary, when the policy uses turns (otherwise only some PRs' turns
-// are known, by chance).
+// noteTurn records the turn of a PR whose timeline the run read on its
+// QueueItem, for the queue views, when the policy uses turns (otherwise
+// only some PRs' turns are known, by chance). It comes before settle, whose
+// mark date depends on the turn under stale-clock: author-turn.
 func (s *sweeper) noteTurn(p planned) {
 	if !s.needTurn() || p.act == nil || p.act.Turn.Whose == lifecycle.TurnUnknown {
 		return
 	}
-	it := Item{Number: p.pr.Number, Title: p.pr.Title, URL: p.pr.URL, Action: p.d.Action, Reason: p.d.Reason}
-	s.turnOf(&it, p.act)
-	s.res.Turns = append(s.res.Turns, it)
-	if s.res.TurnCounts == nil {
-		s.res.TurnCounts = map[lifecycle.Whose]int{}
+	it := s.queued(p.pr.Number)
+	if it == nil {
+		return
 	}
-	s.res.TurnCounts[it.Turn]++
+	t := p.act.Turn
+	it.Turn, it.TurnSince = t.Whose, t.Since
+	if t.Whose == lifecycle.TurnReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since) {
+		it.NudgedAt = t.NudgedAt // nudged in this turn already, by an earlier run
+	}
+	it.NudgeDue = s.nudgeDue(p.pr, p.act)
 }
 
-func (s *sweeper) turnOf(it *Item, act *lifecycle.Activity) {
-	if act != nil && act.Turn.Whose != lifecycle.TurnUnknown {
-		it.Turn, it.TurnDays = act.Turn.Whose, daysSince(act.Turn.Since, s.now)
+// nudgeDue is when the reviewers of a PR get nudged if its turn does not
+// pass; zero when they will not be (nudge off, not their turn, nudged in it
+// already, exempt). DecideNudge asked at that time answers by the same
+// rules the nudge itself follows.
+func (s *sweeper) nudgeDue(pr lifecycle.PR, act *lifecycle.Activity) time.Time {
+	if s.pol.DaysBeforeReviewNudge < 0 || act.Turn.Whose != lifecycle.TurnReviewers {
+		return time.Time{}
 	}
+	due := act.Turn.Since.Add(time.Duration(s.pol.DaysBeforeReviewNudge) * lifecycle.Day)
+	if lifecycle.DecideNudge(pr, act, later(due, s.now), s.pol) != lifecycle.NudgePost {
+		return time.Time{}
+	}
+	return due
 }
 
 // nudgeOp is the nudge's write for a planned PR, if any. A PR this run

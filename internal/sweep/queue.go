@@ -37,8 +37,24 @@ type QueueItem struct {
 	// Due is when the next step falls due: the mark of a fresh or revived
 	// PR, the close of a stale one; zero when nothing will (exempt, marking
 	// or closing disabled) or the run could not tell (detail not read).
-	// It may lie in the past: a step the run did not reach.
+	// It may lie in the past: a step the run did not reach. Under
+	// stale-clock: author-turn only a PR on its author's turn has a mark
+	// due.
 	Due time.Time
+	// Turn is whose turn the PR is on and TurnSince since when, when the
+	// policy uses turns and the run read the PR's timeline (TurnUnknown
+	// otherwise: the turn is in the timeline only).
+	Turn      lifecycle.Whose
+	TurnSince time.Time
+	// Nudged: this run nudged the PR's reviewers (or would have, in a dry
+	// run). NudgedAt is the latest nudge of this turn of the reviewers'
+	// (this run's or an earlier one's); zero when none. NudgeDue is when
+	// they get nudged if the turn does not pass; zero when they will not be
+	// in this turn (or the run could not tell). It may lie in the past: a
+	// nudge the run did not reach.
+	Nudged   bool
+	NudgedAt time.Time
+	NudgeDue time.Time
 }
 
 // queue collects the QueueItems of a run, one per PR, in listing order; a
@@ -86,7 +102,7 @@ func (s *sweeper) settle(pr lifecycle.PR, d lifecycle.Decision) {
 		return
 	default:
 		it.State, it.Since = QueueFresh, d.InactiveSince
-		it.Due = s.markDue(d.InactiveSince)
+		it.Due = s.markDueOf(it, d.InactiveSince)
 	}
 	if !d.InactiveSince.IsZero() {
 		it.LastActivity = d.InactiveSince
@@ -117,8 +133,10 @@ func (s *sweeper) acted(o op) {
 		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, o.d.CloseAt
 		it.LastActivity = s.beforeMark(o.d.MarkedAt)
 	case opUnstale:
-		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, s.markDue(o.d.InactiveSince)
+		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, s.markDueOf(it, o.d.InactiveSince)
 		it.LastActivity = o.d.InactiveSince
+	case opNudge:
+		it.Nudged, it.NudgedAt, it.NudgeDue = true, s.now, time.Time{}
 	case opClose:
 		// Closed (or converted to a draft without the label): out of the
 		// queue of PRs waiting on something.
@@ -144,6 +162,17 @@ func (s *sweeper) queued(number int) *QueueItem {
 		return nil
 	}
 	return &s.q.items[i]
+}
+
+// markDueOf is when the PR of it, not stale, gets marked, its clock
+// running since then. Under stale-clock: author-turn only the author's turn
+// marks: a PR on anyone else's never is while the turn lasts, and one
+// whose turn the run did not read cannot be told.
+func (s *sweeper) markDueOf(it *QueueItem, since time.Time) time.Time {
+	if s.pol.StaleClock == lifecycle.ClockAuthorTurn && it.Turn != lifecycle.TurnAuthor {
+		return time.Time{}
+	}
+	return s.markDue(since)
 }
 
 // markDue is when a PR last active at last gets marked; zero when never.

@@ -1,10 +1,12 @@
 package sweep_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -85,5 +87,86 @@ func TestQueueSaysHowFarTheListingWent(t *testing.T) {
 	}
 	if len(res.Queue) != 100 {
 		t.Errorf("queue has %d PRs, want the 100 listed", len(res.Queue))
+	}
+}
+
+// Under stale-clock: author-turn the queue carries each PR's turn as the
+// run read it, and only a PR on its author's turn has a mark due; a PR on
+// the reviewers' turn carries its nudge: posted by this run, or when it
+// falls due. The facts come from the timelines the decision read anyway.
+func TestQueueCarriesTurns(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	nudged := w.openPR(60, alice)  // never reviewed: the reviewers' turn, nudged now
+	waiting := w.openPR(15, alice) // the reviewers' turn: nudged in 5 days
+	author := w.openPR(60, alice)  // a change request 5 days ago: marked in 5 days
+	f.Review(author, maint, daysAgo(5), "CHANGES_REQUESTED", "please rename")
+	approved := w.openPR(60, alice) // the maintainers' turn: nothing falls due
+	f.Review(approved, maint, daysAgo(40), "APPROVED", "lgtm")
+	young := w.openPR(3, alice) // too young for its timeline to matter: not read
+
+	inputs := map[string]string{"days-before-review-nudge": "20"}
+	for k, v := range authorTurnInputs {
+		inputs[k] = v
+	}
+	res := w.run(inputs)
+	if !res.OK() {
+		t.Fatalf("run: failed %+v, stopped %v", res.Failed, res.Stopped)
+	}
+	if res.StaleClock != lifecycle.ClockAuthorTurn {
+		t.Errorf("StaleClock = %q: the queue views cannot tell to group by turn", res.StaleClock)
+	}
+	got := map[int]sweep.QueueItem{}
+	for _, it := range res.Queue {
+		got[it.Number] = it
+	}
+	day := 24 * time.Hour
+	cases := []struct {
+		name          string
+		n             int
+		turn          lifecycle.Whose
+		since         time.Time
+		due, nudgeDue time.Time
+		wasNudged     bool
+	}{
+		{"reviewers, nudged now", nudged, lifecycle.TurnReviewers, daysAgo(60), time.Time{}, time.Time{}, true},
+		{"reviewers, nudge due", waiting, lifecycle.TurnReviewers, daysAgo(15), time.Time{}, daysAgo(15).Add(20 * day), false},
+		{"author, mark due", author, lifecycle.TurnAuthor, daysAgo(5), daysAgo(5).Add(10 * day), time.Time{}, false},
+		{"maintainers", approved, lifecycle.TurnMaintainers, daysAgo(40), time.Time{}, time.Time{}, false},
+		{"not read", young, lifecycle.TurnUnknown, time.Time{}, time.Time{}, time.Time{}, false},
+	}
+	for _, c := range cases {
+		it, ok := got[c.n]
+		if !ok {
+			t.Errorf("%s: #%d not in the queue", c.name, c.n)
+			continue
+		}
+		if it.Turn != c.turn || !it.TurnSince.Equal(c.since) || !it.Due.Equal(c.due) || !it.NudgeDue.Equal(c.nudgeDue) || it.Nudged != c.wasNudged {
+			t.Errorf("%s: #%d = turn %v since %v, due %v, nudge due %v, nudged %v; want %v since %v, due %v, nudge due %v, nudged %v",
+				c.name, c.n, it.Turn, it.TurnSince, it.Due, it.NudgeDue, it.Nudged, c.turn, c.since, c.due, c.nudgeDue, c.wasNudged)
+		}
+	}
+	if it := got[nudged]; !it.NudgedAt.Equal(t0) {
+		t.Errorf("#%d nudged by this run: NudgedAt = %v, want the run's %v", nudged, it.NudgedAt, t0)
+	}
+	// The next run finds the nudge of this turn in the timeline: nudged
+	// earlier, nothing due.
+	w.clock.Advance(lifecycle.Day)
+	for _, it := range w.run(inputs).Queue {
+		if it.Number == nudged && (it.Nudged || !it.NudgedAt.Equal(t0) || !it.NudgeDue.IsZero()) {
+			t.Errorf("next run: #%d nudged %v at %v, due %v; want the earlier nudge at %v, none due", nudged, it.Nudged, it.NudgedAt, it.NudgeDue, t0)
+		}
+	}
+	// One timeline per PR old enough, the nudge's comment, and the listings:
+	// the queue's turns cost nothing more.
+	timelines := 0
+	for _, r := range w.fake.Requests() {
+		if strings.HasSuffix(r.Route, "/timeline") {
+			timelines++
+		}
+	}
+	if timelines != 8 {
+		t.Errorf("%d timeline reads in two runs, want 8 (one per PR older than days-before-stale)", timelines)
 	}
 }

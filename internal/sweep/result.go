@@ -19,16 +19,16 @@ type Item struct {
 	InactiveDays int
 	CloseAt      time.Time // stale PRs: when they close if nobody acts; zero: never
 	Err          string    // set on Failed items: why the PR was skipped
-	// Turn is whose turn the PR is on, when the run read its timeline
-	// (TurnUnknown otherwise), and TurnDays the days it has been.
-	Turn     lifecycle.Whose
-	TurnDays int
+	// (Whose turn a PR is on is in its QueueItem: see Result.Queue.)
 }
 
 // Result is what one run did, for the log, the job summary and the outputs.
 type Result struct {
 	DryRun bool
 	Now    time.Time
+	// StaleClock is the policy's stale-clock: under author-turn the queue
+	// views group the open PRs by whose turn it is (QueueItem.Turn).
+	StaleClock lifecycle.StaleClock
 
 	Marked   []Item // includes Notify: labelled earlier, notice posted now
 	Unstaled []Item
@@ -38,10 +38,6 @@ type Result struct {
 	Failed   []Item // a read or write failed: left untouched this run
 	Cleaned  []Item // closed or merged by a person: stale label removed
 	Nudged   []Item // review nudge posted (or would be, in dry run)
-	// Turns is every PR whose turn the run read, with it (see Item.Turn);
-	// TurnCounts counts them by turn.
-	Turns      []Item
-	TurnCounts map[lifecycle.Whose]int
 
 	Considered int // open PRs the listings returned
 	// Self is the login GitHub named for the token, when the run learnt it
