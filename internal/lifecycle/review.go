@@ -88,14 +88,5 @@ func Approved(reviews []Review) bool {
 		}
 		latest[strings.ToLower(r.Reviewer)] = state
 	}
-	approved := false
-	for _, state := range latest {
-		switch state {
-		case ReviewStateChangesRequested:
-			return false
-		case ReviewStateApproved:
-			approved = true
-		}
-	}
-	return approved
+	return approvalStands(latest)
 }

@@ -179,8 +179,8 @@ func maintainerAction(e Event) bool {
 	return false
 }
 
-// approvalStands: some maintainer's latest review approves, and none's
-// latest requests changes.
+// approvalStands: some reviewer's latest review approves, and none's latest
+// requests changes (GitHub's rule for reviewDecision).
 func approvalStands(latest map[string]string) bool {
 	approved := false
 	for _, state := range latest {
