@@ -111,7 +111,8 @@ func listRepositories(ctx context.Context, args []string, getenv func(string) st
 		return ExitUsage
 	}
 	out.mask(token)
-	client, err := ghapi.New(ghapi.Options{Token: token, APIURL: getenv(config.EnvAPIURL), Clock: clock, UserAgent: userAgent()})
+	client, err := ghapi.New(ghapi.Options{Token: token, APIURL: getenv(config.EnvAPIURL), Clock: clock, UserAgent: userAgent(),
+		Workflow: inWorkflow(getenv)})
 	if err != nil {
 		out.fail("list-repositories", err.Error())
 		return ExitUsage
@@ -189,7 +190,7 @@ func fleetSource(ctx context.Context, src config.Source, orgYAML string, clock g
 	// Only the file's read: its own budget, so that a retry is possible,
 	// and the run's deadline.
 	cfg.OperationsPerRun, cfg.DebugOnly = fileReadBudget, false
-	client, err := clientFor(cfg, clock, nil)
+	client, err := clientFor(cfg, clock, true, nil) // a fleet's sweep runs only in a workflow
 	if err != nil {
 		return base, origin, false, err
 	}

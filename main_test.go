@@ -298,7 +298,7 @@ func TestRunTokenNeverLeaks(t *testing.T) {
 		}
 	}
 	// The run must have produced error texts for the check to mean anything.
-	if !strings.Contains(o.summaryFile, "Flaky timeline") || !strings.Contains(o.summaryFile, "500 Server Error") {
+	if !strings.Contains(o.summaryFile, "Flaky timeline") || !strings.Contains(o.summaryFile, "500 Internal Server Error") {
 		t.Errorf("the failure of #%d and its error are not in the summary:\n%s", w.flaky, o.summaryFile)
 	}
 }

@@ -28,6 +28,10 @@ type Options struct {
 	Clock       Clock
 	Base        http.RoundTripper // nil: http.DefaultTransport
 	UserAgent   string
+	// Workflow: the client runs in a GitHub Actions job. Advice on a
+	// missing permission then speaks of the workflow's permissions:, and
+	// outside one of the token's scopes.
+	Workflow bool
 }
 
 // Client implements the calls a sweep makes.
@@ -37,6 +41,7 @@ type Client struct {
 	t           *transport
 	clock       Clock
 	token       string // only to keep it out of error texts
+	workflow    bool   // Options.Workflow
 
 	wroteAs string // the author GitHub gave a comment this client created (WroteAs)
 }
@@ -61,7 +66,7 @@ func New(o Options) (*Client, error) {
 		gh.UserAgent = o.UserAgent
 	}
 	gh.BaseURL, gh.UploadURL = base, base
-	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token}, nil
+	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}, nil
 }
 
 // apiBase parses GITHUB_API_URL. It is taken as it is, as Octokit does: the
@@ -113,7 +118,7 @@ func originOf(u *url.URL) string {
 // this package with it in its text.
 func (c *Client) fail(kind opKind, err error, format string, args ...any) error {
 	op := fmt.Sprintf(format, args...)
-	if p := classify(err, kind, c.owner+"/"+c.repo); p != nil {
+	if p := classify(err, kind, scene{repo: c.owner + "/" + c.repo, workflow: c.workflow, sends: c.t.sends}); p != nil {
 		p.Op = op
 		return c.redact(p)
 	}
