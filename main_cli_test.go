@@ -161,3 +161,18 @@ func TestRunCancelledAfterANotice(t *testing.T) {
 		t.Errorf("the cancelled read-back is reported as a failure:\n%s", o)
 	}
 }
+
+// TestRunAPIURLOneWording: a bad GITHUB_API_URL is refused in the same words
+// by the sweep (config) and the listing (ghapi), credentials hidden.
+func TestRunAPIURLOneWording(t *testing.T) {
+	t.Parallel()
+	const api = "https://octo:hunter2@ghe.example.com/api/v3"
+	const want = `environment variable GITHUB_API_URL: want an absolute http or https URL without credentials, such as https://github.example.com/api/v3, got "https://***@ghe.example.com/api/v3": remove the user:password@ part`
+	sweep := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": api}, "-repo", testRepo)
+	list := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": api}, "-list-repositories", "octo")
+	for name, o := range map[string]outcome{"sweep": sweep, "list-repositories": list} {
+		if o.code != ExitUsage || !strings.Contains(o.stderr, want) || strings.Contains(o.stdout+o.stderr, "hunter2") {
+			t.Errorf("%s: exit %d, want %d and %q:\n%s", name, o.code, ExitUsage, want, o)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/stalepr/stalepr/internal/apiurl"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 )
@@ -448,39 +448,12 @@ func (p *parser) apiURL() string {
 	if v == "" {
 		return ""
 	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		// Printed before the token is masked, and the userinfo may be a
-		// token or a password: never repeat it.
-		p.errs = append(p.errs, &InputError{Name: EnvAPIURL, Env: true,
-			Msg: "want an absolute http or https URL without credentials, such as https://github.example.com/api/v3, got " + quote(redactUserinfo(v))})
+	if _, err := apiurl.Parse(v); err != nil {
+		p.errs = append(p.errs, &InputError{Name: EnvAPIURL, Env: true, Msg: err.Error()})
 		return ""
 	}
 	return v
 }
-
-// redactUserinfo replaces the user:password@ part of a URL-like string with
-// ***@, also when the string does not parse. The authority starts after the
-// scheme and any number of slashes: url.Parse reads http:/u:p@h and
-// http:///u:p@h as paths, yet they hold a password all the same.
-func redactUserinfo(s string) string {
-	prefix, rest := "", s
-	if m := schemeSlashes.FindString(s); m != "" {
-		prefix, rest = m, s[len(m):]
-	}
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
-		rest = "***" + rest[at:]
-	}
-	return prefix + rest
-}
-
-// schemeSlashes is a URL's scheme and the slashes after it (at least one, so
-// that user:password@host is not read as the scheme "user").
-var schemeSlashes = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/+`)
 
 // config parses every input of the table into its field, then checks the
 // inputs that defeat each other.

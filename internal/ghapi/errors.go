@@ -403,30 +403,6 @@ func orAddr(host string, err error) string {
 	return "the API host"
 }
 
-// redactURL removes any userinfo (user:password@) from a URL-like string,
-// also when the string does not parse, so it can go into a message. The
-// authority is taken to start after the scheme and any number of slashes
-// (http:/u:p@h and http:///u:p@h are typos a user makes, and url.Parse reads
-// their credentials as a path), and to end at the next /, ? or #.
-func redactURL(s string) string {
-	prefix, rest := "", s
-	if m := schemeSlashes.FindString(s); m != "" {
-		prefix, rest = m, s[len(m):]
-	}
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
-		rest = "***@" + rest[at+1:]
-	}
-	return prefix + rest
-}
-
-// schemeSlashes is a URL's scheme with the slashes after it; at least one,
-// so that user:password@host is not read as the scheme "user".
-var schemeSlashes = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/+`)
-
 // urlCredentials is a URL's user:password@ part, wherever it stands in a text.
 var urlCredentials = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*:/*)[^\s/?#@]+@`)
 

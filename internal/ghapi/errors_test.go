@@ -211,26 +211,6 @@ func TestUnclassifiedErrorsKeepTheirOperation(t *testing.T) {
 	}
 }
 
-func TestRedactURL(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"https://user:pass@ghe.example.com/api/v3":  "https://***@ghe.example.com/api/v3",
-		"https://ghp_tok@ghe.example.com:8443/api":  "https://***@ghe.example.com:8443/api",
-		"https://a@b:c@ghe.example.com":             "https://***@ghe.example.com",
-		"https://ghe.example.com/api/v3?x=a@b":      "https://ghe.example.com/api/v3?x=a@b",
-		"ghe.example.com/api/v3":                    "ghe.example.com/api/v3",
-		"u:p%zz@ghe.example.com":                    "***@ghe.example.com",
-		"https://ghe.example.com/api/v3/@not-creds": "https://ghe.example.com/api/v3/@not-creds",
-		"http:/u:PASS@ghe.example.com/api/v3":       "http:/***@ghe.example.com/api/v3",
-		"http:///u:PASS@ghe.example.com":            "http:///***@ghe.example.com",
-		"http:u:PASS@ghe.example.com":               "***@ghe.example.com",
-	} {
-		if got := redactURL(in); got != want {
-			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestAPIURLWithCredentialsIsRefused(t *testing.T) {
 	t.Parallel()
 	for _, api := range []string{
@@ -344,7 +324,6 @@ func TestEveryCallIsExplained(t *testing.T) {
 		"RecentComments": func() error { _, err := c.RecentComments(ctx, c.clock.Now()); return err },
 		"Timeline":       func() error { _, err := c.Timeline(ctx, 1); return err },
 		"PRComments":     func() error { _, err := c.PRComments(ctx, 1, c.clock.Now()); return err },
-		"Reviews":        func() error { _, err := c.Reviews(ctx, 1); return err },
 		"RepoFile":       func() error { _, _, err := c.RepoFile(ctx, ".github/stalepr.yml"); return err },
 		"ConvertToDraft": func() error { return c.ConvertToDraft(ctx, "PR_1") },
 	} {
