@@ -48,70 +48,104 @@ func perPageOf(u *url.URL) int {
 // of an array member of the top-level object ({"repositories": [...]}).
 // Invalid JSON is left to the decoder.
 func checkShape(body []byte, perPage int) string {
-	var (
-		depth, containers, values int
-		pageDepth                 int  // depth inside the items' array; 0: not reached, -1: passed
-		topObject                 bool // the answer is an object
-		expectItem                bool // the next value is an item of the page
-		items                     int
-		inString, escaped         bool
-	)
+	sc := shapeScan{perPage: perPage}
 	for _, b := range body {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-			continue
+		if why := sc.next(b); why != "" {
+			return why
 		}
-		if b == ' ' || b == '\t' || b == '\r' || b == '\n' {
-			continue
+	}
+	return ""
+}
+
+// shapeScan is checkShape's state between two bytes.
+type shapeScan struct {
+	perPage                   int
+	depth, containers, values int
+	pageDepth                 int  // depth inside the items' array; 0: not reached, -1: passed
+	topObject                 bool // the answer is an object
+	expectItem                bool // the next value is an item of the page
+	items                     int
+	inString, escaped         bool
+}
+
+// next takes one byte of the body; it returns why the body cannot be a
+// real answer, or "".
+func (sc *shapeScan) next(b byte) string {
+	if sc.inString {
+		sc.stringByte(b)
+		return ""
+	}
+	if b == ' ' || b == '\t' || b == '\r' || b == '\n' {
+		return ""
+	}
+	if sc.expectItem {
+		if why := sc.item(b); why != "" {
+			return why
 		}
-		if expectItem {
-			expectItem = false
-			if b != ']' {
-				items++
-				if items > perPage {
-					return fmt.Sprintf("more than the %d items asked for", perPage)
-				}
-				if b == 'n' {
-					return fmt.Sprintf("item %d is null", items)
-				}
-			}
+	}
+	switch b {
+	case '"':
+		sc.inString = true
+	case '{', '[':
+		return sc.open(b)
+	case '}', ']':
+		if sc.depth == sc.pageDepth && sc.pageDepth > 0 {
+			sc.pageDepth = -1
 		}
-		switch b {
-		case '"':
-			inString = true
-		case '{', '[':
-			if depth == 0 && b == '{' {
-				topObject = true
-			}
-			depth++
-			containers++
-			if containers > maxContainers {
-				return fmt.Sprintf("more than %d JSON objects and arrays", maxContainers)
-			}
-			if b == '[' && perPage > 0 && pageDepth == 0 && (depth == 1 || depth == 2 && topObject) {
-				pageDepth, expectItem = depth, true
-			}
-		case '}', ']':
-			if depth == pageDepth && pageDepth > 0 {
-				pageDepth = -1
-			}
-			depth--
-		case ',':
-			values++
-			if values > maxValues {
-				return fmt.Sprintf("more than %d JSON values", maxValues)
-			}
-			if depth == pageDepth && pageDepth > 0 {
-				expectItem = true
-			}
+		sc.depth--
+	case ',':
+		sc.values++
+		if sc.values > maxValues {
+			return fmt.Sprintf("more than %d JSON values", maxValues)
 		}
+		if sc.depth == sc.pageDepth && sc.pageDepth > 0 {
+			sc.expectItem = true
+		}
+	}
+	return ""
+}
+
+// stringByte takes a byte inside a JSON string.
+func (sc *shapeScan) stringByte(b byte) {
+	switch {
+	case sc.escaped:
+		sc.escaped = false
+	case b == '\\':
+		sc.escaped = true
+	case b == '"':
+		sc.inString = false
+	}
+}
+
+// item takes the first byte of a value where the page's next item stands.
+func (sc *shapeScan) item(b byte) string {
+	sc.expectItem = false
+	if b == ']' {
+		return ""
+	}
+	sc.items++
+	if sc.items > sc.perPage {
+		return fmt.Sprintf("more than the %d items asked for", sc.perPage)
+	}
+	if b == 'n' {
+		return fmt.Sprintf("item %d is null", sc.items)
+	}
+	return ""
+}
+
+// open takes the start of an object or an array; the page's items are the
+// top-level array's, or those of an array member of the top-level object.
+func (sc *shapeScan) open(b byte) string {
+	if sc.depth == 0 && b == '{' {
+		sc.topObject = true
+	}
+	sc.depth++
+	sc.containers++
+	if sc.containers > maxContainers {
+		return fmt.Sprintf("more than %d JSON objects and arrays", maxContainers)
+	}
+	if b == '[' && sc.perPage > 0 && sc.pageDepth == 0 && (sc.depth == 1 || sc.depth == 2 && sc.topObject) {
+		sc.pageDepth, sc.expectItem = sc.depth, true
 	}
 	return ""
 }
