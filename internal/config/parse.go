@@ -56,6 +56,30 @@ func Parse(src Source) (Config, error) {
 	return c, nil
 }
 
+// ParseConnection reads only what a client needs to reach the repository:
+// the token, owner/name, GITHUB_API_URL and the limits every request keeps
+// (run-timeout, rate-limit-reserve), by the same rows
+// of the table and in the same words as Parse; every other field is zero.
+// It is for a read that decides the other inputs (a fleet's
+// .github/stalepr.yml): Parse then reads what that read found as one more
+// layer of src, once.
+func ParseConnection(src Source) (Config, error) {
+	p := &parser{src: src}
+	var c Config
+	for _, name := range connectionInputs {
+		in, _ := Lookup(name)
+		in.to.parse(p, in, &c)
+	}
+	c.APIURL = p.apiURL()
+	if len(p.errs) > 0 {
+		return Config{}, p.errs
+	}
+	return c, nil
+}
+
+// connectionInputs are the rows ParseConnection reads.
+var connectionInputs = []string{InputRepoToken, InputRepository, "run-timeout", "rate-limit-reserve"}
+
 type parser struct {
 	src  Source
 	errs Errors
