@@ -111,7 +111,8 @@ func listRepositories(ctx context.Context, args []string, getenv func(string) st
 		return ExitUsage
 	}
 	out.mask(token)
-	client, err := ghapi.New(ghapi.Options{Token: token, APIURL: getenv(config.EnvAPIURL), Clock: clock, UserAgent: userAgent()})
+	client, err := ghapi.New(ghapi.Options{Token: token, APIURL: getenv(config.EnvAPIURL), Clock: clock, UserAgent: userAgent(),
+		Workflow: inWorkflow(getenv)})
 	if err != nil {
 		out.fail("list-repositories", err.Error())
 		return ExitUsage
@@ -161,14 +162,15 @@ func listRepositories(ctx context.Context, args []string, getenv func(string) st
 
 // fleetSource overlays the organisation's inputs (orgYAML) and then the
 // repository's .github/stalepr.yml onto src: the organisation's policy is
-// the default, the repository's file overrides it input by input. enabled is
-// false when the repository opted out (enabled: false). origin names where
-// an input's value came from, for an error about it. Reading the file costs
-// one request (retried as any read), outside the run's operations-per-run.
-// When the inputs so far do not parse, the file is not read and the overlay
-// so far is returned, so that the run reports those errors as usual. A
-// failure to read the file is a *fileError: nothing was wrong with the
-// inputs.
+// the default, the repository's file overrides it input by input. The
+// result is one source, which main parses once. enabled is false when the
+// repository opted out (enabled: false). origin names where an input's
+// value came from, for an error about it. Reading the file costs one
+// request (retried as any read), outside the run's operations-per-run; only
+// the connection's inputs are read for it (config.ParseConnection). When
+// those do not parse, the file is not read and the overlay so far is
+// returned, so that the run reports the errors as usual. A failure to read
+// the file is a *fileError: nothing was wrong with the inputs.
 func fleetSource(ctx context.Context, src config.Source, orgYAML string, clock ghapi.Clock) (out config.Source, origin func(string) string, enabled bool, err error) {
 	org, _, err := parseOverrides([]byte(orgYAML), false)
 	if err != nil {
@@ -182,14 +184,14 @@ func fleetSource(ctx context.Context, src config.Source, orgYAML string, clock g
 		}
 		return ""
 	}
-	cfg, perr := config.Parse(base)
+	cfg, perr := config.ParseConnection(base)
 	if perr != nil {
 		return base, origin, true, nil
 	}
 	// Only the file's read: its own budget, so that a retry is possible,
-	// and the run's deadline.
-	cfg.OperationsPerRun, cfg.DebugOnly = fileReadBudget, false
-	client, err := clientFor(cfg, clock, nil)
+	// and the run's deadline; a read even in a dry run.
+	cfg.OperationsPerRun = fileReadBudget
+	client, err := clientFor(cfg, clock, true, nil) // a fleet's sweep runs only in a workflow
 	if err != nil {
 		return base, origin, false, err
 	}

@@ -353,3 +353,30 @@ func TestParseOverrides(t *testing.T) {
 		t.Errorf("a file of comments only: %v %v %v", got, on, err)
 	}
 }
+
+// TestFleetRepositoryFileIsOneMoreLayer: .github/stalepr.yml is one more
+// source of the one parse, so a repository's value replaces the
+// organisation's before anything is checked (the file was read only when
+// the organisation's inputs parsed, a second parse); an input the file does
+// not fix is still refused, naming where it was set.
+func TestFleetRepositoryFileIsOneMoreLayer(t *testing.T) {
+	t.Parallel()
+	fake, e := fleetRepo(t)
+	e[fleetInputsEnv] = "days-before-stale: soon\nwrite-interval: 0s\n"
+	fake.SetFile(repoFilePath, []byte("days-before-stale: 10\n"))
+	o := runWith(t, e)
+	if o.code != 0 || !stale(fake, 1) {
+		t.Fatalf("the repository's days-before-stale 10 should replace the organisation's bad value: %v", o)
+	}
+
+	fake, e = fleetRepo(t)
+	e[fleetInputsEnv] = "days-before-stale: soon\nwrite-interval: 0s\n"
+	o = runWith(t, e)
+	errs := errorLines(o.stdout)
+	if o.code != ExitUsage || len(errs) != 1 || !strings.Contains(errs[0], `"days-before-stale"`) || !strings.Contains(errs[0], "(set in "+fleetInputsEnv) {
+		t.Errorf("exit %d, errors %q: want %d and one error naming days-before-stale and %s", o.code, errs, ExitUsage, fleetInputsEnv)
+	}
+	if n := fake.Writes(); n != 0 {
+		t.Errorf("%d writes after a bad input, want none", n)
+	}
+}

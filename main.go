@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		return code
 	}
 	origin := func(string) string { return "" }
-	if getenv("GITHUB_ACTIONS") == "true" && len(args) == 0 {
+	if inWorkflow(getenv) && len(args) == 0 {
 		src = config.ActionsSource(lookup)
 		if org := getenv(fleetInputsEnv); org != "" {
 			var done bool
@@ -123,7 +123,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		}
 		return msg
 	}
-	if getenv("GITHUB_ACTIONS") != "true" && cli.sandbox == "" && strings.TrimSpace(getenv(config.EnvToken)) == "" {
+	if !inWorkflow(getenv) && cli.sandbox == "" && strings.TrimSpace(getenv(config.EnvToken)) == "" {
 		explain = tokenFromShell(explain)
 	}
 	cfg, ok := parseConfig(out, src, explain)
@@ -135,7 +135,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
 	log := &logger{w: w, dry: cfg.DebugOnly}
 	// The transport says when it slows down, inside the run's log.
-	client, err := clientFor(cfg, clock, log.Printf)
+	client, err := clientFor(cfg, clock, inWorkflow(getenv), log.Printf)
 	if err != nil {
 		endLog()
 		out.fail("", err.Error())
@@ -275,12 +275,14 @@ func editDistance(a, b string) int {
 
 // clientFor is the one way a client is built: cfg's connection and limits,
 // the run's deadline counted from now by clock, and the build's User-Agent.
-// logf, when set, hears the transport slow down.
-func clientFor(cfg config.Config, clock ghapi.Clock, logf func(string, ...any)) (*ghapi.Client, error) {
+// workflow: the run is a GitHub Actions job (its errors' advice speaks of
+// the workflow's permissions). logf, when set, hears the transport slow down.
+func clientFor(cfg config.Config, clock ghapi.Clock, workflow bool, logf func(string, ...any)) (*ghapi.Client, error) {
 	return ghapi.New(ghapi.Options{
 		Token: string(cfg.Token), APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
 		UserAgent: userAgent(),
 		Clock:     clock,
+		Workflow:  workflow,
 		Limits: ghapi.Limits{
 			DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
 			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval,
@@ -289,6 +291,10 @@ func clientFor(cfg config.Config, clock ghapi.Clock, logf func(string, ...any)) 
 		},
 	})
 }
+
+// inWorkflow reports a run inside a GitHub Actions job, as the runner
+// says with GITHUB_ACTIONS.
+func inWorkflow(getenv func(string) string) bool { return getenv("GITHUB_ACTIONS") == "true" }
 
 // userAgent names this build to GitHub, as its API asks.
 func userAgent() string { return "stalepr/" + buildVersion() }

@@ -86,3 +86,93 @@ func TestRunMistypedFlag(t *testing.T) {
 		t.Errorf("a suggestion for a name near nothing: %v", o)
 	}
 }
+
+// TestRunTerminalMissingPermission: at a terminal a 403 speaks of the
+// token's scopes and fine-grained permissions, which a person can change,
+// not of a workflow's permissions: block.
+func TestRunTerminalMissingPermission(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.SetFaultHook(func(fakegithub.RequestInfo) *fakegithub.Fault {
+		return fakegithub.StatusFault(403, `{"message":"Resource not accessible by personal access token"}`)
+	})
+	o := runWith(t, w.terminalEnv(), "-repo", testRepo)
+	if o.code != ExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
+	}
+	if !strings.Contains(o.stdout, "fine-grained token needs Pull requests and Issues") || strings.Contains(o.stdout+o.stderr, "permissions:") {
+		t.Errorf("want the token's permissions, not a workflow's:\n%s", o)
+	}
+}
+
+// TestRunTerminalNotFoundAdviceWhole: the text summary shows a listing's
+// error with its advice whole, not cut mid-sentence.
+func TestRunTerminalNotFoundAdviceWhole(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	o := runWith(t, w.terminalEnv(), "-repo", "octo/elsewhere")
+	if o.code != ExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
+	}
+	if !strings.Contains(o.stdout, "on Enterprise Server check that GITHUB_API_URL is the API root (https://api.github.com, or https://HOST/api/v3 on Enterprise Server).") {
+		t.Errorf("the 404's advice is not shown whole:\n%s", o)
+	}
+}
+
+// TestRunServerErrorNamed: a 5xx left after the retries is named, with the
+// request and how often it was sent, not in go-github's raw words.
+func TestRunServerErrorNamed(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.SetFaultHook(func(fakegithub.RequestInfo) *fakegithub.Fault {
+		return fakegithub.StatusFault(502, `{"message":"Server Error"}`)
+	})
+	o := runWith(t, w.terminalEnv(), "-repo", testRepo)
+	if o.code != ExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
+	}
+	if !strings.Contains(o.stdout, "GitHub answered 502 Bad Gateway") || !strings.Contains(o.stdout, "(tried 4 times, with backoff)") ||
+		!strings.Contains(o.stdout, "githubstatus.com") || strings.Contains(o.stdout+o.stderr, "Server Error []") {
+		t.Errorf("want the 502 named with what was retried:\n%s", o)
+	}
+}
+
+// TestRunCancelledAfterANotice: a run cancelled after it posted a notice
+// does not report the read-back of its notices, cut by the same
+// cancellation, as a failure.
+func TestRunCancelledAfterANotice(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	posted := false
+	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if posted {
+			cancel()
+		}
+		posted = posted || info.Route == "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
+		return nil
+	})
+	o := runCtx(ctx, t, w.terminalEnv(), "-repo", testRepo)
+	if o.code != ExitCancelled || !posted {
+		t.Fatalf("exit %d (posted %v), want %d after a notice\n%s", o.code, posted, ExitCancelled, o)
+	}
+	if strings.Contains(o.stdout+o.stderr, "could not read back") || strings.Contains(o.stdout+o.stderr, "context canceled") {
+		t.Errorf("the cancelled read-back is reported as a failure:\n%s", o)
+	}
+}
+
+// TestRunAPIURLOneWording: a bad GITHUB_API_URL is refused in the same words
+// by the sweep (config) and the listing (ghapi), credentials hidden.
+func TestRunAPIURLOneWording(t *testing.T) {
+	t.Parallel()
+	const api = "https://octo:hunter2@ghe.example.com/api/v3"
+	const want = `environment variable GITHUB_API_URL: want an absolute http or https URL without credentials, such as https://github.example.com/api/v3, got "https://***@ghe.example.com/api/v3": remove the user:password@ part`
+	sweep := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": api}, "-repo", testRepo)
+	list := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": api}, "-list-repositories", "octo")
+	for name, o := range map[string]outcome{"sweep": sweep, "list-repositories": list} {
+		if o.code != ExitUsage || !strings.Contains(o.stderr, want) || strings.Contains(o.stdout+o.stderr, "hunter2") {
+			t.Errorf("%s: exit %d, want %d and %q:\n%s", name, o.code, ExitUsage, want, o)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func TestRunDeadlineSlowServer(t *testing.T) {
 }
 
 // TestRunDeadlineCutsAHangingRead: a read that hangs when the deadline is
-// a second away is cut at the deadline, not after its 30 s attempt timeout
+// a tenth of a second away is cut at the deadline, not after its 30 s attempt timeout
 // and three retries; the run stops as at a limit.
 func TestRunDeadlineCutsAHangingRead(t *testing.T) {
 	t.Parallel()
@@ -51,8 +51,8 @@ func TestRunDeadlineCutsAHangingRead(t *testing.T) {
 	clock := clientClock()
 	var hits atomic.Int32
 	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
-		if hits.Add(1) == 1 { // the listing: afterwards a second of the run is left
-			clock.Advance(30*time.Minute - time.Second)
+		if hits.Add(1) == 1 { // the listing: afterwards a tenth of a second of the run is left
+			clock.Advance(30*time.Minute - 100*time.Millisecond)
 			return nil
 		}
 		return &fakegithub.Fault{Delay: time.Minute} // hangs until the client gives up

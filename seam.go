@@ -44,7 +44,7 @@ const (
 // newSeam picks the runner's seam when GITHUB_ACTIONS is "true", as the
 // runner sets it, and the terminal's otherwise.
 func newSeam(getenv func(string) string, stdout, stderr io.Writer, summaryFormat string) seam {
-	if getenv("GITHUB_ACTIONS") == "true" {
+	if inWorkflow(getenv) {
 		return &actions{
 			gha:    githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(stdout)),
 			getenv: getenv, stdout: stdout,

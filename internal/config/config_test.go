@@ -637,3 +637,30 @@ func TestMarkdownTable(t *testing.T) {
 		t.Errorf("defaults missing:\n%s", md)
 	}
 }
+
+// TestParseConnection: only the connection's inputs are read, in Parse's
+// words; a bad value of any other input does not stop it.
+func TestParseConnection(t *testing.T) {
+	t.Parallel()
+	c, err := ParseConnection(source(map[string]string{"days-before-stale": "soon", "run-timeout": "1h", "rate-limit-reserve": "7"},
+		map[string]string{EnvRepository: "o/r", EnvToken: "t", EnvAPIURL: "https://ghe.example.com/api/v3"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Owner != "o" || c.Repo != "r" || c.Token != "t" || c.APIURL != "https://ghe.example.com/api/v3" || c.RunTimeout != time.Hour || c.RateLimitReserve != 7 {
+		t.Errorf("ParseConnection = %+v", c)
+	}
+	src := source(map[string]string{"run-timeout": "soon"}, map[string]string{EnvToken: "t", EnvAPIURL: "ghe.example.com"})
+	_, err = ParseConnection(src)
+	_, full := Parse(src)
+	for _, want := range []string{`input "repository"`, `input "run-timeout"`, "environment variable GITHUB_API_URL"} {
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(full.Error(), want) {
+			t.Errorf("ParseConnection: %v; want %q, as Parse says it", err, want)
+		}
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if !strings.Contains(full.Error(), line) {
+			t.Errorf("ParseConnection says %q, which Parse does not", line)
+		}
+	}
+}

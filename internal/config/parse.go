@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/stalepr/stalepr/internal/apiurl"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 )
@@ -55,6 +55,30 @@ func Parse(src Source) (Config, error) {
 	}
 	return c, nil
 }
+
+// ParseConnection reads only what a client needs to reach the repository:
+// the token, owner/name, GITHUB_API_URL and the limits every request keeps
+// (run-timeout, rate-limit-reserve), by the same rows
+// of the table and in the same words as Parse; every other field is zero.
+// It is for a read that decides the other inputs (a fleet's
+// .github/stalepr.yml): Parse then reads what that read found as one more
+// layer of src, once.
+func ParseConnection(src Source) (Config, error) {
+	p := &parser{src: src}
+	var c Config
+	for _, name := range connectionInputs {
+		in, _ := Lookup(name)
+		in.to.parse(p, in, &c)
+	}
+	c.APIURL = p.apiURL()
+	if len(p.errs) > 0 {
+		return Config{}, p.errs
+	}
+	return c, nil
+}
+
+// connectionInputs are the rows ParseConnection reads.
+var connectionInputs = []string{InputRepoToken, InputRepository, "run-timeout", "rate-limit-reserve"}
 
 type parser struct {
 	src  Source
@@ -448,39 +472,12 @@ func (p *parser) apiURL() string {
 	if v == "" {
 		return ""
 	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		// Printed before the token is masked, and the userinfo may be a
-		// token or a password: never repeat it.
-		p.errs = append(p.errs, &InputError{Name: EnvAPIURL, Env: true,
-			Msg: "want an absolute http or https URL without credentials, such as https://github.example.com/api/v3, got " + quote(redactUserinfo(v))})
+	if _, err := apiurl.Parse(v); err != nil {
+		p.errs = append(p.errs, &InputError{Name: EnvAPIURL, Env: true, Msg: err.Error()})
 		return ""
 	}
 	return v
 }
-
-// redactUserinfo replaces the user:password@ part of a URL-like string with
-// ***@, also when the string does not parse. The authority starts after the
-// scheme and any number of slashes: url.Parse reads http:/u:p@h and
-// http:///u:p@h as paths, yet they hold a password all the same.
-func redactUserinfo(s string) string {
-	prefix, rest := "", s
-	if m := schemeSlashes.FindString(s); m != "" {
-		prefix, rest = m, s[len(m):]
-	}
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
-		rest = "***" + rest[at:]
-	}
-	return prefix + rest
-}
-
-// schemeSlashes is a URL's scheme and the slashes after it (at least one, so
-// that user:password@host is not read as the scheme "user").
-var schemeSlashes = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/+`)
 
 // config parses every input of the table into its field, then checks the
 // inputs that defeat each other.

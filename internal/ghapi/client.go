@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-github/v62/github"
 	"golang.org/x/oauth2"
 
+	"github.com/stalepr/stalepr/internal/apiurl"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -29,6 +30,10 @@ type Options struct {
 	Clock       Clock
 	Base        http.RoundTripper // nil: http.DefaultTransport
 	UserAgent   string
+	// Workflow: the client runs in a GitHub Actions job. Advice on a
+	// missing permission then speaks of the workflow's permissions:, and
+	// outside one of the token's scopes.
+	Workflow bool
 }
 
 // Client implements the calls a sweep makes.
@@ -38,6 +43,7 @@ type Client struct {
 	t           *transport
 	clock       Clock
 	token       string // only to keep it out of error texts
+	workflow    bool   // Options.Workflow
 
 	wroteAs string // the author GitHub gave a comment this client created (WroteAs)
 }
@@ -62,25 +68,15 @@ func New(o Options) (*Client, error) {
 		gh.UserAgent = o.UserAgent
 	}
 	gh.BaseURL, gh.UploadURL = base, base
-	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token}, nil
+	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}, nil
 }
 
-// apiBase parses GITHUB_API_URL. It is taken as it is, as Octokit does: the
-// runner sets it to the API root (https://HOST/api/v3 on Enterprise Server).
-// go-github's WithEnterpriseURLs would append /api/v3 to a root without it.
+// apiBase parses GITHUB_API_URL by config's rule and in its words
+// (package apiurl): the listing command builds a client without config.
 func apiBase(apiURL string) (*url.URL, error) {
-	api := strings.TrimRight(apiURL, "/")
-	if api == "" {
-		api = "https://api.github.com"
-	}
-	base, err := url.Parse(api + "/")
-	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-		return nil, fmt.Errorf("GITHUB_API_URL %q: want an absolute URL such as https://github.example.com/api/v3", redactURL(apiURL))
-	}
-	if base.User != nil {
-		// The URL ends up in messages and logs: credentials there would
-		// leak, and the token is the only credential the API needs.
-		return nil, fmt.Errorf("GITHUB_API_URL %q holds credentials: remove the user:password@ part, the token is passed as repo-token or GITHUB_TOKEN", redactURL(apiURL))
+	base, err := apiurl.Parse(apiURL)
+	if err != nil {
+		return nil, fmt.Errorf("environment variable GITHUB_API_URL: %w", err)
 	}
 	return base, nil
 }
@@ -114,7 +110,7 @@ func originOf(u *url.URL) string {
 // this package with it in its text.
 func (c *Client) fail(kind opKind, err error, format string, args ...any) error {
 	op := fmt.Sprintf(format, args...)
-	if p := classify(err, kind, c.owner+"/"+c.repo); p != nil {
+	if p := classify(err, kind, scene{repo: c.owner + "/" + c.repo, workflow: c.workflow, sends: c.t.sends}); p != nil {
 		p.Op = op
 		return c.redact(asStop(p))
 	}

@@ -154,6 +154,7 @@ const (
 	TooLarge          Class = "response too large"
 	Malformed         Class = "malformed answer"
 	OffHostRedirect   Class = "redirect to another host"
+	ServerError       Class = "GitHub server error"
 )
 
 // Problem is a failure explained: what happened and what to do, in words a
@@ -194,9 +195,22 @@ const (
 	writePerms = "`pull-requests: write` and `issues: write`"
 )
 
-// classify explains err for an operation of kind op on repository repo
-// (owner/name); nil when err is of no known class.
-func classify(err error, op opKind, repo string) *Problem {
+// scene is what the client knows of a failure beyond the error: the advice
+// depends on it.
+type scene struct {
+	repo string // owner/name
+	// workflow: the run is a GitHub Actions job, whose token's permissions
+	// are the workflow's `permissions:`; outside one (a terminal) they are
+	// the token's own scopes or fine-grained permissions.
+	workflow bool
+	// sends tells how many times the transport sent a request that got a
+	// final answer of the status given (a 5xx after its retries).
+	sends func(req *http.Request, status int) int
+}
+
+// classify explains err for an operation of kind op in scene s; nil when
+// err is of no known class.
+func classify(err error, op opKind, s scene) *Problem {
 	var (
 		rl    *rateLimitError
 		grl   *github.RateLimitError
@@ -251,14 +265,14 @@ func classify(err error, op opKind, repo string) *Problem {
 		p.What = redir.Error()
 		p.Advice = "Set GITHUB_API_URL to the address that answers the API itself, without a redirect to another host"
 	case errors.As(err, &er) && er.Response != nil:
-		return classifyStatus(p, er, op, repo)
+		return classifyStatus(p, er, op, s)
 	default:
 		return classifyNet(p, err)
 	}
 	return p
 }
 
-func classifyStatus(p *Problem, er *github.ErrorResponse, op opKind, repo string) *Problem {
+func classifyStatus(p *Problem, er *github.ErrorResponse, op opKind, s scene) *Problem {
 	code := er.Response.StatusCode
 	said := fmt.Sprintf("GitHub answered %d", code)
 	if er.Message != "" {
@@ -272,30 +286,76 @@ func classifyStatus(p *Problem, er *github.ErrorResponse, op opKind, repo string
 			"for the CLI set GITHUB_TOKEN, for example GITHUB_TOKEN=$(gh auth token)"
 	case code == http.StatusNotFound && op == opList:
 		p.Class = RepoNotFound
-		p.What = said + ": the repository " + repo + " does not exist or this token cannot see it"
+		p.What = said + ": the repository " + s.repo + " does not exist or this token cannot see it"
 		p.Advice = "Check the repository input (or GITHUB_REPOSITORY) is owner/name of an existing repository, " +
 			"and that the token was granted access to it (a token of another repository, or a fine-grained token without it, sees a 404); " +
 			"on Enterprise Server check that " + apiRoot
 	case code == http.StatusForbidden:
 		p.Class = MissingPermission
 		p.What = said
-		switch op {
-		case opWrite:
-			p.Advice = "The token may not change pull requests: grant " + writePerms +
-				" under `permissions:` in the workflow (a pull_request run from a fork only ever gets a read-only token)"
-		case opBranch:
-			p.Advice = "Deleting branches needs `contents: write` under `permissions:` in the workflow; or set delete-branch: false"
-		case opFile:
-			p.Advice = "Reading the repository's files needs read access to its contents: grant the GitHub App the permission " +
-				"Contents: read (with GITHUB_TOKEN, `contents: read` under `permissions:`)"
-		default:
-			p.Advice = "The token may not read this repository's pull requests and issues: grant " + writePerms +
-				" under `permissions:` in the workflow (reading needs read access, marking and closing write access)"
-		}
+		p.Advice = permissionAdvice(op, s.workflow)
+	case code >= 500:
+		p.Class = ServerError
+		p.What = serverFailure(er, s)
+		p.Advice = "The fault is on GitHub's side, not in the inputs, and the next run tries again. If it persists, " +
+			"see GitHub's status page, https://www.githubstatus.com (on Enterprise Server, ask its administrators)"
 	default:
 		return nil
 	}
 	return p
+}
+
+// serverFailure says which request GitHub failed and how often it was sent:
+// GET /repos/{owner}/{repo}/issues (tried 4 times, with backoff).
+func serverFailure(er *github.ErrorResponse, s scene) string {
+	code := er.Response.StatusCode
+	said := fmt.Sprintf("GitHub answered %d %s", code, http.StatusText(code))
+	if er.Message != "" && !strings.EqualFold(er.Message, http.StatusText(code)) {
+		said += fmt.Sprintf(" (%q)", er.Message)
+	}
+	req := er.Response.Request
+	if req == nil {
+		return said
+	}
+	said += " to " + req.Method + " " + routeOf(req.URL.Path)
+	switch n := s.sends(req, code); n {
+	case 1:
+		return said + " (sent once: this request is not repeated)"
+	default:
+		return said + fmt.Sprintf(" (tried %d times, with backoff)", n)
+	}
+}
+
+// permissionAdvice says which permission an operation of kind op needs, in
+// the words of where the token's permissions are set: a workflow's
+// `permissions:`, or the token's own scopes outside one.
+func permissionAdvice(op opKind, workflow bool) string {
+	if !workflow {
+		const classic = "; a classic token needs the repo scope (public_repo for a public repository)"
+		switch op {
+		case opWrite:
+			return "The token may not change pull requests: a fine-grained token needs Pull requests and Issues: read and write on this repository" + classic
+		case opBranch:
+			return "Deleting branches needs a fine-grained token with Contents: read and write on this repository" + classic +
+				"; or set -delete-branch=false"
+		case opFile:
+			return "Reading the repository's files needs a fine-grained token with Contents: read on this repository" + classic
+		}
+		return "The token may not read this repository's pull requests and issues: a fine-grained token needs Pull requests and Issues " +
+			"on this repository (read access to preview, read and write to mark and close)" + classic
+	}
+	switch op {
+	case opWrite:
+		return "The token may not change pull requests: grant " + writePerms +
+			" under `permissions:` in the workflow (a pull_request run from a fork only ever gets a read-only token)"
+	case opBranch:
+		return "Deleting branches needs `contents: write` under `permissions:` in the workflow; or set delete-branch: false"
+	case opFile:
+		return "Reading the repository's files needs read access to its contents: grant the GitHub App the permission " +
+			"Contents: read (with GITHUB_TOKEN, `contents: read` under `permissions:`)"
+	}
+	return "The token may not read this repository's pull requests and issues: grant " + writePerms +
+		" under `permissions:` in the workflow (reading needs read access, marking and closing write access)"
 }
 
 // classifyNet explains failures to reach the API host at all.
@@ -346,30 +406,6 @@ func orAddr(host string, err error) string {
 	}
 	return "the API host"
 }
-
-// redactURL removes any userinfo (user:password@) from a URL-like string,
-// also when the string does not parse, so it can go into a message. The
-// authority is taken to start after the scheme and any number of slashes
-// (http:/u:p@h and http:///u:p@h are typos a user makes, and url.Parse reads
-// their credentials as a path), and to end at the next /, ? or #.
-func redactURL(s string) string {
-	prefix, rest := "", s
-	if m := schemeSlashes.FindString(s); m != "" {
-		prefix, rest = m, s[len(m):]
-	}
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
-		rest = "***@" + rest[at+1:]
-	}
-	return prefix + rest
-}
-
-// schemeSlashes is a URL's scheme with the slashes after it; at least one,
-// so that user:password@host is not read as the scheme "user".
-var schemeSlashes = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/+`)
 
 // urlCredentials is a URL's user:password@ part, wherever it stands in a text.
 var urlCredentials = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*:/*)[^\s/?#@]+@`)

@@ -80,7 +80,12 @@ func TestMissingPermissionNamesThePermission(t *testing.T) {
 	t.Parallel()
 	srv, _ := script(t, status(403, map[string]string{"Content-Type": "application/json", "X-RateLimit-Remaining": "800", "X-RateLimit-Limit": "1000"},
 		`{"message":"Resource not accessible by integration"}`))
-	c, _ := newTestClient(t, srv, Limits{})
+	// In a workflow, where the token's permissions are the workflow's.
+	c, err := New(Options{Token: testToken, APIURL: srv.URL + "/api/v3", Owner: "o", Repo: "r",
+		Clock: fakegithub.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), Workflow: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	cases := []struct {
 		name string
@@ -198,32 +203,12 @@ func TestSecondaryLimitIsExplained(t *testing.T) {
 
 func TestUnclassifiedErrorsKeepTheirOperation(t *testing.T) {
 	t.Parallel()
-	// A 500 after the retries has no advice but keeps its operation.
-	srv, _ := script(t, status(500, nil, `{"message":"Server Error"}`))
+	// A status of no known class has no advice but keeps its operation.
+	srv, _ := script(t, status(422, nil, `{"message":"Validation Failed"}`))
 	c, _ := newTestClient(t, srv, Limits{MaxRetries: 1})
 	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
-	if classOf(err) != "" || !strings.Contains(err.Error(), "list pull requests (page 1)") || !strings.Contains(err.Error(), "500") {
+	if classOf(err) != "" || !strings.Contains(err.Error(), "list pull requests (page 1)") || !strings.Contains(err.Error(), "422") {
 		t.Errorf("error %q: want the plain error with its operation", err)
-	}
-}
-
-func TestRedactURL(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"https://user:pass@ghe.example.com/api/v3":  "https://***@ghe.example.com/api/v3",
-		"https://ghp_tok@ghe.example.com:8443/api":  "https://***@ghe.example.com:8443/api",
-		"https://a@b:c@ghe.example.com":             "https://***@ghe.example.com",
-		"https://ghe.example.com/api/v3?x=a@b":      "https://ghe.example.com/api/v3?x=a@b",
-		"ghe.example.com/api/v3":                    "ghe.example.com/api/v3",
-		"u:p%zz@ghe.example.com":                    "***@ghe.example.com",
-		"https://ghe.example.com/api/v3/@not-creds": "https://ghe.example.com/api/v3/@not-creds",
-		"http:/u:PASS@ghe.example.com/api/v3":       "http:/***@ghe.example.com/api/v3",
-		"http:///u:PASS@ghe.example.com":            "http:///***@ghe.example.com",
-		"http:u:PASS@ghe.example.com":               "***@ghe.example.com",
-	} {
-		if got := redactURL(in); got != want {
-			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 
@@ -340,7 +325,6 @@ func TestEveryCallIsExplained(t *testing.T) {
 		"RecentComments": func() error { _, err := c.RecentComments(ctx, c.clock.Now()); return err },
 		"Timeline":       func() error { _, err := c.Timeline(ctx, 1); return err },
 		"PRComments":     func() error { _, err := c.PRComments(ctx, 1, c.clock.Now()); return err },
-		"Reviews":        func() error { _, err := c.Reviews(ctx, 1); return err },
 		"RepoFile":       func() error { _, _, err := c.RepoFile(ctx, ".github/stalepr.yml"); return err },
 		"ConvertToDraft": func() error { return c.ConvertToDraft(ctx, "PR_1") },
 	} {
@@ -372,5 +356,76 @@ func TestErrorsNeverCarryTheToken(t *testing.T) {
 	var er *github.ErrorResponse
 	if !errors.As(err, &er) {
 		t.Errorf("the redacted error no longer unwraps to GitHub's answer: %T", err)
+	}
+}
+
+// TestServerErrorNamesWhatWasRetried: a 5xx left after the retries is named
+// as GitHub's failure, with the request and how often it was sent, not in
+// go-github's raw words ("GET http://…: 502 Server Error []").
+func TestServerErrorNamesWhatWasRetried(t *testing.T) {
+	t.Parallel()
+	srv, n := script(t, status(502, map[string]string{"Content-Type": "application/json"}, `{"message":"Server Error"}`))
+	c, _ := newTestClient(t, srv, Limits{MaxRetries: 2})
+	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
+	checkExplained(t, err, ServerError, "list pull requests (page 1)", "GitHub answered 502 Bad Gateway",
+		"GET /repos/{owner}/{repo}/issues", "(tried 3 times, with backoff)", "githubstatus.com")
+	if *n != 3 {
+		t.Errorf("server saw %d requests, want 3", *n)
+	}
+	if strings.Contains(err.Error(), srv.URL) || strings.Contains(err.Error(), "[]") {
+		t.Errorf("message %q holds go-github's raw text", err)
+	}
+
+	// A write is retried as a read is, when sending it twice is harmless.
+	srv, n = script(t, status(503, nil, ``))
+	c, _ = newTestClient(t, srv, Limits{MaxRetries: 2})
+	err = c.Close(context.Background(), 7, nil)
+	checkExplained(t, err, ServerError, "close #7", "GitHub answered 503 Service Unavailable",
+		"PATCH /repos/{owner}/{repo}/issues/{issue_number}", "(tried 3 times, with backoff)")
+	if *n != 3 {
+		t.Errorf("server saw %d requests, want 3 (a close is repeatable)", *n)
+	}
+
+	// 501 is the same answer every time: sent once, and said so.
+	srv, n = script(t, status(501, nil, `{"message":"Not Implemented"}`))
+	c, _ = newTestClient(t, srv, Limits{MaxRetries: 2})
+	_, err = c.PullHead(context.Background(), 7)
+	checkExplained(t, err, ServerError, "read #7", "GitHub answered 501 Not Implemented to GET /repos/{owner}/{repo}/pulls/{pull_number} (sent once")
+	if *n != 1 {
+		t.Errorf("server saw %d requests, want 1", *n)
+	}
+}
+
+// TestMissingPermissionInATerminal: outside a workflow a 403 speaks of the
+// token's scopes and fine-grained permissions, not of a workflow's
+// permissions: block the person at a terminal does not have.
+func TestMissingPermissionInATerminal(t *testing.T) {
+	t.Parallel()
+	srv, _ := script(t, status(403, map[string]string{"Content-Type": "application/json", "X-RateLimit-Remaining": "800", "X-RateLimit-Limit": "1000"},
+		`{"message":"Resource not accessible by personal access token"}`))
+	ctx := context.Background()
+	for _, workflow := range []bool{false, true} {
+		clock := fakegithub.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+		c, err := New(Options{Token: testToken, APIURL: srv.URL + "/api/v3", Owner: "o", Repo: "r", Clock: clock, Workflow: workflow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, call := range map[string]func() error{
+			"label":         func() error { return c.AddLabels(ctx, 1, []string{"stale"}) },
+			"listing":       func() error { _, _, err := c.ListPRs(ctx, sweep.Query{}, 1); return err },
+			"delete branch": func() error { return c.DeleteBranch(ctx, "feature") },
+			"file":          func() error { _, _, err := c.RepoFile(ctx, ".github/stalepr.yml"); return err },
+		} {
+			err := call()
+			msg := err.Error()
+			if workflow {
+				checkExplained(t, err, MissingPermission, "permissions:")
+				continue
+			}
+			checkExplained(t, err, MissingPermission, "fine-grained", "classic")
+			if strings.Contains(msg, "permissions:") || strings.Contains(msg, "workflow") {
+				t.Errorf("%s in a terminal: %q speaks of a workflow's permissions", name, msg)
+			}
+		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -18,35 +17,6 @@ import (
 // installation token.
 var errNotInstallation = errors.New("listing repositories needs a GitHub App installation token " +
 	"(actions/create-github-app-token); a personal access token or GITHUB_TOKEN cannot list an installation's repositories")
-
-// Reviews reads a PR's submitted reviews, oldest first (ceil(reviews/100)
-// requests, one for almost every PR). A dismissed approval is listed with
-// state DISMISSED.
-//
-// GitHub API docs: https://docs.github.com/rest/pulls/reviews#list-reviews-for-a-pull-request
-func (c *Client) Reviews(ctx context.Context, number int) ([]lifecycle.Review, error) {
-	var out []lifecycle.Review
-	opts := &github.ListOptions{PerPage: perPage}
-	for {
-		list, resp, err := c.gh.PullRequests.ListReviews(ctx, c.owner, c.repo, number, opts)
-		if err != nil {
-			return nil, c.fail(opRead, err, "list reviews of #%d", number)
-		}
-		for _, r := range list {
-			out = append(out, lifecycle.Review{
-				Reviewer: r.GetUser().GetLogin(), State: r.GetState(), At: r.GetSubmittedAt().Time,
-			})
-		}
-		next, err := nextPage(resp, opts.Page)
-		if err != nil {
-			return nil, c.fail(opRead, err, "list reviews of #%d", number)
-		}
-		if next == 0 {
-			return out, nil
-		}
-		opts.Page = next
-	}
-}
 
 // graphqlURL is GitHub's GraphQL endpoint for the REST root in use:
 // https://api.github.com/graphql on github.com, https://HOST/api/graphql on

@@ -57,7 +57,6 @@ const (
 	routeTimeline = "/repos/{owner}/{repo}/issues/{issue_number}/timeline"
 	routeComments = "/repos/{owner}/{repo}/issues/{issue_number}/comments"
 	routeRepoComm = "/repos/{owner}/{repo}/issues/comments"
-	routeReviews  = "/repos/{owner}/{repo}/pulls/{pull_number}/reviews"
 	routeInstall  = "/installation/repositories"
 )
 
@@ -96,10 +95,6 @@ var reads = []struct {
 	}},
 	{"read-back", routeRepoComm, nil, func(ctx context.Context, c *ghapi.Client) error {
 		_, err := c.RecentComments(ctx, time.Time{})
-		return err
-	}},
-	{"reviews", routeReviews, nil, func(ctx context.Context, c *ghapi.Client) error {
-		_, err := c.Reviews(ctx, 1)
 		return err
 	}},
 	{"installation repositories", routeInstall, func(items string) string {

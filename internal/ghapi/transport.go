@@ -166,68 +166,108 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 		resp, err := t.attempt(ctx, req, route, write)
+		var then next
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if errors.Is(err, ErrDeadline) {
-				t.stop(ErrDeadline)
-				return nil, ErrDeadline
-			}
-			if final(err) {
-				return nil, err
-			}
-			if repeatable(req) && attempt < t.lim.MaxRetries {
-				attempt++
-				if err := t.backoff(ctx, attempt); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			class := errTransient
-			if write {
-				class = errUnknownWrite
-			}
-			return nil, fmt.Errorf("%w: %s: %w", class, route, err)
+			then, err = t.failed(ctx, req, route, write, attempt, err)
+		} else {
+			then, resp, err = t.answered(ctx, req, route, resp, attempt)
 		}
-		t.observe(resp.Header)
-		switch kind, wait := t.classify(resp); kind {
-		case limitPrimary:
-			err := &rateLimitError{reset: t.reset(), now: t.clock.Now()}
-			t.stop(err)
-			return nil, err
-		case limitSecondary:
-			if wait > t.lim.MaxWait {
-				// GitHub asks for a longer pause than a run may take, and
-				// retrying sooner breaks its rule: stop cleanly instead.
-				// Later requests are refused with the same reason.
-				err := &secondaryError{why: fmt.Sprintf("GitHub asks to wait %s, longer than the %s a run waits", wait, t.lim.MaxWait)}
-				t.stop(err)
-				return nil, err
-			}
-			if err := t.hitSecondary(wait); err != nil {
-				return nil, err
-			}
-			if err := t.sleep(ctx, wait); err != nil {
-				return nil, err
-			}
-			continue // the request was refused, not processed: safe to send again
-		}
-		t.mu.Lock()
-		t.secondaryHits = 0
-		t.mu.Unlock()
-		if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented && attempt < t.lim.MaxRetries && repeatable(req) {
+		switch then {
+		case done:
+			return resp, err
+		case retry:
 			attempt++
 			if err := t.backoff(ctx, attempt); err != nil {
 				return nil, err
 			}
-			continue
 		}
-		if isHTML(resp) {
-			return nil, &htmlError{route: route, host: req.URL.Host, status: resp.StatusCode}
-		}
-		return resp, nil
 	}
+}
+
+// next is what RoundTrip does after an attempt.
+type next int
+
+const (
+	done   next = iota // return the answer or the error
+	retry              // a transient failure: back off, then send again
+	resend             // a secondary limit waited out: the request was refused, not processed, so send it again
+)
+
+// failed decides what follows an attempt that got no answer.
+func (t *transport) failed(ctx context.Context, req *http.Request, route string, write bool, attempt int, err error) (next, error) {
+	switch {
+	case ctx.Err() != nil:
+		return done, ctx.Err()
+	case errors.Is(err, ErrDeadline):
+		t.stop(ErrDeadline)
+		return done, ErrDeadline
+	case final(err):
+		return done, err
+	case repeatable(req) && attempt < t.lim.MaxRetries:
+		return retry, nil
+	}
+	class := errTransient
+	if write {
+		class = errUnknownWrite
+	}
+	return done, fmt.Errorf("%w: %s: %w", class, route, err)
+}
+
+// answered decides what follows an answer: a rate limit stops or waits,
+// a server error is retried, a web page is refused.
+func (t *transport) answered(ctx context.Context, req *http.Request, route string, resp *http.Response, attempt int) (next, *http.Response, error) {
+	t.observe(resp.Header)
+	switch kind, wait := t.rateLimitOf(resp); kind {
+	case limitPrimary:
+		err := &rateLimitError{reset: t.reset(), now: t.clock.Now()}
+		t.stop(err)
+		return done, nil, err
+	case limitSecondary:
+		if err := t.waitSecondary(ctx, wait); err != nil {
+			return done, nil, err
+		}
+		return resend, nil, nil
+	}
+	t.mu.Lock()
+	t.secondaryHits = 0
+	t.mu.Unlock()
+	if retriedStatus(resp.StatusCode) && repeatable(req) && attempt < t.lim.MaxRetries {
+		return retry, nil, nil
+	}
+	if isHTML(resp) {
+		return done, nil, &htmlError{route: route, host: req.URL.Host, status: resp.StatusCode}
+	}
+	return done, resp, nil
+}
+
+// waitSecondary waits out a secondary limit, or stops the run when GitHub
+// asks for a longer pause than a run may take (retrying sooner breaks its
+// rule; later requests are refused with the same reason) or the waits add
+// up to too much.
+func (t *transport) waitSecondary(ctx context.Context, wait time.Duration) error {
+	if wait > t.lim.MaxWait {
+		err := &secondaryError{why: fmt.Sprintf("GitHub asks to wait %s, longer than the %s a run waits", wait, t.lim.MaxWait)}
+		t.stop(err)
+		return err
+	}
+	if err := t.hitSecondary(wait); err != nil {
+		return err
+	}
+	return t.sleep(ctx, wait)
+}
+
+// retriedStatus: a server error worth sending again; 501 Not Implemented
+// is the same answer every time.
+func retriedStatus(code int) bool { return code >= 500 && code != http.StatusNotImplemented }
+
+// sends is how many times RoundTrip sent a request whose final answer has
+// this status: every retry when the status is retried and the request
+// repeatable, else once.
+func (t *transport) sends(req *http.Request, status int) int {
+	if retriedStatus(status) && repeatable(req) {
+		return t.lim.MaxRetries + 1
+	}
+	return 1
 }
 
 // final reports failures that the same request would meet again.
@@ -457,11 +497,11 @@ const (
 	limitSecondary
 )
 
-// classify tells rate-limit answers apart, by GitHub's documented rules:
+// rateLimitOf tells rate-limit answers apart, by GitHub's documented rules:
 // remaining 0 is the primary limit; retry-after, the secondary-limit message
 // or a bare 429 is a secondary limit. A 403 without either is a permission
 // error and is passed through.
-func (t *transport) classify(resp *http.Response) (limitKind, time.Duration) {
+func (t *transport) rateLimitOf(resp *http.Response) (limitKind, time.Duration) {
 	if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusTooManyRequests {
 		return notLimited, 0
 	}

@@ -1,6 +1,7 @@
 // Package release holds what the release workflow runs and the tests check
-// on a release commit: pinning action.yml's runs.image to the pushed image
-// by digest (command pinimage), and telling a valid runs.image from one a
+// on a release commit: pinning action.yml's runs.image, and the fleet
+// workflow's steps that run the image, to the pushed image by digest
+// (command pinimage), and telling a valid image reference from one a
 // release must never ship.
 package release
 
@@ -38,6 +39,36 @@ func CheckImage(v string) error {
 	return nil
 }
 
+// DevImage is how a workflow step on main runs the project's image: by its
+// name alone, the newest release the registry has. A release commit pins
+// it by digest (PinWorkflow), as action.yml's runs.image.
+const DevImage = "docker://" + Image
+
+// CheckWorkflowImage says whether v, the uses: of a workflow step that runs
+// the project's image, is one a commit may carry: DevImage on main, or on a
+// release commit the image pinned by digest. A tag (which moves, :1 among
+// them), another image or a malformed digest is refused.
+func CheckWorkflowImage(v string) error {
+	if v == DevImage {
+		return nil
+	}
+	const want = "want " + DevImage + " (main) or " + DevImage + "@sha256:<digest> (a release commit)"
+	ref, err := ImageRef(v)
+	if err != nil {
+		return fmt.Errorf("uses: %q: %s: %w", v, want, err)
+	}
+	if ref != v || !strings.HasPrefix(v, DevImage+"@") {
+		return fmt.Errorf("uses: %q: %s", v, want)
+	}
+	return nil
+}
+
+// runsProjectImage: a step's uses: that runs the project's image, in either
+// form CheckWorkflowImage accepts or with a tag (docker://IMAGE:1).
+func runsProjectImage(v string) bool {
+	return v == DevImage || strings.HasPrefix(v, DevImage+"@") || strings.HasPrefix(v, DevImage+":")
+}
+
 var (
 	// A repository name as Docker's reference grammar has it: an optional
 	// registry host[:port], then lower-case path components.
@@ -72,7 +103,7 @@ func Pin(src []byte, ref string) (out []byte, old string, err error) {
 	if err != nil {
 		return nil, "", err
 	}
-	start, end, err := scalarSpan(src, node)
+	start, end, err := scalarSpan(src, node, "runs.image")
 	if err != nil {
 		return nil, "", err
 	}
@@ -143,18 +174,87 @@ func mapValue(m *yaml.Node, key string) (*yaml.Node, error) {
 	return found, nil
 }
 
+// PinWorkflow returns src, a workflow, with the uses: of every step that
+// runs the project's image replaced by ref, every other byte unchanged; n
+// is how many it replaced (none is an error: the file would ship a tag).
+// ref must come from ImageRef.
+func PinWorkflow(src []byte, ref string) (out []byte, n int, err error) {
+	if _, err := ImageRef(ref); err != nil {
+		return nil, 0, err
+	}
+	nodes, err := imageSteps(src)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(nodes) == 0 {
+		return nil, 0, fmt.Errorf("no step uses %s", DevImage)
+	}
+	out = src
+	// From the last to the first, so that each span's offsets still hold.
+	for i := len(nodes) - 1; i >= 0; i-- {
+		start, end, err := scalarSpan(out, nodes[i], "uses:")
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(append(append([]byte{}, out[:start]...), ref...), out[end:]...)
+	}
+	check, err := imageSteps(out)
+	if err != nil {
+		return nil, 0, fmt.Errorf("the rewritten file does not parse: %w", err)
+	}
+	for _, c := range check {
+		if c.Value != ref {
+			return nil, 0, fmt.Errorf("line %d: the rewritten file's uses: reads %q, want %q", c.Line, c.Value, ref)
+		}
+	}
+	if len(check) != len(nodes) {
+		return nil, 0, fmt.Errorf("the rewritten file has %d steps running the image, want %d", len(check), len(nodes))
+	}
+	return out, len(nodes), nil
+}
+
+// imageSteps returns the uses: scalars of a workflow's steps that run the
+// project's image, in the file's order.
+func imageSteps(src []byte) ([]*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, fmt.Errorf("not valid YAML: %w", err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, errors.New("not a workflow: want a YAML mapping with on and jobs")
+	}
+	jobs, err := mapValue(doc.Content[0], "jobs")
+	if err != nil {
+		return nil, err
+	}
+	var out []*yaml.Node
+	for i := 1; i < len(jobs.Content); i += 2 {
+		steps, err := mapValue(jobs.Content[i], "steps")
+		if err != nil {
+			continue // a job that calls a workflow has no steps
+		}
+		for _, step := range steps.Content {
+			if uses, err := mapValue(step, "uses"); err == nil && uses.Kind == yaml.ScalarNode && runsProjectImage(uses.Value) {
+				out = append(out, uses)
+			}
+		}
+	}
+	return out, nil
+}
+
 // scalarSpan returns the byte offsets of a one-line scalar's text in src,
-// quotes included.
-func scalarSpan(src []byte, n *yaml.Node) (start, end int, err error) {
+// quotes included; what names it for an error.
+func scalarSpan(src []byte, n *yaml.Node, what string) (start, end int, err error) {
+	oneLine := fmt.Errorf("line %d: %s must be a plain or quoted string on one line", n.Line, what)
 	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle|yaml.TaggedStyle) != 0 || n.Anchor != "" {
-		return 0, 0, fmt.Errorf("line %d: runs.image must be a plain or quoted string on one line", n.Line)
+		return 0, 0, oneLine
 	}
 	// The node's position: line and column, 1-based, the column in characters.
 	lineStart := 0
 	for l := 1; l < n.Line; l++ {
 		i := bytes.IndexByte(src[lineStart:], '\n')
 		if i < 0 {
-			return 0, 0, fmt.Errorf("line %d: runs.image is past the end of the file", n.Line)
+			return 0, 0, fmt.Errorf("line %d: %s is past the end of the file", n.Line, what)
 		}
 		lineStart += i + 1
 	}
@@ -167,7 +267,7 @@ func scalarSpan(src []byte, n *yaml.Node) (start, end int, err error) {
 	for c := 1; c < n.Column; c++ {
 		_, size := utf8.DecodeRune(line[col:])
 		if size == 0 {
-			return 0, 0, fmt.Errorf("line %d: runs.image is past the end of its line", n.Line)
+			return 0, 0, fmt.Errorf("line %d: %s is past the end of its line", n.Line, what)
 		}
 		col += size
 	}
@@ -183,13 +283,13 @@ func scalarSpan(src []byte, n *yaml.Node) (start, end int, err error) {
 		end = len(n.Value)
 	}
 	if end <= 0 {
-		return 0, 0, fmt.Errorf("line %d: runs.image must be a plain or quoted string on one line", n.Line)
+		return 0, 0, oneLine
 	}
 	// What the span holds must read as the node's value: this catches a
 	// multi-line plain scalar and any column mismatch.
 	var value string
 	if err := yaml.Unmarshal(text[:end], &value); err != nil || value != n.Value {
-		return 0, 0, fmt.Errorf("line %d: runs.image must be a plain or quoted string on one line", n.Line)
+		return 0, 0, oneLine
 	}
 	return lineStart + col, lineStart + col + end, nil
 }

@@ -2,8 +2,10 @@
 // workflow steps: the job summary (markdown), the step outputs (JSON) and the
 // lines of the action's log.
 //
-// Everything here is pure string building: the caller writes the summary with
-// AddStepSummary, the outputs with SetOutput and the log lines to stdout. PR
+// Everything here is pure string building: the caller (main's seam) appends
+// the summary to GITHUB_STEP_SUMMARY and the outputs to GITHUB_OUTPUT itself,
+// not through go-githubactions' AddStepSummary and SetOutput, which panic on a
+// file error, and writes the log lines to stdout. PR
 // titles, error texts and any other text that came from GitHub are untrusted:
 // every function escapes them for the place they end up in.
 package report
@@ -15,11 +17,13 @@ import (
 	"unicode/utf8"
 )
 
-// Rune limits for untrusted text, counted before escaping.
+// Rune limits for untrusted text, counted before escaping. An error's text
+// holds ghapi's advice, up to about 500 runes, which a cut would end
+// mid-sentence: its limit is there only for a server's words in it.
 const (
 	maxTitleRunes  = 100
 	maxReasonRunes = 200
-	maxErrRunes    = 300
+	maxErrRunes    = 1000
 	maxURLBytes    = 400
 )
 

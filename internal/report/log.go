@@ -150,21 +150,13 @@ func (f *Fence) Close() error {
 
 // Counts is the one-line end-of-run tally for the log, e.g.
 //
-//	marked stale 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left
+//	marked stale 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977 of 1000 left
 func Counts(r sweep.Result) string {
 	var b strings.Builder
 	if r.DryRun {
 		b.WriteString("dry run (nothing was changed): ")
 	}
-	fmt.Fprintf(&b, "%s; %s (%s); rate limit ", tallyLine(r), plural(r.Requests, "request"), plural(r.Writes, "write"))
-	switch {
-	case r.RateRemaining < 0:
-		b.WriteString("unknown")
-	case r.RateLimit <= 0:
-		fmt.Fprintf(&b, "%d left", r.RateRemaining)
-	default:
-		fmt.Fprintf(&b, "%d/%d left", r.RateRemaining, r.RateLimit)
-	}
+	fmt.Fprintf(&b, "%s; %s (%s); rate limit %s", tallyLine(r), plural(r.Requests, "request"), plural(r.Writes, "write"), rateLeft(r))
 	switch {
 	case r.Stopped == nil:
 	case r.ListingFailed():

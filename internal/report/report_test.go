@@ -733,7 +733,7 @@ func TestCounts(t *testing.T) {
 		want string
 	}{
 		{"full", sweep.Result{Marked: n(3), Unstaled: n(1), Closed: n(2), Stale: n(4), Skipped: n(7), Requests: 23, Writes: 5, RateLimit: 1000, RateRemaining: 977},
-			"marked stale 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977/1000 left"},
+			"marked stale 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977 of 1000 left"},
 		{"unknown rate", sweep.Result{Failed: n(1), Cleaned: n(2), RateRemaining: -1},
 			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 1, labels cleaned 2; 0 requests (0 writes); rate limit unknown"},
 		{"one request", sweep.Result{Requests: 1, Writes: 1, RateRemaining: -1},
@@ -741,7 +741,7 @@ func TestCounts(t *testing.T) {
 		{"unknown limit", sweep.Result{RateRemaining: 0},
 			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 0 requests (0 writes); rate limit 0 left"},
 		{"dry stopped", sweep.Result{DryRun: true, Stopped: ghapi.ErrRateLimited, Left: 4, RateLimit: 60, RateRemaining: 0},
-			"dry run (nothing was changed): would mark stale 0, would un-stale 0, would close 0, still stale 0, skipped 0, failed 0, labels to clean 0; 0 requests (0 writes); rate limit 0/60 left; stopped early (rate limit exceeded), 4 left for the next run"},
+			"dry run (nothing was changed): would mark stale 0, would un-stale 0, would close 0, still stale 0, skipped 0, failed 0, labels to clean 0; 0 requests (0 writes); rate limit 0 of 60 left; stopped early (rate limit exceeded), 4 left for the next run"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

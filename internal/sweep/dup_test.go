@@ -60,7 +60,7 @@ func TestDupConcurrentRunsUnderTheSharedHourlyLimit(t *testing.T) {
 	case raceOn:
 		tries = 1
 	case testing.Short():
-		tries = 2
+		tries = 1
 	}
 	for _, c := range []struct{ runs, prs int }{{2, 300}, {3, 160}} {
 		for rep := 0; rep < tries; rep++ {

@@ -111,7 +111,7 @@ func (s *sweeper) duplicateOps(ctx context.Context) []op {
 	if s.posts > 0 {
 		since := s.firstPost.Add(-time.Minute)
 		fresh, err := s.recentNotices(MayUseReserve(ctx), since)
-		if err != nil {
+		if err != nil && ctx.Err() == nil { // a cancelled run says so once, elsewhere
 			s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s "+
 				"(the markers stop later runs from posting again, and a later run deletes any duplicate left)", err)
 		}

@@ -2,9 +2,14 @@
 // it sets runs.image to docker://NAME@sha256:DIGEST and leaves every other
 // byte of the file as it was. The release workflow runs it on the release
 // commit, so that a run of a released version pulls the image instead of
-// building the Dockerfile:
+// building the Dockerfile; and on the fleet workflow, whose listing step
+// runs the image (docker://NAME on main), so that a released workflow names
+// the image by digest rather than by a tag that moves:
 //
-//	go run ./internal/release/pinimage -image ghcr.io/stalepr/stalepr@sha256:<64 hex digits> action.yml
+//	go run ./internal/release/pinimage -image ghcr.io/stalepr/stalepr@sha256:<64 hex digits> action.yml .github/workflows/fleet.yml
+//
+// A file named action.yml (or action.yaml) is an action; any other, a
+// workflow.
 //
 // It is a program rather than a sed line because it must refuse what sed
 // would write silently: a digest that is not sha256 and 64 hex digits, a tag
@@ -19,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/stalepr/stalepr/internal/release"
 )
@@ -28,19 +34,19 @@ func main() {
 }
 
 // run is the whole program; it returns the exit code (2 for a usage error,
-// 1 when the file cannot be rewritten).
+// 1 when a file cannot be rewritten).
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pinimage", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	image := fs.String("image", "", "the image to run, pinned by digest: "+release.Image+"@sha256:<64 hex digits> (docker:// is added)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: pinimage -image ghcr.io/OWNER/NAME@sha256:<64 hex digits> action.yml")
+		fmt.Fprintln(stderr, "usage: pinimage -image ghcr.io/OWNER/NAME@sha256:<64 hex digits> action.yml [WORKFLOW.yml ...]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 || *image == "" {
+	if fs.NArg() == 0 || *image == "" {
 		fs.Usage()
 		return 2
 	}
@@ -54,26 +60,54 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "pinimage:", err)
 		return 2
 	}
-	path := fs.Arg(0)
+	// Every file is rewritten in memory first: a file refused leaves them
+	// all as they were.
+	type rewrite struct {
+		path, said string
+		out        []byte
+		mode       os.FileMode
+	}
+	var done []rewrite
+	for _, path := range fs.Args() {
+		out, mode, said, err := pinFile(path, ref)
+		if err != nil {
+			fmt.Fprintln(stderr, "pinimage:", err)
+			return 1
+		}
+		done = append(done, rewrite{path, said, out, mode})
+	}
+	for _, r := range done {
+		if err := os.WriteFile(r.path, r.out, r.mode); err != nil {
+			fmt.Fprintln(stderr, "pinimage:", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, r.said)
+	}
+	return 0
+}
+
+// pinFile returns the file at path with the image pinned to ref, its mode,
+// and what it changed.
+func pinFile(path, ref string) (out []byte, mode os.FileMode, said string, err error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		fmt.Fprintln(stderr, "pinimage:", err)
-		return 1
+		return nil, 0, "", err
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintln(stderr, "pinimage:", err)
-		return 1
+		return nil, 0, "", err
 	}
-	out, old, err := release.Pin(src, ref)
+	if base := filepath.Base(path); base == "action.yml" || base == "action.yaml" {
+		var old string
+		out, old, err = release.Pin(src, ref)
+		said = fmt.Sprintf("%s: runs.image is now %s (was %s)", path, ref, old)
+	} else {
+		var n int
+		out, n, err = release.PinWorkflow(src, ref)
+		said = fmt.Sprintf("%s: %d steps now use %s", path, n, ref)
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "pinimage: %s: %v\n", path, err)
-		return 1
+		return nil, 0, "", fmt.Errorf("%s: %w", path, err)
 	}
-	if err := os.WriteFile(path, out, info.Mode().Perm()); err != nil {
-		fmt.Fprintln(stderr, "pinimage:", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "%s: runs.image is now %s (was %s)\n", path, ref, old)
-	return 0
+	return out, info.Mode().Perm(), said, nil
 }

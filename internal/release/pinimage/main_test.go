@@ -294,3 +294,110 @@ func TestRun(t *testing.T) {
 		t.Errorf("stdout %q does not say what it replaced", stdout.String())
 	}
 }
+
+// mainFleetWorkflow is the repository's fleet workflow as main has it (its
+// listing step runs release.DevImage), also on a release commit, whose
+// pinned image it puts back.
+func mainFleetWorkflow(t *testing.T) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", ".github", "workflows", "fleet.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	uses := regexp.MustCompile(`(?m)^(\s+(?:- )?uses: )(docker://\S+)$`)
+	ms := uses.FindAllSubmatch(src, -1)
+	if len(ms) == 0 {
+		t.Fatal("fleet.yml: no step uses a docker:// image")
+	}
+	for _, m := range ms {
+		if err := release.CheckWorkflowImage(string(m[2])); err != nil {
+			t.Fatalf("fleet.yml: %v", err)
+		}
+	}
+	return uses.ReplaceAll(src, []byte("${1}"+release.DevImage))
+}
+
+// TestPinRepositoryFleetWorkflow rewrites the fleet workflow as the release
+// workflow does: the listing step runs the image by digest, not by a tag
+// that moves, and every other byte stays.
+func TestPinRepositoryFleetWorkflow(t *testing.T) {
+	src := mainFleetWorkflow(t)
+	out, n, err := release.PinWorkflow(src, ref)
+	if err != nil {
+		t.Fatalf("PinWorkflow: %v", err)
+	}
+	if n != 1 {
+		t.Errorf("%d steps pinned, want 1 (the listing)", n)
+	}
+	if want := strings.Replace(string(src), "uses: "+release.DevImage+"\n", "uses: "+ref+"\n", 1); string(out) != want {
+		t.Errorf("the rewrite changed more than the listing step's uses:\n%s", out)
+	}
+	if err := release.CheckWorkflowImage(ref); err != nil {
+		t.Errorf("the pinned form is refused: %v", err)
+	}
+}
+
+func TestCheckWorkflowImage(t *testing.T) {
+	for _, v := range []string{release.DevImage, ref} {
+		if err := release.CheckWorkflowImage(v); err != nil {
+			t.Errorf("CheckWorkflowImage(%q): %v", v, err)
+		}
+	}
+	for _, v := range []string{release.DevImage + ":1", release.DevImage + ":latest", "docker://ghcr.io/someone/else@" + digest,
+		"ghcr.io/stalepr/stalepr@" + digest, release.DevImage + "@sha256:" + strings.Repeat("a", 63)} {
+		if err := release.CheckWorkflowImage(v); err == nil {
+			t.Errorf("CheckWorkflowImage(%q) accepted a form a commit must not carry", v)
+		}
+	}
+}
+
+func TestPinWorkflow(t *testing.T) {
+	const in = "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: docker://ghcr.io/stalepr/stalepr:1 # moves\n" +
+		"      - id: b\n        uses: 'docker://ghcr.io/stalepr/stalepr'\n      - uses: docker://alpine:3\n  c:\n    uses: o/r/.github/workflows/w.yml@v1\n"
+	out, n, err := release.PinWorkflow([]byte(in), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: " + ref + " # moves\n" +
+		"      - id: b\n        uses: " + ref + "\n      - uses: docker://alpine:3\n  c:\n    uses: o/r/.github/workflows/w.yml@v1\n"
+	if n != 2 || string(out) != want {
+		t.Errorf("PinWorkflow = %d steps,\n%s\nwant 2,\n%s", n, out, want)
+	}
+	if _, _, err := release.PinWorkflow([]byte("on: push\njobs:\n  a:\n    steps:\n      - uses: docker://alpine:3\n"), ref); err == nil {
+		t.Error("a workflow without the image: want an error")
+	}
+}
+
+// TestRunWorkflowToo: one run pins action.yml and a workflow; a file it
+// refuses leaves both as they were.
+func TestRunWorkflowToo(t *testing.T) {
+	dir := t.TempDir()
+	action, wf := filepath.Join(dir, "action.yml"), filepath.Join(dir, "fleet.yml")
+	const actionIn = "name: x\ndescription: d\nruns:\n  using: docker\n  image: Dockerfile\n"
+	const wfIn = "on: push\njobs:\n  a:\n    steps:\n      - uses: docker://ghcr.io/stalepr/stalepr\n"
+	for p, in := range map[string]string{action: actionIn, wf: wfIn} {
+		if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	bad := filepath.Join(dir, "bad.yml")
+	os.WriteFile(bad, []byte("on: push\njobs: {}\n"), 0o644)
+	if code := run([]string{"-image", image, action, wf, bad}, &stdout, &stderr); code != 1 {
+		t.Errorf("a workflow without the image: exit %d, want 1", code)
+	}
+	for p, in := range map[string]string{action: actionIn, wf: wfIn} {
+		if b, _ := os.ReadFile(p); string(b) != in {
+			t.Errorf("a refused run changed %s:\n%s", p, b)
+		}
+	}
+	if code := run([]string{"-image", image, action, wf}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	if b, _ := os.ReadFile(wf); !strings.Contains(string(b), "uses: "+ref+"\n") {
+		t.Errorf("fleet.yml not pinned:\n%s", b)
+	}
+	if b, _ := os.ReadFile(action); !strings.Contains(string(b), "image: "+ref+"\n") {
+		t.Errorf("action.yml not pinned:\n%s", b)
+	}
+}
