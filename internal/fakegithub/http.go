@@ -170,6 +170,62 @@ func restParam(rest []string) (string, bool) {
 // ServeHTTP serves the fake API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 32<<20))
+	rt, params, prefix, info := routeRequest(r, body)
+
+	s.mu.Lock()
+	s.seq++
+	info.N = s.seq
+	hook := s.faultHook
+	s.mu.Unlock()
+	var hooked *Fault
+	if hook != nil {
+		hooked = hook(info) // outside the lock: the hook may call the Server
+	}
+	s.mu.Lock()
+	fault := s.pickFaultLocked(info, hooked)
+	s.mu.Unlock()
+
+	if fault != nil && fault.Late {
+		s.holdLate(r, rt, params, body, info, fault)
+		return
+	}
+	if fault != nil && fault.Delay > 0 {
+		wait(r, fault.Delay)
+	}
+
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	c := &call{r: r, params: params, q: r.URL.Query(), body: body,
+		html: scheme + "://" + r.Host}
+	c.api = c.html + prefix
+
+	s.mu.Lock()
+	if s.webURL != "" {
+		c.html = s.webURL
+	}
+	c.now = s.nowLocked()
+	rep := s.dispatchLocked(rt, c, fault, &info)
+	rep, payload := encodeReply(rep)
+	info.Status = rep.status
+	if fault != nil && fault.Drop {
+		info.Status = 0
+	}
+	s.log = append(s.log, info)
+	late := s.late
+	s.late = nil
+	for _, land := range late {
+		land()
+	}
+	s.mu.Unlock()
+
+	writeReply(w, r, rep, payload, info, fault)
+}
+
+// routeRequest finds a request's route, its parameters and the API prefix
+// it came under (/api/v3 or none), and describes it for the request log.
+func routeRequest(r *http.Request, body []byte) (*routeDef, map[string]string, string, RequestInfo) {
 	esc := r.URL.EscapedPath()
 	prefix := ""
 	if esc == apiPrefix || strings.HasPrefix(esc, apiPrefix+"/") {
@@ -190,79 +246,44 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Path:   r.URL.RequestURI(),
 		Write:  r.Method != http.MethodGet && r.Method != http.MethodHead && !(esc == "/graphql" && isGraphQLQuery(body)),
 		Body:   string(body),
+		Route:  r.Method + " " + esc,
 	}
 	if rt != nil {
 		info.Route = r.Method + " " + rt.tmpl
-	} else {
-		info.Route = r.Method + " " + esc
 	}
+	return rt, params, prefix, info
+}
 
-	s.mu.Lock()
-	s.seq++
-	info.N = s.seq
-	hook := s.faultHook
-	s.mu.Unlock()
-	var hooked *Fault
-	if hook != nil {
-		hooked = hook(info) // outside the lock: the hook may call the Server
+// wait holds an answer back for d, or until the client gives up.
+func wait(r *http.Request, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
 	}
-	s.mu.Lock()
-	fault := s.pickFaultLocked(info, hooked)
-	s.mu.Unlock()
+}
 
-	if fault != nil && fault.Late {
-		s.holdLate(r, rt, params, body, info, fault)
-		return
+// encodeReply is a reply's JSON body, as GitHub writes it (no HTML
+// escaping, no trailing newline); nil for none.
+func encodeReply(rep reply) (reply, []byte) {
+	if rep.body == nil || rep.status == http.StatusNoContent {
+		return rep, nil
 	}
-	if fault != nil && fault.Delay > 0 {
-		t := time.NewTimer(fault.Delay)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-		}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rep.body); err != nil {
+		rep = errReply(http.StatusInternalServerError, "fakegithub: encoding: "+err.Error(), docRoot)
+		payload, _ := json.Marshal(rep.body)
+		return rep, payload
 	}
+	return rep, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
 
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	c := &call{r: r, params: params, q: r.URL.Query(), body: body,
-		html: scheme + "://" + r.Host}
-	c.api = c.html + prefix
-	s.mu.Lock()
-	if s.webURL != "" {
-		c.html = s.webURL
-	}
-	s.mu.Unlock()
-
-	s.mu.Lock()
-	c.now = s.nowLocked()
-	rep := s.dispatchLocked(rt, c, fault, &info)
-	var payload []byte
-	if rep.body != nil && rep.status != http.StatusNoContent {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rep.body); err != nil {
-			rep = errReply(http.StatusInternalServerError, "fakegithub: encoding: "+err.Error(), docRoot)
-			payload, _ = json.Marshal(rep.body)
-		} else {
-			payload = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-		}
-	}
-	info.Status = rep.status
-	if fault != nil && fault.Drop {
-		info.Status = 0
-	}
-	s.log = append(s.log, info)
-	late := s.late
-	s.late = nil
-	for _, land := range late {
-		land()
-	}
-	s.mu.Unlock()
-
+// writeReply sends a reply with GitHub's headers, or breaks the connection
+// as a Drop or Truncate fault asks.
+func writeReply(w http.ResponseWriter, r *http.Request, rep reply, payload []byte, info RequestInfo, fault *Fault) {
 	h := w.Header()
 	for k, vs := range rep.header {
 		h[k] = vs
@@ -272,7 +293,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if payload != nil {
 		h.Set("Content-Type", "application/json; charset=utf-8")
 	}
-
 	switch {
 	case fault != nil && fault.Drop:
 		abort(w, nil, 0)
