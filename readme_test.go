@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"go.yaml.in/yaml/v4"
 
@@ -272,4 +273,74 @@ func numberWord(n int) string {
 		return words[n]
 	}
 	return fmt.Sprint(n)
+}
+
+// TestReadmeContents: every link to a place in the README (`](#anchor)`)
+// leads to a heading, and the table of contents lists every section (##),
+// so a section moved, renamed or added cannot leave it behind.
+func TestReadmeContents(t *testing.T) {
+	t.Parallel()
+	md := readReadme(t)
+	anchors := map[string]bool{}
+	var sections []string
+	for _, h := range headings(md) {
+		anchors[h.anchor] = true
+		if h.level == 2 {
+			sections = append(sections, h.anchor)
+		}
+	}
+	for _, m := range regexp.MustCompile(`\]\(#([^)\s]+)\)`).FindAllStringSubmatch(md, -1) {
+		if !anchors[m[1]] {
+			t.Errorf("%s links to #%s, which no heading makes", readmePath, m[1])
+		}
+	}
+	toc := md[strings.Index(md, "\n## Contents\n"):]
+	if i := strings.Index(toc[1:], "\n## "); i >= 0 {
+		toc = toc[:i+1]
+	}
+	for _, s := range sections {
+		if s != "contents" && !strings.Contains(toc, "](#"+s+")") {
+			t.Errorf("the table of contents of %s does not list the section #%s", readmePath, s)
+		}
+	}
+	if len(sections) < 10 {
+		t.Errorf("found only %d sections: is the heading pattern broken?", len(sections))
+	}
+}
+
+type heading struct {
+	level  int
+	anchor string
+}
+
+// headings lists the Markdown headings outside fenced blocks, each with the
+// anchor GitHub gives it: lower case, punctuation dropped but for hyphens
+// and underscores, spaces as hyphens, a repeated anchor numbered -1, -2.
+func headings(md string) []heading {
+	var out []heading
+	seen := map[string]int{}
+	for _, l := range strings.Split(stripFencedBlocks(md), "\n") {
+		level := len(l) - len(strings.TrimLeft(l, "#"))
+		if level == 0 || level > 6 || !strings.HasPrefix(l[level:], " ") {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(strings.TrimSpace(l[level:])) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		a := b.String()
+		if n := seen[a]; n > 0 {
+			seen[a]++
+			a = fmt.Sprintf("%s-%d", a, n)
+		} else {
+			seen[a] = 1
+		}
+		out = append(out, heading{level: level, anchor: a})
+	}
+	return out
 }
