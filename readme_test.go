@@ -6,8 +6,11 @@ package main
 // one-line change that stalepr accepts.
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/testenv"
 )
@@ -343,4 +347,190 @@ func headings(md string) []heading {
 		out = append(out, heading{level: level, anchor: a})
 	}
 	return out
+}
+
+// TestReadmePictures: the README's pictures of what people see are what the
+// code renders, so they cannot go stale: the stale notice and the closing
+// comment are, to the byte, the ones the sandbox posts (the hidden marker
+// included: a blockquote hides it as GitHub hides it in a comment), and each
+// excerpt of the job summary (parts separated by a line "…") is a part of
+// the sandbox run's summary, in order. After a change of wording, copy the
+// new text from the failure message.
+func TestReadmePictures(t *testing.T) {
+	t.Parallel()
+	md := readReadme(t)
+	posted := sandboxComments(t)
+	for _, p := range []struct{ section, marker string }{
+		{"notice-picture", "<!-- stalepr:stale "},
+		{"close-picture", "<!-- stalepr:close -->"},
+	} {
+		body, _, _ := section(t, md, p.section)
+		got := unquote(t, p.section, body)
+		var want []string
+		for _, c := range posted {
+			if strings.Contains(c, p.marker) {
+				want = append(want, c)
+			}
+		}
+		if len(want) == 0 {
+			t.Fatalf("the sandbox posted no comment with %q", p.marker)
+		}
+		if !slices.Contains(want, got) {
+			t.Errorf("the README's %s is not a comment the sandbox posts:\n%s\nit posts, for example:\n%s",
+				p.section, got, quote(want[0]))
+		}
+	}
+
+	summary := goldenRun(t, true, []string{"-sandbox", "testdata/sandbox"})["summary.md"]
+	body, _, _ := section(t, md, "summary-picture")
+	rest := summary
+	parts := strings.Split(unquote(t, "summary-picture", body), "\n…\n")
+	for i, part := range parts {
+		part = strings.Trim(part, "\n")
+		if strings.Count(part, "\n") < 3 {
+			t.Errorf("part %d of the summary-picture has fewer than four lines: %q", i+1, part)
+		}
+		at := strings.Index(rest, part+"\n")
+		if at < 0 || i == 0 && at != 0 {
+			t.Errorf("part %d of the README's summary-picture is not in the sandbox's job summary after part %d "+
+				"(the first part is its start):\n%s\nthe summary:\n%s", i+1, i, part, quote(summary))
+			return
+		}
+		rest = rest[at+len(part):]
+	}
+}
+
+// sandboxComments runs the sandbox's sample (testdata/sandbox) as a workflow
+// does and returns the comments the run posted.
+func sandboxComments(t *testing.T) []string {
+	t.Helper()
+	dir := filepath.Join("testdata", "sandbox")
+	fake, err := fakegithub.LoadFile(filepath.Join(dir, "repo.json"), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.SetToken(testToken)
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	data, err := os.ReadFile(filepath.Join(dir, "inputs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]string{}
+	if err := json.Unmarshal(data, &inputs); err != nil {
+		t.Fatal(err)
+	}
+	e := runnerEnv(t.TempDir(), srv.URL+"/api/v3")
+	e["GITHUB_REPOSITORY"] = fake.FullName()
+	e[inputVar("repository")] = fake.FullName()
+	for k, v := range inputs {
+		e[inputVar(k)] = v
+	}
+	before := map[int64]bool{}
+	for _, is := range fake.Issues() {
+		for _, c := range fake.Comments(is.Number) {
+			before[c.ID] = true
+		}
+	}
+	if o := runWith(t, e); o.code != 0 {
+		t.Fatalf("the sandbox run failed:\n%s", o)
+	}
+	var out []string
+	for _, is := range fake.Issues() {
+		for _, c := range fake.Comments(is.Number) {
+			if !before[c.ID] {
+				out = append(out, c.Body)
+			}
+		}
+	}
+	return out
+}
+
+// unquote returns the text of the one blockquote that makes up a picture.
+func unquote(t *testing.T, name, body string) string {
+	t.Helper()
+	var out []string
+	for _, l := range strings.Split(strings.Trim(body, "\n"), "\n") {
+		if l != ">" && !strings.HasPrefix(l, "> ") {
+			t.Fatalf("line %q of the README's %s is not in its blockquote: every line starts with \"> \"", l, name)
+		}
+		out = append(out, strings.TrimPrefix(strings.TrimPrefix(l, ">"), " "))
+	}
+	return strings.Join(out, "\n")
+}
+
+// quote is unquote's inverse, for the failure messages.
+func quote(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight("> "+l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestReadmeStepSnippets lints the README's step snippets (a ```yaml block
+// that starts with `- uses: stalepr/stalepr@...`, as the recipes show them)
+// as the steps of a workflow: valid YAML and expressions, and only
+// inputs the action declares.
+func TestReadmeStepSnippets(t *testing.T) {
+	t.Parallel()
+	lines := strings.Split(readReadme(t), "\n")
+	inputs := actionInputs(t, "action.yml")
+	const head = "on: workflow_dispatch\njobs:\n  stale:\n    runs-on: ubuntu-latest\n    steps:\n"
+	snippets := 0
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "```yaml" || i+1 >= len(lines) {
+			continue
+		}
+		first := strings.TrimLeft(lines[i+1], " ")
+		if !strings.HasPrefix(first, "- uses: "+actionRepo+"@") {
+			continue
+		}
+		indent := len(lines[i+1]) - len(first)
+		var b strings.Builder
+		b.WriteString(head)
+		j := i + 1
+		for ; j < len(lines) && strings.TrimSpace(lines[j]) != "```"; j++ {
+			l := lines[j]
+			if len(l) >= indent && strings.TrimSpace(l[:indent]) == "" {
+				l = l[indent:]
+			}
+			b.WriteString(strings.TrimRight("      "+l, " ") + "\n")
+		}
+		snippets++
+		// The block's first line is line i+2 of the file; head adds 5.
+		d := yamlDoc{file: readmePath, line: i + 2 - strings.Count(head, "\n"), src: []byte(b.String())}
+		for _, msg := range lintDoc(t, d) {
+			t.Error(msg)
+		}
+		n, problems := checkActionSteps(d, inputs)
+		for _, p := range problems {
+			t.Error(p)
+		}
+		if n == 0 {
+			t.Errorf("%s: the snippet has no step using %s", d.pos(6), actionRepo)
+		}
+		i = j
+	}
+	if snippets < 3 {
+		t.Errorf("found %d step snippets, want the recipes' (at least 3): is the pattern broken?", snippets)
+	}
+}
+
+// TestReadmeMarksPerRun: rule 10 quotes the same number of PRs a default
+// run marks as the description of operations-per-run, which
+// internal/sweep's TestMarksPerRunAsDocumented measures.
+func TestReadmeMarksPerRun(t *testing.T) {
+	t.Parallel()
+	in, _ := config.Lookup(config.InputOperationsPerRun)
+	m := regexp.MustCompile(`mark about (\d+) pull requests`).FindStringSubmatch(in.Description)
+	if m == nil {
+		t.Fatalf("the description of operations-per-run says no \"mark about N pull requests\": %s", in.Description)
+	}
+	md := readReadme(t)
+	rules := md[strings.Index(md, "\n## The rules\n"):]
+	rules = strings.Join(strings.Fields(rules[:strings.Index(rules[1:], "\n## ")+1]), " ")
+	if want := "a run marks up to about " + m[1] + " PRs"; !strings.Contains(rules, want) {
+		t.Errorf("rule 10 of %s does not say %q, as the description of operations-per-run does", readmePath, want)
+	}
 }
