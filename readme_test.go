@@ -171,21 +171,7 @@ func TestReadmeMigrationExample(t *testing.T) {
 		t.Error("the example sets no issue-only input: it does not show the warning")
 	}
 
-	// As the runner passes them: every input of action.yml, with: values
-	// over the defaults.
-	inputs := map[string]string{}
-	for _, in := range config.Inputs {
-		inputs[in.Name] = in.YAMLDefault()
-	}
-	inputs[config.InputRepoToken] = testToken
-	inputs[config.InputRepository] = testRepo
-	for k, v := range with {
-		inputs[k] = v
-	}
-	cfg, err := config.Parse(config.Source{
-		Input: func(name string) (string, bool) { v, ok := inputs[name]; return v, ok },
-		Env:   func(string) string { return "" },
-	})
+	cfg, err := parseAsRunner(with)
 	if err != nil {
 		t.Fatalf("stalepr refuses the example's inputs:\n%v", err)
 	}
@@ -532,5 +518,60 @@ func TestReadmeMarksPerRun(t *testing.T) {
 	rules = strings.Join(strings.Fields(rules[:strings.Index(rules[1:], "\n## ")+1]), " ")
 	if want := "a run marks up to about " + m[1] + " PRs"; !strings.Contains(rules, want) {
 		t.Errorf("rule 10 of %s does not say %q, as the description of operations-per-run does", readmePath, want)
+	}
+}
+
+// parseAsRunner parses a step's with: values as the runner passes them:
+// every input of action.yml, with: values over the defaults.
+func parseAsRunner(with map[string]string) (config.Config, error) {
+	inputs := map[string]string{}
+	for _, in := range config.Inputs {
+		inputs[in.Name] = in.YAMLDefault()
+	}
+	inputs[config.InputRepoToken] = testToken
+	inputs[config.InputRepository] = testRepo
+	for k, v := range with {
+		inputs[k] = v
+	}
+	return config.Parse(config.Source{
+		Input: func(name string) (string, bool) { v, ok := inputs[name]; return v, ok },
+		Env:   func(string) string { return "" },
+	})
+}
+
+// TestReadmeFlinkRecipe: the recipe's workflow is actions/stale's with its
+// uses: line switched, stalepr accepts its inputs as a scheduled run passes
+// them (an expression `${{ inputs.X || N }}` is N then), and the only warning
+// is the one the recipe names, for ascending.
+func TestReadmeFlinkRecipe(t *testing.T) {
+	t.Parallel()
+	md := readReadme(t)
+	recipe, _, _ := section(t, md, "flink")
+	docs := markdownWorkflows(readmePath, []byte(recipe))
+	if len(docs) != 1 {
+		t.Fatalf("the Flink recipe has %d workflow blocks, want 1", len(docs))
+	}
+	before := regexp.MustCompile("`uses: (actions/stale@[^`]+)` became `uses: (" + regexp.QuoteMeta(actionRepo) + "@[^`]+)`").FindStringSubmatch(recipe)
+	if before == nil || !strings.Contains(string(docs[0].src), "- uses: "+before[2]+"\n") {
+		t.Fatalf("the recipe does not say which uses: line it changed, or its workflow does not use %s", actionRepo)
+	}
+	with := stepInputs(t, docs[0].src)
+	fallback := regexp.MustCompile(`^\$\{\{ inputs\.\w+ \|\| (\d+) \}\}$`)
+	for k, v := range with {
+		if m := fallback.FindStringSubmatch(v); m != nil {
+			with[k] = m[1]
+		} else if strings.Contains(v, "${{") {
+			t.Fatalf("input %s holds an expression the test cannot evaluate: %s", k, v)
+		}
+	}
+	cfg, err := parseAsRunner(with)
+	if err != nil {
+		t.Fatalf("stalepr refuses the recipe's inputs:\n%v", err)
+	}
+	if len(cfg.Warnings) != 1 || !strings.HasPrefix(cfg.Warnings[0], `input "ascending" `) {
+		t.Errorf("warnings %q, want the one the recipe names, for ascending", cfg.Warnings)
+	}
+	if cfg.OperationsPerRun != 500 || cfg.CloseLabel != "closed-stale" {
+		t.Errorf("parsed operations-per-run %d, close-pr-label %q; want 500 and closed-stale", cfg.OperationsPerRun, cfg.CloseLabel)
 	}
 }
