@@ -2,8 +2,10 @@ package main
 
 // Checks of README.md against the code: the inputs table is generated from
 // config.Inputs (go test -run TestReadmeInputs -update . rewrites it), every
-// input the prose names exists, and the migration example really is a
-// one-line change that stalepr accepts.
+// input the prose names exists, the migration example and the Flink recipe
+// really are one-line changes that stalepr accepts, the recipes' step
+// snippets lint, the pictures of what people see are what the code renders,
+// and every in-page link and the table of contents lead to real sections.
 
 import (
 	"encoding/json"
