@@ -267,7 +267,7 @@ func buildInputs() []Input {
 			Description: "Most API requests, reads and writes, one run may send: a whole number, at least what one action needs " +
 				"(7 with the defaults, 12 with delete-branch; a smaller value is refused, naming the minimum). " +
 				"The default stays within GitHub's 500 content-creating requests an hour and half a GITHUB_TOKEN's 1,000 an hour, " +
-				"enough for a daily run to work through about 200 pull requests."},
+				"enough for a daily run to mark about 240 pull requests of a backlog (two writes each)."},
 		{Name: "rate-limit-reserve", to: count(0, func(c *Config) *int { return &c.RateLimitReserve }), Kind: Count, Default: "100",
 			Description: "The run stops when GitHub reports fewer remaining requests than this, leaving them to other workflows: a whole number, 0 or more."},
 		{Name: inputWriteInterval, to: duration("0s", maxWriteInterval, "1s or 500ms", func(c *Config) *time.Duration { return &c.WriteInterval }), Kind: Duration, Default: "1s",

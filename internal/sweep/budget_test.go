@@ -132,3 +132,26 @@ func TestMinBudgetAsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestMarksPerRunAsDocumented: the number of PRs a default run marks on a
+// backlog, which the description of operations-per-run (and so action.yml
+// and the README's inputs table and rule 10) quotes, is what a run with the
+// default budget marks on a backlog of 1,000 inactive PRs, rounded down to
+// tens.
+func TestMarksPerRunAsDocumented(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	for i := 0; i < 1000; i++ {
+		w.pr(float64(100 + i%300))
+	}
+	cfg := w.config(nil)
+	res := sweep.Run(context.Background(), w.client(cfg, w.clock, nil), cfg, w.now(), &nopLog{})
+	if res.Stopped == nil {
+		t.Fatalf("the run marked all %d PRs: the backlog does not fill the budget", len(res.Marked))
+	}
+	in, _ := config.Lookup(config.InputOperationsPerRun)
+	if want := fmt.Sprintf("mark about %d pull requests", len(res.Marked)/10*10); !strings.Contains(in.Description, want) {
+		t.Errorf("a default run marked %d of 1,000 inactive PRs; the description of operations-per-run lacks %q: %s",
+			len(res.Marked), want, in.Description)
+	}
+}
