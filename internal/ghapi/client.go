@@ -146,6 +146,11 @@ func (r *redacted) Unwrap() error { return r.err }
 // Usage reports the requests made so far.
 func (c *Client) Usage() Usage { return c.t.usage() }
 
+// RefuseWrite counts n write requests that a dry run did not send as
+// though they had been sent, against operations-per-run and the rate limit
+// left: a dry run then stops where the real run would. Only in a dry run.
+func (c *Client) RefuseWrite(n int) { c.t.refuse(n) }
+
 // RequestsLeft is how many requests the run may still make; -1 when unbounded.
 func (c *Client) RequestsLeft() int { return c.t.left() }
 

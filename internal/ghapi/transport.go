@@ -112,6 +112,9 @@ type transport struct {
 	waited        time.Duration // on secondary limits, in all
 	stopped       error
 	held          int // requests of MaxRequests set aside for a later step (Client.Hold)
+	// refused is the writes a dry run did not send (Client.RefuseWrite):
+	// counted against MaxRequests and the rate reading as a real run's.
+	refused int
 }
 
 func newTransport(base http.RoundTripper, lim Limits, clock Clock) *transport {
@@ -323,7 +326,7 @@ func (t *transport) admit(useReserve bool) error {
 	if t.stopped != nil {
 		return t.stopped
 	}
-	if t.lim.MaxRequests > 0 && t.used+t.held >= t.lim.MaxRequests {
+	if t.lim.MaxRequests > 0 && t.used+t.held+t.refused >= t.lim.MaxRequests {
 		return ErrBudget
 	}
 	if t.pastDeadline(0) {
@@ -334,7 +337,7 @@ func (t *transport) admit(useReserve bool) error {
 	if useReserve {
 		floor = 0
 	}
-	if t.rateKnown() && t.rateRemaining <= floor {
+	if t.rateKnown() && t.rateRemaining-t.refused <= floor {
 		return ErrRateReserve
 	}
 	return nil
@@ -561,7 +564,7 @@ func (t *transport) usage() Usage {
 	for k, v := range t.byRoute {
 		by[k] = v
 	}
-	remaining := t.rateRemaining
+	remaining := max(t.rateRemaining-t.refused, 0)
 	if !t.rateKnown() {
 		remaining = -1
 	}
@@ -569,6 +572,15 @@ func (t *transport) usage() Usage {
 }
 
 // left is how many more requests the run may make; -1 when unbounded.
+// refuse counts n writes a dry run did not send (see refused).
+func (t *transport) refuse(n int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.lim.DryRun {
+		t.refused += n
+	}
+}
+
 func (t *transport) left() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -577,10 +589,10 @@ func (t *transport) left() int {
 	}
 	n := -1
 	if t.lim.MaxRequests > 0 {
-		n = max(t.lim.MaxRequests-t.used-t.held, 0)
+		n = max(t.lim.MaxRequests-t.used-t.held-t.refused, 0)
 	}
 	if t.rateKnown() {
-		r := max(t.rateRemaining-t.lim.Reserve, 0)
+		r := max(t.rateRemaining-t.refused-t.lim.Reserve, 0)
 		if n < 0 || r < n {
 			n = r
 		}

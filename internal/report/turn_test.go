@@ -13,7 +13,7 @@ func TestSummaryShowsTurns(t *testing.T) {
 	a, b := item(1, "waits on review"), item(2, "waits on its author")
 	a.Turn, a.TurnDays = lifecycle.TurnReviewers, 9
 	b.Turn, b.TurnDays = lifecycle.TurnAuthor, 3
-	r := sweep.Result{Turns: []sweep.Item{a, b}, Nudged: []sweep.Item{a}, RateRemaining: -1,
+	r := sweep.Result{Turns: []sweep.Item{a, b}, Items: as(sweep.Nudged, a), RateRemaining: -1,
 		TurnCounts: map[lifecycle.Whose]int{lifecycle.TurnReviewers: 1, lifecycle.TurnAuthor: 1}}
 	got := Summary(r, "o/r")
 	for _, want := range []string{"1 on the reviewers', 1 on the author's, 0 on the maintainers' (approved); 1 nudged",
