@@ -144,3 +144,35 @@ func TestCapitalise(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryOutcomeWorded: every outcome of the sweep has its row in the one
+// table of words, and an item of it counts under that row's entry of the
+// counts line, once, in a run and in a dry run.
+func TestEveryOutcomeWorded(t *testing.T) {
+	t.Parallel()
+	for o := sweep.Outcome(1); o.String() != fmt.Sprintf("Outcome(%d)", int(o)); o++ {
+		row, ok := outcomes[o]
+		if !ok || row.words.done == "" || row.words.dry == "" {
+			t.Errorf("outcome %s has no words", o)
+			continue
+		}
+		for _, dry := range []bool{false, true} {
+			it := item(7, "title")
+			it.Outcome = o
+			r := sweep.Result{DryRun: dry, RateRemaining: -1, Items: []sweep.Item{it}}
+			if line := PRLine(it, dry); !strings.HasPrefix(line, "#7 "+row.words.in(dry)) {
+				t.Errorf("%s: log line %q does not start with %q", o, line, row.words.in(dry))
+			}
+			total := 0
+			for _, tr := range tally(r) {
+				total += tr.n
+				if tr.n == 1 && (row.count == nil || tr.words != *row.count) {
+					t.Errorf("%s counted under %q", o, tr.words.in(dry))
+				}
+			}
+			if want := map[bool]int{true: 1, false: 0}[row.count != nil]; total != want {
+				t.Errorf("%s counted %d times in %q, want %d", o, total, Counts(r), want)
+			}
+		}
+	}
+}

@@ -63,7 +63,7 @@ var outcomes = map[sweep.Outcome]outcomeRow{
 	sweep.Skipped:           {wordSkipped, &wordSkipped, ""},
 	sweep.Failed:            {wordFailed, &wordFailed, ""},
 	sweep.LabelCleaned:      {words{"stale label removed", "would remove stale label"}, &wordCleaned, ""},
-	sweep.BranchFinished:    {words{"branch deleted, stale label removed", "would delete branch, remove stale label"}, &wordCleaned, ""},
+	sweep.BranchFinished:    {words{"branch deletion finished", "would finish branch deletion"}, &wordCleaned, ""},
 	sweep.CloseLabelCleaned: {words{"close-pr-label removed", "would remove close-pr-label"}, &wordCleaned, ""},
 	sweep.Nudged:            {words{"review nudge posted", "would post review nudge"}, nil, ""},
 	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, nil, ""},

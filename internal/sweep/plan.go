@@ -14,7 +14,7 @@ import (
 // Reasons of the clean-up operations (the rules' reasons are lifecycle's).
 const (
 	ReasonClosedByPerson  lifecycle.Reason = "closed or merged by a person"
-	ReasonBranchFinishing lifecycle.Reason = "closed earlier by stalepr: branch deletion finished"
+	ReasonBranchFinishing lifecycle.Reason = "closed earlier by stalepr, whose run stopped before its branch deletion"
 	ReasonDuplicate       lifecycle.Reason = "a concurrent run posted the same notice"
 )
 
