@@ -34,8 +34,8 @@ type request struct {
 
 var (
 	reqTimeline      = request{name: "GET timeline", n: 1}
-	reqPull          = request{name: "GET issue", n: 1}
-	reqHead          = request{name: "GET pull", n: 1}
+	reqPull          = request{name: "GET pull", n: 1}                       // the PR as it is now
+	reqHead          = request{name: "GET pull", n: 1}                       // its head branch
 	reqBranchInUse   = request{name: "GET pulls ×2", n: 2, afterWrite: true} // open PRs on the branch: as base, as head
 	reqAddLabels     = request{name: "POST labels", write: true, n: 1}
 	reqSetLabels     = request{name: "PUT labels", write: true, n: 1}
@@ -383,23 +383,6 @@ func asLeftAlone(err error) (*leftAlone, bool) {
 	var la *leftAlone
 	ok := errors.As(err, &la)
 	return la, ok
-}
-
-// planLine renders an operation's steps for a plan's golden file, e.g.
-//
-//	#12 closed: GET timeline, POST comment, PATCH issue, GET pull, GET pulls ×2?, DELETE ref?, DELETE label
-//
-// with its cost in requests; a step marked "?" is sent only when what an
-// earlier read shows calls for it.
-func planLine(number int, out Outcome, steps []step) string {
-	names := make([]string, len(steps))
-	for i, st := range steps {
-		names[i] = st.name
-		if st.when != nil {
-			names[i] += "?"
-		}
-	}
-	return fmt.Sprintf("#%d %s (%d): %s", number, out, cost(steps), strings.Join(names, ", "))
 }
 
 // outcomeNames name the outcomes in plans and tests (the report's words are
