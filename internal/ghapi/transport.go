@@ -572,13 +572,20 @@ func (t *transport) usage() Usage {
 }
 
 // left is how many more requests the run may make; -1 when unbounded.
-// refuse counts n writes a dry run did not send (see refused).
-func (t *transport) refuse(n int) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.lim.DryRun {
-		t.refused += n
+// refuse admits and counts n writes a dry run did not send (see refused).
+func (t *transport) refuse(ctx context.Context, n int) error {
+	useReserve, _ := ctx.Value(reserveKey{}).(bool)
+	for range n {
+		if err := t.admit(useReserve); err != nil {
+			return err
+		}
+		t.mu.Lock()
+		if t.lim.DryRun {
+			t.refused++
+		}
+		t.mu.Unlock()
 	}
+	return nil
 }
 
 func (t *transport) left() int {

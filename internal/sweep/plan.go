@@ -119,6 +119,10 @@ func (s *sweeper) walk(ctx context.Context, steps []step) error {
 			}
 			s.posts++ // tried: the end of the run reads back what it posted
 		}
+		ctx := ctx
+		if st.reserve {
+			ctx = ghapi.MayUseReserve(ctx)
+		}
 		var err error
 		if (st.write || st.afterWrite) && s.cfg.DebugOnly {
 			err = s.refuse(ctx, st)
@@ -132,9 +136,11 @@ func (s *sweeper) walk(ctx context.Context, steps []step) error {
 	return nil
 }
 
-// refuser is a GitHub that counts a dry run's refused writes as sent
-// (ghapi.Client): its budget then runs out where the real run's would.
-type refuser interface{ RefuseWrite(n int) }
+// refuser is a GitHub that admits and counts a dry run's refused writes as
+// sent (ghapi.Client): its budget then runs out where the real run's would.
+type refuser interface {
+	RefuseWrite(ctx context.Context, n int) error
+}
 
 // refuse is a dry run's write: not sent, but counted against the budget as
 // the real run would count it, so the dry run stops where the real run
@@ -152,10 +158,12 @@ func (s *sweeper) refuse(ctx context.Context, st step) error {
 			return err
 		}
 	}
-	s.res.WouldSend += st.n
 	if r, ok := s.gh.(refuser); ok {
-		r.RefuseWrite(st.n)
+		if err := r.RefuseWrite(ctx, st.n); err != nil {
+			return err
+		}
 	}
+	s.res.WouldSend += st.n
 	return nil
 }
 

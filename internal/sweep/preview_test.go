@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
@@ -40,6 +41,35 @@ func sandboxInputs(t *testing.T) map[string]string {
 	return in
 }
 
+// cleanUpWorld holds a PR of every clean-up and a few to act on: stale PRs
+// closed by a person, one closed by stalepr whose branch deletion a stopped
+// run left, one reopened after a stale close, a duplicate of our notice, and
+// PRs to mark, close and un-stale.
+func cleanUpWorld(t *testing.T) *world {
+	w := newWorld(t)
+	for range 3 {
+		n := w.markedPR(10)
+		w.fake.Close(n, alice, daysAgo(3), "")
+	}
+	w.fake.AddBranch("old-work")
+	ours := w.markedPR(40, func(is *fakegithub.Issue) { is.HeadRef = "old-work" })
+	w.fake.Comment(ours, action, daysAgo(1), "Closed as stale.\n\n<!-- stalepr:close -->")
+	w.fake.Close(ours, action, daysAgo(1).Add(time.Second), "")
+	reopened := w.pr(5)
+	w.fake.Label(reopened, action, daysAgo(6), "closed-stale")
+	dup := w.markedPR(5)
+	at := daysAgo(5)
+	w.fake.Comment(dup, action, at.Add(time.Minute), "This PR is stale.\n\n<!-- stalepr:stale marked="+at.Format(time.RFC3339)+
+		" head="+w.fake.MustIssue(dup).HeadSHA+" -->")
+	for _, d := range []float64{100, 120, 150} {
+		w.pr(d)
+	}
+	w.markedPR(40)
+	revived := w.markedPR(10)
+	w.fake.Comment(revived, alice, daysAgo(2), "still on it")
+	return w
+}
+
 // outcomesOf is each PR's outcomes in a result, for comparing two runs.
 func outcomesOf(r sweep.Result) map[int][]string {
 	out := map[int][]string{}
@@ -62,7 +92,7 @@ func TestDryRunPreviewsTheRealRun(t *testing.T) {
 	t.Parallel()
 	base := sandboxInputs(t)
 	with := func(extra map[string]string) map[string]string {
-		in := map[string]string{"write-interval": "0s"}
+		in := map[string]string{"write-interval": "0s", "close-pr-label": "closed-stale"}
 		for k, v := range base {
 			in[k] = v
 		}
@@ -74,6 +104,7 @@ func TestDryRunPreviewsTheRealRun(t *testing.T) {
 	states := map[string]func(*testing.T) *world{
 		"sandbox":   sandboxWorld,
 		"synthetic": func(t *testing.T) *world { return syntheticWorld(t, 240) },
+		"clean-ups": cleanUpWorld,
 	}
 	inputSets := map[string]map[string]string{
 		"sandbox inputs": with(nil),

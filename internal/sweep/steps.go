@@ -52,8 +52,9 @@ var (
 // the step: false skips it (what an earlier read showed makes it needless).
 type step struct {
 	request
-	when func() bool
-	send func(ctx context.Context) error
+	when    func() bool
+	send    func(ctx context.Context) error
+	reserve bool // it may use rate-limit-reserve (ghapi.MayUseReserve)
 }
 
 // cost is the number of requests steps send at most.
@@ -101,8 +102,8 @@ func (s *sweeper) steps(o *op) []step {
 	case DuplicateDeleted:
 		// A copy of our own notice, a bounded clean-up that keeps the
 		// one-notice promise: it may use rate-limit-reserve.
-		return []step{{request: reqDeleteComment, send: func(ctx context.Context) error {
-			return s.gh.DeleteComment(ghapi.MayUseReserve(ctx), o.comment)
+		return []step{{request: reqDeleteComment, reserve: true, send: func(ctx context.Context) error {
+			return s.gh.DeleteComment(ctx, o.comment)
 		}}}
 	case Nudged, NudgeLabeled:
 		return s.nudgeSteps(o)
