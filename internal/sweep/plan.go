@@ -28,11 +28,6 @@ type op struct {
 	comment int64               // DuplicateDeleted
 }
 
-// outcomeOf is the operation a rule's decision calls for.
-var outcomeOf = map[lifecycle.Action]Outcome{
-	lifecycle.Unstale: Unstaled, lifecycle.Close: Closed, lifecycle.Notify: Notified, lifecycle.Mark: Marked,
-}
-
 // plan turns decisions into operations; the decisions that need no write
 // (skipped, kept, still stale) go straight into the result.
 func (s *sweeper) plan(decided []planned) []op {
