@@ -154,3 +154,14 @@ func TestCostIsTheSteps(t *testing.T) {
 		t.Errorf("a decision that needs detail costs %d, want the timeline and a mark: %d (3)", got, want)
 	}
 }
+
+// TestEveryOutcomeNamed: every outcome has its name (plans, test messages,
+// and the report's table is checked up to the first unnamed one).
+func TestEveryOutcomeNamed(t *testing.T) {
+	t.Parallel()
+	for o := Unstaled; o <= Failed; o++ {
+		if _, ok := outcomeNames[o]; !ok {
+			t.Errorf("outcome %d has no name in outcomeNames", int(o))
+		}
+	}
+}
