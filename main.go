@@ -323,8 +323,8 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 	default:
 		out.note(fmt.Sprintf("stopped early (%s): %s", report.StopReason(res.Stopped), report.LeftForNextRun(res)))
 	}
-	if len(res.Failed) > 0 {
-		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed)))
+	if len(res.Failed()) > 0 {
+		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed())))
 	}
 	for _, err := range []error{outErr, sumErr} {
 		if err != nil {
@@ -353,7 +353,7 @@ func leftWords(left int, what string) string {
 // changed" is not always true. When the summary, with the error, is just
 // above on the same screen (shown), the error is not said a third time.
 func listingFailed(res sweep.Result, shown bool) string {
-	done := len(res.Marked) + len(res.Unstaled) + len(res.Closed) + len(res.Cleaned)
+	done := len(res.Marked()) + len(res.Unstaled()) + len(res.Closed()) + len(res.Cleaned())
 	var changed string
 	switch {
 	case res.DryRun:

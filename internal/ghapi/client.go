@@ -143,6 +143,14 @@ func (r *redacted) Unwrap() error { return r.err }
 // Usage reports the requests made so far.
 func (c *Client) Usage() sweep.Usage { return c.t.usage() }
 
+// RefuseWrite is a dry run's n write requests, not sent: each is admitted
+// as the real run's would be (a stop, operations-per-run, run-timeout,
+// rate-limit-reserve unless ctx may use it), and counted as sent against
+// operations-per-run and the rate limit left, so a dry run stops where the
+// real run would. The error is the one the real write would meet before
+// being sent. Only in a dry run.
+func (c *Client) RefuseWrite(ctx context.Context, n int) error { return c.t.refuse(ctx, n) }
+
 // RequestsLeft is how many requests the run may still make; -1 when unbounded.
 func (c *Client) RequestsLeft() int { return c.t.left() }
 

@@ -105,6 +105,9 @@ type transport struct {
 	waited        time.Duration // on secondary limits, in all
 	stopped       error
 	held          int // requests of MaxRequests set aside for a later step (Client.Hold)
+	// refused is the writes a dry run did not send (Client.RefuseWrite):
+	// counted against MaxRequests and the rate reading as a real run's.
+	refused int
 }
 
 func newTransport(base http.RoundTripper, lim Limits, clock Clock) *transport {
@@ -343,7 +346,7 @@ func (t *transport) admit(useReserve bool) error {
 	if t.stopped != nil {
 		return t.stopped
 	}
-	if t.lim.MaxRequests > 0 && t.used+t.held >= t.lim.MaxRequests {
+	if t.lim.MaxRequests > 0 && t.used+t.held+t.refused >= t.lim.MaxRequests {
 		return ErrBudget
 	}
 	if t.pastDeadline(0) {
@@ -354,7 +357,7 @@ func (t *transport) admit(useReserve bool) error {
 	if useReserve {
 		floor = 0
 	}
-	if t.rateKnown() && t.rateRemaining <= floor {
+	if t.rateKnown() && t.rateRemaining-t.refused <= floor {
 		return ErrRateReserve
 	}
 	return nil
@@ -581,11 +584,27 @@ func (t *transport) usage() sweep.Usage {
 	for k, v := range t.byRoute {
 		by[k] = v
 	}
-	remaining := t.rateRemaining
+	remaining := max(t.rateRemaining-t.refused, 0)
 	if !t.rateKnown() {
 		remaining = -1
 	}
 	return sweep.Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining}
+}
+
+// refuse admits and counts n writes a dry run did not send (see refused).
+func (t *transport) refuse(ctx context.Context, n int) error {
+	useReserve := sweep.ReserveAllowed(ctx)
+	for range n {
+		if err := t.admit(useReserve); err != nil {
+			return err
+		}
+		t.mu.Lock()
+		if t.lim.DryRun {
+			t.refused++
+		}
+		t.mu.Unlock()
+	}
+	return nil
 }
 
 // left is how many more requests the run may make; -1 when unbounded.
@@ -597,10 +616,10 @@ func (t *transport) left() int {
 	}
 	n := -1
 	if t.lim.MaxRequests > 0 {
-		n = max(t.lim.MaxRequests-t.used-t.held, 0)
+		n = max(t.lim.MaxRequests-t.used-t.held-t.refused, 0)
 	}
 	if t.rateKnown() {
-		r := max(t.rateRemaining-t.lim.Reserve, 0)
+		r := max(t.rateRemaining-t.refused-t.lim.Reserve, 0)
 		if n < 0 || r < n {
 			n = r
 		}

@@ -74,6 +74,35 @@ func TestDryRunRefusesWritesBeforeSending(t *testing.T) {
 	}
 }
 
+// TestRefusedWritesCountInADryRun: a dry run's refused writes spend
+// operations-per-run as the real run's would, so the read the real run
+// could not send is refused too, and a write past the budget meets the
+// error the real one would; none reaches the server.
+func TestRefusedWritesCountInADryRun(t *testing.T) {
+	t.Parallel()
+	srv, n := script(t, ok)
+	c, _ := newTestClient(t, srv, Limits{DryRun: true, MaxRequests: 3})
+	ctx := context.Background()
+	if err := c.RefuseWrite(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if c.RequestsLeft() != 1 {
+		t.Fatalf("left %d after 2 refused writes of 3, want 1", c.RequestsLeft())
+	}
+	if _, _, err := c.ListPRs(ctx, sweep.Query{State: "open"}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.ListPRs(ctx, sweep.Query{State: "open"}, 1); !errors.Is(err, ErrBudget) {
+		t.Fatalf("read past the budget: err = %v, want ErrBudget", err)
+	}
+	if err := c.RefuseWrite(ctx, 1); !errors.Is(err, ErrBudget) {
+		t.Fatalf("write past the budget: err = %v, want ErrBudget", err)
+	}
+	if *n != 1 || c.Usage().Requests != 1 || c.Usage().Writes != 0 {
+		t.Fatalf("server saw %d, usage %d (%d writes); want 1, 1, 0", *n, c.Usage().Requests, c.Usage().Writes)
+	}
+}
+
 func TestBudgetCountsEveryRequest(t *testing.T) {
 	t.Parallel()
 	srv, n := script(t, ok)

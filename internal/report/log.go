@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -23,7 +22,7 @@ import (
 //
 //	#12 marked stale: inactive 120 days, closes 2027-01-01 — "title"
 //
-// worded by it.Action ("would mark stale" etc. in a dry run), or as a failure
+// worded by it.Outcome ("would mark stale" etc. in a dry run), or as a failure
 // when it.Err is set. The line holds no line break and cannot run a workflow
 // command.
 func PRLine(it sweep.Item, dryRun bool) string {
@@ -41,24 +40,16 @@ func describe(it sweep.Item, dry bool) (verb, detail string) {
 	if it.Err != "" {
 		return wordFailed.in(dry), oneLine(it.Err, maxErrRunes)
 	}
-	switch it.Action {
-	case lifecycle.Mark:
-		return wordMarked.in(dry), inactive + ", " + closes
-	case lifecycle.Notify:
-		return wordNotified.in(dry), inactive + ", " + closes
-	case lifecycle.Unstale:
-		return wordUnstaled.in(dry), reason
-	case lifecycle.Close:
-		return wordClosed.in(dry), reason + ", " + inactive
-	case lifecycle.Skip:
-		return wordSkipped.in(dry), reason
-	case lifecycle.Keep:
-		if it.Reason == lifecycle.ReasonStaleWaiting {
-			return wordStale.in(dry), inactive + ", " + closes
-		}
-		return "kept", reason
+	row, ok := outcomes[it.Outcome]
+	switch {
+	case !ok:
+		return it.Outcome.String(), reason
+	case it.Outcome == sweep.Marked, it.Outcome == sweep.Notified, it.Outcome == sweep.StillStale:
+		return row.words.in(dry), inactive + ", " + closes
+	case it.Outcome == sweep.Closed:
+		return row.words.in(dry), reason + ", " + inactive
 	}
-	return it.Action.String(), reason
+	return row.words.in(dry), reason
 }
 
 func prLine(it sweep.Item, verb, detail string) string {
@@ -66,7 +57,11 @@ func prLine(it sweep.Item, verb, detail string) string {
 	if detail != "" {
 		line += ": " + detail
 	}
-	line += " — " + strconv.Quote(oneLine(it.Title, maxTitleRunes))
+	if it.Title != "" || it.URL != "" {
+		// A PR's line ends with its title; a comment's (a duplicate
+		// deleted) has none to show.
+		line += " — " + strconv.Quote(oneLine(it.Title, maxTitleRunes))
+	}
 	return logSafe(line)
 }
 
@@ -156,7 +151,7 @@ func Counts(r sweep.Result) string {
 	if r.DryRun {
 		b.WriteString("dry run (nothing was changed): ")
 	}
-	fmt.Fprintf(&b, "%s; %s (%s); rate limit %s", tallyLine(r), plural(r.Requests, "request"), plural(r.Writes, "write"), rateLeft(r))
+	fmt.Fprintf(&b, "%s; %s; rate limit %s", tallyLine(r), requests(r), rateLeft(r))
 	switch {
 	case r.Stopped == nil:
 	case r.ListingFailed():

@@ -52,9 +52,9 @@ type outputPR struct {
 // go-githubactions' fixed "_GitHubActionsFileCommandDelimeter_".
 func Outputs(r sweep.Result) []Output {
 	return []Output{
-		jsonList(OutputStaled, r.Marked, MaxOutputBytes),
-		jsonList(OutputClosed, r.Closed, MaxOutputBytes),
-		jsonList(OutputUnstaled, r.Unstaled, MaxOutputBytes),
+		jsonList(OutputStaled, withOutput(r, OutputStaled), MaxOutputBytes),
+		jsonList(OutputClosed, withOutput(r, OutputClosed), MaxOutputBytes),
+		jsonList(OutputUnstaled, withOutput(r, OutputUnstaled), MaxOutputBytes),
 	}
 }
 

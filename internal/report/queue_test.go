@@ -39,20 +39,20 @@ func queueRun(open, stride, marks, closes int) sweep.Result {
 		case i%10 == 3:
 			it.State, it.Due = sweep.QueueExempt, time.Time{}
 			item.Action, item.Reason = lifecycle.Skip, lifecycle.ReasonExemptLabel
-			r.Skipped = append(r.Skipped, item)
-		case markedAgo >= 30*day && len(r.Closed) < closes:
+			r.Items = append(r.Items, as(sweep.Skipped, item)...)
+		case markedAgo >= 30*day && len(r.Closed()) < closes:
 			item.Action, item.Reason = lifecycle.Close, lifecycle.ReasonCloseDue
-			r.Closed = append(r.Closed, item)
+			r.Items = append(r.Items, as(sweep.Closed, item)...)
 			continue // closed: out of the queue
-		case markedAgo >= 0 && markedAgo < day && len(r.Marked) < marks:
+		case markedAgo >= 0 && markedAgo < day && len(r.Marked()) < marks:
 			it.State, it.Since, it.Due = sweep.QueueStale, runAt, runAt.Add(30*day)
 			item.Action, item.Reason, item.CloseAt = lifecycle.Mark, lifecycle.ReasonInactive, it.Due
-			r.Marked = append(r.Marked, item)
+			r.Items = append(r.Items, as(sweep.Marked, item)...)
 		case markedAgo >= day:
 			marked := last.Add(90 * day)
 			it.State, it.Since, it.Due = sweep.QueueStale, marked, marked.Add(30*day)
 			item.Action, item.Reason, item.CloseAt = lifecycle.Keep, lifecycle.ReasonStaleWaiting, it.Due
-			r.Stale = append(r.Stale, item)
+			r.Items = append(r.Items, as(sweep.StillStale, item)...)
 		}
 		r.Queue = append(r.Queue, it)
 	}
@@ -63,9 +63,9 @@ func queueRun(open, stride, marks, closes int) sweep.Result {
 func TestSummaryQueueGolden(t *testing.T) {
 	t.Parallel()
 	typical := queueRun(60, 3, 4, 100)
-	typical.Unstaled = []sweep.Item{{Number: 77, Title: "Revived by a review", URL: "https://github.com/o/r/pull/77",
-		Action: lifecycle.Unstale, Reason: lifecycle.ReasonPersonActivity, InactiveDays: 1}}
-	typical.Marked = append(typical.Marked, sweep.Item{Number: 78, Title: "Labelled by hand", URL: "https://github.com/o/r/pull/78",
+	typical.Items = append(typical.Items, sweep.Item{Outcome: sweep.Unstaled, Number: 77, Title: "Revived by a review", URL: "https://github.com/o/r/pull/77",
+		Action: lifecycle.Unstale, Reason: lifecycle.ReasonPersonActivity, InactiveDays: 1})
+	typical.Items = append(typical.Items, sweep.Item{Outcome: sweep.Notified, Number: 78, Title: "Labelled by hand", URL: "https://github.com/o/r/pull/78",
 		Action: lifecycle.Notify, Reason: lifecycle.ReasonNoticeMissing, InactiveDays: 95, CloseAt: runAt.Add(30 * 24 * time.Hour)})
 	dry := typical
 	dry.DryRun, dry.Writes = true, 0
@@ -155,7 +155,7 @@ func TestSummaryLayout(t *testing.T) {
 	t.Parallel()
 	long := queueRun(400, 1, 30, 30)
 	s := Summary(long, "o/r")
-	n := len(long.Marked) + len(long.Closed)
+	n := len(long.Marked()) + len(long.Closed())
 	for _, h := range []string{fmt.Sprintf("### Acted on (%d)\n\n<details><summary>Show all %d</summary>", n, n), "<details><summary>API usage:"} {
 		if !strings.Contains(s, h) {
 			t.Errorf("summary lacks %q", h)
@@ -175,7 +175,7 @@ func TestSummaryLayout(t *testing.T) {
 	if strings.Contains(s, "| Outcome | Reason |") {
 		t.Errorf("Reason column shown though every reason repeats the outcome:\n%s", s)
 	}
-	short.Marked = append(short.Marked, sweep.Item{Number: 9, Action: lifecycle.Notify, Reason: lifecycle.ReasonNoticeMissing})
+	short.Items = append(short.Items, sweep.Item{Outcome: sweep.Notified, Number: 9, Action: lifecycle.Notify, Reason: lifecycle.ReasonNoticeMissing})
 	s = Summary(short, "o/r")
 	if !strings.Contains(s, "| Outcome | Reason |") || !strings.Contains(s, "| labelled without notice |") {
 		t.Errorf("a reason that says more than the outcome is not shown:\n%s", s)

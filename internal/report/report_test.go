@@ -60,6 +60,27 @@ func item(n int, title string) sweep.Item {
 	}
 }
 
+// as returns items with outcome o.
+func as(o sweep.Outcome, items ...sweep.Item) []sweep.Item {
+	out := make([]sweep.Item, len(items))
+	for i, it := range items {
+		it.Outcome = o
+		out[i] = it
+	}
+	return out
+}
+
+// without returns items less those with outcome o.
+func without(items []sweep.Item, o sweep.Outcome) []sweep.Item {
+	var out []sweep.Item
+	for _, it := range items {
+		if it.Outcome != o {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // hostileResult puts every hostile text in every list, as title, reason and
 // error.
 func hostileResult(dry bool) sweep.Result {
@@ -80,28 +101,24 @@ func hostileResult(dry bool) sweep.Result {
 		it.Reason = lifecycle.Reason(h)
 		it.Err = h
 		m := it
-		m.Action = lifecycle.Mark
+		m.Action, m.Outcome = lifecycle.Mark, sweep.Marked
 		if i%2 == 1 {
-			m.Action = lifecycle.Notify
+			m.Action, m.Outcome = lifecycle.Notify, sweep.Notified
 		}
 		m.Err = ""
-		r.Marked = append(r.Marked, m)
 		u := it
-		u.Action, u.Err = lifecycle.Unstale, ""
-		r.Unstaled = append(r.Unstaled, u)
+		u.Action, u.Outcome, u.Err = lifecycle.Unstale, sweep.Unstaled, ""
 		c := it
-		c.Action, c.Err = lifecycle.Close, ""
-		r.Closed = append(r.Closed, c)
+		c.Action, c.Outcome, c.Err = lifecycle.Close, sweep.Closed, ""
 		s := it
-		s.Action, s.Err = lifecycle.Keep, ""
-		r.Stale = append(r.Stale, s)
+		s.Action, s.Outcome, s.Err = lifecycle.Keep, sweep.StillStale, ""
 		k := it
-		k.Action, k.Err = lifecycle.Skip, ""
-		r.Skipped = append(r.Skipped, k)
-		r.Failed = append(r.Failed, it)
+		k.Action, k.Outcome, k.Err = lifecycle.Skip, sweep.Skipped, ""
+		f := it
+		f.Outcome = sweep.Failed
 		cl := it
-		cl.Err = ""
-		r.Cleaned = append(r.Cleaned, cl)
+		cl.Outcome, cl.Err = sweep.LabelCleaned, ""
+		r.Items = append(r.Items, m, u, c, s, k, f, cl)
 	}
 	return r
 }
@@ -266,11 +283,21 @@ func TestPRLink(t *testing.T) {
 func TestSummaryGolden(t *testing.T) {
 	t.Parallel()
 	acted := sweep.Result{
-		Now:           time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
-		Marked:        []sweep.Item{func() sweep.Item { i := item(12, "Add thing"); i.Action = lifecycle.Mark; return i }()},
-		Unstaled:      []sweep.Item{func() sweep.Item { i := item(13, "Fix"); i.Action = lifecycle.Unstale; return i }()},
-		Closed:        []sweep.Item{func() sweep.Item { i := item(14, "Old"); i.Action = lifecycle.Close; return i }()},
-		Stale:         []sweep.Item{func() sweep.Item { i := item(15, "Waiting"); i.CloseAt = time.Time{}; return i }()},
+		Now: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		Items: []sweep.Item{
+			func() sweep.Item {
+				i := as(sweep.Marked, item(12, "Add thing"))[0]
+				i.Action = lifecycle.Mark
+				return i
+			}(),
+			func() sweep.Item { i := as(sweep.Unstaled, item(13, "Fix"))[0]; i.Action = lifecycle.Unstale; return i }(),
+			func() sweep.Item { i := as(sweep.Closed, item(14, "Old"))[0]; i.Action = lifecycle.Close; return i }(),
+			func() sweep.Item {
+				i := as(sweep.StillStale, item(15, "Waiting"))[0]
+				i.CloseAt = time.Time{}
+				return i
+			}(),
+		},
 		RateRemaining: -1,
 	}
 	dry := acted
@@ -284,11 +311,11 @@ func TestSummaryGolden(t *testing.T) {
 		{"stopped", sweep.Result{Stopped: ghapi.ErrBudget, Left: 12, RateRemaining: 0, RateLimit: 5000}},
 		{"stopped-one", sweep.Result{Stopped: ghapi.ErrRateReserve, Left: 1, RateRemaining: 7}},
 		{"listing-failed", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1}},
-		{"listing-failed-after-changes", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1, Marked: []sweep.Item{item(1, "a")}, Closed: []sweep.Item{item(2, "b")}}},
+		{"listing-failed-after-changes", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1, Items: append(as(sweep.Marked, item(1, "a")), as(sweep.Closed, item(2, "b"))...)}},
 		{"completed", sweep.Result{RateRemaining: 10, RateLimit: 60}},
-		{"failed", sweep.Result{Failed: []sweep.Item{{Number: 7, Title: "T", URL: "https://github.com/o/r/pull/7", Err: "PUT labels: 500 Internal Server Error"}}}},
-		{"skipped", sweep.Result{Skipped: []sweep.Item{{Number: 8, Title: "Draft", Reason: lifecycle.ReasonDraft}}}},
-		{"cleaned", sweep.Result{Cleaned: []sweep.Item{{Number: 9, Title: "Merged"}}}},
+		{"failed", sweep.Result{Items: []sweep.Item{{Outcome: sweep.Failed, Number: 7, Title: "T", URL: "https://github.com/o/r/pull/7", Err: "PUT labels: 500 Internal Server Error"}}}},
+		{"skipped", sweep.Result{Items: []sweep.Item{{Outcome: sweep.Skipped, Number: 8, Title: "Draft", Reason: lifecycle.ReasonDraft}}}},
+		{"cleaned", sweep.Result{Items: []sweep.Item{{Outcome: sweep.LabelCleaned, Number: 9, Title: "Merged"}}}},
 		{"routes", sweep.Result{Requests: 9, Writes: 2, ByRoute: map[string]int{
 			"GET /repos/{owner}/{repo}/issues":                         5,
 			"POST /repos/{owner}/{repo}/issues/{issue_number}/labels":  2,
@@ -335,14 +362,14 @@ func TestSummarySizeCap(t *testing.T) {
 			// several times the cap, which is all the cap needs.
 			const n = 3500
 			r := sweep.Result{RateRemaining: -1, Stopped: ghapi.ErrBudget, Left: 99, ByRoute: map[string]int{}}
-			lists := []*[]sweep.Item{&r.Marked, &r.Unstaled, &r.Closed, &r.Stale, &r.Skipped, &r.Failed, &r.Cleaned}
+			lists := []sweep.Outcome{sweep.Marked, sweep.Unstaled, sweep.Closed, sweep.StillStale, sweep.Skipped, sweep.Failed, sweep.LabelCleaned}
 			raw := 0
 			for i := range n {
 				it := item(i, "")
 				tt.build(i, &it)
 				raw += len(it.Title) + len(it.Reason) + len(it.Err) + len(it.URL)
-				l := lists[i%len(lists)]
-				*l = append(*l, it)
+				it.Outcome = lists[i%len(lists)]
+				r.Items = append(r.Items, it)
 			}
 			if raw < 2*maxSummaryBytes {
 				t.Fatalf("the items hold %d bytes: too few to test the cap of %d", raw, maxSummaryBytes)
@@ -380,7 +407,7 @@ func TestCapSize(t *testing.T) {
 func TestOutputs(t *testing.T) {
 	t.Parallel()
 	r := hostileResult(false)
-	r.Unstaled = nil
+	r.Items = without(r.Items, sweep.Unstaled)
 	outs := Outputs(r)
 	out := byName(outs)
 	if len(out) != 3 {
@@ -392,7 +419,7 @@ func TestOutputs(t *testing.T) {
 	for _, tt := range []struct {
 		key   string
 		items []sweep.Item
-	}{{OutputStaled, r.Marked}, {OutputClosed, r.Closed}, {OutputUnstaled, nil}} {
+	}{{OutputStaled, r.Marked()}, {OutputClosed, r.Closed()}, {OutputUnstaled, nil}} {
 		t.Run(tt.key, func(t *testing.T) {
 			v := out[tt.key]
 			if strings.ContainsAny(v, "\n\r<>&_") || strings.Contains(v, "\u2028") || strings.Contains(v, "\u2029") {
@@ -497,9 +524,9 @@ func TestOutputsSizeCap(t *testing.T) {
 	var r sweep.Result
 	for i := range n {
 		it := item(i+1, strings.Repeat("<_>", 40)) // each '<', '_', '>' grows to six bytes
-		r.Marked = append(r.Marked, it)
+		r.Items = append(r.Items, as(sweep.Marked, it)...)
 		if i < 3 {
-			r.Closed = append(r.Closed, it)
+			r.Items = append(r.Items, as(sweep.Closed, it)...)
 		}
 	}
 	outs := Outputs(r)
@@ -526,7 +553,7 @@ func TestOutputsSizeCap(t *testing.T) {
 		t.Errorf("%s: kept %d of %d, want a cut list", staled.Name, staled.Kept, staled.Total)
 	}
 	// Whole items up to the cap: one more would not have fit.
-	if next := len(jsonItem(outputPR{Number: n, Title: strings.Repeat("<_>", 40), URL: r.Marked[0].URL})); len(staled.Value)+1+next <= MaxOutputBytes-10 {
+	if next := len(jsonItem(outputPR{Number: n, Title: strings.Repeat("<_>", 40), URL: r.Marked()[0].URL})); len(staled.Value)+1+next <= MaxOutputBytes-10 {
 		t.Errorf("%s stopped at %d bytes, with room for another item of %d", staled.Name, len(staled.Value), next)
 	}
 	if closed.Truncated() || closed.Kept != 3 {
@@ -539,7 +566,7 @@ func TestOutputsSizeCap(t *testing.T) {
 	if strings.Contains(note, OutputClosed) {
 		t.Errorf("note names %s, which was not cut: %q", OutputClosed, note)
 	}
-	if TruncationNote(Outputs(sweep.Result{Marked: r.Marked[:3]})) != "" {
+	if TruncationNote(Outputs(sweep.Result{Items: r.Marked()[:3]})) != "" {
 		t.Error("a note for outputs that were not cut")
 	}
 }
@@ -548,7 +575,8 @@ func TestOutputsMarkedIncludesNotify(t *testing.T) {
 	t.Parallel()
 	a, b := item(1, "a_b"), item(2, "c")
 	a.Action, b.Action = lifecycle.Mark, lifecycle.Notify
-	got := byName(Outputs(sweep.Result{Marked: []sweep.Item{a, b}}))[OutputStaled]
+	a.Outcome, b.Outcome = sweep.Marked, sweep.Notified
+	got := byName(Outputs(sweep.Result{Items: []sweep.Item{a, b}}))[OutputStaled]
 	want := `[{"number":1,"title":"a\u005fb","url":"https://github.com/o/r/pull/1"},{"number":2,"title":"c","url":"https://github.com/o/r/pull/2"}]`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -564,25 +592,25 @@ func TestPRLine(t *testing.T) {
 		dry  bool
 		want string
 	}{
-		{"mark", sweep.Item{Number: 12, Title: "title", Action: lifecycle.Mark, InactiveDays: 120, CloseAt: close}, false,
+		{"mark", sweep.Item{Number: 12, Title: "title", Action: lifecycle.Mark, Outcome: sweep.Marked, InactiveDays: 120, CloseAt: close}, false,
 			`#12 marked stale: inactive 120 days, closes 2027-01-01 — "title"`},
-		{"mark dry", sweep.Item{Number: 12, Title: "title", Action: lifecycle.Mark, InactiveDays: 120}, true,
+		{"mark dry", sweep.Item{Number: 12, Title: "title", Action: lifecycle.Mark, Outcome: sweep.Marked, InactiveDays: 120}, true,
 			`#12 would mark stale: inactive 120 days, never closes — "title"`},
-		{"notify", sweep.Item{Number: 3, Title: "t", Action: lifecycle.Notify, InactiveDays: 9, CloseAt: close}, false,
+		{"notify", sweep.Item{Number: 3, Title: "t", Action: lifecycle.Notify, Outcome: sweep.Notified, InactiveDays: 9, CloseAt: close}, false,
 			`#3 stale notice posted: inactive 9 days, closes 2027-01-01 — "t"`},
-		{"unstale", sweep.Item{Number: 4, Title: "t", Action: lifecycle.Unstale, Reason: lifecycle.ReasonPersonActivity}, false,
+		{"unstale", sweep.Item{Number: 4, Title: "t", Action: lifecycle.Unstale, Outcome: sweep.Unstaled, Reason: lifecycle.ReasonPersonActivity}, false,
 			`#4 un-staled: activity by a person after the mark — "t"`},
-		{"close dry", sweep.Item{Number: 5, Title: "t", Action: lifecycle.Close, Reason: lifecycle.ReasonCloseDue, InactiveDays: 200}, true,
+		{"close dry", sweep.Item{Number: 5, Title: "t", Action: lifecycle.Close, Outcome: sweep.Closed, Reason: lifecycle.ReasonCloseDue, InactiveDays: 200}, true,
 			`#5 would close: no activity by a person since the mark, inactive 200 days — "t"`},
-		{"skip", sweep.Item{Number: 6, Title: "t", Action: lifecycle.Skip, Reason: lifecycle.ReasonDraft}, false,
+		{"skip", sweep.Item{Number: 6, Title: "t", Action: lifecycle.Skip, Outcome: sweep.Skipped, Reason: lifecycle.ReasonDraft}, false,
 			`#6 skipped: draft — "t"`},
-		{"stale", sweep.Item{Number: 7, Title: "t", Action: lifecycle.Keep, Reason: lifecycle.ReasonStaleWaiting, InactiveDays: 3, CloseAt: close}, false,
+		{"stale", sweep.Item{Number: 7, Title: "t", Action: lifecycle.Keep, Outcome: sweep.StillStale, Reason: lifecycle.ReasonStaleWaiting, InactiveDays: 3, CloseAt: close}, false,
 			`#7 still stale: inactive 3 days, closes 2027-01-01 — "t"`},
-		{"failed", sweep.Item{Number: 8, Title: "t", Action: lifecycle.Mark, Err: "boom\n::error::x"}, false,
+		{"failed", sweep.Item{Number: 8, Title: "t", Action: lifecycle.Mark, Outcome: sweep.Failed, Err: "boom\n::error::x"}, false,
 			`#8 failed: boom ::error::x — "t"`},
-		{"newline title", sweep.Item{Number: 9, Title: "a\r\n::error::x\"q\"", Action: lifecycle.Skip, Reason: lifecycle.ReasonDraft}, false,
+		{"newline title", sweep.Item{Number: 9, Title: "a\r\n::error::x\"q\"", Action: lifecycle.Skip, Outcome: sweep.Skipped, Reason: lifecycle.ReasonDraft}, false,
 			`#9 skipped: draft — "a ::error::x\"q\""`},
-		{"old syntax", sweep.Item{Number: 10, Title: "##[add-mask]x ###[error]y", Action: lifecycle.Skip, Reason: lifecycle.ReasonDraft}, false,
+		{"old syntax", sweep.Item{Number: 10, Title: "##[add-mask]x ###[error]y", Action: lifecycle.Skip, Outcome: sweep.Skipped, Reason: lifecycle.ReasonDraft}, false,
 			`#10 skipped: draft — "# #[add-mask]x ## #[error]y"`},
 	}
 	for _, tt := range tests {
@@ -597,9 +625,9 @@ func TestPRLine(t *testing.T) {
 func TestPRLineHostile(t *testing.T) {
 	t.Parallel()
 	for _, h := range hostile {
-		for _, a := range []lifecycle.Action{lifecycle.Mark, lifecycle.Unstale, lifecycle.Close, lifecycle.Skip, lifecycle.Keep} {
+		for _, o := range []sweep.Outcome{sweep.Marked, sweep.Unstaled, sweep.Closed, sweep.Skipped, sweep.StillStale, sweep.LabelCleaned, sweep.BranchFinished} {
 			it := item(42, h)
-			it.Action, it.Reason = a, lifecycle.Reason(h)
+			it.Outcome, it.Reason = o, lifecycle.Reason(h)
 			line := PRLine(it, false)
 			if strings.ContainsAny(line, "\r\n\u0085\u2028\u2029") {
 				t.Errorf("line break in %q", line)
@@ -726,15 +754,22 @@ func TestUntrusted(t *testing.T) {
 
 func TestCounts(t *testing.T) {
 	t.Parallel()
-	n := func(k int) []sweep.Item { return make([]sweep.Item, k) }
+	n := func(o sweep.Outcome, k int) []sweep.Item { return as(o, make([]sweep.Item, k)...) }
+	items := func(lists ...[]sweep.Item) []sweep.Item {
+		var all []sweep.Item
+		for _, l := range lists {
+			all = append(all, l...)
+		}
+		return all
+	}
 	tests := []struct {
 		name string
 		r    sweep.Result
 		want string
 	}{
-		{"full", sweep.Result{Marked: n(3), Unstaled: n(1), Closed: n(2), Stale: n(4), Skipped: n(7), Requests: 23, Writes: 5, RateLimit: 1000, RateRemaining: 977},
+		{"full", sweep.Result{Items: items(n(sweep.Marked, 3), n(sweep.Unstaled, 1), n(sweep.Closed, 2), n(sweep.StillStale, 4), n(sweep.Skipped, 7)), Requests: 23, Writes: 5, RateLimit: 1000, RateRemaining: 977},
 			"marked stale 3, un-staled 1, closed 2, still stale 4, skipped 7, failed 0, labels cleaned 0; 23 requests (5 writes); rate limit 977 of 1000 left"},
-		{"unknown rate", sweep.Result{Failed: n(1), Cleaned: n(2), RateRemaining: -1},
+		{"unknown rate", sweep.Result{Items: items(n(sweep.Failed, 1), n(sweep.LabelCleaned, 2)), RateRemaining: -1},
 			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 1, labels cleaned 2; 0 requests (0 writes); rate limit unknown"},
 		{"one request", sweep.Result{Requests: 1, Writes: 1, RateRemaining: -1},
 			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 1 request (1 write); rate limit unknown"},

@@ -47,6 +47,7 @@ const collapseRows = 20
 func Summary(r sweep.Result, repo string) string {
 	var b strings.Builder
 	dry := r.DryRun
+	failed, stale, cleaned, skipped := r.Failed(), r.Stale(), r.Cleaned(), r.Skipped()
 
 	fmt.Fprintf(&b, "## stalepr: %s\n\n", md(repo, 200))
 	if dry {
@@ -58,11 +59,11 @@ func Summary(r sweep.Result, repo string) string {
 	if r.Stopped != nil {
 		writeStopNote(&b, r)
 	}
-	if len(r.Failed) > 0 {
-		fmt.Fprintf(&b, "### ❌ Failed (%d)\n\n", len(r.Failed))
+	if len(failed) > 0 {
+		fmt.Fprintf(&b, "### ❌ Failed (%d)\n\n", len(failed))
 		b.WriteString("These pull requests were left untouched because a request failed; the step fails so this gets noticed. The next run retries them.\n\n")
-		writeTable(&b, []string{"PR", "Title", "Error"}, len(r.Failed), func(i int) []string {
-			it := r.Failed[i]
+		writeTable(&b, []string{"PR", "Title", "Error"}, len(failed), func(i int) []string {
+			it := failed[i]
 			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), md(it.Err, maxErrRunes)}
 		}, failedCap, nil)
 	}
@@ -90,10 +91,10 @@ func Summary(r sweep.Result, repo string) string {
 			writeTable(b, headers, len(acted), func(i int) []string {
 				a := acted[i]
 				closes := "—"
-				if a.list == listMarked {
+				if a.it.Outcome == sweep.Marked || a.it.Outcome == sweep.Notified {
 					closes = mdCloseDate(a.it.CloseAt)
 				}
-				row := []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.list, a.it, dry)}
+				row := []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.it, dry)}
 				if reasons {
 					reason := ""
 					if saysMore(a) {
@@ -108,30 +109,22 @@ func Summary(r sweep.Result, repo string) string {
 		})
 	}
 
-	if len(r.Stale) > 0 {
-		fmt.Fprintf(&b, "### Still stale (%d)\n\n", len(r.Stale))
-		folded(&b, len(r.Stale), func(b *strings.Builder) {
-			writeTable(b, []string{"PR", "Title", "Days inactive", "Closes"}, len(r.Stale), func(i int) []string {
-				it := r.Stale[i]
+	if len(stale) > 0 {
+		fmt.Fprintf(&b, "### Still stale (%d)\n\n", len(stale))
+		folded(&b, len(stale), func(b *strings.Builder) {
+			writeTable(b, []string{"PR", "Title", "Days inactive", "Closes"}, len(stale), func(i int) []string {
+				it := stale[i]
 				return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), strconv.Itoa(it.InactiveDays), mdCloseDate(it.CloseAt)}
 			}, staleCap, nil)
 		})
 	}
 
-	if len(r.Cleaned) > 0 {
-		fmt.Fprintf(&b, "<details><summary>%s from %s closed or merged by a person</summary>\n\n",
-			wordLabelRemoved.title(dry), plural(len(r.Cleaned), "pull request"))
-		writeTable(&b, []string{"PR", "Title"}, len(r.Cleaned), func(i int) []string {
-			it := r.Cleaned[i]
-			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes)}
-		}, cleanedCap, nil)
-		b.WriteString("</details>\n\n")
-	}
+	writeCleaned(&b, cleaned, dry)
 
-	if len(r.Skipped) > 0 {
-		fmt.Fprintf(&b, "<details><summary>Skipped %s (exempt or filtered out)</summary>\n\n", plural(len(r.Skipped), "pull request"))
-		writeTable(&b, []string{"PR", "Title", "Reason"}, len(r.Skipped), func(i int) []string {
-			it := r.Skipped[i]
+	if len(skipped) > 0 {
+		fmt.Fprintf(&b, "<details><summary>Skipped %s (exempt or filtered out)</summary>\n\n", plural(len(skipped), "pull request"))
+		writeTable(&b, []string{"PR", "Title", "Reason"}, len(skipped), func(i int) []string {
+			it := skipped[i]
 			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), md(string(it.Reason), maxReasonRunes)}
 		}, skippedCap, nil)
 		b.WriteString("</details>\n\n")
@@ -139,6 +132,30 @@ func Summary(r sweep.Result, repo string) string {
 
 	writeAPIUsage(&b, r)
 	return capSize(b.String(), maxSummaryBytes)
+}
+
+// writeCleaned lists the clean-ups, folded: the stale label taken off PRs
+// a person closed, and when there are others (a branch deletion finished,
+// close-pr-label off a reopened PR) each with its outcome.
+func writeCleaned(b *strings.Builder, cleaned []sweep.Item, dry bool) {
+	if len(cleaned) == 0 {
+		return
+	}
+	if len(cleaned) == len(sweep.Result{Items: cleaned}.With(sweep.LabelCleaned)) {
+		fmt.Fprintf(b, "<details><summary>%s from %s closed or merged by a person</summary>\n\n",
+			wordLabelRemoved.title(dry), plural(len(cleaned), "pull request"))
+		writeTable(b, []string{"PR", "Title"}, len(cleaned), func(i int) []string {
+			it := cleaned[i]
+			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes)}
+		}, cleanedCap, nil)
+	} else {
+		fmt.Fprintf(b, "<details><summary>%s on %s</summary>\n\n", wordCleaned.title(dry), plural(len(cleaned), "pull request"))
+		writeTable(b, []string{"PR", "Title", "Outcome", "Reason"}, len(cleaned), func(i int) []string {
+			it := cleaned[i]
+			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), wordsOf(it.Outcome).in(dry), md(string(it.Reason), maxReasonRunes)}
+		}, cleanedCap, nil)
+	}
+	b.WriteString("</details>\n\n")
 }
 
 // folded writes a table of n rows, inside a <details> block when it is
@@ -271,7 +288,7 @@ func runLine(r sweep.Result, stamp func(time.Time) string) string {
 
 // changed counts the PRs the run wrote to (or would have, in a dry run).
 func changed(r sweep.Result) int {
-	return len(r.Marked) + len(r.Unstaled) + len(r.Closed) + len(r.Cleaned)
+	return len(r.Marked()) + len(r.Unstaled()) + len(r.Closed()) + len(r.Cleaned())
 }
 
 func writeCounts(b *strings.Builder, r sweep.Result) {
@@ -285,7 +302,7 @@ func writeCounts(b *strings.Builder, r sweep.Result) {
 // writeAPIUsage writes the request counts, folded: they matter when a run
 // stops early, and the stop note says so on the first screen.
 func writeAPIUsage(b *strings.Builder, r sweep.Result) {
-	line := fmt.Sprintf("API usage: %s (%s). Rate limit: %s.", plural(r.Requests, "request"), plural(r.Writes, "write"), rateLeft(r))
+	line := fmt.Sprintf("API usage: %s. Rate limit: %s.", requests(r), rateLeft(r))
 	if len(r.ByRoute) == 0 {
 		b.WriteString(line + "\n")
 		return
@@ -309,6 +326,17 @@ func writeAPIUsage(b *strings.Builder, r sweep.Result) {
 	writeTable(b, []string{"Route", "Requests"}, len(routes), func(i int) []string {
 		return []string{md(routes[i].name, maxReasonRunes), strconv.Itoa(routes[i].n)}
 	}, routeCap, nil)
+}
+
+// requests is "23 requests (5 writes)"; a dry run adds what the real run
+// would send, refused writes included: "9 requests (0 writes; a real run
+// would send 30)".
+func requests(r sweep.Result) string {
+	s := fmt.Sprintf("%s (%s", plural(r.Requests, "request"), plural(r.Writes, "write"))
+	if r.DryRun && r.WouldSend > 0 {
+		s += fmt.Sprintf("; a real run would send %d", r.Requests+r.WouldSend)
+	}
+	return s + ")"
 }
 
 // rateLeft is "977 of 1000 left", "977 left" when the limit is unknown, or
@@ -346,46 +374,24 @@ func mdCloseDate(t time.Time) string {
 	return mdDay(t)
 }
 
-type list int
-
-const (
-	listMarked list = iota
-	listUnstaled
-	listClosed
-)
-
 type actedRow struct {
-	list list
-	it   sweep.Item
+	it sweep.Item
 }
 
+// actedRows is the PRs marked (and notified), un-staled and closed, in
+// that order.
 func actedRows(r sweep.Result) []actedRow {
-	rows := make([]actedRow, 0, len(r.Marked)+len(r.Unstaled)+len(r.Closed))
-	for _, it := range r.Marked {
-		rows = append(rows, actedRow{listMarked, it})
-	}
-	for _, it := range r.Unstaled {
-		rows = append(rows, actedRow{listUnstaled, it})
-	}
-	for _, it := range r.Closed {
-		rows = append(rows, actedRow{listClosed, it})
+	var rows []actedRow
+	for _, outs := range [][]sweep.Outcome{{sweep.Marked, sweep.Notified}, {sweep.Unstaled}, {sweep.Closed}} {
+		for _, it := range r.With(outs...) {
+			rows = append(rows, actedRow{it})
+		}
 	}
 	return rows
 }
 
 // outcome words what happened to a PR, or what would have in a dry run.
-func outcome(l list, it sweep.Item, dry bool) string {
-	w := wordClosed
-	switch {
-	case l == listMarked && it.Action == lifecycle.Notify:
-		w = wordNotified
-	case l == listMarked:
-		w = wordMarked
-	case l == listUnstaled:
-		w = wordUnstaled
-	}
-	return w.in(dry)
-}
+func outcome(it sweep.Item, dry bool) string { return wordsOf(it.Outcome).in(dry) }
 
 // hiddenByOutcome counts the rows left out of the acted-on table by their
 // outcome: "3 marked stale, 1 closed".
@@ -393,7 +399,7 @@ func hiddenByOutcome(rows []actedRow, dry bool) string {
 	var order []string
 	n := map[string]int{}
 	for _, a := range rows {
-		w := outcome(a.list, a.it, dry)
+		w := outcome(a.it, dry)
 		if n[w] == 0 {
 			order = append(order, w)
 		}

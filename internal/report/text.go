@@ -18,6 +18,7 @@ const maxTextRows = 100
 func Text(r sweep.Result, repo string) string {
 	var b strings.Builder
 	dry := r.DryRun
+	failed, stale, cleaned, skipped := r.Failed(), r.Stale(), r.Cleaned(), r.Skipped()
 	fmt.Fprintf(&b, "stalepr: %s\n", oneLine(repo, 200))
 	if dry {
 		b.WriteString("Dry run: nothing was changed. The outcomes below are what a real run would do.\n")
@@ -28,10 +29,10 @@ func Text(r sweep.Result, repo string) string {
 		head, rest := stopNote(r, oneLine, func(s string) string { return s })
 		b.WriteString(head + rest + "\n\n")
 	}
-	if len(r.Failed) > 0 {
-		fmt.Fprintf(&b, "Failed (%d), left untouched; the next run retries them:\n", len(r.Failed))
-		textRows(&b, len(r.Failed), func(i int) string {
-			it := r.Failed[i]
+	if len(failed) > 0 {
+		fmt.Fprintf(&b, "Failed (%d), left untouched; the next run retries them:\n", len(failed))
+		textRows(&b, len(failed), func(i int) string {
+			it := failed[i]
 			return fmt.Sprintf("#%d %q: %s", it.Number, oneLine(it.Title, maxTitleRunes), oneLine(it.Err, maxErrRunes))
 		})
 	}
@@ -42,28 +43,33 @@ func Text(r sweep.Result, repo string) string {
 		b.WriteString(wordActedOn.title(dry) + ":\n")
 		textRows(&b, len(acted), func(i int) string { return PRLine(acted[i].it, dry) })
 	}
-	if len(r.Stale) > 0 {
-		fmt.Fprintf(&b, "Still stale (%d):\n", len(r.Stale))
-		textRows(&b, len(r.Stale), func(i int) string {
-			it := r.Stale[i]
+	if len(stale) > 0 {
+		fmt.Fprintf(&b, "Still stale (%d):\n", len(stale))
+		textRows(&b, len(stale), func(i int) string {
+			it := stale[i]
 			return fmt.Sprintf("#%d inactive %d days, closes %s — %q", it.Number, it.InactiveDays, closeDate(it.CloseAt), oneLine(it.Title, maxTitleRunes))
 		})
 	}
-	if len(r.Cleaned) > 0 {
+	switch {
+	case len(cleaned) == 0:
+	case len(cleaned) == len(r.With(sweep.LabelCleaned)):
 		fmt.Fprintf(&b, "%s (closed or merged by a person):\n", wordLabelRemoved.title(dry))
-		textRows(&b, len(r.Cleaned), func(i int) string {
-			it := r.Cleaned[i]
+		textRows(&b, len(cleaned), func(i int) string {
+			it := cleaned[i]
 			return fmt.Sprintf("#%d %q", it.Number, oneLine(it.Title, maxTitleRunes))
 		})
+	default:
+		b.WriteString(wordCleaned.title(dry) + ":\n")
+		textRows(&b, len(cleaned), func(i int) string { return PRLine(cleaned[i], dry) })
 	}
-	if len(r.Skipped) > 0 {
-		fmt.Fprintf(&b, "Skipped (%d, exempt or filtered out):\n", len(r.Skipped))
-		textRows(&b, len(r.Skipped), func(i int) string {
-			it := r.Skipped[i]
+	if len(skipped) > 0 {
+		fmt.Fprintf(&b, "Skipped (%d, exempt or filtered out):\n", len(skipped))
+		textRows(&b, len(skipped), func(i int) string {
+			it := skipped[i]
 			return fmt.Sprintf("#%d %s — %q", it.Number, oneLine(string(it.Reason), maxReasonRunes), oneLine(it.Title, maxTitleRunes))
 		})
 	}
-	fmt.Fprintf(&b, "API usage: %s (%s). Rate limit: %s.\n", plural(r.Requests, "request"), plural(r.Writes, "write"), rateLeft(r))
+	fmt.Fprintf(&b, "API usage: %s. Rate limit: %s.\n", requests(r), rateLeft(r))
 	return b.String()
 }
 

@@ -18,7 +18,12 @@ func TestTextHostile(t *testing.T) {
 	t.Parallel()
 	for _, dry := range []bool{false, true} {
 		r := hostileResult(dry)
-		r.Failed[0].Title = "\x1b]0;pwned\x07\x1b[2J"
+		for i := range r.Items {
+			if r.Items[i].Outcome == sweep.Failed {
+				r.Items[i].Title = "\x1b]0;pwned\x07\x1b[2J"
+				break
+			}
+		}
 		s := Text(r, "o/r\x1b[31m")
 		for i, c := range s {
 			if c != '\n' && (unicode.IsControl(c) || invisible(c)) {
@@ -38,11 +43,11 @@ func TestTextHostile(t *testing.T) {
 			}
 		}
 		want := []string{"stalepr: o/r", "This run stopped early: operations-per-run reached.", "12 pull requests that need work were left",
-			fmt.Sprintf("Failed (%d)", len(r.Failed)), "API usage: 23 requests (5 writes). Rate limit: 977 of 1000 left."}
+			fmt.Sprintf("Failed (%d)", len(r.Failed())), "API usage: 23 requests (5 writes). Rate limit: 977 of 1000 left."}
 		if dry {
 			want = append(want, "Dry run: nothing was changed.", "Would act on:", "would mark stale")
 		} else {
-			want = append(want, "Acted on:", "#1 marked stale: ", fmt.Sprintf("marked stale %d,", len(r.Marked)))
+			want = append(want, "Acted on:", "#1 marked stale: ", fmt.Sprintf("marked stale %d,", len(r.Marked())))
 		}
 		for _, w := range want {
 			if !strings.Contains(s, w) {
@@ -56,7 +61,7 @@ func TestTextCapsRows(t *testing.T) {
 	t.Parallel()
 	var r sweep.Result
 	for i := range maxTextRows + 7 {
-		r.Stale = append(r.Stale, item(i+1, "t"))
+		r.Items = append(r.Items, as(sweep.StillStale, item(i+1, "t"))...)
 	}
 	s := Text(r, "o/r")
 	if n := strings.Count(s, "\n  #"); n != maxTextRows {
@@ -72,16 +77,18 @@ func TestTextCapsRows(t *testing.T) {
 // in a dry run (capitalised where they start a table cell or a heading).
 func TestOutcomeWordsAgree(t *testing.T) {
 	t.Parallel()
+	add := func(r *sweep.Result, it sweep.Item) { r.Items = append(r.Items, it) }
 	tests := []struct {
 		action     lifecycle.Action
+		outcome    sweep.Outcome
 		done, dry  string
 		inCounts   bool // counted under these words (a notice counts as marked)
 		listResult func(r *sweep.Result, it sweep.Item)
 	}{
-		{lifecycle.Mark, "marked stale", "would mark stale", true, func(r *sweep.Result, it sweep.Item) { r.Marked = append(r.Marked, it) }},
-		{lifecycle.Notify, "stale notice posted", "would post stale notice", false, func(r *sweep.Result, it sweep.Item) { r.Marked = append(r.Marked, it) }},
-		{lifecycle.Unstale, "un-staled", "would un-stale", true, func(r *sweep.Result, it sweep.Item) { r.Unstaled = append(r.Unstaled, it) }},
-		{lifecycle.Close, "closed", "would close", true, func(r *sweep.Result, it sweep.Item) { r.Closed = append(r.Closed, it) }},
+		{lifecycle.Mark, sweep.Marked, "marked stale", "would mark stale", true, add},
+		{lifecycle.Notify, sweep.Notified, "stale notice posted", "would post stale notice", false, add},
+		{lifecycle.Unstale, sweep.Unstaled, "un-staled", "would un-stale", true, add},
+		{lifecycle.Close, sweep.Closed, "closed", "would close", true, add},
 	}
 	for _, tt := range tests {
 		for _, dry := range []bool{false, true} {
@@ -91,7 +98,7 @@ func TestOutcomeWordsAgree(t *testing.T) {
 					want = tt.dry
 				}
 				it := item(7, "title")
-				it.Action = tt.action
+				it.Action, it.Outcome = tt.action, tt.outcome
 				r := sweep.Result{DryRun: dry, RateRemaining: -1}
 				tt.listResult(&r, it)
 
@@ -122,7 +129,7 @@ func TestOutcomeWordsAgree(t *testing.T) {
 	}
 	// The clean-up count, which has no log line of its own.
 	for dry, want := range map[bool][2]string{false: {"labels cleaned 1", "| Labels cleaned | 1 |"}, true: {"labels to clean 1", "| Labels to clean | 1 |"}} {
-		r := sweep.Result{DryRun: dry, RateRemaining: -1, Cleaned: []sweep.Item{item(8, "gone")}}
+		r := sweep.Result{DryRun: dry, RateRemaining: -1, Items: as(sweep.LabelCleaned, item(8, "gone"))}
 		if c, s, md := Counts(r), Text(r, "o/r"), Summary(r, "o/r"); !strings.Contains(c, want[0]) || !strings.Contains(s, want[0]) || !strings.Contains(md, want[1]) {
 			t.Errorf("dry=%v: clean-up count not worded %q / %q:\n%s\n%s\n%s", dry, want[0], want[1], c, s, md)
 		}
@@ -134,6 +141,38 @@ func TestCapitalise(t *testing.T) {
 	for in, want := range map[string]string{"": "", "un-staled": "Un-staled", "would close": "Would close", "élan": "Élan", "X": "X"} {
 		if got := capitalise(in); got != want {
 			t.Errorf("capitalise(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestEveryOutcomeWorded: every outcome of the sweep has its row in the one
+// table of words, and an item of it counts under that row's entry of the
+// counts line, once, in a run and in a dry run.
+func TestEveryOutcomeWorded(t *testing.T) {
+	t.Parallel()
+	for o := sweep.Outcome(1); o.String() != fmt.Sprintf("Outcome(%d)", int(o)); o++ {
+		row, ok := outcomes[o]
+		if !ok || row.words.done == "" || row.words.dry == "" {
+			t.Errorf("outcome %s has no words", o)
+			continue
+		}
+		for _, dry := range []bool{false, true} {
+			it := item(7, "title")
+			it.Outcome = o
+			r := sweep.Result{DryRun: dry, RateRemaining: -1, Items: []sweep.Item{it}}
+			if line := PRLine(it, dry); !strings.HasPrefix(line, "#7 "+row.words.in(dry)) {
+				t.Errorf("%s: log line %q does not start with %q", o, line, row.words.in(dry))
+			}
+			total := 0
+			for _, tr := range tally(r) {
+				total += tr.n
+				if tr.n == 1 && (row.count == nil || tr.words != *row.count) {
+					t.Errorf("%s counted under %q", o, tr.words.in(dry))
+				}
+			}
+			if want := map[bool]int{true: 1, false: 0}[row.count != nil]; total != want {
+				t.Errorf("%s counted %d times in %q, want %d", o, total, Counts(r), want)
+			}
 		}
 	}
 }

@@ -16,9 +16,6 @@ import (
 // Turn. The job summary shows it on its first screen, the dashboard issue
 // groups by it under author-turn.
 
-// wordNudged is the outcome of a review nudge.
-var wordNudged = words{"reviewers nudged", "would nudge reviewers"}
-
 // Row and byte caps of each turn's table in the job summary. Three of them
 // fit beside the other tables' budgets under maxSummaryBytes.
 var turnCap = sectionCap{rows: 150, bytes: 30_000}
@@ -133,7 +130,7 @@ func turnsCovered(r sweep.Result, unknown int, in string) string {
 // longest wait and the nudges, then per turn the PRs with their days in it
 // (folded when long).
 func writeTurns(b *strings.Builder, r sweep.Result) {
-	if !knowsTurns(r) && len(r.Nudged) == 0 {
+	if !knowsTurns(r) && len(r.Nudged()) == 0 {
 		return
 	}
 	dry := r.DryRun
@@ -147,8 +144,8 @@ func writeTurns(b *strings.Builder, r sweep.Result) {
 		fmt.Fprintf(b, "| %s | %d | %s |\n", capitalise(party(g.whose)), len(g.items), longest)
 	}
 	b.WriteString("\n")
-	if len(r.Nudged) > 0 {
-		fmt.Fprintf(b, "%s: %d. ", wordNudged.title(dry), len(r.Nudged))
+	if len(r.Nudged()) > 0 {
+		fmt.Fprintf(b, "%s: %d. ", wordNudged.title(dry), len(r.Nudged()))
 	}
 	b.WriteString(turnsCovered(r, unknown, "these counts") + "\n\n")
 	for _, g := range groups {

@@ -54,7 +54,7 @@ func turnRun() sweep.Result {
 			it.NudgeDue = since.Add(7 * day)
 		}
 		if it = add(it, ago); it.Nudged {
-			r.Nudged = append(r.Nudged, sweep.Item{Number: it.Number, Title: it.Title, URL: it.URL, Action: lifecycle.Keep,
+			r.Items = append(r.Items, sweep.Item{Outcome: sweep.Nudged, Number: it.Number, Title: it.Title, URL: it.URL, Action: lifecycle.Keep,
 				Reason: sweep.ReasonReviewNudge})
 		}
 	}
@@ -63,7 +63,7 @@ func turnRun() sweep.Result {
 	add(sweep.QueueItem{State: sweep.QueueStale, Since: runAt.Add(-11 * day), Due: runAt.Add(3 * day), Turn: lifecycle.TurnAuthor,
 		TurnSince: runAt.Add(-41 * day)}, 41)
 	marked := add(sweep.QueueItem{State: sweep.QueueStale, Since: runAt, Due: runAt.Add(14 * day), Turn: lifecycle.TurnAuthor}, 30)
-	r.Marked = append(r.Marked, sweep.Item{Number: marked.Number, Title: marked.Title, URL: marked.URL, Action: lifecycle.Mark,
+	r.Items = append(r.Items, sweep.Item{Outcome: sweep.Marked, Number: marked.Number, Title: marked.Title, URL: marked.URL, Action: lifecycle.Mark,
 		Reason: lifecycle.ReasonInactive, InactiveDays: 30, CloseAt: marked.Due})
 	for _, ago := range []float64{25, 20, 10} {
 		add(sweep.QueueItem{State: sweep.QueueFresh, Due: runAt.Add(time.Duration(30-ago) * day), Turn: lifecycle.TurnAuthor}, ago)
@@ -75,7 +75,7 @@ func turnRun() sweep.Result {
 		add(sweep.QueueItem{State: sweep.QueueFresh}, ago) // too young: turn not read, nothing known due
 	}
 	revived := add(sweep.QueueItem{State: sweep.QueueRevived, Turn: lifecycle.TurnReviewers, NudgeDue: runAt.Add(6 * day)}, 1)
-	r.Unstaled = append(r.Unstaled, sweep.Item{Number: revived.Number, Title: revived.Title, URL: revived.URL, Action: lifecycle.Unstale,
+	r.Items = append(r.Items, sweep.Item{Outcome: sweep.Unstaled, Number: revived.Number, Title: revived.Title, URL: revived.URL, Action: lifecycle.Unstale,
 		Reason: lifecycle.ReasonAuthorActed, InactiveDays: 1})
 	r.Considered = len(r.Queue)
 	return r

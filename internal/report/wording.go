@@ -24,9 +24,9 @@ func (w words) in(dry bool) string {
 // title is in, capitalised for a heading or the start of a sentence.
 func (w words) title(dry bool) string { return capitalise(w.in(dry)) }
 
-// The one table of outcome words. The log line of a PR, the counts line of
-// the log, the job summary and the terminal's text summary all take their
-// words from here, so a dry run reads the same everywhere.
+// The words of the outcomes. The log line of a PR, the counts line of the
+// log, the job summary and the terminal's text summary all take their words
+// from outcomes below, so a dry run reads the same everywhere.
 var (
 	wordMarked   = words{"marked stale", "would mark stale"}
 	wordNotified = words{"stale notice posted", "would post stale notice"}
@@ -36,29 +36,83 @@ var (
 	wordStale    = words{"still stale", "still stale"}
 	wordSkipped  = words{"skipped", "skipped"}
 	wordFailed   = words{"failed", "failed"}
+	wordNudged   = words{"reviewers nudged", "would nudge reviewers"}
 
 	// Headings over the PRs of a run.
 	wordActedOn      = words{"acted on", "would act on"}
 	wordLabelRemoved = words{"stale label removed", "stale label would be removed"}
 )
 
-// tallyRow is one outcome and how many PRs had it.
+// outcomeRow is how the reports word one outcome: the PR's log line and
+// table cell (words), the counts line's entry it counts under (count: nil
+// for none; the order of tallied says where it goes) and the step output
+// that lists it ("" for none).
+type outcomeRow struct {
+	words  words
+	count  *words
+	output string
+}
+
+// outcomes is the one table of outcome words, keyed by sweep.Outcome. A new
+// outcome gets its row here; TestEveryOutcomeWorded fails until it does.
+var outcomes = map[sweep.Outcome]outcomeRow{
+	sweep.Marked:            {wordMarked, &wordMarked, OutputStaled},
+	sweep.Notified:          {wordNotified, &wordMarked, OutputStaled},
+	sweep.Unstaled:          {wordUnstaled, &wordUnstaled, OutputUnstaled},
+	sweep.Closed:            {wordClosed, &wordClosed, OutputClosed},
+	sweep.StillStale:        {wordStale, &wordStale, ""},
+	sweep.Skipped:           {wordSkipped, &wordSkipped, ""},
+	sweep.Failed:            {wordFailed, &wordFailed, ""},
+	sweep.LabelCleaned:      {words{"stale label removed", "would remove stale label"}, &wordCleaned, ""},
+	sweep.BranchFinished:    {words{"branch deletion finished", "would finish branch deletion"}, &wordCleaned, ""},
+	sweep.CloseLabelCleaned: {words{"close-pr-label removed", "would remove close-pr-label"}, &wordCleaned, ""},
+	sweep.Nudged:            {wordNudged, &wordNudged, ""},
+	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, nil, ""},
+	sweep.DuplicateDeleted:  {words{"duplicate notice deleted", "would delete duplicate notice"}, nil, ""},
+}
+
+// wordsOf is an outcome's phrase.
+func wordsOf(o sweep.Outcome) words { return outcomes[o].words }
+
+// tallied is the counts line's entries, in the order every report lists
+// them. An entry in occasional shows only when it counts something: most
+// runs nudge nobody.
+var (
+	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordNudged}
+	occasional = map[*words]bool{&wordNudged: true}
+)
+
+// tallyRow is one entry of the counts and how many PRs it counts.
 type tallyRow struct {
 	words words
 	n     int
 }
 
-// tally is the end-of-run counts, in the order every report lists them.
+// tally is the end-of-run counts: each item counts under its outcome's
+// entry.
 func tally(r sweep.Result) []tallyRow {
-	return []tallyRow{
-		{wordMarked, len(r.Marked)},
-		{wordUnstaled, len(r.Unstaled)},
-		{wordClosed, len(r.Closed)},
-		{wordStale, len(r.Stale)},
-		{wordSkipped, len(r.Skipped)},
-		{wordFailed, len(r.Failed)},
-		{wordCleaned, len(r.Cleaned)},
+	n := map[*words]int{}
+	for _, it := range r.Items {
+		n[outcomes[it.Outcome].count]++
 	}
+	rows := make([]tallyRow, 0, len(tallied))
+	for _, w := range tallied {
+		if n[w] > 0 || !occasional[w] {
+			rows = append(rows, tallyRow{*w, n[w]})
+		}
+	}
+	return rows
+}
+
+// withOutput is the items a step output lists.
+func withOutput(r sweep.Result, name string) []sweep.Item {
+	var items []sweep.Item
+	for _, it := range r.Items {
+		if outcomes[it.Outcome].output == name {
+			items = append(items, it)
+		}
+	}
+	return items
 }
 
 // tallyLine is the counts as one line: "marked stale 3, un-staled 1, ...".

@@ -62,7 +62,7 @@ func TestSmallestBudgetActs(t *testing.T) {
 			if inputs["days-before-stale"] != "-1" {
 				w, _ := patWorld(t)
 				n := w.pr(100)
-				if res := w.run(with(min)); !has(res.Marked, n) {
+				if res := w.run(with(min)); !has(res.Marked(), n) {
 					t.Errorf("budget %d: #%d not marked (%d requests, stopped %v)", min, n, res.Requests, res.Stopped)
 				}
 			}
@@ -75,10 +75,10 @@ func TestSmallestBudgetActs(t *testing.T) {
 					w.fake.Comment(n, me, at.Add(time.Second), "This PR is stale.\n\n<!-- stalepr:stale marked="+at.Format(time.RFC3339)+
 						" head="+w.fake.MustIssue(n).HeadSHA+" -->")
 					res := w.run(with(budget))
-					return res, has(res.Closed, n)
+					return res, has(res.Closed(), n)
 				}
 				if res, closed := close(min); !closed {
-					t.Errorf("budget %d: not closed (%d requests, stopped %v, failed %v)", min, res.Requests, res.Stopped, res.Failed)
+					t.Errorf("budget %d: not closed (%d requests, stopped %v, failed %v)", min, res.Requests, res.Stopped, res.Failed())
 				}
 				if res, closed := close(min - 1); closed && inputs["days-before-stale"] != "-1" {
 					t.Errorf("budget %d closed too: the minimum %d is not the least that closes (%d requests)", min-1, min, res.Requests)
@@ -90,7 +90,7 @@ func TestSmallestBudgetActs(t *testing.T) {
 			w.fake.Label(n, me, at, "stale")
 			w.fake.Comment(n, me, at.Add(time.Second), "This PR is stale.\n\n<!-- stalepr:stale marked="+at.Format(time.RFC3339)+" -->")
 			w.fake.Comment(n, alice, at.Add(time.Hour), "still on it")
-			if res := w.run(with(min)); !has(res.Unstaled, n) {
+			if res := w.run(with(min)); !has(res.Unstaled(), n) {
 				t.Errorf("budget %d: #%d not un-staled (%d requests, stopped %v)", min, n, res.Requests, res.Stopped)
 			}
 		})
@@ -106,8 +106,8 @@ func TestLeftIsTrueWhenTheListingStops(t *testing.T) {
 	n := w.pr(100)
 	cfg := w.config(map[string]string{"operations-per-run": "1"})
 	res := sweep.Run(context.Background(), w.client(cfg, w.clock, nil), cfg, w.now(), &nopLog{})
-	if res.Stopped == nil || has(res.Marked, n) {
-		t.Fatalf("stopped %v, marked %v: want a stop before #%d", res.Stopped, numbers(res.Marked), n)
+	if res.Stopped == nil || has(res.Marked(), n) {
+		t.Fatalf("stopped %v, marked %v: want a stop before #%d", res.Stopped, numbers(res.Marked()), n)
 	}
 	if res.Left == 0 && !res.Unlisted {
 		t.Errorf("Left 0 and Unlisted false: #%d needs work and was never listed", n)
@@ -147,11 +147,11 @@ func TestMarksPerRunAsDocumented(t *testing.T) {
 	cfg := w.config(nil)
 	res := sweep.Run(context.Background(), w.client(cfg, w.clock, nil), cfg, w.now(), &nopLog{})
 	if res.Stopped == nil {
-		t.Fatalf("the run marked all %d PRs: the backlog does not fill the budget", len(res.Marked))
+		t.Fatalf("the run marked all %d PRs: the backlog does not fill the budget", len(res.Marked()))
 	}
 	in, _ := config.Lookup(config.InputOperationsPerRun)
-	if want := fmt.Sprintf("mark about %d pull requests", len(res.Marked)/10*10); !strings.Contains(in.Description, want) {
+	if want := fmt.Sprintf("mark about %d pull requests", len(res.Marked())/10*10); !strings.Contains(in.Description, want) {
 		t.Errorf("a default run marked %d of 1,000 inactive PRs; the description of operations-per-run lacks %q: %s",
-			len(res.Marked), want, in.Description)
+			len(res.Marked()), want, in.Description)
 	}
 }

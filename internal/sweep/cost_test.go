@@ -116,7 +116,7 @@ func snapshot(fake *fakegithub.Server) ([]fakegithub.Issue, map[int][]fakegithub
 
 func changedPRs(res sweep.Result) map[int]bool {
 	changed := map[int]bool{}
-	for _, list := range [][]sweep.Item{res.Marked, res.Unstaled, res.Closed} {
+	for _, list := range [][]sweep.Item{res.Marked(), res.Unstaled(), res.Closed()} {
 		for _, it := range list {
 			changed[it.Number] = true
 		}
@@ -156,7 +156,7 @@ func TestRequestsWithinLowerBound(t *testing.T) {
 						t.Errorf("day %d: %d requests > 1.25 × LB = %.0f (%s); by route: %v", day, reqs, 1.25*float64(lb), parts, w.fake.CountBy())
 					}
 					if !res.OK() {
-						t.Fatalf("run failed: %+v", res.Failed)
+						t.Fatalf("run failed: %+v", res.Failed())
 					}
 					w.clock.Advance(24 * time.Hour)
 				}

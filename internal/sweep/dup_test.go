@@ -79,7 +79,7 @@ func TestDupConcurrentRunsUnderTheSharedHourlyLimit(t *testing.T) {
 			wg.Wait()
 			stopped := false
 			for i, r := range res {
-				t.Logf("%d runs, try %d, run %d: stopped %v, %d requests, %d marked, %d closed", c.runs, rep, i, r.Stopped, r.Requests, len(r.Marked), len(r.Closed))
+				t.Logf("%d runs, try %d, run %d: stopped %v, %d requests, %d marked, %d closed", c.runs, rep, i, r.Stopped, r.Requests, len(r.Marked()), len(r.Closed()))
 				stopped = stopped || r.Stopped != nil
 			}
 			if !stopped {
@@ -189,7 +189,7 @@ func TestDupLaterRunCleansWhatConcurrentRunsLeft(t *testing.T) {
 			w.fake.Reset()
 			res := w.run(map[string]string{"write-interval": "0s"})
 			if !res.OK() {
-				t.Fatalf("failed %+v, stopped %v", res.Failed, res.Stopped)
+				t.Fatalf("failed %+v, stopped %v", res.Failed(), res.Stopped)
 			}
 			for n, want := range keep {
 				if got := commentIDs(w, n, "stalepr:"); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -244,6 +244,6 @@ func TestDupReadBackMayUseTheReserve(t *testing.T) {
 		t.Errorf("#%d: %d stale notices, want 1; log %q", n, c, log.printed)
 	}
 	if !res.OK() {
-		t.Errorf("failed %+v, stopped %v", res.Failed, res.Stopped)
+		t.Errorf("failed %+v, stopped %v", res.Failed(), res.Stopped)
 	}
 }

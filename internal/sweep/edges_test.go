@@ -53,14 +53,14 @@ func TestLockedPRsAreLeftAlone(t *testing.T) {
 		if got := w.writesTo(n); len(got) != 0 {
 			t.Errorf("locked #%d got writes %v; want none", n, got)
 		}
-		if r := why(res.Skipped, n); r != lifecycle.ReasonLocked {
+		if r := why(res.Skipped(), n); r != lifecycle.ReasonLocked {
 			t.Errorf("locked #%d: skipped as %q, want %q", n, r, lifecycle.ReasonLocked)
 		}
 	}
 	if w.state(due) != "open" || !w.hasLabel(due, "stale") || !w.hasLabel(revived, "stale") {
 		t.Errorf("locked PRs changed: #%d %s %v, #%d %v", due, w.state(due), w.labels(due), revived, w.labels(revived))
 	}
-	if !has(res.Marked, open) {
+	if !has(res.Marked(), open) {
 		t.Errorf("the unlocked PR #%d was not marked", open)
 	}
 }
@@ -101,8 +101,8 @@ func TestCloseLabelComesOffReopenedPRs(t *testing.T) {
 	if w.state(closing) != "closed" || !w.hasLabel(closing, "closed-stale") {
 		t.Errorf("#%d closed by this run: %s %v, want closed with closed-stale", closing, w.state(closing), w.labels(closing))
 	}
-	if !has(res.Cleaned, reopened) || !has(res.Cleaned, both) {
-		t.Errorf("Cleaned = %v, want #%d and #%d", numbers(res.Cleaned), reopened, both)
+	if !has(res.Cleaned(), reopened) || !has(res.Cleaned(), both) {
+		t.Errorf("Cleaned = %v, want #%d and #%d", numbers(res.Cleaned()), reopened, both)
 	}
 	// The next run has nothing left to do about it.
 	w.fake.Reset()
@@ -143,7 +143,7 @@ func TestConcurrentCloseIsNotTakenForAReopen(t *testing.T) {
 			if w.state(n) != "closed" || !w.hasLabel(n, "closed-stale") || w.hasLabel(n, "active") || w.hasLabel(n, "stale") {
 				t.Errorf("#%d: %s, labels %v; want closed with closed-stale only", n, w.state(n), w.labels(n))
 			}
-			if has(res.Unstaled, n) {
+			if has(res.Unstaled(), n) {
 				t.Errorf("#%d reported un-staled by the run that came second", n)
 			}
 		}
@@ -160,8 +160,8 @@ func TestConcurrentCloseIsNotTakenForAReopen(t *testing.T) {
 			hook:  func() { other = w.sfRun(inputs, sfOpts{}) },
 		}
 		res := w.sfRun(inputs, sfOpts{base: base})
-		if len(other.Closed) != len(prs) {
-			t.Fatalf("the other run closed %v, want %v", numbers(other.Closed), prs)
+		if len(other.Closed()) != len(prs) {
+			t.Fatalf("the other run closed %v, want %v", numbers(other.Closed()), prs)
 		}
 		check(t, w, prs, res)
 	})
@@ -207,11 +207,11 @@ func TestConcurrentCloseIsNotTakenForAReopen(t *testing.T) {
 		}}})
 		pass() // the other run is done: let the second one write
 		<-done
-		if !has(other.Closed, revived) {
-			t.Fatalf("the other run did not close #%d: %v", revived, numbers(other.Closed))
+		if !has(other.Closed(), revived) {
+			t.Fatalf("the other run did not close #%d: %v", revived, numbers(other.Closed()))
 		}
 		check(t, w, []int{revived}, res)
-		if r := why(res.Skipped, revived); r != lifecycle.ReasonClosedSince {
+		if r := why(res.Skipped(), revived); r != lifecycle.ReasonClosedSince {
 			t.Errorf("#%d skipped as %q, want %q", revived, r, lifecycle.ReasonClosedSince)
 		}
 	})
@@ -234,18 +234,18 @@ func TestCloseLabelKeptOnAPRClosedSinceTheListing(t *testing.T) {
 	}
 	var other sweep.Result
 	res := w.sfRun(mine, sfOpts{base: &hookBase{match: listed, hook: func() { other = w.sfRun(inputs, sfOpts{}) }}})
-	if !has(other.Closed, n) {
+	if !has(other.Closed(), n) {
 		t.Fatalf("the other run did not close #%d", n)
 	}
-	if !w.hasLabel(n, "closed-stale") || has(res.Cleaned, n) {
-		t.Errorf("#%d closed by the other run: labels %v, cleaned %v; want closed-stale kept", n, w.labels(n), has(res.Cleaned, n))
+	if !w.hasLabel(n, "closed-stale") || has(res.Cleaned(), n) {
+		t.Errorf("#%d closed by the other run: labels %v, cleaned %v; want closed-stale kept", n, w.labels(n), has(res.Cleaned(), n))
 	}
 	found := false
-	for _, it := range res.Skipped {
+	for _, it := range res.Skipped() {
 		found = found || it.Number == n && it.Reason == lifecycle.ReasonClosedSince
 	}
 	if !found {
-		t.Errorf("#%d not skipped as %q: %+v", n, lifecycle.ReasonClosedSince, res.Skipped)
+		t.Errorf("#%d not skipped as %q: %+v", n, lifecycle.ReasonClosedSince, res.Skipped())
 	}
 }
 
@@ -277,10 +277,10 @@ func TestKeptLabelClosesWhenTheCommentsCannotDateTheMark(t *testing.T) {
 			w.fake.Comment(n, bob, daysAgo(35), "I will get back to it")
 			others := []int{w.markedPR(2), w.markedPR(3), w.markedPR(4)}
 			res := w.run(inputs)
-			if w.state(n) != "closed" || !has(res.Closed, n) {
-				t.Fatalf("#%d: %s, skipped as %q; want closed 30 days after the person's comment", n, w.state(n), why(res.Skipped, n))
+			if w.state(n) != "closed" || !has(res.Closed(), n) {
+				t.Fatalf("#%d: %s, skipped as %q; want closed 30 days after the person's comment", n, w.state(n), why(res.Skipped(), n))
 			}
-			if r := why(res.Closed, n); r != lifecycle.ReasonCloseDueSincePerson {
+			if r := why(res.Closed(), n); r != lifecycle.ReasonCloseDueSincePerson {
 				t.Errorf("closed as %q, want %q: the clock ran from the person's comment", r, lifecycle.ReasonCloseDueSincePerson)
 			}
 			for _, o := range others {
@@ -305,10 +305,10 @@ func TestExemptApprovedNotWhileChangesAreRequested(t *testing.T) {
 	w.fake.Review(settled, bob, daysAgo(103), "CHANGES_REQUESTED", "needs a test")
 	w.fake.Review(settled, bob, daysAgo(101), "APPROVED", "")
 	res := w.run(map[string]string{"exempt-approved": "true"})
-	if !w.hasLabel(blocked, "stale") || !has(res.Marked, blocked) {
-		t.Errorf("#%d approved by one, changes requested by another: not marked (%q); it waits on its author", blocked, why(res.Skipped, blocked))
+	if !w.hasLabel(blocked, "stale") || !has(res.Marked(), blocked) {
+		t.Errorf("#%d approved by one, changes requested by another: not marked (%q); it waits on its author", blocked, why(res.Skipped(), blocked))
 	}
-	if w.hasLabel(settled, "stale") || why(res.Skipped, settled) != lifecycle.ReasonApproved {
+	if w.hasLabel(settled, "stale") || why(res.Skipped(), settled) != lifecycle.ReasonApproved {
 		t.Errorf("#%d approved by both in the end: marked, want exempt", settled)
 	}
 }

@@ -133,8 +133,8 @@ func TestFairActivityFromPeople(t *testing.T) {
 			t.Errorf("%s (#%d, updated %s): marked = %v, want %v; labels %v", tc.name, n,
 				w.fake.MustIssue(n).UpdatedAt.Format(time.DateOnly), got, tc.people, w.labels(n))
 		}
-		if has(res.Marked, n) != tc.people {
-			t.Errorf("%s: in Result.Marked = %v, want %v", tc.name, has(res.Marked, n), tc.people)
+		if has(res.Marked(), n) != tc.people {
+			t.Errorf("%s: in Result.Marked = %v, want %v", tc.name, has(res.Marked(), n), tc.people)
 		}
 	}
 	if w.hasLabel(young, "stale") {
@@ -144,7 +144,7 @@ func TestFairActivityFromPeople(t *testing.T) {
 		t.Errorf("timeline reads = %d, want %d (one per PR created before the cutoff and updated after it)", got, wantReads)
 	}
 	if !res.OK() || res.Stopped != nil {
-		t.Errorf("run not OK: stopped %v failed %+v", res.Stopped, res.Failed)
+		t.Errorf("run not OK: stopped %v failed %+v", res.Stopped, res.Failed())
 	}
 }
 
@@ -167,8 +167,8 @@ func TestFairActivityFromAnyoneBotKeepsAlive(t *testing.T) {
 		if got := w.timelineReads(); got != 0 {
 			t.Errorf("inputs %v: %d timeline reads, want 0 (the listing decides)", inputs, got)
 		}
-		if len(res.Marked) != 1 {
-			t.Errorf("inputs %v: Marked %v, want only the untouched control", inputs, numbers(res.Marked))
+		if len(res.Marked()) != 1 {
+			t.Errorf("inputs %v: Marked %v, want only the untouched control", inputs, numbers(res.Marked()))
 		}
 	}
 }
@@ -184,11 +184,11 @@ func TestFairActivityFromPeopleClosesWhenOnlyTheBotActed(t *testing.T) {
 	notYet := w.markedPR(20, sized)
 	w.relabelDaily(notYet, 19)
 	res := w.run(map[string]string{"activity-from": "people"})
-	if w.state(due) != "closed" || !has(res.Closed, due) || w.hasLabel(due, "stale") {
+	if w.state(due) != "closed" || !has(res.Closed(), due) || w.hasLabel(due, "stale") {
 		t.Errorf("#%d marked 31 days ago, only the labeller since: state %s, labels %v, Closed %v; want closed",
-			due, w.state(due), w.labels(due), numbers(res.Closed))
+			due, w.state(due), w.labels(due), numbers(res.Closed()))
 	}
-	if w.state(alive) != "open" || w.hasLabel(alive, "stale") || !has(res.Unstaled, alive) {
+	if w.state(alive) != "open" || w.hasLabel(alive, "stale") || !has(res.Unstaled(), alive) {
 		t.Errorf("#%d a person commented after the mark: state %s labels %v; want open and un-staled", alive, w.state(alive), w.labels(alive))
 	}
 	if w.state(notYet) != "open" || !w.hasLabel(notYet, "stale") {
@@ -219,10 +219,10 @@ func TestFairExemptAwaitingReview(t *testing.T) {
 		if w.hasLabel(waiting, "stale") || len(w.fake.Comments(waiting)) != 0 {
 			t.Fatalf("#%d awaits bob's review: labels %v, want not marked", waiting, w.labels(waiting))
 		}
-		if r, ok := reasonOf(res.Skipped, waiting); !ok || r != lifecycle.ReasonAwaitingReview {
+		if r, ok := reasonOf(res.Skipped(), waiting); !ok || r != lifecycle.ReasonAwaitingReview {
 			t.Errorf("Skipped has #%d = %v with reason %q, want %q", waiting, ok, r, lifecycle.ReasonAwaitingReview)
 		}
-		if !w.hasLabel(maintLast, "stale") || !has(res.Marked, maintLast) {
+		if !w.hasLabel(maintLast, "stale") || !has(res.Marked(), maintLast) {
 			t.Errorf("#%d: last person activity is a maintainer's comment: labels %v, want marked despite the pending request",
 				maintLast, w.labels(maintLast))
 		}
@@ -239,9 +239,9 @@ func TestFairExemptAwaitingReview(t *testing.T) {
 		}
 		w.clock.Advance(2 * lifecycle.Day)
 		res = w.run(on)
-		if !w.hasLabel(waiting, "stale") || !has(res.Marked, waiting) {
+		if !w.hasLabel(waiting, "stale") || !has(res.Marked(), waiting) {
 			t.Fatalf("91 days after the review, author silent: labels %v, Skipped %v; want marked",
-				w.labels(waiting), numbers(res.Skipped))
+				w.labels(waiting), numbers(res.Skipped()))
 		}
 	})
 
@@ -254,8 +254,8 @@ func TestFairExemptAwaitingReview(t *testing.T) {
 		w.fake.Review(n, bob, daysAgo(125), "APPROVED", "")
 		w.fake.Comment(n, alice, daysAgo(120), "thanks, will rebase")
 		res := w.run(on)
-		if !w.hasLabel(n, "stale") || !has(res.Marked, n) {
-			r, _ := reasonOf(res.Skipped, n)
+		if !w.hasLabel(n, "stale") || !has(res.Marked(), n) {
+			r, _ := reasonOf(res.Skipped(), n)
 			t.Fatalf("labels %v, skipped reason %q: want marked (bob's review answered the request)", w.labels(n), r)
 		}
 	})
@@ -265,11 +265,11 @@ func TestFairExemptAwaitingReview(t *testing.T) {
 			w := newWorld(t)
 			waiting, maintLast := setup(w)
 			res := w.run(inputs)
-			if !w.hasLabel(waiting, "stale") || !has(res.Marked, waiting) || !w.hasLabel(maintLast, "stale") {
+			if !w.hasLabel(waiting, "stale") || !has(res.Marked(), waiting) || !w.hasLabel(maintLast, "stale") {
 				t.Errorf("inputs %v: waiting #%d labels %v, #%d labels %v; want both marked", inputs,
 					waiting, w.labels(waiting), maintLast, w.labels(maintLast))
 			}
-			if _, ok := reasonOf(res.Skipped, waiting); ok {
+			if _, ok := reasonOf(res.Skipped(), waiting); ok {
 				t.Errorf("inputs %v: #%d skipped", inputs, waiting)
 			}
 		}
@@ -341,7 +341,7 @@ func TestFairTemplatedMessagesRenderEveryPlaceholder(t *testing.T) {
 		"stale-pr-message": "stale " + allPlaceholders, "close-pr-message": "closing " + allPlaceholders,
 	}
 	res := w.run(inputs)
-	if !has(res.Marked, n) {
+	if !has(res.Marked(), n) {
 		t.Fatalf("#%d not marked: labels %v", n, w.labels(n))
 	}
 	closeDate := t0.Add(20 * lifecycle.Day).Format(time.DateOnly) // 2026-12-19
@@ -352,7 +352,7 @@ func TestFairTemplatedMessagesRenderEveryPlaceholder(t *testing.T) {
 
 	w.clock.Advance(20*lifecycle.Day + time.Hour)
 	res = w.run(inputs)
-	if w.state(n) != "closed" || !has(res.Closed, n) {
+	if w.state(n) != "closed" || !has(res.Closed(), n) {
 		t.Fatalf("#%d 20 days after the mark: state %s, want closed", n, w.state(n))
 	}
 	// Inactive since alice's comment 70 days before the mark: the mark and
@@ -423,7 +423,7 @@ func TestFairEmptyStaleMessageMarksSilently(t *testing.T) {
 	n := w.pr(120)
 	inputs := map[string]string{"stale-pr-message": "", "close-pr-message": ""}
 	res := w.run(inputs)
-	if !w.hasLabel(n, "stale") || !has(res.Marked, n) || len(w.fake.Comments(n)) != 0 {
+	if !w.hasLabel(n, "stale") || !has(res.Marked(), n) || len(w.fake.Comments(n)) != 0 {
 		t.Fatalf("labels %v, %d comments: want marked without a comment", w.labels(n), len(w.fake.Comments(n)))
 	}
 	for i := 0; i < 2; i++ {
@@ -433,16 +433,16 @@ func TestFairEmptyStaleMessageMarksSilently(t *testing.T) {
 		if got := w.fake.Writes(); got != 0 {
 			t.Fatalf("run %d after the silent mark sent %d writes: %v", i+2, got, w.fake.WriteRequests())
 		}
-		if has(res.Marked, n) {
-			t.Errorf("run %d reports #%d marked again (%v): no notice is configured, so none is missing", i+2, n, res.Marked)
+		if has(res.Marked(), n) {
+			t.Errorf("run %d reports #%d marked again (%v): no notice is configured, so none is missing", i+2, n, res.Marked())
 		}
-		if !has(res.Stale, n) {
-			t.Errorf("run %d: #%d not listed as still stale (Stale %v)", i+2, n, numbers(res.Stale))
+		if !has(res.Stale(), n) {
+			t.Errorf("run %d: #%d not listed as still stale (Stale %v)", i+2, n, numbers(res.Stale()))
 		}
 	}
 	w.clock.Advance(31 * lifecycle.Day)
 	res = w.run(inputs)
-	if w.state(n) != "closed" || !has(res.Closed, n) || len(w.fake.Comments(n)) != 0 || w.hasLabel(n, "stale") {
+	if w.state(n) != "closed" || !has(res.Closed(), n) || len(w.fake.Comments(n)) != 0 || w.hasLabel(n, "stale") {
 		t.Fatalf("31 days after the silent mark: state %s, %d comments, labels %v; want closed, no comment, no stale label",
 			w.state(n), len(w.fake.Comments(n)), w.labels(n))
 	}
@@ -455,7 +455,7 @@ func TestFairEmptyCloseMessageClosesSilently(t *testing.T) {
 	before := len(w.fake.Comments(n))
 	w.fake.Reset()
 	res := w.run(map[string]string{"close-pr-message": ""})
-	if w.state(n) != "closed" || !has(res.Closed, n) {
+	if w.state(n) != "closed" || !has(res.Closed(), n) {
 		t.Fatalf("state %s, want closed", w.state(n))
 	}
 	if got := len(w.fake.Comments(n)); got != before || w.notices(n, "close") != 0 {
@@ -482,16 +482,16 @@ func TestFairLabelHygiene(t *testing.T) {
 
 	res := w.run(nil)
 	for _, n := range []int{merged, closedByPerson} {
-		if w.hasLabel(n, "stale") || !has(res.Cleaned, n) {
+		if w.hasLabel(n, "stale") || !has(res.Cleaned(), n) {
 			t.Errorf("#%d closed by a person inside the close window: labels %v, Cleaned %v; want the stale label removed",
-				n, w.labels(n), numbers(res.Cleaned))
+				n, w.labels(n), numbers(res.Cleaned()))
 		}
 	}
-	if w.state(ours) != "closed" || w.hasLabel(ours, "stale") || has(res.Cleaned, ours) {
+	if w.state(ours) != "closed" || w.hasLabel(ours, "stale") || has(res.Cleaned(), ours) {
 		t.Errorf("#%d closed by stalepr: state %s labels %v; want closed with the label swapped in the closing request",
 			ours, w.state(ours), w.labels(ours))
 	}
-	if !w.hasLabel(longAgo, "stale") || has(res.Cleaned, longAgo) {
+	if !w.hasLabel(longAgo, "stale") || has(res.Cleaned(), longAgo) {
 		t.Errorf("#%d closed 60 days ago was touched: labels %v", longAgo, w.labels(longAgo))
 	}
 	closedListings := 0
@@ -516,8 +516,8 @@ func TestFairLabelHygiene(t *testing.T) {
 	w.clock.Advance(time.Minute)
 	w.fake.Reset()
 	res = w.run(nil)
-	if w.fake.Writes() != 0 || len(res.Cleaned) != 0 {
-		t.Errorf("second run: %d writes, Cleaned %v; want nothing", w.fake.Writes(), numbers(res.Cleaned))
+	if w.fake.Writes() != 0 || len(res.Cleaned()) != 0 {
+		t.Errorf("second run: %d writes, Cleaned %v; want nothing", w.fake.Writes(), numbers(res.Cleaned()))
 	}
 }
 
@@ -537,8 +537,8 @@ func TestFairLabelHygieneDryRun(t *testing.T) {
 		if !w.hasLabel(n, "stale") {
 			t.Errorf("dry run removed the label of #%d", n)
 		}
-		if !has(res.Cleaned, n) {
-			t.Errorf("dry run should report #%d as would-be cleaned: Cleaned %v", n, numbers(res.Cleaned))
+		if !has(res.Cleaned(), n) {
+			t.Errorf("dry run should report #%d as would-be cleaned: Cleaned %v", n, numbers(res.Cleaned()))
 		}
 	}
 }

@@ -64,7 +64,7 @@ func TestCloseActionDraft(t *testing.T) {
 	if is.State != "open" || !is.Draft || w.hasLabel(n, "stale") || !w.hasLabel(n, "closed-stale") {
 		t.Fatalf("state %s draft %v labels %v: want open, a draft, closed-stale instead of stale", is.State, is.Draft, w.labels(n))
 	}
-	if w.notices(n, "close") != 1 || !has(res.Closed, n) {
+	if w.notices(n, "close") != 1 || !has(res.Closed(), n) {
 		t.Fatalf("%d closing comments: want one", w.notices(n, "close"))
 	}
 	w.clock.Advance(24 * time.Hour)
@@ -119,11 +119,11 @@ func TestCloseActionDraftForbidden(t *testing.T) {
 			t.Errorf("#%d: state %s draft %v labels %v, %d closing comments; want untouched", n, is.State, is.Draft, w.labels(n), w.notices(n, "close"))
 		}
 	}
-	if res.OK() || len(res.Failed) != 2 {
-		t.Fatalf("run OK %v, failed %d: want it to fail for both", res.OK(), len(res.Failed))
+	if res.OK() || len(res.Failed()) != 2 {
+		t.Fatalf("run OK %v, failed %d: want it to fail for both", res.OK(), len(res.Failed()))
 	}
-	if !strings.Contains(res.Failed[0].Err, "personal access token") {
-		t.Errorf("error %q does not say which token to use", res.Failed[0].Err)
+	if !strings.Contains(res.Failed()[0].Err, "personal access token") {
+		t.Errorf("error %q does not say which token to use", res.Failed()[0].Err)
 	}
 	graphql := 0
 	for _, r := range w.fake.Requests() {

@@ -105,7 +105,7 @@ func (w *world) run(inputs map[string]string) sweep.Result {
 }
 
 // runLog is run with the log kept.
-func (w *world) runLog(inputs map[string]string, log *nopLog) sweep.Result {
+func (w *world) runLog(inputs map[string]string, log sweep.Logger) sweep.Result {
 	w.tb().Helper()
 	cfg := w.config(inputs)
 	return sweep.Run(context.Background(), w.client(cfg, w.clock, nil), cfg, w.now(), log)

@@ -104,7 +104,7 @@ func (h *history) runDays(days int, inputs map[string]string, daily func(day int
 		before := h.states()
 		res := h.w.run(inputs)
 		if !res.OK() || res.Stopped != nil {
-			h.t.Errorf("day %d: run stopped %v failed %+v", h.day, res.Stopped, res.Failed)
+			h.t.Errorf("day %d: run stopped %v failed %+v", h.day, res.Stopped, res.Failed())
 		}
 		after := h.states()
 		for n, b := range before {
@@ -674,7 +674,7 @@ func TestHistoryOldCommitsPushedAfterTheMark(t *testing.T) {
 			res := w.run(nil)
 			if w.state(n) != "open" || w.hasLabel(n, "stale") {
 				t.Errorf("#%d: %s with labels %v (closed %v, unstaled %v); the author pushed 3 days ago, after the mark of 31 days ago: want open and un-staled",
-					n, w.state(n), w.labels(n), numbers(res.Closed), numbers(res.Unstaled))
+					n, w.state(n), w.labels(n), numbers(res.Closed()), numbers(res.Unstaled()))
 			}
 		})
 	}
@@ -690,7 +690,7 @@ func TestHistoryOldCommitsPushKeepsCountingUnderPeople(t *testing.T) {
 	n := w.markedPR(70)
 	pushOldCommits(w, n, daysAgo(75), daysAgo(42))
 	people := map[string]string{"activity-from": "people"}
-	if res := w.run(people); !has(res.Unstaled, n) {
+	if res := w.run(people); !has(res.Unstaled(), n) {
 		t.Fatalf("#%d not un-staled by the push after its mark: labels %v", n, w.labels(n))
 	}
 	// 20 days on, the author's push is 62 days old: not stale yet.
@@ -698,6 +698,6 @@ func TestHistoryOldCommitsPushKeepsCountingUnderPeople(t *testing.T) {
 	res := w.run(people)
 	if w.hasLabel(n, "stale") {
 		t.Errorf("#%d marked %v again 62 days after its author's push (days-before-stale 90); marked %v",
-			n, w.labels(n), numbers(res.Marked))
+			n, w.labels(n), numbers(res.Marked()))
 	}
 }

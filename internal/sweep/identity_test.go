@@ -102,7 +102,7 @@ func TestIdentityOnlyTheTokensOwnLoginIsUs(t *testing.T) {
 			}
 			res := w.run(nil)
 			if !res.OK() {
-				t.Fatalf("run failed: %v", res.Failed)
+				t.Fatalf("run failed: %v", res.Failed())
 			}
 			if w.state(due) != "closed" || w.closingBy(due, tc.us) != 1 {
 				t.Errorf("our own mark of 40 days ago: state %s, %d closing comments of ours; want closed with one", w.state(due), w.closingBy(due, tc.us))
@@ -137,8 +137,8 @@ func TestIdentityAskedOnceAndOnlyWhenNeeded(t *testing.T) {
 			w.pr(120 + float64(i))
 		}
 		res := w.run(map[string]string{"write-interval": "0s"})
-		if len(res.Marked) != 3 {
-			t.Fatalf("marked %v, want 3", numbers(res.Marked))
+		if len(res.Marked()) != 3 {
+			t.Fatalf("marked %v, want 3", numbers(res.Marked()))
 		}
 		if got := w.identityRequests(); got != 0 {
 			t.Errorf("%d identity requests: the run's own notices named it", got)
@@ -152,8 +152,8 @@ func TestIdentityAskedOnceAndOnlyWhenNeeded(t *testing.T) {
 			w.fake.Comment(n, ci, daysAgo(1), "CI passed") // each PR needs its timeline
 		}
 		res := w.run(nil)
-		if !res.OK() || len(res.Unstaled) != 0 {
-			t.Fatalf("failed %v, unstaled %v", res.Failed, numbers(res.Unstaled))
+		if !res.OK() || len(res.Unstaled()) != 0 {
+			t.Fatalf("failed %v, unstaled %v", res.Failed(), numbers(res.Unstaled()))
 		}
 		if got := w.identityRequests(); got != 1 {
 			t.Errorf("%d identity requests, want 1", got)
@@ -166,8 +166,8 @@ func TestIdentityAskedOnceAndOnlyWhenNeeded(t *testing.T) {
 			w.markedBy(ourRobot, 5+float64(i))
 		}
 		res := w.run(map[string]string{"debug-only": "true"})
-		if !res.OK() || len(res.Unstaled) != 0 || w.fake.Writes() != 0 {
-			t.Fatalf("failed %v, unstaled %v, %d writes: a dry run asks who it is and writes nothing", res.Failed, numbers(res.Unstaled), w.fake.Writes())
+		if !res.OK() || len(res.Unstaled()) != 0 || w.fake.Writes() != 0 {
+			t.Fatalf("failed %v, unstaled %v, %d writes: a dry run asks who it is and writes nothing", res.Failed(), numbers(res.Unstaled()), w.fake.Writes())
 		}
 		if got := w.identityRequests(); got != 1 {
 			t.Errorf("%d identity requests, want 1", got)
@@ -230,13 +230,13 @@ func TestIdentityUnknownLeavesMarkedPRsAlone(t *testing.T) {
 					t.Errorf("#%d: state %s, labels %v, %d comments (had %d): want it untouched", n, w.state(n), w.labels(n), len(w.fake.Comments(n)), before[n])
 				}
 				var item *sweep.Item
-				for i := range res.Failed {
-					if res.Failed[i].Number == n {
-						item = &res.Failed[i]
+				for i := range res.Failed() {
+					if res.Failed()[i].Number == n {
+						item = &res.Failed()[i]
 					}
 				}
 				if item == nil {
-					t.Errorf("#%d not reported failed (failed %v, unstaled %v, closed %v)", n, numbers(res.Failed), numbers(res.Unstaled), numbers(res.Closed))
+					t.Errorf("#%d not reported failed (failed %v, unstaled %v, closed %v)", n, numbers(res.Failed()), numbers(res.Unstaled()), numbers(res.Closed()))
 					continue
 				}
 				if !strings.Contains(item.Err, "who the token acts as") || !strings.Contains(item.Err, "next run") {

@@ -285,6 +285,8 @@ func (m *memGitHub) Usage() sweep.Usage {
 
 func (m *memGitHub) RequestsLeft() int { return -1 }
 
+func (m *memGitHub) RefuseWrite(context.Context, int) error { return nil }
+
 // memRun sweeps m once with inputs, as the action parses them.
 func memRun(t *testing.T, m *memGitHub, inputs map[string]string) sweep.Result {
 	t.Helper()

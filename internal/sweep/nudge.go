@@ -1,12 +1,9 @@
 package sweep
 
 import (
-	"context"
-	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
-	"github.com/stalepr/stalepr/internal/notice"
 )
 
 // The review nudge and whose turn it is (README: "Whose turn it is").
@@ -66,32 +63,9 @@ func (s *sweeper) nudgeOp(p planned) (op, bool) {
 	}
 	switch p.nudge {
 	case lifecycle.NudgePost:
-		return op{kind: opNudge, pr: p.pr, d: d, act: p.act}, true
+		return op{out: Nudged, pr: p.pr, d: d, act: p.act}, true
 	case lifecycle.NudgeLabel, lifecycle.NudgeUnlabel:
-		return op{kind: opNudgeLabel, pr: p.pr, d: d, act: p.act}, true
+		return op{out: NudgeLabeled, pr: p.pr, d: d, act: p.act}, true
 	}
 	return op{}, false
-}
-
-// performNudge posts the nudge first and adds its label second: a stop in
-// between leaves a nudge whose marker stops every later run from posting
-// again in this turn, and the next run adds the missing label. A
-// concurrent run's copy is found and deleted by the read-back of this
-// run's notices (duplicateOps), as for the stale notice.
-func (s *sweeper) performNudge(ctx context.Context, p op) error {
-	label := s.pol.NudgeLabel
-	if p.kind == opNudge {
-		body := strings.TrimSpace(notice.Render(s.cfg.NudgeMessage, s.vars(p)))
-		if err := s.post(ctx, p.pr.Number, notice.Body(body, notice.NudgeMarker())); err != nil {
-			return err
-		}
-		if label == "" || p.pr.HasLabel(label) {
-			return nil
-		}
-		return s.gh.AddLabels(ctx, p.pr.Number, []string{label})
-	}
-	if p.pr.HasLabel(label) {
-		return s.gh.RemoveLabel(ctx, p.pr.Number, labelAsOn(p.pr, label))
-	}
-	return s.gh.AddLabels(ctx, p.pr.Number, []string{label})
 }

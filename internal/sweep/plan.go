@@ -10,43 +10,21 @@ import (
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
-// opKind is one kind of write the sweep plans. The order of the constants is
-// the order a plan runs in: a capped budget goes first to what people wait
-// for (the label off a PR someone revived), then to closes, then to telling
-// and marking; the clean-ups come after the run's own work.
-type opKind int
-
-const (
-	opUnstale         opKind = iota // a person acted after the mark: the stale label off
-	opClose                         // closing comment, then close (or convert to draft), branch
-	opNotify                        // our label lacks its notice (a run stopped in between): post it
-	opMark                          // the stale label, then the notice
-	opNudge                         // the review nudge, then review-nudge-label (nudge.go)
-	opNudgeLabel                    // the nudge label: added (a run stopped after the nudge) or removed (the turn passed)
-	opFinishClose                   // we closed it, a stopped run left its branch: delete it, label off
-	opCleanLabel                    // a person closed or merged it: the stale label off
-	opCleanCloseLabel               // open again after a stale close: close-pr-label off
-	opDeleteDuplicate               // a concurrent run's copy of one of our notices
-)
-
 // Reasons of the clean-up operations (the rules' reasons are lifecycle's).
 const (
 	ReasonClosedByPerson  lifecycle.Reason = "closed or merged by a person"
-	ReasonBranchFinishing lifecycle.Reason = "closed earlier by stalepr: branch deletion finished"
+	ReasonBranchFinishing lifecycle.Reason = "closed earlier by stalepr, whose run stopped before its branch deletion"
 	ReasonDuplicate       lifecycle.Reason = "a concurrent run posted the same notice"
 )
 
-// op is one step of the plan: the writes for one PR, or one comment.
+// op is one operation of the plan: the writes for one PR, or one comment,
+// and the outcome they reach.
 type op struct {
-	kind    opKind
+	out     Outcome
 	pr      lifecycle.PR
 	d       lifecycle.Decision
 	act     *lifecycle.Activity // nil when the listing alone decided
-	comment int64               // opDeleteDuplicate
-}
-
-var kindOf = map[lifecycle.Action]opKind{
-	lifecycle.Unstale: opUnstale, lifecycle.Close: opClose, lifecycle.Notify: opNotify, lifecycle.Mark: opMark,
+	comment int64               // DuplicateDeleted
 }
 
 // plan turns decisions into operations; the decisions that need no write
@@ -57,81 +35,131 @@ func (s *sweeper) plan(decided []planned) []op {
 		if o, ok := s.nudgeOp(p); ok {
 			ops = append(ops, o)
 		}
-		if k, ok := kindOf[p.d.Action]; ok {
-			ops = append(ops, op{kind: k, pr: p.pr, d: p.d, act: p.act})
+		if out, ok := outcomeOf[p.d.Action]; ok {
+			ops = append(ops, op{out: out, pr: p.pr, d: p.d, act: p.act})
 			continue
 		}
 		it := s.item(op{pr: p.pr, d: p.d})
 		switch {
 		case p.d.Action == lifecycle.Skip:
-			s.res.Skipped = append(s.res.Skipped, it)
+			it.Outcome = Skipped
+			s.res.Items = append(s.res.Items, it)
 		case p.pr.HasLabel(s.pol.StaleLabel):
-			s.res.Stale = append(s.res.Stale, it)
+			it.Outcome = StillStale
+			s.res.Items = append(s.res.Items, it)
 		}
 	}
 	return ops
 }
 
-// apply runs a plan: the one place where writes start. Dry run, the budget,
-// logging, stopping and failures are handled here, once.
+// apply runs a plan, in outcome order: the one executor of the sweep's
+// writes. The budget, the dry run, logging, stopping and failures are
+// handled here, once (the transport paces the writes and stays the last
+// guard of the budget).
 func (s *sweeper) apply(ctx context.Context, ops []op) {
-	sort.SliceStable(ops, func(i, j int) bool { return ops[i].kind < ops[j].kind })
-	for _, o := range ops {
-		it := s.item(o)
-		if s.res.Stopped != nil && o.kind != opDeleteDuplicate {
-			s.notReached(o)
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			s.stopOn(err)
-			s.notReached(o)
-			continue
-		}
-		if !s.cfg.DebugOnly {
-			if err := s.afford(o); err != nil {
-				s.stopOn(err)
-				s.notReached(o)
-				continue
-			}
-			if err := s.perform(ctx, o); err != nil {
-				if la, ok := asLeftAlone(err); ok {
-					it.Action, it.Reason = lifecycle.Skip, la.reason
-					s.res.Skipped = append(s.res.Skipped, it)
-					s.log.PR(it)
-					continue
-				}
-				if IsStop(err) {
-					s.stopOn(err)
-					s.notReached(o)
-					continue
-				}
-				s.failItem(it, err)
-				continue
-			}
-		}
-		s.done(o, it)
+	sort.SliceStable(ops, func(i, j int) bool { return ops[i].out < ops[j].out })
+	for i := range ops {
+		s.execute(ctx, &ops[i])
 	}
+}
+
+// execute runs one operation's steps, once the budget pays for all of
+// them: a run never stops half-way through an operation for want of
+// requests.
+func (s *sweeper) execute(ctx context.Context, o *op) {
+	if s.res.Stopped != nil && o.out != DuplicateDeleted {
+		s.notReached(*o)
+		return
+	}
+	if err := ctx.Err(); err != nil {
+		s.stopOn(err)
+		s.notReached(*o)
+		return
+	}
+	it := s.item(*o)
+	steps := s.steps(o)
+	if err := s.afford(o.out, steps); err != nil {
+		s.stopOn(err)
+		s.notReached(*o)
+		return
+	}
+	err := s.walk(ctx, steps)
+	la, alone := asLeftAlone(err)
+	switch {
+	case err == nil:
+		s.done(*o, it)
+	case alone:
+		it.Outcome, it.Action, it.Reason = Skipped, lifecycle.Skip, la.reason
+		s.res.Items = append(s.res.Items, it)
+		s.log.PR(it)
+	case IsStop(err):
+		s.stopOn(err)
+		s.notReached(*o)
+	default:
+		s.failItem(it, err)
+	}
+}
+
+// walk sends an operation's steps in order. A dry run sends the reads and
+// refuses the writes (and the reads that only a write makes true).
+func (s *sweeper) walk(ctx context.Context, steps []step) error {
+	for _, st := range steps {
+		if st.when != nil && !st.when() {
+			continue
+		}
+		if st.posts {
+			if s.posts == 0 {
+				s.firstPost = s.now
+			}
+			s.posts++ // tried: the end of the run reads back what it posted
+		}
+		ctx := ctx
+		if st.reserve {
+			ctx = MayUseReserve(ctx)
+		}
+		var err error
+		if (st.write || st.afterWrite) && s.cfg.DebugOnly {
+			err = s.refuse(ctx, st)
+		} else {
+			err = st.send(ctx)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refuse is a dry run's write: not sent, but counted against the budget as
+// the real run would count it, so the dry run stops where the real run
+// would and reports what it would reach.
+func (s *sweeper) refuse(ctx context.Context, st step) error {
+	if st.posts && len(s.self) == 0 && !s.selfAsked && s.gh.WroteAs() == "" {
+		// The real run learns who it is from its first comment, at no
+		// extra request; the dry run asks, in that request's place.
+		login, err := s.gh.Viewer(ctx)
+		if err == nil {
+			s.selfAsked, s.self = true, []string{login}
+			return nil
+		}
+		if IsStop(err) {
+			return err
+		}
+	}
+	if err := s.gh.RefuseWrite(ctx, st.n); err != nil {
+		return err
+	}
+	s.res.WouldSend += st.n
+	return nil
 }
 
 // done records and logs an operation performed (or, in a dry run, one that
 // would have been).
 func (s *sweeper) done(o op, it Item) {
-	switch o.kind {
-	case opDeleteDuplicate:
-		s.log.Printf("removed a duplicate notice on #%d (a concurrent run posted it too)", o.pr.Number)
-		return
-	case opMark, opNotify:
-		s.res.Marked = append(s.res.Marked, it)
-	case opUnstale:
-		s.res.Unstaled = append(s.res.Unstaled, it)
-	case opClose:
-		s.res.Closed = append(s.res.Closed, it)
-	case opFinishClose, opCleanLabel, opCleanCloseLabel:
-		s.res.Cleaned = append(s.res.Cleaned, it)
-	case opNudge:
-		s.res.Nudged = append(s.res.Nudged, it)
-	case opNudgeLabel:
-		return // the label of a nudge posted or a turn passed: nothing to report
+	it.Outcome = o.out
+	s.res.Items = append(s.res.Items, it)
+	if o.out == NudgeLabeled {
+		return // the label of a nudge posted or a turn passed: nothing to tell
 	}
 	s.acted(o)
 	s.log.PR(it)
@@ -139,7 +167,7 @@ func (s *sweeper) done(o op, it Item) {
 
 // notReached counts a PR the run stopped before.
 func (s *sweeper) notReached(o op) {
-	if o.kind == opDeleteDuplicate {
+	if o.out == DuplicateDeleted {
 		return
 	}
 	s.res.Left++
@@ -148,16 +176,16 @@ func (s *sweeper) notReached(o op) {
 	}
 }
 
-// afford says whether the budget pays for an operation, keeping what the
-// read-back of this run's notices will need.
-func (s *sweeper) afford(o op) error {
-	if o.kind == opDeleteDuplicate {
+// afford says whether the budget pays for an operation's steps, keeping
+// what the read-back of this run's notices will need.
+func (s *sweeper) afford(out Outcome, steps []step) error {
+	if out == DuplicateDeleted {
 		// It may use rate-limit-reserve, which RequestsLeft keeps out: the
 		// transport enforces operations-per-run and the limit's end.
 		return nil
 	}
 	left := s.gh.RequestsLeft()
-	if left < 0 || left >= s.costOf(o.kind)+s.dedupeReserve(o.kind) {
+	if left < 0 || left >= cost(steps)+s.dedupeReserve(posts(steps)) {
 		return nil
 	}
 	if u := s.gh.Usage(); u.RateRemaining >= 0 && u.RateRemaining-s.cfg.RateLimitReserve <= left {
@@ -166,80 +194,70 @@ func (s *sweeper) afford(o op) error {
 	return Budget
 }
 
-// costOf is the number of requests an operation needs at most.
-func (s *sweeper) costOf(k opKind) int {
-	switch k {
-	case opMark:
-		return 2 + s.extraReads(s.cfg.StaleMessage, false)
-	case opClose:
-		n := 2 + s.extraReads(s.cfg.CloseMessage, true)
-		if s.pol.CloseAction == lifecycle.CloseToDraft {
-			return n + 1 // the conversion, the comment, the labels
-		}
-		if s.cfg.DeleteBranch {
-			n += 5 // read the head, open PRs on the branch (as base, as head), delete it, label off
-		}
-		return n
-	case opFinishClose:
-		return 5
-	case opUnstale:
-		if s.unstaleSetsLabels() {
-			return 2 // a fresh read of the PR, then its labels
-		}
-		return 1
-	case opCleanCloseLabel:
-		return 2 // a fresh read of the PR, then the label off
-	case opNotify, opCleanLabel, opDeleteDuplicate, opNudgeLabel:
-		return 1
-	case opNudge:
-		return 2 // the comment, the label
+// costOf is the number of requests an operation sends at most: its steps,
+// for a PR whose activity the run read (known) or did not.
+func (s *sweeper) costOf(out Outcome, known bool) int {
+	o := op{out: out}
+	if known {
+		o.act = &lifecycle.Activity{}
 	}
-	return 0
+	return cost(s.steps(&o))
 }
 
-// costOfDecision is what a decision will spend: its writes, or for
-// NeedDetail the read and the likeliest writes after it.
+// need is what an operation on a PR whose timeline was read needs: its
+// steps and what must stay unspent after them.
+func (s *sweeper) need(out Outcome) int {
+	o := op{out: out, act: &lifecycle.Activity{}}
+	steps := s.steps(&o)
+	return cost(steps) + s.dedupeReserve(posts(steps))
+}
+
+// costOfDecision is what a decision will spend: its operation's steps, or
+// for NeedDetail the timeline and a mark after it (the likeliest writes).
 func (s *sweeper) costOfDecision(a lifecycle.Action) int {
 	if a == lifecycle.NeedDetail {
-		return 3
+		return reqTimeline.n + s.costOf(Marked, true)
 	}
-	if k, ok := kindOf[a]; ok {
-		return s.costOf(k)
+	if out, ok := outcomeOf[a]; ok {
+		return s.costOf(out, false)
 	}
 	return 0
 }
 
-// dedupeReserve is what must stay unspent after an operation that posts, so
-// the run can still read back its notices and find a concurrent run's
-// duplicate.
-func (s *sweeper) dedupeReserve(k opKind) int {
-	posts := k == opMark && s.cfg.StaleMessage != "" || k == opNotify ||
-		k == opClose && s.cfg.CloseMessage != "" || k == opNudge
-	if !posts && s.posts == 0 {
+// dedupeReserve is what must stay unspent after an operation (one that
+// posts, or any once the run has posted), so the run can still read back
+// its notices and find a concurrent run's duplicate.
+func (s *sweeper) dedupeReserve(posting bool) int {
+	if !posting && s.posts == 0 {
 		return 0
 	}
 	return 1 + (s.posts+1)/100
 }
 
+// Reads a run sends before any operation, as MinBudget counts them.
+var (
+	reqListing = request{name: "GET issues", n: 1}   // one page of a listing
+	reqViewer  = request{name: "POST graphql", n: 1} // who the token acts as
+)
+
 // MinBudget is the fewest requests with which a run under cfg can act on
 // one pull request, whatever it needs: the listings (the stale PRs, and
 // the open PRs when marking is on), who the token acts as (asked when a
-// marker is not github-actions[bot]'s), the PR's timeline, the requests of
-// the dearest operation the inputs allow and the read-back of what it
-// posted. With less a run stops before acting, run after run.
+// marker is not github-actions[bot]'s), the PR's timeline (read for the
+// decision or for a template), the steps of the dearest operation the
+// inputs allow and the read-back of what it posted. With less a run stops before acting, run after run.
 func MinBudget(cfg config.Config) int {
 	s := &sweeper{cfg: cfg, pol: cfg.Policy}
-	const identity, timeline = 1, 1
-	reads := 1 + identity + timeline
-	op := s.costOf(opUnstale)
+	reads := reqListing.n + reqViewer.n + reqTimeline.n
+	most := s.need(Unstaled)
 	if s.pol.DaysBeforeStale >= 0 {
-		reads++
-		op = max(op, s.costOf(opMark)+s.dedupeReserve(opMark))
+		reads += reqListing.n
+		most = max(most, s.need(Marked))
 	}
 	if s.pol.DaysBeforeClose >= 0 {
-		op = max(op, s.costOf(opClose)+s.dedupeReserve(opClose))
+		most = max(most, s.need(Closed))
 	}
-	return reads + op
+	return reads + most
 }
 
 // CheckBudget refuses an operations-per-run below MinBudget, as a

@@ -32,6 +32,10 @@ type GitHub interface {
 	Close(ctx context.Context, number int, labels []string) error
 	DeleteBranch(ctx context.Context, branch string) error
 	ConvertToDraft(ctx context.Context, nodeID string) error
+	// RefuseWrite is a dry run's n writes, not sent but admitted and
+	// counted as sent, so the dry run's budget runs out where the real
+	// run's would.
+	RefuseWrite(ctx context.Context, n int) error
 
 	Usage() Usage
 	RequestsLeft() int

@@ -126,18 +126,18 @@ func (s *sweeper) acted(o op) {
 	if it == nil {
 		return
 	}
-	switch o.kind {
-	case opMark:
+	switch o.out {
+	case Marked:
 		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, o.d.CloseAt
-	case opNotify:
+	case Notified:
 		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, o.d.CloseAt
 		it.LastActivity = s.beforeMark(o.d.MarkedAt)
-	case opUnstale:
+	case Unstaled:
 		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, s.markDueOf(it, o.d.InactiveSince)
 		it.LastActivity = o.d.InactiveSince
-	case opNudge:
+	case Nudged:
 		it.Nudged, it.NudgedAt, it.NudgeDue = true, s.now, time.Time{}
-	case opClose:
+	case Closed:
 		// Closed (or converted to a draft without the label): out of the
 		// queue of PRs waiting on something.
 		delete(s.q.at, o.pr.Number)

@@ -112,7 +112,7 @@ func TestQueueCarriesTurns(t *testing.T) {
 	}
 	res := w.run(inputs)
 	if !res.OK() {
-		t.Fatalf("run: failed %+v, stopped %v", res.Failed, res.Stopped)
+		t.Fatalf("run: failed %+v, stopped %v", res.Failed(), res.Stopped)
 	}
 	if res.StaleClock != lifecycle.ClockAuthorTurn {
 		t.Errorf("StaleClock = %q: the queue views cannot tell to group by turn", res.StaleClock)

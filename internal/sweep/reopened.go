@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -26,7 +25,7 @@ func (s *sweeper) reopenedOps(ctx context.Context) ([]op, error) {
 		return nil, nil
 	}
 	closedNow := map[int]bool{}
-	for _, it := range s.res.Closed {
+	for _, it := range s.res.Closed() {
 		closedNow[it.Number] = true
 	}
 	q := Query{State: "open", Labels: []string{label}, Sort: "updated", Direction: "asc"}
@@ -37,42 +36,7 @@ func (s *sweeper) reopenedOps(ctx context.Context) ([]op, error) {
 			pr.Draft && s.pol.CloseAction == lifecycle.CloseToDraft:
 			return
 		}
-		ops = append(ops, op{kind: opCleanCloseLabel, pr: pr, d: lifecycle.Decision{Action: lifecycle.Unstale, Reason: ReasonReopened}})
+		ops = append(ops, op{out: CloseLabelCleaned, pr: pr, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonReopened}})
 	}, everyPage)
 	return ops, err
-}
-
-// removeCloseLabel takes close-pr-label off a PR that the listing showed
-// open. That listing may be minutes old: a concurrent run may have closed
-// the PR since, putting the label on for good reason. So the PR is read
-// again right before the one write, which removes only that label.
-func (s *sweeper) removeCloseLabel(ctx context.Context, p op) error {
-	now, open, err := s.gh.PullNow(ctx, p.pr.Number)
-	if err != nil {
-		return err
-	}
-	switch {
-	case !open:
-		return &leftAlone{reason: lifecycle.ReasonClosedSince}
-	case now.Locked:
-		return &leftAlone{reason: lifecycle.ReasonLocked}
-	case now.Draft && s.pol.CloseAction == lifecycle.CloseToDraft:
-		return &leftAlone{reason: lifecycle.ReasonDraft}
-	case !now.HasLabel(s.cfg.CloseLabel):
-		return &leftAlone{reason: "close-pr-label already removed"}
-	}
-	return s.gh.RemoveLabel(ctx, p.pr.Number, labelAsOn(now, s.cfg.CloseLabel))
-}
-
-// leftAlone is an operation that a fresh read just before its write showed
-// to be no longer right: nothing was written, and the PR is reported as
-// skipped with the reason, not as failed.
-type leftAlone struct{ reason lifecycle.Reason }
-
-func (e *leftAlone) Error() string { return string(e.reason) }
-
-func asLeftAlone(err error) (*leftAlone, bool) {
-	var la *leftAlone
-	ok := errors.As(err, &la)
-	return la, ok
 }

@@ -12,8 +12,11 @@ type Item struct {
 	Number int
 	Title  string // untrusted: sanitise before printing
 	URL    string
-	Action lifecycle.Action // Mark, Notify, Unstale, Close (done, or would be in dry run), Skip, Keep
-	Reason lifecycle.Reason
+	// Outcome is what the run did to the PR (or, in a dry run, would);
+	// Action and Reason are the rules' decision that led to it.
+	Outcome Outcome
+	Action  lifecycle.Action
+	Reason  lifecycle.Reason
 	// LastActivity is the activity the decision counted; InactiveDays derives from it.
 	LastActivity time.Time
 	InactiveDays int
@@ -30,14 +33,9 @@ type Result struct {
 	// views group the open PRs by whose turn it is (QueueItem.Turn).
 	StaleClock lifecycle.StaleClock
 
-	Marked   []Item // includes Notify: labelled earlier, notice posted now
-	Unstaled []Item
-	Closed   []Item
-	Stale    []Item // still stale, waiting: with their close date
-	Skipped  []Item // exempt or filtered out
-	Failed   []Item // a read or write failed: left untouched this run
-	Cleaned  []Item // closed or merged by a person: stale label removed
-	Nudged   []Item // review nudge posted (or would be, in dry run)
+	// Items is every PR the run reports, each with its Outcome, in the
+	// order the run reached them (With picks those of some outcomes).
+	Items []Item
 
 	Considered int // open PRs the listings returned
 	// Self is the login GitHub named for the token, when the run learnt it
@@ -67,7 +65,11 @@ type Result struct {
 	// never listed may need work too; Left cannot count them.
 	Unlisted bool
 
-	Requests      int            // every HTTP request sent, retries included
+	Requests int // every HTTP request sent, retries included
+	// WouldSend is, in a dry run, the requests a real run would have sent
+	// on top of Requests: the writes it refused. Requests + WouldSend is
+	// what the real run spends, and the dry run stops where it would.
+	WouldSend     int
 	ByRoute       map[string]int // "GET /repos/{owner}/{repo}/issues" -> count
 	Writes        int
 	RateLimit     int // from the last x-ratelimit-limit header; 0: unknown
@@ -83,5 +85,43 @@ func (r Result) ListingFailed() bool {
 // OK reports whether the run should end green: nothing failed and no listing
 // was cut short by an error.
 func (r Result) OK() bool {
-	return len(r.Failed) == 0 && !r.ListingFailed()
+	return len(r.Failed()) == 0 && !r.ListingFailed()
 }
+
+// With returns the items with one of the outcomes, in the run's order.
+func (r Result) With(outs ...Outcome) []Item {
+	var items []Item
+	for _, it := range r.Items {
+		for _, o := range outs {
+			if it.Outcome == o {
+				items = append(items, it)
+				break
+			}
+		}
+	}
+	return items
+}
+
+// Marked is the PRs marked stale, and those whose late notice was posted.
+func (r Result) Marked() []Item { return r.With(Marked, Notified) }
+
+// Unstaled is the PRs un-staled after a person's activity.
+func (r Result) Unstaled() []Item { return r.With(Unstaled) }
+
+// Closed is the PRs closed (or converted to drafts) as stale.
+func (r Result) Closed() []Item { return r.With(Closed) }
+
+// Stale is the PRs still stale, waiting.
+func (r Result) Stale() []Item { return r.With(StillStale) }
+
+// Skipped is the PRs exempt, filtered out or left alone.
+func (r Result) Skipped() []Item { return r.With(Skipped) }
+
+// Failed is the PRs left untouched because a request failed.
+func (r Result) Failed() []Item { return r.With(Failed) }
+
+// Cleaned is the PRs tidied after a close or a reopening.
+func (r Result) Cleaned() []Item { return r.With(cleanUps...) }
+
+// Nudged is the PRs whose review nudge was posted.
+func (r Result) Nudged() []Item { return r.With(Nudged) }

@@ -24,7 +24,7 @@ func TestRule1IssuesAreNeverTouched(t *testing.T) {
 	if len(w.fake.Comments(closedPR)) != 0 || w.state(closedPR) != "closed" {
 		t.Errorf("closed PR #%d was touched", closedPR)
 	}
-	if !w.hasLabel(pr, "stale") || !has(res.Marked, pr) {
+	if !w.hasLabel(pr, "stale") || !has(res.Marked(), pr) {
 		t.Errorf("open PR #%d not marked: %v", pr, w.labels(pr))
 	}
 }
@@ -48,7 +48,7 @@ func TestRule2MarksAfterDaysBeforeStale(t *testing.T) {
 			t.Errorf("notice lacks %q:\n%s", want, body)
 		}
 	}
-	if got := numbers(res.Marked); len(got) != 1 || got[0] != old {
+	if got := numbers(res.Marked()); len(got) != 1 || got[0] != old {
 		t.Errorf("Marked = %v, want [%d]", got, old)
 	}
 }
@@ -120,8 +120,8 @@ func TestRule3KeptAlive(t *testing.T) {
 			if got := !w.hasLabel(n, "stale"); got != tc.unstale {
 				t.Fatalf("un-staled = %v, want %v (labels %v)", got, tc.unstale, w.labels(n))
 			}
-			if has(res.Unstaled, n) != tc.unstale || w.state(n) != "open" {
-				t.Fatalf("result Unstaled %v, state %s", numbers(res.Unstaled), w.state(n))
+			if has(res.Unstaled(), n) != tc.unstale || w.state(n) != "open" {
+				t.Fatalf("result Unstaled %v, state %s", numbers(res.Unstaled()), w.state(n))
 			}
 		})
 	}
@@ -187,8 +187,8 @@ func TestRule4Closes(t *testing.T) {
 	if w.state(notYet) != "open" || !w.hasLabel(notYet, "stale") {
 		t.Errorf("#%d marked 29 days ago: state %s", notYet, w.state(notYet))
 	}
-	if len(res.Closed) != 2 || !has(res.Stale, notYet) {
-		t.Errorf("Closed %v, Stale %v", numbers(res.Closed), numbers(res.Stale))
+	if len(res.Closed()) != 2 || !has(res.Stale(), notYet) {
+		t.Errorf("Closed %v, Stale %v", numbers(res.Closed()), numbers(res.Stale()))
 	}
 }
 
@@ -336,8 +336,8 @@ func TestRule7DeleteBranch(t *testing.T) {
 	if !w.fake.HasBranch("shared-name") || !w.fake.HasBranch("main") {
 		t.Errorf("a fork's or the default branch was deleted: %v", w.fake.Branches())
 	}
-	if len(res.Failed) != 0 {
-		t.Errorf("failed: %+v (an already-deleted branch is not an error)", res.Failed)
+	if len(res.Failed()) != 0 {
+		t.Errorf("failed: %+v (an already-deleted branch is not an error)", res.Failed())
 	}
 }
 
@@ -354,9 +354,9 @@ func TestRule8DryRunWritesNothing(t *testing.T) {
 	if n := w.fake.Writes(); n != 0 {
 		t.Fatalf("dry run sent %d write requests: %v", n, w.fake.WriteRequests())
 	}
-	if !has(res.Marked, mark) || !has(res.Closed, closing) || !has(res.Unstaled, unstale) || !res.DryRun {
+	if !has(res.Marked(), mark) || !has(res.Closed(), closing) || !has(res.Unstaled(), unstale) || !res.DryRun {
 		t.Fatalf("dry run should report what it would do: marked %v closed %v unstaled %v",
-			numbers(res.Marked), numbers(res.Closed), numbers(res.Unstaled))
+			numbers(res.Marked()), numbers(res.Closed()), numbers(res.Unstaled()))
 	}
 }
 
@@ -373,8 +373,8 @@ func TestRule9BudgetAndContinuation(t *testing.T) {
 	if c := w.fake.Count(); c > 21 {
 		t.Fatalf("%d requests with operations-per-run 21", c)
 	}
-	if res.Stopped == nil || res.Left == 0 || len(res.Marked) == 0 {
-		t.Fatalf("Stopped %v Left %d Marked %d: want an early stop that marked some", res.Stopped, res.Left, len(res.Marked))
+	if res.Stopped == nil || res.Left == 0 || len(res.Marked()) == 0 {
+		t.Fatalf("Stopped %v Left %d Marked %d: want an early stop that marked some", res.Stopped, res.Left, len(res.Marked()))
 	}
 	for i := 0; i < 5; i++ {
 		w.clock.Advance(time.Hour)
@@ -424,7 +424,7 @@ func TestSecondRunWritesNothing(t *testing.T) {
 		t.Fatalf("second run sent %d writes: %v", n, w.fake.WriteRequests())
 	}
 	if !res.OK() {
-		t.Fatalf("second run not OK: %+v", res.Failed)
+		t.Fatalf("second run not OK: %+v", res.Failed())
 	}
 }
 
@@ -478,7 +478,7 @@ func TestRule4ZeroDaysBeforeCloseClosesInTheSameRun(t *testing.T) {
 	if w.state(n) != "closed" || w.notices(n, "close") != 1 || w.hasLabel(n, "stale") || !w.hasLabel(n, "closed-stale") {
 		t.Fatalf("state %s, %d close comments, labels %v: want closed at once with closed-stale", w.state(n), w.notices(n, "close"), w.labels(n))
 	}
-	if !has(res.Closed, n) {
-		t.Fatalf("Closed = %v", numbers(res.Closed))
+	if !has(res.Closed(), n) {
+		t.Fatalf("Closed = %v", numbers(res.Closed()))
 	}
 }

@@ -191,7 +191,7 @@ func sfReference(t *testing.T, build func(*world), inputs map[string]string) (ma
 	w.fake.Reset()
 	res := w.run(inputs)
 	if !res.OK() || res.Stopped != nil {
-		t.Fatalf("reference run: OK %v, stopped %v, failed %+v", res.OK(), res.Stopped, res.Failed)
+		t.Fatalf("reference run: OK %v, stopped %v, failed %+v", res.OK(), res.Stopped, res.Failed())
 	}
 	return w.sfSnapshot(), w.fake.Writes()
 }
@@ -227,8 +227,8 @@ func TestSafetyFailingTimelineLeavesThePRAlone(t *testing.T) {
 					t.Errorf("write to #%d whose timeline failed: %s %s", bad, r.Method, r.Path)
 				}
 			}
-			if !has(res.Failed, bad) {
-				t.Errorf("Failed = %v, want #%d in it", numbers(res.Failed), bad)
+			if !has(res.Failed(), bad) {
+				t.Errorf("Failed = %v, want #%d in it", numbers(res.Failed()), bad)
 			}
 			if res.OK() {
 				t.Error("OK() = true with a PR left unread")
@@ -292,8 +292,8 @@ func TestSafetyFailingListingPageClosesNothing(t *testing.T) {
 			if res.OK() || !res.ListingFailed() {
 				t.Errorf("OK %v Stopped %v: want a failed run stopped on the listing", res.OK(), res.Stopped)
 			}
-			if len(res.Closed) != 0 {
-				t.Errorf("Closed = %v", numbers(res.Closed))
+			if len(res.Closed()) != 0 {
+				t.Errorf("Closed = %v", numbers(res.Closed()))
 			}
 		})
 	}
@@ -345,7 +345,7 @@ func TestSafetyCrashAfterEveryWriteConverges(t *testing.T) {
 			w.clock.Advance(time.Hour)
 			res := w.run(sfInputs)
 			if !res.OK() {
-				t.Errorf("run after the crash: failed %+v, stopped %v", res.Failed, res.Stopped)
+				t.Errorf("run after the crash: failed %+v, stopped %v", res.Failed(), res.Stopped)
 			}
 			sfDiff(t, "after crash and rerun", w.sfSnapshot(), want)
 			for _, n := range m.mark {
@@ -448,7 +448,7 @@ func TestSafetyConcurrentRunsPostOnce(t *testing.T) {
 				}
 				for i, r := range results {
 					if !r.OK() {
-						t.Errorf("run %d: failed %+v stopped %v", i, r.Failed, r.Stopped)
+						t.Errorf("run %d: failed %+v stopped %v", i, r.Failed(), r.Stopped)
 					}
 				}
 				for _, n := range m.mark {
@@ -529,17 +529,17 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 					t.Errorf("Stopped = %v, want the rate limit", res.Stopped)
 				}
 				if !res.OK() {
-					t.Errorf("a rate limit failed the run: %+v", res.Failed)
+					t.Errorf("a rate limit failed the run: %+v", res.Failed())
 				}
 				if res.Left == 0 {
 					t.Errorf("Left = 0 with work remaining (marked %v closed %v unstaled %v)",
-						numbers(res.Marked), numbers(res.Closed), numbers(res.Unstaled))
+						numbers(res.Marked()), numbers(res.Closed()), numbers(res.Unstaled()))
 				}
 				// After the reset, the next run finishes the work.
 				w.fake.ClearFaults()
 				w.clock.Set(reset.Add(time.Minute))
 				if r2 := w.run(sfInputs); !r2.OK() || r2.Stopped != nil {
-					t.Fatalf("run after the reset: %+v stopped %v", r2.Failed, r2.Stopped)
+					t.Fatalf("run after the reset: %+v stopped %v", r2.Failed(), r2.Stopped)
 				}
 				for _, n := range m.mark {
 					if w.notices(n, "stale") != 1 {
@@ -613,7 +613,7 @@ func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
 				t.Errorf("waited %v, more than the cap %v", longest, maxWait)
 			}
 			if !res.OK() || res.Stopped != nil {
-				t.Errorf("OK %v stopped %v failed %+v: a single secondary limit should only delay the run", res.OK(), res.Stopped, res.Failed)
+				t.Errorf("OK %v stopped %v failed %+v: a single secondary limit should only delay the run", res.OK(), res.Stopped, res.Failed())
 			}
 			sfDiff(t, "after a secondary limit", w.sfSnapshot(), want)
 		})
@@ -653,7 +653,7 @@ func TestSafetySecondaryRetryAfterBeyondTheCap(t *testing.T) {
 		t.Errorf("retry-after: 3600 was not honoured: %d requests before it elapsed, first %s", len(early), early[0])
 	}
 	if !res.OK() {
-		t.Errorf("a secondary limit failed the run: %+v", res.Failed)
+		t.Errorf("a secondary limit failed the run: %+v", res.Failed())
 	}
 }
 
@@ -684,7 +684,7 @@ func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
 					t.Errorf("Stopped = %v, want the secondary limit", res.Stopped)
 				}
 				if !res.OK() {
-					t.Errorf("repeated secondary limits failed the run: %+v", res.Failed)
+					t.Errorf("repeated secondary limits failed the run: %+v", res.Failed())
 				}
 				if from != "first request" && res.Left == 0 {
 					t.Error("Left = 0 with work remaining")
@@ -762,7 +762,7 @@ func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
 					t.Fatalf("only %d faults fired", hit)
 				}
 				if !res.OK() || res.Stopped != nil {
-					t.Errorf("OK %v stopped %v failed %+v: transient read failures must be retried", res.OK(), res.Stopped, res.Failed)
+					t.Errorf("OK %v stopped %v failed %+v: transient read failures must be retried", res.OK(), res.Stopped, res.Failed())
 				}
 				sfDiff(t, "after transient read failures", w.sfSnapshot(), want)
 			})
@@ -808,19 +808,19 @@ func TestSafetyLostWriteAnswers(t *testing.T) {
 					// Not made, and no answer says so: the comment is not
 					// sent again in this run (GitHub could still make it
 					// late), its PR fails, and the next run finishes.
-					for _, f := range res.Failed {
+					for _, f := range res.Failed() {
 						if !strings.Contains(f.Err, "outcome unknown") {
 							t.Errorf("#%d failed with %q, want its outcome unknown", f.Number, f.Err)
 						}
 					}
-					if len(res.Failed) == 0 {
+					if len(res.Failed()) == 0 {
 						t.Error("no PR failed, but a comment's outcome was unknown")
 					}
 					w.clock.Advance(time.Hour)
 					res = w.run(sfInputs)
 				}
 				if !res.OK() {
-					t.Errorf("failed %+v", res.Failed)
+					t.Errorf("failed %+v", res.Failed())
 				}
 				for _, n := range append(m.mark, m.close...) {
 					if c := w.notices(n, "stale"); c != 1 {
@@ -883,8 +883,8 @@ func TestSafetyPaginationUnderOwnWrites(t *testing.T) {
 			t.Errorf("#%d not un-staled", n)
 		}
 	}
-	if len(res.Marked) != len(mark) || len(res.Closed) != len(closing) || len(res.Unstaled) != len(unstale) {
-		t.Errorf("marked %d closed %d unstaled %d, want %d %d %d", len(res.Marked), len(res.Closed), len(res.Unstaled),
+	if len(res.Marked()) != len(mark) || len(res.Closed()) != len(closing) || len(res.Unstaled()) != len(unstale) {
+		t.Errorf("marked %d closed %d unstaled %d, want %d %d %d", len(res.Marked()), len(res.Closed()), len(res.Unstaled()),
 			len(mark), len(closing), len(unstale))
 	}
 }
@@ -965,7 +965,7 @@ func TestSafetyHostileText(t *testing.T) {
 
 			res := w.run(inputs)
 			if !res.OK() || res.Stopped != nil {
-				t.Fatalf("OK %v stopped %v failed %+v", res.OK(), res.Stopped, res.Failed)
+				t.Fatalf("OK %v stopped %v failed %+v", res.OK(), res.Stopped, res.Failed())
 			}
 			for _, n := range mark {
 				if !w.hasLabel(n, staleLabel) || w.notices(n, "stale") != 1 {
@@ -984,7 +984,7 @@ func TestSafetyHostileText(t *testing.T) {
 			if w.hasLabel(merged, staleLabel) {
 				t.Errorf("merged #%d keeps %q", merged, staleLabel)
 			}
-			for _, it := range res.Marked {
+			for _, it := range res.Marked() {
 				if i := slices.Index(mark, it.Number); i >= 0 && it.Title != hostile[i] {
 					t.Errorf("#%d title %q, want it as is (the report sanitises)", it.Number, it.Title)
 				}
@@ -1029,7 +1029,7 @@ func TestSafetyDeleteBranch(t *testing.T) {
 		}
 	}
 	if !res.OK() {
-		t.Errorf("failed %+v (a 422 on an already deleted branch is not an error)", res.Failed)
+		t.Errorf("failed %+v (a 422 on an already deleted branch is not an error)", res.Failed())
 	}
 	if w.fake.HasBranch("fix/issue#12?") {
 		t.Error("the same-repository branch fix/issue#12? was not deleted")
@@ -1172,12 +1172,12 @@ func TestSafetySoak(t *testing.T) {
 	for day := 0; day < 50; day++ {
 		res := w.run(inputs)
 		stops[fmt.Sprint(res.Stopped)]++
-		marked, closed, unstaled = marked+len(res.Marked), closed+len(res.Closed), unstaled+len(res.Unstaled)
+		marked, closed, unstaled = marked+len(res.Marked()), closed+len(res.Closed()), unstaled+len(res.Unstaled())
 		// A comment whose answer was a 5xx or lost is not sent again in
 		// the same run (GitHub may still make it): that PR fails for the
 		// run by design, and the next run finishes it. Any other failure
 		// is a bug.
-		for _, f := range res.Failed {
+		for _, f := range res.Failed() {
 			if !strings.Contains(f.Err, "outcome unknown") {
 				t.Errorf("day %d: #%d failed: %s", day, f.Number, f.Err)
 			}
@@ -1259,7 +1259,7 @@ func TestSafetySoak(t *testing.T) {
 	w.fake.Reset()
 	res := w.run(sfWith(inputs, "operations-per-run", "5000"))
 	if !res.OK() || res.Stopped != nil {
-		t.Fatalf("final run: stopped %v failed %+v", res.Stopped, res.Failed)
+		t.Fatalf("final run: stopped %v failed %+v", res.Stopped, res.Failed())
 	}
 	for _, r := range w.fake.WriteRequests() {
 		if n := sfPROf(r); want[n] == "" {

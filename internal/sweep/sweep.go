@@ -126,9 +126,9 @@ func (s *sweeper) run(ctx context.Context) {
 			s.stopOn(err)
 		}
 	}
-	if !s.cfg.DebugOnly {
-		s.apply(ctx, s.duplicateOps(ctx))
-	}
+	// A dry run reads back too (what a real run would spend), and refuses
+	// the deletions of what it finds.
+	s.apply(ctx, s.duplicateOps(ctx))
 }
 
 // labelled lists the open PRs carrying the stale label. Every one that is

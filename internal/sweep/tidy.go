@@ -32,7 +32,7 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 	}
 	var ops []op
 	for _, pr := range closed {
-		o := op{kind: opCleanLabel, pr: pr, d: lifecycle.Decision{Action: lifecycle.Unstale, Reason: ReasonClosedByPerson}}
+		o := op{out: LabelCleaned, pr: pr, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonClosedByPerson}}
 		if s.cfg.DeleteBranch {
 			// Only our own closing comment proves the close was ours.
 			act, err := s.activity(ctx, pr)
@@ -44,7 +44,7 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 				continue
 			}
 			if act.ClosedBySelf {
-				o.kind, o.d = opFinishClose, lifecycle.Decision{Action: lifecycle.Close, Reason: ReasonBranchFinishing}
+				o.out, o.d = BranchFinished, lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonBranchFinishing}
 			}
 		}
 		ops = append(ops, o)
@@ -137,7 +137,7 @@ func (s *sweeper) duplicateOps(ctx context.Context) []op {
 	var ops []op
 	for _, g := range groups {
 		for _, c := range duplicatesIn(g, s.boundaries[g[0].issue]) {
-			ops = append(ops, op{kind: opDeleteDuplicate, pr: lifecycle.PR{Number: c.issue}, comment: c.id,
+			ops = append(ops, op{out: DuplicateDeleted, pr: lifecycle.PR{Number: c.issue}, comment: c.id,
 				d: lifecycle.Decision{Reason: ReasonDuplicate}})
 		}
 	}

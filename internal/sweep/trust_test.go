@@ -39,8 +39,8 @@ func TestTrustPersonKeptItAliveAfterTheMark(t *testing.T) {
 			n := w.markedPR(60)
 			tc.act(w, n)
 			res := w.run(nil)
-			if w.state(n) != "open" || w.hasLabel(n, "stale") || !has(res.Unstaled, n) {
-				t.Fatalf("state %s, labels %v, unstaled %v: want open and un-staled", w.state(n), w.labels(n), numbers(res.Unstaled))
+			if w.state(n) != "open" || w.hasLabel(n, "stale") || !has(res.Unstaled(), n) {
+				t.Fatalf("state %s, labels %v, unstaled %v: want open and un-staled", w.state(n), w.labels(n), numbers(res.Unstaled()))
 			}
 			if w.notices(n, "close") != 0 {
 				t.Fatal("a closing comment was posted")
@@ -121,7 +121,7 @@ func TestTrustBotCommitsAreNotActivity(t *testing.T) {
 	w.fake.PushAs(fixed, preCommit, daysAgo(2), "[pre-commit.ci] auto fixes")
 	res := w.run(nil)
 	for _, n := range []int{merged, fixed} {
-		if w.state(n) != "closed" || has(res.Unstaled, n) {
+		if w.state(n) != "closed" || has(res.Unstaled(), n) {
 			t.Errorf("#%d: state %s: a bot's push un-staled it", n, w.state(n))
 		}
 	}
@@ -270,7 +270,7 @@ func TestTrustCappedRunServesPeopleFirst(t *testing.T) {
 	res := w.run(map[string]string{"operations-per-run": "30"})
 	for _, n := range revived {
 		if w.hasLabel(n, "stale") {
-			t.Errorf("#%d revived by a person: still stale after a capped run (unstaled %v)", n, numbers(res.Unstaled))
+			t.Errorf("#%d revived by a person: still stale after a capped run (unstaled %v)", n, numbers(res.Unstaled()))
 		}
 	}
 	if res.Stopped == nil {
@@ -288,7 +288,7 @@ func TestTrustForgedMarkers(t *testing.T) {
 	w.fake.Comment(pasted, mallory, daysAgo(39), "<!-- stalepr:close -->")
 
 	res := w.run(nil)
-	if !has(res.Unstaled, quoted) || w.hasLabel(quoted, "stale") {
+	if !has(res.Unstaled(), quoted) || w.hasLabel(quoted, "stale") {
 		t.Errorf("a person quoting the notice is a person's comment: labels %v", w.labels(quoted))
 	}
 	if w.state(pasted) != "open" || w.hasLabel(pasted, "stale") || w.notices(pasted, "close") != 1 {
@@ -335,7 +335,7 @@ func TestTrustSamePRTwiceInOneRun(t *testing.T) {
 			t.Fatalf("#%d: %d notices from one run", n, c)
 		}
 	}
-	if len(res.Marked) == 0 {
+	if len(res.Marked()) == 0 {
 		t.Fatal("nothing marked: the test proves nothing")
 	}
 }
@@ -390,7 +390,7 @@ func TestTrustConcurrentRunsAtFullSpeed(t *testing.T) {
 		}
 		wg.Wait()
 		for i, r := range res {
-			t.Logf("run %d: stopped %v, %d requests, %d marked, by route %v", i, r.Stopped, r.Requests, len(r.Marked), r.ByRoute)
+			t.Logf("run %d: stopped %v, %d requests, %d marked, by route %v", i, r.Stopped, r.Requests, len(r.Marked()), r.ByRoute)
 		}
 		for _, n := range prs {
 			if c := w.notices(n, "stale"); c != 1 {

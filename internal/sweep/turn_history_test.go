@@ -172,7 +172,7 @@ func TestTurnHistoryMonth(t *testing.T) {
 		runStart := clock.Now()
 		res := h.w.run(inputs)
 		if !res.OK() || res.Stopped != nil {
-			t.Errorf("day %d: run stopped %v failed %+v", day, res.Stopped, res.Failed)
+			t.Errorf("day %d: run stopped %v failed %+v", day, res.Stopped, res.Failed())
 		}
 		for n, g := range gens {
 			for _, e := range fake.Events(n) {

@@ -141,7 +141,7 @@ func TestTurnAuthorTurnClock(t *testing.T) {
 	}
 	res := w.run(authorTurnInputs)
 	if !res.OK() {
-		t.Fatalf("run: failed %+v, stopped %v", res.Failed, res.Stopped)
+		t.Fatalf("run: failed %+v, stopped %v", res.Failed(), res.Stopped)
 	}
 	for i, c := range cases {
 		if got := w.hasLabel(prs[i], "stale"); got != c.marked {
@@ -184,7 +184,7 @@ func TestTurnAuthorTurnUnstaleAndClose(t *testing.T) {
 	f.Push(pushed, "alice", w.now(), "renamed")
 	f.Comment(pinged, carol, w.now(), "+1")
 	res := w.run(authorTurnInputs)
-	if w.hasLabel(pushed, "stale") || !has(res.Unstaled, pushed) {
+	if w.hasLabel(pushed, "stale") || !has(res.Unstaled(), pushed) {
 		t.Errorf("#%d: the author pushed, still %v", pushed, w.labels(pushed))
 	}
 	if !w.hasLabel(pinged, "stale") {
@@ -218,7 +218,7 @@ func TestTurnNudgeOncePerTurn(t *testing.T) {
 	onAuthor := w.openPR(30, alice)
 	f.Comment(onAuthor, maint, daysAgo(20), "please add a test")
 	res := w.run(nudgeInputs)
-	if w.notices(n, "nudge") != 1 || !w.hasLabel(n, "waiting-on-review") || !has(res.Nudged, n) {
+	if w.notices(n, "nudge") != 1 || !w.hasLabel(n, "waiting-on-review") || !has(res.Nudged(), n) {
 		t.Fatalf("#%d: %d nudges, labels %v; want one nudge and its label", n, w.notices(n, "nudge"), w.labels(n))
 	}
 	body := f.Comments(n)[0].Body
@@ -314,7 +314,7 @@ func TestTurnNudgeConcurrentRuns(t *testing.T) {
 	}
 	for i, r := range results {
 		if !r.OK() {
-			t.Errorf("run %d: failed %+v stopped %v", i, r.Failed, r.Stopped)
+			t.Errorf("run %d: failed %+v stopped %v", i, r.Failed(), r.Stopped)
 		}
 	}
 	for _, n := range prs {
@@ -374,7 +374,7 @@ func TestTurnNudgeDryRun(t *testing.T) {
 		inputs[k] = v
 	}
 	res := w.run(inputs)
-	if got := w.fake.Writes(); got != 0 || !has(res.Nudged, n) {
-		t.Errorf("dry run: %d writes, nudged %v; want none, and #%d reported", got, numbers(res.Nudged), n)
+	if got := w.fake.Writes(); got != 0 || !has(res.Nudged(), n) {
+		t.Errorf("dry run: %d writes, nudged %v; want none, and #%d reported", got, numbers(res.Nudged()), n)
 	}
 }

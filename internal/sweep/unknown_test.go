@@ -44,8 +44,8 @@ func TestUnknownOutcomeLateCommentIsNotPostedTwice(t *testing.T) {
 			if posts := w.fake.CountBy()["POST "+sfPRCommentsRoute]; posts != 1 {
 				t.Errorf("%d comment posts, want 1: a write whose outcome is unknown is not sent again", posts)
 			}
-			if len(res.Failed) != 1 || res.Failed[0].Number != n || !strings.Contains(res.Failed[0].Err, "outcome unknown") {
-				t.Errorf("failed %+v; want #%d failed with its outcome unknown", res.Failed, n)
+			if len(res.Failed()) != 1 || res.Failed()[0].Number != n || !strings.Contains(res.Failed()[0].Err, "outcome unknown") {
+				t.Errorf("failed %+v; want #%d failed with its outcome unknown", res.Failed(), n)
 			}
 			if c := w.notices(n, kind); c != 1 {
 				t.Fatalf("#%d: %d %s notices after the run, want the late one alone", n, c, kind)
@@ -57,7 +57,7 @@ func TestUnknownOutcomeLateCommentIsNotPostedTwice(t *testing.T) {
 			w.clock.Advance(time.Hour)
 			next := w.run(inputs)
 			if !next.OK() {
-				t.Errorf("next run: failed %+v, stopped %v", next.Failed, next.Stopped)
+				t.Errorf("next run: failed %+v, stopped %v", next.Failed(), next.Stopped)
 			}
 			if c := w.notices(n, kind); c != 1 {
 				t.Errorf("#%d: %d %s notices after the next run, want 1", n, c, kind)
@@ -110,9 +110,9 @@ func TestUnknownOutcomeDraftConversionMustSayDraft(t *testing.T) {
 			if got := w.labels(n); strings.Join(got, ",") != strings.Join(before, ",") {
 				t.Errorf("labels %v, want %v untouched", got, before)
 			}
-			if has(res.Closed, n) || len(res.Failed) != 1 || res.Failed[0].Number != n ||
-				!strings.Contains(res.Failed[0].Err, "not converted") {
-				t.Errorf("closed %v failed %+v; want #%d failed, not converted", numbers(res.Closed), res.Failed, n)
+			if has(res.Closed(), n) || len(res.Failed()) != 1 || res.Failed()[0].Number != n ||
+				!strings.Contains(res.Failed()[0].Err, "not converted") {
+				t.Errorf("closed %v failed %+v; want #%d failed, not converted", numbers(res.Closed()), res.Failed(), n)
 			}
 		})
 	}

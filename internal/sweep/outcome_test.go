@@ -1,0 +1,74 @@
+package sweep_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/report"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// lineLog keeps the log lines a run's PRs get, worded as the action logs
+// them.
+type lineLog struct {
+	nopLog
+	dry bool
+	out []string
+}
+
+func (l *lineLog) PR(it sweep.Item) { l.out = append(l.out, report.PRLine(it, l.dry)) }
+
+// lineOf is the log line of PR n.
+func (l *lineLog) lineOf(n int) string {
+	for _, line := range l.out {
+		if strings.HasPrefix(line, "#"+strconv.Itoa(n)+" ") {
+			return line
+		}
+	}
+	return ""
+}
+
+// TestCleanUpLogLinesAgreeWithCounts (issue 16, item 1): a clean-up is its
+// own outcome, and its log line says what the counts line counts. The stale
+// label taken off a PR a person closed was logged "un-staled: closed or
+// merged by a person" while the counts said "un-staled 0, … labels cleaned
+// 1"; a branch deletion finished after a stopped run was logged "closed: …
+// inactive 0 days".
+func TestCleanUpLogLinesAgreeWithCounts(t *testing.T) {
+	t.Parallel()
+	for _, dry := range []bool{false, true} {
+		w := newWorld(t)
+		byPerson := w.markedPR(10)
+		w.fake.Close(byPerson, alice, daysAgo(3), "")
+		w.fake.AddBranch("old-work")
+		ours := w.markedPR(40, func(is *fakegithub.Issue) { is.HeadRef = "old-work" })
+		w.fake.Comment(ours, action, daysAgo(1), "Closed as stale.\n\n<!-- stalepr:close -->")
+		w.fake.Close(ours, action, daysAgo(1).Add(time.Second), "")
+		inputs := map[string]string{"delete-branch": "true"}
+		if dry {
+			inputs["debug-only"] = "true"
+		}
+		log := &lineLog{dry: dry}
+		res := w.runLog(inputs, log)
+
+		want := map[bool]struct{ person, branch, counts string }{
+			false: {"stale label removed: closed or merged by a person", "branch deletion finished: closed earlier by stalepr", "un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 2"},
+			true:  {"would remove stale label: closed or merged by a person", "would finish branch deletion: closed earlier by stalepr", "would un-stale 0, would close 0, still stale 0, skipped 0, failed 0, labels to clean 2"},
+		}[dry]
+		if got := log.lineOf(byPerson); !strings.HasPrefix(got, "#"+strconv.Itoa(byPerson)+" "+want.person) {
+			t.Errorf("dry=%v: closed by a person, logged %q; want %q", dry, got, want.person)
+		}
+		if got := log.lineOf(ours); !strings.HasPrefix(got, "#"+strconv.Itoa(ours)+" "+want.branch) {
+			t.Errorf("dry=%v: branch deletion finished, logged %q; want %q", dry, got, want.branch)
+		}
+		if got := report.Counts(res); !strings.Contains(got, want.counts) {
+			t.Errorf("dry=%v: counts %q lack %q", dry, got, want.counts)
+		}
+		if !dry && (w.hasLabel(byPerson, "stale") || w.hasLabel(ours, "stale") || w.fake.HasBranch("old-work")) {
+			t.Errorf("clean-ups not done: labels %v, %v; branch kept %v", w.labels(byPerson), w.labels(ours), w.fake.HasBranch("old-work"))
+		}
+	}
+}

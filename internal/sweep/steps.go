@@ -1,0 +1,441 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/notice"
+)
+
+// Outcome is what happened to a PR in a run (in a dry run, what would
+// have): the sweep's word, where lifecycle.Action is the rules'. Every
+// operation has one, every Item of a Result has one, and the report words
+// each from one table keyed by it.
+//
+// The order of the write outcomes is the order a plan runs in: a capped
+// budget goes first to what people wait for (the label off a PR someone
+// revived), then to closes, then to telling and marking; the clean-ups come
+// after the run's own work.
+type Outcome int
+
+const (
+	_                 Outcome = iota
+	Unstaled                  // a person acted after the mark: the stale label off
+	Closed                    // closing comment, then close (or convert to draft), branch
+	Notified                  // our label lacked its notice (a run stopped in between): posted
+	Marked                    // the stale label, then the notice
+	Nudged                    // the review nudge, then review-nudge-label (nudge.go)
+	NudgeLabeled              // the nudge label added (a run stopped after the nudge) or removed (the turn passed)
+	BranchFinished            // we closed it, a stopped run left its branch: deleted, stale label off
+	LabelCleaned              // a person closed or merged it: the stale label off
+	CloseLabelCleaned         // open again after a stale close: close-pr-label off
+	DuplicateDeleted          // a concurrent run's copy of one of our notices, deleted
+
+	// Outcomes that write nothing.
+	StillStale // stale, waiting: with its close date
+	Skipped    // exempt, filtered out, or left alone after a fresh read
+	Failed     // a read or write failed: left untouched this run
+)
+
+// cleanUps are the outcomes that tidy after a close or a reopening.
+var cleanUps = []Outcome{BranchFinished, LabelCleaned, CloseLabelCleaned}
+
+// outcomeOf is the operation a rule's decision calls for.
+var outcomeOf = map[lifecycle.Action]Outcome{
+	lifecycle.Unstale: Unstaled, lifecycle.Close: Closed, lifecycle.Notify: Notified, lifecycle.Mark: Marked,
+}
+
+// An operation is a plan of request steps: the reads its writes need (a
+// template's timeline, a fresh look at the PR, the branch checks), then the
+// writes, in an order a stop between two of them leaves in a state the next
+// run recognises and finishes. Its cost is what its steps send at most, so
+// the budget check and the requests sent cannot drift apart, and a dry run
+// walks the same steps, sending the reads and refusing only the writes.
+
+// request is one kind of request a step sends, as a plan names it.
+type request struct {
+	name  string
+	write bool
+	n     int  // requests it sends at most
+	posts bool // a comment: this run's notices are read back at its end
+	// afterWrite: a read whose answer depends on a write before it (open
+	// PRs on a branch, once the PR is closed). A dry run, which did not
+	// send that write, cannot ask it truthfully: it counts it as sent, and
+	// takes the answer a real run most often gets.
+	afterWrite bool
+}
+
+var (
+	reqTimeline      = request{name: "GET timeline", n: 1}
+	reqPull          = request{name: "GET pull", n: 1}                       // the PR as it is now
+	reqHead          = request{name: "GET pull", n: 1}                       // its head branch
+	reqBranchInUse   = request{name: "GET pulls ×2", n: 2, afterWrite: true} // open PRs on the branch: as base, as head
+	reqAddLabels     = request{name: "POST labels", write: true, n: 1}
+	reqSetLabels     = request{name: "PUT labels", write: true, n: 1}
+	reqRemoveLabel   = request{name: "DELETE label", write: true, n: 1}
+	reqLabelWrite    = request{name: "DELETE label|PUT labels", write: true, n: 1}
+	reqComment       = request{name: "POST comment", write: true, n: 1, posts: true}
+	reqClose         = request{name: "PATCH issue", write: true, n: 1}
+	reqDeleteRef     = request{name: "DELETE ref", write: true, n: 1}
+	reqDraft         = request{name: "POST graphql", write: true, n: 1}
+	reqDeleteComment = request{name: "DELETE comment", write: true, n: 1}
+)
+
+// step is one request of an operation. when, if set, is asked just before
+// the step: false skips it (what an earlier read showed makes it needless).
+type step struct {
+	request
+	when    func() bool
+	send    func(ctx context.Context) error
+	reserve bool // it may use rate-limit-reserve (MayUseReserve)
+}
+
+// cost is the number of requests steps send at most.
+func cost(steps []step) int {
+	n := 0
+	for _, st := range steps {
+		n += st.n
+	}
+	return n
+}
+
+// posts reports whether steps post a comment.
+func posts(steps []step) bool {
+	for _, st := range steps {
+		if st.posts {
+			return true
+		}
+	}
+	return false
+}
+
+// steps expands an operation into its requests. Steps may fill o (the
+// activity a template needs) for the steps after them.
+func (s *sweeper) steps(o *op) []step {
+	n := o.pr.Number
+	stale := labelAsOn(o.pr, s.pol.StaleLabel)
+	switch o.out {
+	case Marked:
+		return s.markSteps(o)
+	case Notified:
+		return s.noticeSteps(o, o.d.MarkedAt)
+	case Unstaled:
+		return s.unstaleSteps(o)
+	case Closed:
+		if s.pol.CloseAction == lifecycle.CloseToDraft {
+			return s.draftSteps(o)
+		}
+		return s.closeSteps(o)
+	case BranchFinished:
+		return append(s.branchSteps(n), s.removeLabel(n, stale))
+	case LabelCleaned:
+		return []step{s.removeLabel(n, stale)}
+	case CloseLabelCleaned:
+		return s.closeLabelSteps(o)
+	case DuplicateDeleted:
+		// A copy of our own notice, a bounded clean-up that keeps the
+		// one-notice promise: it may use rate-limit-reserve.
+		return []step{{request: reqDeleteComment, reserve: true, send: func(ctx context.Context) error {
+			return s.gh.DeleteComment(ctx, o.comment)
+		}}}
+	case Nudged, NudgeLabeled:
+		return s.nudgeSteps(o)
+	}
+	return nil
+}
+
+func (s *sweeper) removeLabel(n int, label string) step {
+	return step{request: reqRemoveLabel, send: func(ctx context.Context) error { return s.gh.RemoveLabel(ctx, n, label) }}
+}
+
+func (s *sweeper) addLabels(n int, labels []string) step {
+	return step{request: reqAddLabels, send: func(ctx context.Context) error { return s.gh.AddLabels(ctx, n, labels) }}
+}
+
+func (s *sweeper) setLabels(n int, labels []string) step {
+	return step{request: reqSetLabels, send: func(ctx context.Context) error { return s.gh.SetLabels(ctx, n, labels) }}
+}
+
+// markSteps: label first, then the notice. A crash before the notice leaves
+// a labelled PR without notice, which the next run recognises and
+// completes.
+func (s *sweeper) markSteps(o *op) []step {
+	steps := s.detailSteps(o, s.cfg.StaleMessage)
+	n := o.pr.Number
+	if want := without(o.pr.Labels, s.cfg.LabelsToRemoveWhenStale); len(want) == len(o.pr.Labels) {
+		steps = append(steps, s.addLabels(n, []string{s.pol.StaleLabel}))
+	} else {
+		steps = append(steps, s.setLabels(n, append(want, s.pol.StaleLabel)))
+	}
+	return append(steps, s.noticeSteps(o, s.now)...)
+}
+
+// noticeSteps post the stale notice, when there is one.
+func (s *sweeper) noticeSteps(o *op, markedAt time.Time) []step {
+	if s.cfg.StaleMessage == "" {
+		return nil
+	}
+	return []step{s.comment(o.pr.Number, func() string {
+		return notice.Body(notice.Render(s.cfg.StaleMessage, s.vars(*o)), notice.StaleMarker(markedAt, o.pr.HeadSHA))
+	})}
+}
+
+// comment posts the body built just before it is sent (after the reads
+// that fill its template).
+func (s *sweeper) comment(n int, body func() string) step {
+	return step{request: reqComment, send: func(ctx context.Context) error {
+		err := s.gh.PostComment(ctx, n, body())
+		if err == nil {
+			s.posted++
+		}
+		return err
+	}}
+}
+
+// detailSteps read the PR's timeline when a message needs it and the
+// decision came from the listing alone ({{reviewers}}, and
+// {{days-inactive}} when closing: updated_at is then our own mark).
+func (s *sweeper) detailSteps(o *op, tmpl string) []step {
+	closing := o.out == Closed
+	if o.act != nil || tmpl == "" || !(notice.Uses(tmpl, "reviewers") || closing && notice.Uses(tmpl, "days-inactive")) {
+		return nil
+	}
+	return []step{{request: reqTimeline, send: func(ctx context.Context) error {
+		act, err := s.activity(ctx, o.pr)
+		if err == nil {
+			o.act = &act
+		}
+		return err
+	}}}
+}
+
+// unstaleSteps take the stale label off. Removing that one label is right
+// whatever happened since the listing. Replacing the label set
+// (labels-to-add-when-unstale, labels-to-remove-when-unstale) is not: it
+// would undo a concurrent run's close (its close-pr-label) or a label a
+// person added meanwhile. The PR is read again right before that write, and
+// the set is computed from what it carries now.
+func (s *sweeper) unstaleSteps(o *op) []step {
+	n := o.pr.Number
+	if !s.unstaleSetsLabels() {
+		return []step{s.removeLabel(n, labelAsOn(o.pr, s.pol.StaleLabel))}
+	}
+	var now lifecycle.PR
+	read := step{request: reqPull, send: func(ctx context.Context) error {
+		pr, open, err := s.gh.PullNow(ctx, n)
+		switch {
+		case err != nil:
+			return err
+		case !open:
+			return &leftAlone{reason: lifecycle.ReasonClosedSince}
+		case !pr.HasLabel(s.pol.StaleLabel):
+			return &leftAlone{reason: "stale label already removed"}
+		}
+		now = pr
+		return nil
+	}}
+	write := step{request: reqLabelWrite, send: func(ctx context.Context) error {
+		drop := append([]string{s.pol.StaleLabel}, s.cfg.LabelsToRemoveWhenUnstale...)
+		want := union(without(now.Labels, drop), s.cfg.LabelsToAddWhenUnstale)
+		if removed := without(now.Labels, want); len(removed) == 1 && len(want) == len(now.Labels)-1 {
+			return s.gh.RemoveLabel(ctx, n, removed[0])
+		}
+		return s.gh.SetLabels(ctx, n, want)
+	}}
+	return []step{read, write}
+}
+
+// unstaleSetsLabels: an un-stale changes more labels than the stale one.
+func (s *sweeper) unstaleSetsLabels() bool {
+	return len(s.cfg.LabelsToAddWhenUnstale)+len(s.cfg.LabelsToRemoveWhenUnstale) > 0
+}
+
+// closeSteps: the closing comment, then one request closes and swaps the
+// stale label for close-pr-label, so "stale" always means open and stale.
+// With delete-branch the stale label stays on until the branch is gone: a
+// stop in between leaves a closed PR with the label, which the next run's
+// clean-up recognises as closed by us and finishes.
+func (s *sweeper) closeSteps(o *op) []step {
+	n := o.pr.Number
+	steps := s.closingCommentSteps(o)
+	labels := s.closedLabels(o.pr)
+	if !s.cfg.DeleteBranch {
+		return append(steps, s.closeIssue(n, labels))
+	}
+	stale := labelAsOn(o.pr, s.pol.StaleLabel)
+	steps = append(steps, s.closeIssue(n, union(labels, []string{stale})))
+	steps = append(steps, s.branchSteps(n)...)
+	return append(steps, s.removeLabel(n, stale))
+}
+
+func (s *sweeper) closeIssue(n int, labels []string) step {
+	return step{request: reqClose, send: func(ctx context.Context) error { return s.gh.Close(ctx, n, nonNil(labels)) }}
+}
+
+// draftSteps are close-action: draft. The conversion comes first: GitHub
+// refuses it to a workflow's GITHUB_TOKEN, and then nothing else may happen
+// to the PR (no closing comment for a conversion that did not take place).
+// A run stopped after it leaves a stale-labelled draft, which the next run
+// decides again and finishes: comment (once), then the labels.
+func (s *sweeper) draftSteps(o *op) []step {
+	n := o.pr.Number
+	convert := step{request: reqDraft,
+		when: func() bool { return !o.pr.Draft || s.draftRefused != nil },
+		send: func(ctx context.Context) error {
+			if s.draftRefused != nil {
+				return s.draftRefused
+			}
+			if err := s.gh.ConvertToDraft(ctx, o.pr.NodeID); err != nil {
+				if errors.Is(err, ErrDraftForbidden) {
+					s.draftRefused = fmt.Errorf("not converted: %w", ErrDraftForbidden)
+				}
+				return fmt.Errorf("convert #%d to draft: %w", n, err)
+			}
+			return nil
+		}}
+	steps := append([]step{convert}, s.closingCommentSteps(o)...)
+	return append(steps, s.setLabels(n, s.closedLabels(o.pr)))
+}
+
+// closingCommentSteps post close-pr-message, unless a stopped run posted it.
+func (s *sweeper) closingCommentSteps(o *op) []step {
+	if s.cfg.CloseMessage == "" || o.d.CloseNoticePosted {
+		return nil
+	}
+	return append(s.detailSteps(o, s.cfg.CloseMessage), s.comment(o.pr.Number, func() string {
+		return notice.Body(notice.Render(s.cfg.CloseMessage, s.vars(*o)), notice.CloseMarker())
+	}))
+}
+
+// closedLabels are a closed PR's labels: close-pr-label instead of stale.
+func (s *sweeper) closedLabels(pr lifecycle.PR) []string {
+	labels := without(pr.Labels, []string{s.pol.StaleLabel})
+	if s.cfg.CloseLabel != "" {
+		labels = union(labels, []string{s.cfg.CloseLabel})
+	}
+	return nonNil(labels)
+}
+
+// branchSteps delete the head branch of a PR stalepr closed, only when it
+// lives in this repository (deleting by name in a fork's case would hit a
+// same-named branch of ours), is not the default branch, and no open PR uses
+// it: GitHub closes a PR whose base branch is deleted, and a stacked PR's
+// base is another PR's head.
+func (s *sweeper) branchSteps(n int) []step {
+	var ref string // the branch, once the head read shows it may go
+	head := step{request: reqHead, send: func(ctx context.Context) error {
+		h, err := s.gh.PullHead(ctx, n)
+		if err != nil {
+			return fmt.Errorf("closed, but not deleting its branch: %w", err)
+		}
+		if h.SameRepo && h.Ref != "" && h.DefaultBranch != "" && !strings.EqualFold(h.Ref, h.DefaultBranch) {
+			ref = h.Ref
+		}
+		return nil
+	}}
+	inUse := step{request: reqBranchInUse, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
+		used, err := s.gh.BranchInUse(ctx, ref)
+		if err != nil {
+			return fmt.Errorf("closed, but not deleting its branch: %w", err)
+		}
+		if used {
+			s.log.Printf("#%d: branch %q kept: an open pull request is based on it or uses it", n, ref)
+			ref = ""
+		}
+		return nil
+	}}
+	del := step{request: reqDeleteRef, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
+		err := s.gh.DeleteBranch(ctx, ref)
+		if errors.Is(err, ErrBranchKept) {
+			s.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
+			return nil
+		}
+		return err
+	}}
+	return []step{head, inUse, del}
+}
+
+// closeLabelSteps take close-pr-label off a PR that the listing showed
+// open. That listing may be minutes old: a concurrent run may have closed
+// the PR since, putting the label on for good reason. So the PR is read
+// again right before the one write, which removes only that label.
+func (s *sweeper) closeLabelSteps(o *op) []step {
+	n := o.pr.Number
+	label := s.cfg.CloseLabel
+	read := step{request: reqPull, send: func(ctx context.Context) error {
+		now, open, err := s.gh.PullNow(ctx, n)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !open:
+			return &leftAlone{reason: lifecycle.ReasonClosedSince}
+		case now.Locked:
+			return &leftAlone{reason: lifecycle.ReasonLocked}
+		case now.Draft && s.pol.CloseAction == lifecycle.CloseToDraft:
+			return &leftAlone{reason: lifecycle.ReasonDraft}
+		case !now.HasLabel(label):
+			return &leftAlone{reason: "close-pr-label already removed"}
+		}
+		label = labelAsOn(now, label)
+		return nil
+	}}
+	write := step{request: reqRemoveLabel, send: func(ctx context.Context) error { return s.gh.RemoveLabel(ctx, n, label) }}
+	return []step{read, write}
+}
+
+// nudgeSteps post the nudge first and add its label second: a stop in
+// between leaves a nudge whose marker stops every later run from posting
+// again in this turn, and the next run adds the missing label. A
+// concurrent run's copy is found and deleted by the read-back of this
+// run's notices (duplicateOps), as for the stale notice.
+func (s *sweeper) nudgeSteps(o *op) []step {
+	n, label := o.pr.Number, s.pol.NudgeLabel
+	if o.out == NudgeLabeled {
+		if o.pr.HasLabel(label) {
+			return []step{s.removeLabel(n, labelAsOn(o.pr, label))}
+		}
+		return []step{s.addLabels(n, []string{label})}
+	}
+	steps := []step{s.comment(n, func() string {
+		return notice.Body(strings.TrimSpace(notice.Render(s.cfg.NudgeMessage, s.vars(*o))), notice.NudgeMarker())
+	})}
+	if label != "" && !o.pr.HasLabel(label) {
+		steps = append(steps, s.addLabels(n, []string{label}))
+	}
+	return steps
+}
+
+// leftAlone is an operation that a fresh read just before its write showed
+// to be no longer right: nothing was written, and the PR is reported as
+// skipped with the reason, not as failed.
+type leftAlone struct{ reason lifecycle.Reason }
+
+func (e *leftAlone) Error() string { return string(e.reason) }
+
+func asLeftAlone(err error) (*leftAlone, bool) {
+	var la *leftAlone
+	ok := errors.As(err, &la)
+	return la, ok
+}
+
+// outcomeNames name the outcomes in plans and tests (the report's words are
+// report's).
+var outcomeNames = map[Outcome]string{
+	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Nudged: "nudge",
+	NudgeLabeled: "nudge-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
+	CloseLabelCleaned: "clean-close-label", DuplicateDeleted: "delete-duplicate",
+	StillStale: "still-stale", Skipped: "skip", Failed: "fail",
+}
+
+// String names the outcome, for plans and test messages.
+func (o Outcome) String() string {
+	if name, ok := outcomeNames[o]; ok {
+		return name
+	}
+	return fmt.Sprintf("Outcome(%d)", int(o))
+}
