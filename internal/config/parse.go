@@ -521,6 +521,9 @@ func (p *parser) config() Config {
 	}
 
 	p.turn(&c)
+	// Without a stale notice our marks carry no marker: the rules must not
+	// wait for one (see lifecycle.Policy.NoStaleNotice).
+	pol.NoStaleNotice = c.StaleMessage == ""
 	p.contradictions(c)
 	if c.DeleteBranch && pol.CloseAction == lifecycle.CloseToDraft {
 		// Deleting the head branch of an open PR closes it: the opposite of

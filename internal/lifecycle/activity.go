@@ -163,7 +163,7 @@ func newFolds(pr PR, sorted []Event, staleLabel string, w who) *folds {
 
 func (f *folds) add(e Event) {
 	e = f.w.trusted(e)
-	f.lastEventAt = later(f.lastEventAt, e.At)
+	f.lastEventAt = Later(f.lastEventAt, e.At)
 	// The person fold reads the mark as it stood before e (an un-stale of
 	// ours dates what came after it), the close fold our closing comment.
 	f.person.add(e, f.mark.at)
@@ -198,7 +198,7 @@ func (f *folds) activity() Activity {
 // who tells stalepr's own logins, the bots and the people apart.
 type who struct{ self []string }
 
-func (w who) isSelf(login string) bool { return login != "" && containsFold(w.self, login) }
+func (w who) isSelf(login string) bool { return login != "" && ContainsFold(w.self, login) }
 
 // isBot: a bot account, or stalepr itself.
 func (w who) isBot(e Event) bool { return e.Bot || IsBotLogin(e.Actor) || w.isSelf(e.Actor) }
@@ -267,7 +267,7 @@ func (m *markFold) comment(e Event) {
 	switch e.Notice {
 	case StaleNotice:
 		m.noticeAt, m.head = e.At, e.MarkHead
-		m.at = later(m.at, e.MarkedAt)
+		m.at = Later(m.at, e.MarkedAt)
 	case CloseNotice:
 		m.closeNoticeAt = e.At
 	case NudgeNotice:
@@ -336,7 +336,7 @@ type reviewFold struct {
 func (r *reviewFold) add(e Event) {
 	switch e.Kind {
 	case ReviewRequested:
-		if !containsFold(r.pending, e.Reviewer) {
+		if !ContainsFold(r.pending, e.Reviewer) {
 			r.pending = append(r.pending, e.Reviewer)
 		}
 	case ReviewRequestRemoved:
@@ -386,7 +386,7 @@ func explain(a Activity, pr PR) Activity {
 		// tell: no later than updated_at.
 		a.LastPersonAt, a.LastPersonLogin = updatedAt, pr.Author
 	}
-	if updatedAt.Sub(later(a.LastEventAt, pr.CreatedAt)) > updateSlack && updatedAt.After(a.LastPersonAt) {
+	if updatedAt.Sub(Later(a.LastEventAt, pr.CreatedAt)) > updateSlack && updatedAt.After(a.LastPersonAt) {
 		a.LastPersonAt, a.LastPersonLogin = updatedAt, ""
 		a.LastEventAt = updatedAt
 	}

@@ -134,7 +134,7 @@ func exemption(pr PR, p Policy) (Reason, bool) {
 		return ReasonOnlyLabels, true
 	case len(p.AnyOfLabels) > 0 && !intersectsFold(pr.Labels, p.AnyOfLabels):
 		return ReasonAnyOfLabels, true
-	case pr.Milestone != "" && (p.ExemptAllMilestones || containsFold(p.ExemptMilestones, pr.Milestone)):
+	case pr.Milestone != "" && (p.ExemptAllMilestones || ContainsFold(p.ExemptMilestones, pr.Milestone)):
 		return ReasonExemptMilestone, true
 	case len(pr.Assignees) > 0 && (p.ExemptAllAssignees || intersectsFold(pr.Assignees, p.ExemptAssignees)):
 		return ReasonExemptAssignee, true
@@ -146,7 +146,7 @@ func exemption(pr PR, p Policy) (Reason, bool) {
 
 func hasAll(have, want []string) bool {
 	for _, w := range want {
-		if !containsFold(have, w) {
+		if !ContainsFold(have, w) {
 			return false
 		}
 	}
@@ -211,14 +211,14 @@ func lastActivity(pr PR, act *Activity, cutoff time.Time, p Policy) (last time.T
 		if act == nil {
 			return time.Time{}, false
 		}
-		return later(pr.CreatedAt, act.ReopenedAt), true
+		return Later(pr.CreatedAt, act.ReopenedAt), true
 	case p.ActivityFrom == People && unsure:
 		// updated_at is an upper bound of a person's last activity, and
 		// created_at a lower one: only PRs between the two need a look.
 		if act == nil {
 			return time.Time{}, false
 		}
-		return later(pr.CreatedAt, act.LastPersonAt), true
+		return Later(pr.CreatedAt, act.LastPersonAt), true
 	}
 	return pr.UpdatedAt, true
 }
@@ -281,7 +281,8 @@ func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	return d
 }
 
-func later(a, b time.Time) time.Time {
+// Later is the later of two times.
+func Later(a, b time.Time) time.Time {
 	if b.After(a) {
 		return b
 	}

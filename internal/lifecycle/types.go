@@ -33,7 +33,7 @@ type PR struct {
 // HasLabel reports whether the PR carries label, compared case-insensitively
 // as GitHub does.
 func (p PR) HasLabel(label string) bool {
-	return containsFold(p.Labels, label)
+	return ContainsFold(p.Labels, label)
 }
 
 // ActivityFrom says whose actions count when inactivity is measured.
@@ -112,7 +112,9 @@ func (p Policy) CloseDate(markedAt time.Time) time.Time {
 	return markedAt.Add(time.Duration(p.DaysBeforeClose) * Day)
 }
 
-func containsFold(list []string, s string) bool {
+// ContainsFold reports whether list holds s, ignoring case and surrounding
+// space, as GitHub compares label names and logins.
+func ContainsFold(list []string, s string) bool {
 	for _, v := range list {
 		if strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(s)) {
 			return true
@@ -123,7 +125,7 @@ func containsFold(list []string, s string) bool {
 
 func intersectsFold(a, b []string) bool {
 	for _, v := range a {
-		if containsFold(b, v) {
+		if ContainsFold(b, v) {
 			return true
 		}
 	}

@@ -77,7 +77,7 @@ func Dashboard(r sweep.Result) string {
 		{title: fmt.Sprintf("To be marked stale within %d days", horizon), intro: "No activity for a while: marked stale on the date shown unless someone acts first.",
 			headers: []string{"PR", "Title", "Inactive for", "Marked on"}, items: marks, cap: dashMarkCap,
 			row: func(it sweep.QueueItem) []string {
-				return []string{link(it), title(it), days(it.Since), mdDay(later(it.Due, now))}
+				return []string{link(it), title(it), days(it.Since), mdDay(lifecycle.Later(it.Due, now))}
 			}},
 		{title: "Revived by the last run", intro: "A person acted after the mark, so the stale label came off.",
 			headers: []string{"PR", "Title", "Last activity"}, items: revived, cap: dashRevivedCap,
@@ -188,11 +188,4 @@ func dueFirst(a, b time.Time) bool {
 		return true
 	}
 	return a.Before(b)
-}
-
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
 }

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/testenv"
 )
 
@@ -147,7 +148,7 @@ func (h *history) personTimes(n int) []time.Time {
 		switch {
 		case e.Type == fakegithub.EventCommitted:
 			if !isBotCommit(e) {
-				out = append(out, later(e.At, e.PushedAt))
+				out = append(out, lifecycle.Later(e.At, e.PushedAt))
 			}
 		case e.Type == fakegithub.EventLabeled && strings.EqualFold(e.Label, "stale"):
 		case e.Actor.Type == "User" && !h.self(e.Actor):
@@ -155,13 +156,6 @@ func (h *history) personTimes(n int) []time.Time {
 		}
 	}
 	return out
-}
-
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
 }
 
 // mark is one stale label put on a PR.

@@ -79,7 +79,7 @@ func (m *memGitHub) comment(n int, login string, at time.Time, body string) {
 		CommentID: m.nextID, Notice: kind, MarkedAt: markedAt, MarkHead: head}
 	p.timeline = append(p.timeline, ev)
 	p.comments = append(p.comments, sweep.Comment{ID: m.nextID, Issue: n, UpdatedAt: at, Event: ev, Body: body})
-	p.pr.UpdatedAt = later(p.pr.UpdatedAt, at)
+	p.pr.UpdatedAt = lifecycle.Later(p.pr.UpdatedAt, at)
 }
 
 func (m *memGitHub) call(format string, args ...any) {

@@ -45,7 +45,7 @@ func (s *sweeper) nudgeDue(pr lifecycle.PR, act *lifecycle.Activity) time.Time {
 		return time.Time{}
 	}
 	due := act.Turn.Since.Add(time.Duration(s.pol.DaysBeforeReviewNudge) * lifecycle.Day)
-	if lifecycle.DecideNudge(pr, act, later(due, s.now), s.pol) != lifecycle.NudgePost {
+	if lifecycle.DecideNudge(pr, act, lifecycle.Later(due, s.now), s.pol) != lifecycle.NudgePost {
 		return time.Time{}
 	}
 	return due

@@ -64,7 +64,6 @@ type planned struct {
 // Result (Failed PRs, Stopped), so the summary can always be written.
 func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger) Result {
 	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}}
-	s.pol.NoStaleNotice = cfg.StaleMessage == ""
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.run(ctx)
 	s.res.Queue = s.queueItems()

@@ -129,7 +129,7 @@ func (s *sweeper) duplicateOps(ctx context.Context) []op {
 	}
 	groups := map[key][]ourNotice{}
 	for _, n := range s.notices {
-		if containsFold(s.self, n.actor) {
+		if lifecycle.ContainsFold(s.self, n.actor) {
 			k := key{n.issue, n.kind}
 			groups[k] = append(groups[k], n)
 		}
@@ -195,7 +195,7 @@ func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]Comment
 		// not a duplicate of a fresh one.
 		var fresh []Comment
 		for _, c := range comments {
-			if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && containsFold(s.self, c.Event.Actor) {
+			if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && lifecycle.ContainsFold(s.self, c.Event.Actor) {
 				fresh = append(fresh, c)
 			}
 		}

@@ -8,6 +8,10 @@ import (
 	"github.com/stalepr/stalepr/internal/notice"
 )
 
+// What an operation's texts and its reported Item say of a PR, and the
+// label-set arithmetic its steps use.
+
+// vars are the placeholders' values in the texts posted on a PR.
 func (s *sweeper) vars(p op) notice.Vars {
 	v := notice.Vars{
 		Author:          p.pr.Author,
@@ -25,17 +29,10 @@ func (s *sweeper) vars(p op) notice.Vars {
 		if p.out == Closed {
 			// Our mark and notice are not activity: count from the last
 			// thing a person did, or from the PR's creation.
-			v.DaysInactive = daysSince(later(p.pr.CreatedAt, p.act.LastPersonAt), s.now)
+			v.DaysInactive = daysSince(lifecycle.Later(p.pr.CreatedAt, p.act.LastPersonAt), s.now)
 		}
 	}
 	return v
-}
-
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
 }
 
 func (s *sweeper) item(p op) Item {
@@ -70,7 +67,7 @@ func daysSince(t, now time.Time) int {
 func without(labels, drop []string) []string {
 	out := make([]string, 0, len(labels))
 	for _, l := range labels {
-		if !containsFold(drop, l) {
+		if !lifecycle.ContainsFold(drop, l) {
 			out = append(out, l)
 		}
 	}
@@ -80,7 +77,7 @@ func without(labels, drop []string) []string {
 func union(labels, add []string) []string {
 	out := append([]string(nil), labels...)
 	for _, l := range add {
-		if !containsFold(out, l) {
+		if !lifecycle.ContainsFold(out, l) {
 			out = append(out, l)
 		}
 	}
@@ -103,13 +100,4 @@ func labelAsOn(pr lifecycle.PR, label string) string {
 		}
 	}
 	return label
-}
-
-func containsFold(list []string, s string) bool {
-	for _, v := range list {
-		if strings.EqualFold(v, s) {
-			return true
-		}
-	}
-	return false
 }
