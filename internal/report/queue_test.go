@@ -28,6 +28,7 @@ func queueRun(open, stride, marks, closes int) sweep.Result {
 		Requests: 12, Writes: 2 * marks,
 		ByRoute: map[string]int{"GET /repos/{owner}/{repo}/pulls": 2, "GET /repos/{owner}/{repo}/issues": 1,
 			"POST /repos/{owner}/{repo}/issues/{issue_number}/labels": marks, "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": marks}}
+	closed, marked := 0, 0 // counted here: r.Closed() in the loop would make it quadratic
 	for i := 0; i < open; i++ {
 		n := open - i + 1000
 		ago := time.Duration(i*stride) * day / time.Duration(max(1, open/400))
@@ -40,11 +41,13 @@ func queueRun(open, stride, marks, closes int) sweep.Result {
 			it.State, it.Due = sweep.QueueExempt, time.Time{}
 			item.Action, item.Reason = lifecycle.Skip, lifecycle.ReasonExemptLabel
 			r.Items = append(r.Items, as(sweep.Skipped, item)...)
-		case markedAgo >= 30*day && len(r.Closed()) < closes:
+		case markedAgo >= 30*day && closed < closes:
+			closed++
 			item.Action, item.Reason = lifecycle.Close, lifecycle.ReasonCloseDue
 			r.Items = append(r.Items, as(sweep.Closed, item)...)
 			continue // closed: out of the queue
-		case markedAgo >= 0 && markedAgo < day && len(r.Marked()) < marks:
+		case markedAgo >= 0 && markedAgo < day && marked < marks:
+			marked++
 			it.State, it.Since, it.Due = sweep.QueueStale, runAt, runAt.Add(30*day)
 			item.Action, item.Reason, item.CloseAt = lifecycle.Mark, lifecycle.ReasonInactive, it.Due
 			r.Items = append(r.Items, as(sweep.Marked, item)...)
