@@ -240,7 +240,7 @@ func buildInputs() []Input {
 			Description: "Whose actions count as activity: anyone (any update, as actions/stale does) " +
 				"or people (comments, reviews, pushes and reopenings by people; not bots, not stalepr)."},
 		{Name: "exempt-awaiting-review", to: boolean(func(c *Config) *bool { return &c.Policy.ExemptAwaitingReview }), Kind: Bool, Default: "false",
-			Description: "true or false: when true, a pull request whose latest push awaits a requested review is left alone."},
+			Description: "true or false: when true, a pull request whose author acted last (of the people on it) and which awaits a review requested and not given yet is left alone: it waits on the maintainers."},
 		{Name: inputStaleClock, to: choice(func(c *Config) *lifecycle.StaleClock { return &c.Policy.StaleClock }), Kind: Choice, Default: string(lifecycle.ClockInactivity),
 			Choices: []string{string(lifecycle.ClockInactivity), string(lifecycle.ClockAuthorTurn)},
 			Description: "What time counts toward marking and closing: inactivity (time without activity, see activity-from) " +
