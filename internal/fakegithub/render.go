@@ -2,8 +2,10 @@ package fakegithub
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -422,53 +424,132 @@ func (s *Server) teams(c *call, slugs []string) []map[string]any {
 	return out
 }
 
-func (s *Server) pullSimple(c *call, rec *issueRec) map[string]any {
+// pullJSON is a pull request, in both of GitHub's shapes: the listing's
+// pull-request-simple, and with the full-only fields set (pointers, so that
+// omitempty drops them from the simple shape and nothing else), the single
+// read's pull-request. Its fields are in the sorted order encoding/json gives
+// a map's keys, the order the fake wrote when these were maps: a struct
+// encodes several times faster, and the bytes stay the same.
+type pullJSON struct {
+	Links               pullLinksJSON    `json:"_links"`
+	ActiveLockReason    *string          `json:"active_lock_reason"`
+	Additions           *int             `json:"additions,omitempty"`
+	Assignee            *userJSON        `json:"assignee"`
+	Assignees           []userJSON       `json:"assignees"`
+	AuthorAssociation   string           `json:"author_association"`
+	AutoMerge           *string          `json:"auto_merge"`
+	Base                branchJSON       `json:"base"`
+	Body                *string          `json:"body"`
+	ChangedFiles        *int             `json:"changed_files,omitempty"`
+	ClosedAt            *string          `json:"closed_at"`
+	Comments            *int             `json:"comments,omitempty"`
+	CommentsURL         string           `json:"comments_url"`
+	Commits             *int             `json:"commits,omitempty"`
+	CommitsURL          string           `json:"commits_url"`
+	CreatedAt           string           `json:"created_at"`
+	Deletions           *int             `json:"deletions,omitempty"`
+	DiffURL             string           `json:"diff_url"`
+	Draft               bool             `json:"draft"`
+	Head                branchJSON       `json:"head"`
+	HTMLURL             string           `json:"html_url"`
+	ID                  int64            `json:"id"`
+	IssueURL            string           `json:"issue_url"`
+	Labels              []labelJSON      `json:"labels"`
+	Locked              bool             `json:"locked"`
+	MaintainerCanModify *bool            `json:"maintainer_can_modify,omitempty"`
+	MergeCommitSHA      *string          `json:"merge_commit_sha"`
+	Mergeable           any              `json:"mergeable,omitempty"` // full: a typed nil, which writes null
+	MergeableState      *string          `json:"mergeable_state,omitempty"`
+	Merged              *bool            `json:"merged,omitempty"`
+	MergedAt            *string          `json:"merged_at"`
+	MergedBy            any              `json:"merged_by,omitempty"` // full: a *userJSON, nil for null
+	Milestone           *milestoneJSON   `json:"milestone"`
+	NodeID              string           `json:"node_id"`
+	Number              int              `json:"number"`
+	PatchURL            string           `json:"patch_url"`
+	Rebaseable          any              `json:"rebaseable,omitempty"` // full: a typed nil, which writes null
+	RequestedReviewers  []userJSON       `json:"requested_reviewers"`
+	RequestedTeams      []map[string]any `json:"requested_teams"`
+	ReviewCommentURL    string           `json:"review_comment_url"`
+	ReviewComments      *int             `json:"review_comments,omitempty"`
+	ReviewCommentsURL   string           `json:"review_comments_url"`
+	State               string           `json:"state"`
+	StatusesURL         string           `json:"statuses_url"`
+	Title               string           `json:"title"`
+	UpdatedAt           string           `json:"updated_at"`
+	URL                 string           `json:"url"`
+	User                userJSON         `json:"user"`
+}
+
+// pullLinksJSON is a pull request's _links, in sorted key order.
+type pullLinksJSON struct {
+	Comments       hrefJSON `json:"comments"`
+	Commits        hrefJSON `json:"commits"`
+	HTML           hrefJSON `json:"html"`
+	Issue          hrefJSON `json:"issue"`
+	ReviewComment  hrefJSON `json:"review_comment"`
+	ReviewComments hrefJSON `json:"review_comments"`
+	Self           hrefJSON `json:"self"`
+	Statuses       hrefJSON `json:"statuses"`
+}
+
+type hrefJSON struct {
+	Href string `json:"href"`
+}
+
+// branchJSON is a pull request's head or base, in sorted key order; Repo
+// is the repository's encoded JSON (nil writes null: a deleted fork).
+type branchJSON struct {
+	Label string          `json:"label"`
+	Ref   string          `json:"ref"`
+	Repo  json.RawMessage `json:"repo"`
+	SHA   string          `json:"sha"`
+	User  userJSON        `json:"user"`
+}
+
+func (s *Server) pullSimple(c *call, rec *issueRec) pullJSON {
 	is := &rec.Issue
 	pu := fmt.Sprintf("%s/pulls/%d", s.repoURL(c), is.Number)
 	iu := fmt.Sprintf("%s/issues/%d", s.repoURL(c), is.Number)
 	hu := s.issueHTML(c, is)
 	id := issueID(is.Number) + 500000000 // as pullNodeID
-	var assignee any
 	assignees := c.users(is.Assignees)
+	var assignee *userJSON
 	if len(assignees) > 0 {
-		assignee = assignees[0]
+		assignee = &assignees[0]
 	}
-	var mergeSHA any
+	var mergeSHA *string
 	if !is.MergedAt.IsZero() {
-		mergeSHA = fakeSHA("merge", int64(is.Number))
+		sha := fakeSHA("merge", int64(is.Number))
+		mergeSHA = &sha
 	}
-	var ms any
-	if m := s.milestone(c, is.Milestone); m != nil {
-		ms = m
-	}
-	link := func(h string) map[string]string { return map[string]string{"href": h} }
-	return map[string]any{
-		"url": pu, "id": id, "node_id": nodeID("PR", id), "html_url": hu, "diff_url": hu + ".diff", "patch_url": hu + ".patch",
-		"issue_url": iu, "commits_url": pu + "/commits", "review_comments_url": pu + "/comments",
-		"review_comment_url": s.repoURL(c) + "/pulls/comments{/number}", "comments_url": iu + "/comments",
-		"statuses_url": s.repoURL(c) + "/statuses/" + is.HeadSHA,
-		"number":       is.Number, "state": is.State, "locked": is.Locked, "title": is.Title,
-		"user": c.user(is.User), "body": strOrNil(is.Body), "labels": s.labelList(c, is.Labels),
-		"milestone": ms, "active_lock_reason": nil,
-		"created_at": ts(is.CreatedAt), "updated_at": ts(is.UpdatedAt), "closed_at": tsOrNil(is.ClosedAt),
-		"merged_at": tsOrNil(is.MergedAt), "merge_commit_sha": mergeSHA,
-		"assignee": assignee, "assignees": assignees,
-		"requested_reviewers": c.users(is.RequestedReviewers), "requested_teams": s.teams(c, is.RequestedTeams),
-		"head": s.head(c, is), "base": s.base(c, is),
-		"_links": map[string]any{
-			"self": link(pu), "html": link(hu), "issue": link(iu), "comments": link(iu + "/comments"),
-			"review_comments": link(pu + "/comments"), "review_comment": link(s.repoURL(c) + "/pulls/comments{/number}"),
-			"commits": link(pu + "/commits"), "statuses": link(s.repoURL(c) + "/statuses/" + is.HeadSHA),
+	return pullJSON{
+		URL: pu, ID: id, NodeID: nodeID("PR", id), HTMLURL: hu, DiffURL: hu + ".diff", PatchURL: hu + ".patch",
+		IssueURL: iu, CommitsURL: pu + "/commits", ReviewCommentsURL: pu + "/comments",
+		ReviewCommentURL: s.repoURL(c) + "/pulls/comments{/number}", CommentsURL: iu + "/comments",
+		StatusesURL: s.repoURL(c) + "/statuses/" + is.HeadSHA,
+		Number:      is.Number, State: is.State, Locked: is.Locked, Title: is.Title,
+		User: c.user(is.User), Body: strOrNil(is.Body), Labels: s.labelList(c, is.Labels),
+		Milestone: s.milestone(c, is.Milestone),
+		CreatedAt: ts(is.CreatedAt), UpdatedAt: ts(is.UpdatedAt), ClosedAt: tsOrNil(is.ClosedAt),
+		MergedAt: tsOrNil(is.MergedAt), MergeCommitSHA: mergeSHA,
+		Assignee: assignee, Assignees: assignees,
+		RequestedReviewers: c.users(is.RequestedReviewers), RequestedTeams: s.teams(c, is.RequestedTeams),
+		Head: s.head(c, is), Base: s.base(c, is),
+		Links: pullLinksJSON{
+			Self: hrefJSON{pu}, HTML: hrefJSON{hu}, Issue: hrefJSON{iu}, Comments: hrefJSON{iu + "/comments"},
+			ReviewComments: hrefJSON{pu + "/comments"}, ReviewComment: hrefJSON{s.repoURL(c) + "/pulls/comments{/number}"},
+			Commits: hrefJSON{pu + "/commits"}, Statuses: hrefJSON{s.repoURL(c) + "/statuses/" + is.HeadSHA},
 		},
-		"author_association": s.association(is.User), "auto_merge": nil, "draft": is.Draft,
+		AuthorAssociation: s.association(is.User), Draft: is.Draft,
 	}
 }
 
-func (s *Server) pullFull(c *call, rec *issueRec) map[string]any {
+func (s *Server) pullFull(c *call, rec *issueRec) pullJSON {
 	m := s.pullSimple(c, rec)
 	is := &rec.Issue
 	commits, reviewComments := 0, 0
-	var mergedBy any
+	var mergedBy *userJSON
 	for _, e := range rec.events {
 		switch e.Type {
 		case EventCommitted:
@@ -476,47 +557,66 @@ func (s *Server) pullFull(c *call, rec *issueRec) map[string]any {
 		case EventLineCommented:
 			reviewComments += len(e.LineComments)
 		case EventMerged:
-			mergedBy = c.user(e.Actor)
+			u := c.user(e.Actor)
+			mergedBy = &u
 		}
 	}
-	m["merged"] = !is.MergedAt.IsZero()
-	m["mergeable"] = nil
-	m["rebaseable"] = nil
-	m["mergeable_state"] = "unknown"
-	m["merged_by"] = mergedBy
-	m["comments"] = len(rec.comments)
-	m["review_comments"] = reviewComments
-	m["maintainer_can_modify"] = false
-	m["commits"] = max(commits, 1)
-	m["additions"] = 10
-	m["deletions"] = 2
-	m["changed_files"] = 1
+	merged, unknown, no := !is.MergedAt.IsZero(), "unknown", false
+	comments, additions, deletions, changed := len(rec.comments), 10, 2, 1
+	commits = max(commits, 1)
+	m.Merged = &merged
+	m.Mergeable, m.Rebaseable = (*bool)(nil), (*bool)(nil)
+	m.MergeableState = &unknown
+	m.MergedBy = mergedBy
+	m.Comments = &comments
+	m.ReviewComments = &reviewComments
+	m.MaintainerCanModify = &no
+	m.Commits = &commits
+	m.Additions, m.Deletions, m.ChangedFiles = &additions, &deletions, &changed
 	return m
 }
 
-func (s *Server) head(c *call, is *Issue) map[string]any {
+func (s *Server) head(c *call, is *Issue) branchJSON {
 	full := is.HeadRepo
 	if full == "" {
 		full = s.FullName()
 	}
 	owner, _, _ := strings.Cut(full, "/")
-	out := map[string]any{"ref": is.HeadRef, "sha": is.HeadSHA, "label": owner + ":" + is.HeadRef}
+	out := branchJSON{Ref: is.HeadRef, SHA: is.HeadSHA, Label: owner + ":" + is.HeadRef}
 	if is.HeadRepoDeleted {
-		out["repo"] = nil
-		out["user"] = c.user(is.User)
-		out["label"] = "unknown:" + is.HeadRef
+		out.User = c.user(is.User)
+		out.Label = "unknown:" + is.HeadRef
 		return out
 	}
-	out["repo"] = s.repository(c, full, is.HeadRepo != "")
-	out["user"] = c.user(Person(owner))
+	out.Repo = s.repositoryJSON(c, full, is.HeadRepo != "")
+	out.User = c.user(Person(owner))
 	return out
 }
 
-func (s *Server) base(c *call, is *Issue) map[string]any {
-	return map[string]any{
-		"ref": is.BaseRef, "sha": fakeSHA("base", int64(is.Number)), "label": s.owner + ":" + is.BaseRef,
-		"repo": s.repository(c, s.FullName(), false), "user": c.user(Person(s.owner)),
+func (s *Server) base(c *call, is *Issue) branchJSON {
+	return branchJSON{
+		Ref: is.BaseRef, SHA: fakeSHA("base", int64(is.Number)), Label: s.owner + ":" + is.BaseRef,
+		Repo: s.repositoryJSON(c, s.FullName(), false), User: c.user(Person(s.owner)),
 	}
+}
+
+// repositoryJSON is repository's encoded JSON, once per request: every pull
+// request of a listing holds its base's repository and most hold it again as
+// their head's; encoding those 80-key maps was most of a listing's time.
+func (s *Server) repositoryJSON(c *call, fullName string, fork bool) json.RawMessage {
+	key := fullName + "\x00" + strconv.FormatBool(fork)
+	if j, hit := c.repoCache[key]; hit {
+		return j
+	}
+	j, err := encodeJSON(s.repository(c, fullName, fork))
+	if err != nil {
+		panic("fakegithub: encoding a repository: " + err.Error()) // maps of strings, numbers and bools
+	}
+	if c.repoCache == nil {
+		c.repoCache = map[string]json.RawMessage{}
+	}
+	c.repoCache[key] = j
+	return j
 }
 
 // issueEvent renders an event in the issue-event shape used by the
