@@ -35,7 +35,7 @@ type call struct {
 	html      string // e.g. http://127.0.0.1:1234
 	now       time.Time
 	userCache map[string]userJSON        // rendered users, per request
-	repoCache map[string]json.RawMessage // encoded repositories, per request
+	repoCache map[string]*repositoryJSON // rendered repositories, per request
 }
 
 type reply struct {

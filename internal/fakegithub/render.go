@@ -2,7 +2,6 @@ package fakegithub
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -324,8 +323,105 @@ func (s *Server) comment(c *call, cm Comment, isPR bool) commentJSON {
 	}
 }
 
+// repositoryJSON is a full-repository object (also valid as repository),
+// its fields in sorted key order: the order the fake wrote when it was a
+// map, so the bytes stay the same while it encodes several times faster.
+type repositoryJSON struct {
+	AllowForking             bool            `json:"allow_forking"`
+	ArchiveURL               string          `json:"archive_url"`
+	Archived                 bool            `json:"archived"`
+	AssigneesURL             string          `json:"assignees_url"`
+	BlobsURL                 string          `json:"blobs_url"`
+	BranchesURL              string          `json:"branches_url"`
+	CloneURL                 string          `json:"clone_url"`
+	CollaboratorsURL         string          `json:"collaborators_url"`
+	CommentsURL              string          `json:"comments_url"`
+	CommitsURL               string          `json:"commits_url"`
+	CompareURL               string          `json:"compare_url"`
+	ContentsURL              string          `json:"contents_url"`
+	ContributorsURL          string          `json:"contributors_url"`
+	CreatedAt                string          `json:"created_at"`
+	DefaultBranch            string          `json:"default_branch"`
+	DeploymentsURL           string          `json:"deployments_url"`
+	Description              string          `json:"description"`
+	Disabled                 bool            `json:"disabled"`
+	DownloadsURL             string          `json:"downloads_url"`
+	EventsURL                string          `json:"events_url"`
+	Fork                     bool            `json:"fork"`
+	Forks                    int             `json:"forks"`
+	ForksCount               int             `json:"forks_count"`
+	ForksURL                 string          `json:"forks_url"`
+	FullName                 string          `json:"full_name"`
+	GitCommitsURL            string          `json:"git_commits_url"`
+	GitRefsURL               string          `json:"git_refs_url"`
+	GitTagsURL               string          `json:"git_tags_url"`
+	GitURL                   string          `json:"git_url"`
+	HasDiscussions           bool            `json:"has_discussions"`
+	HasDownloads             bool            `json:"has_downloads"`
+	HasIssues                bool            `json:"has_issues"`
+	HasPages                 bool            `json:"has_pages"`
+	HasProjects              bool            `json:"has_projects"`
+	HasWiki                  bool            `json:"has_wiki"`
+	Homepage                 *string         `json:"homepage"`
+	HooksURL                 string          `json:"hooks_url"`
+	HTMLURL                  string          `json:"html_url"`
+	ID                       int64           `json:"id"`
+	IsTemplate               bool            `json:"is_template"`
+	IssueCommentURL          string          `json:"issue_comment_url"`
+	IssueEventsURL           string          `json:"issue_events_url"`
+	IssuesURL                string          `json:"issues_url"`
+	KeysURL                  string          `json:"keys_url"`
+	LabelsURL                string          `json:"labels_url"`
+	Language                 string          `json:"language"`
+	LanguagesURL             string          `json:"languages_url"`
+	License                  *string         `json:"license"`
+	MergesURL                string          `json:"merges_url"`
+	MilestonesURL            string          `json:"milestones_url"`
+	MirrorURL                *string         `json:"mirror_url"`
+	Name                     string          `json:"name"`
+	NetworkCount             int             `json:"network_count"`
+	NodeID                   string          `json:"node_id"`
+	NotificationsURL         string          `json:"notifications_url"`
+	OpenIssues               int             `json:"open_issues"`
+	OpenIssuesCount          int             `json:"open_issues_count"`
+	Owner                    userJSON        `json:"owner"`
+	Permissions              permissionsJSON `json:"permissions"`
+	Private                  bool            `json:"private"`
+	PullsURL                 string          `json:"pulls_url"`
+	PushedAt                 string          `json:"pushed_at"`
+	ReleasesURL              string          `json:"releases_url"`
+	Size                     int             `json:"size"`
+	SSHURL                   string          `json:"ssh_url"`
+	StargazersCount          int             `json:"stargazers_count"`
+	StargazersURL            string          `json:"stargazers_url"`
+	StatusesURL              string          `json:"statuses_url"`
+	SubscribersCount         int             `json:"subscribers_count"`
+	SubscribersURL           string          `json:"subscribers_url"`
+	SubscriptionURL          string          `json:"subscription_url"`
+	SVNURL                   string          `json:"svn_url"`
+	TagsURL                  string          `json:"tags_url"`
+	TeamsURL                 string          `json:"teams_url"`
+	Topics                   []string        `json:"topics"`
+	TreesURL                 string          `json:"trees_url"`
+	UpdatedAt                string          `json:"updated_at"`
+	URL                      string          `json:"url"`
+	Visibility               string          `json:"visibility"`
+	Watchers                 int             `json:"watchers"`
+	WatchersCount            int             `json:"watchers_count"`
+	WebCommitSignoffRequired bool            `json:"web_commit_signoff_required"`
+}
+
+// permissionsJSON is a repository's permissions, in sorted key order.
+type permissionsJSON struct {
+	Admin    bool `json:"admin"`
+	Maintain bool `json:"maintain"`
+	Pull     bool `json:"pull"`
+	Push     bool `json:"push"`
+	Triage   bool `json:"triage"`
+}
+
 // repository renders a full-repository object (also valid as repository).
-func (s *Server) repository(c *call, fullName string, fork bool) map[string]any {
+func (s *Server) repository(c *call, fullName string, fork bool) *repositoryJSON {
 	owner, name, _ := strings.Cut(fullName, "/")
 	api := c.api + "/repos/" + fullName
 	html := c.html + "/" + fullName
@@ -342,64 +438,72 @@ func (s *Server) repository(c *call, fullName string, fork bool) map[string]any 
 		}
 	}
 	defBranch := s.defaultBranch
-	return map[string]any{
-		"id": id, "node_id": nodeID("R", id), "name": name, "full_name": fullName,
-		"owner": c.user(Person(owner)), "private": false, "html_url": html, "description": "Widgets, and the tools to make them.",
-		"fork": fork, "url": api,
-		"archive_url":       api + "/{archive_format}{/ref}",
-		"assignees_url":     api + "/assignees{/user}",
-		"blobs_url":         api + "/git/blobs{/sha}",
-		"branches_url":      api + "/branches{/branch}",
-		"collaborators_url": api + "/collaborators{/collaborator}",
-		"comments_url":      api + "/comments{/number}",
-		"commits_url":       api + "/commits{/sha}",
-		"compare_url":       api + "/compare/{base}...{head}",
-		"contents_url":      api + "/contents/{+path}",
-		"contributors_url":  api + "/contributors",
-		"deployments_url":   api + "/deployments",
-		"downloads_url":     api + "/downloads",
-		"events_url":        api + "/events",
-		"forks_url":         api + "/forks",
-		"git_commits_url":   api + "/git/commits{/sha}",
-		"git_refs_url":      api + "/git/refs{/sha}",
-		"git_tags_url":      api + "/git/tags{/sha}",
-		"git_url":           "git://" + strings.TrimPrefix(strings.TrimPrefix(c.html, "https://"), "http://") + "/" + fullName + ".git",
-		"issue_comment_url": api + "/issues/comments{/number}",
-		"issue_events_url":  api + "/issues/events{/number}",
-		"issues_url":        api + "/issues{/number}",
-		"keys_url":          api + "/keys{/key_id}",
-		"labels_url":        api + "/labels{/name}",
-		"languages_url":     api + "/languages",
-		"merges_url":        api + "/merges",
-		"milestones_url":    api + "/milestones{/number}",
-		"notifications_url": api + "/notifications{?since,all,participating}",
-		"pulls_url":         api + "/pulls{/number}",
-		"releases_url":      api + "/releases{/id}",
-		"ssh_url":           "git@" + strings.TrimPrefix(strings.TrimPrefix(c.html, "https://"), "http://") + ":" + fullName + ".git",
-		"stargazers_url":    api + "/stargazers",
-		"statuses_url":      api + "/statuses/{sha}",
-		"subscribers_url":   api + "/subscribers",
-		"subscription_url":  api + "/subscription",
-		"tags_url":          api + "/tags",
-		"teams_url":         api + "/teams",
-		"trees_url":         api + "/git/trees{/sha}",
-		"clone_url":         html + ".git",
-		"mirror_url":        nil,
-		"hooks_url":         api + "/hooks",
-		"svn_url":           html,
-		"homepage":          nil,
-		"language":          "Go",
-		"forks_count":       0, "forks": 0,
-		"stargazers_count": 0, "watchers_count": 0, "watchers": 0,
-		"size": 1024, "default_branch": defBranch,
-		"open_issues_count": openCount, "open_issues": openCount,
-		"is_template": false, "topics": []string{},
-		"has_issues": true, "has_projects": true, "has_wiki": true, "has_pages": false,
-		"has_downloads": true, "has_discussions": false, "archived": false, "disabled": false,
-		"visibility": "public", "pushed_at": created, "created_at": created, "updated_at": created,
-		"allow_forking": true, "web_commit_signoff_required": false,
-		"license": nil, "network_count": 0, "subscribers_count": 0,
-		"permissions": map[string]bool{"admin": false, "maintain": false, "push": true, "triage": true, "pull": true},
+	return &repositoryJSON{
+		ID:               id,
+		NodeID:           nodeID("R", id),
+		Name:             name,
+		FullName:         fullName,
+		Owner:            c.user(Person(owner)),
+		HTMLURL:          html,
+		Description:      "Widgets, and the tools to make them.",
+		Fork:             fork,
+		URL:              api,
+		ArchiveURL:       api + "/{archive_format}{/ref}",
+		AssigneesURL:     api + "/assignees{/user}",
+		BlobsURL:         api + "/git/blobs{/sha}",
+		BranchesURL:      api + "/branches{/branch}",
+		CollaboratorsURL: api + "/collaborators{/collaborator}",
+		CommentsURL:      api + "/comments{/number}",
+		CommitsURL:       api + "/commits{/sha}",
+		CompareURL:       api + "/compare/{base}...{head}",
+		ContentsURL:      api + "/contents/{+path}",
+		ContributorsURL:  api + "/contributors",
+		DeploymentsURL:   api + "/deployments",
+		DownloadsURL:     api + "/downloads",
+		EventsURL:        api + "/events",
+		ForksURL:         api + "/forks",
+		GitCommitsURL:    api + "/git/commits{/sha}",
+		GitRefsURL:       api + "/git/refs{/sha}",
+		GitTagsURL:       api + "/git/tags{/sha}",
+		GitURL:           "git://" + strings.TrimPrefix(strings.TrimPrefix(c.html, "https://"), "http://") + "/" + fullName + ".git",
+		IssueCommentURL:  api + "/issues/comments{/number}",
+		IssueEventsURL:   api + "/issues/events{/number}",
+		IssuesURL:        api + "/issues{/number}",
+		KeysURL:          api + "/keys{/key_id}",
+		LabelsURL:        api + "/labels{/name}",
+		LanguagesURL:     api + "/languages",
+		MergesURL:        api + "/merges",
+		MilestonesURL:    api + "/milestones{/number}",
+		NotificationsURL: api + "/notifications{?since,all,participating}",
+		PullsURL:         api + "/pulls{/number}",
+		ReleasesURL:      api + "/releases{/id}",
+		SSHURL:           "git@" + strings.TrimPrefix(strings.TrimPrefix(c.html, "https://"), "http://") + ":" + fullName + ".git",
+		StargazersURL:    api + "/stargazers",
+		StatusesURL:      api + "/statuses/{sha}",
+		SubscribersURL:   api + "/subscribers",
+		SubscriptionURL:  api + "/subscription",
+		TagsURL:          api + "/tags",
+		TeamsURL:         api + "/teams",
+		TreesURL:         api + "/git/trees{/sha}",
+		CloneURL:         html + ".git",
+		HooksURL:         api + "/hooks",
+		SVNURL:           html,
+		Language:         "Go",
+		Size:             1024,
+		DefaultBranch:    defBranch,
+		OpenIssuesCount:  openCount,
+		OpenIssues:       openCount,
+		Topics:           []string{},
+		HasIssues:        true,
+		HasProjects:      true,
+		HasWiki:          true,
+		HasDownloads:     true,
+		Visibility:       "public",
+		PushedAt:         created,
+		CreatedAt:        created,
+		UpdatedAt:        created,
+		AllowForking:     true,
+		Permissions:      permissionsJSON{Push: true, Triage: true, Pull: true},
 	}
 }
 
@@ -498,11 +602,11 @@ type hrefJSON struct {
 }
 
 // branchJSON is a pull request's head or base, in sorted key order; Repo
-// is the repository's encoded JSON (nil writes null: a deleted fork).
+// is nil (null) when the fork was deleted.
 type branchJSON struct {
 	Label string          `json:"label"`
 	Ref   string          `json:"ref"`
-	Repo  json.RawMessage `json:"repo"`
+	Repo  *repositoryJSON `json:"repo"`
 	SHA   string          `json:"sha"`
 	User  userJSON        `json:"user"`
 }
@@ -588,7 +692,7 @@ func (s *Server) head(c *call, is *Issue) branchJSON {
 		out.Label = "unknown:" + is.HeadRef
 		return out
 	}
-	out.Repo = s.repositoryJSON(c, full, is.HeadRepo != "")
+	out.Repo = s.repositoryOnce(c, full, is.HeadRepo != "")
 	out.User = c.user(Person(owner))
 	return out
 }
@@ -596,27 +700,25 @@ func (s *Server) head(c *call, is *Issue) branchJSON {
 func (s *Server) base(c *call, is *Issue) branchJSON {
 	return branchJSON{
 		Ref: is.BaseRef, SHA: fakeSHA("base", int64(is.Number)), Label: s.owner + ":" + is.BaseRef,
-		Repo: s.repositoryJSON(c, s.FullName(), false), User: c.user(Person(s.owner)),
+		Repo: s.repositoryOnce(c, s.FullName(), false), User: c.user(Person(s.owner)),
 	}
 }
 
-// repositoryJSON is repository's encoded JSON, once per request: every pull
-// request of a listing holds its base's repository and most hold it again as
-// their head's; encoding those 80-key maps was most of a listing's time.
-func (s *Server) repositoryJSON(c *call, fullName string, fork bool) json.RawMessage {
+// repositoryOnce is repository, rendered once per request: every pull
+// request of a listing holds its base's repository and most hold it again
+// as their head's, and each rendering walks every issue to count the open
+// ones.
+func (s *Server) repositoryOnce(c *call, fullName string, fork bool) *repositoryJSON {
 	key := fullName + "\x00" + strconv.FormatBool(fork)
-	if j, hit := c.repoCache[key]; hit {
-		return j
+	if r, hit := c.repoCache[key]; hit {
+		return r
 	}
-	j, err := encodeJSON(s.repository(c, fullName, fork))
-	if err != nil {
-		panic("fakegithub: encoding a repository: " + err.Error()) // maps of strings, numbers and bools
-	}
+	r := s.repository(c, fullName, fork)
 	if c.repoCache == nil {
-		c.repoCache = map[string]json.RawMessage{}
+		c.repoCache = map[string]*repositoryJSON{}
 	}
-	c.repoCache[key] = j
-	return j
+	c.repoCache[key] = r
+	return r
 }
 
 // issueEvent renders an event in the issue-event shape used by the
