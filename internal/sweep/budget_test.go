@@ -140,6 +140,7 @@ func TestMinBudgetAsDocumented(t *testing.T) {
 // tens.
 func TestMarksPerRunAsDocumented(t *testing.T) {
 	t.Parallel()
+	longReplay(t)
 	w := newWorld(t)
 	for i := 0; i < 1000; i++ {
 		w.pr(float64(100 + i%300))
