@@ -557,10 +557,11 @@ func TestRunSandbox(t *testing.T) {
 	}
 }
 
-// TestSandboxSecondRunWritesNothing: on the state a sandbox run leaves
-// behind, another run at the same time has nothing to do.
-func TestSandboxSecondRunWritesNothing(t *testing.T) {
-	t.Parallel()
+// sandboxWorkflow serves the sandbox's sample (testdata/sandbox) from a
+// fake GitHub and returns it with the environment of a workflow run on it
+// with the sample's inputs.
+func sandboxWorkflow(t *testing.T) (*fakegithub.Server, map[string]string) {
+	t.Helper()
 	dir := filepath.Join("testdata", "sandbox")
 	fake, err := fakegithub.LoadFile(filepath.Join(dir, "repo.json"), t0)
 	if err != nil {
@@ -577,13 +578,20 @@ func TestSandboxSecondRunWritesNothing(t *testing.T) {
 	if err := json.Unmarshal(data, &inputs); err != nil {
 		t.Fatal(err)
 	}
-
 	e := runnerEnv(t.TempDir(), srv.URL+"/api/v3")
 	e["GITHUB_REPOSITORY"] = fake.FullName()
 	e[inputVar("repository")] = fake.FullName()
 	for k, v := range inputs {
 		e[inputVar(k)] = v
 	}
+	return fake, e
+}
+
+// TestSandboxSecondRunWritesNothing: on the state a sandbox run leaves
+// behind, another run at the same time has nothing to do.
+func TestSandboxSecondRunWritesNothing(t *testing.T) {
+	t.Parallel()
+	fake, e := sandboxWorkflow(t)
 	first := runWith(t, e)
 	if first.code != 0 || fake.Writes() == 0 {
 		t.Fatalf("first run: exit %d, %d writes; want 0 and some writes\n%s", first.code, fake.Writes(), first)

@@ -8,11 +8,8 @@ package main
 // and every in-page link and the table of contents lead to real sections.
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,7 +19,6 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/stalepr/stalepr/internal/config"
-	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/testenv"
 )
@@ -392,28 +388,7 @@ func TestReadmePictures(t *testing.T) {
 // does and returns the comments the run posted.
 func sandboxComments(t *testing.T) []string {
 	t.Helper()
-	dir := filepath.Join("testdata", "sandbox")
-	fake, err := fakegithub.LoadFile(filepath.Join(dir, "repo.json"), t0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake.SetToken(testToken)
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	data, err := os.ReadFile(filepath.Join(dir, "inputs.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inputs := map[string]string{}
-	if err := json.Unmarshal(data, &inputs); err != nil {
-		t.Fatal(err)
-	}
-	e := runnerEnv(t.TempDir(), srv.URL+"/api/v3")
-	e["GITHUB_REPOSITORY"] = fake.FullName()
-	e[inputVar("repository")] = fake.FullName()
-	for k, v := range inputs {
-		e[inputVar(k)] = v
-	}
+	fake, e := sandboxWorkflow(t)
 	before := map[int64]bool{}
 	for _, is := range fake.Issues() {
 		for _, c := range fake.Comments(is.Number) {
