@@ -275,6 +275,9 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	if _, exempt := exemption(pr, p); exempt {
 		return NudgeNone
 	}
+	if act != nil && act.ClosedNow {
+		return NudgeNone // closed since it was listed: left alone, as by Decide
+	}
 	wait := time.Duration(p.DaysBeforeReviewNudge) * Day
 	if act == nil || act.Turn.Whose == TurnUnknown {
 		if labelled || p.DaysBeforeReviewNudge >= 0 && now.Sub(pr.CreatedAt) >= wait {
