@@ -112,6 +112,17 @@ func (f *turnFold) add(e Event) {
 	case e.Kind == ConvertedToDraft:
 		f.draft = true
 		f.settle(e.At, "", false)
+	case e.Kind == Reopened:
+		// Reopened is fresh (rule 5): the author's reopening hands the
+		// turn back like any action of theirs; anyone else's restarts the
+		// author's turn, so a PR closed as stale is not marked again at
+		// once on the turn's old clock.
+		if f.w.isPerson(e) && strings.EqualFold(e.Actor, f.author) {
+			f.t.AuthorAt, f.base = e.At, TurnReviewers
+			f.settle(e.At, "", false)
+		} else if f.t.Whose == TurnAuthor {
+			f.t.Since = Later(f.t.Since, e.At)
+		}
 	case f.w.isPerson(e) && f.pass(e):
 		f.settle(e.At, e.Actor, e.Kind == Reviewed)
 	}
