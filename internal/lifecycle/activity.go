@@ -419,7 +419,12 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 	// rule asks (see Turn).
 	a.Turn = Turn{}
 	lastIsPerson := !a.LastPersonAt.IsZero() && a.LastPersonAt.Equal(last.At)
-	ours := w.trusted(last).Notice != NoNotice
+	// Our stale notice dates the mark, and nothing lies between the label
+	// and it; a closing comment follows a decision that read what came
+	// before it. A review nudge tells neither: a push or a review between
+	// the mark and it is not among the comments.
+	kind := w.trusted(last).Notice
+	ours := kind == StaleNotice || kind == CloseNotice
 	a.Partial = true
 	switch {
 	case lastIsPerson:

@@ -454,6 +454,14 @@ func TestFromComments(t *testing.T) {
 			want:      lifecycle.Activity{MarkedAt: t1, NoticeAt: t1, CloseNoticeAt: t3},
 		},
 		{
+			// A push or a review between the mark and our nudge is not
+			// among the comments.
+			name: "last comment is our review nudge after a notice carrying marked=: not ok",
+			comments: []lifecycle.Event{staleNotice(t1, selfLogin, t1),
+				{Kind: lifecycle.Commented, At: t3, Actor: selfLogin, Notice: lifecycle.NudgeNotice}},
+			updatedAt: t3,
+		},
+		{
 			name:      "last comment by a bot: not ok",
 			comments:  []lifecycle.Event{staleNotice(t2, selfLogin, t2), botComment(t3, "codecov")},
 			updatedAt: t3,

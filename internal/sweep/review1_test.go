@@ -56,3 +56,36 @@ func TestTurnReopenedIsFresh(t *testing.T) {
 		})
 	}
 }
+
+// Rule 3, remove-stale-when-updated: false: a push after the mark postpones
+// the close. A review nudge posted after that push (while the nudge was on)
+// is our comment but says nothing of what came between the mark and it: a
+// run that reads the repository's comments (three stale PRs) must not take
+// it for "nothing happened after the mark" and close on the mark's clock.
+func TestKeptLabelPushBeforeANudgeStillPostponesTheClose(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	on := map[string]string{"days-before-stale": "10", "days-before-close": "20", "remove-stale-when-updated": "false",
+		"days-before-review-nudge": "7"}
+	off := sfWith(on, "days-before-review-nudge", "-1")
+	n := w.markedPR(15)
+	for range 2 { // on their author's turn: not nudged, and their notices open the comment listing's window
+		m := w.markedPR(15)
+		w.fake.Comment(m, maint, daysAgo(20), "please add a test")
+	}
+	w.fake.Push(n, "alice", daysAgo(12), "the fix") // after the mark: the close moves to 8 days from now
+	w.run(on)
+	if w.notices(n, "nudge") != 1 {
+		t.Fatalf("#%d: %d nudges, want 1 (setup)", n, w.notices(n, "nudge"))
+	}
+	w.clock.Advance(6 * lifecycle.Day) // due from the mark, not from the push
+	res := w.run(off)
+	if w.state(n) != "open" || has(res.Closed(), n) {
+		t.Errorf("#%d closed 18 days after a push that postpones its close by 20", n)
+	}
+	w.clock.Advance(3 * lifecycle.Day)
+	w.run(off)
+	if w.state(n) != "closed" {
+		t.Errorf("#%d: %s 21 days after the push, want closed", n, w.state(n))
+	}
+}
