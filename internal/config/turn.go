@@ -17,6 +17,16 @@ func (p *parser) turn(c *Config) {
 		// (The runner passes action.yml's default as if set.)
 		c.StaleMessage = notice.DefaultStaleAuthorTurn
 	}
+	if pol.StaleClock != lifecycle.ClockAuthorTurn {
+		// Under the inactivity clock a PR is marked whoever's turn it is,
+		// often from the listing alone: {{waiting-on-author}} would say
+		// "on its author, as a draft" of a PR that is neither.
+		for _, m := range []struct{ name, text string }{{"stale-pr-message", c.StaleMessage}, {"close-pr-message", c.CloseMessage}} {
+			if notice.Uses(m.text, "waiting-on-author") {
+				p.fail(m.name, "uses {{waiting-on-author}}, which is known only under stale-clock: author-turn; set that, or take the placeholder out")
+			}
+		}
+	}
 	if l := pol.NudgeLabel; l != "" && strings.EqualFold(l, pol.StaleLabel) {
 		p.fail(inputReviewNudgeLabel, "is %s, the same label as stale-pr-label: a nudged pull request would read as stale; choose another label", quote(l))
 	}

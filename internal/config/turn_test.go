@@ -37,6 +37,8 @@ func TestParseTurnErrors(t *testing.T) {
 		{map[string]string{"review-nudge-message": "{{assignee}}"}, "review-nudge-message", "unknown placeholder {{assignee}}"},
 		{map[string]string{"review-nudge-label": "Stale"}, "review-nudge-label", "the same label as stale-pr-label"},
 		{map[string]string{"days-before-review-nudge": "3", "review-nudge-message": ""}, "review-nudge-message", "the nudge is a comment"},
+		{map[string]string{"stale-pr-message": "Waiting {{waiting-on-author}}."}, "stale-pr-message", "stale-clock: author-turn"},
+		{map[string]string{"close-pr-message": "Waited {{waiting-on-author}}."}, "close-pr-message", "stale-clock: author-turn"},
 	} {
 		_, err := Parse(source(tt.inputs, nil))
 		var errs Errors
