@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -87,5 +88,38 @@ func TestKeptLabelPushBeforeANudgeStillPostponesTheClose(t *testing.T) {
 	w.run(off)
 	if w.state(n) != "closed" {
 		t.Errorf("#%d: %s 21 days after the push, want closed", n, w.state(n))
+	}
+}
+
+// Concurrent runs' copies are deleted, never a notice of a new mark: with
+// days-before-stale: 0 and runs more often than hourly, a PR un-staled
+// after a person's comment is marked again within the hour. Its new notice
+// is no copy of the old one (the un-stale lies between them), also when the
+// run learns of the old one from the repository's comments only.
+func TestDupNewMarkWithinTheHourIsKept(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	inputs := map[string]string{"days-before-stale": "0", "days-before-close": "5"}
+	n := w.pr(1)
+	w.pr(1)
+	w.pr(1)
+	w.run(inputs) // marks all three
+	if w.notices(n, "stale") != 1 {
+		t.Fatalf("#%d: %d notices after the first run, want 1", n, w.notices(n, "stale"))
+	}
+	w.clock.Advance(10 * time.Minute)
+	w.fake.Comment(n, bob, w.now(), "still working on it")
+	w.clock.Advance(10 * time.Minute)
+	res := w.run(inputs)
+	if w.hasLabel(n, "stale") || !has(res.Unstaled(), n) {
+		t.Fatalf("#%d not un-staled after bob's comment (setup): %v", n, w.labels(n))
+	}
+	for i := range 3 {
+		w.clock.Advance(10 * time.Minute)
+		w.run(inputs)
+		if c := w.notices(n, "stale"); c != 2 || !w.hasLabel(n, "stale") {
+			t.Errorf("run %d after the un-stale: #%d has %d stale notices, labels %v; want the old and the new mark's, stale",
+				i+1, n, c, w.labels(n))
+		}
 	}
 }

@@ -158,6 +158,13 @@ func duplicatesIn(g []ourNotice, boundaries []time.Time) []ourNotice {
 		c := g[i]
 		same := kept.fresh && c.fresh ||
 			within(kept.at, c.at, duplicateWindow) && within(kept.markedAt, c.markedAt, duplicateWindow)
+		if !kept.at.IsZero() && c.markedAt.Sub(kept.at) > newMarkSlack {
+			// A run that marks saw no label, so it listed before the
+			// kept notice's label went on: its copy's mark is earlier.
+			// One marked after the kept notice was posted is a new mark's
+			// (after an un-stale that only the timeline shows).
+			same = false
+		}
 		for _, b := range boundaries {
 			if b.After(kept.at) && b.Before(c.at) {
 				same = false
@@ -171,6 +178,10 @@ func duplicatesIn(g []ourNotice, boundaries []time.Time) []ourNotice {
 	}
 	return out
 }
+
+// newMarkSlack is how far the runner's clock (a notice's marked=) may run
+// ahead of GitHub's (its created_at).
+const newMarkSlack = time.Minute
 
 func within(a, b time.Time, d time.Duration) bool {
 	return a.Sub(b).Abs() <= d
