@@ -144,12 +144,16 @@ func isViewerQuery(r *http.Request) bool {
 		return false
 	}
 	defer body.Close()
-	var q map[string]any
-	if err := json.NewDecoder(io.LimitReader(body, 1<<10)).Decode(&q); err != nil {
-		return false
-	}
-	return len(q) == 1 && q["query"] == viewerQuery
+	// The bytes themselves, not a decoding of them: a decoder reads the
+	// first JSON value only, and keeps one of a key given twice, so a body
+	// holding a mutation as well could pass.
+	b, err := io.ReadAll(io.LimitReader(body, int64(len(viewerBody))+2))
+	return err == nil && bytes.Equal(bytes.TrimSuffix(b, []byte("\n")), viewerBody)
 }
+
+// viewerBody is the viewer query's body as go-github encodes it (Viewer),
+// without the newline its encoder ends it with.
+var viewerBody, _ = json.Marshal(map[string]string{"query": viewerQuery})
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	write := isWrite(req.Method) && !isViewerQuery(req)
