@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -58,6 +59,7 @@ const (
 	routeComments = "/repos/{owner}/{repo}/issues/{issue_number}/comments"
 	routeRepoComm = "/repos/{owner}/{repo}/issues/comments"
 	routeInstall  = "/installation/repositories"
+	routeLabels   = "/repos/{owner}/{repo}/issues/{issue_number}/labels"
 )
 
 // reads are the listings, each read as one call.
@@ -135,6 +137,29 @@ func TestPageOfTinyObjectsIsRefused(t *testing.T) {
 					t.Errorf("%d requests, want 1: the same page would come again", n)
 				}
 			})
+		}
+	}
+}
+
+// TestErrorAnswerOfTinyObjectsIsRefused: an error answer is decoded too
+// (go-github reads its "errors" into a slice, and its text lists them all),
+// so its body has the same bounds as a page's: a 422 or a 502 of 300,000 {}
+// fails as malformed, once, instead of gigabytes decoded into an error
+// whose text is hundreds of MB.
+func TestErrorAnswerOfTinyObjectsIsRefused(t *testing.T) {
+	t.Parallel()
+	body := `{"message":"Validation Failed","errors":` + array(300000, `{}`) + `}`
+	for _, status := range []int{http.StatusUnprocessableEntity, http.StatusBadGateway} {
+		fake := newFake()
+		n := fake.AddPR(fakegithub.Issue{Title: "x", User: fakegithub.Person("alice"), CreatedAt: t0.Add(-90 * lifecycle.Day)})
+		c := hostile(t, fake, ghapi.Limits{}, nil)
+		fake.InjectFault(fakegithub.FaultRule{Route: routeLabels, Times: -1, Fault: fakegithub.StatusFault(status, body)})
+		err := c.AddLabels(context.Background(), n, []string{"stale"})
+		if err == nil || !strings.Contains(err.Error(), "malformed") || len(err.Error()) > 10_000 {
+			t.Errorf("%d of 300,000 {}: err (%d bytes) %.300s; want a short malformed-answer error", status, len(fmt.Sprint(err)), fmt.Sprint(err))
+		}
+		if got := fake.Count(); got != 1 {
+			t.Errorf("%d: %d requests, want 1: the same answer would come again", status, got)
 		}
 	}
 }

@@ -333,10 +333,14 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, route string
 	if err != nil {
 		return nil, err
 	}
+	// Every answer is decoded, an error's too (go-github reads its "errors"
+	// into a slice): each is bounded; only a success is a page of items.
+	perPage := 0
 	if resp.StatusCode/100 == 2 {
-		if why := checkShape(body, perPageOf(req.URL)); why != "" {
-			return nil, &malformedError{route: route, why: why}
-		}
+		perPage = perPageOf(req.URL)
+	}
+	if why := checkShape(body, perPage); why != "" {
+		return nil, &malformedError{route: route, why: why}
 	}
 	return resp, nil
 }
