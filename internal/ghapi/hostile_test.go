@@ -164,6 +164,24 @@ func TestErrorAnswerOfTinyObjectsIsRefused(t *testing.T) {
 	}
 }
 
+// TestMalformedAnswerToACommentIsVerified: GitHub made the comment, but its
+// answer is refused unread (malformed): the outcome is unknown, so the
+// comment is looked for, found, and neither reported failed nor sent again.
+func TestMalformedAnswerToACommentIsVerified(t *testing.T) {
+	t.Parallel()
+	fake := newFake()
+	n := fake.AddPR(fakegithub.Issue{Title: "x", User: fakegithub.Person("alice"), CreatedAt: t0.Add(-90 * lifecycle.Day)})
+	c := hostile(t, fake, ghapi.Limits{}, nil)
+	fake.InjectFault(fakegithub.FaultRule{Method: "POST", Route: routeComments,
+		Fault: &fakegithub.Fault{AfterWrite: true, Status: http.StatusCreated, Body: array(300000, `{}`)}})
+	if err := c.PostComment(context.Background(), n, "hello"); err != nil {
+		t.Errorf("PostComment = %.300v, want nil: the comment was made, and a read finds it", err)
+	}
+	if w := fake.Writes(); w != 1 {
+		t.Errorf("%d writes, want the one comment", w)
+	}
+}
+
 // TestRealPagesStillRead: the bounds take GitHub's heaviest real pages.
 func TestRealPagesStillRead(t *testing.T) {
 	t.Parallel()

@@ -208,6 +208,10 @@ func (t *transport) failed(ctx context.Context, req *http.Request, route string,
 	case errors.Is(err, ErrDeadline):
 		t.stop(ErrDeadline)
 		return done, ErrDeadline
+	case final(err) && write:
+		// GitHub answered, but what it said was not read: the write may
+		// have been made (PostComment then looks for it).
+		return done, fmt.Errorf("%w: %s: %w", errUnknownWrite, route, err)
 	case final(err):
 		return done, err
 	case repeatable(req) && attempt < t.lim.MaxRetries:
