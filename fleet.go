@@ -191,7 +191,7 @@ func fleetSource(ctx context.Context, src config.Source, orgYAML string, clock g
 	// Only the file's read: its own budget, so that a retry is possible,
 	// and the run's deadline; a read even in a dry run.
 	cfg.OperationsPerRun = fileReadBudget
-	client, err := clientFor(cfg, clock, true, nil) // a fleet's sweep runs only in a workflow
+	client, err := clientFor(cfg, clock, clock.Now(), true, nil) // a fleet's sweep runs only in a workflow
 	if err != nil {
 		return base, origin, false, err
 	}

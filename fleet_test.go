@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
@@ -378,5 +380,30 @@ func TestFleetRepositoryFileIsOneMoreLayer(t *testing.T) {
 	}
 	if n := fake.Writes(); n != 0 {
 		t.Errorf("%d writes after a bad input, want none", n)
+	}
+}
+
+// TestFleetRunTimeoutCountsTheFileRead: run-timeout bounds the whole run,
+// the read of .github/stalepr.yml included: a read that waited out a
+// secondary limit leaves the sweep only what remains of it.
+func TestFleetRunTimeoutCountsTheFileRead(t *testing.T) {
+	t.Parallel()
+	fake, e := fleetRepo(t)
+	e[fleetInputsEnv] = "days-before-stale: 10\nwrite-interval: 15s\nrun-timeout: 2m\n"
+	contents := regexp.MustCompile(`/contents/`)
+	var hits atomic.Int32
+	fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if contents.MatchString(info.Path) && hits.Add(1) == 1 {
+			return fakegithub.SecondaryRateLimit(403, 100) // 100 s of the run's 120
+		}
+		return nil
+	})
+	clock := clientClock()
+	o := runClock(context.Background(), t, e, clock)
+	if o.code != 0 || !strings.Contains(o.stdout, "run-timeout reached") {
+		t.Errorf("want a clean stop at run-timeout: %v", o)
+	}
+	if took := clock.Now().Sub(t0); took > 2*time.Minute {
+		t.Errorf("the run took %s by its clock, past its run-timeout of 2m", took)
 	}
 }

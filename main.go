@@ -135,7 +135,9 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
 	log := &logger{w: w, dry: cfg.DebugOnly}
 	// The transport says when it slows down, inside the run's log.
-	client, err := clientFor(cfg, clock, inWorkflow(getenv), log.Printf)
+	// The deadline counts from the run's start: a fleet's file read is part
+	// of the run.
+	client, err := clientFor(cfg, clock, now, inWorkflow(getenv), log.Printf)
 	if err != nil {
 		endLog()
 		out.fail("", err.Error())
@@ -274,10 +276,10 @@ func editDistance(a, b string) int {
 }
 
 // clientFor is the one way a client is built: cfg's connection and limits,
-// the run's deadline counted from now by clock, and the build's User-Agent.
+// the run's deadline counted from start (by clock), and the build's User-Agent.
 // workflow: the run is a GitHub Actions job (its errors' advice speaks of
 // the workflow's permissions). logf, when set, hears the transport slow down.
-func clientFor(cfg config.Config, clock ghapi.Clock, workflow bool, logf func(string, ...any)) (*ghapi.Client, error) {
+func clientFor(cfg config.Config, clock ghapi.Clock, start time.Time, workflow bool, logf func(string, ...any)) (*ghapi.Client, error) {
 	return ghapi.New(ghapi.Options{
 		Token: string(cfg.Token), APIURL: cfg.APIURL, Owner: cfg.Owner, Repo: cfg.Repo,
 		UserAgent: userAgent(),
@@ -286,7 +288,7 @@ func clientFor(cfg config.Config, clock ghapi.Clock, workflow bool, logf func(st
 		Limits: ghapi.Limits{
 			DryRun: cfg.DebugOnly, MaxRequests: cfg.OperationsPerRun,
 			Reserve: cfg.RateLimitReserve, WriteInterval: cfg.WriteInterval,
-			Deadline: clock.Now().Add(cfg.RunTimeout),
+			Deadline: start.Add(cfg.RunTimeout),
 			Logf:     logf,
 		},
 	})

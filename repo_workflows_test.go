@@ -14,13 +14,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rhysd/actionlint"
 	"go.yaml.in/yaml/v4"
 
+	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/release"
 )
 
@@ -988,5 +991,54 @@ func TestFleetWorkflowTokens(t *testing.T) {
 	}
 	if tokens != 2 {
 		t.Errorf("%d create-github-app-token steps, want 2 (list, sweep)", tokens)
+	}
+}
+
+// TestWorkflowJobsOutlastRunTimeout: a job of this repository's workflows
+// that runs the action gives it more time than run-timeout's default plus a
+// margin (the image pull, the App token, the fleet's file read, a write in
+// flight at the deadline): run-timeout is the clean stop that writes the
+// summary and outputs, and a job cancelled at timeout-minutes first loses
+// them (README: "Keep it below the job's timeout-minutes").
+func TestWorkflowJobsOutlastRunTimeout(t *testing.T) {
+	t.Parallel()
+	in, ok := config.Lookup("run-timeout")
+	if !ok {
+		t.Fatal("no input run-timeout")
+	}
+	def, err := time.ParseDuration(in.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const margin = 5 * time.Minute
+	for _, name := range []string{"ci.yml", "fleet.yml", "release.yml"} {
+		wf := workflowFile(t, name)
+		jobs := mapValue(wf, "jobs")
+		for i := 0; i+1 < len(jobs.Content); i += 2 {
+			job := jobs.Content[i+1]
+			runs := false
+			steps := mapValue(job, "steps")
+			if steps == nil {
+				continue
+			}
+			for _, step := range steps.Content {
+				if uses := mapValue(step, "uses"); uses != nil && usesThisAction(uses.Value) {
+					runs = true
+				}
+			}
+			tm := mapValue(job, "timeout-minutes")
+			if !runs || tm == nil {
+				continue
+			}
+			n, err := strconv.Atoi(tm.Value)
+			if err != nil {
+				t.Errorf("%s job %s: timeout-minutes %q is not a number", name, jobs.Content[i].Value, tm.Value)
+				continue
+			}
+			if got := time.Duration(n) * time.Minute; got < def+margin {
+				t.Errorf("%s job %s: timeout-minutes %d, want at least %s: run-timeout's default %s plus %s, so that the run stops cleanly before the job is cancelled",
+					name, jobs.Content[i].Value, n, def+margin, def, margin)
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -58,6 +59,7 @@ const (
 	routeComments = "/repos/{owner}/{repo}/issues/{issue_number}/comments"
 	routeRepoComm = "/repos/{owner}/{repo}/issues/comments"
 	routeInstall  = "/installation/repositories"
+	routeLabels   = "/repos/{owner}/{repo}/issues/{issue_number}/labels"
 )
 
 // reads are the listings, each read as one call.
@@ -136,6 +138,47 @@ func TestPageOfTinyObjectsIsRefused(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestErrorAnswerOfTinyObjectsIsRefused: an error answer is decoded too
+// (go-github reads its "errors" into a slice, and its text lists them all),
+// so its body has the same bounds as a page's: a 422 or a 502 of 300,000 {}
+// fails as malformed, once, instead of gigabytes decoded into an error
+// whose text is hundreds of MB.
+func TestErrorAnswerOfTinyObjectsIsRefused(t *testing.T) {
+	t.Parallel()
+	body := `{"message":"Validation Failed","errors":` + array(300000, `{}`) + `}`
+	for _, status := range []int{http.StatusUnprocessableEntity, http.StatusBadGateway} {
+		fake := newFake()
+		n := fake.AddPR(fakegithub.Issue{Title: "x", User: fakegithub.Person("alice"), CreatedAt: t0.Add(-90 * lifecycle.Day)})
+		c := hostile(t, fake, ghapi.Limits{}, nil)
+		fake.InjectFault(fakegithub.FaultRule{Route: routeLabels, Times: -1, Fault: fakegithub.StatusFault(status, body)})
+		err := c.AddLabels(context.Background(), n, []string{"stale"})
+		if err == nil || !strings.Contains(err.Error(), "malformed") || len(err.Error()) > 10_000 {
+			t.Errorf("%d of 300,000 {}: err (%d bytes) %.300s; want a short malformed-answer error", status, len(fmt.Sprint(err)), fmt.Sprint(err))
+		}
+		if got := fake.Count(); got != 1 {
+			t.Errorf("%d: %d requests, want 1: the same answer would come again", status, got)
+		}
+	}
+}
+
+// TestMalformedAnswerToACommentIsVerified: GitHub made the comment, but its
+// answer is refused unread (malformed): the outcome is unknown, so the
+// comment is looked for, found, and neither reported failed nor sent again.
+func TestMalformedAnswerToACommentIsVerified(t *testing.T) {
+	t.Parallel()
+	fake := newFake()
+	n := fake.AddPR(fakegithub.Issue{Title: "x", User: fakegithub.Person("alice"), CreatedAt: t0.Add(-90 * lifecycle.Day)})
+	c := hostile(t, fake, ghapi.Limits{}, nil)
+	fake.InjectFault(fakegithub.FaultRule{Method: "POST", Route: routeComments,
+		Fault: &fakegithub.Fault{AfterWrite: true, Status: http.StatusCreated, Body: array(300000, `{}`)}})
+	if err := c.PostComment(context.Background(), n, "hello"); err != nil {
+		t.Errorf("PostComment = %.300v, want nil: the comment was made, and a read finds it", err)
+	}
+	if w := fake.Writes(); w != 1 {
+		t.Errorf("%d writes, want the one comment", w)
 	}
 }
 

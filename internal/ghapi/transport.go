@@ -144,12 +144,16 @@ func isViewerQuery(r *http.Request) bool {
 		return false
 	}
 	defer body.Close()
-	var q map[string]any
-	if err := json.NewDecoder(io.LimitReader(body, 1<<10)).Decode(&q); err != nil {
-		return false
-	}
-	return len(q) == 1 && q["query"] == viewerQuery
+	// The bytes themselves, not a decoding of them: a decoder reads the
+	// first JSON value only, and keeps one of a key given twice, so a body
+	// holding a mutation as well could pass.
+	b, err := io.ReadAll(io.LimitReader(body, int64(len(viewerBody))+2))
+	return err == nil && bytes.Equal(bytes.TrimSuffix(b, []byte("\n")), viewerBody)
 }
+
+// viewerBody is the viewer query's body as go-github encodes it (Viewer),
+// without the newline its encoder ends it with.
+var viewerBody, _ = json.Marshal(map[string]string{"query": viewerQuery})
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	write := isWrite(req.Method) && !isViewerQuery(req)
@@ -204,6 +208,10 @@ func (t *transport) failed(ctx context.Context, req *http.Request, route string,
 	case errors.Is(err, ErrDeadline):
 		t.stop(ErrDeadline)
 		return done, ErrDeadline
+	case final(err) && write:
+		// GitHub answered, but what it said was not read: the write may
+		// have been made (PostComment then looks for it).
+		return done, fmt.Errorf("%w: %s: %w", errUnknownWrite, route, err)
 	case final(err):
 		return done, err
 	case repeatable(req) && attempt < t.lim.MaxRetries:
@@ -329,10 +337,14 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, route string
 	if err != nil {
 		return nil, err
 	}
+	// Every answer is decoded, an error's too (go-github reads its "errors"
+	// into a slice): each is bounded; only a success is a page of items.
+	perPage := 0
 	if resp.StatusCode/100 == 2 {
-		if why := checkShape(body, perPageOf(req.URL)); why != "" {
-			return nil, &malformedError{route: route, why: why}
-		}
+		perPage = perPageOf(req.URL)
+	}
+	if why := checkShape(body, perPage); why != "" {
+		return nil, &malformedError{route: route, why: why}
 	}
 	return resp, nil
 }

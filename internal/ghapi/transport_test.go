@@ -413,3 +413,37 @@ func TestSecondaryLimitsSlowTheWritePace(t *testing.T) {
 		t.Fatalf("write interval after 6 hits = %v, want it slowed (doubling from 1s)", got)
 	}
 }
+
+// A dry run sends the viewer query only when the body is exactly it: a body
+// that holds the query and a mutation as well (a second JSON value after it,
+// or a key given twice, which parsers resolve differently) is a write and
+// never reaches the server.
+func TestDryRunViewerQueryIsTheExactBody(t *testing.T) {
+	t.Parallel()
+	viewer := `{"query":"query { viewer { login } }"}`
+	mutation := `mutation { closePullRequest(input: {pullRequestId: \"X\"}) { clientMutationId } }`
+	for _, body := range []string{
+		viewer + `{"query":"` + mutation + `"}`,
+		viewer + "\n" + `{"query":"` + mutation + `"}`,
+		`{"query":"` + mutation + `","query":"query { viewer { login } }"}`,
+	} {
+		srv, n := script(t, ok)
+		c, _ := newTestClient(t, srv, Limits{DryRun: true})
+		req, err := http.NewRequest(http.MethodPost, c.graphqlURL(), strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.gh.Client().Do(req)
+		if !errors.Is(err, ErrDryRunWrite) || *n != 0 {
+			t.Errorf("body %s: err %v, %d requests reached the server; want ErrDryRunWrite and none", body, err, *n)
+		}
+	}
+	// The body the client sends is still taken for the read it is.
+	srv, n := script(t, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"data":{"viewer":{"login":"me"}}}`)
+	})
+	c, _ := newTestClient(t, srv, Limits{DryRun: true})
+	if login, err := c.Viewer(context.Background()); err != nil || login != "me" || *n != 1 {
+		t.Errorf("Viewer in a dry run = %q, %v after %d requests; want me in one", login, err, *n)
+	}
+}
