@@ -373,7 +373,7 @@ func listingFailed(res sweep.Result, shown bool) string {
 	}
 	var le *sweep.ListingError
 	errors.As(res.Stopped, &le)
-	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, le.Err)
+	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, report.ErrorText(le.Err))
 }
 
 // logger writes one line per PR acted on (in Actions, the seam fences them

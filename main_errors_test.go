@@ -69,3 +69,28 @@ func TestRunListingFailureSaysWhatToDo(t *testing.T) {
 		})
 	}
 }
+
+// A listing refused with a long error (a 422 listing thousands of
+// "errors", which go-github puts in its text) gives an annotation of one
+// bounded line: the log and the summary cut it, and so does the ::error::.
+func TestRunListingFailureAnnotationIsBounded(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	var errs strings.Builder
+	for i := 0; i < 5000; i++ {
+		if i > 0 {
+			errs.WriteString(",")
+		}
+		errs.WriteString(`{"resource":"Issue","field":"labels","code":"invalid"}`)
+	}
+	body := `{"message":"Validation Failed","errors":[` + errs.String() + `]}`
+	w.fake.SetFaultHook(func(fakegithub.RequestInfo) *fakegithub.Fault { return fakegithub.StatusFault(422, body) })
+	o := runWith(t, w.env(t))
+	lines := errorLines(o.stdout)
+	if o.code != 1 || len(lines) != 1 {
+		t.Fatalf("exit %d, %d error annotations; want 1 and 1\n%.2000s", o.code, len(lines), o)
+	}
+	if n := len([]rune(lines[0])); n > 2000 || !strings.Contains(lines[0], "Validation Failed") {
+		t.Errorf("the annotation is %d characters, want at most 2000 and the cause named: %.300s", n, lines[0])
+	}
+}

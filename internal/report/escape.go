@@ -151,3 +151,8 @@ func prLink(number int, url string) string {
 	}
 	return fmt.Sprintf("#%d", number)
 }
+
+// ErrorText is an error as one line of at most maxErrRunes: what an
+// annotation or a terminal line shows of an error GitHub's answer may have
+// made long.
+func ErrorText(err error) string { return oneLine(err.Error(), maxErrRunes) }
