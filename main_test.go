@@ -25,6 +25,7 @@ import (
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/report"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 const (
@@ -777,6 +778,7 @@ func TestRunUnwritableFiles(t *testing.T) {
 // says so.
 func TestRunOutputsCapped(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	w, _ := newWorld(t, false)
 	// Titles as long as GitHub allows (256 characters): 500 PRs are over
 	// twice what an output holds.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // endless streams a JSON array of issues until the client hangs up or limit
@@ -50,6 +51,7 @@ func TestOversizedBodyFailsCleanly(t *testing.T) {
 
 func TestDefaultBodyCapTakesTheLargestRealPage(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	if got := (Limits{}).withDefaults().MaxBody; got != defaultMaxBody {
 		t.Fatalf("default MaxBody %d, want %d", got, defaultMaxBody)
 	}

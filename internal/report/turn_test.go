@@ -172,6 +172,7 @@ func TestDashboardAuthorTurn(t *testing.T) {
 // 45,000 bytes.
 func TestTurnViewsWithinCaps(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	r := queueRun(50_000, 1, 200, 40)
 	r.StaleClock = lifecycle.ClockAuthorTurn
 	whose := []lifecycle.Whose{lifecycle.TurnReviewers, lifecycle.TurnAuthor, lifecycle.TurnMaintainers}

@@ -11,6 +11,7 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // patWorld is a world whose token is a person's (a personal access token):
@@ -140,7 +141,7 @@ func TestMinBudgetAsDocumented(t *testing.T) {
 // tens.
 func TestMarksPerRunAsDocumented(t *testing.T) {
 	t.Parallel()
-	longReplay(t)
+	testenv.Long(t)
 	w := newWorld(t)
 	for i := 0; i < 1000; i++ {
 		w.pr(float64(100 + i%300))

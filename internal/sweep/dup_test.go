@@ -11,6 +11,7 @@ import (
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // dupWorld is a repository of n PRs under GITHUB_TOKEN's shared limit of
@@ -55,18 +56,12 @@ func ourDuplicates(w *world, prs []int) []string {
 // left.
 func TestDupConcurrentRunsUnderTheSharedHourlyLimit(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	tries := 8
-	switch {
-	case raceOn:
-		tries = 1
-	case testing.Short():
+	if raceOn {
 		tries = 1
 	}
-	cases := []struct{ runs, prs int }{{2, 300}, {3, 160}}
-	if testing.Short() {
-		cases = cases[:1] // two runs, as the attack; three runs without -short
-	}
-	for _, c := range cases {
+	for _, c := range []struct{ runs, prs int }{{2, 300}, {3, 160}} {
 		for rep := 0; rep < tries; rep++ {
 			w, prs := dupWorld(t, c.prs)
 			now := w.now()

@@ -184,13 +184,3 @@ func has(items []sweep.Item, n int) bool {
 	}
 	return false
 }
-
-// longReplay skips, under -short, a test that replays months of daily runs
-// or a backlog of a thousand PRs: it runs without -short, as CI runs the
-// whole suite, so the quick loop stays quick.
-func longReplay(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("a long replay: runs without -short (CI runs it)")
-	}
-}

@@ -367,7 +367,7 @@ func (h *history) open(n int) bool { return h.w.fake.MustIssue(n).State == "open
 // notices and labels under the login stalepr writes as too.
 func TestHistoryMigrationFromActionsStale(t *testing.T) {
 	t.Parallel()
-	longReplay(t)
+	testenv.Long(t)
 	h := loadHistory(t, "migration.json")
 	branches := h.w.fake.Branches()
 	maint := fakegithub.Person("maintainer")
@@ -415,7 +415,7 @@ func TestHistoryMigrationFromActionsStale(t *testing.T) {
 // people acted 35-45 days ago on PRs stalepr had marked 60-100 days ago.
 func TestHistoryPausedWorkflow(t *testing.T) {
 	t.Parallel()
-	longReplay(t)
+	testenv.Long(t)
 	for _, from := range []string{"anyone", "people"} {
 		t.Run(from, func(t *testing.T) {
 			h := loadHistory(t, "paused.json")
@@ -456,7 +456,7 @@ func TestHistoryPausedWorkflow(t *testing.T) {
 // branch, and PRs closed by others, under delete-branch.
 func TestHistoryStackedWithDeleteBranch(t *testing.T) {
 	t.Parallel()
-	longReplay(t)
+	testenv.Long(t)
 	h := loadHistory(t, "stacked.json")
 	alive := map[int]string{3: "alice", 5: "bob", 13: "ivan"}
 	h.runDays(120, map[string]string{"delete-branch": "true"}, func(day int, now time.Time) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 var (
@@ -363,11 +364,8 @@ func (l loopingLink) RoundTrip(r *http.Request) (*http.Response, error) {
 // second) or all in the same second.
 func TestTrustConcurrentRunsAtFullSpeed(t *testing.T) {
 	t.Parallel()
-	// Each try is a fresh race; -short keeps one try of each pace.
-	tries := 6
-	if testing.Short() {
-		tries = 2
-	}
+	testenv.Long(t) // under -short, TestSafetyConcurrentRunsPostOnce races two runs
+	tries := 6      // each try is a fresh race
 	for rep := 0; rep < tries; rep++ {
 		w := newWorld(t)
 		var prs []int

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // A month of daily runs under stale-clock author-turn with the review nudge
@@ -61,14 +62,12 @@ func (g *turnGen) at(t time.Time) (int, lifecycle.Whose) {
 
 func TestTurnHistoryMonth(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	const (
 		staleDays, closeDays, nudgeDays = 7, 5, 4
 		days                            = 30
 	)
 	nPRs := 24
-	if testing.Short() {
-		nPRs = 12 // the same rules checked on fewer histories, which still mark, close and nudge
-	}
 	inputs := map[string]string{
 		"stale-clock": "author-turn", "days-before-stale": fmt.Sprint(staleDays), "days-before-close": fmt.Sprint(closeDays),
 		"days-before-review-nudge": fmt.Sprint(nudgeDays), "review-nudge-label": "waiting-on-review",

@@ -25,6 +25,17 @@ func Slow(tb testing.TB) {
 	}
 }
 
+// Long skips tb under -short: a load test (hundreds of PRs, a page of
+// GitHub's largest size, 50,000 PRs rendered) or a replay of weeks of daily
+// runs. `go test ./...` and both CI passes run it; the quick loop, -short,
+// stays within seconds.
+func Long(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("a load test or a long replay: runs without -short (go test ./..., CI)")
+	}
+}
+
 // SlowEnabled reports whether the slow tests were asked for, for tests that
 // pick their sizes instead of skipping.
 func SlowEnabled() bool { return !testing.Short() && os.Getenv(slowVar) == "1" }
