@@ -42,13 +42,13 @@ func Dashboard(r sweep.Result) string {
 		if t.IsZero() {
 			return "—"
 		}
-		return plural(max(int(now.Sub(t)/(24*time.Hour)), 0), "day")
+		return plural(daysIn(t, now), "day")
 	}
 	link := func(it sweep.QueueItem) string { return prLink(it.Number, it.URL) }
 	title := func(it sweep.QueueItem) string { return md(it.Title, maxTitleRunes) }
 
 	var stale, marks, revived []sweep.QueueItem
-	end := now.Add(horizon * 24 * time.Hour)
+	end := horizonEnd(now)
 	for _, it := range r.Queue {
 		switch {
 		case it.State == sweep.QueueStale:
@@ -108,8 +108,7 @@ func writeDashGroups(b *strings.Builder, groups []dashGroup) {
 // dashTail is what ends the dashboard whatever the clock: how far marks
 // are known, and the histogram.
 func dashTail(b *strings.Builder, r sweep.Result) {
-	end := r.Now.Add(horizon * 24 * time.Hour)
-	if !r.ListedAll && !r.ListingFailed() && !r.MarksKnownUntil.IsZero() && r.MarksKnownUntil.Before(end) {
+	if marksCutShort(r) {
 		fmt.Fprintf(b, "Marks are known up to %s: later ones show in later runs.\n\n", mdDay(r.MarksKnownUntil))
 	}
 	b.WriteString("#### Open pull requests by last activity\n\n")

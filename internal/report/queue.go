@@ -57,7 +57,7 @@ func histogram(r sweep.Result) []int {
 		if it.LastActivity.IsZero() {
 			continue
 		}
-		days := int(r.Now.Sub(it.LastActivity) / (24 * time.Hour))
+		days := daysIn(it.LastActivity, r.Now)
 		i := sort.Search(len(ageBuckets), func(i int) bool { return ageBuckets[i].from > days }) - 1
 		n[max(i, 0)]++
 	}
@@ -105,6 +105,20 @@ func listedNote(r sweep.Result) string {
 // horizon is how far "next 14 days" looks.
 const horizon = 14
 
+// horizonEnd is the end of the next horizon days.
+func horizonEnd(now time.Time) time.Time { return now.Add(horizon * lifecycle.Day) }
+
+// marksCutShort: the open listing stopped past the stale cutoff, so marks
+// are known only up to r.MarksKnownUntil, short of the horizon.
+func marksCutShort(r sweep.Result) bool {
+	return !r.ListedAll && !r.ListingFailed() && !r.MarksKnownUntil.IsZero() && r.MarksKnownUntil.Before(horizonEnd(r.Now))
+}
+
+// daysIn is the whole days from since to now, never below 0.
+func daysIn(since, now time.Time) int {
+	return max(int(now.Sub(since)/lifecycle.Day), 0)
+}
+
 // dueDay is one date of the next 14 days and what falls due on it.
 type dueDay struct {
 	day                   time.Time
@@ -115,7 +129,7 @@ type dueDay struct {
 // step already due (a run stopped before it) counts on the first day.
 func nextDays(r sweep.Result) []dueDay {
 	today := r.Now.UTC().Truncate(24 * time.Hour)
-	end := today.Add(horizon * 24 * time.Hour)
+	end := horizonEnd(today)
 	byDay := map[time.Time]*dueDay{}
 	add := func(due time.Time, it sweep.QueueItem, to func(*dueDay) *[]sweep.QueueItem) {
 		if due.IsZero() || !due.Before(end) {
@@ -210,8 +224,7 @@ func writeNextDays(b *strings.Builder, r sweep.Result) {
 		}
 		b.WriteString("\n")
 	}
-	end := r.Now.Add(horizon * 24 * time.Hour)
-	if !r.ListedAll && !r.ListingFailed() && !r.MarksKnownUntil.IsZero() && r.MarksKnownUntil.Before(end) {
+	if marksCutShort(r) {
 		fmt.Fprintf(b, "Marks are known up to %s: the listing stops past the stale cutoff, so later ones show in later runs.\n\n",
 			mdDay(r.MarksKnownUntil))
 	}

@@ -81,11 +81,6 @@ func party(w lifecycle.Whose) string {
 	return "maintainers, to merge"
 }
 
-// daysIn is the whole days from since to now, never below 0.
-func daysIn(since, now time.Time) int {
-	return max(int(now.Sub(since)/(24*time.Hour)), 0)
-}
-
 // nudgeCell says where a PR on the reviewers' turn stands with its nudge:
 // nudged by this run (the outcome's words; dated instead, where the text
 // outlives the run), or earlier in this turn, due on a date, or "—" (the
