@@ -318,7 +318,7 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 	switch {
 	case res.Stopped == nil:
 	case errors.Is(res.Stopped, context.Canceled):
-		out.fail("cancelled", "the run was cancelled before it finished: "+leftWords(res.Left, "not reached, left for the next run"))
+		out.fail("cancelled", "the run was cancelled before it finished: "+report.LeftForNextRun(res))
 		code = ExitCancelled
 	case res.ListingFailed():
 		out.fail("listing", listingFailed(res, out.summaryAbove()))
@@ -335,19 +335,6 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 		}
 	}
 	return code
-}
-
-// leftWords says how many PRs a stop left, with what (such as "left for
-// the next run"); 0 is a stop before the run knew what needed work, so no
-// count is claimed.
-func leftWords(left int, what string) string {
-	switch left {
-	case 0:
-		return "the pull requests it did not reach are " + what
-	case 1:
-		return "1 pull request " + what
-	}
-	return fmt.Sprintf("%d pull requests %s", left, what)
 }
 
 // listingFailed words a failed listing with what was changed before it: the
