@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/google/go-github/v62 v62.0.0
+	github.com/google/go-querystring v1.1.0
 	github.com/rhysd/actionlint v1.7.7
 	github.com/sethvargo/go-githubactions v1.3.2
 	go.yaml.in/yaml/v4 v4.0.0
@@ -17,7 +18,6 @@ require (
 	github.com/fatih/color v1.19.0 // indirect
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
-	github.com/google/go-querystring v1.1.0 // indirect
 	github.com/kr/pretty v0.3.1 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
+	"github.com/google/go-querystring/query"
 	"golang.org/x/oauth2"
 
 	"github.com/stalepr/stalepr/internal/apiurl"
@@ -198,18 +199,14 @@ func see(p *sweep.Page, sort string, created, updated time.Time) {
 //
 // GitHub API docs: https://docs.github.com/rest/pulls/pulls#list-pull-requests
 func (c *Client) ListPulls(ctx context.Context, q sweep.Query, page int) ([]lifecycle.PR, sweep.Page, error) {
-	// The request go-github's PullRequests.List sends, decoded into the
-	// fields the sweep reads (listedPull).
-	v := url.Values{"per_page": {fmt.Sprint(perPage)}}
-	set := func(k, val string) {
-		if val != "" && val != "0" { // go-github's omitempty
-			v.Set(k, val)
-		}
+	// The request go-github's PullRequests.List sends (its options,
+	// encoded as go-github encodes them), decoded into the fields the
+	// sweep reads (listedPull).
+	v, err := query.Values(&github.PullRequestListOptions{State: q.State, Sort: q.Sort, Direction: q.Direction,
+		ListOptions: github.ListOptions{Page: page, PerPage: perPage}})
+	if err != nil {
+		return nil, sweep.Page{}, err
 	}
-	set("state", q.State)
-	set("sort", q.Sort)
-	set("direction", q.Direction)
-	set("page", fmt.Sprint(page))
 	var pulls []*listedPull
 	req, err := c.gh.NewRequest(http.MethodGet, fmt.Sprintf("repos/%v/%v/pulls?%s", c.owner, c.repo, v.Encode()), nil)
 	var resp *github.Response
