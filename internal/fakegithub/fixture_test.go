@@ -19,7 +19,7 @@ func rich(t *testing.T) (*Server, *httptest.Server) {
 	t.Helper()
 	s := New(Options{Owner: "octo-org", Repo: "widgets", Token: "sekret", Clock: NewClock(t0)})
 	alice, bob, bot := Person("alice"), Person("bob"), Bot("dependabot[bot]")
-	s.addMember("bob")
+	s.AddMember("bob")
 	s.defineLabel("bug", "d73a4a", "Something isn't working")
 
 	// #1: an ordinary PR with a full timeline.

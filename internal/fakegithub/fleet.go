@@ -233,8 +233,7 @@ func (s *Server) graphqlReply(c *call) reply {
 		return fail("FORBIDDEN", "Resource not accessible by integration")
 	}
 	if !rec.Draft {
-		rec.Draft = true
-		s.addEventLocked(rec, Event{Type: EventConvertToDraft, Actor: s.identity, At: c.now})
+		s.setDraftLocked(rec, s.identity, c.now, true)
 	}
 	return ok(map[string]any{"data": map[string]any{field: map[string]any{
 		"pullRequest": map[string]any{"id": id, "number": rec.Number, "isDraft": true}}}})

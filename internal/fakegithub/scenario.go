@@ -336,12 +336,8 @@ func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.T
 		sha := fakeSHA("force", s.nextID+1)
 		rec.HeadSHA = sha
 		s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, SHA: sha})
-	case EventReadyForReview:
-		rec.Draft = false
-		s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when})
-	case EventConvertToDraft:
-		rec.Draft = true
-		s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when})
+	case EventReadyForReview, EventConvertToDraft:
+		s.setDraftLocked(rec, actor, when, ev.Type == EventConvertToDraft)
 	case EventRenamed:
 		s.renameLocked(rec, actor, when, ev.Title)
 	case EventReviewRequested, EventReviewRequestRemoved:

@@ -189,8 +189,10 @@ func (s *Server) SetWebURL(base string) {
 	s.webURL = strings.TrimRight(base, "/")
 }
 
-// addMember makes logins members of the organisation (author_association MEMBER).
-func (s *Server) addMember(logins ...string) {
+// AddMember makes logins members of the organisation: their comments,
+// reviews and review comments carry author_association MEMBER, as a
+// maintainer's do.
+func (s *Server) AddMember(logins ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, l := range logins {
@@ -617,9 +619,25 @@ func (s *Server) Rename(n int, u User, at time.Time, title string) {
 func (s *Server) ReadyForReview(n int, u User, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
-	rec.Draft = false
-	s.addEventLocked(rec, Event{Type: EventReadyForReview, Actor: u, At: at})
+	s.setDraftLocked(s.mustGet(n), u, at, false)
+}
+
+// ConvertToDraft turns a pull request into a draft as u.
+func (s *Server) ConvertToDraft(n int, u User, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setDraftLocked(s.mustGet(n), u, at, true)
+}
+
+// setDraftLocked makes a pull request a draft or ready for review, with the
+// timeline event GitHub records for it.
+func (s *Server) setDraftLocked(rec *issueRec, u User, at time.Time, draft bool) {
+	rec.Draft = draft
+	ev := EventReadyForReview
+	if draft {
+		ev = EventConvertToDraft
+	}
+	s.addEventLocked(rec, Event{Type: ev, Actor: u, At: at})
 }
 
 // RequestReview requests a review from a user login or, with a "team:"
