@@ -59,27 +59,16 @@ func knowsTurns(r sweep.Result) bool {
 	return false
 }
 
-// waitingOn names a party as the turn views' headings do.
-func waitingOn(w lifecycle.Whose) string {
-	switch w {
-	case lifecycle.TurnReviewers:
-		return "Waiting on reviewers"
-	case lifecycle.TurnAuthor:
-		return "Waiting on the author"
-	}
-	return "Approved, waiting to be merged"
+// turnWords names each party: as the turn views' headings do, and in
+// their counts.
+var turnWords = map[lifecycle.Whose]struct{ heading, party string }{
+	lifecycle.TurnReviewers:   {"Waiting on reviewers", "reviewers"},
+	lifecycle.TurnAuthor:      {"Waiting on the author", "author"},
+	lifecycle.TurnMaintainers: {"Approved, waiting to be merged", "maintainers, to merge"},
 }
 
-// party names a party in the turn views' counts.
-func party(w lifecycle.Whose) string {
-	switch w {
-	case lifecycle.TurnReviewers:
-		return "reviewers"
-	case lifecycle.TurnAuthor:
-		return "author"
-	}
-	return "maintainers, to merge"
-}
+func waitingOn(w lifecycle.Whose) string { return turnWords[w].heading }
+func party(w lifecycle.Whose) string     { return turnWords[w].party }
 
 // nudgeCell says where a PR on the reviewers' turn stands with its nudge:
 // nudged by this run (the outcome's words; dated instead, where the text
