@@ -18,6 +18,7 @@ func TestUnknownOutcomeLateCommentIsNotPostedTwice(t *testing.T) {
 	t.Parallel()
 	for _, what := range []string{"stale notice", "closing comment"} {
 		t.Run(what, func(t *testing.T) {
+			t.Parallel() // each waits out a real attempt timeout
 			w := newWorld(t)
 			var n int
 			kind := "stale"
