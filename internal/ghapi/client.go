@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
-	"github.com/google/go-querystring/query"
+	"github.com/shurcooL/githubv4"
 	"golang.org/x/oauth2"
 
 	"github.com/stalepr/stalepr/internal/apiurl"
@@ -47,6 +47,13 @@ type Client struct {
 	workflow    bool   // Options.Workflow
 
 	wroteAs string // the author GitHub gave a comment this client created (WroteAs)
+
+	gql    *githubv4.Client // GraphQL reads, on the same http.Client
+	pages  pages            // the page size GitHub answers in time
+	viewer string           // the login a query's viewer named
+	// WithAssignees: the open pull requests' pages read their assignees (a
+	// rule reads them); otherwise they do not, and cost less.
+	WithAssignees bool
 }
 
 const perPage = 100
@@ -64,12 +71,15 @@ func New(o Options) (*Client, error) {
 	}
 	// No http.Client timeout: it would cover the transport's waits on
 	// secondary limits too. Each attempt has its own (Limits.AttemptTimeout).
-	gh := github.NewClient(&http.Client{Transport: rt, CheckRedirect: sameOrigin(base)})
+	hc := &http.Client{Transport: rt, CheckRedirect: sameOrigin(base)}
+	gh := github.NewClient(hc)
 	if o.UserAgent != "" {
 		gh.UserAgent = o.UserAgent
 	}
 	gh.BaseURL, gh.UploadURL = base, base
-	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}, nil
+	c := &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}
+	c.gql = newGraphQL(c.graphqlURL(), hc)
+	return c, nil
 }
 
 // apiBase parses GITHUB_API_URL by config's rule and in its words
@@ -193,77 +203,6 @@ func see(p *sweep.Page, sort string, created, updated time.Time) {
 	p.LastKey = key
 }
 
-// ListPulls reads one page of the open pull requests. Unlike the issue
-// listing it holds no issues (fewer pages) and tells each PR's head commit,
-// which a stale notice records; it has no label filter.
-//
-// GitHub API docs: https://docs.github.com/rest/pulls/pulls#list-pull-requests
-func (c *Client) ListPulls(ctx context.Context, q sweep.Query, page int) ([]lifecycle.PR, sweep.Page, error) {
-	// The request go-github's PullRequests.List sends (its options,
-	// encoded as go-github encodes them), decoded into the fields the
-	// sweep reads (listedPull).
-	v, err := query.Values(&github.PullRequestListOptions{State: q.State, Sort: q.Sort, Direction: q.Direction,
-		ListOptions: github.ListOptions{Page: page, PerPage: perPage}})
-	if err != nil {
-		return nil, sweep.Page{}, err
-	}
-	var pulls []*listedPull
-	req, err := c.gh.NewRequest(http.MethodGet, fmt.Sprintf("repos/%v/%v/pulls?%s", c.owner, c.repo, v.Encode()), nil)
-	var resp *github.Response
-	if err == nil {
-		resp, err = c.gh.Do(ctx, req, &pulls)
-	}
-	if err != nil {
-		return nil, sweep.Page{}, c.fail(opList, err, "list pull requests (page %d)", max(page, 1))
-	}
-	prs := make([]lifecycle.PR, 0, len(pulls))
-	p := sweep.Page{Ascending: true}
-	for _, lp := range pulls {
-		pr := lp.pull()
-		see(&p, q.Sort, pr.GetCreatedAt().Time, pr.GetUpdatedAt().Time)
-		prs = append(prs, fromPull(pr))
-	}
-	p.Next, p.Last = resp.NextPage, resp.LastPage
-	return prs, p, nil
-}
-
-// listedPull is a listed pull request's fields that fromPull reads, typed
-// as in go-github's PullRequest. A page of 100 PRs holds each one's head and
-// base repositories, about 80 fields each: decoded into go-github's structs
-// that was 55,000 allocations a page for the 14 fields used. The other
-// fields are only scanned (a 100-PR page decodes about 1.4 times faster).
-type listedPull struct {
-	Number    *int              `json:"number"`
-	Title     *string           `json:"title"`
-	HTMLURL   *string           `json:"html_url"`
-	User      *github.User      `json:"user"`
-	CreatedAt *github.Timestamp `json:"created_at"`
-	UpdatedAt *github.Timestamp `json:"updated_at"`
-	Draft     *bool             `json:"draft"`
-	Milestone *github.Milestone `json:"milestone"`
-	NodeID    *string           `json:"node_id"`
-	Head      *struct {
-		SHA *string `json:"sha"`
-	} `json:"head"`
-	Labels    []*github.Label `json:"labels"`
-	Assignees []*github.User  `json:"assignees"`
-	Locked    *bool           `json:"locked"`
-}
-
-func (lp *listedPull) pull() *github.PullRequest {
-	if lp == nil {
-		return &github.PullRequest{}
-	}
-	pr := &github.PullRequest{
-		Number: lp.Number, Title: lp.Title, HTMLURL: lp.HTMLURL, User: lp.User, CreatedAt: lp.CreatedAt, UpdatedAt: lp.UpdatedAt,
-		Draft: lp.Draft, Milestone: lp.Milestone, NodeID: lp.NodeID, Labels: lp.Labels, Assignees: lp.Assignees, Locked: lp.Locked,
-	}
-	if lp.Head != nil {
-		pr.Head = &github.PullRequestBranch{SHA: lp.Head.SHA}
-	}
-	return pr
-}
-
 func fromPull(pr *github.PullRequest) lifecycle.PR {
 	return lifecycle.PR{
 		Number: pr.GetNumber(), Title: pr.GetTitle(), URL: pr.GetHTMLURL(), Author: pr.GetUser().GetLogin(),
@@ -336,31 +275,6 @@ func toComment(ic *github.IssueComment) sweep.Comment {
 	}
 }
 
-// RepoComments reads one page of the repository's issue comments updated
-// since a time, oldest first.
-//
-// GitHub API docs: https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository
-func (c *Client) RepoComments(ctx context.Context, since time.Time, page int) ([]sweep.Comment, sweep.Page, error) {
-	sort, dir := "created", "asc"
-	opts := &github.IssueListCommentsOptions{
-		Sort: &sort, Direction: &dir, Since: &since,
-		ListOptions: github.ListOptions{PerPage: perPage, Page: page},
-	}
-	list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, 0, opts)
-	if err != nil {
-		return nil, sweep.Page{}, c.fail(opList, err, "list repository comments (page %d)", max(page, 1))
-	}
-	next, err := nextPage(resp, page)
-	if err != nil {
-		return nil, sweep.Page{}, c.fail(opList, err, "list repository comments (page %d)", max(page, 1))
-	}
-	out := make([]sweep.Comment, len(list))
-	for i, ic := range list {
-		out[i] = toComment(ic)
-	}
-	return out, sweep.Page{Next: next, Last: resp.LastPage}, nil
-}
-
 // PRComments reads the comments of one PR updated since a time.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/comments#list-issue-comments
@@ -386,33 +300,6 @@ func (c *Client) PRComments(ctx context.Context, number int, since time.Time) ([
 		}
 		opts.Page = next
 	}
-}
-
-// Timeline reads a PR's whole history.
-//
-// GitHub API docs: https://docs.github.com/rest/issues/timeline#list-timeline-events-for-an-issue
-func (c *Client) Timeline(ctx context.Context, number int) ([]lifecycle.Event, error) {
-	var out []lifecycle.Event
-	for page := 1; page != 0; {
-		u := fmt.Sprintf("repos/%s/%s/issues/%d/timeline?per_page=%d&page=%d",
-			url.PathEscape(c.owner), url.PathEscape(c.repo), number, perPage, page)
-		req, err := c.gh.NewRequest(http.MethodGet, u, nil)
-		if err != nil {
-			return nil, err
-		}
-		var raw []timelineEvent
-		resp, err := c.gh.Do(ctx, req, &raw)
-		if err != nil {
-			return nil, c.fail(opRead, err, "read timeline of #%d", number)
-		}
-		for _, e := range raw {
-			out = append(out, e.events()...)
-		}
-		if page, err = nextPage(resp, page); err != nil {
-			return nil, c.fail(opRead, err, "read timeline of #%d", number)
-		}
-	}
-	return out, nil
 }
 
 // PullHead reads a PR's head and base.
@@ -566,6 +453,9 @@ func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/queries#viewer
 func (c *Client) Viewer(ctx context.Context) (string, error) {
+	if login := c.knownViewer(); login != "" {
+		return login, nil // a page's query asked already
+	}
 	req, err := c.gh.NewRequest(http.MethodPost, c.graphqlURL(), map[string]string{"query": viewerQuery})
 	if err != nil {
 		return "", err

@@ -70,9 +70,15 @@ func statusOf(err error) int {
 // rateLimitError is the primary rate limit as the transport saw it, with the
 // reset time so the user is told when the next run can continue, and the
 // time it was seen (a reset not after it means the clocks disagree).
-type rateLimitError struct{ reset, now time.Time }
+type rateLimitError struct {
+	reset, now time.Time
+	graphql    bool // GitHub's GraphQL points, a bucket of their own
+}
 
 func (e *rateLimitError) Error() string {
+	if e.graphql {
+		return fmt.Sprintf("%v (GraphQL points): %s", ErrRateLimited, e.until())
+	}
 	return fmt.Sprintf("%v: %s", ErrRateLimited, e.until())
 }
 

@@ -65,7 +65,7 @@ func TestRepositoryNotFoundOnTheListing(t *testing.T) {
 	c, _ := newTestClient(t, srv, Limits{})
 	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	checkExplained(t, err, RepoNotFound, "o/r", "does not exist or this token cannot see it", "repository input")
-	_, _, err = c.RepoComments(context.Background(), c.clock.Now(), 1)
+	_, _, err = c.OpenPulls(context.Background(), sweep.Query{}, "")
 	checkExplained(t, err, RepoNotFound, "o/r")
 
 	// On one pull request a 404 means "gone": not a missing repository,
@@ -323,7 +323,8 @@ func TestEveryCallIsExplained(t *testing.T) {
 		"Viewer":         func() error { _, err := c.Viewer(ctx); return err },
 		"BranchInUse":    func() error { _, err := c.BranchInUse(ctx, "feature"); return err },
 		"RecentComments": func() error { _, err := c.RecentComments(ctx, c.clock.Now()); return err },
-		"Timeline":       func() error { _, err := c.Timeline(ctx, 1); return err },
+		"History":        func() error { _, err := c.History(ctx, 1, ""); return err },
+		"OpenPulls":      func() error { _, _, err := c.OpenPulls(ctx, sweep.Query{}, ""); return err },
 		"PRComments":     func() error { _, err := c.PRComments(ctx, 1, c.clock.Now()); return err },
 		"RepoFile":       func() error { _, _, err := c.RepoFile(ctx, ".github/stalepr.yml"); return err },
 		"ConvertToDraft": func() error { return c.ConvertToDraft(ctx, "PR_1") },

@@ -55,7 +55,7 @@ func TestGraphQLRateLimitHeadersDoNotMoveTheReserve(t *testing.T) {
 	h.Set("X-RateLimit-Remaining", "50")
 	h.Set("X-RateLimit-Resource", "graphql")
 	tr.observe(h)
-	if err := tr.admit(false); err != nil || tr.usage().RateRemaining != 900 {
+	if err := tr.admit(false, false); err != nil || tr.usage().RateRemaining != 900 {
 		t.Errorf("after a GraphQL answer: admit %v, remaining %d; want the REST reading 900 kept", err, tr.usage().RateRemaining)
 	}
 }
@@ -75,24 +75,24 @@ func TestMayUseReserveFloors(t *testing.T) {
 	}
 	tr := newTransport(nil, Limits{Reserve: 100, MaxRequests: 10}, clock)
 	reading(tr, "50")
-	if err := tr.admit(false); !errors.Is(err, ErrRateReserve) {
+	if err := tr.admit(false, false); !errors.Is(err, ErrRateReserve) {
 		t.Errorf("50 left, reserve 100: admit %v, want the reserve reached", err)
 	}
-	if err := tr.admit(true); err != nil {
+	if err := tr.admit(true, false); err != nil {
 		t.Errorf("50 left, may use the reserve: admit %v, want admitted", err)
 	}
 	reading(tr, "0")
-	if err := tr.admit(true); !errors.Is(err, ErrRateReserve) {
+	if err := tr.admit(true, false); !errors.Is(err, ErrRateReserve) {
 		t.Errorf("0 left: admit %v, want refused", err)
 	}
 	reading(tr, "50")
 	tr.used = 10
-	if err := tr.admit(true); !errors.Is(err, ErrBudget) {
+	if err := tr.admit(true, false); !errors.Is(err, ErrBudget) {
 		t.Errorf("operations-per-run spent: admit %v, want ErrBudget", err)
 	}
 	tr.used = 0
 	tr.stop(ErrSecondary)
-	if err := tr.admit(true); !errors.Is(err, ErrSecondary) {
+	if err := tr.admit(true, false); !errors.Is(err, ErrSecondary) {
 		t.Errorf("after a stop: admit %v, want the stop", err)
 	}
 }

@@ -3,7 +3,6 @@ package ghapi
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -108,6 +107,12 @@ type transport struct {
 	// refused is the writes a dry run did not send (Client.RefuseWrite):
 	// counted against MaxRequests and the rate reading as a real run's.
 	refused int
+
+	// GraphQL: the read queries sent, the points they cost (from their
+	// rateLimit answers), and the points bucket as last read.
+	queries, points              int
+	pointsLimit, pointsRemaining int
+	pointsReset                  time.Time
 }
 
 func newTransport(base http.RoundTripper, lim Limits, clock Clock) *transport {
@@ -116,7 +121,7 @@ func newTransport(base http.RoundTripper, lim Limits, clock Clock) *transport {
 	}
 	return &transport{
 		base: base, lim: lim.withDefaults(), clock: clock, jitter: rand.Float64,
-		byRoute: map[string]int{}, rateRemaining: -1, interval: lim.WriteInterval,
+		byRoute: map[string]int{}, rateRemaining: -1, pointsRemaining: -1, interval: lim.WriteInterval,
 	}
 }
 
@@ -126,37 +131,15 @@ func isWrite(method string) bool { return method != http.MethodGet && method != 
 // as sending it once. Posting a comment is the one write that is not: the
 // client verifies it instead.
 func repeatable(r *http.Request) bool {
-	// The only GraphQL request sent is convertPullRequestToDraft, which
+	// The only GraphQL write sent is convertPullRequestToDraft, which
 	// leaves a draft a draft.
 	return !isWrite(r.Method) || r.Method != http.MethodPost ||
 		strings.HasSuffix(r.URL.Path, "/labels") || strings.HasSuffix(r.URL.Path, "/graphql")
 }
 
-// isViewerQuery reports a POST that only reads: the GraphQL query asking
-// who the token acts as, recognised by its exact body (a mutation is never
-// taken for it). A dry run sends it; it is not paced or counted as a write.
-func isViewerQuery(r *http.Request) bool {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/graphql") || r.GetBody == nil {
-		return false
-	}
-	body, err := r.GetBody()
-	if err != nil {
-		return false
-	}
-	defer body.Close()
-	// The bytes themselves, not a decoding of them: a decoder reads the
-	// first JSON value only, and keeps one of a key given twice, so a body
-	// holding a mutation as well could pass.
-	b, err := io.ReadAll(io.LimitReader(body, int64(len(viewerBody))+2))
-	return err == nil && bytes.Equal(bytes.TrimSuffix(b, []byte("\n")), viewerBody)
-}
-
-// viewerBody is the viewer query's body as go-github encodes it (Viewer),
-// without the newline its encoder ends it with.
-var viewerBody, _ = json.Marshal(map[string]string{"query": viewerQuery})
-
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	write := isWrite(req.Method) && !isViewerQuery(req)
+	gql := isGraphQL(req)
+	write := isWrite(req.Method) && !(gql && isReadQuery(req))
 	if write && t.lim.DryRun {
 		return nil, ErrDryRunWrite
 	}
@@ -164,7 +147,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	route := req.Method + " " + routeOf(req.URL.Path)
 	useReserve := sweep.ReserveAllowed(ctx)
 	for attempt := 0; ; {
-		if err := t.admit(useReserve); err != nil {
+		if err := t.admit(useReserve, gql && !write); err != nil {
 			return nil, err
 		}
 		if write {
@@ -242,7 +225,7 @@ func (t *transport) answered(ctx context.Context, req *http.Request, route strin
 	t.mu.Lock()
 	t.secondaryHits = 0
 	t.mu.Unlock()
-	if retriedStatus(resp.StatusCode) && repeatable(req) && attempt < t.lim.MaxRetries {
+	if retriedStatus(resp.StatusCode) && repeatable(req) && !isShrinkable(ctx) && attempt < t.lim.MaxRetries {
 		return retry, nil, nil
 	}
 	if isHTML(resp) {
@@ -322,7 +305,7 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, route string
 		}
 		r.Body = body
 	}
-	t.count(route, write)
+	t.count(route, write, isGraphQL(req))
 	resp, err := t.base.RoundTrip(r)
 	var body []byte
 	if err == nil {
@@ -351,8 +334,9 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, route string
 
 // admit says whether one more request may go: not after a stop, within
 // operations-per-run, and above rate-limit-reserve (above 0 when the
-// request may use the reserve).
-func (t *transport) admit(useReserve bool) error {
+// request may use the reserve) of the bucket it draws on: a GraphQL query
+// GitHub's points, any other request the REST limit.
+func (t *transport) admit(useReserve, query bool) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.stopped != nil {
@@ -369,10 +353,44 @@ func (t *transport) admit(useReserve bool) error {
 	if useReserve {
 		floor = 0
 	}
+	if query {
+		if t.pointsKnown() && t.pointsRemaining <= floor {
+			return ErrRateReserve
+		}
+		return nil
+	}
 	if t.rateKnown() && t.rateRemaining-t.refused <= floor {
 		return ErrRateReserve
 	}
 	return nil
+}
+
+// pointsKnown: the last reading of the GraphQL points still applies.
+func (t *transport) pointsKnown() bool {
+	return t.pointsRemaining >= 0 && (t.pointsReset.IsZero() || t.clock.Now().Before(t.pointsReset))
+}
+
+// meterPoints takes a query's rateLimit answer: what it cost and what is left.
+func (t *transport) meterPoints(cost, limit, remaining int, reset time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.points += cost
+	if limit > 0 {
+		t.pointsLimit, t.pointsRemaining = limit, remaining
+		if !reset.IsZero() {
+			t.pointsReset = reset
+		}
+	}
+}
+
+func (t *transport) pointsResetAt() time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.pointsReset
+}
+
+func isGraphQL(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/graphql")
 }
 
 // rateKnown: the last rate-limit reading still applies (its window has not
@@ -418,13 +436,15 @@ func (t *transport) pace(ctx context.Context) error {
 	return nil
 }
 
-func (t *transport) count(route string, write bool) {
+func (t *transport) count(route string, write, gql bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.used++
 	t.byRoute[route]++
 	if write {
 		t.writes++
+	} else if gql {
+		t.queries++
 	}
 }
 
@@ -479,9 +499,15 @@ func (t *transport) hitSecondary(wait time.Duration) error {
 }
 
 func (t *transport) observe(h http.Header) {
-	if res := h.Get("X-RateLimit-Resource"); res != "" && res != "core" {
-		// GraphQL (and search) have limits of their own: they say nothing
-		// about the REST requests the reserve protects.
+	switch h.Get("X-RateLimit-Resource") {
+	case "", "core":
+	case "graphql":
+		// GraphQL's points are a bucket of their own.
+		t.observePoints(h)
+		return
+	default:
+		// Search and others have limits of their own: they say nothing
+		// about the requests the reserve protects.
 		return
 	}
 	limit, errL := strconv.Atoi(h.Get("X-RateLimit-Limit"))
@@ -495,6 +521,20 @@ func (t *transport) observe(h http.Header) {
 	t.rateRead = t.clock.Now()
 	if reset, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil {
 		t.rateReset = time.Unix(reset, 0)
+	}
+}
+
+func (t *transport) observePoints(h http.Header) {
+	limit, errL := strconv.Atoi(h.Get("X-RateLimit-Limit"))
+	remaining, errR := strconv.Atoi(h.Get("X-RateLimit-Remaining"))
+	if errL != nil || errR != nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pointsLimit, t.pointsRemaining = limit, remaining
+	if reset, ok := pointsResetOf(h); ok {
+		t.pointsReset = reset
 	}
 }
 
@@ -600,14 +640,15 @@ func (t *transport) usage() sweep.Usage {
 	if !t.rateKnown() {
 		remaining = -1
 	}
-	return sweep.Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining}
+	return sweep.Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining,
+		Queries: t.queries, Points: t.points, PointsLimit: t.pointsLimit, PointsRemaining: t.pointsRemaining}
 }
 
 // refuse admits and counts n writes a dry run did not send (see refused).
 func (t *transport) refuse(ctx context.Context, n int) error {
 	useReserve := sweep.ReserveAllowed(ctx)
 	for range n {
-		if err := t.admit(useReserve); err != nil {
+		if err := t.admit(useReserve, false); err != nil {
 			return err
 		}
 		t.mu.Lock()

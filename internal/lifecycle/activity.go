@@ -170,7 +170,7 @@ func Summarize(pr PR, events []Event, staleLabel string, self []string) Activity
 		f.add(e)
 	}
 	a := f.activity()
-	a.PushedAfterMark = pushedSinceMark(events, a.MarkHead)
+	a.PushedAfterMark = pushedSinceMark(pr, events, a.MarkHead)
 	return explain(a, pr)
 }
 
@@ -478,15 +478,20 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 // of the mark's head descends from it. (Commits a force push left behind
 // descend from nothing we know and are ignored; a force push after the mark
 // is a dated event of its own.)
-func pushedSinceMark(events []Event, markHead string) bool {
+func pushedSinceMark(pr PR, events []Event, markHead string) bool {
 	if markHead == "" {
 		return false
 	}
 	var commits []Event
+	parents := false
 	for _, e := range events {
 		if e.Kind == Committed && e.SHA != "" && e.SHA != markHead {
 			commits = append(commits, e)
+			parents = parents || len(e.Parents) > 0
 		}
+	}
+	if !parents {
+		return pushedSinceMarkInOrder(pr, events, markHead)
 	}
 	after := map[string]bool{markHead: true} // markHead and what descends from it
 	for grew := true; grew; {
@@ -507,6 +512,29 @@ func pushedSinceMark(events []Event, markHead string) bool {
 		}
 	}
 	return false
+}
+
+// pushedSinceMarkInOrder answers pushedSinceMark from a history that names
+// no parents (GraphQL's): the head is where the mark left it, or it moved.
+// When it moved, the commits and force-pushes the history lists after the
+// mark's head commit say by whom; only when every one of them is a bot's is
+// it none of a person's. A head the history does not show (rewritten) is a
+// person's push: in doubt, not closed.
+func pushedSinceMarkInOrder(pr PR, events []Event, markHead string) bool {
+	if pr.HeadSHA == "" || strings.EqualFold(pr.HeadSHA, markHead) {
+		return false
+	}
+	seen := false
+	for _, e := range events {
+		switch {
+		case e.Kind == Committed && e.SHA == markHead:
+			seen = true
+		case !seen:
+		case e.Kind == Committed && !e.Bot, e.Kind == ForcePushed && !e.Bot:
+			return true
+		}
+	}
+	return !seen
 }
 
 func removeFold(list []string, s string) []string {

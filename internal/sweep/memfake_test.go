@@ -141,17 +141,17 @@ func (m *memGitHub) ListPRs(_ context.Context, q sweep.Query, page int) ([]lifec
 	return prs, pg, nil
 }
 
-func (m *memGitHub) ListPulls(_ context.Context, q sweep.Query, page int) ([]lifecycle.PR, sweep.Page, error) {
-	m.call("list pulls %s", q.State)
-	prs, pg := m.list(sweep.Query{State: q.State, Sort: q.Sort, Direction: q.Direction}) // no label filter
-	return prs, pg, nil
-}
-
-func (m *memGitHub) RepoComments(_ context.Context, since time.Time, page int) ([]sweep.Comment, sweep.Page, error) {
-	m.call("list comments since %s", since.Format(time.DateOnly))
-	out := m.commentsSince(since)
-	sort.Slice(out, func(i, j int) bool { return out[i].Event.At.Before(out[j].Event.At) })
-	return out, sweep.Page{}, nil
+// OpenPulls is one page of every open PR the query selects, each with its
+// whole history, as a GraphQL page holding it all.
+func (m *memGitHub) OpenPulls(_ context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
+	m.call("list open pulls labels=%s", strings.Join(q.Labels, ","))
+	prs, pg := m.list(sweep.Query{State: "open", Labels: q.Labels, Sort: q.Sort, Direction: q.Direction})
+	out := make([]sweep.Listed, len(prs))
+	for i, pr := range prs {
+		out[i] = sweep.Listed{PR: pr, History: slices.Clone(m.prs[pr.Number].timeline)}
+	}
+	pg.Total = len(prs)
+	return out, pg, nil
 }
 
 func (m *memGitHub) commentsSince(since time.Time) []sweep.Comment {
@@ -166,8 +166,8 @@ func (m *memGitHub) commentsSince(since time.Time) []sweep.Comment {
 	return out
 }
 
-func (m *memGitHub) Timeline(_ context.Context, n int) ([]lifecycle.Event, error) {
-	m.call("read timeline #%d", n)
+func (m *memGitHub) History(_ context.Context, n int, before string) ([]lifecycle.Event, error) {
+	m.call("read history #%d", n)
 	return slices.Clone(m.prs[n].timeline), nil
 }
 

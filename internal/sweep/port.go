@@ -13,10 +13,16 @@ import (
 // in-memory fake). Why a run stopped comes back as one of the sweep's Stop
 // values, so neither the sweep nor the report needs the adapter's errors.
 type GitHub interface {
+	// ListPRs reads one page of the issue listing (closed PRs, label
+	// hygiene): no histories.
 	ListPRs(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error)
-	ListPulls(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error)
-	RepoComments(ctx context.Context, since time.Time, page int) ([]Comment, Page, error)
-	Timeline(ctx context.Context, number int) ([]lifecycle.Event, error)
+	// OpenPulls reads one page of the open pull requests (q.State is
+	// ignored) with each one's recent history; after is the cursor Page.After
+	// gave ("" for the first page).
+	OpenPulls(ctx context.Context, q Query, after string) ([]Listed, Page, error)
+	// History reads a PR's history older than the cursor before (Listed.Older),
+	// oldest first, to its beginning.
+	History(ctx context.Context, number int, before string) ([]lifecycle.Event, error)
 	PullHead(ctx context.Context, number int) (Head, error)
 	PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error)
 	BranchInUse(ctx context.Context, branch string) (bool, error)
@@ -50,9 +56,30 @@ type Query struct {
 	Since     time.Time
 }
 
+// Listed is one open PR of an OpenPulls page and its history, as far as the
+// page tells.
+type Listed struct {
+	PR lifecycle.PR
+	// History is the PR's latest events, oldest first.
+	History []lifecycle.Event
+	// Older is the cursor of the history before History; "" when History is
+	// the PR's whole history.
+	Older string
+	// Err: this PR's part of the answer is in error or incomplete. It is
+	// left untouched this run, never decided on partial facts.
+	Err error
+}
+
 // Page tells where a listing stands after one page.
 type Page struct {
-	Next int // 0: this was the last page
+	Next int // 0: this was the last page (ListPRs)
+	// After is the cursor of the next page; "" on the last (OpenPulls).
+	After string
+	// Total is how many items the whole listing holds; -1 when unknown.
+	Total int
+	// Unread is how many PRs of the page GitHub's answer left out or gave
+	// in error with no number to name them by: they are left this run.
+	Unread int
 	Last int // from the Link header; 0 when unknown or on the last page
 	// Sort keys (updated_at or created_at) of the page's first and last
 	// items, issues included, and whether the page was in ascending order.
@@ -84,6 +111,13 @@ type Usage struct {
 	ByRoute       map[string]int
 	RateLimit     int // 0: unknown
 	RateRemaining int // -1: unknown
+	// GraphQL: the queries sent (counted in Requests too) and the points
+	// they cost, from GitHub's rateLimit answer; the points bucket's limit
+	// (0: unknown) and what is left of it (-1: unknown).
+	Queries         int
+	Points          int
+	PointsLimit     int
+	PointsRemaining int
 }
 
 // Stop is why a run stopped making requests: a limit, the run's deadline.

@@ -74,6 +74,18 @@ type Result struct {
 	Writes        int
 	RateLimit     int // from the last x-ratelimit-limit header; 0: unknown
 	RateRemaining int // -1: unknown
+	// GraphQL: the queries sent (in Requests too), the points they cost, the
+	// points bucket's limit (0: unknown) and what is left (-1: unknown).
+	Queries         int
+	Points          int
+	PointsLimit     int
+	PointsRemaining int
+	// OpenTotal is how many PRs are open, as GitHub's listing counts them;
+	// 0 when no page told.
+	OpenTotal int
+	// Unread is how many PRs GitHub's answers left out or gave in error
+	// with nothing to name them by: left untouched this run.
+	Unread int
 }
 
 // ListingFailed reports a run stopped by a listing that failed.

@@ -204,6 +204,12 @@ func (s *sweeper) detailSteps(o *op, tmpl string) []step {
 	if o.act != nil || tmpl == "" || !(notice.Uses(tmpl, "reviewers") || closing && notice.Uses(tmpl, "days-inactive")) {
 		return nil
 	}
+	if l, ok := s.hist[o.pr.Number]; ok && l.Older == "" && len(s.self) > 0 {
+		// The listing's page gave the whole history: no read.
+		act := lifecycle.Summarize(o.pr, l.History, s.pol.StaleLabel, s.self)
+		o.act = &act
+		return nil
+	}
 	return []step{{request: reqTimeline, send: func(ctx context.Context) error {
 		act, err := s.activity(ctx, o.pr)
 		if err == nil {

@@ -41,6 +41,10 @@ type sweeper struct {
 	posted    int // and did
 
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
+	// hist holds each listed open PR's history as its page gave it; a PR
+	// whose history reaches further back is read to its start when a
+	// decision needs it (activity).
+	hist map[int]Listed
 	// Who we are is asked of GitHub once per run (selfAsked), when first
 	// needed; selfErr is why GitHub did not tell.
 	selfAsked bool
@@ -63,7 +67,7 @@ type planned struct {
 // Run performs one sweep. It never returns an error: every problem is in the
 // Result (Failed PRs, Stopped), so the summary can always be written.
 func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger) Result {
-	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}}
+	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}, hist: map[int]Listed{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.run(ctx)
 	s.res.Queue = s.queueItems()
@@ -77,6 +81,7 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 	u := gh.Usage()
 	s.res.Requests, s.res.Writes, s.res.ByRoute = u.Requests, u.Writes, u.ByRoute
 	s.res.RateLimit, s.res.RateRemaining = u.RateLimit, u.RateRemaining
+	s.res.Queries, s.res.Points, s.res.PointsLimit, s.res.PointsRemaining = u.Queries, u.Points, u.PointsLimit, u.PointsRemaining
 	return s.res
 }
 
@@ -87,7 +92,8 @@ func (s *sweeper) run(ctx context.Context) {
 		s.res.Unlisted = true
 		return
 	}
-	fresh, freshUnsure, ferr := s.candidates(ctx)
+	fresh, freshUnsure, alsoStale, ferr := s.candidates(ctx)
+	stale = append(stale, alsoStale...)
 	// People first: an un-stale that a person is waiting for is found in
 	// the stale PRs' activity, so those reads come before any budget goes
 	// to marking. Closes are decided there too; marks come last.
@@ -132,23 +138,40 @@ func (s *sweeper) run(ctx context.Context) {
 
 // labelled lists the open PRs carrying the stale label. Every one that is
 // not exempt needs its activity: the mark moved updated_at, so the listing
-// cannot tell whether anyone acted after it.
+// cannot tell whether anyone acted after it. When the open listing is read
+// to its end anyway (readsAllOpen), it finds them: no listing of their own.
 func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
+	if s.readsAllOpen() {
+		return nil, nil
+	}
 	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc"}
-	err = s.listUntil(ctx, s.gh.ListPRs, q, s.seen, func(pr lifecycle.PR) {
+	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return // GitHub matched the label; defend against a fake that did not
 		}
-		s.res.Considered++
-		s.enqueue(pr)
-		stale = append(stale, s.decide(pr, nil))
+		stale = append(stale, s.staleListed(pr))
 	}, everyPage)
 	return stale, err
 }
 
-// detailStale reads the activity of the stale PRs, the most recently updated
-// first: that is where a person may have acted. The repository's comment
-// listing settles most of them when it is cheaper than one timeline each.
+// staleListed takes a listed stale-labelled PR in.
+func (s *sweeper) staleListed(pr lifecycle.PR) planned {
+	s.res.Considered++
+	s.enqueue(pr)
+	return s.decide(pr, nil)
+}
+
+// readsAllOpen reports whether the open listing is read to its end, not
+// only to the stale cutoff: activity-from: people (a PR updated after the
+// cutoff may have seen no person since), and whenever the turn is read (a
+// bot's comment moves updated_at without changing it).
+func (s *sweeper) readsAllOpen() bool {
+	return s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates || s.needTurn()
+}
+
+// detailStale decides the stale PRs on their histories, the most recently
+// updated first: that is where a person may have acted, and a history that
+// needs a read of its own is read before any budget goes to marking.
 func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, error) {
 	budget := allowance(-1)
 	if left := s.gh.RequestsLeft(); left >= 0 {
@@ -164,31 +187,7 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 	}
 	sort.SliceStable(unsure, func(i, j int) bool { return unsure[i].pr.UpdatedAt.After(unsure[j].pr.UpdatedAt) })
 
-	byIssue, viaComments, err := s.commentsFor(ctx, unsure, &budget)
-	if err != nil {
-		s.res.Left += len(unsure)
-		return out, err
-	}
 	for i, p := range unsure {
-		if viaComments {
-			if err := s.learnSelf(ctx, byIssue[p.pr.Number]); err != nil {
-				if IsStop(err) {
-					s.res.Left += len(unsure) - i
-					return out, err
-				}
-				s.fail(p.pr, err)
-				continue
-			}
-			if act, ok := lifecycle.FromComments(byIssue[p.pr.Number], p.pr.UpdatedAt, s.self, commentSlack); ok {
-				// NeedDetail: the comments do not date the mark, the
-				// timeline does.
-				if np := s.decide(p.pr, &act); np.d.Action != lifecycle.NeedDetail {
-					out = append(out, np)
-					budget.spend(s.costOfDecision(np.d.Action))
-					continue
-				}
-			}
-		}
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
 			if IsStop(err) {
@@ -230,15 +229,19 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 	return out, nil
 }
 
-// readAndDecide reads one PR's timeline and decides, spending from budget;
-// nil when the budget is spent (the PR is left for the next run).
+// readAndDecide decides one PR on its history, spending from budget what
+// reading it further back costs; nil when the budget is spent (the PR is
+// left for the next run).
 func (s *sweeper) readAndDecide(ctx context.Context, p planned, budget *allowance) (*planned, error) {
-	if budget.empty() {
+	deep := s.hist[p.pr.Number].Older != "" || !s.listed(p.pr.Number)
+	if deep && budget.empty() {
 		s.res.Left++
 		return nil, nil
 	}
 	act, err := s.activity(ctx, p.pr)
-	budget.spend(1)
+	if deep {
+		budget.spend(1)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -257,42 +260,6 @@ func (a *allowance) spend(n int) {
 	if *a > 0 && n > 0 {
 		*a = max(*a-allowance(n), 0)
 	}
-}
-
-// commentsFor reads the repository's comments back to the oldest stale PR's
-// last update, when that is cheaper than one timeline per stale PR: after the
-// first page the Link header tells how many pages there are. A PR whose last
-// update is our own notice, or a person's comment, is then settled without
-// its timeline.
-func (s *sweeper) commentsFor(ctx context.Context, stale []planned, budget *allowance) (map[int][]lifecycle.Event, bool, error) {
-	if len(stale) < 3 || budget.empty() || s.needTurn() {
-		return nil, false, nil // the comments cannot tell whose turn it is
-	}
-	since := stale[len(stale)-1].pr.UpdatedAt.Add(-commentSlack) // sorted newest first
-	comments, complete, err := s.repoComments(ctx, since, func(pg Page) bool {
-		budget.spend(1)
-		worth := pg.Last < len(stale) && (*budget < 0 || pg.Last <= int(*budget)/2)
-		if worth {
-			budget.spend(pg.Last - 1) // the pages still to read
-		}
-		return worth
-	})
-	if err != nil && IsStop(err) {
-		return nil, false, err
-	}
-	if err != nil || !complete {
-		return nil, false, nil // timelines instead
-	}
-	byIssue := map[int][]lifecycle.Event{}
-	for _, c := range comments {
-		byIssue[c.Issue] = append(byIssue[c.Issue], c.Event)
-	}
-	// Every PR's comments, closed ones too: a closing comment a concurrent
-	// run posted twice is found here.
-	for n, events := range byIssue {
-		s.noteNotices(n, events)
-	}
-	return byIssue, true, nil
 }
 
 func commentEvents(cs []Comment) []lifecycle.Event {
@@ -360,29 +327,28 @@ func (s *sweeper) needsSelf(events []lifecycle.Event) bool {
 	return false
 }
 
-// repoComments reads the repository's comments updated since a time. After
-// the first page, worth tells from its Link header whether the rest is worth
-// reading; complete is false when it was not.
-func (s *sweeper) repoComments(ctx context.Context, since time.Time, worth func(Page) bool) (all []Comment, complete bool, err error) {
-	for page := 1; page != 0; {
-		list, pg, err := s.gh.RepoComments(ctx, since, page)
-		if err != nil {
-			return nil, false, err
-		}
-		if page == 1 && !worth(pg) {
-			return nil, false, nil
-		}
-		all = append(all, list...)
-		page = pg.Next
-	}
-	return all, true, nil
+// listed reports whether the open listing gave the PR's history.
+func (s *sweeper) listed(n int) bool {
+	_, ok := s.hist[n]
+	return ok
 }
 
+// activity summarises a PR's history: the one its listing page gave, read
+// further back first when it reaches back further than the page (once per
+// run), or read whole for a PR no open listing gave (a closed one).
 func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Activity, error) {
-	events, err := s.gh.Timeline(ctx, pr.Number)
-	if err != nil {
-		return lifecycle.Activity{}, err
+	l, ok := s.hist[pr.Number]
+	if !ok || l.Older != "" {
+		older, err := s.gh.History(ctx, pr.Number, l.Older)
+		if err != nil {
+			return lifecycle.Activity{}, err
+		}
+		l.History, l.Older = append(older, l.History...), ""
+		if ok {
+			s.hist[pr.Number] = l
+		}
 	}
+	events := l.History
 	if err := s.learnSelf(ctx, events); err != nil {
 		return lifecycle.Activity{}, err
 	}
@@ -401,24 +367,26 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
 // PRs after it cannot be stale. Acting only after listing keeps the pages
 // stable (our writes move PRs to the end of the order). unsure are PRs whose
-// decision needs their activity read.
-func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err error) {
+// decision needs their activity read; stale, when the listing is read to its
+// end, the stale-labelled PRs it met (labelled lists them otherwise).
+func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned, err error) {
 	cutoff, ok := s.pol.StaleCutoff(s.now)
 	if !ok && s.pol.DaysBeforeReviewNudge < 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	q := Query{State: "open", Sort: "updated", Direction: "asc"}
 	if s.pol.IgnoreUpdates {
 		q.Sort = "created"
 	}
-	// Under activity-from: people, a PR updated after the cutoff may still
-	// be inactive as far as people go: the listing must go on to the end.
-	people := s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates || s.needTurn()
+	all := s.readsAllOpen()
 	var cost int
 	ordered, prevKey, end := true, time.Time{}, false
-	err = s.listUntil(ctx, s.gh.ListPulls, q, s.seen, func(pr lifecycle.PR) {
+	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
-			return // handled with the labelled ones
+			if all {
+				stale = append(stale, s.staleListed(pr))
+			}
+			return // otherwise handled with the labelled ones
 		}
 		s.res.Considered++
 		s.enqueue(pr)
@@ -426,7 +394,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		if s.pol.IgnoreUpdates {
 			last = pr.CreatedAt
 		}
-		if !people && !last.Before(cutoff) {
+		if !all && !last.Before(cutoff) {
 			// Active, on the page where the listing stops: decided only
 			// for the queue views (exempt or when its mark falls due).
 			s.settle(pr, lifecycle.Decide(pr, nil, s.now, s.pol))
@@ -436,7 +404,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		d, nudge := p.d, p.nudge
 		if nudge == lifecycle.NudgeDetail && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
 			unsure = append(unsure, planned{pr: pr, d: d, nudge: nudge}) // only the timeline tells whose turn it is
-			cost += s.costOfDecision(lifecycle.NeedDetail)
+			cost += s.costOfDetail(pr)
 			return
 		}
 		switch d.Action {
@@ -444,6 +412,8 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 			return
 		case lifecycle.NeedDetail:
 			unsure = append(unsure, planned{pr: pr, d: d})
+			cost += s.costOfDetail(pr)
+			return
 		default:
 			plan = append(plan, planned{pr: pr, d: d})
 		}
@@ -453,8 +423,11 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		// asked for; on any other, read to the end.
 		ordered = ordered && pg.Ascending && !pg.FirstKey.Before(prevKey)
 		prevKey = pg.LastKey
-		s.res.ListedUntil, end = pg.LastKey, pg.Next == 0
-		if ordered && !people && !pg.LastKey.Before(cutoff) {
+		s.res.ListedUntil, end = pg.LastKey, pg.After == ""
+		if pg.Total >= 0 {
+			s.res.OpenTotal = pg.Total
+		}
+		if ordered && !all && !pg.LastKey.Before(cutoff) {
 			return false
 		}
 		// Enough work for the budget: the PRs not reached stay oldest and
@@ -463,7 +436,18 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		return left < 0 || cost < left
 	})
 	s.res.ListedAll = err == nil && end
-	return plan, unsure, err
+	return plan, unsure, stale, err
+}
+
+// costOfDetail is what deciding an unsure PR may cost: its history read
+// further back when its page did not reach its start, and the mark it may
+// lead to.
+func (s *sweeper) costOfDetail(pr lifecycle.PR) int {
+	n := s.costOf(Marked, true)
+	if s.hist[pr.Number].Older != "" {
+		n += reqTimeline.n
+	}
+	return n
 }
 
 // writeCost is what the planned actions will spend.
@@ -481,10 +465,11 @@ func everyPage(Page) bool { return true }
 // the pulls listing (head commits, no issues).
 type lister func(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error)
 
-// listUntil pages through a listing of open PRs; more decides after each
-// page whether the next is worth reading. A PR met twice (pages shift when
-// something is updated during the listing) is passed on once, and a Link
-// header that points back to a page already read ends the listing.
+// listUntil pages through a listing of the issue listing (closed PRs,
+// label hygiene); more decides after each page whether the next is worth
+// reading. A PR met twice (pages shift when something is updated during the
+// listing) is passed on once, and a Link header that points back to a page
+// already read ends the listing.
 func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map[int]bool, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[int]bool{}
 	for page := 1; page != 0; {
@@ -508,6 +493,44 @@ func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map
 			return nil
 		}
 		page = pg.Next
+	}
+	return nil
+}
+
+// listOpen pages through the open pull requests with their histories
+// (OpenPulls), keeping each history for activity. A PR met twice is passed
+// on once; a PR GitHub's answer gave in error is reported failed and left
+// untouched, never decided on part of its facts; a cursor met twice ends
+// the listing.
+func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
+	read := map[string]bool{}
+	for after, first := "", true; first || after != ""; first = false {
+		read[after] = true
+		listed, pg, err := s.gh.OpenPulls(ctx, q, after)
+		if err != nil {
+			return err
+		}
+		s.res.Unread += pg.Unread
+		for _, l := range listed {
+			if s.seen[l.PR.Number] {
+				continue
+			}
+			s.seen[l.PR.Number] = true
+			if l.Err != nil {
+				s.fail(l.PR, l.Err)
+				continue
+			}
+			s.hist[l.PR.Number] = l
+			each(l.PR)
+		}
+		if !more(pg) {
+			return nil
+		}
+		if read[pg.After] {
+			s.log.Printf("GitHub's listing gives a page's cursor again: the listing ends here")
+			return nil
+		}
+		after = pg.After
 	}
 	return nil
 }

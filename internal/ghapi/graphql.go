@@ -1,0 +1,324 @@
+package ghapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/go-github/v62/github"
+	"github.com/shurcooL/githubv4"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+)
+
+// GraphQL reads go through shurcooL/githubv4 (typed queries from Go
+// structs) on the same http.Client, so the transport counts, budgets, paces
+// and redacts them as every REST request. githubv4 keeps only the first
+// error's message of an answer; the errors' type and path (which PR of a
+// page failed, a rate limit) are read here from the same body, which the
+// capture transport keeps for the query that asked.
+
+// errShrink: GitHub could not answer the query in time (a timeout, a 502,
+// "something went wrong"): the same query smaller may pass.
+var errShrink = errors.New("GitHub could not answer the query in time")
+
+// gqlError is one entry of an answer's errors array.
+type gqlError struct {
+	Type    string `json:"type"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Path    []any  `json:"path"`
+}
+
+type gqlErrors []gqlError
+
+func (es gqlErrors) String() string {
+	var parts []string
+	for i, e := range es {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(es)-i))
+			break
+		}
+		parts = append(parts, strings.TrimSpace(def(e.Type, "error")+": "+e.Message))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// byIndex maps the index of each item under prefix (a list field's path)
+// that an error names to that error's text.
+func (es gqlErrors) byIndex(prefix []string) map[int]string {
+	out := map[int]string{}
+	for _, e := range es {
+		if len(e.Path) <= len(prefix) {
+			continue
+		}
+		match := true
+		for i, p := range prefix {
+			if s, ok := e.Path[i].(string); !ok || s != p {
+				match = false
+				break
+			}
+		}
+		if idx, ok := e.Path[len(prefix)].(float64); match && ok {
+			out[int(idx)] = strings.TrimSpace(def(e.Type, "error") + ": " + e.Message)
+		}
+	}
+	return out
+}
+
+// rateLimited: GitHub's GraphQL points are spent. Older answers say
+// RATE_LIMITED, recent ones RATE_LIMIT with code graphql_rate_limit.
+func (e gqlError) rateLimited() bool {
+	return e.Type == "RATE_LIMITED" || e.Type == "RATE_LIMIT" || e.Code == "graphql_rate_limit"
+}
+
+// timedOut: GitHub's words for a query it cut (10 s) or failed inside.
+func (e gqlError) timedOut() bool {
+	m := strings.ToLower(e.Message)
+	return e.Type == "TIMEOUT" || strings.Contains(m, "something went wrong") || strings.Contains(m, "timeout") ||
+		strings.Contains(m, "timed out") || strings.Contains(m, "couldn't respond to your request in time")
+}
+
+type captureKey struct{}
+
+// captured holds the body of the answer to one query.
+type captured struct {
+	status int
+	body   []byte
+	resp   *http.Response
+}
+
+// capture keeps the final answer's status and body of a request whose
+// context carries a *captured; the transport below it has read and bounded
+// the body already.
+type capture struct{ base http.RoundTripper }
+
+func (c capture) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := c.base.RoundTrip(req)
+	if into, ok := req.Context().Value(captureKey{}).(*captured); ok && err == nil {
+		body, rerr := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if rerr != nil {
+			return nil, rerr
+		}
+		into.status, into.body, into.resp = resp.StatusCode, body, resp
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	return resp, err
+}
+
+// query sends one GraphQL query and decodes its data into q. It returns the
+// answer's errors that name a path (the caller decides what they spoil), and
+// as err: a stop, errShrink, or anything else that makes the whole answer
+// useless. Every answer's rateLimit (when q asks for it) is metered.
+func (c *Client) query(ctx context.Context, q any, vars map[string]any) (gqlErrors, error) {
+	var cap captured
+	qctx := context.WithValue(shrinkable(ctx), captureKey{}, &cap)
+	err := c.gql.Query(qctx, q, vars)
+	var env struct {
+		Errors gqlErrors `json:"errors"`
+		Data   *struct {
+			RateLimit *struct {
+				Cost      int       `json:"cost"`
+				Limit     int       `json:"limit"`
+				Remaining int       `json:"remaining"`
+				ResetAt   time.Time `json:"resetAt"`
+			} `json:"rateLimit"`
+		} `json:"data"`
+	}
+	if cap.body != nil {
+		_ = json.Unmarshal(cap.body, &env) // a body githubv4 could not decode fails below
+	}
+	if env.Data != nil && env.Data.RateLimit != nil {
+		r := env.Data.RateLimit
+		c.t.meterPoints(r.Cost, r.Limit, r.Remaining, r.ResetAt)
+	}
+	for _, e := range env.Errors {
+		if e.rateLimited() {
+			stop := &rateLimitError{reset: c.t.pointsResetAt(), now: c.clock.Now(), graphql: true}
+			c.t.stop(stop)
+			return nil, stop
+		}
+	}
+	switch {
+	case cap.body == nil && err != nil:
+		return nil, err // no answer: the transport's error (a stop, a failure)
+	case cap.status == http.StatusBadGateway || cap.status == http.StatusGatewayTimeout:
+		return nil, errShrink
+	case cap.status != http.StatusOK:
+		// go-github's reading of an error answer, so it is classified
+		// (and explained) as a REST one is.
+		cap.resp.Body = io.NopCloser(bytes.NewReader(cap.body))
+		if cerr := github.CheckResponse(cap.resp); cerr != nil {
+			return nil, cerr
+		}
+		return nil, fmt.Errorf("GitHub answered %d to the query", cap.status)
+	}
+	var pathed gqlErrors
+	for _, e := range env.Errors {
+		switch {
+		case e.timedOut():
+			return nil, errShrink
+		case len(e.Path) == 0:
+			return nil, fmt.Errorf("GitHub answered the query with an error: %s", gqlErrors{e})
+		}
+		pathed = append(pathed, e)
+	}
+	if err != nil && len(env.Errors) == 0 {
+		return nil, fmt.Errorf("decoding GitHub's answer: %w", err) // githubv4 could not read the data
+	}
+	return pathed, nil
+}
+
+// pages remembers how large a page GitHub answers in time, per shape.
+type pages struct {
+	mu   sync.Mutex
+	size map[int]int // by connections per PR
+}
+
+func (c *Client) pageFor(connections int) int {
+	c.pages.mu.Lock()
+	defer c.pages.mu.Unlock()
+	if n, ok := c.pages.size[connections]; ok {
+		return n
+	}
+	return pageSize(connections)
+}
+
+// shrink halves the page after GitHub could not answer one of size in time;
+// the rest of the run keeps the smaller size.
+func (c *Client) shrink(connections, size int) {
+	c.pages.mu.Lock()
+	defer c.pages.mu.Unlock()
+	if c.pages.size == nil {
+		c.pages.size = map[int]int{}
+	}
+	c.pages.size[connections] = max(size/2, 1)
+}
+
+// sawViewer keeps the login a page's viewer named, so Viewer needs no
+// request of its own.
+func (c *Client) sawViewer(login string) {
+	if login == "" {
+		return
+	}
+	c.pages.mu.Lock()
+	defer c.pages.mu.Unlock()
+	c.viewer = login
+}
+
+func (c *Client) knownViewer() string {
+	c.pages.mu.Lock()
+	defer c.pages.mu.Unlock()
+	return c.viewer
+}
+
+func newGraphQL(url string, hc *http.Client) *githubv4.Client {
+	cl := *hc
+	cl.Transport = capture{base: hc.Transport}
+	return githubv4.NewEnterpriseClient(url, &cl)
+}
+
+type shrinkKey struct{}
+
+// shrinkable marks a query whose 5xx answers are not retried as they are:
+// the query is asked again smaller instead.
+func shrinkable(ctx context.Context) context.Context {
+	return context.WithValue(ctx, shrinkKey{}, true)
+}
+
+func isShrinkable(ctx context.Context) bool {
+	ok, _ := ctx.Value(shrinkKey{}).(bool)
+	return ok
+}
+
+// isReadQuery reports a GraphQL POST that only reads: its body is one JSON
+// object whose keys are query, variables and operationName, each once, and
+// whose document's every operation is a query. A dry run sends it; a
+// mutation is never taken for it (not beside a query, not in a second JSON
+// value, not under a repeated key).
+func isReadQuery(r *http.Request) bool {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/graphql") || r.GetBody == nil {
+		return false
+	}
+	body, err := r.GetBody()
+	if err != nil {
+		return false
+	}
+	defer body.Close()
+	b, err := io.ReadAll(io.LimitReader(body, 1<<20))
+	if err != nil {
+		return false
+	}
+	doc, ok := queryOf(b)
+	if !ok {
+		return false
+	}
+	q, perr := parser.ParseQuery(&ast.Source{Input: doc})
+	if perr != nil || len(q.Operations) == 0 {
+		return false
+	}
+	for _, op := range q.Operations {
+		if op.Operation != ast.Query {
+			return false
+		}
+	}
+	return true
+}
+
+// queryOf reads the query string of a GraphQL body, refusing anything but a
+// single object with known keys given once.
+func queryOf(b []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	seen := map[string]bool{}
+	var doc string
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok || seen[key] {
+			return "", false
+		}
+		seen[key] = true
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return "", false
+		}
+		switch key {
+		case "query":
+			if json.Unmarshal(raw, &doc) != nil {
+				return "", false
+			}
+		case "variables", "operationName":
+		default:
+			return "", false
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return "", false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", false // a second value after the object
+	}
+	return doc, doc != ""
+}
+
+// pointsResetOf reads the GraphQL bucket's reset from an answer's header, when
+// the body's rateLimit did not say.
+func pointsResetOf(h http.Header) (time.Time, bool) {
+	reset, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(reset, 0), true
+}

@@ -1,0 +1,533 @@
+package ghapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/shurcooL/githubv4"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/notice"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// The open pull requests are read in GraphQL pages that carry each PR's
+// latest history: one query lists a page of PRs with their labels and
+// their last 100 timeline items. GitHub's cost rule counts one
+// request for the page and one per PR for each connection under it, and
+// rounds the sum divided by 100 to the nearest point, so a page costs
+// round((1 + size·connections)/100): 74 PRs with two connections (labels,
+// timeline) cost 149 requests, 1 point; a page of 100 would cost 2.
+// costPerPoint is the most of GitHub's counted requests that round to one
+// point: 149 (1.49 rounds to 1).
+const costPerPoint = 149
+
+// pageSize is the largest page of PRs that costs one point with n
+// connections per PR.
+func pageSize(n int) int { return min((costPerPoint-1)/n, 100) }
+
+// actor is a GraphQL Actor: a User, a Bot (whose login carries no "[bot]"
+// there), a Mannequin, an Organization; nil for a deleted account.
+type actor struct {
+	Typename string `graphql:"__typename"`
+	Login    string
+}
+
+// identity is the login in REST's form, which every other answer, our
+// inputs and the viewer use: a bot as "NAME[bot]".
+func (a *actor) identity() (login string, bot bool) {
+	if a == nil {
+		return "", false
+	}
+	if a.Typename == "Bot" {
+		return botLogin(a.Login), true
+	}
+	return a.Login, lifecycle.IsBotLogin(a.Login)
+}
+
+// botLogin is a Bot's REST login. GitHub's coding agent is the one bot REST
+// names without the suffix ("Copilot", type Bot).
+func botLogin(login string) string {
+	if login == "" || lifecycle.IsBotLogin(login) || strings.EqualFold(login, "Copilot") {
+		return login
+	}
+	return login + "[bot]"
+}
+
+type gitActor struct {
+	Name  string
+	Email string
+	Date  githubv4.GitTimestamp
+	User  *struct{ Login string }
+}
+
+func (g gitActor) person() *gitPerson { return &gitPerson{Name: g.Name, Email: g.Email} }
+
+func (g gitActor) login() string {
+	if g.User == nil {
+		return ""
+	}
+	return g.User.Login
+}
+
+// timelineItem is one node of PullRequestTimelineItems, a union: the
+// fragment named by Typename holds its fields (the decoder fills every
+// fragment that shares a field name, so only that one is read).
+type timelineItem struct {
+	Typename     string `graphql:"__typename"`
+	IssueComment struct {
+		DatabaseID        int64 `graphql:"databaseId"`
+		Author            *actor
+		AuthorAssociation string
+		Body              string
+		CreatedAt         githubv4.DateTime
+	} `graphql:"... on IssueComment"`
+	PullRequestReview struct {
+		Author                    *actor
+		AuthorAssociation         string
+		AuthorCanPushToRepository bool
+		State                     string
+		SubmittedAt               *githubv4.DateTime
+	} `graphql:"... on PullRequestReview"`
+	PullRequestCommit struct {
+		Commit struct {
+			Oid           string
+			CommittedDate githubv4.DateTime
+			Author        gitActor
+			Committer     gitActor
+		}
+	} `graphql:"... on PullRequestCommit"`
+	HeadRefForcePushedEvent struct {
+		Actor       *actor
+		CreatedAt   githubv4.DateTime
+		AfterCommit *struct{ Oid string }
+	} `graphql:"... on HeadRefForcePushedEvent"`
+	LabeledEvent   labelEvent `graphql:"... on LabeledEvent"`
+	UnlabeledEvent labelEvent `graphql:"... on UnlabeledEvent"`
+	// The events whose actor and time are all the rules read.
+	ReopenedEvent        plainEvent   `graphql:"... on ReopenedEvent"`
+	ClosedEvent          plainEvent   `graphql:"... on ClosedEvent"`
+	ReadyForReviewEvent  plainEvent   `graphql:"... on ReadyForReviewEvent"`
+	ConvertToDraftEvent  plainEvent   `graphql:"... on ConvertToDraftEvent"`
+	RenamedTitleEvent    plainEvent   `graphql:"... on RenamedTitleEvent"`
+	AssignedEvent        plainEvent   `graphql:"... on AssignedEvent"`
+	UnassignedEvent      plainEvent   `graphql:"... on UnassignedEvent"`
+	MilestonedEvent      plainEvent   `graphql:"... on MilestonedEvent"`
+	DemilestonedEvent    plainEvent   `graphql:"... on DemilestonedEvent"`
+	BaseRefChangedEvent  plainEvent   `graphql:"... on BaseRefChangedEvent"`
+	ReviewRequestedEvent requestEvent `graphql:"... on ReviewRequestedEvent"`
+	ReviewRequestRemoved requestEvent `graphql:"... on ReviewRequestRemovedEvent"`
+}
+
+type plainEvent struct {
+	Actor     *actor
+	CreatedAt githubv4.DateTime
+}
+
+type labelEvent struct {
+	Actor     *actor
+	CreatedAt githubv4.DateTime
+	Label     struct{ Name string }
+}
+
+type requestEvent struct {
+	Actor             *actor
+	CreatedAt         githubv4.DateTime
+	RequestedReviewer *struct {
+		Typename string                 `graphql:"__typename"`
+		Bot      struct{ Login string } `graphql:"... on Bot"`
+		User     struct{ Login string } `graphql:"... on User"`
+		Team     struct {
+			Slug         string
+			CombinedSlug string
+		} `graphql:"... on Team"`
+	}
+}
+
+// timeline is a PR's timelineItems connection, its newest items.
+type timeline struct {
+	PageInfo struct {
+		HasPreviousPage bool
+		StartCursor     string
+	}
+	Nodes []*timelineItem
+}
+
+// history is a PR's timeline, the newest 100 items before a cursor
+// (none: the newest of all), of the kinds the rules read (the others, cross
+// references, subscriptions, deployments, would only fill the page). Pages
+// and the deeper reads of one PR share it, so both ask the same.
+type history struct {
+	TimelineItems timeline `graphql:"timelineItems(last: 100, before: $before, itemTypes: [ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, CLOSED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, RENAMED_TITLE_EVENT, ASSIGNED_EVENT, UNASSIGNED_EVENT, MILESTONED_EVENT, DEMILESTONED_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_REQUESTED_EVENT, REVIEW_REQUEST_REMOVED_EVENT])"`
+}
+
+// prFields are the fields of a pull request every page reads.
+type prFields struct {
+	ID                string
+	Number            int
+	Title             string
+	URL               string
+	CreatedAt         githubv4.DateTime
+	UpdatedAt         githubv4.DateTime
+	IsDraft           bool
+	Locked            bool
+	Author            *actor
+	AuthorAssociation string
+	Milestone         *struct{ Title string }
+	HeadRefOid        string
+	Mergeable         string
+	ReviewDecision    string
+	Labels            struct {
+		TotalCount int
+		Nodes      []*struct{ Name string }
+	} `graphql:"labels(first: 100)"`
+	history
+}
+
+func (p *prFields) fields() *prFields { return p }
+func (p *prFields) assignees() ([]string, bool) {
+	return nil, true
+}
+
+// prWithAssignees is read instead when a rule reads assignees: a third
+// connection, so pages are smaller (pageSize(3)).
+type prWithAssignees struct {
+	prFields
+	Assignees struct {
+		TotalCount int
+		Nodes      []*struct{ Login string }
+	} `graphql:"assignees(first: 100)"`
+}
+
+func (p *prWithAssignees) assignees() ([]string, bool) {
+	var out []string
+	for _, a := range p.Assignees.Nodes {
+		if a != nil {
+			out = append(out, a.Login)
+		}
+	}
+	return out, len(out) == p.Assignees.TotalCount
+}
+
+type prNode interface {
+	fields() *prFields
+	assignees() (logins []string, complete bool)
+}
+
+// rateLimit is read with every query: what it cost and what is left.
+type rateLimit struct {
+	Cost      int
+	Limit     int
+	Remaining int
+	ResetAt   githubv4.DateTime
+}
+
+type pullsQuery[N any] struct {
+	Viewer     struct{ Login string }
+	RateLimit  rateLimit
+	Repository struct {
+		PullRequests struct {
+			TotalCount int
+			PageInfo   struct {
+				HasNextPage bool
+				EndCursor   string
+			}
+			Nodes []*N
+		} `graphql:"pullRequests(states: [OPEN], first: $first, after: $after, labels: $labels, orderBy: $orderBy)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// OpenPulls reads one page of the open pull requests, each with its latest
+// history: the listing and the timelines in one query. A page GitHub cuts
+// for time (a timeout, a 502, "something went wrong") is asked again at half
+// the size, down to one PR; a PR whose part of the answer is missing or in
+// error comes back with Err set, or counted in Page.Unread when GitHub gave
+// nothing to name it by.
+//
+// GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
+func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
+	if c.WithAssignees {
+		return openPulls[prWithAssignees](ctx, c, q, after, 3)
+	}
+	return openPulls[prFields](ctx, c, q, after, 2)
+}
+
+func openPulls[N any, P interface {
+	*N
+	prNode
+}](ctx context.Context, c *Client, q sweep.Query, after string, connections int) ([]sweep.Listed, sweep.Page, error) {
+	field := githubv4.IssueOrderFieldUpdatedAt
+	if q.Sort == "created" {
+		field = githubv4.IssueOrderFieldCreatedAt
+	}
+	dir := githubv4.OrderDirectionAsc
+	if q.Direction == "desc" {
+		dir = githubv4.OrderDirectionDesc
+	}
+	var labels *[]githubv4.String
+	if len(q.Labels) > 0 {
+		l := make([]githubv4.String, len(q.Labels))
+		for i, name := range q.Labels {
+			l[i] = githubv4.String(name)
+		}
+		labels = &l
+	}
+	var cursor *githubv4.String
+	if after != "" {
+		cursor = githubv4.NewString(githubv4.String(after))
+	}
+	for {
+		size := c.pageFor(connections)
+		var out pullsQuery[N]
+		vars := map[string]any{
+			"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
+			"first": githubv4.Int(size), "after": cursor, "labels": labels, "before": (*githubv4.String)(nil),
+			"orderBy": githubv4.IssueOrder{Field: field, Direction: dir},
+		}
+		errs, err := c.query(ctx, &out, vars)
+		if errors.Is(err, errShrink) && size > 1 {
+			c.shrink(connections, size)
+			continue
+		}
+		if err != nil {
+			return nil, sweep.Page{}, c.fail(opList, err, "list pull requests")
+		}
+		c.sawViewer(out.Viewer.Login)
+		pr := out.Repository.PullRequests
+		if len(pr.Nodes) > size {
+			return nil, sweep.Page{}, c.fail(opList, &malformedError{route: "POST /graphql",
+				why: fmt.Sprintf("it holds %d pull requests where %d were asked for", len(pr.Nodes), size)}, "list pull requests")
+		}
+		page := sweep.Page{After: pr.PageInfo.EndCursor, Total: pr.TotalCount, Ascending: dir == githubv4.OrderDirectionAsc}
+		if !pr.PageInfo.HasNextPage {
+			page.After = ""
+		}
+		bad := errs.byIndex([]string{"repository", "pullRequests", "nodes"})
+		var listed []sweep.Listed
+		for i, n := range pr.Nodes {
+			if n == nil {
+				page.Unread++
+				continue
+			}
+			l := toListed(P(n))
+			if why, ok := bad[i]; ok {
+				l.Err = fmt.Errorf("read #%d: GitHub's answer for it is in error (%s): left untouched this run", l.PR.Number, why)
+			}
+			see(&page, q.Sort, l.PR.CreatedAt, l.PR.UpdatedAt)
+			listed = append(listed, l)
+		}
+		if len(errs) > 0 && len(bad) == 0 {
+			// Errors that name no PR: nothing of the page can be trusted.
+			return nil, sweep.Page{}, c.fail(opList, fmt.Errorf("GitHub's answer has errors: %s", errs), "list pull requests")
+		}
+		if n := len(pr.Nodes); n < size && pr.PageInfo.HasNextPage {
+			// A short page that is not the last: GitHub left PRs out.
+			page.Unread += size - n
+		}
+		return listed, page, nil
+	}
+}
+
+func toListed(n prNode) sweep.Listed {
+	f := n.fields()
+	login, bot := f.Author.identity()
+	pr := lifecycle.PR{
+		Number: f.Number, Title: f.Title, URL: f.URL, Author: login,
+		CreatedAt: f.CreatedAt.Time, UpdatedAt: f.UpdatedAt.Time, Draft: f.IsDraft, Locked: f.Locked,
+		NodeID: f.ID, HeadSHA: f.HeadRefOid,
+		Mergeable: f.Mergeable, ReviewDecision: f.ReviewDecision, AuthorBot: bot, AuthorAssociation: f.AuthorAssociation,
+	}
+	if f.Milestone != nil {
+		pr.Milestone = f.Milestone.Title
+	}
+	for _, l := range f.Labels.Nodes {
+		if l != nil {
+			pr.Labels = append(pr.Labels, l.Name)
+		}
+	}
+	l := sweep.Listed{PR: pr, History: events(f.TimelineItems.Nodes)}
+	if f.TimelineItems.PageInfo.HasPreviousPage {
+		l.Older = f.TimelineItems.PageInfo.StartCursor
+	}
+	assignees, complete := n.assignees()
+	pr.Assignees = assignees
+	l.PR = pr
+	switch {
+	case len(pr.Labels) != f.Labels.TotalCount:
+		l.Err = fmt.Errorf("read #%d: it has %d labels, more than one page: left untouched this run", pr.Number, f.Labels.TotalCount)
+	case !complete:
+		l.Err = fmt.Errorf("read #%d: it has more than 100 assignees: left untouched this run", pr.Number)
+	}
+	return l
+}
+
+type historyQuery struct {
+	RateLimit  rateLimit
+	Repository struct {
+		PullRequest *history `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// History reads a PR's history older than the cursor before ("": all of
+// it), back to its beginning: 100 items (one point) a query, oldest first. Only a PR
+// whose latest items do not settle its facts is read this way.
+//
+// GitHub API docs: https://docs.github.com/graphql/reference/objects#pullrequest (timelineItems)
+func (c *Client) History(ctx context.Context, number int, before string) ([]lifecycle.Event, error) {
+	var older [][]lifecycle.Event
+	seen := map[string]bool{}
+	for first := true; first || before != ""; first = false {
+		if seen[before] {
+			return nil, c.fail(opRead, errors.New("GitHub's history cursor points back to a page already read"), "read the history of #%d", number)
+		}
+		seen[before] = true
+		var cursor *githubv4.String
+		if before != "" {
+			cursor = githubv4.NewString(githubv4.String(before))
+		}
+		var out historyQuery
+		vars := map[string]any{
+			"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
+			"number": githubv4.Int(number), "before": cursor,
+		}
+		errs, err := c.query(ctx, &out, vars)
+		if err == nil && len(errs) > 0 {
+			err = fmt.Errorf("GitHub's answer has errors: %s", errs)
+		}
+		if err == nil && out.Repository.PullRequest == nil {
+			err = errors.New("GitHub's answer names no such pull request")
+		}
+		if err != nil {
+			return nil, c.fail(opRead, err, "read the history of #%d", number)
+		}
+		t := out.Repository.PullRequest.TimelineItems
+		older = append(older, events(t.Nodes))
+		before = ""
+		if t.PageInfo.HasPreviousPage {
+			before = t.PageInfo.StartCursor
+		}
+	}
+	var all []lifecycle.Event
+	for i := len(older) - 1; i >= 0; i-- {
+		all = append(all, older[i]...)
+	}
+	return all, nil
+}
+
+func events(items []*timelineItem) []lifecycle.Event {
+	out := make([]lifecycle.Event, 0, len(items))
+	for _, it := range items {
+		if it == nil {
+			continue
+		}
+		if e, ok := it.event(); ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// plainKinds are the events whose kind, actor and time are all the rules read.
+func (it *timelineItem) plain() (lifecycle.EventKind, *plainEvent) {
+	switch it.Typename {
+	case "ReopenedEvent":
+		return lifecycle.Reopened, &it.ReopenedEvent
+	case "ClosedEvent":
+		return lifecycle.Closed, &it.ClosedEvent
+	case "ReadyForReviewEvent":
+		return lifecycle.ReadyForReview, &it.ReadyForReviewEvent
+	case "ConvertToDraftEvent":
+		return lifecycle.ConvertedToDraft, &it.ConvertToDraftEvent
+	case "RenamedTitleEvent":
+		return lifecycle.Renamed, &it.RenamedTitleEvent
+	case "AssignedEvent":
+		return lifecycle.Edited, &it.AssignedEvent
+	case "UnassignedEvent":
+		return lifecycle.Edited, &it.UnassignedEvent
+	case "MilestonedEvent":
+		return lifecycle.Edited, &it.MilestonedEvent
+	case "DemilestonedEvent":
+		return lifecycle.Edited, &it.DemilestonedEvent
+	case "BaseRefChangedEvent":
+		return lifecycle.Edited, &it.BaseRefChangedEvent
+	}
+	return lifecycle.Other, nil
+}
+
+// event converts one timeline item, as the REST timeline's events are: a
+// review is dated by its submission, a commit by its committer's date (who
+// pushed it GitHub does not record).
+func (it *timelineItem) event() (lifecycle.Event, bool) {
+	var e lifecycle.Event
+	switch it.Typename {
+	case "IssueComment":
+		c := it.IssueComment
+		e = lifecycle.Event{Kind: lifecycle.Commented, At: c.CreatedAt.Time, CommentID: c.DatabaseID, Association: c.AuthorAssociation}
+		e.Actor, e.Bot = c.Author.identity()
+		e.Notice, e.MarkedAt, e.MarkHead = notice.Parse(c.Body)
+	case "PullRequestReview":
+		r := it.PullRequestReview
+		if r.SubmittedAt == nil {
+			return e, false // pending: not submitted, seen by its author only
+		}
+		e = lifecycle.Event{Kind: lifecycle.Reviewed, At: r.SubmittedAt.Time, ReviewState: r.State, Association: r.AuthorAssociation}
+		e.Actor, e.Bot = r.Author.identity()
+		e.Access = lifecycle.AccessNone
+		if r.AuthorCanPushToRepository {
+			e.Access = lifecycle.AccessWrite
+		}
+	case "PullRequestCommit":
+		c := it.PullRequestCommit.Commit
+		e = lifecycle.Event{Kind: lifecycle.Committed, At: c.CommittedDate.Time, SHA: c.Oid,
+			Bot:          c.Author.person().isBot() || c.Committer.person().isBot(),
+			CommitAuthor: c.Author.login(), CommitCommitter: c.Committer.login()}
+	case "HeadRefForcePushedEvent":
+		f := it.HeadRefForcePushedEvent
+		e = lifecycle.Event{Kind: lifecycle.ForcePushed, At: f.CreatedAt.Time}
+		e.Actor, e.Bot = f.Actor.identity()
+		if f.AfterCommit != nil {
+			e.SHA = f.AfterCommit.Oid
+		}
+	case "LabeledEvent", "UnlabeledEvent":
+		l, kind := it.LabeledEvent, lifecycle.Labeled
+		if it.Typename == "UnlabeledEvent" {
+			l, kind = it.UnlabeledEvent, lifecycle.Unlabeled
+		}
+		e = lifecycle.Event{Kind: kind, At: l.CreatedAt.Time, Label: l.Label.Name}
+		e.Actor, e.Bot = l.Actor.identity()
+	case "ReviewRequestedEvent", "ReviewRequestRemovedEvent":
+		r, kind := it.ReviewRequestedEvent, lifecycle.ReviewRequested
+		if it.Typename == "ReviewRequestRemovedEvent" {
+			r, kind = it.ReviewRequestRemoved, lifecycle.ReviewRequestRemoved
+		}
+		e = lifecycle.Event{Kind: kind, At: r.CreatedAt.Time}
+		e.Actor, e.Bot = r.Actor.identity()
+		e.Reviewer, e.Team, e.ReviewerBot = r.reviewer()
+	default:
+		kind, p := it.plain()
+		if p == nil {
+			return e, false
+		}
+		e = lifecycle.Event{Kind: kind, At: p.CreatedAt.Time}
+		e.Actor, e.Bot = p.Actor.identity()
+	}
+	return e, !e.At.IsZero()
+}
+
+// reviewer names a requested reviewer: a user's or a bot's login, or a
+// team's "org/slug".
+func (r requestEvent) reviewer() (login, team string, bot bool) {
+	rr := r.RequestedReviewer
+	if rr == nil {
+		return "", "", false
+	}
+	switch rr.Typename {
+	case "Team":
+		return "", rr.Team.CombinedSlug, false
+	case "Bot":
+		return botLogin(rr.Bot.Login), "", true
+	}
+	return rr.User.Login, "", lifecycle.IsBotLogin(rr.User.Login)
+}
