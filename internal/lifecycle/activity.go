@@ -126,10 +126,6 @@ type Activity struct {
 	// rules read open PRs, so the PR was closed after it was listed (by a
 	// concurrent run, by a person): it is left alone.
 	ClosedNow bool
-	// Partial: summarised from the repository's comments (FromComments),
-	// not from the whole timeline; a mark they do not date, the timeline
-	// may.
-	Partial bool
 	// LastEventAt is the latest thing the history explains, by anyone. An
 	// updated_at later than it is a change nobody can name (a push of old
 	// commits, an edit): the rules count it as a person's.
@@ -427,48 +423,6 @@ func explain(a Activity, pr PR) Activity {
 		a.LastEventAt = updatedAt
 	}
 	return a
-}
-
-// FromComments summarises a stale-labelled PR from the repository's comments,
-// without reading its timeline. That is only sound when the PR's last write
-// was one of those comments (updatedAt matches it within slack): then no
-// label change, push or review came after it. Two cases settle it: the last
-// write is a person's comment (it came after the label, whenever that was
-// added), or it is our own stale notice, whose marker tells when the label
-// was added. ok is false when the timeline must be read.
-func FromComments(comments []Event, updatedAt time.Time, self []string, slack time.Duration) (a Activity, ok bool) {
-	if len(comments) == 0 {
-		return Activity{}, false
-	}
-	sorted := chronological(comments)
-	last := sorted[len(sorted)-1]
-	if updatedAt.Sub(last.At) > slack {
-		return Activity{}, false
-	}
-	w := who{self}
-	f := newFolds(PR{}, sorted, "", w)
-	for _, e := range sorted {
-		f.add(e)
-	}
-	a = f.activity()
-	// The comments do not tell whose turn it is: the timeline does, when a
-	// rule asks (see Turn).
-	a.Turn = Turn{}
-	lastIsPerson := !a.LastPersonAt.IsZero() && a.LastPersonAt.Equal(last.At)
-	// Our stale notice dates the mark, and nothing lies between the label
-	// and it; a closing comment follows a decision that read what came
-	// before it. A review nudge tells neither: a push or a review between
-	// the mark and it is not among the comments.
-	kind := w.trusted(last).Notice
-	ours := kind == StaleNotice || kind == CloseNotice
-	a.Partial = true
-	switch {
-	case lastIsPerson:
-		return a, true
-	case ours && !a.MarkedAt.IsZero():
-		return a, true
-	}
-	return Activity{}, false
 }
 
 // pushedSinceMark reports whether commits that no bot made reached the PR

@@ -245,12 +245,6 @@ func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 		return Decision{Action: Unstale, Reason: ReasonPersonActivity, InactiveSince: act.LastPersonAt, MarkedAt: act.MarkedAt}
 	}
 	if act.MarkedAt.IsZero() {
-		if act.Partial {
-			// The repository's comments do not date this mark (its notice
-			// lies before them, or its marker carries no date); the
-			// timeline dates the label itself.
-			return Decision{Action: NeedDetail, Reason: ReasonStaleWaiting}
-		}
 		return Decision{Action: Skip, Reason: ReasonMarkUnknown}
 	}
 	if !act.ForeignMark && act.NoticeAt.IsZero() && !p.NoStaleNotice {

@@ -209,20 +209,9 @@ func TestDecideKeptAlive(t *testing.T) { // rule 2
 			want:   lifecycle.Close, reason: lifecycle.ReasonCloseDue, inactiveSince: daysAgo(20),
 		},
 		{
-			// Issues 15 and 19: the repository's comments show a person's
-			// comment last, but not when the label went on (the notice lies
-			// before them, or its marker has no date): read the timeline
-			// rather than skip the PR on every run.
-			name:   "RemoveStaleWhenUpdated false, from comments, mark undated: need the timeline",
+			name:   "mark undated, label removed on activity: unstale",
 			pr:     pr(daysAgo(8), staleLabel),
-			act:    &lifecycle.Activity{LastPersonAt: daysAgo(8), LastPersonLogin: "bob", Partial: true},
-			policy: keepLabel,
-			want:   lifecycle.NeedDetail, reason: lifecycle.ReasonStaleWaiting,
-		},
-		{
-			name:   "from comments, mark undated, label removed on activity: unstale without the timeline",
-			pr:     pr(daysAgo(8), staleLabel),
-			act:    &lifecycle.Activity{LastPersonAt: daysAgo(8), LastPersonLogin: "bob", Partial: true},
+			act:    &lifecycle.Activity{LastPersonAt: daysAgo(8), LastPersonLogin: "bob"},
 			policy: policy(),
 			want:   lifecycle.Unstale, reason: lifecycle.ReasonPersonActivity,
 		},
@@ -630,26 +619,6 @@ func TestDecideFromTimeline(t *testing.T) { // rules 2, 4, 5
 	}
 }
 
-// TestDecideRemarkedFromComments reproduces the FromComments bug end to end:
-// a PR un-staled by a comment and re-marked later must not be un-staled again
-// by that old comment.
-func TestDecideRemarkedFromComments(t *testing.T) {
-	t.Parallel()
-	p := policy(func(p *lifecycle.Policy) { p.DaysBeforeStale, p.DaysBeforeClose = 7, 30 })
-	firstMark, person, secondMark := daysAgo(20), daysAgo(19), daysAgo(2)
-	comments := []lifecycle.Event{
-		staleNotice(firstMark, selfLogin, firstMark),
-		comment(person, "bob"),
-		staleNotice(secondMark, selfLogin, secondMark),
-	}
-	act, ok := lifecycle.FromComments(comments, secondMark, []string{selfLogin}, time.Second)
-	if !ok {
-		t.Fatal("FromComments: not ok")
-	}
-	if got := lifecycle.Decide(pr(secondMark, staleLabel), &act, now, p); got.Action != lifecycle.Keep {
-		t.Errorf("Decide = %v, want keep (marked 2 days ago, no activity since)", got)
-	}
-}
 
 func TestPolicyCloseDate(t *testing.T) {
 	t.Parallel()

@@ -23,10 +23,6 @@ type Logger interface {
 	Printf(format string, args ...any)
 }
 
-// commentSlack is how far a PR's updated_at may lie after its last comment
-// for the comment alone to explain it.
-const commentSlack = 5 * time.Second
-
 type sweeper struct {
 	gh   GitHub
 	cfg  config.Config
