@@ -51,9 +51,6 @@ type Client struct {
 	gql    *githubv4.Client // GraphQL reads, on the same http.Client
 	pages  pages            // the page size GitHub answers in time
 	viewer string           // the login a query's viewer named
-	// WithAssignees: the open pull requests' pages read their assignees (a
-	// rule reads them); otherwise they do not, and cost less.
-	WithAssignees bool
 }
 
 const perPage = 100

@@ -248,7 +248,7 @@ type pullsQuery[N any] struct {
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
 func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
-	if c.WithAssignees {
+	if q.Assignees {
 		return openPulls[prWithAssignees](ctx, c, q, after, 3)
 	}
 	return openPulls[prFields](ctx, c, q, after, 2)

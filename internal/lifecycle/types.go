@@ -99,6 +99,11 @@ type Policy struct {
 	NudgeLabel            string     // added with the nudge, removed when the turn passes; "" none
 }
 
+// ReadsAssignees reports whether a rule reads a PR's assignees.
+func (p Policy) ReadsAssignees() bool {
+	return len(p.ExemptAssignees) > 0 || p.ExemptAllAssignees || p.IncludeOnlyAssigned
+}
+
 // CloseAction is what closing a stale PR does.
 type CloseAction string
 

@@ -303,6 +303,13 @@ func writeCounts(b *strings.Builder, r sweep.Result) {
 // stops early, and the stop note says so on the first screen.
 func writeAPIUsage(b *strings.Builder, r sweep.Result) {
 	line := fmt.Sprintf("API usage: %s. Rate limit: %s.", requests(r), rateLeft(r))
+	if r.Queries > 0 {
+		queries := "1 query"
+		if r.Queries != 1 {
+			queries = fmt.Sprintf("%d queries", r.Queries)
+		}
+		line += fmt.Sprintf(" GraphQL: %s of them, %s; %s.", queries, plural(r.Points, "point"), pointsLeft(r))
+	}
 	if len(r.ByRoute) == 0 {
 		b.WriteString(line + "\n")
 		return
@@ -349,6 +356,17 @@ func rateLeft(r sweep.Result) string {
 		return fmt.Sprintf("%d left", r.RateRemaining)
 	}
 	return fmt.Sprintf("%d of %d left", r.RateRemaining, r.RateLimit)
+}
+
+// pointsLeft is the GraphQL points bucket as rateLeft words the REST one.
+func pointsLeft(r sweep.Result) string {
+	switch {
+	case r.PointsRemaining < 0:
+		return "points left unknown"
+	case r.PointsLimit <= 0:
+		return fmt.Sprintf("%d points left", r.PointsRemaining)
+	}
+	return fmt.Sprintf("%d of %d points left", r.PointsRemaining, r.PointsLimit)
 }
 
 // plural is "1 pull request" or "2 pull requests".

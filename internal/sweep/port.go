@@ -54,6 +54,9 @@ type Query struct {
 	Sort      string // updated | created
 	Direction string // asc | desc
 	Since     time.Time
+	// Assignees: OpenPulls reads each PR's assignees too (a rule reads
+	// them); without, its pages cost less.
+	Assignees bool
 }
 
 // Listed is one open PR of an OpenPulls page and its history, as far as the

@@ -140,7 +140,7 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 	if s.readsAllOpen() {
 		return nil, nil
 	}
-	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc"}
+	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees()}
 	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return // GitHub matched the label; defend against a fake that did not
@@ -370,7 +370,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 	if !ok && s.pol.DaysBeforeReviewNudge < 0 {
 		return nil, nil, nil, nil
 	}
-	q := Query{State: "open", Sort: "updated", Direction: "asc"}
+	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees()}
 	if s.pol.IgnoreUpdates {
 		q.Sort = "created"
 	}
