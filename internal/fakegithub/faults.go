@@ -22,6 +22,9 @@ type RequestInfo struct {
 	Write  bool   // method other than GET and HEAD
 	Fault  string // kind of injected fault, "" for none
 	Body   string // request body
+	// Points is what a GraphQL request was charged in the GraphQL bucket
+	// (its rateLimit cost; 0 for REST, refused queries and dry runs).
+	Points int
 }
 
 // Requests returns the request log, oldest first.
@@ -100,9 +103,15 @@ type Fault struct {
 	Truncate   bool
 	AfterWrite bool
 	Late       bool
+	// GraphQL is a fault of a GraphQL answer (see GraphQLFault); with it,
+	// the other fields are unused.
+	GraphQL *GraphQLFault
 }
 
 func (f *Fault) kind() string {
+	if f.GraphQL != nil {
+		return "graphql " + f.GraphQL.Kind
+	}
 	var parts []string
 	if f.AfterWrite {
 		parts = append(parts, "after-write")

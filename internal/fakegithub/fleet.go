@@ -2,7 +2,6 @@ package fakegithub
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -135,106 +134,4 @@ func (s *Server) listInstallationRepos(c *call) reply {
 		rep.header = http.Header{"Link": {l}}
 	}
 	return rep
-}
-
-type gqlError struct {
-	Type      string         `json:"type,omitempty"`
-	Path      []string       `json:"path,omitempty"`
-	Locations []gqlLocation  `json:"locations"`
-	Message   string         `json:"message"`
-	Ext       map[string]any `json:"extensions,omitempty"`
-}
-
-type gqlLocation struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-}
-
-// graphql serves the one GraphQL operation stalepr sends:
-//
-//	mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { ... } }
-//
-// with the pull request's node ID in a variable. GitHub answers GraphQL
-// errors with HTTP 200 and an "errors" array, and so does the fake. Already
-// a draft: the PR is returned unchanged and no event is recorded.
-func (s *Server) graphql(c *call) reply {
-	rep := s.graphqlReply(c)
-	// GitHub counts GraphQL in its own rate-limit resource. The fake keeps
-	// one counter, but names the resource as GitHub does.
-	rep.header = http.Header{"X-Ratelimit-Resource": {"graphql"}}
-	return rep
-}
-
-// isGraphQLQuery reports a GraphQL request that only reads: a query (the
-// keyword "query" or an anonymous "{ ... }"), not a mutation.
-func isGraphQLQuery(body []byte) bool {
-	var req struct {
-		Query string `json:"query"`
-	}
-	if json.Unmarshal(body, &req) != nil {
-		return false
-	}
-	q := strings.TrimSpace(req.Query)
-	return strings.HasPrefix(q, "query") || strings.HasPrefix(q, "{")
-}
-
-// getViewer answers the query { viewer { login } } as GitHub does for each
-// kind of token: the token's own account, whatever it is. A personal token
-// gets its user's login; the workflow's GITHUB_TOKEN (an installation token
-// of the GitHub Actions app) github-actions[bot]; a GitHub App's
-// installation token its app's bot, APP-SLUG[bot]. (REST's GET /user, which
-// the client does not send, refuses both installation tokens alike with
-// 403 "Resource not accessible by integration".)
-func (s *Server) getViewer() reply {
-	return ok(map[string]any{"data": map[string]any{"viewer": map[string]any{"login": s.identity.Login}}})
-}
-
-func (s *Server) graphqlReply(c *call) reply {
-	var req struct {
-		Query     string                     `json:"query"`
-		Variables map[string]json.RawMessage `json:"variables"`
-	}
-	if err := json.Unmarshal(c.body, &req); err != nil || strings.TrimSpace(req.Query) == "" {
-		return reply{status: http.StatusBadRequest, body: map[string]any{
-			"message": "Problems parsing JSON", "documentation_url": docGraphQL}}
-	}
-	if isGraphQLQuery(c.body) && strings.Contains(req.Query, "viewer") {
-		return s.getViewer()
-	}
-	const field = "convertPullRequestToDraft"
-	loc := []gqlLocation{{Line: 1, Column: max(strings.Index(req.Query, field)+1, 1)}}
-	if !strings.HasPrefix(strings.TrimSpace(req.Query), "mutation") || !strings.Contains(req.Query, field) {
-		return ok(map[string]any{"errors": []gqlError{{Locations: loc,
-			Message: "fakegithub serves only the mutation " + field}}})
-	}
-	fail := func(typ, msg string) reply {
-		return ok(map[string]any{"data": map[string]any{field: nil},
-			"errors": []gqlError{{Type: typ, Path: []string{field}, Locations: loc, Message: msg}}})
-	}
-	var id string
-	for _, raw := range req.Variables {
-		var v string
-		if json.Unmarshal(raw, &v) == nil && v != "" {
-			id = v
-			break
-		}
-	}
-	var rec *issueRec
-	for _, r := range s.issues {
-		if r.IsPR && pullNodeID(r.Number) == id {
-			rec = r
-			break
-		}
-	}
-	switch {
-	case rec == nil:
-		return fail("NOT_FOUND", fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id))
-	case s.draftForbidden:
-		return fail("FORBIDDEN", "Resource not accessible by integration")
-	}
-	if !rec.Draft {
-		s.setDraftLocked(rec, s.identity, c.now, true)
-	}
-	return ok(map[string]any{"data": map[string]any{field: map[string]any{
-		"pullRequest": map[string]any{"id": id, "number": rec.Number, "isDraft": true}}}})
 }

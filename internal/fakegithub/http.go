@@ -36,6 +36,13 @@ type call struct {
 	now       time.Time
 	userCache map[string]userJSON        // rendered users, per request
 	repoCache map[string]*repositoryJSON // rendered repositories, per request
+
+	// GraphQL: the fault picked for the request, whether it changed the
+	// answer, the points charged, and the request's sequence number.
+	fault      *Fault
+	faultFired bool
+	points     int
+	seq        int
 }
 
 type reply struct {
@@ -271,6 +278,9 @@ func encodeReply(rep reply) (reply, []byte) {
 	if rep.body == nil || rep.status == http.StatusNoContent {
 		return rep, nil
 	}
+	if raw, isRaw := rep.body.(rawJSON); isRaw && !json.Valid([]byte(raw)) {
+		return rep, []byte(raw) // a fault's body that is not JSON (an HTML error page)
+	}
 	payload, err := encodeJSON(rep.body)
 	if err != nil {
 		rep = errReply(http.StatusInternalServerError, "fakegithub: encoding: "+err.Error(), docRoot)
@@ -301,7 +311,7 @@ func writeReply(w http.ResponseWriter, r *http.Request, rep reply, payload []byt
 	}
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
 	h.Set("X-GitHub-Request-Id", fmt.Sprintf("0000:%04X:%06X:%06X:%08X", info.N%0xffff, info.N, info.N, info.N))
-	if payload != nil {
+	if payload != nil && h.Get("Content-Type") == "" {
 		h.Set("Content-Type", "application/json; charset=utf-8")
 	}
 	switch {
@@ -388,18 +398,22 @@ const (
 
 func (s *Server) dispatchLocked(rt *routeDef, c *call, fault *Fault, info *RequestInfo) reply {
 	// Authentication first: a bad token is refused before anything else.
+	gql := rt != nil && rt.tmpl == "/graphql"
 	if s.token != "" && !s.authorized(c.r.Header.Get("Authorization")) {
 		rep := errReply(http.StatusUnauthorized, "Bad credentials", docRoot)
-		rep.header = s.rateHeadersLocked()
+		rep.header = s.bucketHeadersLocked(gql)
 		return rep
 	}
 	if fault != nil && fault.Status != 0 && !fault.AfterWrite && !fault.Drop {
 		info.Fault = fault.kind()
-		return fault.reply(s.rateHeadersLocked())
+		return fault.reply(s.bucketHeadersLocked(gql))
 	}
 	if fault != nil && !fault.AfterWrite && fault.Drop {
 		info.Fault = fault.kind()
 		return reply{}
+	}
+	if gql {
+		return s.dispatchGraphQL(c, fault, info)
 	}
 
 	s.rateWindowLocked()
@@ -429,6 +443,29 @@ func (s *Server) dispatchLocked(rt *routeDef, c *call, fault *Fault, info *Reque
 		}
 	}
 	return rep
+}
+
+// dispatchGraphQL serves POST /graphql on the GraphQL points bucket (the
+// REST requests bucket is not drawn on).
+func (s *Server) dispatchGraphQL(c *call, fault *Fault, info *RequestInfo) reply {
+	c.fault, c.seq = fault, info.N
+	rep := s.graphql(c)
+	info.Points = c.points
+	if fault != nil && (fault.GraphQL == nil || c.faultFired) {
+		info.Fault = fault.kind()
+	}
+	if fault != nil && fault.AfterWrite && !fault.Drop {
+		return fault.reply(rep.header)
+	}
+	return rep
+}
+
+// bucketHeadersLocked are the rate-limit headers of the request's bucket.
+func (s *Server) bucketHeadersLocked(gql bool) http.Header {
+	if gql {
+		return s.gqlHeadersLocked()
+	}
+	return s.rateHeadersLocked()
 }
 
 func (s *Server) ownRepo(c *call) bool {

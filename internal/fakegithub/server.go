@@ -48,6 +48,10 @@ type Server struct {
 	files          map[string][]byte // default branch contents by path
 	draftForbidden bool              // convertPullRequestToDraft answers FORBIDDEN
 
+	gql             gqlBucket         // GraphQL points
+	reviewsRequired bool              // reviewDecision is served (branch protection requires reviews)
+	permissions     map[string]string // lower-case login: repository role (collaborators.go)
+
 	log       []RequestInfo
 	seq       int
 	rules     []*faultRule
@@ -123,6 +127,11 @@ func New(o Options) *Server {
 	}
 	s.rate.remaining = s.rate.limit
 	s.rate.status = o.RateLimitStatus
+	s.gql.limit = o.GraphQLRateLimit
+	if s.gql.limit <= 0 {
+		s.gql.limit = 5000
+	}
+	s.gql.remaining = s.gql.limit
 	if s.rate.status == 0 {
 		s.rate.status = http.StatusForbidden
 	}
@@ -547,24 +556,31 @@ func (s *Server) Review(n int, u User, at time.Time, state, body string) Event {
 
 // Push records a commit on the head branch (a "committed" event: git
 // author name and date only, no GitHub actor) and moves the head SHA.
+// An author written as a login (no spaces) is that account's commit, for
+// GraphQL's GitActor.user.
 func (s *Server) Push(n int, author string, at time.Time, message string) Event {
-	return s.push(n, at, message, author, strings.ToLower(strings.ReplaceAll(author, " ", "."))+"@example.com")
+	login := author
+	if strings.Contains(author, " ") {
+		login = ""
+	}
+	return s.push(n, at, message, author, strings.ToLower(strings.ReplaceAll(author, " ", "."))+"@example.com", login)
 }
 
-func (s *Server) push(n int, at time.Time, message, name, email string) Event {
+func (s *Server) push(n int, at time.Time, message, name, email, login string) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := s.mustGet(n)
 	sha := fakeSHA("commit", s.nextID+1)
 	rec.HeadSHA = sha
-	return s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: message, AuthorName: name, AuthorEmail: email})
+	return s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: message,
+		AuthorName: name, AuthorEmail: email, AuthorLogin: login})
 }
 
 // PushAs records a commit that account u made and pushed, with the git
 // identity GitHub gives it: apps commit as "NAME[bot]" with
 // ID+NAME[bot]@users.noreply.github.com.
 func (s *Server) PushAs(n int, u User, at time.Time, message string) Event {
-	return s.push(n, at, message, u.Login, noreplyEmail(u))
+	return s.push(n, at, message, u.Login, noreplyEmail(u), u.Login)
 }
 
 // noreplyEmail is an account's private commit e-mail on GitHub.

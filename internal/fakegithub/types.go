@@ -129,8 +129,17 @@ type Event struct {
 
 	SHA         string // committed, head_ref_force_pushed
 	Message     string // committed
-	AuthorName  string // committed (git author; there is no GitHub actor)
+	AuthorName  string // committed (git author and committer)
 	AuthorEmail string // committed
+	// AuthorLogin and CommitterLogin (committed) are the GitHub accounts
+	// GitHub links the commit's git author and committer to, which GraphQL
+	// serves as GitActor.user (REST's timeline shows only name and e-mail).
+	// "": the account whose noreply address AuthorEmail is, if any;
+	// CommitterLogin "" is AuthorLogin. Push sets AuthorLogin to an author
+	// written as a login (no spaces), PushAs to the account; a bot's
+	// commits have no User.
+	AuthorLogin    string
+	CommitterLogin string
 
 	RenameFrom string // renamed
 	RenameTo   string // renamed
@@ -238,4 +247,7 @@ type Options struct {
 	// RateLimitStatus is the status of an exhausted primary limit: 403
 	// (default) or 429.
 	RateLimitStatus int
+	// GraphQLRateLimit is the GraphQL points bucket per hour (default
+	// 5000; a GITHUB_TOKEN has 1000), apart from the REST requests.
+	GraphQLRateLimit int
 }

@@ -1,0 +1,135 @@
+package fakegithub
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// GitHub's limits on a GraphQL query, as its documentation states them
+// ("Rate limits and query limits for the GraphQL API"):
+//   - every connection field needs first or last, each at most 100;
+//   - a query may ask for at most 500,000 nodes: the sum over connection
+//     fields of the product of the first/last values down to and including
+//     each;
+//   - it costs points = requests/100 rounded, at least 1, where requests is
+//     the sum over connection fields of the product of the first/last of the
+//     connections above each (a top-level connection is one request).
+// The analysis is static, on the validated document: every fragment counts,
+// whichever type it applies to.
+
+const (
+	maxPageSize  = 100
+	maxNodeLimit = 500000
+)
+
+// queryCost is the analysis of one operation.
+type queryCost struct {
+	requests int // connection requests
+	nodes    int // nodes the query may return
+	// prPage is the largest first/last of a pullRequests connection (for a
+	// fault that times out only large pages).
+	prPage int
+	errs   []gqlError
+}
+
+// points is the query's cost in rate-limit points.
+func (q queryCost) points() int { return max(1, (q.requests+50)/100) }
+
+// analyse computes an operation's cost and node count and checks its
+// pagination arguments.
+func analyse(doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any) queryCost {
+	var q queryCost
+	w := costWalker{doc: doc, vars: vars, q: &q}
+	w.walk(op.SelectionSet, 1, nil)
+	return q
+}
+
+type costWalker struct {
+	doc  *ast.QueryDocument
+	vars map[string]any
+	q    *queryCost
+}
+
+func (w costWalker) walk(sel ast.SelectionSet, mult int, path []any) {
+	for _, s := range sel {
+		switch s := s.(type) {
+		case *ast.Field:
+			p := append(path[:len(path):len(path)], s.Alias)
+			if !isConnection(s) {
+				w.walk(s.SelectionSet, mult, p)
+				continue
+			}
+			n := w.pageSize(s, p)
+			if s.Name == "pullRequests" {
+				w.q.prPage = max(w.q.prPage, n)
+			}
+			w.q.requests += mult
+			w.q.nodes += mult * n
+			w.walk(s.SelectionSet, mult*n, p)
+		case *ast.InlineFragment:
+			w.walk(s.SelectionSet, mult, path)
+		case *ast.FragmentSpread:
+			if fr := w.doc.Fragments.ForName(s.Name); fr != nil {
+				w.walk(fr.SelectionSet, mult, path)
+			}
+		}
+	}
+}
+
+// isConnection: GitHub's connection types are named "...Connection".
+func isConnection(f *ast.Field) bool {
+	return f.Definition != nil && strings.HasSuffix(f.Definition.Type.Name(), "Connection")
+}
+
+// pageSize checks a connection's first/last and returns the one given (0
+// after an error, which is recorded).
+func (w costWalker) pageSize(f *ast.Field, path []any) int {
+	args := f.ArgumentMap(w.vars)
+	first, hasFirst := intArg(args, "first")
+	last, hasLast := intArg(args, "last")
+	fail := func(typ, msg string) int {
+		w.q.errs = append(w.q.errs, gqlError{Type: typ, Path: path,
+			Locations: []gqlLocation{{Line: f.Position.Line, Column: f.Position.Column}}, Message: msg})
+		return 0
+	}
+	switch {
+	case !hasFirst && !hasLast:
+		return fail("MISSING_PAGINATION_BOUNDARIES",
+			fmt.Sprintf("You must provide a `first` or `last` value to properly paginate the `%s` connection.", f.Name))
+	case hasFirst && hasLast:
+		return fail("", fmt.Sprintf("Passing both `first` and `last` to paginate the `%s` connection is not supported.", f.Name))
+	}
+	arg, n := "first", first
+	if hasLast {
+		arg, n = "last", last
+	}
+	switch {
+	case n > maxPageSize:
+		return fail("EXCESSIVE_PAGINATION", fmt.Sprintf("Requesting %d records on the `%s` connection exceeds the `%s` limit of %d records.",
+			n, f.Name, arg, maxPageSize))
+	case n < 0:
+		return fail("", fmt.Sprintf("`%s` on the `%s` connection cannot be less than zero.", arg, f.Name))
+	}
+	return n
+}
+
+// nodeLimitError is GitHub's answer to a query over the node limit.
+func nodeLimitError(nodes int) gqlError {
+	return gqlError{Type: "MAX_NODE_LIMIT_EXCEEDED", Message: fmt.Sprintf(
+		"This query requests up to %s possible nodes which exceeds the maximum limit of %s.", thousands(nodes), thousands(maxNodeLimit))}
+}
+
+// thousands writes n with comma separators, as GitHub's messages do.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
