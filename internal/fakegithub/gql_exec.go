@@ -139,6 +139,10 @@ func (x *gexec) complete(t *ast.Type, v any, f *ast.Field, path []any) (any, boo
 		}
 		return m, true
 	default:
+		// A value of an object type needs no gobj: the type is the field's.
+		if def := gqlSchema.Types[t.Name()]; def != nil && def.Kind == ast.Object {
+			return x.complete(t, gobj{def.Name, v}, f, path)
+		}
 		return v, true
 	}
 }
