@@ -222,14 +222,6 @@ func (m *omap) set(k string, v any) {
 	m.vals = append(m.vals, v)
 }
 
-// get returns the value of key k (nil when absent), for tests.
-func (m *omap) get(k string) any {
-	if i := slices.Index(m.keys, k); i >= 0 {
-		return m.vals[i]
-	}
-	return nil
-}
-
 func (m *omap) MarshalJSON() ([]byte, error) {
 	var b strings.Builder
 	b.WriteByte('{')

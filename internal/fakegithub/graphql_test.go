@@ -671,127 +671,132 @@ func TestGraphQLRateLimited(t *testing.T) {
 	}
 }
 
-// Each GraphQL fault, deterministic, through the Fault rules.
-func TestGraphQLFaults(t *testing.T) {
-	t.Parallel()
-	page := func(first int) string {
-		return fmt.Sprintf(`query{repository(owner:"octo-org",name:"widgets"){pullRequests(states:[OPEN],first:%d,orderBy:{field:CREATED_AT,direction:ASC}){totalCount nodes{number timelineItems(last:10){totalCount}}}}}`, first)
-	}
-	nums := func(t *testing.T, r gqlResp) []any {
-		var d struct {
-			Repository *struct {
-				PullRequests struct {
-					TotalCount int
-					Nodes      []*struct{ Number int }
-				}
-			}
-		}
-		if err := json.Unmarshal(r.Data, &d); err != nil || d.Repository == nil {
-			t.Fatalf("%s: %v", r.raw, err)
-		}
-		var out []any
-		for _, n := range d.Repository.PullRequests.Nodes {
-			if n == nil {
-				out = append(out, nil)
-			} else {
-				out = append(out, n.Number)
-			}
-		}
-		return append(out, d.Repository.PullRequests.TotalCount)
-	}
-	// open PRs by creation: #6, #2, #1, #5; the total last.
-	all := []any{6, 2, 1, 5, 4}
+// faultPage is a page of open PRs by creation: #6, #2, #1, #5.
+func faultPage(first int) string {
+	return fmt.Sprintf(`query{repository(owner:"octo-org",name:"widgets"){pullRequests(states:[OPEN],first:%d,orderBy:{field:CREATED_AT,direction:ASC}){totalCount nodes{number timelineItems(last:10){totalCount}}}}}`, first)
+}
 
-	t.Run("timeout above a page size", func(t *testing.T) {
-		t.Parallel()
-		s, ts := rich(t)
-		s.InjectFault(FaultRule{Route: "POST /graphql", Times: -1, Fault: TimeoutGraphQL(2)})
-		got := gql(t, ts, page(4), nil)
-		if got.status != 200 || string(got.Data) != "null" || len(got.Errors) != 1 ||
-			!strings.HasPrefix(got.Errors[0].Message, "Something went wrong while executing your query. This may be the result of a timeout") {
-			t.Errorf("4 PRs: %d %s", got.status, got.raw)
+// pageNumbers is a page's PR numbers (nil for a null node), then its totalCount.
+func pageNumbers(t *testing.T, r gqlResp) string {
+	t.Helper()
+	var d struct {
+		Repository *struct {
+			PullRequests struct {
+				TotalCount int
+				Nodes      []*struct{ Number int }
+			}
 		}
-		if got := gql(t, ts, page(2), nil); fmt.Sprint(nums(t, got)) != "[6 2 4]" {
-			t.Errorf("2 PRs: %s", got.raw)
+	}
+	if err := json.Unmarshal(r.Data, &d); err != nil || d.Repository == nil {
+		t.Fatalf("%s: %v", r.raw, err)
+	}
+	var out []any
+	for _, n := range d.Repository.PullRequests.Nodes {
+		if n == nil {
+			out = append(out, nil)
+		} else {
+			out = append(out, n.Number)
 		}
-		if got := gql(t, ts, `query{viewer{login}}`, nil); len(got.Errors) > 0 {
-			t.Errorf("no page: %s", got.raw)
-		}
-		if r := s.Requests(); r[0].Fault != "graphql timeout" || r[1].Fault != "" || r[0].Points != 0 || r[1].Points != 1 {
-			t.Errorf("log: %+v", r)
-		}
-	})
-	t.Run("502", func(t *testing.T) {
-		t.Parallel()
-		s, ts := rich(t)
-		s.InjectFault(FaultRule{Route: "POST /graphql", Fault: BadGatewayGraphQL(false)})
-		s.InjectFault(FaultRule{Route: "POST /graphql", Nth: 2, Fault: BadGatewayGraphQL(true)})
-		got := do(t, ts, "POST", "/graphql", `{"query":"query{viewer{login}}"}`)
-		if got.status != 502 || string(got.body) != `{"message":"Server Error"}` || got.header.Get("X-Ratelimit-Resource") != "graphql" {
-			t.Errorf("JSON 502: %d %v %s", got.status, got.header, got.body)
-		}
-		got = do(t, ts, "POST", "/graphql", `{"query":"query{viewer{login}}"}`)
-		if got.status != 502 || !strings.HasPrefix(string(got.body), "<html>") || got.header.Get("Content-Type") != "text/html" {
-			t.Errorf("HTML 502: %d %v %s", got.status, got.header, got.body)
-		}
-		if s.GraphQLPoints() != 0 {
-			t.Error("a 502 was charged")
-		}
-	})
-	t.Run("partial data", func(t *testing.T) {
-		t.Parallel()
-		s, ts := rich(t)
-		s.InjectFault(FaultRule{Route: "POST /graphql", Fault: PartialGraphQL(1, false)})
-		s.InjectFault(FaultRule{Route: "POST /graphql", Nth: 2, Fault: PartialGraphQL(0, true)})
-		got := gql(t, ts, page(4), nil)
-		if fmt.Sprint(nums(t, got)) != "[6 2 <nil> 5 4]" || len(got.Errors) != 1 || fmt.Sprint(got.Errors[0].Path) != "[repository pullRequests nodes 2]" {
-			t.Errorf("PR #1 null: %s", got.raw)
-		}
-		got = gql(t, ts, page(4), nil)
-		if fmt.Sprint(nums(t, got)) != "[<nil> 2 1 5 4]" || len(got.Errors) != 1 ||
-			fmt.Sprint(got.Errors[0].Path) != "[repository pullRequests nodes 0 timelineItems]" {
-			t.Errorf("first PR's timeline in error: %s", got.raw)
-		}
-		if got := gql(t, ts, page(4), nil); fmt.Sprint(nums(t, got)) != fmt.Sprint(all) {
-			t.Errorf("after the faults: %s", got.raw)
-		}
-		if r := s.Requests(); r[0].Fault != "graphql partial" || r[1].Fault != "graphql partial" || r[2].Fault != "" {
-			t.Errorf("log: %+v", r)
-		}
-	})
-	t.Run("a PR left out", func(t *testing.T) {
-		t.Parallel()
-		s, ts := rich(t)
-		s.InjectFault(FaultRule{Route: "POST /graphql", Times: 2, Fault: MissingPRGraphQL(2)})
-		got := gql(t, ts, page(4), nil)
-		if fmt.Sprint(nums(t, got)) != "[6 1 5 4]" || len(got.Errors) != 0 {
-			t.Errorf("#2 left out: %s", got.raw)
-		}
-		got = gql(t, ts, `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:2){number}}}`, nil)
-		if got.raw != `{"data":{"repository":{"pullRequest":null}}}` {
-			t.Errorf("#2 alone: %s", got.raw)
-		}
-	})
-	t.Run("RATE_LIMITED and secondary", func(t *testing.T) {
-		t.Parallel()
-		s, ts := rich(t)
-		s.InjectFault(FaultRule{Route: "POST /graphql", Fault: RateLimitedGraphQL(false)})
-		s.InjectFault(FaultRule{Route: "POST /graphql", Nth: 2, Fault: RateLimitedGraphQL(true)})
-		s.InjectFault(FaultRule{Route: "POST /graphql", Nth: 3, Fault: SecondaryRateLimit(403, 60)})
-		if got := gql(t, ts, page(1), nil); got.status != 200 || len(got.Errors) != 1 || got.Errors[0].Type != "RATE_LIMITED" {
-			t.Errorf("RATE_LIMITED: %d %s", got.status, got.raw)
-		}
-		if got := gql(t, ts, page(1), nil); got.status != 403 || len(got.Errors) != 1 || got.Errors[0].Code != "graphql_rate_limit" {
-			t.Errorf("RATE_LIMIT 403: %d %s", got.status, got.raw)
-		}
-		got := do(t, ts, "POST", "/graphql", `{"query":"query{viewer{login}}"}`)
-		if got.status != 403 || got.header.Get("Retry-After") != "60" || !strings.Contains(string(got.body), "secondary rate limit") {
-			t.Errorf("secondary: %d %v %s", got.status, got.header, got.body)
-		}
-		if s.GraphQLRateRemaining() != 5000 {
-			t.Errorf("the faults changed the bucket: %d", s.GraphQLRateRemaining())
-		}
-	})
+	}
+	return fmt.Sprint(append(out, d.Repository.PullRequests.TotalCount))
+}
+
+// A timeout for pages larger than 2 PRs: halving the batch gets through.
+func TestGraphQLFaultTimeout(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	s.InjectFault(FaultRule{Route: "POST /graphql", Times: -1, Fault: TimeoutGraphQL(2)})
+	got := gql(t, ts, faultPage(4), nil)
+	if got.status != 200 || string(got.Data) != "null" || len(got.Errors) != 1 ||
+		!strings.HasPrefix(got.Errors[0].Message, "Something went wrong while executing your query. This may be the result of a timeout") {
+		t.Errorf("4 PRs: %d %s", got.status, got.raw)
+	}
+	if got := gql(t, ts, faultPage(2), nil); pageNumbers(t, got) != "[6 2 4]" {
+		t.Errorf("2 PRs: %s", got.raw)
+	}
+	if got := gql(t, ts, `query{viewer{login}}`, nil); len(got.Errors) > 0 {
+		t.Errorf("no page: %s", got.raw)
+	}
+	if r := s.Requests(); r[0].Fault != "graphql timeout" || r[1].Fault != "" || r[0].Points != 0 || r[1].Points != 1 {
+		t.Errorf("log: %+v", r)
+	}
+}
+
+func TestGraphQLFaultBadGateway(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	s.InjectFault(FaultRule{Route: "POST /graphql", Fault: BadGatewayGraphQL(false)})
+	s.InjectFault(FaultRule{Route: "POST /graphql", Nth: 2, Fault: BadGatewayGraphQL(true)})
+	got := do(t, ts, "POST", "/graphql", `{"query":"query{viewer{login}}"}`)
+	if got.status != 502 || string(got.body) != `{"message":"Server Error"}` || got.header.Get("X-Ratelimit-Resource") != "graphql" {
+		t.Errorf("JSON 502: %d %v %s", got.status, got.header, got.body)
+	}
+	got = do(t, ts, "POST", "/graphql", `{"query":"query{viewer{login}}"}`)
+	if got.status != 502 || !strings.HasPrefix(string(got.body), "<html>") || got.header.Get("Content-Type") != "text/html" {
+		t.Errorf("HTML 502: %d %v %s", got.status, got.header, got.body)
+	}
+	if s.GraphQLPoints() != 0 {
+		t.Error("a 502 was charged")
+	}
+}
+
+// Partial data: one PR null, an error whose path points at it (or at its
+// timelineItems), the rest served.
+func TestGraphQLFaultPartialData(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	s.InjectFault(FaultRule{Route: "POST /graphql", Fault: PartialGraphQL(1, false)})
+	s.InjectFault(FaultRule{Route: "POST /graphql", Nth: 2, Fault: PartialGraphQL(0, true)})
+	got := gql(t, ts, faultPage(4), nil)
+	if pageNumbers(t, got) != "[6 2 <nil> 5 4]" || len(got.Errors) != 1 || fmt.Sprint(got.Errors[0].Path) != "[repository pullRequests nodes 2]" {
+		t.Errorf("PR #1 null: %s", got.raw)
+	}
+	got = gql(t, ts, faultPage(4), nil)
+	if pageNumbers(t, got) != "[<nil> 2 1 5 4]" || len(got.Errors) != 1 ||
+		fmt.Sprint(got.Errors[0].Path) != "[repository pullRequests nodes 0 timelineItems]" {
+		t.Errorf("first PR's timeline in error: %s", got.raw)
+	}
+	if got := gql(t, ts, faultPage(4), nil); pageNumbers(t, got) != "[6 2 1 5 4]" {
+		t.Errorf("after the faults: %s", got.raw)
+	}
+	if r := s.Requests(); r[0].Fault != "graphql partial" || r[1].Fault != "graphql partial" || r[2].Fault != "" {
+		t.Errorf("log: %+v", r)
+	}
+}
+
+func TestGraphQLFaultMissingPR(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	s.InjectFault(FaultRule{Route: "POST /graphql", Times: 2, Fault: MissingPRGraphQL(2)})
+	got := gql(t, ts, faultPage(4), nil)
+	if pageNumbers(t, got) != "[6 1 5 4]" || len(got.Errors) != 0 {
+		t.Errorf("#2 left out: %s", got.raw)
+	}
+	got = gql(t, ts, `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:2){number}}}`, nil)
+	if got.raw != `{"data":{"repository":{"pullRequest":null}}}` {
+		t.Errorf("#2 alone: %s", got.raw)
+	}
+}
+
+func TestGraphQLFaultRateLimits(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	s.InjectFault(FaultRule{Route: "POST /graphql", Fault: RateLimitedGraphQL(false)})
+	s.InjectFault(FaultRule{Route: "POST /graphql", Nth: 2, Fault: RateLimitedGraphQL(true)})
+	s.InjectFault(FaultRule{Route: "POST /graphql", Nth: 3, Fault: SecondaryRateLimit(403, 60)})
+	if got := gql(t, ts, faultPage(1), nil); got.status != 200 || len(got.Errors) != 1 || got.Errors[0].Type != "RATE_LIMITED" {
+		t.Errorf("RATE_LIMITED: %d %s", got.status, got.raw)
+	}
+	if got := gql(t, ts, faultPage(1), nil); got.status != 403 || len(got.Errors) != 1 || got.Errors[0].Code != "graphql_rate_limit" {
+		t.Errorf("RATE_LIMIT 403: %d %s", got.status, got.raw)
+	}
+	got := do(t, ts, "POST", "/graphql", `{"query":"query{viewer{login}}"}`)
+	if got.status != 403 || got.header.Get("Retry-After") != "60" || !strings.Contains(string(got.body), "secondary rate limit") {
+		t.Errorf("secondary: %d %v %s", got.status, got.header, got.body)
+	}
+	if s.GraphQLRateRemaining() != 5000 {
+		t.Errorf("the faults changed the bucket: %d", s.GraphQLRateRemaining())
+	}
 }
 
 // Variables with defaults, aliases, fragment spreads, inline fragments on
