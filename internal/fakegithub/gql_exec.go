@@ -139,6 +139,10 @@ func (x *gexec) complete(t *ast.Type, v any, f *ast.Field, path []any) (any, boo
 		}
 		return m, true
 	default:
+		// A value of an object type needs no gobj: the type is the field's.
+		if def := gqlSchema.Types[t.Name()]; def != nil && def.Kind == ast.Object {
+			return x.complete(t, gobj{def.Name, v}, f, path)
+		}
 		return v, true
 	}
 }
@@ -216,14 +220,6 @@ type omap struct {
 func (m *omap) set(k string, v any) {
 	m.keys = append(m.keys, k)
 	m.vals = append(m.vals, v)
-}
-
-// get returns the value of key k (nil when absent), for tests.
-func (m *omap) get(k string) any {
-	if i := slices.Index(m.keys, k); i >= 0 {
-		return m.vals[i]
-	}
-	return nil
 }
 
 func (m *omap) MarshalJSON() ([]byte, error) {

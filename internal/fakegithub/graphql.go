@@ -191,8 +191,8 @@ func (s *Server) graphql(c *call) reply {
 	return rep
 }
 
-// isGraphQLQuery reports a GraphQL request that only reads: a query (the
-// keyword "query" or an anonymous "{ ... }"), not a mutation.
+// isGraphQLQuery reports a GraphQL request that only reads: a document
+// that parses and has no mutation.
 func isGraphQLQuery(body []byte) bool {
 	var req struct {
 		Query string `json:"query"`
@@ -200,8 +200,16 @@ func isGraphQLQuery(body []byte) bool {
 	if json.Unmarshal(body, &req) != nil {
 		return false
 	}
-	q := strings.TrimSpace(req.Query)
-	return strings.HasPrefix(q, "query") || strings.HasPrefix(q, "{")
+	doc, err := parser.ParseQuery(&ast.Source{Input: req.Query})
+	if err != nil || len(doc.Operations) == 0 {
+		return false
+	}
+	for _, op := range doc.Operations {
+		if op.Operation == ast.Mutation {
+			return false
+		}
+	}
+	return true
 }
 
 func gqlErrors(errs ...gqlError) reply { return ok(map[string]any{"errors": errs}) }
@@ -306,7 +314,7 @@ func parseGraphQL(query, name string) (*ast.QueryDocument, *ast.OperationDefinit
 	if err != nil {
 		return nil, nil, fromParser(err)
 	}
-	if list := validator.Validate(gqlSchema, doc); len(list) > 0 {
+	if list := validator.ValidateWithRules(gqlSchema, doc, nil); len(list) > 0 {
 		return nil, nil, fromParser(list)
 	}
 	var op *ast.OperationDefinition
