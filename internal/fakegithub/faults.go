@@ -246,6 +246,9 @@ type FaultRule struct {
 	// or just the template ("/repos/{owner}/{repo}/issues/{issue_number}/comments");
 	// "" matches any route.
 	Route string
+	// Writes: only requests that write match (on POST /graphql, a
+	// mutation, not a query).
+	Writes bool
 	// Nth is the 1-based index, among the requests this rule matches, of
 	// the first one to fail (0 means 1). Times is how many consecutive
 	// matching requests fail (0 means 1; negative: all from Nth on).
@@ -259,7 +262,7 @@ type faultRule struct {
 }
 
 func (r *faultRule) matches(info RequestInfo) bool {
-	if r.Method != "" && !strings.EqualFold(r.Method, info.Method) {
+	if r.Method != "" && !strings.EqualFold(r.Method, info.Method) || r.Writes && !info.Write {
 		return false
 	}
 	if r.Route != "" && r.Route != info.Route {

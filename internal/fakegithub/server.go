@@ -488,7 +488,13 @@ func (s *Server) addEventLocked(rec *issueRec, e Event) Event {
 		if e.PushedAt.After(pushed) {
 			pushed = e.PushedAt
 		}
-		rec.pushes = append(rec.pushes, push{sha: e.SHA, at: pushed.UTC().Truncate(time.Second)})
+		at := pushed.UTC().Truncate(time.Second)
+		if latest := len(rec.pushes) == 0 || !at.Before(rec.pushes[len(rec.pushes)-1].at); latest {
+			// The branch's head is the last commit pushed, as GitHub's
+			// head.sha and headRefOid say.
+			rec.HeadSHA = e.SHA
+		}
+		rec.pushes = append(rec.pushes, push{sha: e.SHA, at: at})
 	}
 	e.At = e.At.UTC().Truncate(time.Second)
 	if !e.PushedAt.IsZero() {

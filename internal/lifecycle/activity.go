@@ -166,7 +166,7 @@ func Summarize(pr PR, events []Event, staleLabel string, self []string) Activity
 		f.add(e)
 	}
 	a := f.activity()
-	a.PushedAfterMark = pushedSinceMark(pr, events, a.MarkHead)
+	a.PushedAfterMark = pushedSinceMark(pr, events, a.MarkHead, a.MarkedAt)
 	return explain(a, pr)
 }
 
@@ -432,7 +432,7 @@ func explain(a Activity, pr PR) Activity {
 // of the mark's head descends from it. (Commits a force push left behind
 // descend from nothing we know and are ignored; a force push after the mark
 // is a dated event of its own.)
-func pushedSinceMark(pr PR, events []Event, markHead string) bool {
+func pushedSinceMark(pr PR, events []Event, markHead string, markedAt time.Time) bool {
 	if markHead == "" {
 		return false
 	}
@@ -445,7 +445,7 @@ func pushedSinceMark(pr PR, events []Event, markHead string) bool {
 		}
 	}
 	if !parents {
-		return pushedSinceMarkInOrder(pr, events, markHead)
+		return pushedSinceMarkNoParents(pr, events, markHead, markedAt)
 	}
 	after := map[string]bool{markHead: true} // markHead and what descends from it
 	for grew := true; grew; {
@@ -468,27 +468,27 @@ func pushedSinceMark(pr PR, events []Event, markHead string) bool {
 	return false
 }
 
-// pushedSinceMarkInOrder answers pushedSinceMark from a history that names
-// no parents (GraphQL's): the head is where the mark left it, or it moved.
-// When it moved, the commits and force-pushes the history lists after the
-// mark's head commit say by whom; only when every one of them is a bot's is
-// it none of a person's. A head the history does not show (rewritten) is a
-// person's push: in doubt, not closed.
-func pushedSinceMarkInOrder(pr PR, events []Event, markHead string) bool {
+// pushedSinceMarkNoParents answers pushedSinceMark from a history that
+// names no parents (GraphQL's): the head is where the mark left it, or it
+// moved. When it moved, the commits dated after the mark and the
+// force-pushes after it say by whom: only when there are some and every one
+// is a bot's was it none of a person's. A move no dated commit explains (old
+// commits pushed, a rewrite) is taken for a person's: in doubt, not closed.
+func pushedSinceMarkNoParents(pr PR, events []Event, markHead string, markedAt time.Time) bool {
 	if pr.HeadSHA == "" || strings.EqualFold(pr.HeadSHA, markHead) {
 		return false
 	}
-	seen := false
+	explained := false
 	for _, e := range events {
-		switch {
-		case e.Kind == Committed && e.SHA == markHead:
-			seen = true
-		case !seen:
-		case e.Kind == Committed && !e.Bot, e.Kind == ForcePushed && !e.Bot:
+		if e.Kind != Committed && e.Kind != ForcePushed || e.SHA == markHead || e.At.Before(markedAt.Add(-updateSlack)) {
+			continue
+		}
+		if !e.Bot {
 			return true
 		}
+		explained = true
 	}
-	return !seen
+	return !explained
 }
 
 func removeFold(list []string, s string) []string {

@@ -391,7 +391,6 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-
 func TestIsBotLogin(t *testing.T) {
 	t.Parallel()
 	for login, want := range map[string]bool{
@@ -620,4 +619,3 @@ func TestSummarizeExplainsUpdatedAt(t *testing.T) {
 		})
 	}
 }
-

@@ -619,7 +619,6 @@ func TestDecideFromTimeline(t *testing.T) { // rules 2, 4, 5
 	}
 }
 
-
 func TestPolicyCloseDate(t *testing.T) {
 	t.Parallel()
 	p := policy()

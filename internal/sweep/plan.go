@@ -236,19 +236,18 @@ func (s *sweeper) dedupeReserve(posting bool) int {
 
 // Reads a run sends before any operation, as MinBudget counts them.
 var (
-	reqListing = request{name: "GET issues", n: 1}   // one page of a listing
-	reqViewer  = request{name: "POST graphql", n: 1} // who the token acts as
+	reqListing = request{name: "POST graphql", n: 1} // one page of a listing
 )
 
 // MinBudget is the fewest requests with which a run under cfg can act on
 // one pull request, whatever it needs: the listings (the stale PRs, and
-// the open PRs when marking is on), who the token acts as (asked when a
-// marker is not github-actions[bot]'s), the PR's timeline (read for the
-// decision or for a template), the steps of the dearest operation the
+// the open PRs when marking is on; each page names who the token acts as
+// and carries the PRs' latest 100 events: a PR with a longer history needs
+// one read more per 100), the steps of the dearest operation the
 // inputs allow and the read-back of what it posted. With less a run stops before acting, run after run.
 func MinBudget(cfg config.Config) int {
 	s := &sweeper{cfg: cfg, pol: cfg.Policy}
-	reads := reqListing.n + reqViewer.n + reqTimeline.n
+	reads := reqListing.n
 	most := s.need(Unstaled)
 	if s.pol.DaysBeforeStale >= 0 {
 		reads += reqListing.n

@@ -83,7 +83,7 @@ type Page struct {
 	// Unread is how many PRs of the page GitHub's answer left out or gave
 	// in error with no number to name them by: they are left this run.
 	Unread int
-	Last int // from the Link header; 0 when unknown or on the last page
+	Last   int // from the Link header; 0 when unknown or on the last page
 	// Sort keys (updated_at or created_at) of the page's first and last
 	// items, issues included, and whether the page was in ascending order.
 	FirstKey, LastKey time.Time
