@@ -28,6 +28,11 @@ const costPerPoint = 149
 // connections per PR.
 func pageSize(n int) int { return min((costPerPoint-1)/n, 100) }
 
+// PullsPerPage is how many open PRs a page lists, unless GitHub's timeouts
+// made it smaller: with their labels and histories (1 point), and with
+// their assignees too (a rule reads them; 1 point).
+var PullsPerPage, PullsPerPageWithAssignees = pageSize(2), pageSize(3)
+
 // actor is a GraphQL Actor: a User, a Bot (whose login carries no "[bot]"
 // there), a Mannequin, an Organization; nil for a deleted account.
 type actor struct {
@@ -300,7 +305,8 @@ func openPulls[N any, P interface {
 			return nil, sweep.Page{}, c.fail(opList, &malformedError{route: "POST /graphql",
 				why: fmt.Sprintf("it holds %d pull requests where %d were asked for", len(pr.Nodes), size)}, "list pull requests")
 		}
-		page := sweep.Page{After: pr.PageInfo.EndCursor, Total: pr.TotalCount, Ascending: dir == githubv4.OrderDirectionAsc}
+		page := sweep.Page{After: pr.PageInfo.EndCursor, Total: pr.TotalCount, Ascending: dir == githubv4.OrderDirectionAsc,
+			Viewer: out.Viewer.Login}
 		if !pr.PageInfo.HasNextPage {
 			page.After = ""
 		}

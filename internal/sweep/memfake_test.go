@@ -150,7 +150,7 @@ func (m *memGitHub) OpenPulls(_ context.Context, q sweep.Query, after string) ([
 	for i, pr := range prs {
 		out[i] = sweep.Listed{PR: pr, History: slices.Clone(m.prs[pr.Number].timeline)}
 	}
-	pg.Total = len(prs)
+	pg.Total, pg.Viewer = len(prs), m.self
 	return out, pg, nil
 }
 

@@ -83,6 +83,9 @@ type Page struct {
 	// Unread is how many PRs of the page GitHub's answer left out or gave
 	// in error with no number to name them by: they are left this run.
 	Unread int
+	// Viewer is the login the token acts as, as the page's query named it
+	// (OpenPulls); "" when it did not.
+	Viewer string
 	Last   int // from the Link header; 0 when unknown or on the last page
 	// Sort keys (updated_at or created_at) of the page's first and last
 	// items, issues included, and whether the page was in ascending order.

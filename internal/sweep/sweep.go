@@ -507,6 +507,9 @@ func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 			return err
 		}
 		s.res.Unread += pg.Unread
+		if len(s.self) == 0 && pg.Viewer != "" {
+			s.self = []string{pg.Viewer} // who the token acts as, told by the page
+		}
 		for _, l := range listed {
 			if s.seen[l.PR.Number] {
 				continue

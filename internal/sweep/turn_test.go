@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -324,11 +325,10 @@ func TestTurnNudgeConcurrentRuns(t *testing.T) {
 	}
 }
 
-// TestTurnCost: the turn costs one timeline read per open PR old enough
-// for it (created more than days-before-stale days ago under author-turn,
-// more than days-before-review-nudge days ago for the nudge), whatever its
-// updated_at, and nothing for younger ones; the open listing is read to
-// its end. The README's "Whose turn it is" states this.
+// TestTurnCost: the turn costs nothing beyond the open listing, read to
+// its end: each page carries its PRs' histories (ghapi.PullsPerPage PRs, 1
+// point), whatever a PR's age or updated_at. The README's "Whose turn it
+// is" and Cost state this.
 func TestTurnCost(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -352,14 +352,17 @@ func TestTurnCost(t *testing.T) {
 				w.openPR(5, alice)
 			}
 			res := w.run(tc.inputs)
-			const timeline = "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline"
-			if got := w.fake.CountBy()[timeline]; got != old {
-				t.Errorf("%d timeline reads, want %d: one per PR older than the threshold", got, old)
+			pages := (old + young + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
+			if got := w.fake.CountBy()["POST /graphql"]; got != pages || w.historyReads() != 0 {
+				t.Errorf("%d GraphQL requests (%d history reads), want the %d pages of the open listing and nothing more", got, w.historyReads(), pages)
 			}
-			if got := w.fake.CountBy()["GET /repos/{owner}/{repo}/pulls"]; got != (old+young+99)/100 {
-				t.Errorf("%d pages of the pulls listing, want the whole listing", got)
+			if res.Points != pages || res.Queries != pages {
+				t.Errorf("%d queries costing %d points, want %d pages of 1 point", res.Queries, res.Points, pages)
 			}
-			t.Logf("%d open PRs, %d old enough: %d requests (%d writes)", old+young, old, res.Requests, res.Writes)
+			if rest, readBack := res.Requests-res.Queries-res.Writes, (res.Writes+99)/100; rest > 1+readBack {
+				t.Errorf("%d REST reads, want at most the hygiene listing and the read-back of the nudges: %v", rest, w.fake.CountBy())
+			}
+			t.Logf("%d open PRs, %d old enough: %d requests (%d writes, %d queries, %d points)", old+young, old, res.Requests, res.Writes, res.Queries, res.Points)
 		})
 	}
 }
