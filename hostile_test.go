@@ -7,7 +7,6 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -15,22 +14,30 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
-// TestRunTimelineLoopFailsOnlyThatPR: one PR whose timeline's Link loops once
-// took the whole budget, leaving every other PR; now it is that PR's failed
-// read, and the rest is done.
+// TestRunTimelineLoopFailsOnlyThatPR: one PR whose history's cursor loops
+// once took the whole budget, leaving every other PR; now it is that PR's
+// failed read, and the rest is done.
 func TestRunTimelineLoopFailsOnlyThatPR(t *testing.T) {
 	t.Parallel()
 	w, _ := newWorld(t, false)
 	fake := w.fake
-	looping := fake.AddPR(fakegithub.Issue{Title: "Looping timeline", User: alice, CreatedAt: daysAgo(140), UpdatedAt: daysAgo(130)})
+	looping := fake.AddPR(fakegithub.Issue{Title: "Looping timeline", User: alice, CreatedAt: daysAgo(240), UpdatedAt: daysAgo(130)})
 	at := daysAgo(40)
+	for i := range 105 { // longer than a listing page carries: its older part is read on its own
+		fake.Comment(looping, ciBot, daysAgo(230-float64(i)), "coverage report")
+	}
 	fake.Label(looping, actionID, at, "stale")
 	fake.Comment(looping, actionID, at.Add(time.Second), fakegithub.StaleNoticeBody("stale", at, ""))
-	fake.Comment(looping, ciBot, daysAgo(5), "coverage 80%") // needs the timeline
-	timeline := regexp.MustCompile(fmt.Sprintf(`/issues/%d/timeline($|\?)`, looping))
+	fake.Comment(looping, ciBot, daysAgo(5), "coverage 80%")
+	history := fmt.Sprintf(`"number":%d`, looping)
+	isHistory := func(info fakegithub.RequestInfo) bool {
+		return info.Route == "POST /graphql" && strings.Contains(info.Body, "pullRequest(number:") && strings.Contains(info.Body, history)
+	}
+	loop := `{"data":{"rateLimit":{"cost":1,"limit":5000,"remaining":4000,"resetAt":"2030-01-01T00:00:00Z"},` +
+		`"repository":{"pullRequest":{"timelineItems":{"pageInfo":{"hasPreviousPage":true,"startCursor":"LOOP"},"nodes":[]}}}}}`
 	fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
-		if timeline.MatchString(info.Path) {
-			return fakegithub.LinkPage("[]", 2)
+		if isHistory(info) {
+			return fakegithub.StatusFault(http.StatusOK, loop)
 		}
 		return nil
 	})
@@ -40,12 +47,12 @@ func TestRunTimelineLoopFailsOnlyThatPR(t *testing.T) {
 	}
 	reads := 0
 	for _, r := range fake.Requests() {
-		if timeline.MatchString(r.Path) {
+		if isHistory(r) {
 			reads++
 		}
 	}
 	if reads > 2 {
-		t.Errorf("%d reads of the looping timeline, want at most 2", reads)
+		t.Errorf("%d reads of the looping history, want at most 2", reads)
 	}
 	if !w.hasLabel(w.toMark, "stale") || fake.MustIssue(w.toClose).State != "closed" || w.hasLabel(w.toUnstale, "stale") {
 		t.Errorf("the other PRs were not all processed\n%s", o)
@@ -59,23 +66,24 @@ func TestRunTimelineLoopFailsOnlyThatPR(t *testing.T) {
 }
 
 // TestRunNullItemIsAFailedListing: a null in the listing once panicked the
-// run (exit 2, no summary).
+// run (exit 2, no summary); an answer with no data at all is malformed, a
+// failed listing that writes nothing.
 func TestRunNullItemIsAFailedListing(t *testing.T) {
 	t.Parallel()
-	w, _ := newWorld(t, false)
-	w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/pulls", Times: -1,
-		Fault: fakegithub.StatusFault(http.StatusOK, "[null]")})
-	w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/issues", Times: -1,
-		Fault: fakegithub.StatusFault(http.StatusOK, "[null]")})
-	o := runWith(t, w.env(t))
-	if o.code != 1 || o.summaryFile == "" {
-		t.Fatalf("want exit 1 with a summary\n%s", o)
-	}
-	if !strings.Contains(o.stdout, "malformed") {
-		t.Errorf("the log does not say the answer was malformed:\n%s", o.stdout)
-	}
-	if n := w.fake.Writes(); n != 0 {
-		t.Errorf("%d writes on a listing that failed", n)
+	for _, body := range []string{`{"data":null}`, `{"data":{"repository":null}}`, `{}`} {
+		w, _ := newWorld(t, false)
+		w.fake.InjectFault(fakegithub.FaultRule{Route: "POST /graphql", Times: -1,
+			Fault: fakegithub.StatusFault(http.StatusOK, body)})
+		o := runWith(t, w.env(t))
+		if o.code != 1 || o.summaryFile == "" {
+			t.Fatalf("%s: want exit 1 with a summary\n%s", body, o)
+		}
+		if !strings.Contains(o.stdout, "malformed") {
+			t.Errorf("%s: the log does not say the answer was malformed:\n%s", body, o.stdout)
+		}
+		if n := w.fake.Writes(); n != 0 {
+			t.Errorf("%s: %d writes on a listing that failed", body, n)
+		}
 	}
 }
 

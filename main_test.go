@@ -152,8 +152,8 @@ type world struct {
 }
 
 // newWorld builds the standard scenario; with flaky, it also has a stale PR
-// whose activity must be read from its timeline, and every timeline read of
-// that PR fails (the hits counter counts them).
+// whose history is longer than a listing page carries, and every read of
+// its older history fails (the hits counter counts them).
 func newWorld(t *testing.T, flaky bool) (*world, *atomic.Int32) {
 	t.Helper()
 	fake := fakegithub.New(fakegithub.Options{Owner: "octo", Repo: "repo", Token: testToken,
@@ -182,10 +182,15 @@ func newWorld(t *testing.T, flaky bool) (*world, *atomic.Int32) {
 	hits := &atomic.Int32{}
 	if flaky {
 		w.flaky = marked("Flaky timeline", 40)
-		fake.Comment(w.flaky, ciBot, daysAgo(5), "coverage 80%") // updated inside the close window: needs the timeline
-		timeline := regexp.MustCompile(fmt.Sprintf(`/issues/%d/timeline($|\?)`, w.flaky))
+		// A history longer than the listing's page carries (100 events):
+		// its older part is a read of its own, and every such read fails.
+		for i := range 105 {
+			fake.Comment(w.flaky, ciBot, daysAgo(200-float64(i)), "coverage report")
+		}
+		fake.Comment(w.flaky, ciBot, daysAgo(5), "coverage 80%")
+		history := fmt.Sprintf(`"number":%d`, w.flaky)
 		fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
-			if timeline.MatchString(info.Path) {
+			if info.Route == "POST /graphql" && strings.Contains(info.Body, "pullRequest(number:") && strings.Contains(info.Body, history) {
 				hits.Add(1)
 				return fakegithub.ServerError(500)
 			}
@@ -877,7 +882,7 @@ func TestRunCancelled(t *testing.T) {
 // the minimum for the inputs given.
 func TestRunBudgetTooSmallToAct(t *testing.T) {
 	t.Parallel()
-	for budget, min := range map[string]string{"1": "7", "6": "7"} {
+	for budget, min := range map[string]string{"1": "5", "4": "5"} {
 		t.Run(budget, func(t *testing.T) {
 			w, _ := newWorld(t, false)
 			e := w.env(t)

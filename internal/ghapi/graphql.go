@@ -117,16 +117,22 @@ func (c capture) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // query sends one GraphQL query and decodes its data into q. It returns the
 // answer's errors that name a path (the caller decides what they spoil), and
-// as err: a stop, errShrink, or anything else that makes the whole answer
-// useless. Every answer's rateLimit (when q asks for it) is metered.
-func (c *Client) query(ctx context.Context, q any, vars map[string]any) (gqlErrors, error) {
+// as err: a stop, errShrink (only when the query can be asked smaller:
+// shrink), or anything else that makes the whole answer useless. Every
+// answer's rateLimit (when q asks for it) is metered. A query that cannot
+// shrink is retried on a 5xx as any request.
+func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]any) (gqlErrors, error) {
 	var cap captured
-	qctx := context.WithValue(shrinkable(ctx), captureKey{}, &cap)
+	if shrink {
+		ctx = shrinkable(ctx)
+	}
+	qctx := context.WithValue(ctx, captureKey{}, &cap)
 	err := c.gql.Query(qctx, q, vars)
 	var env struct {
 		Errors gqlErrors `json:"errors"`
 		Data   *struct {
-			RateLimit *struct {
+			Repository json.RawMessage `json:"repository"`
+			RateLimit  *struct {
 				Cost      int       `json:"cost"`
 				Limit     int       `json:"limit"`
 				Remaining int       `json:"remaining"`
@@ -151,7 +157,7 @@ func (c *Client) query(ctx context.Context, q any, vars map[string]any) (gqlErro
 	switch {
 	case cap.body == nil && err != nil:
 		return nil, err // no answer: the transport's error (a stop, a failure)
-	case cap.status == http.StatusBadGateway || cap.status == http.StatusGatewayTimeout:
+	case shrink && (cap.status == http.StatusBadGateway || cap.status == http.StatusGatewayTimeout):
 		return nil, errShrink
 	case cap.status != http.StatusOK:
 		// go-github's reading of an error answer, so it is classified
@@ -165,8 +171,14 @@ func (c *Client) query(ctx context.Context, q any, vars map[string]any) (gqlErro
 	var pathed gqlErrors
 	for _, e := range env.Errors {
 		switch {
-		case e.timedOut():
+		case e.timedOut() && shrink:
 			return nil, errShrink
+		case e.timedOut():
+			return nil, fmt.Errorf("GitHub could not answer the query in time: %s", e.Message)
+		case len(e.Path) == 1:
+			// The query's root (the repository) failed: nothing else in
+			// the answer counts. Its 404 or 403 is explained as REST's.
+			return nil, rootError(e, cap.resp)
 		case len(e.Path) == 0:
 			return nil, fmt.Errorf("GitHub answered the query with an error: %s", gqlErrors{e})
 		}
@@ -175,7 +187,36 @@ func (c *Client) query(ctx context.Context, q any, vars map[string]any) (gqlErro
 	if err != nil && len(env.Errors) == 0 {
 		return nil, fmt.Errorf("decoding GitHub's answer: %w", err) // githubv4 could not read the data
 	}
+	if len(env.Errors) == 0 && (env.Data == nil || hasRepository(vars) && isNull(env.Data.Repository)) {
+		// An answer that names no error and holds no data is no answer.
+		return nil, &malformedError{route: "POST /graphql", why: "it holds no data and names no error"}
+	}
 	return pathed, nil
+}
+
+// hasRepository: the query asks for a repository (its variables name it).
+func hasRepository(vars map[string]any) bool {
+	_, ok := vars["owner"]
+	return ok
+}
+
+func isNull(raw json.RawMessage) bool {
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+// rootError is an error on the query's root field as the REST answer of
+// the same meaning, so it is classified and explained alike: NOT_FOUND is a
+// 404 (the repository does not exist or the token cannot see it), FORBIDDEN
+// a 403 (a missing permission).
+func rootError(e gqlError, resp *http.Response) error {
+	status := map[string]int{"NOT_FOUND": http.StatusNotFound, "FORBIDDEN": http.StatusForbidden}[e.Type]
+	if status == 0 || resp == nil {
+		return fmt.Errorf("GitHub answered the query with an error: %s", gqlErrors{e})
+	}
+	r := *resp
+	r.StatusCode = status
+	r.Status = fmt.Sprintf("%d %s", status, http.StatusText(status))
+	return &github.ErrorResponse{Response: &r, Message: e.Message}
 }
 
 // pages remembers how large a page GitHub answers in time, per shape.

@@ -291,8 +291,8 @@ func openPulls[N any, P interface {
 			"first": githubv4.Int(size), "after": cursor, "labels": labels, "before": (*githubv4.String)(nil),
 			"orderBy": githubv4.IssueOrder{Field: field, Direction: dir},
 		}
-		errs, err := c.query(ctx, &out, vars)
-		if errors.Is(err, errShrink) && size > 1 {
+		errs, err := c.query(ctx, size > 1, &out, vars)
+		if errors.Is(err, errShrink) {
 			c.shrink(connections, size)
 			continue
 		}
@@ -386,7 +386,7 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 	seen := map[string]bool{}
 	for first := true; first || before != ""; first = false {
 		if seen[before] {
-			return nil, c.fail(opRead, errors.New("GitHub's history cursor points back to a page already read"), "read the history of #%d", number)
+			return nil, c.fail(opRead, errors.New("GitHub's pages loop: the history's cursor points back to a page already read"), "read the history of #%d", number)
 		}
 		seen[before] = true
 		var cursor *githubv4.String
@@ -398,7 +398,7 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 			"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
 			"number": githubv4.Int(number), "before": cursor,
 		}
-		errs, err := c.query(ctx, &out, vars)
+		errs, err := c.query(ctx, false, &out, vars)
 		if err == nil && len(errs) > 0 {
 			err = fmt.Errorf("GitHub's answer has errors: %s", errs)
 		}

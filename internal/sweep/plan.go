@@ -268,7 +268,7 @@ func CheckBudget(cfg config.Config) error {
 	}
 	return config.Errors{&config.InputError{Name: config.InputOperationsPerRun, Msg: fmt.Sprintf(
 		"want %d or more with these inputs, got %d: one run needs %d requests to act on a pull request "+
-			"(the listings, who the token acts as, the pull request's timeline, the requests of a mark or a close, "+
+			"(the listings, whose pages carry the pull requests' histories and who the token acts as, the requests of a mark or a close, "+
 			"reading its notice back), so with fewer every run would stop before acting", min, cfg.OperationsPerRun, min)}}
 }
 

@@ -500,7 +500,7 @@ func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map
 // the listing.
 func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[string]bool{}
-	for after, first := "", true; first || after != ""; first = false {
+	for after := ""; ; {
 		read[after] = true
 		listed, pg, err := s.gh.OpenPulls(ctx, q, after)
 		if err != nil {
@@ -522,7 +522,7 @@ func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 			s.hist[l.PR.Number] = l
 			each(l.PR)
 		}
-		if !more(pg) {
+		if !more(pg) || pg.After == "" {
 			return nil
 		}
 		if read[pg.After] {
@@ -531,5 +531,4 @@ func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 		}
 		after = pg.After
 	}
-	return nil
 }
