@@ -124,7 +124,7 @@ const (
 type GraphQLFault struct {
 	Kind string
 	// AbovePRs (timeout): time out only a query whose pullRequests page asks
-	// for more than this many (0: every query).
+	// for more than this many (0: every query, with a page or not).
 	AbovePRs int
 	// PR (partial, missing): the pull request number; 0 is the first of the
 	// pullRequests page.
@@ -139,7 +139,8 @@ type GraphQLFault struct {
 // TimeoutGraphQL answers HTTP 200 with data null and GitHub's "Something
 // went wrong while executing your query. This may be the result of a
 // timeout..." error, for queries whose pullRequests page is larger than
-// abovePRs (0: for every query); others are served.
+// abovePRs, others being served; 0: every query (a PR's history too). The cut
+// query is charged, as GitHub charges it.
 func TimeoutGraphQL(abovePRs int) *Fault {
 	return &Fault{GraphQL: &GraphQLFault{Kind: GraphQLTimeout, AbovePRs: abovePRs}}
 }
@@ -258,14 +259,16 @@ func (s *Server) graphqlReply(c *call) reply {
 		return s.gqlRateLimited(gf.HTTP403)
 	case !dry && s.gql.remaining < points:
 		return s.gqlRateLimited(s.gql.forbidden403)
-	case gf != nil && gf.Kind == GraphQLTimeout && q.prPage > gf.AbovePRs:
-		c.faultFired = true
-		return gqlDataNull(gqlError{Message: "Something went wrong while executing your query. This may be the result of a timeout, " +
-			fmt.Sprintf("or it could be a GitHub bug. Please include `%04X:%04X` when reporting this issue.", c.seq%0xffff, c.seq)})
 	}
 	if !dry {
 		s.gql.remaining -= points
 		c.points = points
+	}
+	if gf != nil && gf.Kind == GraphQLTimeout && (gf.AbovePRs == 0 || q.prPage > gf.AbovePRs) {
+		// GitHub cuts a query running past 10 s; it still costs.
+		c.faultFired = true
+		return gqlDataNull(gqlError{Message: "Something went wrong while executing your query. This may be the result of a timeout, " +
+			fmt.Sprintf("or it could be a GitHub bug. Please include `%04X:%04X` when reporting this issue.", c.seq%0xffff, c.seq)})
 	}
 	x := &gexec{s: s, c: c, doc: doc, vars: vars}
 	if gf != nil && (gf.Kind == GraphQLPartial || gf.Kind == GraphQLMissing) {

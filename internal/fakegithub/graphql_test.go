@@ -717,8 +717,15 @@ func TestGraphQLFaultTimeout(t *testing.T) {
 	if got := gql(t, ts, `query{viewer{login}}`, nil); len(got.Errors) > 0 {
 		t.Errorf("no page: %s", got.raw)
 	}
-	if r := s.Requests(); r[0].Fault != "graphql timeout" || r[1].Fault != "" || r[0].Points != 0 || r[1].Points != 1 {
+	if r := s.Requests(); r[0].Fault != "graphql timeout" || r[1].Fault != "" || r[0].Points != 1 || r[1].Points != 1 {
 		t.Errorf("log: %+v", r)
+	}
+	// Without a size, every query times out: a PR's history too.
+	s.ClearFaults()
+	s.InjectFault(FaultRule{Route: "POST /graphql", Fault: TimeoutGraphQL(0)})
+	got = gql(t, ts, `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){timelineItems(last:100){totalCount}}}}`, nil)
+	if string(got.Data) != "null" || len(got.Errors) != 1 || !strings.Contains(got.Errors[0].Message, "timeout") {
+		t.Errorf("history: %s", got.raw)
 	}
 }
 
