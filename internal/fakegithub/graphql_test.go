@@ -930,3 +930,29 @@ func loadWith(t *testing.T, sdl, query string) (*ast.QueryDocument, *ast.Operati
 	}
 	return doc, doc.Operations[0]
 }
+
+// Cursors are positions in the order, not offsets: a PR updated between
+// pages moves behind the cursor and comes again on a later page, and none
+// is skipped (the listing is rebuilt after the write).
+func TestGraphQLCursorsSurviveWrites(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	var p prPage
+	gql(t, ts, pageQuery, withVars(map[string]any{"first": 2})).into(t, &p)
+	first := p.Repository.PullRequests.Nodes
+	s.Comment(first[0].Number, Person("bob"), t0, "bump")
+	got := []int{first[0].Number, first[1].Number}
+	after := p.Repository.PullRequests.PageInfo.EndCursor
+	for p.Repository.PullRequests.PageInfo.HasNextPage {
+		p = prPage{}
+		gql(t, ts, pageQuery, withVars(map[string]any{"first": 2, "after": after})).into(t, &p)
+		for _, n := range p.Repository.PullRequests.Nodes {
+			got = append(got, n.Number)
+		}
+		after = p.Repository.PullRequests.PageInfo.EndCursor
+	}
+	want := []int{6, 2, 1, 5, 6}
+	if !slices.Equal(got, want) {
+		t.Errorf("pages %v, want %v", got, want)
+	}
+}
