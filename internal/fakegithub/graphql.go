@@ -238,7 +238,7 @@ func (s *Server) graphqlReply(c *call) reply {
 	}
 	vars, err := validator.VariableValues(gqlSchema, op, req.Variables)
 	if err != nil {
-		return gqlErrors(fromParser(err)...)
+		return gqlErrors(variableError(op, err))
 	}
 	q := analyse(doc, op, vars)
 	if len(q.errs) > 0 {
@@ -368,4 +368,18 @@ func (s *Server) SetReviewsRequired(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reviewsRequired = on
+}
+
+// variableError is GitHub's answer to a variable the operation's type
+// refuses: "Variable $n of type Int! was provided invalid value".
+func variableError(op *ast.OperationDefinition, err error) gqlError {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) && len(ge.Path) >= 2 {
+		name, _ := ge.Path[1].(ast.PathName)
+		if v := op.VariableDefinitions.ForName(string(name)); v != nil {
+			return gqlError{Message: fmt.Sprintf("Variable $%s of type %s was provided invalid value", name, v.Type.String()),
+				Locations: []gqlLocation{{Line: v.Position.Line, Column: v.Position.Column}}}
+		}
+	}
+	return gqlError{Message: err.Error()}
 }

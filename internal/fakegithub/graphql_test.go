@@ -95,12 +95,12 @@ func TestGraphQLRefusesWhatTheSchemaLacks(t *testing.T) {
 	cases := []struct{ name, query, want string }{
 		{"unknown field", `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){body}}}`,
 			"Field 'body' doesn't exist on type 'PullRequest'"},
-		{"unknown argument", `query{repository(owner:"octo-org",name:"widgets"){pullRequests(first:1,sort:NEWEST){totalCount}}}`, "sort"},
-		{"item type not in the subset", `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){timelineItems(first:1,itemTypes:[LOCKED_EVENT]){totalCount}}}}`, "LOCKED_EVENT"},
-		{"unknown type in a fragment", `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){timelineItems(first:1){nodes{...on LockedEvent{createdAt}}}}}}`, "LockedEvent"},
-		{"missing required argument", `query{repository(owner:"octo-org"){id}}`, "name"},
-		{"syntax error", `query{viewer{login}`, ""},
-		{"undeclared variable", `query{repository(owner:$o,name:"widgets"){id}}`, "o"},
+		{"unknown argument", `query{repository(owner:"octo-org",name:"widgets"){pullRequests(first:1,sort:NEWEST){totalCount}}}`, `Unknown argument "sort"`},
+		{"item type not in the subset", `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){timelineItems(first:1,itemTypes:[LOCKED_EVENT]){totalCount}}}}`, `Value "LOCKED_EVENT" does not exist`},
+		{"unknown type in a fragment", `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){timelineItems(first:1){nodes{...on LockedEvent{createdAt}}}}}}`, `Unknown type "LockedEvent"`},
+		{"missing required argument", `query{repository(owner:"octo-org"){id}}`, `argument "name" of type "String!" is required`},
+		{"syntax error", `query{viewer{login}`, "Expected Name, found <EOF>"},
+		{"undeclared variable", `query{repository(owner:$o,name:"widgets"){id}}`, `Variable "$o" is not defined`},
 	}
 	for _, c := range cases {
 		got := gql(t, ts, c.query, nil)
@@ -844,7 +844,7 @@ func TestGraphQLExecutesTheLanguage(t *testing.T) {
 	}
 	// A variable of the wrong type is refused before running.
 	bad := gql(t, ts, `query($n:Int!){repository(owner:"octo-org",name:"widgets"){pullRequest(number:$n){number}}}`, map[string]any{"n": "one"})
-	if bad.hasData || len(bad.Errors) != 1 {
+	if bad.hasData || len(bad.Errors) != 1 || bad.Errors[0].Message != "Variable $n of type Int! was provided invalid value" {
 		t.Errorf("bad variable: %s", bad.raw)
 	}
 }
