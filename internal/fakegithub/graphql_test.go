@@ -203,6 +203,17 @@ func TestGraphQLPullRequestsPages(t *testing.T) {
 	if got := listing(t, ts, 2, []string{"triage", "BUG"}); !slices.Equal(got, withAny) || len(withAny) < 2 {
 		t.Errorf("labels triage or bug: %v, want %v", got, withAny)
 	}
+	// headRefName and baseRefName select by branch.
+	var heads struct {
+		Repository struct {
+			Head, Base struct{ Nodes []struct{ Number int } }
+		}
+	}
+	gql(t, ts, `query{repository(owner:"octo-org",name:"widgets"){head:pullRequests(first:10,headRefName:"feature/polish"){nodes{number}} `+
+		`base:pullRequests(first:10,baseRefName:"develop"){nodes{number}}}}`, nil).into(t, &heads)
+	if h, b := heads.Repository.Head.Nodes, heads.Repository.Base.Nodes; len(h) != 1 || h[0].Number != 1 || len(b) != 0 {
+		t.Errorf("by branch: head %v, base %v", h, b)
+	}
 
 	var p prPage
 	gql(t, ts, pageQuery, withVars(map[string]any{"first": 100})).into(t, &p)
@@ -235,7 +246,9 @@ const timelineQuery = `query($owner:String!$name:String!$n:Int!$last:Int$first:I
 	`...on ReviewRequestRemovedEvent{actor{...who} createdAt requestedReviewer{__typename ...on User{login} ...on Team{slug}}} ` +
 	`...on RenamedTitleEvent{actor{...who} createdAt} ...on ClosedEvent{actor{...who} createdAt} ...on ReopenedEvent{actor{...who} createdAt} ` +
 	`...on MergedEvent{actor{...who} createdAt} ...on ReadyForReviewEvent{actor{...who} createdAt} ...on ConvertToDraftEvent{actor{...who} createdAt} ` +
-	`...on ReviewDismissedEvent{actor{...who} createdAt}}}}}} fragment who on Actor{__typename login}`
+	`...on ReviewDismissedEvent{actor{...who} createdAt} ...on AssignedEvent{actor{...who} createdAt} ...on UnassignedEvent{actor{...who} createdAt} ` +
+	`...on MilestonedEvent{actor{...who} createdAt} ...on DemilestonedEvent{actor{...who} createdAt} ...on BaseRefChangedEvent{actor{...who} createdAt}` +
+	`}}}}} fragment who on Actor{__typename login}`
 
 type gqlActor struct{ Typename, Login string }
 
@@ -321,7 +334,8 @@ func gqlFacts(items []gqlItem) []fact {
 		"HeadRefForcePushedEvent": "head_ref_force_pushed", "LabeledEvent": "labeled", "UnlabeledEvent": "unlabeled",
 		"ReviewRequestedEvent": "review_requested", "ReviewRequestRemovedEvent": "review_request_removed", "RenamedTitleEvent": "renamed",
 		"ClosedEvent": "closed", "ReopenedEvent": "reopened", "MergedEvent": "merged", "ReadyForReviewEvent": "ready_for_review",
-		"ConvertToDraftEvent": "convert_to_draft", "ReviewDismissedEvent": "review_dismissed"}
+		"ConvertToDraftEvent": "convert_to_draft", "ReviewDismissedEvent": "review_dismissed", "AssignedEvent": "assigned",
+		"UnassignedEvent": "unassigned", "MilestonedEvent": "milestoned", "DemilestonedEvent": "demilestoned", "BaseRefChangedEvent": "base_ref_changed"}
 	var out []fact
 	for _, it := range items {
 		f := fact{kind: kinds[it.Typename], at: it.CreatedAt}
@@ -423,6 +437,9 @@ func TestGraphQLTimelineMeansTheRESTTimeline(t *testing.T) {
 	s.Close(n, Person("bob"), daysAgo(42), "")
 	s.Reopen(n, Person("alice"), daysAgo(41))
 	s.Comment(n, Person("ghost"), daysAgo(40), "from a deleted account")
+	for i, typ := range []string{"assigned", "unassigned", "milestoned", "demilestoned", "base_ref_changed"} {
+		s.AddEvent(n, Event{Type: typ, Actor: Person("bob"), At: daysAgo(39 - i)})
+	}
 
 	p := timeline(t, ts, map[string]any{"n": n, "last": 100})
 	got := gqlFacts(p.Repository.PullRequest.TimelineItems.Nodes)
