@@ -244,7 +244,7 @@ var actorResolvers = map[string]resolver{
 }
 
 var teamResolvers = map[string]resolver{
-	"id":   field(func(t teamRef) any { return nodeID("T", int64(len(t.slug))) }),
+	"id":   field(func(t teamRef) any { return nodeID("T", teamID(t.slug)) }),
 	"slug": field(func(t teamRef) any { return t.slug }),
 	"combinedSlug": func(x *gexec, src any, _ map[string]any) (any, error) {
 		return x.s.owner + "/" + src.(teamRef).slug, nil
@@ -252,7 +252,7 @@ var teamResolvers = map[string]resolver{
 }
 
 var reviewRequestResolvers = map[string]resolver{
-	"id":                field(func(r reviewReq) any { return nodeID("RR", int64(r.n)*1000+int64(len(r.user+r.team))) }),
+	"id":                field(func(r reviewReq) any { return nodeID("RR", issueID(r.n)*100000+userID(r.user+"/"+r.team)%100000) }),
 	"requestedReviewer": field(reviewReqResolve),
 }
 
