@@ -118,9 +118,10 @@ const (
 
 // GraphQLFault is a failure only a GraphQL answer can have; it rides on a
 // Fault (Fault.GraphQL) and so is injected by the same rules (FaultRule
-// with Route "POST /graphql"). A rule counts every GraphQL request it
-// matches; the fault changes only the answers its condition applies to
-// (RequestInfo.Fault names it then).
+// with Route "POST /graphql"). Such a rule counts only the requests the
+// fault applies to (see appliesTo), so Nth and Times count pages, not the
+// viewer queries between them; RequestInfo.Fault names the fault when it
+// changed the answer.
 type GraphQLFault struct {
 	Kind string
 	// AbovePRs (timeout): time out only a query whose pullRequests page asks
@@ -134,6 +135,41 @@ type GraphQLFault struct {
 	Timeline bool
 	// HTTP403 (rate-limited): the newer 403 shape instead of HTTP 200.
 	HTTP403 bool
+}
+
+// appliesTo reports whether the fault would change the answer to a GraphQL
+// request: a rule with a GraphQL fault counts only those (a viewer query
+// sent between two pages does not use up a fault meant for a page). A
+// timeout applies to a query whose pullRequests page is larger than
+// AbovePRs (AbovePRs 0: to every valid query), partial and missing to a
+// query reading pull requests, rate-limited to every request.
+func (gf *GraphQLFault) appliesTo(body []byte) bool {
+	if gf.Kind == GraphQLRateLimited {
+		return true
+	}
+	var req struct {
+		Query         string         `json:"query"`
+		Variables     map[string]any `json:"variables"`
+		OperationName string         `json:"operationName"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return false
+	}
+	doc, op, errs := parseGraphQL(req.Query, req.OperationName)
+	if len(errs) > 0 {
+		return false
+	}
+	vars, err := validator.VariableValues(gqlSchema, op, req.Variables)
+	if err != nil {
+		return false
+	}
+	q := analyse(doc, op, vars)
+	switch gf.Kind {
+	case GraphQLTimeout:
+		return gf.AbovePRs == 0 || q.prPage > gf.AbovePRs
+	default:
+		return q.readsPRs
+	}
 }
 
 // TimeoutGraphQL answers HTTP 200 with data null and GitHub's "Something

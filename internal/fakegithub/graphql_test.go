@@ -973,3 +973,28 @@ func TestGraphQLCursorsSurviveWrites(t *testing.T) {
 		t.Errorf("pages %v, want %v", got, want)
 	}
 }
+
+// A GraphQL fault's rule counts only the requests it applies to: a viewer
+// query between pages does not use it up.
+func TestGraphQLFaultRulesCountPages(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	s.InjectFault(FaultRule{Route: "POST /graphql", Nth: 2, Fault: TimeoutGraphQL(3)})
+	s.InjectFault(FaultRule{Route: "POST /graphql", Fault: MissingPRGraphQL(0)})
+	var got []string
+	for _, q := range []string{`query{viewer{login}}`, faultPage(4), `query{viewer{login}}`, faultPage(2), faultPage(4), faultPage(4)} {
+		r := gql(t, ts, q, nil)
+		switch {
+		case len(r.Errors) > 0:
+			got = append(got, "error")
+		case strings.Contains(q, "viewer"):
+			got = append(got, "viewer")
+		default:
+			got = append(got, pageNumbers(t, r))
+		}
+	}
+	want := []string{"viewer", "[2 1 5 4]", "viewer", "[6 2 4]", "error", "[6 2 1 5 4]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("answers %q\nwant %q", got, want)
+	}
+}
