@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,4 +43,39 @@ func Example() {
 	// 200 [stale] 2025-06-01T13:00:00Z
 	// labeled stale github-actions[bot]
 	// map[POST /repos/{owner}/{repo}/issues/{issue_number}/labels:1]
+}
+
+// GraphQL from the same state: a page of open PRs with their timelines,
+// the points it cost (in the answer, the headers and the request log), and
+// a fault injected for the next query.
+func Example_graphQL() {
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	s := fakegithub.New(fakegithub.Options{Clock: fakegithub.NewClock(now), GraphQLRateLimit: 1000})
+	n := s.AddPR(fakegithub.Issue{User: fakegithub.Person("alice"), CreatedAt: now.AddDate(0, 0, -10)})
+	s.Comment(n, fakegithub.Bot("dependabot[bot]"), now.AddDate(0, 0, -9), "Bump")
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+
+	post := func(query string) string {
+		res, err := http.Post(ts.URL+"/graphql", "application/json", strings.NewReader(`{"query":`+strconv.Quote(query)+`}`))
+		if err != nil {
+			panic(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return fmt.Sprint(res.StatusCode, " ", res.Header.Get("X-Ratelimit-Remaining"), " ", string(b))
+	}
+	page := `query{rateLimit{cost remaining} repository(owner:"octo-org",name:"widgets"){pullRequests(states:[OPEN],first:100){` +
+		`nodes{number timelineItems(last:100){nodes{__typename ...on IssueComment{author{__typename login}}}}}}}}`
+	fmt.Println(post(page))
+	s.InjectFault(fakegithub.FaultRule{Route: "POST /graphql", Fault: fakegithub.PartialGraphQL(n, true)})
+	fmt.Println(post(page))
+	for _, r := range s.Requests() {
+		fmt.Printf("%s points %d fault %q\n", r.Route, r.Points, r.Fault)
+	}
+	// Output:
+	// 200 999 {"data":{"rateLimit":{"cost":1,"remaining":999},"repository":{"pullRequests":{"nodes":[{"number":1,"timelineItems":{"nodes":[{"__typename":"IssueComment","author":{"__typename":"Bot","login":"dependabot"}}]}}]}}}}
+	// 200 998 {"data":{"rateLimit":{"cost":1,"remaining":998},"repository":{"pullRequests":{"nodes":[null]}}},"errors":[{"path":["repository","pullRequests","nodes",0,"timelineItems"],"locations":[{"line":1,"column":128}],"message":"Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug."}]}
+	// POST /graphql points 1 fault ""
+	// POST /graphql points 1 fault "graphql partial"
 }

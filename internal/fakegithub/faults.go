@@ -265,6 +265,9 @@ func (r *faultRule) matches(info RequestInfo) bool {
 	if r.Method != "" && !strings.EqualFold(r.Method, info.Method) || r.Writes && !info.Write {
 		return false
 	}
+	if gf := r.Fault.GraphQL; gf != nil && !gf.appliesTo([]byte(info.Body)) {
+		return false
+	}
 	if r.Route != "" && r.Route != info.Route {
 		_, tmpl, _ := strings.Cut(info.Route, " ")
 		if r.Route != tmpl {

@@ -31,7 +31,10 @@ type queryCost struct {
 	// prPage is the largest first/last of a pullRequests connection (for a
 	// fault that times out only large pages).
 	prPage int
-	errs   []gqlError
+	// readsPRs: the query selects pullRequests or pullRequest (for the
+	// faults that act on a pull request).
+	readsPRs bool
+	errs     []gqlError
 }
 
 // points is the query's cost in rate-limit points.
@@ -57,6 +60,9 @@ func (w costWalker) walk(sel ast.SelectionSet, mult int, path []any) {
 		switch s := s.(type) {
 		case *ast.Field:
 			p := append(path[:len(path):len(path)], s.Alias)
+			if s.Name == "pullRequests" || s.Name == "pullRequest" {
+				w.q.readsPRs = true
+			}
 			if !isConnection(s) {
 				w.walk(s.SelectionSet, mult, p)
 				continue

@@ -244,7 +244,7 @@ var actorResolvers = map[string]resolver{
 }
 
 var teamResolvers = map[string]resolver{
-	"id":   field(func(t teamRef) any { return nodeID("T", int64(len(t.slug))) }),
+	"id":   field(func(t teamRef) any { return nodeID("T", teamID(t.slug)) }),
 	"slug": field(func(t teamRef) any { return t.slug }),
 	"combinedSlug": func(x *gexec, src any, _ map[string]any) (any, error) {
 		return x.s.owner + "/" + src.(teamRef).slug, nil
@@ -252,7 +252,7 @@ var teamResolvers = map[string]resolver{
 }
 
 var reviewRequestResolvers = map[string]resolver{
-	"id":                field(func(r reviewReq) any { return nodeID("RR", int64(r.n)*1000+int64(len(r.user+r.team))) }),
+	"id":                field(func(r reviewReq) any { return nodeID("RR", issueID(r.n)*100000+userID(r.user+"/"+r.team)%100000) }),
 	"requestedReviewer": field(reviewReqResolve),
 }
 
@@ -322,7 +322,29 @@ func (x *gexec) pageFault(nodes []any) []any {
 // (states, labels: any of them, as GitHub filters, headRefName,
 // baseRefName) in orderBy's order (default: created, oldest first), ties by
 // number.
+//
+// The listing is kept while the state is unchanged, so paging through a
+// large repository does not sort it again for every page.
 func (s *Server) pullItems(args map[string]any) []item {
+	key := fmt.Sprint(args["states"], args["labels"], args["headRefName"], args["baseRefName"], args["orderBy"])
+	if c := &s.gqlPulls; c.items != nil && c.key == key && c.version == s.version {
+		return c.items
+	}
+	items := s.buildPullItems(args)
+	if items == nil {
+		items = []item{}
+	}
+	s.gqlPulls = gqlPullsCache{key: key, version: s.version, items: items}
+	return items
+}
+
+type gqlPullsCache struct {
+	key     string
+	version uint64
+	items   []item
+}
+
+func (s *Server) buildPullItems(args map[string]any) []item {
 	states, _ := strsArg(args, "states")
 	labels, _ := strsArg(args, "labels")
 	head, base := strArg(args, "headRefName"), strArg(args, "baseRefName")
@@ -645,14 +667,14 @@ var commitResolvers = map[string]resolver{
 	}),
 }
 
-var noreply = regexp.MustCompile(`^(?:\d+\+)?([A-Za-z0-9-]+)@users\.noreply\.github\.com$`)
+var noreply = regexp.MustCompile(`(?i)^(?:\d+\+)?([a-z0-9-]+)@users\.noreply\.github\.com$`)
 
 // commitLogin is the GitHub user a commit's git identity belongs to: the
 // account the event names, else the one whose noreply address it is; a
 // bot is no User, so its commits have none (GitActor.user null).
 func commitLogin(login, email string) string {
 	if login == "" {
-		if m := noreply.FindStringSubmatch(strings.ToLower(email)); m != nil {
+		if m := noreply.FindStringSubmatch(email); m != nil {
 			login = m[1]
 		}
 	}

@@ -118,13 +118,14 @@ const (
 
 // GraphQLFault is a failure only a GraphQL answer can have; it rides on a
 // Fault (Fault.GraphQL) and so is injected by the same rules (FaultRule
-// with Route "POST /graphql"). A rule counts every GraphQL request it
-// matches; the fault changes only the answers its condition applies to
-// (RequestInfo.Fault names it then).
+// with Route "POST /graphql"). Such a rule counts only the requests the
+// fault applies to (see appliesTo), so Nth and Times count pages, not the
+// viewer queries between them; RequestInfo.Fault names the fault when it
+// changed the answer.
 type GraphQLFault struct {
 	Kind string
 	// AbovePRs (timeout): time out only a query whose pullRequests page asks
-	// for more than this many (0: every query).
+	// for more than this many (0: every query, with a page or not).
 	AbovePRs int
 	// PR (partial, missing): the pull request number; 0 is the first of the
 	// pullRequests page.
@@ -136,10 +137,46 @@ type GraphQLFault struct {
 	HTTP403 bool
 }
 
+// appliesTo reports whether the fault would change the answer to a GraphQL
+// request: a rule with a GraphQL fault counts only those (a viewer query
+// sent between two pages does not use up a fault meant for a page). A
+// timeout applies to a query whose pullRequests page is larger than
+// AbovePRs (AbovePRs 0: to every valid query), partial and missing to a
+// query reading pull requests, rate-limited to every request.
+func (gf *GraphQLFault) appliesTo(body []byte) bool {
+	if gf.Kind == GraphQLRateLimited {
+		return true
+	}
+	var req struct {
+		Query         string         `json:"query"`
+		Variables     map[string]any `json:"variables"`
+		OperationName string         `json:"operationName"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return false
+	}
+	doc, op, errs := parseGraphQL(req.Query, req.OperationName)
+	if len(errs) > 0 {
+		return false
+	}
+	vars, err := validator.VariableValues(gqlSchema, op, req.Variables)
+	if err != nil {
+		return false
+	}
+	q := analyse(doc, op, vars)
+	switch gf.Kind {
+	case GraphQLTimeout:
+		return gf.AbovePRs == 0 || q.prPage > gf.AbovePRs
+	default:
+		return q.readsPRs
+	}
+}
+
 // TimeoutGraphQL answers HTTP 200 with data null and GitHub's "Something
 // went wrong while executing your query. This may be the result of a
 // timeout..." error, for queries whose pullRequests page is larger than
-// abovePRs (0: for every query); others are served.
+// abovePRs, others being served; 0: every query (a PR's history too). The cut
+// query is charged, as GitHub charges it.
 func TimeoutGraphQL(abovePRs int) *Fault {
 	return &Fault{GraphQL: &GraphQLFault{Kind: GraphQLTimeout, AbovePRs: abovePRs}}
 }
@@ -237,7 +274,7 @@ func (s *Server) graphqlReply(c *call) reply {
 	}
 	vars, err := validator.VariableValues(gqlSchema, op, req.Variables)
 	if err != nil {
-		return gqlErrors(fromParser(err)...)
+		return gqlErrors(variableError(op, err))
 	}
 	q := analyse(doc, op, vars)
 	if len(q.errs) > 0 {
@@ -258,14 +295,16 @@ func (s *Server) graphqlReply(c *call) reply {
 		return s.gqlRateLimited(gf.HTTP403)
 	case !dry && s.gql.remaining < points:
 		return s.gqlRateLimited(s.gql.forbidden403)
-	case gf != nil && gf.Kind == GraphQLTimeout && q.prPage > gf.AbovePRs:
-		c.faultFired = true
-		return gqlDataNull(gqlError{Message: "Something went wrong while executing your query. This may be the result of a timeout, " +
-			fmt.Sprintf("or it could be a GitHub bug. Please include `%04X:%04X` when reporting this issue.", c.seq%0xffff, c.seq)})
 	}
 	if !dry {
 		s.gql.remaining -= points
 		c.points = points
+	}
+	if gf != nil && gf.Kind == GraphQLTimeout && (gf.AbovePRs == 0 || q.prPage > gf.AbovePRs) {
+		// GitHub cuts a query running past 10 s; it still costs.
+		c.faultFired = true
+		return gqlDataNull(gqlError{Message: "Something went wrong while executing your query. This may be the result of a timeout, " +
+			fmt.Sprintf("or it could be a GitHub bug. Please include `%04X:%04X` when reporting this issue.", c.seq%0xffff, c.seq)})
 	}
 	x := &gexec{s: s, c: c, doc: doc, vars: vars}
 	if gf != nil && (gf.Kind == GraphQLPartial || gf.Kind == GraphQLMissing) {
@@ -365,4 +404,18 @@ func (s *Server) SetReviewsRequired(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reviewsRequired = on
+}
+
+// variableError is GitHub's answer to a variable the operation's type
+// refuses: "Variable $n of type Int! was provided invalid value".
+func variableError(op *ast.OperationDefinition, err error) gqlError {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) && len(ge.Path) >= 2 {
+		name, _ := ge.Path[1].(ast.PathName)
+		if v := op.VariableDefinitions.ForName(string(name)); v != nil {
+			return gqlError{Message: fmt.Sprintf("Variable $%s of type %s was provided invalid value", name, v.Type.String()),
+				Locations: []gqlLocation{{Line: v.Position.Line, Column: v.Position.Column}}}
+		}
+	}
+	return gqlError{Message: err.Error()}
 }

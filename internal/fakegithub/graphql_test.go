@@ -95,12 +95,12 @@ func TestGraphQLRefusesWhatTheSchemaLacks(t *testing.T) {
 	cases := []struct{ name, query, want string }{
 		{"unknown field", `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){body}}}`,
 			"Field 'body' doesn't exist on type 'PullRequest'"},
-		{"unknown argument", `query{repository(owner:"octo-org",name:"widgets"){pullRequests(first:1,sort:NEWEST){totalCount}}}`, "sort"},
-		{"item type not in the subset", `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){timelineItems(first:1,itemTypes:[LOCKED_EVENT]){totalCount}}}}`, "LOCKED_EVENT"},
-		{"unknown type in a fragment", `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){timelineItems(first:1){nodes{...on LockedEvent{createdAt}}}}}}`, "LockedEvent"},
-		{"missing required argument", `query{repository(owner:"octo-org"){id}}`, "name"},
-		{"syntax error", `query{viewer{login}`, ""},
-		{"undeclared variable", `query{repository(owner:$o,name:"widgets"){id}}`, "o"},
+		{"unknown argument", `query{repository(owner:"octo-org",name:"widgets"){pullRequests(first:1,sort:NEWEST){totalCount}}}`, `Unknown argument "sort"`},
+		{"item type not in the subset", `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){timelineItems(first:1,itemTypes:[LOCKED_EVENT]){totalCount}}}}`, `Value "LOCKED_EVENT" does not exist`},
+		{"unknown type in a fragment", `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){timelineItems(first:1){nodes{...on LockedEvent{createdAt}}}}}}`, `Unknown type "LockedEvent"`},
+		{"missing required argument", `query{repository(owner:"octo-org"){id}}`, `argument "name" of type "String!" is required`},
+		{"syntax error", `query{viewer{login}`, "Expected Name, found <EOF>"},
+		{"undeclared variable", `query{repository(owner:$o,name:"widgets"){id}}`, `Variable "$o" is not defined`},
 	}
 	for _, c := range cases {
 		got := gql(t, ts, c.query, nil)
@@ -203,6 +203,17 @@ func TestGraphQLPullRequestsPages(t *testing.T) {
 	if got := listing(t, ts, 2, []string{"triage", "BUG"}); !slices.Equal(got, withAny) || len(withAny) < 2 {
 		t.Errorf("labels triage or bug: %v, want %v", got, withAny)
 	}
+	// headRefName and baseRefName select by branch.
+	var heads struct {
+		Repository struct {
+			Head, Base struct{ Nodes []struct{ Number int } }
+		}
+	}
+	gql(t, ts, `query{repository(owner:"octo-org",name:"widgets"){head:pullRequests(first:10,headRefName:"feature/polish"){nodes{number}} `+
+		`base:pullRequests(first:10,baseRefName:"develop"){nodes{number}}}}`, nil).into(t, &heads)
+	if h, b := heads.Repository.Head.Nodes, heads.Repository.Base.Nodes; len(h) != 1 || h[0].Number != 1 || len(b) != 0 {
+		t.Errorf("by branch: head %v, base %v", h, b)
+	}
 
 	var p prPage
 	gql(t, ts, pageQuery, withVars(map[string]any{"first": 100})).into(t, &p)
@@ -235,7 +246,9 @@ const timelineQuery = `query($owner:String!$name:String!$n:Int!$last:Int$first:I
 	`...on ReviewRequestRemovedEvent{actor{...who} createdAt requestedReviewer{__typename ...on User{login} ...on Team{slug}}} ` +
 	`...on RenamedTitleEvent{actor{...who} createdAt} ...on ClosedEvent{actor{...who} createdAt} ...on ReopenedEvent{actor{...who} createdAt} ` +
 	`...on MergedEvent{actor{...who} createdAt} ...on ReadyForReviewEvent{actor{...who} createdAt} ...on ConvertToDraftEvent{actor{...who} createdAt} ` +
-	`...on ReviewDismissedEvent{actor{...who} createdAt}}}}}} fragment who on Actor{__typename login}`
+	`...on ReviewDismissedEvent{actor{...who} createdAt} ...on AssignedEvent{actor{...who} createdAt} ...on UnassignedEvent{actor{...who} createdAt} ` +
+	`...on MilestonedEvent{actor{...who} createdAt} ...on DemilestonedEvent{actor{...who} createdAt} ...on BaseRefChangedEvent{actor{...who} createdAt}` +
+	`}}}}} fragment who on Actor{__typename login}`
 
 type gqlActor struct{ Typename, Login string }
 
@@ -321,7 +334,8 @@ func gqlFacts(items []gqlItem) []fact {
 		"HeadRefForcePushedEvent": "head_ref_force_pushed", "LabeledEvent": "labeled", "UnlabeledEvent": "unlabeled",
 		"ReviewRequestedEvent": "review_requested", "ReviewRequestRemovedEvent": "review_request_removed", "RenamedTitleEvent": "renamed",
 		"ClosedEvent": "closed", "ReopenedEvent": "reopened", "MergedEvent": "merged", "ReadyForReviewEvent": "ready_for_review",
-		"ConvertToDraftEvent": "convert_to_draft", "ReviewDismissedEvent": "review_dismissed"}
+		"ConvertToDraftEvent": "convert_to_draft", "ReviewDismissedEvent": "review_dismissed", "AssignedEvent": "assigned",
+		"UnassignedEvent": "unassigned", "MilestonedEvent": "milestoned", "DemilestonedEvent": "demilestoned", "BaseRefChangedEvent": "base_ref_changed"}
 	var out []fact
 	for _, it := range items {
 		f := fact{kind: kinds[it.Typename], at: it.CreatedAt}
@@ -423,6 +437,9 @@ func TestGraphQLTimelineMeansTheRESTTimeline(t *testing.T) {
 	s.Close(n, Person("bob"), daysAgo(42), "")
 	s.Reopen(n, Person("alice"), daysAgo(41))
 	s.Comment(n, Person("ghost"), daysAgo(40), "from a deleted account")
+	for i, typ := range []string{"assigned", "unassigned", "milestoned", "demilestoned", "base_ref_changed"} {
+		s.AddEvent(n, Event{Type: typ, Actor: Person("bob"), At: daysAgo(39 - i)})
+	}
 
 	p := timeline(t, ts, map[string]any{"n": n, "last": 100})
 	got := gqlFacts(p.Repository.PullRequest.TimelineItems.Nodes)
@@ -717,8 +734,15 @@ func TestGraphQLFaultTimeout(t *testing.T) {
 	if got := gql(t, ts, `query{viewer{login}}`, nil); len(got.Errors) > 0 {
 		t.Errorf("no page: %s", got.raw)
 	}
-	if r := s.Requests(); r[0].Fault != "graphql timeout" || r[1].Fault != "" || r[0].Points != 0 || r[1].Points != 1 {
+	if r := s.Requests(); r[0].Fault != "graphql timeout" || r[1].Fault != "" || r[0].Points != 1 || r[1].Points != 1 {
 		t.Errorf("log: %+v", r)
+	}
+	// Without a size, every query times out: a PR's history too.
+	s.ClearFaults()
+	s.InjectFault(FaultRule{Route: "POST /graphql", Fault: TimeoutGraphQL(0)})
+	got = gql(t, ts, `query{repository(owner:"octo-org",name:"widgets"){pullRequest(number:1){timelineItems(last:100){totalCount}}}}`, nil)
+	if string(got.Data) != "null" || len(got.Errors) != 1 || !strings.Contains(got.Errors[0].Message, "timeout") {
+		t.Errorf("history: %s", got.raw)
 	}
 }
 
@@ -837,7 +861,7 @@ func TestGraphQLExecutesTheLanguage(t *testing.T) {
 	}
 	// A variable of the wrong type is refused before running.
 	bad := gql(t, ts, `query($n:Int!){repository(owner:"octo-org",name:"widgets"){pullRequest(number:$n){number}}}`, map[string]any{"n": "one"})
-	if bad.hasData || len(bad.Errors) != 1 {
+	if bad.hasData || len(bad.Errors) != 1 || bad.Errors[0].Message != "Variable $n of type Int! was provided invalid value" {
 		t.Errorf("bad variable: %s", bad.raw)
 	}
 }
@@ -922,4 +946,55 @@ func loadWith(t *testing.T, sdl, query string) (*ast.QueryDocument, *ast.Operati
 		t.Fatal(errs)
 	}
 	return doc, doc.Operations[0]
+}
+
+// Cursors are positions in the order, not offsets: a PR updated between
+// pages moves behind the cursor and comes again on a later page, and none
+// is skipped (the listing is rebuilt after the write).
+func TestGraphQLCursorsSurviveWrites(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	var p prPage
+	gql(t, ts, pageQuery, withVars(map[string]any{"first": 2})).into(t, &p)
+	first := p.Repository.PullRequests.Nodes
+	s.Comment(first[0].Number, Person("bob"), t0, "bump")
+	got := []int{first[0].Number, first[1].Number}
+	after := p.Repository.PullRequests.PageInfo.EndCursor
+	for p.Repository.PullRequests.PageInfo.HasNextPage {
+		p = prPage{}
+		gql(t, ts, pageQuery, withVars(map[string]any{"first": 2, "after": after})).into(t, &p)
+		for _, n := range p.Repository.PullRequests.Nodes {
+			got = append(got, n.Number)
+		}
+		after = p.Repository.PullRequests.PageInfo.EndCursor
+	}
+	want := []int{6, 2, 1, 5, 6}
+	if !slices.Equal(got, want) {
+		t.Errorf("pages %v, want %v", got, want)
+	}
+}
+
+// A GraphQL fault's rule counts only the requests it applies to: a viewer
+// query between pages does not use it up.
+func TestGraphQLFaultRulesCountPages(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	s.InjectFault(FaultRule{Route: "POST /graphql", Nth: 2, Fault: TimeoutGraphQL(3)})
+	s.InjectFault(FaultRule{Route: "POST /graphql", Fault: MissingPRGraphQL(0)})
+	var got []string
+	for _, q := range []string{`query{viewer{login}}`, faultPage(4), `query{viewer{login}}`, faultPage(2), faultPage(4), faultPage(4)} {
+		r := gql(t, ts, q, nil)
+		switch {
+		case len(r.Errors) > 0:
+			got = append(got, "error")
+		case strings.Contains(q, "viewer"):
+			got = append(got, "viewer")
+		default:
+			got = append(got, pageNumbers(t, r))
+		}
+	}
+	want := []string{"viewer", "[2 1 5 4]", "viewer", "[6 2 4]", "error", "[6 2 1 5 4]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("answers %q\nwant %q", got, want)
+	}
 }

@@ -397,8 +397,8 @@ const (
 )
 
 func (s *Server) dispatchLocked(rt *routeDef, c *call, fault *Fault, info *RequestInfo) reply {
-	// Authentication first: a bad token is refused before anything else.
 	gql := rt != nil && rt.tmpl == "/graphql"
+	// Authentication first: a bad token is refused before anything else.
 	if s.token != "" && !s.authorized(c.r.Header.Get("Authorization")) {
 		rep := errReply(http.StatusUnauthorized, "Bad credentials", docRoot)
 		rep.header = s.bucketHeadersLocked(gql)

@@ -507,10 +507,15 @@ func (s *Server) repository(c *call, fullName string, fork bool) *repositoryJSON
 	}
 }
 
-func (s *Server) team(c *call, slug string) map[string]any {
+// teamID is a team's ID, derived from its slug.
+func teamID(slug string) int64 {
 	h := fnv.New32a()
 	h.Write([]byte(slug))
-	id := int64(700000 + h.Sum32()%100000)
+	return int64(700000 + h.Sum32()%100000)
+}
+
+func (s *Server) team(c *call, slug string) map[string]any {
+	id := teamID(slug)
 	api := fmt.Sprintf("%s/organizations/1/team/%d", c.api, id)
 	return map[string]any{
 		"id": id, "node_id": nodeID("T", id), "url": api, "html_url": c.html + "/orgs/" + s.owner + "/teams/" + slug,

@@ -49,6 +49,7 @@ type Server struct {
 	draftForbidden bool              // convertPullRequestToDraft answers FORBIDDEN
 
 	gql             gqlBucket         // GraphQL points
+	gqlPulls        gqlPullsCache     // the last pullRequests listing
 	reviewsRequired bool              // reviewDecision is served (branch protection requires reviews)
 	permissions     map[string]string // lower-case login: repository role (collaborators.go)
 
