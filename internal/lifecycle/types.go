@@ -79,6 +79,8 @@ type Policy struct {
 	StaleClock            StaleClock // "" means ClockInactivity
 	DaysBeforeReviewNudge int        // -1: never nudge
 	NudgeLabel            string     // added with the nudge, removed when the turn passes; "" none
+
+	Quiet Quiet // quiet periods: days no clock counts, when nothing is marked, closed or nudged (quiet.go)
 }
 
 // CloseAction is what closing a stale PR does.
@@ -96,20 +98,22 @@ const (
 const Day = 24 * time.Hour
 
 // StaleCutoff is the instant before which a PR's last activity makes it stale.
-// ok is false when marking is disabled.
+// ok is false when marking is disabled. Quiet days do not count: in a
+// quiet period it is the cutoff of the period's end.
 func (p Policy) StaleCutoff(now time.Time) (cutoff time.Time, ok bool) {
 	if p.DaysBeforeStale < 0 {
 		return time.Time{}, false
 	}
-	return now.Add(-time.Duration(p.DaysBeforeStale) * Day), true
+	return p.Quiet.before(p.Quiet.Resume(now), time.Duration(p.DaysBeforeStale)*Day), true
 }
 
-// CloseDate is when a PR marked at markedAt closes if nobody acts.
+// CloseDate is when a PR marked at markedAt closes if nobody acts; quiet
+// days do not count.
 func (p Policy) CloseDate(markedAt time.Time) time.Time {
 	if p.DaysBeforeClose < 0 || markedAt.IsZero() {
 		return time.Time{}
 	}
-	return markedAt.Add(time.Duration(p.DaysBeforeClose) * Day)
+	return p.Quiet.after(markedAt, time.Duration(p.DaysBeforeClose)*Day)
 }
 
 // ContainsFold reports whether list holds s, ignoring case and surrounding
