@@ -65,6 +65,7 @@ type planned struct {
 func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger) Result {
 	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
+	s.quietStart()
 	s.run(ctx)
 	s.res.Queue = s.queueItems()
 	s.res.MarksKnownUntil = s.markDue(s.res.ListedUntil)
@@ -392,6 +393,9 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
+	if p.d.Reason == lifecycle.ReasonQuiet {
+		s.res.QuietHeld++
+	}
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
 	s.noteTurn(p)
 	s.settle(pr, p.d)

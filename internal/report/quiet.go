@@ -1,0 +1,26 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// writeQuietNote says that the run fell in a quiet period, and what waits
+// for its end: the first screen must not read as a run that found nothing
+// to do.
+func writeQuietNote(b *strings.Builder, r sweep.Result) {
+	if r.QuietUntil.IsZero() {
+		return
+	}
+	verb, held := "marked, closed and nudged", "held"
+	if r.DryRun {
+		verb, held = "would mark, close and nudge", "that would be held"
+	}
+	fmt.Fprintf(b, "> [!NOTE]\n> **Quiet period** (`quiet-periods`) until %s: this run %s nothing, and the clocks do not count its days.", mdDay(r.QuietUntil), verb)
+	if r.QuietHeld > 0 {
+		fmt.Fprintf(b, " Marks and closes already due, %s until then: %d.", held, r.QuietHeld)
+	}
+	b.WriteString(" Un-stales and label clean-ups go on.\n\n")
+}
