@@ -14,13 +14,13 @@ func writeQuietNote(b *strings.Builder, r sweep.Result) {
 	if r.QuietUntil.IsZero() {
 		return
 	}
-	verb, held := "marked, closed and nudged", "held"
+	verb := "marked, closed and nudged"
 	if r.DryRun {
-		verb, held = "would mark, close and nudge", "that would be held"
+		verb = "would mark, close and nudge"
 	}
 	fmt.Fprintf(b, "> [!NOTE]\n> **Quiet period** (`quiet-periods`) until %s: this run %s nothing, and the clocks do not count its days.", mdDay(r.QuietUntil), verb)
 	if r.QuietHeld > 0 {
-		fmt.Fprintf(b, " Marks and closes already due, %s until then: %d.", held, r.QuietHeld)
+		fmt.Fprintf(b, " Marks and closes already due that wait for its end: %d.", r.QuietHeld)
 	}
 	b.WriteString(" Un-stales and label clean-ups go on.\n\n")
 }

@@ -314,6 +314,8 @@ func TestSummaryGolden(t *testing.T) {
 		{"listing-failed", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1}},
 		{"listing-failed-after-changes", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1, Items: append(as(sweep.Marked, item(1, "a")), as(sweep.Closed, item(2, "b"))...)}},
 		{"completed", sweep.Result{RateRemaining: 10, RateLimit: 60}},
+		{"quiet-period", quietRun(false)},
+		{"quiet-period-dry-run", quietRun(true)},
 		{"failed", sweep.Result{Items: []sweep.Item{{Outcome: sweep.Failed, Number: 7, Title: "T", URL: "https://github.com/o/r/pull/7", Err: "PUT labels: 500 Internal Server Error"}}}},
 		{"skipped", sweep.Result{Items: []sweep.Item{{Outcome: sweep.Skipped, Number: 8, Title: "Draft", Reason: lifecycle.ReasonDraft}}}},
 		{"cleaned", sweep.Result{Items: []sweep.Item{{Outcome: sweep.LabelCleaned, Number: 9, Title: "Merged"}}}},
@@ -835,4 +837,18 @@ func TestFenceWriteError(t *testing.T) {
 	if err := Untrusted(failWriter{}, "x"); err == nil {
 		t.Errorf("Untrusted: no error from a failing writer")
 	}
+}
+
+// quietRun is a run inside a quiet period that held a mark and a close:
+// the summary says so, and its next 14 days show them on the period's end.
+func quietRun(dry bool) sweep.Result {
+	now := time.Date(2026, 12, 28, 12, 0, 0, 0, time.UTC)
+	end := time.Date(2027, 1, 7, 0, 0, 0, 0, time.UTC)
+	return sweep.Result{Now: now, DryRun: dry, QuietUntil: end, QuietHeld: 2, Considered: 3, ListedAll: true, RateRemaining: -1,
+		Items: []sweep.Item{{Outcome: sweep.StillStale, Number: 5, Title: "Waiting", Action: lifecycle.Keep, Reason: lifecycle.ReasonQuiet, CloseAt: end}},
+		Queue: []sweep.QueueItem{
+			{Number: 5, Title: "Waiting", State: sweep.QueueStale, Since: now.AddDate(0, 0, -20), LastActivity: now.AddDate(0, 0, -50), Due: end},
+			{Number: 6, Title: "Old", State: sweep.QueueFresh, Since: now.AddDate(0, 0, -40), LastActivity: now.AddDate(0, 0, -40), Due: end},
+			{Number: 7, Title: "Newer", State: sweep.QueueFresh, Since: now.AddDate(0, 0, -20), LastActivity: now.AddDate(0, 0, -20), Due: end.Add(3 * 24 * time.Hour)},
+		}}
 }
