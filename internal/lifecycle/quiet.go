@@ -228,43 +228,6 @@ func dayStart(n int64) time.Time { return time.Unix(n*secondsPerDay, 0).UTC() }
 // weekdayOf is the weekday of UTC day n (day 0, 1970-01-01, was a Thursday).
 func weekdayOf(n int64) time.Weekday { return time.Weekday(((n+4)%7 + 7) % 7) }
 
-// MarkDate is when a PR last active at last gets marked if nobody acts
-// (the mark comes on the first run after it); zero when marking is
-// disabled or last is unknown.
-func (p Policy) MarkDate(last time.Time) time.Time {
-	if p.DaysBeforeStale < 0 || last.IsZero() {
-		return time.Time{}
-	}
-	return p.Quiet.after(last, time.Duration(p.DaysBeforeStale)*Day)
-}
-
-// NudgeDate is when the reviewers of a PR on their turn since since get
-// nudged; zero when the nudge is off or since is unknown.
-func (p Policy) NudgeDate(since time.Time) time.Time {
-	if p.DaysBeforeReviewNudge < 0 || since.IsZero() {
-		return time.Time{}
-	}
-	return p.Quiet.after(since, time.Duration(p.DaysBeforeReviewNudge)*Day)
-}
-
-// nudgeDue: a nudge counted from since is due at now, outside a quiet
-// period.
-func (p Policy) nudgeDue(since, now time.Time) bool {
-	due := p.NudgeDate(since)
-	return !due.IsZero() && !now.Before(due) && !p.Quiet.Paused(now)
-}
-
-// Due is when a step falling due at due is taken, seen from a run at now:
-// due itself, unless now is in a quiet period and due is before its end,
-// when the step waits for that end (a step already due when the period
-// began). Zero stays zero.
-func (p Policy) Due(due, now time.Time) time.Time {
-	if due.IsZero() || !p.Quiet.Paused(now) {
-		return due
-	}
-	return Later(due, p.Quiet.Resume(now))
-}
-
 // ReasonQuiet is the reason of a mark, notice or close that a quiet period
 // holds back.
 const ReasonQuiet Reason = "quiet period"

@@ -97,25 +97,6 @@ const (
 // Day is the unit of every threshold.
 const Day = 24 * time.Hour
 
-// StaleCutoff is the instant before which a PR's last activity makes it stale.
-// ok is false when marking is disabled. Quiet days do not count: in a
-// quiet period it is the cutoff of the period's end.
-func (p Policy) StaleCutoff(now time.Time) (cutoff time.Time, ok bool) {
-	if p.DaysBeforeStale < 0 {
-		return time.Time{}, false
-	}
-	return p.Quiet.before(p.Quiet.Resume(now), time.Duration(p.DaysBeforeStale)*Day), true
-}
-
-// CloseDate is when a PR marked at markedAt closes if nobody acts; quiet
-// days do not count.
-func (p Policy) CloseDate(markedAt time.Time) time.Time {
-	if p.DaysBeforeClose < 0 || markedAt.IsZero() {
-		return time.Time{}
-	}
-	return p.Quiet.after(markedAt, time.Duration(p.DaysBeforeClose)*Day)
-}
-
 // ContainsFold reports whether list holds s, ignoring case and surrounding
 // space, as GitHub compares label names and logins.
 func ContainsFold(list []string, s string) bool {
