@@ -169,37 +169,9 @@ func TestQuietFreeze(t *testing.T) {
 
 	w := newFreezeWorld(t)
 	quiet := withQuiet(freezeInputs, freeze)
-	got := w.replay(t, controlDays+freezeDays, quiet, func(day int, res sweep.Result, log *nopLog) {
-		inside := day >= freezeFirst && day < freezeFirst+freezeDays
-		if inside != !res.QuietUntil.IsZero() || inside && !res.QuietUntil.Equal(freezeEnd) {
-			t.Errorf("day %d: QuietUntil %v", day, res.QuietUntil)
-		}
-		if inside && !slices.ContainsFunc(log.printed, func(l string) bool { return strings.Contains(l, "quiet period (quiet-periods) until 2027-01-07") }) {
-			t.Errorf("day %d: the log does not say the run is in a quiet period: %q", day, log.printed)
-		}
-		for _, it := range res.Queue {
-			for _, due := range []time.Time{it.Due, it.NudgeDue} {
-				if inside && !due.IsZero() && due.Before(freezeEnd) {
-					t.Errorf("day %d: #%d due %v, inside the quiet period", day, it.Number, due)
-				}
-			}
-		}
-	})
+	got := w.replay(t, controlDays+freezeDays, quiet, checkQuietRun(t))
 
-	// The shifted control: the 18 days for everything due from the
-	// period's first day on. The revived PR's new clock starts in the
-	// period: checked on its own below.
-	var want []freezeEvent
-	for _, e := range plain {
-		switch {
-		case e.pr == control.revived && e.day > 23:
-			continue
-		case e.day >= freezeFirst && e.kind != "unstale": // an un-stale follows a person, not a clock
-			e.day += freezeDays
-		}
-		want = append(want, e)
-	}
-	slices.SortFunc(want, func(x, y freezeEvent) int { return strings.Compare(x.String(), y.String()) })
+	want := shiftedControl(plain, control.revived)
 	gotShifted := slices.DeleteFunc(slices.Clone(got), func(e freezeEvent) bool { return e.pr == w.revived && e.day > 23 })
 	if fmt.Sprint(gotShifted) != fmt.Sprint(want) {
 		t.Errorf("with the quiet period:\n got %v\nwant %v (without it: %v)", gotShifted, want, plain)
@@ -226,17 +198,66 @@ func TestQuietFreeze(t *testing.T) {
 		}
 	}
 
-	// From the fake's own records: nothing of ours inside the period but
-	// the un-stale.
+	checkNothingInside(t, w.world)
+}
+
+// checkQuietRun checks what a run says of the quiet period: inside it,
+// that it is in one until its end (result and log) and that nothing falls
+// due before that end; outside it, nothing.
+func checkQuietRun(t *testing.T) func(day int, res sweep.Result, log *nopLog) {
+	return func(day int, res sweep.Result, log *nopLog) {
+		inside := day >= freezeFirst && day < freezeFirst+freezeDays
+		if inside != !res.QuietUntil.IsZero() || inside && !res.QuietUntil.Equal(freezeEnd) {
+			t.Errorf("day %d: QuietUntil %v", day, res.QuietUntil)
+		}
+		if !inside {
+			return
+		}
+		if !slices.ContainsFunc(log.printed, func(l string) bool { return strings.Contains(l, "quiet period (quiet-periods) until 2027-01-07") }) {
+			t.Errorf("day %d: the log does not say the run is in a quiet period: %q", day, log.printed)
+		}
+		for _, it := range res.Queue {
+			for _, due := range []time.Time{it.Due, it.NudgeDue} {
+				if !due.IsZero() && due.Before(freezeEnd) {
+					t.Errorf("day %d: #%d due %v, inside the quiet period", day, it.Number, due)
+				}
+			}
+		}
+	}
+}
+
+// shiftedControl is what the replay without the period did, each write
+// from the period's first day on 18 days later: an un-stale follows a
+// person, not a clock, and stays. The revived PR's events after its
+// un-stale are left out: its new clock starts inside the period.
+func shiftedControl(plain []freezeEvent, revived int) []freezeEvent {
+	var want []freezeEvent
+	for _, e := range plain {
+		switch {
+		case e.pr == revived && e.day > 23:
+			continue
+		case e.day >= freezeFirst && e.kind != "unstale":
+			e.day += freezeDays
+		}
+		want = append(want, e)
+	}
+	slices.SortFunc(want, func(x, y freezeEvent) int { return strings.Compare(x.String(), y.String()) })
+	return want
+}
+
+// checkNothingInside checks the fake's own records: no comment, stale
+// label or close of ours inside the period.
+func checkNothingInside(t *testing.T, w *world) {
+	t.Helper()
+	inside := func(at time.Time) bool { return !at.Before(freezeStart) && at.Before(freezeEnd) }
 	for _, is := range w.fake.Issues() {
 		for _, c := range w.fake.Comments(is.Number) {
-			if c.User.Login == action.Login && !c.CreatedAt.Before(freezeStart) && c.CreatedAt.Before(freezeEnd) {
+			if c.User.Login == action.Login && inside(c.CreatedAt) {
 				t.Errorf("#%d: comment posted in the quiet period at %v: %q", is.Number, c.CreatedAt, c.Body)
 			}
 		}
 		for _, e := range w.fake.Events(is.Number) {
-			inside := !e.At.Before(freezeStart) && e.At.Before(freezeEnd)
-			if inside && (e.Type == fakegithub.EventLabeled && e.Actor.Login == action.Login || e.Type == fakegithub.EventClosed) {
+			if inside(e.At) && (e.Type == fakegithub.EventLabeled && e.Actor.Login == action.Login || e.Type == fakegithub.EventClosed) {
 				t.Errorf("#%d: %s %s in the quiet period at %v", is.Number, e.Type, e.Label, e.At)
 			}
 		}
