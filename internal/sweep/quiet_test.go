@@ -33,7 +33,7 @@ var (
 // do in it on given days (the same calendar in both).
 type freezeWorld struct {
 	*world
-	a, b, c, revived, late, nudged, straddle, lateNudge int
+	a, b, c, revived, late, handMarked, nudged, straddle, lateNudge int
 }
 
 func newFreezeWorld(t *testing.T) *freezeWorld {
@@ -59,6 +59,9 @@ func newFreezeWorld(t *testing.T) *freezeWorld {
 	// that day's run: the next run, in the freeze, holds it.
 	w.late = w.openPR(40, alice)
 	f.Comment(w.late, maint, daysAgo(9.75), "please rebase")
+	// handMarked: a maintainer labels it stale at 18:00 on day 10, so its
+	// close falls due at 18:00 on the eve of the freeze: held.
+	w.handMarked = onAuthor(40, 5)
 	// nudged: on the reviewers' turn since day -3: nudged on day 4.
 	w.nudged = w.openPR(3.125, alice)
 	f.RequestReview(w.nudged, alice, at9(3), "rey")
@@ -77,6 +80,8 @@ func newFreezeWorld(t *testing.T) *freezeWorld {
 func (w *freezeWorld) daily(day int) {
 	at := w.now().Add(-3 * time.Hour)
 	switch day {
+	case 11:
+		w.fake.Label(w.handMarked, maint, at.Add(-15*time.Hour), "stale")
 	case 14:
 		w.fake.Push(w.lateNudge, "alice", at.Add(-15*time.Hour), "add the test")
 	case 16:
@@ -180,7 +185,7 @@ func TestQuietFreeze(t *testing.T) {
 	// in it, a nudge due in it, and the un-stale inside it.
 	for _, e := range []freezeEvent{{w.a, "close", 21 + freezeDays}, {w.b, "mark", 26 + freezeDays},
 		{w.straddle, "nudge", 23 + freezeDays}, {w.revived, "unstale", 23}, {w.late, "mark", freezeFirst + freezeDays},
-		{w.lateNudge, "nudge", freezeFirst + freezeDays}, {w.c, "close", 10}, {w.nudged, "nudge", 4}} {
+		{w.lateNudge, "nudge", freezeFirst + freezeDays}, {w.handMarked, "close", freezeFirst + freezeDays}, {w.c, "close", 10}, {w.nudged, "nudge", 4}} {
 		if !slices.Contains(got, e) {
 			t.Errorf("missing %v in %v", e, got)
 		}
@@ -215,6 +220,11 @@ func checkQuietRun(t *testing.T) func(day int, res sweep.Result, log *nopLog) {
 		}
 		if !slices.ContainsFunc(log.printed, func(l string) bool { return strings.Contains(l, "quiet period (quiet-periods) until 2027-01-07") }) {
 			t.Errorf("day %d: the log does not say the run is in a quiet period: %q", day, log.printed)
+		}
+		for _, it := range res.Stale() {
+			if !it.CloseAt.IsZero() && it.CloseAt.Before(freezeEnd) {
+				t.Errorf("day %d: #%d still stale, closes %v, inside the quiet period", day, it.Number, it.CloseAt)
+			}
 		}
 		for _, it := range res.Queue {
 			for _, due := range []time.Time{it.Due, it.NudgeDue} {
