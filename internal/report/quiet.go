@@ -24,3 +24,13 @@ func writeQuietNote(b *strings.Builder, r sweep.Result) {
 	}
 	b.WriteString(" Un-stales and label clean-ups go on.\n\n")
 }
+
+// dashQuiet is the dashboard's line in a quiet period: its dates are the
+// shifted ones already.
+func dashQuiet(r sweep.Result) string {
+	if r.QuietUntil.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("**Quiet period** (`quiet-periods`) until %s: nothing is marked, closed or nudged, and the clocks do not count its days; "+
+		"the dates below are after it.\n\n", mdDay(r.QuietUntil))
+}

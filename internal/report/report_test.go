@@ -852,3 +852,26 @@ func quietRun(dry bool) sweep.Result {
 			{Number: 7, Title: "Newer", State: sweep.QueueFresh, Since: now.AddDate(0, 0, -20), LastActivity: now.AddDate(0, 0, -20), Due: end.Add(3 * 24 * time.Hour)},
 		}}
 }
+
+// TestDashboardQuietPeriod: in a quiet period the dashboard says so first,
+// under either clock, and its dates are the queue's (the period's end for
+// what it holds); outside one it says nothing of it.
+func TestDashboardQuietPeriod(t *testing.T) {
+	t.Parallel()
+	const line = "**Quiet period** (`quiet-periods`) until 2027‑01‑07: nothing is marked, closed or nudged"
+	for _, clock := range []lifecycle.StaleClock{lifecycle.ClockInactivity, lifecycle.ClockAuthorTurn} {
+		r := quietRun(false)
+		r.StaleClock = clock
+		d := Dashboard(r)
+		if !strings.HasPrefix(d, line) {
+			t.Errorf("%s: dashboard does not begin with the quiet period:\n%s", clock, d)
+		}
+		r.QuietUntil = time.Time{}
+		if d := Dashboard(r); strings.Contains(d, "Quiet period") {
+			t.Errorf("%s: dashboard outside a quiet period mentions one:\n%s", clock, d)
+		}
+	}
+	if d := Dashboard(quietRun(false)); !strings.Contains(d, "| #6 | Old | 40 days | 2027‑01‑07 |") {
+		t.Errorf("the held mark is not on the period's end:\n%s", d)
+	}
+}
