@@ -875,3 +875,19 @@ func TestDashboardQuietPeriod(t *testing.T) {
 		t.Errorf("the held mark is not on the period's end:\n%s", d)
 	}
 }
+
+// TestTextQuietPeriod: the terminal's summary says what the job summary
+// says of a quiet period, in plain words.
+func TestTextQuietPeriod(t *testing.T) {
+	t.Parallel()
+	want := "Quiet period (quiet-periods) until 2027-01-07: this run marked, closed and nudged nothing, and the clocks do not count its days. " +
+		"Marks and closes already due that wait for its end: 2. Un-stales and label clean-ups go on.\n"
+	if s := Text(quietRun(false), "o/r"); !strings.Contains(s, want) {
+		t.Errorf("text summary lacks %q:\n%s", want, s)
+	}
+	r := quietRun(false)
+	r.QuietUntil = time.Time{}
+	if s := Text(r, "o/r"); strings.Contains(s, "Quiet period") {
+		t.Errorf("text summary outside a quiet period mentions one:\n%s", s)
+	}
+}
