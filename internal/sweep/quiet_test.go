@@ -218,6 +218,9 @@ func checkQuietRun(t *testing.T) func(day int, res sweep.Result, log *nopLog) {
 		if !inside {
 			return
 		}
+		if res.QuietHeld != 2 { // late's mark and handMarked's close, due on the period's eve
+			t.Errorf("day %d: %d marks and closes held, want 2", day, res.QuietHeld)
+		}
 		if !slices.ContainsFunc(log.printed, func(l string) bool { return strings.Contains(l, "quiet period (quiet-periods) until 2027-01-07") }) {
 			t.Errorf("day %d: the log does not say the run is in a quiet period: %q", day, log.printed)
 		}

@@ -51,6 +51,7 @@ type sweeper struct {
 	q          queue               // every open PR listed, for the queue views (queue.go)
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
+	held       map[int]bool        // per PR: its latest decision is held by a quiet period (quiet.go)
 }
 
 type planned struct {
@@ -68,6 +69,7 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 	s.quietStart()
 	s.run(ctx)
 	s.res.Queue = s.queueItems()
+	s.res.QuietHeld = s.heldCount()
 	s.res.MarksKnownUntil = s.markDue(s.res.ListedUntil)
 	switch {
 	case len(s.self) > 0:
@@ -393,9 +395,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
-	if p.d.Reason == lifecycle.ReasonQuiet {
-		s.res.QuietHeld++
-	}
+	s.noteHeld(pr.Number, p.d)
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
 	s.noteTurn(p)
 	s.settle(pr, p.d)
