@@ -11,9 +11,9 @@ import (
 // which no clock counts: days-before-stale, days-before-close and
 // days-before-review-nudge count unquiet time only, so a step that would
 // fall due on or after a quiet day falls due that many days later. The
-// dates the policy shows (MarkDate, CloseDate, NudgeDate) and the
-// instants it compares with (StaleCutoff) all come from here, so sweep
-// and report do no day arithmetic of their own.
+// policy's dates (dates.go: MarkDate, CloseDate, NudgeDate, StaleCutoff)
+// count through after and before here; Decide and DecideNudge hold what
+// falls on a quiet day (hold, nudgeDue).
 
 // Quiet is a set of quiet UTC days: date ranges and weekdays. The zero
 // value has none, and every clock counts calendar time.
