@@ -322,10 +322,13 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 		code = ExitCancelled
 	case res.ListingFailed():
 		out.fail("listing", listingFailed(res, out.summaryAbove()))
+	case res.WriteRefused() != nil:
+		out.fail("permission", "GitHub refused the run's first write, so it stopped there: "+report.ErrorText(res.WriteRefused())+
+			" "+report.LeftForNextRun(res)+".")
 	default:
 		out.note(fmt.Sprintf("stopped early (%s): %s", report.StopReason(res.Stopped), report.LeftForNextRun(res)))
 	}
-	if len(res.Failed()) > 0 {
+	if len(res.Failed()) > 0 && res.WriteRefused() == nil {
 		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed())))
 	}
 	for _, err := range []error{outErr, sumErr} {

@@ -62,9 +62,10 @@ func Summary(r sweep.Result, repo string) string {
 	if len(failed) > 0 {
 		fmt.Fprintf(&b, "### ❌ Failed (%d)\n\n", len(failed))
 		b.WriteString("These pull requests were left untouched because a request failed; the step fails so this gets noticed. The next run retries them.\n\n")
-		writeTable(&b, []string{"PR", "Title", "Error"}, len(failed), func(i int) []string {
-			it := failed[i]
-			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), md(it.Err, maxErrRunes)}
+		groups := failGroups(failed)
+		writeTable(&b, []string{"PR", "Title", "Error"}, len(groups), func(i int) []string {
+			g := groups[i]
+			return []string{prLink(g.first.Number, g.first.URL), md(g.first.Title, maxTitleRunes), md(g.first.Err, maxErrRunes) + g.same("#")}
 		}, failedCap, nil)
 	}
 
@@ -132,6 +133,50 @@ func Summary(r sweep.Result, repo string) string {
 
 	writeAPIUsage(&b, r)
 	return capSize(b.String(), maxSummaryBytes)
+}
+
+// failGroup is a failure and the PRs that failed after it with the same
+// error (Item.SameAs): one row, not one per PR.
+type failGroup struct {
+	first sweep.Item
+	more  []int
+}
+
+// failGroups groups failed items by the first PR of their error, in the
+// run's order.
+func failGroups(failed []sweep.Item) []failGroup {
+	var groups []failGroup
+	at := map[int]int{}
+	for _, it := range failed {
+		if i, ok := at[it.SameAs]; ok && it.SameAs != 0 {
+			groups[i].more = append(groups[i].more, it.Number)
+			continue
+		}
+		at[it.Number] = len(groups)
+		groups = append(groups, failGroup{first: it})
+	}
+	return groups
+}
+
+// maxSameShown is how many PR numbers a failure's row names of those that
+// failed the same way.
+const maxSameShown = 10
+
+// same says which PRs failed the same way, numbered with prefix; "" when
+// none did.
+func (g failGroup) same(prefix string) string {
+	if len(g.more) == 0 {
+		return ""
+	}
+	nums := make([]string, 0, maxSameShown)
+	for _, n := range g.more[:min(len(g.more), maxSameShown)] {
+		nums = append(nums, prefix+strconv.Itoa(n))
+	}
+	list := strings.Join(nums, ", ")
+	if len(g.more) > maxSameShown {
+		list += ", …"
+	}
+	return fmt.Sprintf(" (the same for %s: %s)", plural(len(g.more), "more pull request"), list)
 }
 
 // writeCleaned lists the clean-ups, folded: the stale label taken off PRs
@@ -218,6 +263,20 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 		b.WriteString(" The next run lists them again.")
 		return head, b.String()
 	}
+	if err := r.WriteRefused(); err != nil {
+		head = "GitHub refused this token's first write, so the run stopped there and the step fails."
+		b.WriteString(" Error: " + strings.TrimRight(esc(err.Error(), maxErrRunes), ".") + ".")
+		switch {
+		case r.Left == 1:
+			b.WriteString(" 1 other pull request that needs work was not tried;")
+		case r.Left > 1:
+			fmt.Fprintf(&b, " %d other pull requests that need work were not tried;", r.Left)
+		default:
+			b.WriteString(" Nothing else was tried;")
+		}
+		b.WriteString(" the next run takes them up once the token may write.")
+		return head, b.String()
+	}
 	if errors.Is(r.Stopped, context.Canceled) {
 		head = "This run was cancelled before it finished."
 		switch {
@@ -272,6 +331,8 @@ func StopReason(err error) string {
 		return "cancelled"
 	case errors.As(err, &le):
 		return "listing failed"
+	case errors.Is(err, sweep.ErrWriteRefused):
+		return "a write refused for want of permission"
 	}
 	return err.Error()
 }

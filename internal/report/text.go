@@ -31,9 +31,10 @@ func Text(r sweep.Result, repo string) string {
 	}
 	if len(failed) > 0 {
 		fmt.Fprintf(&b, "Failed (%d), left untouched; the next run retries them:\n", len(failed))
-		textRows(&b, len(failed), func(i int) string {
-			it := failed[i]
-			return fmt.Sprintf("#%d %q: %s", it.Number, oneLine(it.Title, maxTitleRunes), oneLine(it.Err, maxErrRunes))
+		groups := failGroups(failed)
+		textRows(&b, len(groups), func(i int) string {
+			g := groups[i]
+			return fmt.Sprintf("#%d %q: %s%s", g.first.Number, oneLine(g.first.Title, maxTitleRunes), oneLine(g.first.Err, maxErrRunes), g.same("#"))
 		})
 	}
 
@@ -47,7 +48,7 @@ func Text(r sweep.Result, repo string) string {
 		fmt.Fprintf(&b, "Still stale (%d):\n", len(stale))
 		textRows(&b, len(stale), func(i int) string {
 			it := stale[i]
-			return fmt.Sprintf("#%d inactive %d days, closes %s — %q", it.Number, it.InactiveDays, closeDate(it.CloseAt), oneLine(it.Title, maxTitleRunes))
+			return fmt.Sprintf("#%d inactive %s, closes %s — %q", it.Number, plural(it.InactiveDays, "day"), closeDate(it.CloseAt), oneLine(it.Title, maxTitleRunes))
 		})
 	}
 	switch {

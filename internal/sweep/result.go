@@ -22,6 +22,9 @@ type Item struct {
 	InactiveDays int
 	CloseAt      time.Time // stale PRs: when they close if nobody acts; zero: never
 	Err          string    // set on Failed items: why the PR was skipped
+	// SameAs, on a Failed item, is the PR that failed first with the same
+	// error (its own number aside): the log and the summary say it once.
+	SameAs int
 	// (Whose turn a PR is on is in its QueueItem: see Result.Queue.)
 }
 
@@ -80,6 +83,16 @@ type Result struct {
 func (r Result) ListingFailed() bool {
 	var le *ListingError
 	return errors.As(r.Stopped, &le)
+}
+
+// WriteRefused is the error of the write GitHub refused for want of
+// permission, which stopped the run; nil when none did.
+func (r Result) WriteRefused() error {
+	var wr *WriteRefusedError
+	if errors.As(r.Stopped, &wr) {
+		return wr.Err
+	}
+	return nil
 }
 
 // OK reports whether the run should end green: nothing failed and no listing

@@ -47,6 +47,7 @@ type sweeper struct {
 	selfErr   error
 
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
+	causes       map[string]int // each failure's cause (failCause) and the first PR that failed with it
 
 	q          queue               // every open PR listed, for the queue views (queue.go)
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)

@@ -1,0 +1,130 @@
+package main
+
+// Issue 24: adopting stalepr on a busy repository without a surprise.
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
+)
+
+// refuseWrites makes GitHub answer every write 403 with msg, as it does
+// to a token without write permission.
+func refuseWrites(w *world, msg string) {
+	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if info.Write {
+			return fakegithub.StatusFault(403, `{"message":"`+msg+`"}`)
+		}
+		return nil
+	})
+}
+
+// TestRunStopsAtFirstWriteRefused: a token that may not write stops the
+// run at its first write, with one ::error:: that says the fix in the
+// token's own terms, and exit 1: not one refused request per PR.
+func TestRunStopsAtFirstWriteRefused(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.AddSynthetic(60, 7) // many PRs to mark or close
+	refuseWrites(w, "Resource not accessible by integration")
+	o := runWith(t, w.env(t))
+	if o.code != ExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
+	}
+	if n := len(w.fake.WriteRequests()); n != 1 {
+		t.Errorf("%d writes sent, want 1: the first refusal must stop the run", n)
+	}
+	errs := errorLines(o.stdout)
+	if len(errs) != 1 {
+		t.Fatalf("%d error annotations, want 1\n%s", len(errs), strings.Join(errs, "\n"))
+	}
+	for _, s := range []string{"Resource not accessible by integration", "`permissions: pull-requests: write, issues: write`", "GitHub App", "left for the next run"} {
+		if !strings.Contains(errs[0], s) {
+			t.Errorf("error line %q\nwant it to say %q", errs[0], s)
+		}
+	}
+	if !strings.Contains(o.summaryFile, "GitHub refused this token's first write") {
+		t.Errorf("the summary does not say the run stopped on a refused write:\n%s", o.summaryFile)
+	}
+	if strings.Count(o.stdout, "Resource not accessible") > 3 {
+		t.Errorf("the refusal is repeated in the log:\n%s", o.stdout)
+	}
+}
+
+// TestWriteRefusedInTheTokensTerms: the advice names where that kind of
+// token gets its permissions, as its prefix says.
+func TestWriteRefusedInTheTokensTerms(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		token, msg string
+		want, not  []string
+	}{
+		{"github_pat_" + tokenSecret, "Resource not accessible by personal access token",
+			[]string{"fine-grained personal access token needs Pull requests: Read and write and Issues: Read and write"}, []string{"permissions:", "classic"}},
+		{"ghp_" + tokenSecret, "Must have admin rights to Repository.",
+			[]string{"classic personal access token needs the repo scope"}, []string{"permissions:", "fine-grained"}},
+		{"ghs_" + tokenSecret, "Resource not accessible by integration",
+			[]string{"GitHub App's token", "Pull requests: Read and write"}, []string{"permissions:"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.token[:4], func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			w.fake.SetToken(tc.token)
+			refuseWrites(w, tc.msg)
+			e := w.terminalEnv()
+			e["GITHUB_TOKEN"] = tc.token
+			o := runWith(t, e, "-repo", testRepo)
+			if o.code != ExitFailed {
+				t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
+			}
+			if n := len(w.fake.WriteRequests()); n != 1 {
+				t.Errorf("%d writes sent, want 1", n)
+			}
+			for _, s := range tc.want {
+				if !strings.Contains(o.stderr, s) {
+					t.Errorf("stderr does not say %q:\n%s", s, o.stderr)
+				}
+			}
+			for _, s := range tc.not {
+				if strings.Contains(o.stderr, s) {
+					t.Errorf("stderr speaks of %q, not this token's kind:\n%s", s, o.stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestRunGroupsIdenticalFailures: the same error on many PRs is one row of
+// the summary and a short line per PR in the log, not many copies of it.
+func TestRunGroupsIdenticalFailures(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.AddSynthetic(60, 7)
+	const msg = "Validation Failed: this server keeps no labels today"
+	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if info.Write {
+			return fakegithub.StatusFault(422, `{"message":"`+msg+`"}`)
+		}
+		return nil
+	})
+	o := runWith(t, w.env(t))
+	if o.code != ExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
+	}
+	failed := strings.Count(o.stdout, " failed: ")
+	if failed < 3 {
+		t.Fatalf("%d failure lines in the log, want several to group\n%s", failed, o.stdout)
+	}
+	// Each distinct request (a label, a close) says its error once.
+	if n := strings.Count(o.stdout, msg); n > 3 {
+		t.Errorf("the log repeats the error %d times for %d failures\n%s", n, failed, o.stdout)
+	}
+	if n := strings.Count(o.summaryFile, msg); n > 3 {
+		t.Errorf("the summary repeats the error %d times for %d failures\n%s", n, failed, o.summaryFile)
+	}
+	if !strings.Contains(o.summaryFile, "the same for ") {
+		t.Errorf("the summary does not say which PRs failed the same way\n%s", o.summaryFile)
+	}
+}
