@@ -46,7 +46,7 @@ type sweeper struct {
 	selfAsked bool
 	selfErr   error
 
-	draftRefused error // GitHub refused a draft conversion to this token: no more tries
+	draftRefused error          // GitHub refused a draft conversion to this token: no more tries
 	causes       map[string]int // each failure's cause (failCause) and the first PR that failed with it
 
 	q          queue               // every open PR listed, for the queue views (queue.go)
