@@ -104,3 +104,14 @@ func (n tokenNames) replace(s string) string {
 		return sub[1] + name
 	})
 }
+
+// TestGoldenBusySandbox is the job summary of a busy repository: the
+// sandbox with 2,000 generated pull requests (-sandbox-synthetic 2000),
+// more than one run's operations-per-run can act on. Its first screen says
+// how many pull requests are open (or that the run did not count them),
+// what the run did, and why it stopped where it did.
+func TestGoldenBusySandbox(t *testing.T) {
+	t.Parallel()
+	got := goldenRun(t, true, []string{"-sandbox", filepath.Join("testdata", "sandbox"), "-sandbox-synthetic", "2000"})
+	testenv.Golden(t, filepath.Join("testdata", "golden", "sandbox-2000", "summary.md"), got["summary.md"])
+}

@@ -55,6 +55,9 @@ func main() {
 // cliFlags are the flags that are not inputs.
 type cliFlags struct {
 	sandbox string
+	// synthetic: pull requests added to the sandbox's sample, a busy
+	// repository's queue to preview a switch on.
+	synthetic int
 	summary string
 	version bool
 }
@@ -66,6 +69,9 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 	var f cliFlags
 	fs.StringVar(&f.sandbox, "sandbox", "", "Run against the project's fake GitHub loaded with the sample in `DIR` "+
 		"(DIR/repo.json, and DIR/inputs.json for inputs), offline, e.g. -sandbox testdata/sandbox.")
+	fs.IntVar(&f.synthetic, "sandbox-synthetic", 0, "With -sandbox: add `N` generated pull requests to the sample "+
+		"(a busy repository's mix of active, old, stale, draft and bot PRs, the same for the same N), "+
+		"e.g. -sandbox testdata/sandbox -sandbox-synthetic 2000.")
 	fs.StringVar(&f.summary, "summary", summaryText, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
 		"In a workflow the job summary is always markdown.")
 	fs.BoolVar(&f.version, "version", false, "Print the version and exit.")
@@ -107,7 +113,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	var extra string
 	if cli.sandbox != "" {
-		sb, err := openSandbox(cli.sandbox, now, src)
+		sb, err := openSandbox(cli.sandbox, now, src, cli.synthetic)
 		if err != nil {
 			out.fail("sandbox", err.Error())
 			return ExitUsage
@@ -169,6 +175,12 @@ func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writ
 	case cli.version:
 		fmt.Fprintln(stdout, "stalepr", buildVersion())
 		return src, cli, nil, ExitOK
+	case cli.synthetic < 0 || cli.synthetic > maxSynthetic:
+		out.fail("flags", fmt.Sprintf("-sandbox-synthetic: want 0 to %d pull requests, got %d", maxSynthetic, cli.synthetic))
+		return src, cli, nil, ExitUsage
+	case cli.synthetic > 0 && cli.sandbox == "":
+		out.fail("flags", "-sandbox-synthetic adds pull requests to a sandbox: give -sandbox DIR too, e.g. -sandbox testdata/sandbox")
+		return src, cli, nil, ExitUsage
 	case cli.summary != summaryText && cli.summary != summaryMarkdown:
 		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
 		return src, cli, nil, ExitUsage

@@ -128,3 +128,67 @@ func TestRunGroupsIdenticalFailures(t *testing.T) {
 		t.Errorf("the summary does not say which PRs failed the same way\n%s", o.summaryFile)
 	}
 }
+
+// TestRunBusySummaryMarksWhatItDidNotCount: on a repository with more open
+// PRs than the listing returns, the summary does not count the PRs it did
+// not list as 0, and says why the listing stopped where it did.
+func TestRunBusySummaryMarksWhatItDidNotCount(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		budget string
+		want   []string
+		not    []string
+	}{
+		{"stale cutoff", "", []string{"up to the stale cutoff", "how many are open in all was not counted", "+ not counted |"},
+			[]string{"| under 1 week | 0 |"}},
+		{"budget", "40", []string{"as many as this run's requests could act on", "found as much work as this run's requests could do"},
+			[]string{"stops past the stale cutoff", "| under 1 week | 0 |"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			w.fake.AddSynthetic(400, 3)
+			e := w.env(t)
+			if tc.budget != "" {
+				// More PRs due a mark than one page: the listing stops
+				// after its first page, before the stale cutoff.
+				for i := range 250 {
+					w.fake.AddPR(fakegithub.Issue{Title: "old", User: alice, CreatedAt: daysAgo(400), UpdatedAt: daysAgo(300 - float64(i)/2)})
+				}
+				e[inputVar("operations-per-run")] = tc.budget
+			}
+			o := runWith(t, e)
+			for _, s := range tc.want {
+				if !strings.Contains(o.summaryFile, s) {
+					t.Errorf("the summary does not say %q", s)
+				}
+			}
+			for _, s := range tc.not {
+				if strings.Contains(o.summaryFile, s) {
+					t.Errorf("the summary says %q", s)
+				}
+			}
+			if t.Failed() {
+				t.Log(o.summaryFile)
+			}
+		})
+	}
+}
+
+// TestRunTextSummaryShowsTurns: the terminal's summary has the queue by
+// turn that the job summary has.
+func TestRunTextSummaryShowsTurns(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	o := runWith(t, w.terminalEnv(), "-repo", testRepo, "-stale-clock", "author-turn", "-debug-only")
+	if o.code != ExitOK {
+		t.Fatalf("exit %d\n%s", o.code, o)
+	}
+	for _, s := range []string{"Whose turn it is:", "The turn is known for"} {
+		if !strings.Contains(o.stdout, s) {
+			t.Errorf("the text summary does not show %q:\n%s", s, o.stdout)
+		}
+	}
+}

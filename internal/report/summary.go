@@ -344,7 +344,42 @@ func runLine(r sweep.Result, stamp func(time.Time) string) string {
 	if !r.Now.IsZero() {
 		at = fmt.Sprintf("Run at %s. ", stamp(r.Now))
 	}
-	return at + fmt.Sprintf("Looked at %s.\n\n", plural(r.Considered, "open pull request"))
+	return at + lookedAt(r) + "\n\n"
+}
+
+// lookedAt says how many pull requests are open and how many the run
+// looked at: a total only when the run knows it (Result.OpenTotal), and
+// why it looked at fewer.
+func lookedAt(r sweep.Result) string {
+	why := ""
+	if w := unlistedWhy(r); w != "" {
+		why = " (" + w + ")"
+	}
+	switch {
+	case r.OpenTotalKnown && r.Considered >= r.OpenTotal && r.OpenTotal > 1:
+		return fmt.Sprintf("Looked at all %d open pull requests.", r.OpenTotal)
+	case r.OpenTotalKnown && r.Considered < r.OpenTotal:
+		return fmt.Sprintf("%s open; looked at %d of them%s.", plural(r.OpenTotal, "pull request"), r.Considered, why)
+	case why != "":
+		return fmt.Sprintf("Looked at %s%s; how many are open in all was not counted.", plural(r.Considered, "open pull request"), why)
+	}
+	return fmt.Sprintf("Looked at %s.", plural(r.Considered, "open pull request"))
+}
+
+// unlistedWhy says why the run did not list every open PR, in a few
+// words; "" when it did, or when a failed listing says it elsewhere.
+func unlistedWhy(r sweep.Result) string {
+	switch {
+	case r.ListedAll || r.ListingFailed():
+		return ""
+	case r.Unlisted && r.Stopped != nil:
+		return "the run stopped while listing: " + StopReason(r.Stopped)
+	case r.ListedUntil.IsZero():
+		return "only those labelled stale: marking is disabled"
+	case !r.StaleCutoff.IsZero() && r.ListedUntil.Before(r.StaleCutoff):
+		return "the longest inactive, as many as this run's requests could act on"
+	}
+	return "the longest inactive, up to the stale cutoff: nothing falls due on the others yet"
 }
 
 // changed counts the PRs the run wrote to (or would have, in a dry run).

@@ -39,6 +39,7 @@ func Text(r sweep.Result, repo string) string {
 	}
 
 	b.WriteString(tallyLine(r) + ".\n\n")
+	writeTextTurns(&b, r)
 
 	if acted := actedRows(r); len(acted) > 0 {
 		b.WriteString(wordActedOn.title(dry) + ":\n")
@@ -84,4 +85,36 @@ func textRows(b *strings.Builder, n int, row func(i int) string) {
 		fmt.Fprintf(b, "  … and %d more\n", n-maxTextRows)
 	}
 	b.WriteString("\n")
+}
+
+// writeTextTurns is the queue by turn for a terminal, as the job summary's
+// "Whose turn it is": the counts by turn, then each turn's PRs, longest in
+// turn first.
+func writeTextTurns(b *strings.Builder, r sweep.Result) {
+	if !knowsTurns(r) && len(r.Nudged()) == 0 {
+		return
+	}
+	groups, unknown := turnGroups(r)
+	b.WriteString("Whose turn it is:\n")
+	for _, g := range groups {
+		longest := ""
+		if len(g.items) > 0 {
+			longest = ", longest " + plural(daysIn(g.items[0].TurnSince, r.Now), "day")
+		}
+		fmt.Fprintf(b, "  %s: %d%s\n", party(g.whose), len(g.items), longest)
+	}
+	if len(r.Nudged()) > 0 {
+		fmt.Fprintf(b, "  %s: %d\n", wordNudged.title(r.DryRun), len(r.Nudged()))
+	}
+	b.WriteString(turnsCovered(r, unknown, "these counts") + "\n\n")
+	for _, g := range groups {
+		if len(g.items) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "%s (%d):\n", waitingOn(g.whose), len(g.items))
+		textRows(b, len(g.items), func(i int) string {
+			it := g.items[i]
+			return fmt.Sprintf("#%d %s in turn — %q", it.Number, plural(daysIn(it.TurnSince, r.Now), "day"), oneLine(it.Title, maxTitleRunes))
+		})
+	}
 }

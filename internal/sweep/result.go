@@ -41,6 +41,18 @@ type Result struct {
 	Items []Item
 
 	Considered int // open PRs the listings returned
+	// OpenTotal is how many pull requests are open in the repository, when
+	// OpenTotalKnown: every open PR was listed (ListedAll), or a listing
+	// said its total (GraphQL's totalCount). A listing that stops early to
+	// save requests leaves it unknown, and the report says "not counted"
+	// rather than a number it does not have.
+	OpenTotal      int
+	OpenTotalKnown bool
+	// StaleCutoff is the stale cutoff of the run: PRs last active before
+	// it are due a mark; zero when marking is disabled. A listing that
+	// ended at ListedUntil before it stopped for want of budget, not at
+	// the cutoff.
+	StaleCutoff time.Time
 	// Self is the login GitHub named for the token, when the run learnt it
 	// ("" when it needed not ask): later steps trust their markers by it.
 	Self string

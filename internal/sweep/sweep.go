@@ -69,6 +69,12 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 	s.run(ctx)
 	s.res.Queue = s.queueItems()
 	s.res.MarksKnownUntil = s.markDue(s.res.ListedUntil)
+	if s.res.ListedAll && !s.res.OpenTotalKnown {
+		s.res.OpenTotal, s.res.OpenTotalKnown = s.res.Considered, true
+	}
+	if cutoff, ok := s.pol.StaleCutoff(now); ok {
+		s.res.StaleCutoff = cutoff
+	}
 	switch {
 	case len(s.self) > 0:
 		s.res.Self = s.self[0]
