@@ -58,8 +58,8 @@ type cliFlags struct {
 	// synthetic: pull requests added to the sandbox's sample, a busy
 	// repository's queue to preview a switch on.
 	synthetic int
-	summary string
-	version bool
+	summary   string
+	version   bool
 }
 
 // newFlagSet holds every flag of the command line: config.FromFlags adds the
