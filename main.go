@@ -47,7 +47,7 @@ Exit codes:
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr, realClock{})
+	code := run(ctx, os.Args[1:], os.LookupEnv, os.Environ, os.Stdout, os.Stderr, realClock{})
 	stop()
 	os.Exit(code)
 }
@@ -90,8 +90,9 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 // output and clock. It returns the exit code. It has two commands: the
 // fleet's listing, named by its first argument, and the sweep of one
 // repository, whose inputs come from the flags, the runner's INPUT_*
-// variables (with a fleet's layers over them) or a sandbox's sample.
-func run(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer, clock ghapi.Clock) int {
+// variables (with a fleet's layers over them) or a sandbox's sample;
+// environ lists the environment, for the INPUT_* names that are no input.
+func run(ctx context.Context, args []string, lookup func(string) (string, bool), environ func() []string, stdout, stderr io.Writer, clock ghapi.Clock) int {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
 	if rest, ok := listCommand(args); ok {
 		return listRepositories(ctx, rest, getenv, stdout, stderr, clock)
@@ -104,6 +105,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	origin := func(string) string { return "" }
 	if inWorkflow(getenv) && len(args) == 0 {
 		src = config.ActionsSource(lookup)
+		src.Given = func() []string { return config.GivenInEnv(environ()) }
 		if org := getenv(fleetInputsEnv); org != "" {
 			var done bool
 			if src, origin, code, done = fleetInputs(ctx, out, src, org, clock); done {
@@ -253,38 +255,12 @@ func nearestFlag(fs *flag.FlagSet, err error) string {
 	if !ok {
 		return ""
 	}
-	best, bestDist := "", max(2, len(name)/4)+1
-	fs.VisitAll(func(f *flag.Flag) {
-		if d := editDistance(name, f.Name); d < bestDist {
-			best, bestDist = f.Name, d
-		}
-	})
-	if best == "" {
-		return ""
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if best := config.Nearest(name, names); best != "" {
+		return "; did you mean -" + best + "?"
 	}
-	return "; did you mean -" + best + "?"
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes (flag names
-// are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return ""
 }
 
 // clientFor is the one way a client is built: cfg's connection and limits,

@@ -3,6 +3,8 @@ package main
 // Issue 24: adopting stalepr on a busy repository without a surprise.
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -190,5 +192,72 @@ func TestRunTextSummaryShowsTurns(t *testing.T) {
 		if !strings.Contains(o.stdout, s) {
 			t.Errorf("the text summary does not show %q:\n%s", s, o.stdout)
 		}
+	}
+}
+
+// TestRunWarnsOfUnknownInputs: a misspelt input, in a workflow's with:
+// (an INPUT_* variable) or a sandbox's inputs.json, is named in a warning
+// with the input nearest to it, not silently run with the default.
+func TestRunWarnsOfUnknownInputs(t *testing.T) {
+	t.Parallel()
+	t.Run("workflow", func(t *testing.T) {
+		t.Parallel()
+		w, _ := newWorld(t, false)
+		e := w.env(t)
+		e["INPUT_DAYS-BEFOR-STALE"] = "30"
+		e["INPUT_ZZZZZZZZZZZZ"] = "1"
+		o := runWith(t, e)
+		want := []string{`::warning::"days-befor-stale" is not an input of stalepr and is ignored; did you mean days-before-stale?`,
+			`::warning::"zzzzzzzzzzzz" is not an input of stalepr and is ignored (the README's Inputs table lists them)`}
+		for _, s := range want {
+			if !strings.Contains(o.stdout, s) {
+				t.Errorf("the log does not warn %q\n%s", s, o.stdout)
+			}
+		}
+		if n := strings.Count(o.stdout, "is not an input of stalepr"); n != 2 {
+			t.Errorf("%d unknown-input warnings, want 2: the inputs action.yml declares are known", n)
+		}
+	})
+	t.Run("sandbox", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		repo, err := os.ReadFile(filepath.Join("testdata", "sandbox", "repo.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		must(t, os.WriteFile(filepath.Join(dir, "repo.json"), repo, 0o644))
+		must(t, os.WriteFile(filepath.Join(dir, "inputs.json"), []byte(`{"days-befor-stale": "30", "debug-only": "true"}`), 0o644))
+		o := runWith(t, env{}, "-sandbox", dir)
+		if !strings.Contains(o.stderr, `warning: "days-befor-stale" is not an input of stalepr and is ignored; did you mean days-before-stale?`) {
+			t.Errorf("no warning of the misspelt input in inputs.json\n%s", o)
+		}
+	})
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRunExemptAuthorByAppName: exempt-pr-authors: dependabot exempts the
+// pull requests of dependabot[bot], the login GitHub gives the App's PRs.
+func TestRunExemptAuthorByAppName(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	n := w.fake.AddPR(fakegithub.Issue{Title: "Bump lodash", User: fakegithub.Bot("dependabot[bot]"),
+		CreatedAt: daysAgo(200), UpdatedAt: daysAgo(150)})
+	e := w.env(t)
+	e[inputVar("exempt-pr-authors")] = "dependabot"
+	o := runWith(t, e)
+	if o.code != ExitOK {
+		t.Fatalf("exit %d\n%s", o.code, o)
+	}
+	if w.hasLabel(n, "stale") {
+		t.Errorf("dependabot[bot]'s PR #%d was marked stale with exempt-pr-authors: dependabot", n)
+	}
+	if !w.hasLabel(w.toMark, "stale") {
+		t.Errorf("#%d, by alice, was not marked: the exemption must not reach others", w.toMark)
 	}
 }

@@ -56,6 +56,15 @@ type env map[string]string
 
 func (e env) lookup(k string) (string, bool) { v, ok := e[k]; return v, ok }
 
+// environ lists e as os.Environ does.
+func (e env) environ() []string {
+	out := make([]string, 0, len(e))
+	for k, v := range e {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
 // runnerEnv is the environment the Actions runner gives a Docker action that
 // a workflow uses without any with: keys: every input of action.yml as
 // INPUT_<NAME> (upper-cased, hyphens kept) holding its default, with the
@@ -123,7 +132,7 @@ func runClock(ctx context.Context, t *testing.T, e env, clock *fakegithub.Clock,
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	code := run(ctx, args, e.lookup, &stdout, &stderr, clock)
+	code := run(ctx, args, e.lookup, e.environ, &stdout, &stderr, clock)
 	o := outcome{code: code, stdout: stdout.String(), stderr: stderr.String()}
 	read := func(k string) string {
 		if e[k] == "" {

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/config"
@@ -64,6 +66,7 @@ func openSandbox(dir string, now time.Time, flags config.Source, synthetic int) 
 		// other GitHub and show no real token.
 		Env:   func(name string) string { return env[name] },
 		Input: firstOf(flags.Input, inputMap(inputs)),
+		Given: func() []string { return slices.Sorted(maps.Keys(inputs)) },
 	}
 	return &sandbox{src: src, clock: fake.Clock(), srv: srv, dir: dir, repo: fake.FullName()}, nil
 }
