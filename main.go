@@ -59,7 +59,9 @@ type cliFlags struct {
 	// repository's queue to preview a switch on.
 	synthetic int
 	summary   string
-	version   bool
+	// summaryFile: a terminal's summary goes to this file, not stdout.
+	summaryFile string
+	version     bool
 }
 
 // newFlagSet holds every flag of the command line: config.FromFlags adds the
@@ -74,6 +76,8 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 		"e.g. -sandbox testdata/sandbox -sandbox-synthetic 2000.")
 	fs.StringVar(&f.summary, "summary", summaryText, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
 		"In a workflow the job summary is always markdown.")
+	fs.StringVar(&f.summaryFile, "summary-file", "", "Write a terminal's summary to `FILE` instead of stdout "+
+		"(the log always goes to stderr).")
 	fs.BoolVar(&f.version, "version", false, "Print the version and exit.")
 	// Only for -help: the listing is a command of its own, run when it is
 	// the first argument (listCommand).
@@ -156,7 +160,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	if dashErr != nil {
 		out.warn(dashErr.Error())
 	}
-	fmt.Fprintln(stdout, report.Counts(res))
+	out.line(report.Counts(res))
 	return finish(out, res, cfg.Repository(), extra)
 }
 
@@ -165,7 +169,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (config.Source, *cliFlags, seam, int) {
 	fs, cli := newFlagSet()
 	src, err := config.FromFlags(fs, args, getenv)
-	out := newSeam(getenv, stdout, stderr, cli.summary)
+	out := newSeam(getenv, stdout, stderr, cli.summary, cli.summaryFile)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		config.Usage(stdout, "stalepr", fs)
@@ -255,6 +259,10 @@ func nearestFlag(fs *flag.FlagSet, err error) string {
 	if !ok {
 		return ""
 	}
+	if name == config.InputRepoToken {
+		return "; the CLI reads the token from the " + config.EnvToken + " environment variable, for example " +
+			config.EnvToken + "=$(gh auth token) stalepr -repo owner/name"
+	}
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	if best := config.Nearest(name, names); best != "" {
@@ -309,7 +317,7 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 		out.fail("cancelled", "the run was cancelled before it finished: "+report.LeftForNextRun(res))
 		code = ExitCancelled
 	case res.ListingFailed():
-		out.fail("listing", listingFailed(res, out.summaryAbove()))
+		out.fail("listing", listingFailed(res))
 	case res.WriteRefused() != nil:
 		out.fail("permission", "GitHub refused the run's first write, so it stopped there: "+report.ErrorText(res.WriteRefused())+
 			" "+report.LeftForNextRun(res)+".")
@@ -328,11 +336,12 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 	return code
 }
 
-// listingFailed words a failed listing with what was changed before it: the
+// listingFailed words a failed listing with what was changed before it (the
 // clean-up listing of closed PRs runs after the writes, so "nothing was
-// changed" is not always true. When the summary, with the error, is just
-// above on the same screen (shown), the error is not said a third time.
-func listingFailed(res sweep.Result, shown bool) string {
+// changed" is not always true) and its cause: the error is a
+// *ghapi.Problem when the failure has a class, which already says what to
+// do (a fixed hint would be wrong for most failures).
+func listingFailed(res sweep.Result) string {
 	done := len(res.Marked()) + len(res.Unstaled()) + len(res.Closed()) + len(res.Cleaned())
 	var changed string
 	switch {
@@ -342,12 +351,6 @@ func listingFailed(res sweep.Result, shown bool) string {
 		changed = "nothing was changed"
 	default:
 		changed = fmt.Sprintf("%d pull requests were changed before it, as the log shows", done)
-	}
-	// The error is a *ghapi.Problem when the failure has a class: it
-	// already says what to do. A fixed hint would be wrong for most
-	// failures.
-	if shown {
-		return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again; the error is in the summary above", changed)
 	}
 	var le *sweep.ListingError
 	errors.As(res.Stopped, &le)

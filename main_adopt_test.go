@@ -3,10 +3,14 @@ package main
 // Issue 24: adopting stalepr on a busy repository without a surprise.
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
@@ -259,5 +263,92 @@ func TestRunExemptAuthorByAppName(t *testing.T) {
 	}
 	if !w.hasLabel(w.toMark, "stale") {
 		t.Errorf("#%d, by alice, was not marked: the exemption must not reach others", w.toMark)
+	}
+}
+
+// TestCLIStreams: at a terminal the log goes to stderr and the summary
+// alone to stdout, or to -summary-file, so it can be redirected whole.
+func TestCLIStreams(t *testing.T) {
+	t.Parallel()
+	logLine := regexp.MustCompile(`(?m)^#\d+ (marked stale|closed|un-staled): `)
+	t.Run("stdout", func(t *testing.T) {
+		t.Parallel()
+		w, _ := newWorld(t, false)
+		o := runWith(t, w.terminalEnv(), "-repo", testRepo, "-summary=markdown")
+		if o.code != ExitOK {
+			t.Fatalf("exit %d\n%s", o.code, o)
+		}
+		if !strings.HasPrefix(o.stdout, "## stalepr: octo/repo\n") || logLine.MatchString(o.stdout) {
+			t.Errorf("stdout is not the summary alone:\n%s", o.stdout)
+		}
+		if !logLine.MatchString(o.stderr) {
+			t.Errorf("the log is not on stderr:\n%s", o.stderr)
+		}
+	})
+	t.Run("file", func(t *testing.T) {
+		t.Parallel()
+		w, _ := newWorld(t, false)
+		path := filepath.Join(t.TempDir(), "summary.md")
+		o := runWith(t, w.terminalEnv(), "-repo", testRepo, "-summary=markdown", "-summary-file", path)
+		if o.code != ExitOK {
+			t.Fatalf("exit %d\n%s", o.code, o)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.stdout != "" || !strings.HasPrefix(string(got), "## stalepr: octo/repo\n") || logLine.Match(got) {
+			t.Errorf("-summary-file: stdout %q, file:\n%s", o.stdout, got)
+		}
+	})
+}
+
+// TestCLIRepoTokenFlagHint: -repo-token, the workflow's input, is no flag:
+// the error says the CLI reads GITHUB_TOKEN.
+func TestCLIRepoTokenFlagHint(t *testing.T) {
+	t.Parallel()
+	o := runWith(t, env{}, "-repo", testRepo, "-repo-token", "ghp_x")
+	if o.code != ExitUsage || !strings.Contains(o.stderr, "the CLI reads the token from the GITHUB_TOKEN environment variable") {
+		t.Errorf("exit %d, want %d and a hint at GITHUB_TOKEN:\n%s", o.code, ExitUsage, o)
+	}
+}
+
+// TestRunCancelledSaysItOnce: the PRs a cancelled run did not reach are
+// one line of the log, not one each.
+func TestRunCancelledSaysItOnce(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.AddSynthetic(200, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if info.Write {
+			cancel()
+		}
+		return nil
+	})
+	o := runCtx(ctx, t, w.env(t))
+	if o.code != ExitCancelled {
+		t.Fatalf("exit %d, want %d\n%s", o.code, ExitCancelled, o)
+	}
+	if n := strings.Count(o.stdout, "not reached"); n != 1 {
+		t.Errorf("%d lines say a PR was not reached, want 1\n%s", n, o.stdout)
+	}
+	if !strings.Contains(o.stdout, "pull requests left for the next run") {
+		t.Errorf("the end of the run does not count what was left\n%s", o.stdout)
+	}
+}
+
+// TestCLIOneDay: a PR inactive for one day is "inactive 1 day".
+func TestCLIOneDay(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	n := w.fake.AddPR(fakegithub.Issue{Title: "Marked yesterday", User: alice, CreatedAt: daysAgo(200), UpdatedAt: daysAgo(150)})
+	at := daysAgo(1.2)
+	w.fake.Label(n, actionID, at, "stale")
+	w.fake.Comment(n, actionID, at.Add(time.Second), fakegithub.StaleNoticeBody("stale", at, ""))
+	o := runWith(t, w.terminalEnv(), "-repo", testRepo, "-debug-only")
+	if !strings.Contains(o.stdout, fmt.Sprintf("#%d inactive 1 day,", n)) || strings.Contains(o.stdout+o.stderr, "inactive 1 days") {
+		t.Errorf("want \"inactive 1 day\":\n%s", o)
 	}
 }

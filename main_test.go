@@ -561,8 +561,8 @@ func TestRunSandbox(t *testing.T) {
 		`(?m)^Acted on:$`,
 		`(?m)^API usage: \d+ requests`,
 	} {
-		if !regexp.MustCompile(re).MatchString(o.stdout) {
-			t.Errorf("sandbox output does not match %s:\n%s", re, o.stdout)
+		if !regexp.MustCompile(re).MatchString(o.stdout + o.stderr) {
+			t.Errorf("sandbox output does not match %s:\n%s", re, o)
 		}
 	}
 }
@@ -652,7 +652,8 @@ func checkTerminal(t *testing.T, o outcome) {
 
 // TestRunTerminal: the CLI outside Actions, with a real-looking token, in a
 // run that marks, closes, un-stales and fails a PR: no token, no workflow
-// command, errors as "stalepr: ..." lines on stderr, a plain-text summary.
+// command, the log and errors ("stalepr: ..." lines) on stderr, a
+// plain-text summary alone on stdout.
 func TestRunTerminal(t *testing.T) {
 	t.Parallel()
 	w, hits := newWorld(t, true)
@@ -664,15 +665,18 @@ func TestRunTerminal(t *testing.T) {
 	if !w.hasLabel(w.toMark, "stale") || w.fake.MustIssue(w.toClose).State != "closed" {
 		t.Errorf("the run did not do its work:\n%s", o)
 	}
-	for _, l := range strings.Split(strings.TrimSpace(o.stderr), "\n") {
-		if !strings.HasPrefix(l, "stalepr: ") {
-			t.Errorf("stderr line %q does not start with \"stalepr: \"", l)
-		}
-	}
 	if !strings.Contains(o.stderr, "stalepr: 1 pull requests could not be processed") {
 		t.Errorf("the failure is not on stderr:\n%s", o)
 	}
-	for _, want := range []string{fmt.Sprintf("#%d failed: ", w.flaky), "Acted on:\n", "Failed (1)", "API usage: "} {
+	if !strings.HasPrefix(o.stdout, "stalepr: octo/repo\n") {
+		t.Errorf("stdout does not start with the summary:\n%s", o.stdout)
+	}
+	for _, want := range []string{fmt.Sprintf("#%d failed: ", w.flaky), "; rate limit "} {
+		if !strings.Contains(o.stderr, want) || strings.Contains(o.stdout, want) {
+			t.Errorf("%q is not in the log on stderr alone:\n%s", want, o)
+		}
+	}
+	for _, want := range []string{"Acted on:\n", "Failed (1)", "API usage: "} {
 		if !strings.Contains(o.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, o.stdout)
 		}

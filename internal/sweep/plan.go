@@ -177,8 +177,10 @@ func (s *sweeper) notReached(o op) {
 		return
 	}
 	s.res.Left++
-	if errors.Is(s.res.Stopped, context.Canceled) {
-		s.log.Printf("#%d not reached: the run was cancelled", o.pr.Number)
+	if errors.Is(s.res.Stopped, context.Canceled) && !s.saidCancelled {
+		// One line, not one per PR: the end of the run counts them.
+		s.saidCancelled = true
+		s.log.Printf("#%d not reached: the run was cancelled; nor is any pull request after it, all left for the next run", o.pr.Number)
 	}
 }
 

@@ -46,8 +46,9 @@ type sweeper struct {
 	selfAsked bool
 	selfErr   error
 
-	draftRefused error          // GitHub refused a draft conversion to this token: no more tries
-	causes       map[string]int // each failure's cause (failCause) and the first PR that failed with it
+	draftRefused  error          // GitHub refused a draft conversion to this token: no more tries
+	causes        map[string]int // each failure's cause (failCause) and the first PR that failed with it
+	saidCancelled bool           // the log said the run was cancelled, at the first PR not reached
 
 	q          queue               // every open PR listed, for the queue views (queue.go)
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
