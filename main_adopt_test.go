@@ -352,3 +352,30 @@ func TestCLIOneDay(t *testing.T) {
 		t.Errorf("want \"inactive 1 day\":\n%s", o)
 	}
 }
+
+// TestAPIURLPasswordNeverShown: GITHUB_API_URL with credentials and a stray
+// leading space is refused in every mode without showing the password.
+func TestAPIURLPasswordNeverShown(t *testing.T) {
+	t.Parallel()
+	const secret = "SECRET" + "pw42"
+	for _, url := range []string{" http://user:" + secret + "@ghe.example.com/api/v3", "\t'https://user:" + secret + "@ghe.example.com'"} {
+		for name, args := range map[string][]string{
+			"list-repositories": {"-list-repositories", "octo"},
+			"sweep":             {"-repo", testRepo},
+		} {
+			for _, workflow := range []bool{false, true} {
+				e := env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": url}
+				if workflow {
+					e["GITHUB_ACTIONS"] = "true"
+				}
+				o := runWith(t, e, args...)
+				if o.code == ExitOK || strings.Contains(o.stdout+o.stderr, secret) {
+					t.Errorf("%s (workflow %v, %q): exit %d, the password shows or the value is taken:\n%s", name, workflow, url, o.code, o)
+				}
+				if !strings.Contains(o.stdout+o.stderr, "***@ghe.example.com") {
+					t.Errorf("%s (workflow %v, %q): the error does not name the value, redacted:\n%s", name, workflow, url, o)
+				}
+			}
+		}
+	}
+}
