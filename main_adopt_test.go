@@ -379,3 +379,25 @@ func TestAPIURLPasswordNeverShown(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseAtOnceKeepsNoStaleLabel: with days-before-close: 0 a PR is
+// marked and closed in one run, and the closed PR keeps no stale label,
+// where actions/stale leaves it: a difference the README's migration table
+// states.
+func TestCloseAtOnceKeepsNoStaleLabel(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	e := w.env(t)
+	e[inputVar("days-before-close")] = "0"
+	if o := runWith(t, e); o.code != ExitOK {
+		t.Fatalf("exit %d\n%s", o.code, o)
+	}
+	if is := w.fake.MustIssue(w.toMark); is.State != "closed" || is.HasLabel("stale") {
+		t.Errorf("#%d: state %s, labels %v; want closed in the run that marked it, without the stale label", w.toMark, is.State, is.Labels)
+	}
+	md := readReadme(t)
+	row := regexp.MustCompile("(?m)^\\| `close-pr-label` \\| Added on close.*$").FindString(md)
+	if strings.Count(row, "`days-before-close: 0`") != 2 {
+		t.Errorf("the migration table's close-pr-label row does not say what each does with days-before-close: 0:\n%s", row)
+	}
+}
