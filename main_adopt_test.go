@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
@@ -399,5 +400,55 @@ func TestCloseAtOnceKeepsNoStaleLabel(t *testing.T) {
 	row := regexp.MustCompile("(?m)^\\| `close-pr-label` \\| Added on close.*$").FindString(md)
 	if strings.Count(row, "`days-before-close: 0`") != 2 {
 		t.Errorf("the migration table's close-pr-label row does not say what each does with days-before-close: 0:\n%s", row)
+	}
+}
+
+// rehearsal is the line every switch recipe of the README starts its
+// with: with, step one of the switch.
+const rehearsal = "          debug-only: true # step one: a rehearsal that writes nothing. Delete this line to go live.\n"
+
+// TestReadmeSwitchRehearsesFirst: every workflow of the README that
+// switches from actions/stale to stalepr starts as a dry run, its first
+// with: key debug-only: true.
+func TestReadmeSwitchRehearsesFirst(t *testing.T) {
+	t.Parallel()
+	md := readReadme(t)
+	for _, name := range []string{"flink", "migration"} {
+		text, _, _ := section(t, md, name)
+		docs := markdownWorkflows(readmePath, []byte(text))
+		last := string(docs[len(docs)-1].src)
+		if !strings.Contains(last, "- uses: "+actionRepo+"@") || !strings.Contains(last, "        with:\n"+rehearsal) {
+			t.Errorf("the %s recipe's switched workflow does not start its with: with debug-only: true:\n%s", name, last)
+		}
+	}
+}
+
+// TestReadmeAdoptionGuide: the README answers "why was my PR marked or
+// closed?" with log lines as the run writes them, gives every input an
+// anchor of its own (as actions/stale's README does), and documents the
+// offline preview of a switch.
+func TestReadmeAdoptionGuide(t *testing.T) {
+	t.Parallel()
+	md := readReadme(t)
+	why := md[max(strings.Index(md, "\n### Why was my PR marked or closed?\n"), 0):]
+	if !strings.HasPrefix(why, "\n### Why was my PR marked or closed?\n") {
+		t.Fatal("no Troubleshooting entry \"Why was my PR marked or closed?\"")
+	}
+	why = why[:strings.Index(why[1:], "\n### ")+1]
+	log := goldenRun(t, false, []string{"-sandbox", filepath.Join("testdata", "sandbox")})["log.txt"]
+	shape := regexp.MustCompile(`#\d+ (marked stale: inactive \d+ days, closes \d{4}-\d\d-\d\d|closed: no activity by a person since the mark, inactive \d+ days) — "`)
+	examples := shape.FindAllString(why, -1)
+	if len(examples) != 2 || len(shape.FindAllString(log, -1)) == 0 {
+		t.Errorf("the entry's log lines (%q) are not both in the shape the run writes", examples)
+	}
+	for _, in := range config.Inputs {
+		if !strings.Contains(md, config.Anchor(in.Name)+"`"+in.Name+"`") {
+			t.Errorf("the input %s has no anchor of its own in the README", in.Name)
+		}
+	}
+	for _, s := range []string{"### Preview the switch offline", "-sandbox-synthetic 2000", "`created_days_ago`", "`marked_stale`", "inputs.json"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("the README does not document the offline preview: no %q", s)
+		}
 	}
 }

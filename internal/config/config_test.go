@@ -629,11 +629,11 @@ func TestMarkdownTable(t *testing.T) {
 	}
 	for i, in := range Inputs {
 		line := lines[i+2]
-		if !strings.HasPrefix(line, "| `"+in.Name+"` |") || strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 4 {
+		if !strings.HasPrefix(line, "| "+Anchor(in.Name)+"`"+in.Name+"` |") || strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 4 {
 			t.Errorf("row for %s: %s", in.Name, line)
 		}
 	}
-	if !strings.Contains(md, "| `days-before-stale` | `90` |") || !strings.Contains(md, "`${{ github.token }}`") {
+	if !strings.Contains(md, "`days-before-stale` | `90` |") || !strings.Contains(md, "`${{ github.token }}`") {
 		t.Errorf("defaults missing:\n%s", md)
 	}
 }
