@@ -35,7 +35,9 @@ func TestRunStopsAtFirstWriteRefused(t *testing.T) {
 	w, _ := newWorld(t, false)
 	w.fake.AddSynthetic(60, 7) // many PRs to mark or close
 	refuseWrites(w, "Resource not accessible by integration")
-	o := runWith(t, w.env(t))
+	e := w.env(t)
+	e[inputVar("dashboard-issue")] = "Pull request queue" // a write too: not tried
+	o := runWith(t, e)
 	if o.code != ExitFailed {
 		t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
 	}
