@@ -65,7 +65,7 @@ func Summary(r sweep.Result, repo string) string {
 		groups := failGroups(failed)
 		writeTable(&b, []string{"PR", "Title", "Error"}, len(groups), func(i int) []string {
 			g := groups[i]
-			return []string{prLink(g.first.Number, g.first.URL), md(g.first.Title, maxTitleRunes), md(g.first.Err, maxErrRunes) + g.same("#")}
+			return []string{prLink(g.first.Number, g.first.URL), md(g.first.Title, maxTitleRunes), md(g.first.Err, maxErrRunes) + g.same()}
 		}, failedCap, nil)
 	}
 
@@ -162,15 +162,15 @@ func failGroups(failed []sweep.Item) []failGroup {
 // failed the same way.
 const maxSameShown = 10
 
-// same says which PRs failed the same way, numbered with prefix; "" when
+// same says which PRs failed the same way; "" when
 // none did.
-func (g failGroup) same(prefix string) string {
+func (g failGroup) same() string {
 	if len(g.more) == 0 {
 		return ""
 	}
 	nums := make([]string, 0, maxSameShown)
 	for _, n := range g.more[:min(len(g.more), maxSameShown)] {
-		nums = append(nums, prefix+strconv.Itoa(n))
+		nums = append(nums, "#"+strconv.Itoa(n))
 	}
 	list := strings.Join(nums, ", ")
 	if len(g.more) > maxSameShown {

@@ -34,7 +34,7 @@ func Text(r sweep.Result, repo string) string {
 		groups := failGroups(failed)
 		textRows(&b, len(groups), func(i int) string {
 			g := groups[i]
-			return fmt.Sprintf("#%d %q: %s%s", g.first.Number, oneLine(g.first.Title, maxTitleRunes), oneLine(g.first.Err, maxErrRunes), g.same("#"))
+			return fmt.Sprintf("#%d %q: %s%s", g.first.Number, oneLine(g.first.Title, maxTitleRunes), oneLine(g.first.Err, maxErrRunes), g.same())
 		})
 	}
 
