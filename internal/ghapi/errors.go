@@ -390,7 +390,7 @@ func writeAdvice(token, message string, workflow bool) string {
 		fineGrained = "a fine-grained personal access token needs Pull requests: Read and write and Issues: Read and write on this repository"
 		classic     = "a classic personal access token needs the repo scope (public_repo for a public repository), and its owner write access to the repository"
 	)
-	const head = "The token may not change pull requests, so the run stopped at its first write: "
+	const head = "The token may not change pull requests: "
 	switch {
 	case strings.HasPrefix(token, "github_pat_"), strings.Contains(message, "by personal access token"):
 		return head + fineGrained

@@ -263,9 +263,11 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 		b.WriteString(" The next run lists them again.")
 		return head, b.String()
 	}
-	if err := r.WriteRefused(); err != nil {
+	if r.WriteRefused() != nil {
+		// The error, with what to do, is the Failed table's one row, just
+		// below: not said twice on the first screen.
 		head = "GitHub refused this token's first write, so the run stopped there and the step fails."
-		b.WriteString(" Error: " + strings.TrimRight(esc(err.Error(), maxErrRunes), ".") + ".")
+		b.WriteString(" The failed pull request below says why and what permission to grant.")
 		switch {
 		case r.Left == 1:
 			b.WriteString(" 1 other pull request that needs work was not tried;")
