@@ -325,7 +325,7 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 		out.note(fmt.Sprintf("stopped early (%s): %s", report.StopReason(res.Stopped), report.LeftForNextRun(res)))
 	}
 	if len(res.Failed()) > 0 && res.WriteRefused() == nil {
-		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed())))
+		out.fail("", failedLine(res.Failed()))
 	}
 	for _, err := range []error{outErr, sumErr} {
 		if err != nil {
@@ -334,6 +334,17 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 		}
 	}
 	return code
+}
+
+// failedLine says how many PRs failed and the first one's error, so the
+// line read first names a cause; the log and the summary have the rest.
+func failedLine(failed []sweep.Item) string {
+	n := "1 pull request could not be processed and was"
+	if len(failed) != 1 {
+		n = fmt.Sprintf("%d pull requests could not be processed and were", len(failed))
+	}
+	return fmt.Sprintf("%s left untouched (the log and the summary list them); the first, #%d: %s",
+		n, failed[0].Number, report.ErrorText(errors.New(failed[0].Err)))
 }
 
 // listingFailed words a failed listing with what was changed before it (the

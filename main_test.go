@@ -446,7 +446,7 @@ func TestRunFailedPRExitsOneAfterTheRest(t *testing.T) {
 		t.Errorf("failed #%d was touched: state %s, labels %v", w.flaky, is.State, is.Labels)
 	}
 	errs := errorLines(o.stdout)
-	if len(errs) != 1 || !strings.Contains(errs[0], "1 pull requests could not be processed") {
+	if len(errs) != 1 || !strings.Contains(errs[0], "1 pull request could not be processed") {
 		t.Errorf("::error:: annotations %q, want one saying 1 pull request failed", errs)
 	}
 	if !strings.Contains(o.stdout, "failed 1") {
@@ -665,7 +665,7 @@ func TestRunTerminal(t *testing.T) {
 	if !w.hasLabel(w.toMark, "stale") || w.fake.MustIssue(w.toClose).State != "closed" {
 		t.Errorf("the run did not do its work:\n%s", o)
 	}
-	if !strings.Contains(o.stderr, "stalepr: 1 pull requests could not be processed") {
+	if !strings.Contains(o.stderr, fmt.Sprintf("stalepr: 1 pull request could not be processed and was left untouched (the log and the summary list them); the first, #%d: read timeline of #%d: GitHub answered 500", w.flaky, w.flaky)) {
 		t.Errorf("the failure is not on stderr:\n%s", o)
 	}
 	if !strings.HasPrefix(o.stdout, "stalepr: octo/repo\n") {
