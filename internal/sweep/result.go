@@ -22,6 +22,9 @@ type Item struct {
 	InactiveDays int
 	CloseAt      time.Time // stale PRs: when they close if nobody acts; zero: never
 	Err          string    // set on Failed items: why the PR was skipped
+	// SameAs, on a Failed item, is the PR that failed first with the same
+	// error (its own number aside): the log and the summary say it once.
+	SameAs int
 	// (Whose turn a PR is on is in its QueueItem: see Result.Queue.)
 }
 
@@ -38,6 +41,18 @@ type Result struct {
 	Items []Item
 
 	Considered int // open PRs the listings returned
+	// OpenTotal is how many pull requests are open in the repository, when
+	// OpenTotalKnown: every open PR was listed (ListedAll), or a listing
+	// said its total (GraphQL's totalCount). A listing that stops early to
+	// save requests leaves it unknown, and the report says "not counted"
+	// rather than a number it does not have.
+	OpenTotal      int
+	OpenTotalKnown bool
+	// StaleCutoff is the stale cutoff of the run: PRs last active before
+	// it are due a mark; zero when marking is disabled. A listing that
+	// ended at ListedUntil before it stopped for want of budget, not at
+	// the cutoff.
+	StaleCutoff time.Time
 	// Self is the login GitHub named for the token, when the run learnt it
 	// ("" when it needed not ask): later steps trust their markers by it.
 	Self string
@@ -55,6 +70,11 @@ type Result struct {
 	// it is in Queue (ListedUntil plus days-before-stale); later ones are
 	// not known.
 	MarksKnownUntil time.Time
+	// QuietUntil: the run fell in a quiet period (quiet-periods), which
+	// ends then; it marked, closed and nudged nothing. QuietHeld counts
+	// the marks, notices and closes that fell due and wait for its end.
+	QuietUntil time.Time
+	QuietHeld  int
 	// Stopped is why the run ended before it looked at everything; nil
 	// when it did not. Inspect it with errors.Is and errors.As: a Stop
 	// (Budget, RateReserve, RateLimit, Secondary, Deadline),
@@ -80,9 +100,6 @@ type Result struct {
 	Points          int
 	PointsLimit     int
 	PointsRemaining int
-	// OpenTotal is how many PRs are open, as GitHub's listing counts them;
-	// 0 when no page told.
-	OpenTotal int
 	// Unread is how many PRs GitHub's answers left out or gave in error
 	// with nothing to name them by: left untouched this run.
 	Unread int
@@ -92,6 +109,16 @@ type Result struct {
 func (r Result) ListingFailed() bool {
 	var le *ListingError
 	return errors.As(r.Stopped, &le)
+}
+
+// WriteRefused is the error of the write GitHub refused for want of
+// permission, which stopped the run; nil when none did.
+func (r Result) WriteRefused() error {
+	var wr *WriteRefusedError
+	if errors.As(r.Stopped, &wr) {
+		return wr.Err
+	}
+	return nil
 }
 
 // OK reports whether the run should end green: nothing failed and no listing

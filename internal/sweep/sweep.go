@@ -46,11 +46,14 @@ type sweeper struct {
 	selfAsked bool
 	selfErr   error
 
-	draftRefused error // GitHub refused a draft conversion to this token: no more tries
+	draftRefused  error          // GitHub refused a draft conversion to this token: no more tries
+	causes        map[string]int // each failure's cause (failCause) and the first PR that failed with it
+	saidCancelled bool           // the log said the run was cancelled, at the first PR not reached
 
 	q          queue               // every open PR listed, for the queue views (queue.go)
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
+	held       map[int]bool        // per PR: its latest decision is held by a quiet period (quiet.go)
 }
 
 type planned struct {
@@ -65,9 +68,17 @@ type planned struct {
 func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger) Result {
 	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}, hist: map[int]Listed{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
+	s.quietStart()
 	s.run(ctx)
 	s.res.Queue = s.queueItems()
+	s.res.QuietHeld = s.heldCount()
 	s.res.MarksKnownUntil = s.markDue(s.res.ListedUntil)
+	if s.res.ListedAll && !s.res.OpenTotalKnown {
+		s.res.OpenTotal, s.res.OpenTotalKnown = s.res.Considered, true
+	}
+	if cutoff, ok := s.pol.StaleCutoff(now); ok {
+		s.res.StaleCutoff = cutoff
+	}
 	switch {
 	case len(s.self) > 0:
 		s.res.Self = s.self[0]
@@ -354,6 +365,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
+	s.noteHeld(pr.Number, p.d)
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
 	s.noteTurn(p)
 	s.settle(pr, p.d)
@@ -420,8 +432,8 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 		ordered = ordered && pg.Ascending && !pg.FirstKey.Before(prevKey)
 		prevKey = pg.LastKey
 		s.res.ListedUntil, end = pg.LastKey, pg.After == ""
-		if pg.Total >= 0 {
-			s.res.OpenTotal = pg.Total
+		if pg.Total > 0 || pg.Total == 0 && end {
+			s.res.OpenTotal, s.res.OpenTotalKnown = pg.Total, true // GitHub's totalCount
 		}
 		if ordered && !all && !pg.LastKey.Before(cutoff) {
 			return false
