@@ -106,7 +106,7 @@ func TestQueueCarriesTurns(t *testing.T) {
 	f.Review(author, maint, daysAgo(5), "CHANGES_REQUESTED", "please rename")
 	approved := w.openPR(60, alice) // the maintainers' turn: nothing falls due
 	f.Review(approved, maint, daysAgo(40), "APPROVED", "lgtm")
-	young := w.openPR(3, alice) // too young for its timeline to matter: not read
+	young := w.openPR(3, alice) // young: the page's history tells its turn all the same
 
 	inputs := map[string]string{"days-before-review-nudge": "20"}
 	for k, v := range authorTurnInputs {
@@ -136,7 +136,7 @@ func TestQueueCarriesTurns(t *testing.T) {
 		{"reviewers, nudge due", waiting, lifecycle.TurnReviewers, daysAgo(15), time.Time{}, daysAgo(15).Add(20 * day), false},
 		{"author, mark due", author, lifecycle.TurnAuthor, daysAgo(5), daysAgo(5).Add(10 * day), time.Time{}, false},
 		{"maintainers", approved, lifecycle.TurnMaintainers, daysAgo(40), time.Time{}, time.Time{}, false},
-		{"not read", young, lifecycle.TurnUnknown, time.Time{}, time.Time{}, time.Time{}, false},
+		{"young, known from the page", young, lifecycle.TurnReviewers, daysAgo(3), time.Time{}, daysAgo(3).Add(20 * day), false},
 	}
 	for _, c := range cases {
 		it, ok := got[c.n]

@@ -41,6 +41,7 @@ type sweeper struct {
 	// whose history reaches further back is read to its start when a
 	// decision needs it (activity).
 	hist map[int]Listed
+	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
 	// Who we are is asked of GitHub once per run (selfAsked), when first
 	// needed; selfErr is why GitHub did not tell.
 	selfAsked bool
@@ -66,7 +67,7 @@ type planned struct {
 // Run performs one sweep. It never returns an error: every problem is in the
 // Result (Failed PRs, Stopped), so the summary can always be written.
 func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger) Result {
-	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}, hist: map[int]Listed{}}
+	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.quietStart()
 	s.run(ctx)
@@ -156,16 +157,16 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return // GitHub matched the label; defend against a fake that did not
 		}
-		stale = append(stale, s.staleListed(pr))
+		stale = append(stale, s.staleListed(ctx, pr))
 	}, everyPage)
 	return stale, err
 }
 
 // staleListed takes a listed stale-labelled PR in.
-func (s *sweeper) staleListed(pr lifecycle.PR) planned {
+func (s *sweeper) staleListed(ctx context.Context, pr lifecycle.PR) planned {
 	s.res.Considered++
 	s.enqueue(pr)
-	return s.decide(pr, nil)
+	return s.decide(pr, s.listedActivity(ctx, pr))
 }
 
 // readsAllOpen reports whether the open listing is read to its end, not
@@ -344,6 +345,9 @@ func (s *sweeper) listed(n int) bool {
 // further back first when it reaches back further than the page (once per
 // run), or read whole for a PR no open listing gave (a closed one).
 func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Activity, error) {
+	if act, ok := s.acts[pr.Number]; ok {
+		return act, nil
+	}
 	l, ok := s.hist[pr.Number]
 	if !ok || l.Older != "" {
 		older, err := s.gh.History(ctx, pr.Number, l.Older)
@@ -360,7 +364,24 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 		return lifecycle.Activity{}, err
 	}
 	s.noteNotices(pr.Number, events)
-	return lifecycle.Summarize(pr, events, s.pol.StaleLabel, s.self), nil
+	act := lifecycle.Summarize(pr, events, s.pol.StaleLabel, s.self)
+	s.acts[pr.Number] = act
+	return act, nil
+}
+
+// listedActivity is the activity of a PR whose listing page gave its whole
+// history, when the run reads turns: it costs no request, and the queue
+// then knows every PR's turn. nil otherwise (the decision asks when it
+// needs it).
+func (s *sweeper) listedActivity(ctx context.Context, pr lifecycle.PR) *lifecycle.Activity {
+	if l, ok := s.hist[pr.Number]; !ok || l.Older != "" || !s.needTurn() {
+		return nil
+	}
+	act, err := s.activity(ctx, pr)
+	if err != nil {
+		return nil
+	}
+	return &act
 }
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
@@ -392,7 +413,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			if all {
-				stale = append(stale, s.staleListed(pr))
+				stale = append(stale, s.staleListed(ctx, pr))
 			}
 			return // otherwise handled with the labelled ones
 		}
@@ -408,22 +429,20 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 			s.settle(pr, lifecycle.Decide(pr, nil, s.now, s.pol))
 			return
 		}
-		p := s.decide(pr, nil)
+		p := s.decide(pr, s.listedActivity(ctx, pr))
 		d, nudge := p.d, p.nudge
 		if nudge == lifecycle.NudgeDetail && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
 			unsure = append(unsure, planned{pr: pr, d: d, nudge: nudge}) // only the timeline tells whose turn it is
 			cost += s.costOfDetail(pr)
 			return
 		}
-		switch d.Action {
-		case lifecycle.Keep:
-			return
-		case lifecycle.NeedDetail:
+		switch {
+		case d.Action == lifecycle.NeedDetail:
 			unsure = append(unsure, planned{pr: pr, d: d})
 			cost += s.costOfDetail(pr)
 			return
-		default:
-			plan = append(plan, planned{pr: pr, d: d})
+		case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone:
+			plan = append(plan, p) // decided, on the listing's facts or the page's history
 		}
 		cost += s.costOfDecision(d.Action)
 	}, func(pg Page) bool {
