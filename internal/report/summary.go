@@ -401,14 +401,7 @@ func writeCounts(b *strings.Builder, r sweep.Result) {
 // writeAPIUsage writes the request counts, folded: they matter when a run
 // stops early, and the stop note says so on the first screen.
 func writeAPIUsage(b *strings.Builder, r sweep.Result) {
-	line := fmt.Sprintf("API usage: %s. Rate limit: %s.", requests(r), rateLeft(r))
-	if r.Queries > 0 {
-		queries := "1 query"
-		if r.Queries != 1 {
-			queries = fmt.Sprintf("%d queries", r.Queries)
-		}
-		line += fmt.Sprintf(" GraphQL: %s of them, %s; %s.", queries, plural(r.Points, "point"), pointsLeft(r))
-	}
+	line := apiUsage(r)
 	if len(r.ByRoute) == 0 {
 		b.WriteString(line + "\n")
 		return
@@ -455,6 +448,20 @@ func rateLeft(r sweep.Result) string {
 		return fmt.Sprintf("%d left", r.RateRemaining)
 	}
 	return fmt.Sprintf("%d of %d left", r.RateRemaining, r.RateLimit)
+}
+
+// apiUsage is the API line: the requests, the REST rate limit, and the
+// GraphQL queries among the requests with their points.
+func apiUsage(r sweep.Result) string {
+	line := fmt.Sprintf("API usage: %s. Rate limit: %s.", requests(r), rateLeft(r))
+	if r.Queries > 0 {
+		queries := "1 query"
+		if r.Queries != 1 {
+			queries = fmt.Sprintf("%d queries", r.Queries)
+		}
+		line += fmt.Sprintf(" GraphQL: %s of them, %s; %s.", queries, plural(r.Points, "point"), pointsLeft(r))
+	}
+	return line
 }
 
 // pointsLeft is the GraphQL points bucket as rateLeft words the REST one.

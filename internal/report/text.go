@@ -74,7 +74,7 @@ func Text(r sweep.Result, repo string) string {
 			return fmt.Sprintf("#%d %s — %q", it.Number, oneLine(string(it.Reason), maxReasonRunes), oneLine(it.Title, maxTitleRunes))
 		})
 	}
-	fmt.Fprintf(&b, "API usage: %s. Rate limit: %s.\n", requests(r), rateLeft(r))
+	b.WriteString(apiUsage(r) + "\n")
 	return b.String()
 }
 
