@@ -249,6 +249,9 @@ func classify(err error, op opKind, s scene) *Problem {
 		}
 		p.Class = RateLimited
 		p.What = "GitHub's API rate limit for this token is used up " + until
+		if rl != nil && rl.graphql {
+			p.What = "GitHub's GraphQL rate limit (points) for this token is used up " + until
+		}
 		p.Advice = "The run stopped cleanly; a run after that time continues where this one stopped. " +
 			"If it happens often, lower operations-per-run, raise rate-limit-reserve or run less often"
 	case errors.As(err, &gab), errors.As(err, &sec), errors.Is(err, ErrSecondary):

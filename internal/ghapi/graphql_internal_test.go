@@ -161,6 +161,28 @@ func TestGraphQLRateLimitedStops(t *testing.T) {
 	}
 }
 
+// A 403 whose headers say the GraphQL points are spent stops the run and
+// says which bucket, with its own reset.
+func TestGraphQLPointsSpent403Stops(t *testing.T) {
+	t.Parallel()
+	srv, n := script(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("X-RateLimit-Resource", "graphql")
+		w.Header().Set("X-RateLimit-Limit", "1000")
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset", "4102444800")
+		w.WriteHeader(http.StatusForbidden)
+		io.WriteString(w, `{"errors":[{"type":"RATE_LIMIT","code":"graphql_rate_limit","message":"API rate limit already exceeded"}]}`)
+	}, ok)
+	c, _ := newTestClient(t, srv, Limits{})
+	_, _, err := c.OpenPulls(context.Background(), sweep.Query{}, "")
+	if !errors.Is(err, sweep.RateLimit) || !strings.Contains(err.Error(), "GraphQL rate limit (points)") || !strings.Contains(err.Error(), "2100") {
+		t.Fatalf("err = %v, want a stop on the GraphQL points, resetting in 2100", err)
+	}
+	if *n != 1 {
+		t.Errorf("%d requests, want 1", *n)
+	}
+}
+
 // A Bot's GraphQL login has no "[bot]" suffix: the client gives REST's.
 func TestGraphQLBotLoginsAsREST(t *testing.T) {
 	t.Parallel()

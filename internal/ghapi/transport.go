@@ -214,6 +214,9 @@ func (t *transport) answered(ctx context.Context, req *http.Request, route strin
 	switch kind, wait := t.rateLimitOf(resp); kind {
 	case limitPrimary:
 		err := &rateLimitError{reset: t.reset(), now: t.clock.Now()}
+		if resp.Header.Get("X-RateLimit-Resource") == "graphql" {
+			err.reset, err.graphql = t.pointsResetAt(), true
+		}
 		t.stop(err)
 		return done, nil, err
 	case limitSecondary:
