@@ -165,9 +165,14 @@ func (c *Client) query(ctx context.Context, q any, vars map[string]any) (gqlErro
 	var pathed gqlErrors
 	for _, e := range env.Errors {
 		switch {
+		case len(e.Path) > 0:
+			// One part of the answer failed, whatever the words ("something
+			// went wrong" too): the caller leaves what it spoils and reads
+			// the rest. Shrinking for it would fail the whole listing at one
+			// PR a page when one PR's part fails on every try.
 		case e.timedOut():
 			return nil, errShrink
-		case len(e.Path) == 0:
+		default:
 			return nil, fmt.Errorf("GitHub answered the query with an error: %s", gqlErrors{e})
 		}
 		pathed = append(pathed, e)
