@@ -7,6 +7,7 @@ package sweep_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -17,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -267,50 +269,78 @@ func TestSafetyFailingTimelineLeavesThePRAlone(t *testing.T) {
 }
 
 // A listing cut short by an error must not lead to any close: the run stops
-// and reports a failure.
+// and reports a failure. Both listings are GraphQL pages of open PRs (the
+// stale-labelled ones, then all); the second page fails on every try, with
+// a server error or with an error GitHub gives no path for.
 func TestSafetyFailingListingPageClosesNothing(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name  string
-		query string // matches the listing's query string
-	}{
-		{"labelled listing, page 2", "labels=stale"},
-		{"open listing, page 2", "state=open&sort=updated"},
+	faults := map[string]func() *fakegithub.Fault{
+		"500": func() *fakegithub.Fault { return fakegithub.ServerError(500) },
+		"an error without a path": func() *fakegithub.Fault {
+			return fakegithub.StatusFault(200, `{"data":null,"errors":[{"type":"INTERNAL","message":"An internal error occurred"}]}`)
+		},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t)
-			var closing []int
-			for i := 0; i < 130; i++ {
-				closing = append(closing, w.markedPR(40+float64(i)/10))
+	for _, labelled := range []bool{true, false} {
+		for fname, fault := range faults {
+			name := "open listing, page 2, " + fname
+			if labelled {
+				name = "labelled listing, page 2, " + fname
 			}
-			for i := 0; i < 130; i++ {
-				w.pr(100 + float64(i)/10)
-			}
-			w.sfFailWhere(func(r fakegithub.RequestInfo) bool {
-				// The labelled PRs come from the issue listing, the others
-				// from the pulls listing.
-				route := strings.SplitN(r.Route, " ", 2)[1]
-				listing := strings.HasSuffix(route, "/issues") && strings.Contains(r.Path, "labels=")
-				if tc.query != "labels=stale" {
-					listing = strings.HasSuffix(route, "/pulls")
+			t.Run(name, func(t *testing.T) {
+				w := newWorld(t)
+				var closing []int
+				for i := 0; i < 130; i++ {
+					closing = append(closing, w.markedPR(40+float64(i)/10))
 				}
-				return r.Method == http.MethodGet && listing && strings.Contains(r.Path, "page=2") && strings.Contains(r.Path, "state=open")
-			}, func() *fakegithub.Fault { return fakegithub.ServerError(500) })
-			res := w.run(sfQuick)
-			for _, n := range closing {
-				if w.state(n) != "open" {
-					t.Fatalf("#%d closed although a listing page failed", n)
+				for i := 0; i < 130; i++ {
+					w.pr(100 + float64(i)/10)
 				}
-			}
-			if res.OK() || !res.ListingFailed() {
-				t.Errorf("OK %v Stopped %v: want a failed run stopped on the listing", res.OK(), res.Stopped)
-			}
-			if len(res.Closed()) != 0 {
-				t.Errorf("Closed = %v", numbers(res.Closed()))
-			}
-		})
+				var fired atomic.Bool
+				w.sfFailWhere(func(r fakegithub.RequestInfo) bool {
+					page, labels, after := sfPageOf(r)
+					hit := page && labels == labelled && after
+					if hit {
+						fired.Store(true)
+					}
+					return hit
+				}, fault)
+				res := w.run(sfQuick)
+				if !fired.Load() {
+					t.Fatal("the fault never fired")
+				}
+				for _, n := range closing {
+					if w.state(n) != "open" {
+						t.Fatalf("#%d closed although a listing page failed", n)
+					}
+				}
+				if res.OK() || !res.ListingFailed() {
+					t.Errorf("OK %v Stopped %v: want a failed run stopped on the listing", res.OK(), res.Stopped)
+				}
+				if len(res.Closed()) != 0 {
+					t.Errorf("Closed = %v", numbers(res.Closed()))
+				}
+			})
+		}
 	}
+}
+
+// sfPageOf tells a GraphQL request for a page of open pull requests: whether
+// it filters by label, and whether it asks for a page after the first.
+func sfPageOf(r fakegithub.RequestInfo) (page, labels, after bool) {
+	if r.Route != "POST /graphql" {
+		return false, false, false
+	}
+	var body struct {
+		Query     string `json:"query"`
+		Variables struct {
+			Labels []string `json:"labels"`
+			After  *string  `json:"after"`
+		} `json:"variables"`
+	}
+	if json.Unmarshal([]byte(r.Body), &body) != nil || !strings.Contains(body.Query, "pullRequests(") {
+		return false, false, false
+	}
+	return true, len(body.Variables.Labels) > 0, body.Variables.After != nil
 }
 
 // ---- 4. idempotent under crashes ----
