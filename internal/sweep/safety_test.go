@@ -532,19 +532,41 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 			}
 			return r.Write && writes == 3
 		}},
-		{"a timeline read", func(r fakegithub.RequestInfo) bool {
-			return strings.HasSuffix(r.Route, "/timeline")
-		}},
+		{"a history read", sfIsHistory},
 		{"the open listing", func(r fakegithub.RequestInfo) bool {
-			return strings.HasSuffix(r.Route, "/pulls")
+			page, labels, _ := sfPageOf(r)
+			return page && !labels
 		}},
 	}
-	for _, status := range []int{http.StatusForbidden, http.StatusTooManyRequests} {
-		for _, pl := range places {
-			t.Run(fmt.Sprintf("%d at %s", status, pl.name), func(t *testing.T) {
+	type limit struct {
+		name  string
+		fault func(reset time.Time) *fakegithub.Fault
+	}
+	rest := []limit{
+		{"403", func(reset time.Time) *fakegithub.Fault {
+			return fakegithub.PrimaryRateLimit(http.StatusForbidden, reset)
+		}},
+		{"429", func(reset time.Time) *fakegithub.Fault {
+			return fakegithub.PrimaryRateLimit(http.StatusTooManyRequests, reset)
+		}},
+	}
+	// GraphQL's points spent: the older HTTP 200 RATE_LIMITED answer, the
+	// newer 403 RATE_LIMIT one.
+	graphql := []limit{
+		{"RATE_LIMITED", func(time.Time) *fakegithub.Fault { return fakegithub.RateLimitedGraphQL(false) }},
+		{"403 RATE_LIMIT", func(time.Time) *fakegithub.Fault { return fakegithub.RateLimitedGraphQL(true) }},
+	}
+	for _, pl := range places {
+		limits := graphql
+		if pl.name == "third write" {
+			limits = rest
+		}
+		for _, lim := range limits {
+			t.Run(fmt.Sprintf("%s at %s", lim.name, pl.name), func(t *testing.T) {
 				writes = 0
 				w := newWorld(t)
 				m := w.sfMixed()
+				sfLongHistory(w)
 				reset := w.now().Add(40 * time.Minute)
 				var mu sync.Mutex
 				fired := false
@@ -553,7 +575,7 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 					defer mu.Unlock()
 					if !fired && pl.pred(r) {
 						fired = true
-						return fakegithub.PrimaryRateLimit(status, reset)
+						return lim.fault(reset)
 					}
 					return nil
 				})
@@ -601,24 +623,60 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 	}
 }
 
+// sfIsHistory tells a GraphQL read of one PR's older history.
+func sfIsHistory(r fakegithub.RequestInfo) bool {
+	return r.Route == "POST /graphql" && strings.Contains(r.Body, "pullRequest(")
+}
+
+// sfLongHistory adds a stale PR whose history is longer than a listing page
+// carries (its mark and then 120 bot comments): deciding it needs a read of
+// its own. It stays stale.
+func sfLongHistory(w *world) int {
+	n := w.markedPR(20)
+	for i := range 120 {
+		w.fake.Comment(n, ci, daysAgo(19).Add(time.Duration(i)*time.Minute), "build passed")
+	}
+	return n
+}
+
 // When the only work left needs reading first, a rate limit in the middle of
 // those reads still reports the PRs not reached, as running out of budget
 // there does.
 func TestSafetyRateLimitDuringDetailReportsLeft(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	for i := 0; i < 2; i++ {
-		n := w.markedPR(35)
-		w.fake.Comment(n, ci, daysAgo(2), "build passed")
-	}
-	w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: sfTimelineRoute,
-		Fault: fakegithub.PrimaryRateLimit(403, w.now().Add(time.Hour))})
-	res := w.run(sfQuick)
-	if !ghapi.IsRateLimited(res.Stopped) || !res.OK() {
-		t.Fatalf("Stopped %v OK %v", res.Stopped, res.OK())
-	}
-	if res.Left == 0 {
-		t.Errorf("Left = 0 although two stale PRs were not decided (the budget path counts them)")
+	for _, http403 := range []bool{false, true} {
+		t.Run(fmt.Sprintf("403 shape %v", http403), func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			// Due to close, but only their whole histories (longer than a
+			// page carries) can tell: a read each.
+			for range 2 {
+				n := w.markedPR(35)
+				for i := range 120 {
+					w.fake.Comment(n, ci, daysAgo(2).Add(time.Duration(i)*time.Minute), "build passed")
+				}
+			}
+			var fired atomic.Bool
+			w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+				if sfIsHistory(r) && !fired.Swap(true) {
+					return fakegithub.RateLimitedGraphQL(http403)
+				}
+				return nil
+			})
+			res := w.run(sfQuick)
+			if !fired.Load() {
+				t.Fatal("no history read")
+			}
+			if !ghapi.IsRateLimited(res.Stopped) || !res.OK() {
+				t.Fatalf("Stopped %v OK %v", res.Stopped, res.OK())
+			}
+			if res.Left != 2 {
+				t.Errorf("Left = %d although two stale PRs were not decided (the budget path counts them)", res.Left)
+			}
+			if len(res.Closed()) != 0 || w.fake.Writes() != 0 {
+				t.Errorf("closed %v, %d writes: nothing decided, nothing written", numbers(res.Closed()), w.fake.Writes())
+			}
+		})
 	}
 }
 
