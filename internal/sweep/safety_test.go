@@ -693,7 +693,8 @@ func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
 		{"403 retry-after 90 on the listing", "GET " + sfListRoute, fakegithub.SecondaryRateLimit(403, 90), 90 * time.Second},
 		{"429 retry-after 30 on a comment", "POST " + sfPRCommentsRoute, fakegithub.SecondaryRateLimit(429, 30), 30 * time.Second},
 		{"403 message only on a label write", "POST /repos/{owner}/{repo}/issues/{issue_number}/labels", fakegithub.SecondaryRateLimit(403, 0), time.Minute},
-		{"429 message only on a timeline", "GET " + sfTimelineRoute, fakegithub.SecondaryRateLimit(429, 0), time.Minute},
+		{"429 message only on a GraphQL page", "POST /graphql", fakegithub.SecondaryRateLimit(429, 0), time.Minute},
+		{"403 retry-after 45 on a GraphQL page", "POST /graphql", fakegithub.SecondaryRateLimit(403, 45), 45 * time.Second},
 		{"bare 429 on a close", "PATCH /repos/{owner}/{repo}/issues/{issue_number}", fakegithub.StatusFault(429, `{"message":"Too Many Requests"}`), time.Minute},
 	}
 	for _, tc := range cases {
