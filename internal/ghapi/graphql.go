@@ -151,7 +151,7 @@ func (c *Client) query(ctx context.Context, q any, vars map[string]any) (gqlErro
 	switch {
 	case cap.body == nil && err != nil:
 		return nil, err // no answer: the transport's error (a stop, a failure)
-	case cap.status == http.StatusBadGateway || cap.status == http.StatusGatewayTimeout:
+	case shrinks(cap.status):
 		return nil, errShrink
 	case cap.status != http.StatusOK:
 		// go-github's reading of an error answer, so it is classified
@@ -234,8 +234,10 @@ func newGraphQL(url string, hc *http.Client) *githubv4.Client {
 
 type shrinkKey struct{}
 
-// shrinkable marks a query whose 5xx answers are not retried as they are:
-// the query is asked again smaller instead.
+// shrinkable marks a query whose 502 and 504 answers (GitHub's for a query
+// it could not finish in time) are not retried as they are: the query is
+// asked again smaller instead. Its other 5xx answers are retried as any
+// read's.
 func shrinkable(ctx context.Context) context.Context {
 	return context.WithValue(ctx, shrinkKey{}, true)
 }
@@ -243,6 +245,11 @@ func shrinkable(ctx context.Context) context.Context {
 func isShrinkable(ctx context.Context) bool {
 	ok, _ := ctx.Value(shrinkKey{}).(bool)
 	return ok
+}
+
+// shrinks: an answer of this status to a shrinkable query halves its page.
+func shrinks(status int) bool {
+	return status == http.StatusBadGateway || status == http.StatusGatewayTimeout
 }
 
 // isReadQuery reports a GraphQL POST that only reads: its body is one JSON

@@ -845,7 +845,9 @@ func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
 		"drop":      fakegithub.DropConnection,
 		"truncated": fakegithub.TruncatedBody,
 	}
-	routes := []string{sfListRoute, sfTimelineRoute, sfRepoCommentsRoute}
+	// The REST issue listing (closed PRs, close-pr-label), the GraphQL
+	// pages and histories, the repository's comments (the read-back).
+	routes := []string{"GET " + sfListRoute, "POST /graphql", "GET " + sfRepoCommentsRoute}
 	for i, fname := range []string{"500", "502", "503", "drop", "truncated"} {
 		for j, route := range routes {
 			if testing.Short() && i%len(routes) != j {
@@ -856,8 +858,8 @@ func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
 				build(w)
 				// Two failures in a row on the first two reads of the route,
 				// and again on its fourth.
-				w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: route, Nth: 1, Times: 2, Fault: faults[fname]()})
-				w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: route, Nth: 4, Times: 1, Fault: faults[fname]()})
+				w.fake.InjectFault(fakegithub.FaultRule{Route: route, Nth: 1, Times: 2, Fault: faults[fname]()})
+				w.fake.InjectFault(fakegithub.FaultRule{Route: route, Nth: 4, Times: 1, Fault: faults[fname]()})
 				res := w.run(sfInputs)
 				hit := 0
 				for _, r := range w.fake.Requests() {
