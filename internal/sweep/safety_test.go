@@ -879,6 +879,68 @@ func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
 	}
 }
 
+// GitHub cuts a query it cannot finish in time: an HTTP 200 "Something went
+// wrong ... timeout" with no data, or a 502 (JSON or its front end's HTML
+// page). The page is asked again at half the size (74, 37, 18: one point a
+// page), the rest of the run keeps the smaller size, and the run ends as an
+// uncut one.
+func TestSafetyGraphQLTimeoutHalvesThePage(t *testing.T) {
+	t.Parallel()
+	build := func(w *world) { w.sfStaleHeavy() }
+	want, _ := sfReference(t, build, sfInputs)
+	cases := []struct {
+		name string
+		rule fakegithub.FaultRule
+	}{
+		{"timeout above 20 PRs", fakegithub.FaultRule{Route: "POST /graphql", Times: -1, Fault: fakegithub.TimeoutGraphQL(20)}},
+		{"502 twice", fakegithub.FaultRule{Route: "POST /graphql", Times: 2, Fault: fakegithub.BadGatewayGraphQL(false)}},
+		{"502 HTML page twice", fakegithub.FaultRule{Route: "POST /graphql", Times: 2, Fault: fakegithub.BadGatewayGraphQL(true)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			build(w)
+			w.fake.InjectFault(tc.rule)
+			res := w.run(sfInputs)
+			var firsts []int
+			for _, r := range w.fake.Requests() {
+				if n, ok := sfPageSize(r); ok {
+					firsts = append(firsts, n)
+				}
+			}
+			if len(firsts) < 4 || fmt.Sprint(firsts[:3]) != "[74 37 18]" {
+				t.Fatalf("page sizes asked %v, want 74, 37, 18, then the run's other pages", firsts)
+			}
+			for _, n := range firsts[3:] {
+				if n > 18 {
+					t.Errorf("page sizes asked %v: a later page larger than the one GitHub answered", firsts)
+				}
+			}
+			if !res.OK() || res.Stopped != nil {
+				t.Errorf("OK %v stopped %v failed %+v: a page cut for time is asked again smaller", res.OK(), res.Stopped, res.Failed())
+			}
+			sfDiff(t, "after pages cut for time", w.sfSnapshot(), want)
+		})
+	}
+}
+
+// sfPageSize is the number of PRs a GraphQL listing page asks for.
+func sfPageSize(r fakegithub.RequestInfo) (int, bool) {
+	if page, _, _ := sfPageOf(r); !page {
+		return 0, false
+	}
+	var body struct {
+		Variables struct {
+			First int `json:"first"`
+		} `json:"variables"`
+	}
+	if json.Unmarshal([]byte(r.Body), &body) != nil {
+		return 0, false
+	}
+	return body.Variables.First, true
+}
+
 // A write whose answer is lost: applied once, verified, never doubled.
 func TestSafetyLostWriteAnswers(t *testing.T) {
 	t.Parallel()
