@@ -329,33 +329,38 @@ func TestIdentityUnknownLeavesMarkedPRsAlone(t *testing.T) {
 					identityFromThePage(t, w, res, waiting, due)
 					return
 				}
-				for _, n := range marked {
-					if w.state(n) != "open" || !w.hasLabel(n, "stale") || len(w.fake.Comments(n)) != before[n] {
-						t.Errorf("#%d: state %s, labels %v, %d comments (had %d): want it untouched", n, w.state(n), w.labels(n), len(w.fake.Comments(n)), before[n])
-					}
-					var item *sweep.Item
-					for i := range res.Failed() {
-						if res.Failed()[i].Number == n {
-							item = &res.Failed()[i]
-						}
-					}
-					if item == nil {
-						t.Errorf("#%d not reported failed (failed %v, unstaled %v, closed %v)", n, numbers(res.Failed()), numbers(res.Unstaled()), numbers(res.Closed()))
-						continue
-					}
-					if !strings.Contains(item.Err, "who the token acts as") || !strings.Contains(item.Err, "next run") {
-						t.Errorf("#%d: reason %q does not say what failed and what happens next", n, item.Err)
-					}
-				}
-				if res.OK() {
-					t.Error("the run is green: the step must fail")
-				}
-				// One question, with the transport's retries: not one per PR.
-				if got := w.identityRequests(); got == 0 || got > 4 {
-					t.Errorf("%d identity requests: want one question (with its retries)", got)
-				}
+				identityUnknown(t, w, res, marked, before)
 			})
 		}
+	}
+}
+
+// identityUnknown checks a run that could not learn who the token acts as:
+// every marked PR untouched and failed with what to do, the step failed,
+// one question asked (with the transport's retries), not one per PR.
+func identityUnknown(t *testing.T, w *world, res sweep.Result, marked []int, before map[int]int) {
+	t.Helper()
+	failed := map[int]sweep.Item{}
+	for _, it := range res.Failed() {
+		failed[it.Number] = it
+	}
+	for _, n := range marked {
+		if w.state(n) != "open" || !w.hasLabel(n, "stale") || len(w.fake.Comments(n)) != before[n] {
+			t.Errorf("#%d: state %s, labels %v, %d comments (had %d): want it untouched", n, w.state(n), w.labels(n), len(w.fake.Comments(n)), before[n])
+		}
+		item, ok := failed[n]
+		switch {
+		case !ok:
+			t.Errorf("#%d not reported failed (failed %v, unstaled %v, closed %v)", n, numbers(res.Failed()), numbers(res.Unstaled()), numbers(res.Closed()))
+		case !strings.Contains(item.Err, "who the token acts as") || !strings.Contains(item.Err, "next run"):
+			t.Errorf("#%d: reason %q does not say what failed and what happens next", n, item.Err)
+		}
+	}
+	if res.OK() {
+		t.Error("the run is green: the step must fail")
+	}
+	if got := w.identityRequests(); got == 0 || got > 4 {
+		t.Errorf("%d identity requests: want one question (with its retries)", got)
 	}
 }
 

@@ -118,12 +118,6 @@ func sfPROf(r fakegithub.RequestInfo) int {
 	return n
 }
 
-func sfTimelineOf(n int) func(fakegithub.RequestInfo) bool {
-	return func(r fakegithub.RequestInfo) bool {
-		return r.Method == http.MethodGet && strings.Contains(r.Path, fmt.Sprintf("/issues/%d/timeline", n))
-	}
-}
-
 // sfFailWhere answers every request matching pred with f.
 func (w *world) sfFailWhere(pred func(fakegithub.RequestInfo) bool, f func() *fakegithub.Fault) {
 	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
@@ -135,7 +129,6 @@ func (w *world) sfFailWhere(pred func(fakegithub.RequestInfo) bool, f func() *fa
 }
 
 const (
-	sfTimelineRoute     = "/repos/{owner}/{repo}/issues/{issue_number}/timeline"
 	sfListRoute         = "/repos/{owner}/{repo}/issues"
 	sfRepoCommentsRoute = "/repos/{owner}/{repo}/issues/comments"
 	sfPRCommentsRoute   = "/repos/{owner}/{repo}/issues/{issue_number}/comments"
@@ -249,22 +242,29 @@ func TestSafetyFailingTimelineLeavesThePRAlone(t *testing.T) {
 			if res.Stopped != nil {
 				t.Errorf("stopped %v: one PR's failed answer must not stop the run", res.Stopped)
 			}
-			for _, n := range m.mark {
-				if !w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
-					t.Errorf("#%d not marked: %v", n, w.labels(n))
-				}
-			}
-			for _, n := range m.close {
-				if n != bad && w.state(n) != "closed" {
-					t.Errorf("#%d not closed", n)
-				}
-			}
-			for _, n := range m.unstale {
-				if w.hasLabel(n, "stale") {
-					t.Errorf("#%d not un-staled", n)
-				}
-			}
+			sfCheckHandled(t, w, m, bad)
 		})
+	}
+}
+
+// sfCheckHandled checks that every PR of m but skip got what the rules call
+// for: marked, closed, un-staled.
+func sfCheckHandled(t *testing.T, w *world, m sfMixed, skip int) {
+	t.Helper()
+	for _, n := range m.mark {
+		if !w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
+			t.Errorf("#%d not marked: %v", n, w.labels(n))
+		}
+	}
+	for _, n := range m.close {
+		if n != skip && w.state(n) != "closed" {
+			t.Errorf("#%d not closed", n)
+		}
+	}
+	for _, n := range m.unstale {
+		if w.hasLabel(n, "stale") {
+			t.Errorf("#%d not un-staled", n)
+		}
 	}
 }
 
@@ -280,13 +280,14 @@ func TestSafetyFailingListingPageClosesNothing(t *testing.T) {
 			return fakegithub.StatusFault(200, `{"data":null,"errors":[{"type":"INTERNAL","message":"An internal error occurred"}]}`)
 		},
 	}
-	for _, labelled := range []bool{true, false} {
+	listings := []struct {
+		name     string
+		labelled bool
+	}{{"labelled listing", true}, {"open listing", false}}
+	for _, l := range listings {
+		labelled := l.labelled
 		for fname, fault := range faults {
-			name := "open listing, page 2, " + fname
-			if labelled {
-				name = "labelled listing, page 2, " + fname
-			}
-			t.Run(name, func(t *testing.T) {
+			t.Run(l.name+", page 2, "+fname, func(t *testing.T) {
 				w := newWorld(t)
 				var closing []int
 				for i := 0; i < 130; i++ {
@@ -580,45 +581,51 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 					return nil
 				})
 				res := w.run(sfInputs)
-				reqs := w.fake.Requests()
 				if !fired {
 					t.Fatal("the limit never fired")
 				}
-				last := reqs[len(reqs)-1]
-				if last.Fault == "" {
-					for i, r := range reqs {
-						if r.Fault != "" {
-							t.Errorf("%d requests after the rate limit, first %s %s", len(reqs)-1-i, reqs[i+1].Method, reqs[i+1].Path)
-						}
-					}
-				}
-				if !ghapi.IsRateLimited(res.Stopped) {
-					t.Errorf("Stopped = %v, want the rate limit", res.Stopped)
-				}
-				if !res.OK() {
-					t.Errorf("a rate limit failed the run: %+v", res.Failed())
-				}
-				if res.Left == 0 {
-					t.Errorf("Left = 0 with work remaining (marked %v closed %v unstaled %v)",
-						numbers(res.Marked()), numbers(res.Closed()), numbers(res.Unstaled()))
-				}
-				// After the reset, the next run finishes the work.
-				w.fake.ClearFaults()
-				w.clock.Set(reset.Add(time.Minute))
-				if r2 := w.run(sfInputs); !r2.OK() || r2.Stopped != nil {
-					t.Fatalf("run after the reset: %+v stopped %v", r2.Failed(), r2.Stopped)
-				}
-				for _, n := range m.mark {
-					if w.notices(n, "stale") != 1 {
-						t.Errorf("#%d: %d notices after the second run", n, w.notices(n, "stale"))
-					}
-				}
-				for _, n := range m.close {
-					if w.state(n) != "closed" || w.notices(n, "close") != 1 {
-						t.Errorf("#%d: %s with %d closing comments", n, w.state(n), w.notices(n, "close"))
-					}
-				}
+				sfCheckCleanStop(t, w, res, m, reset)
 			})
+		}
+	}
+}
+
+// sfCheckCleanStop checks a run stopped by a primary rate limit: no request
+// after it, a stop that says so, nothing failed, the work not reached
+// counted; and that the next run, after the reset, finishes the work.
+func sfCheckCleanStop(t *testing.T, w *world, res sweep.Result, m sfMixed, reset time.Time) {
+	t.Helper()
+	reqs := w.fake.Requests()
+	if last := reqs[len(reqs)-1]; last.Fault == "" {
+		for i, r := range reqs {
+			if r.Fault != "" {
+				t.Errorf("%d requests after the rate limit, first %s %s", len(reqs)-1-i, reqs[i+1].Method, reqs[i+1].Path)
+			}
+		}
+	}
+	if !ghapi.IsRateLimited(res.Stopped) {
+		t.Errorf("Stopped = %v, want the rate limit", res.Stopped)
+	}
+	if !res.OK() {
+		t.Errorf("a rate limit failed the run: %+v", res.Failed())
+	}
+	if res.Left == 0 {
+		t.Errorf("Left = 0 with work remaining (marked %v closed %v unstaled %v)",
+			numbers(res.Marked()), numbers(res.Closed()), numbers(res.Unstaled()))
+	}
+	w.fake.ClearFaults()
+	w.clock.Set(reset.Add(time.Minute))
+	if r2 := w.run(sfInputs); !r2.OK() || r2.Stopped != nil {
+		t.Fatalf("run after the reset: %+v stopped %v", r2.Failed(), r2.Stopped)
+	}
+	for _, n := range m.mark {
+		if w.notices(n, "stale") != 1 {
+			t.Errorf("#%d: %d notices after the second run", n, w.notices(n, "stale"))
+		}
+	}
+	for _, n := range m.close {
+		if w.state(n) != "closed" || w.notices(n, "close") != 1 {
+			t.Errorf("#%d: %s with %d closing comments", n, w.state(n), w.notices(n, "close"))
 		}
 	}
 }
