@@ -157,7 +157,7 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	switch {
 	case cap.body == nil && err != nil:
 		return nil, err // no answer: the transport's error (a stop, a failure)
-	case shrink && (cap.status == http.StatusBadGateway || cap.status == http.StatusGatewayTimeout):
+	case shrink && shrinks(cap.status):
 		return nil, errShrink
 	case cap.status != http.StatusOK:
 		// go-github's reading of an error answer, so it is classified
@@ -171,15 +171,20 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	var pathed gqlErrors
 	for _, e := range env.Errors {
 		switch {
-		case e.timedOut() && shrink:
-			return nil, errShrink
-		case e.timedOut():
-			return nil, fmt.Errorf("GitHub could not answer the query in time: %s", e.Message)
 		case len(e.Path) == 1:
 			// The query's root (the repository) failed: nothing else in
 			// the answer counts. Its 404 or 403 is explained as REST's.
 			return nil, rootError(e, cap.resp)
-		case len(e.Path) == 0:
+		case len(e.Path) > 1:
+			// One part of the answer failed, whatever the words ("something
+			// went wrong" too): the caller leaves what it spoils and reads
+			// the rest. Shrinking for it would fail the whole listing at one
+			// PR a page when one PR's part fails on every try.
+		case e.timedOut() && shrink:
+			return nil, errShrink
+		case e.timedOut():
+			return nil, fmt.Errorf("GitHub could not answer the query in time: %s", e.Message)
+		default:
 			return nil, fmt.Errorf("GitHub answered the query with an error: %s", gqlErrors{e})
 		}
 		pathed = append(pathed, e)
@@ -270,8 +275,10 @@ func newGraphQL(url string, hc *http.Client) *githubv4.Client {
 
 type shrinkKey struct{}
 
-// shrinkable marks a query whose 5xx answers are not retried as they are:
-// the query is asked again smaller instead.
+// shrinkable marks a query whose 502 and 504 answers (GitHub's for a query
+// it could not finish in time) are not retried as they are: the query is
+// asked again smaller instead. Its other 5xx answers are retried as any
+// read's.
 func shrinkable(ctx context.Context) context.Context {
 	return context.WithValue(ctx, shrinkKey{}, true)
 }
@@ -279,6 +286,11 @@ func shrinkable(ctx context.Context) context.Context {
 func isShrinkable(ctx context.Context) bool {
 	ok, _ := ctx.Value(shrinkKey{}).(bool)
 	return ok
+}
+
+// shrinks: an answer of this status to a shrinkable query halves its page.
+func shrinks(status int) bool {
+	return status == http.StatusBadGateway || status == http.StatusGatewayTimeout
 }
 
 // isReadQuery reports a GraphQL POST that only reads: its body is one JSON

@@ -228,7 +228,7 @@ func (t *transport) answered(ctx context.Context, req *http.Request, route strin
 	t.mu.Lock()
 	t.secondaryHits = 0
 	t.mu.Unlock()
-	if retriedStatus(resp.StatusCode) && repeatable(req) && !isShrinkable(ctx) && attempt < t.lim.MaxRetries {
+	if retriedStatus(resp.StatusCode) && repeatable(req) && !(isShrinkable(ctx) && shrinks(resp.StatusCode)) && attempt < t.lim.MaxRetries {
 		return retry, nil, nil
 	}
 	if isHTML(resp) {

@@ -6,6 +6,7 @@ package sweep_test
 // decision.
 
 import (
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -131,6 +132,40 @@ func (h *hookBase) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// graphqlDoc is the query document of a GraphQL request, "" for any other.
+func graphqlDoc(r *http.Request) string {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/graphql") || r.GetBody == nil {
+		return ""
+	}
+	b, err := r.GetBody()
+	if err != nil {
+		return ""
+	}
+	defer b.Close()
+	var body struct {
+		Query string `json:"query"`
+	}
+	if json.NewDecoder(b).Decode(&body) != nil {
+		return ""
+	}
+	return body.Query
+}
+
+// isWrite tells a request that changes something: any method but GET and
+// HEAD, except a GraphQL query (a listing page, a history, the viewer),
+// which only reads.
+func isWrite(r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return false
+	}
+	doc := graphqlDoc(r)
+	return doc == "" || strings.HasPrefix(strings.TrimSpace(doc), "mutation")
+}
+
+// isOpenPage tells a request for a page of the open pull requests, which
+// carries their histories.
+func isOpenPage(r *http.Request) bool { return strings.Contains(graphqlDoc(r), "pullRequests(") }
+
 // Issue 19: a run that finds a PR closed by a concurrent run since its
 // listing leaves it alone: it keeps close-pr-label, gets no
 // labels-to-add-when-unstale, and is not reported un-staled.
@@ -149,21 +184,28 @@ func TestConcurrentCloseIsNotTakenForAReopen(t *testing.T) {
 		}
 	}
 
-	// The other run closes the PRs between this run's listing and its
-	// reads: the timelines end with that close.
+	// The other run closes the PRs while this run lists: a page of open
+	// PRs carries their histories, so this run's reads are its listing
+	// pages, and the close comes before its first. (The histories of
+	// PRs the page does not list are not read: a closed PR is left alone.)
 	t.Run("closed before the reads", func(t *testing.T) {
 		w := newWorld(t)
 		prs := []int{w.markedPR(40), w.markedPR(45)}
 		var other sweep.Result
 		base := &hookBase{
-			match: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/timeline") },
+			match: isOpenPage,
 			hook:  func() { other = w.sfRun(inputs, sfOpts{}) },
 		}
+		w.fake.Reset()
 		res := w.sfRun(inputs, sfOpts{base: base})
 		if len(other.Closed()) != len(prs) {
 			t.Fatalf("the other run closed %v, want %v", numbers(other.Closed()), prs)
 		}
 		check(t, w, prs, res)
+		otherWrites := len(prs) * 2 // its closing comment and close for each
+		if ws := w.fake.WriteRequests(); len(ws) != otherWrites {
+			t.Errorf("%d writes, want the other run's %d: this run wrote to PRs closed before it read them", len(ws), otherWrites)
+		}
 	})
 
 	// The other run reads before a person comments and closes after this
@@ -173,7 +215,7 @@ func TestConcurrentCloseIsNotTakenForAReopen(t *testing.T) {
 		w := newWorld(t)
 		prs := []int{w.markedPR(40), w.markedPR(41), w.markedPR(42)}
 		revived := prs[0]
-		firstWrite := func(r *http.Request) bool { return r.Method != http.MethodGet }
+		firstWrite := isWrite
 		// The second run's reads are done once it writes, or reads one PR
 		// afresh before writing.
 		afterReads := func(r *http.Request) bool { return firstWrite(r) || onePull.MatchString(r.URL.Path) }

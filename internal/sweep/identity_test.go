@@ -7,7 +7,12 @@ package sweep_test
 // against the fake GitHub.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +20,8 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 )
 
 var (
@@ -56,9 +63,37 @@ func (w *world) closingBy(n int, who fakegithub.User) int {
 }
 
 // isIdentityRequest tells the requests that ask GitHub who the token acts
-// as, whichever way the client asks.
+// as, whichever way the client asks: REST's GET /user, or a GraphQL query
+// of the viewer alone. A listing page names the viewer beside its pull
+// requests: that is not a request of its own.
 func isIdentityRequest(r fakegithub.RequestInfo) bool {
-	return r.Route == "GET /user" || r.Route == "POST /graphql" && strings.Contains(r.Body, "viewer")
+	if r.Route == "GET /user" {
+		return true
+	}
+	if r.Route != "POST /graphql" {
+		return false
+	}
+	var body struct {
+		Query string `json:"query"`
+	}
+	if json.Unmarshal([]byte(r.Body), &body) != nil {
+		return false
+	}
+	doc, err := parser.ParseQuery(&ast.Source{Input: body.Query})
+	if err != nil || len(doc.Operations) == 0 {
+		return false
+	}
+	for _, op := range doc.Operations {
+		if op.Operation != ast.Query {
+			return false
+		}
+		for _, sel := range op.SelectionSet {
+			if f, ok := sel.(*ast.Field); !ok || f.Name != "viewer" && f.Name != "__typename" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (w *world) identityRequests() int {
@@ -84,9 +119,10 @@ func TestIdentityOnlyTheTokensOwnLoginIsUs(t *testing.T) {
 		impostors  []fakegithub.User
 		identities int // identity requests the run may send
 	}{
-		{"GITHUB_TOKEN", action, []fakegithub.User{ci, ourApp}, 1},
-		{"GitHub App installation token", ourApp, []fakegithub.User{action, ci}, 1},
-		{"personal access token", ourRobot, []fakegithub.User{action, ci, ourApp}, 1},
+		// The listing pages name the viewer: no request of its own.
+		{"GITHUB_TOKEN", action, []fakegithub.User{ci, ourApp}, 0},
+		{"GitHub App installation token", ourApp, []fakegithub.User{action, ci}, 0},
+		{"personal access token", ourRobot, []fakegithub.User{action, ci, ourApp}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.kind, func(t *testing.T) {
@@ -124,61 +160,110 @@ func TestIdentityOnlyTheTokensOwnLoginIsUs(t *testing.T) {
 	}
 }
 
+// pagesNameNoViewer sends every request on and takes the viewer out of the
+// answers to listing pages (as if GitHub's page did not name who the token
+// acts as), so the client must ask on its own. The viewer-only query is
+// answered as it is.
+type pagesNameNoViewer struct{}
+
+var pageViewer = regexp.MustCompile(`"viewer":\{"login":"[^"]*"\}`)
+
+func (pagesNameNoViewer) RoundTrip(r *http.Request) (*http.Response, error) {
+	var page bool
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/graphql") && r.GetBody != nil {
+		if b, err := r.GetBody(); err == nil {
+			body, _ := io.ReadAll(b)
+			page = bytes.Contains(body, []byte("pullRequests"))
+		}
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || !page {
+		return resp, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	body = pageViewer.ReplaceAll(body, []byte(`"viewer":null`))
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
 // Item 3, the cost: the identity is asked at most once per run, only when a
-// marker must be told apart, and never when the run's own comment already
-// told (GitHub names the author of the comment it created). Asking is a
-// read: a dry run asks too, and sends no write.
+// marker must be told apart, and never when the run already knows: a
+// listing page names the viewer (so a normal run sends no identity request
+// at all), and GitHub names the author of a comment the run created.
+// Asking is a read: a dry run asks too, and sends no write. Each case runs
+// twice: with the pages naming the viewer (no identity request), and with
+// pages that do not (one, however many PRs need it).
 func TestIdentityAskedOnceAndOnlyWhenNeeded(t *testing.T) {
 	t.Parallel()
-	t.Run("no marker to tell apart", func(t *testing.T) {
-		t.Parallel()
-		w := newWorldAs(t, ourApp)
-		for i := 0; i < 3; i++ {
-			w.pr(120 + float64(i))
-		}
-		res := w.run(map[string]string{"write-interval": "0s"})
-		if len(res.Marked()) != 3 {
-			t.Fatalf("marked %v, want 3", numbers(res.Marked()))
-		}
-		if got := w.identityRequests(); got != 0 {
-			t.Errorf("%d identity requests: the run's own notices named it", got)
-		}
-	})
-	t.Run("many marked PRs", func(t *testing.T) {
-		t.Parallel()
-		w := newWorldAs(t, ourApp)
-		for i := 0; i < 8; i++ {
-			n := w.markedBy(ourApp, 5+float64(i))
-			w.fake.Comment(n, ci, daysAgo(1), "CI passed") // each PR needs its timeline
-		}
-		res := w.run(nil)
-		if !res.OK() || len(res.Unstaled()) != 0 {
-			t.Fatalf("failed %v, unstaled %v", res.Failed(), numbers(res.Unstaled()))
-		}
-		if got := w.identityRequests(); got != 1 {
-			t.Errorf("%d identity requests, want 1", got)
-		}
-	})
-	t.Run("dry run", func(t *testing.T) {
-		t.Parallel()
-		w := newWorldAs(t, ourRobot)
-		for i := 0; i < 4; i++ {
-			w.markedBy(ourRobot, 5+float64(i))
-		}
-		res := w.run(map[string]string{"debug-only": "true"})
-		if !res.OK() || len(res.Unstaled()) != 0 || w.fake.Writes() != 0 {
-			t.Fatalf("failed %v, unstaled %v, %d writes: a dry run asks who it is and writes nothing", res.Failed(), numbers(res.Unstaled()), w.fake.Writes())
-		}
-		if got := w.identityRequests(); got != 1 {
-			t.Errorf("%d identity requests, want 1", got)
-		}
-	})
+	for _, pages := range []struct {
+		name  string
+		base  http.RoundTripper
+		asked int // identity requests when a marker must be told apart
+	}{
+		{"pages name the viewer", nil, 0},
+		{"pages name no viewer", pagesNameNoViewer{}, 1},
+	} {
+		t.Run(pages.name, func(t *testing.T) {
+			t.Parallel()
+			t.Run("no marker to tell apart", func(t *testing.T) {
+				t.Parallel()
+				w := newWorldAs(t, ourApp)
+				for i := 0; i < 3; i++ {
+					w.pr(120 + float64(i))
+				}
+				res := w.sfRun(map[string]string{"write-interval": "0s"}, sfOpts{base: pages.base})
+				if len(res.Marked()) != 3 {
+					t.Fatalf("marked %v, want 3", numbers(res.Marked()))
+				}
+				if got := w.identityRequests(); got != 0 {
+					t.Errorf("%d identity requests: the run's own notices named it", got)
+				}
+			})
+			t.Run("many marked PRs", func(t *testing.T) {
+				t.Parallel()
+				w := newWorldAs(t, ourApp)
+				for i := 0; i < 8; i++ {
+					n := w.markedBy(ourApp, 5+float64(i))
+					w.fake.Comment(n, ci, daysAgo(1), "CI passed") // each PR's history must be read
+				}
+				res := w.sfRun(nil, sfOpts{base: pages.base})
+				if !res.OK() || len(res.Unstaled()) != 0 {
+					t.Fatalf("failed %v, unstaled %v", res.Failed(), numbers(res.Unstaled()))
+				}
+				if got := w.identityRequests(); got != pages.asked {
+					t.Errorf("%d identity requests, want %d", got, pages.asked)
+				}
+			})
+			t.Run("dry run", func(t *testing.T) {
+				t.Parallel()
+				w := newWorldAs(t, ourRobot)
+				for i := 0; i < 4; i++ {
+					w.markedBy(ourRobot, 5+float64(i))
+				}
+				res := w.sfRun(map[string]string{"debug-only": "true"}, sfOpts{base: pages.base})
+				if !res.OK() || len(res.Unstaled()) != 0 || w.fake.Writes() != 0 {
+					t.Fatalf("failed %v, unstaled %v, %d writes: a dry run knows who it is and writes nothing", res.Failed(), numbers(res.Unstaled()), w.fake.Writes())
+				}
+				if got := w.identityRequests(); got != pages.asked {
+					t.Errorf("%d identity requests, want %d", got, pages.asked)
+				}
+			})
+		})
+	}
 }
 
 // Item 2: when GitHub does not say who the token acts as, nothing can be
 // decided about the PRs marked under it: they are left untouched (not
 // un-staled, not closed, not noticed again) and reported failed with what to
 // do, the step fails, and the PRs that do not depend on it are still swept.
+// A listing page names the viewer, so the question is asked only when the
+// pages did not (pagesNameNoViewer); when they did, a viewer query that
+// would fail is never sent and the markers are told apart all the same.
 func TestIdentityUnknownLeavesMarkedPRsAlone(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -194,65 +279,110 @@ func TestIdentityUnknownLeavesMarkedPRsAlone(t *testing.T) {
 			return fakegithub.StatusFault(401, `{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest"}`)
 		}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWorldAs(t, ourRobot)
-			var marked []int
-			for _, d := range []float64{10, 12, 40, 45} {
-				marked = append(marked, w.markedBy(ourRobot, d))
+	for _, named := range []bool{true, false} {
+		for _, tc := range cases {
+			name := "pages name the viewer, identity query: " + tc.name
+			if !named {
+				name = "pages name no viewer, identity query: " + tc.name
 			}
-			fresh := w.pr(120)
-			before := map[int]int{}
-			for _, n := range marked {
-				before[n] = len(w.fake.Comments(n))
-			}
-			w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
-				if isIdentityRequest(r) {
-					return tc.fault()
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				w := newWorldAs(t, ourRobot)
+				var waiting, due []int
+				for _, d := range []float64{10, 12} {
+					waiting = append(waiting, w.markedBy(ourRobot, d))
 				}
-				return nil
-			})
-			cfg := w.config(map[string]string{"write-interval": "0s"})
-			client, err := ghapi.New(ghapi.Options{
-				Token: string(cfg.Token), APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo, Clock: w.clock,
-				Limits: ghapi.Limits{MaxRequests: cfg.OperationsPerRun, Reserve: cfg.RateLimitReserve,
-					WriteInterval: cfg.WriteInterval, AttemptTimeout: 20 * time.Millisecond},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			log := &nopLog{}
-			res := sweep.Run(context.Background(), client, cfg, w.now(), log)
-
-			for _, n := range marked {
-				if w.state(n) != "open" || !w.hasLabel(n, "stale") || len(w.fake.Comments(n)) != before[n] {
-					t.Errorf("#%d: state %s, labels %v, %d comments (had %d): want it untouched", n, w.state(n), w.labels(n), len(w.fake.Comments(n)), before[n])
+				for _, d := range []float64{40, 45} {
+					due = append(due, w.markedBy(ourRobot, d))
 				}
-				var item *sweep.Item
-				for i := range res.Failed() {
-					if res.Failed()[i].Number == n {
-						item = &res.Failed()[i]
+				marked := append(append([]int(nil), waiting...), due...)
+				fresh := w.pr(120)
+				before := map[int]int{}
+				for _, n := range marked {
+					before[n] = len(w.fake.Comments(n))
+				}
+				w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+					if isIdentityRequest(r) {
+						return tc.fault()
 					}
+					return nil
+				})
+				var base http.RoundTripper
+				if !named {
+					base = pagesNameNoViewer{}
 				}
-				if item == nil {
-					t.Errorf("#%d not reported failed (failed %v, unstaled %v, closed %v)", n, numbers(res.Failed()), numbers(res.Unstaled()), numbers(res.Closed()))
-					continue
+				cfg := w.config(map[string]string{"write-interval": "0s"})
+				client, err := ghapi.New(ghapi.Options{
+					Token: string(cfg.Token), APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo, Clock: w.clock, Base: base,
+					Limits: ghapi.Limits{MaxRequests: cfg.OperationsPerRun, Reserve: cfg.RateLimitReserve,
+						WriteInterval: cfg.WriteInterval, AttemptTimeout: 20 * time.Millisecond},
+				})
+				if err != nil {
+					t.Fatal(err)
 				}
-				if !strings.Contains(item.Err, "who the token acts as") || !strings.Contains(item.Err, "next run") {
-					t.Errorf("#%d: reason %q does not say what failed and what happens next", n, item.Err)
+				res := sweep.Run(context.Background(), client, cfg, w.now(), &nopLog{})
+
+				if !w.hasLabel(fresh, "stale") || w.notices(fresh, "stale") != 1 {
+					t.Errorf("the unmarked PR, inactive for 120 days: labels %v, %d notices; want it marked all the same", w.labels(fresh), w.notices(fresh, "stale"))
 				}
-			}
-			if res.OK() {
-				t.Error("the run is green: the step must fail")
-			}
-			if !w.hasLabel(fresh, "stale") || w.notices(fresh, "stale") != 1 {
-				t.Errorf("the unmarked PR, inactive for 120 days: labels %v, %d notices; want it marked all the same", w.labels(fresh), w.notices(fresh, "stale"))
-			}
-			// One question, with the transport's retries: not one per PR.
-			if got := w.identityRequests(); got > 4 {
-				t.Errorf("%d identity requests: asked more than once", got)
-			}
-		})
+				if named {
+					identityFromThePage(t, w, res, waiting, due)
+					return
+				}
+				identityUnknown(t, w, res, marked, before)
+			})
+		}
+	}
+}
+
+// identityUnknown checks a run that could not learn who the token acts as:
+// every marked PR untouched and failed with what to do, the step failed,
+// one question asked (with the transport's retries), not one per PR.
+func identityUnknown(t *testing.T, w *world, res sweep.Result, marked []int, before map[int]int) {
+	t.Helper()
+	failed := map[int]sweep.Item{}
+	for _, it := range res.Failed() {
+		failed[it.Number] = it
+	}
+	for _, n := range marked {
+		if w.state(n) != "open" || !w.hasLabel(n, "stale") || len(w.fake.Comments(n)) != before[n] {
+			t.Errorf("#%d: state %s, labels %v, %d comments (had %d): want it untouched", n, w.state(n), w.labels(n), len(w.fake.Comments(n)), before[n])
+		}
+		item, ok := failed[n]
+		switch {
+		case !ok:
+			t.Errorf("#%d not reported failed (failed %v, unstaled %v, closed %v)", n, numbers(res.Failed()), numbers(res.Unstaled()), numbers(res.Closed()))
+		case !strings.Contains(item.Err, "who the token acts as") || !strings.Contains(item.Err, "next run"):
+			t.Errorf("#%d: reason %q does not say what failed and what happens next", n, item.Err)
+		}
+	}
+	if res.OK() {
+		t.Error("the run is green: the step must fail")
+	}
+	if got := w.identityRequests(); got == 0 || got > 4 {
+		t.Errorf("%d identity requests: want one question (with its retries)", got)
+	}
+}
+
+// identityFromThePage checks a run whose listing pages named the viewer:
+// no identity request, our marks told apart from the page's login alone
+// (the waiting ones kept, the due ones closed with one closing comment).
+func identityFromThePage(t *testing.T, w *world, res sweep.Result, waiting, due []int) {
+	t.Helper()
+	if got := w.identityRequests(); got != 0 {
+		t.Errorf("%d identity requests: the listing page named the viewer", got)
+	}
+	if !res.OK() {
+		t.Errorf("failed %v, stopped %v: the identity came with the page", numbers(res.Failed()), res.Stopped)
+	}
+	for _, n := range waiting {
+		if w.state(n) != "open" || !w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
+			t.Errorf("#%d marked 10-12 days ago: %s, labels %v, %d notices; want our mark recognised and kept", n, w.state(n), w.labels(n), w.notices(n, "stale"))
+		}
+	}
+	for _, n := range due {
+		if w.state(n) != "closed" || w.closingBy(n, ourRobot) != 1 {
+			t.Errorf("#%d marked 40-45 days ago: %s, %d closing comments of ours; want closed with one", n, w.state(n), w.closingBy(n, ourRobot))
+		}
 	}
 }

@@ -142,11 +142,17 @@ func (s *sweeper) walk(ctx context.Context, steps []step) error {
 func (s *sweeper) refuse(ctx context.Context, st step) error {
 	if st.posts && len(s.self) == 0 && !s.selfAsked && s.gh.WroteAs() == "" {
 		// The real run learns who it is from its first comment, at no
-		// extra request; the dry run asks, in that request's place.
+		// extra request; the dry run asks. A listing page has usually
+		// named the viewer already, and then asking sends nothing: the
+		// comment is refused and counted as any write. Only a question
+		// sent takes the comment's place in the count.
+		before := s.gh.Usage().Requests
 		login, err := s.gh.Viewer(ctx)
 		if err == nil {
 			s.selfAsked, s.self = true, []string{login}
-			return nil
+			if s.gh.Usage().Requests > before {
+				return nil
+			}
 		}
 		if IsStop(err) {
 			return err

@@ -7,6 +7,7 @@ package sweep_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -17,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -116,12 +118,6 @@ func sfPROf(r fakegithub.RequestInfo) int {
 	return n
 }
 
-func sfTimelineOf(n int) func(fakegithub.RequestInfo) bool {
-	return func(r fakegithub.RequestInfo) bool {
-		return r.Method == http.MethodGet && strings.Contains(r.Path, fmt.Sprintf("/issues/%d/timeline", n))
-	}
-}
-
 // sfFailWhere answers every request matching pred with f.
 func (w *world) sfFailWhere(pred func(fakegithub.RequestInfo) bool, f func() *fakegithub.Fault) {
 	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
@@ -133,7 +129,6 @@ func (w *world) sfFailWhere(pred func(fakegithub.RequestInfo) bool, f func() *fa
 }
 
 const (
-	sfTimelineRoute     = "/repos/{owner}/{repo}/issues/{issue_number}/timeline"
 	sfListRoute         = "/repos/{owner}/{repo}/issues"
 	sfRepoCommentsRoute = "/repos/{owner}/{repo}/issues/comments"
 	sfPRCommentsRoute   = "/repos/{owner}/{repo}/issues/{issue_number}/comments"
@@ -200,105 +195,153 @@ func sfReference(t *testing.T, build func(*world), inputs map[string]string) (ma
 
 // ---- 3. never act on partial knowledge ----
 
+// A PR whose part of GitHub's answer fails or is missing is left untouched
+// and never decided; every other PR is handled. GitHub nulls the PR's node
+// when its timeline fails (timelineItems is non-null) and names it by its
+// index only, so it is counted unread; one left out of the page is not
+// seen at all.
 func TestSafetyFailingTimelineLeavesThePRAlone(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"alone", "with the comment shortcut"} {
-		t.Run(name, func(t *testing.T) {
-			w := newWorld(t)
-			m := w.sfMixed()
-			if name != "alone" {
-				// Three or more unsure stale PRs: the sweep reads the
-				// window's comments first; a bot comment still needs the
-				// timeline.
-				for i := 0; i < 3; i++ {
-					n := w.markedPR(20)
-					w.fake.Comment(n, bob, daysAgo(1), "ping")
-					m.unstale = append(m.unstale, n)
-				}
-			}
-			bad := m.closeDetail
-			w.sfFailWhere(sfTimelineOf(bad), func() *fakegithub.Fault { return fakegithub.ServerError(500) })
-			before := w.sfSnapshot()
-			res := w.run(sfInputs)
-
-			if got := w.sfSnapshot()[bad]; got != before[bad] {
-				t.Errorf("#%d with an unreadable timeline was changed: %+v -> %+v", bad, before[bad], got)
-			}
-			for _, r := range w.fake.WriteRequests() {
-				if sfPROf(r) == bad {
-					t.Errorf("write to #%d whose timeline failed: %s %s", bad, r.Method, r.Path)
-				}
-			}
-			if !has(res.Failed(), bad) {
-				t.Errorf("Failed = %v, want #%d in it", numbers(res.Failed()), bad)
-			}
-			if res.OK() {
-				t.Error("OK() = true with a PR left unread")
-			}
-			for _, n := range m.mark {
-				if !w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
-					t.Errorf("#%d not marked: %v", n, w.labels(n))
-				}
-			}
-			for _, n := range m.close {
-				if n != bad && w.state(n) != "closed" {
-					t.Errorf("#%d not closed", n)
-				}
-			}
-			for _, n := range m.unstale {
-				if w.hasLabel(n, "stale") {
-					t.Errorf("#%d not un-staled", n)
-				}
-			}
-		})
-	}
-}
-
-// A listing cut short by an error must not lead to any close: the run stops
-// and reports a failure.
-func TestSafetyFailingListingPageClosesNothing(t *testing.T) {
-	t.Parallel()
 	cases := []struct {
-		name  string
-		query string // matches the listing's query string
+		name   string
+		fault  func(pr int) *fakegithub.Fault
+		unread bool // counted unread (once per listing that met it: it has no number)
 	}{
-		{"labelled listing, page 2", "labels=stale"},
-		{"open listing, page 2", "state=open&sort=updated"},
+		{"timeline in error", func(pr int) *fakegithub.Fault { return fakegithub.PartialGraphQL(pr, true) }, true},
+		{"pull request in error", func(pr int) *fakegithub.Fault { return fakegithub.PartialGraphQL(pr, false) }, true},
+		{"left out of the page", fakegithub.MissingPRGraphQL, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t)
-			var closing []int
-			for i := 0; i < 130; i++ {
-				closing = append(closing, w.markedPR(40+float64(i)/10))
+			m := w.sfMixed()
+			bad := m.closeDetail
+			// Every GraphQL answer that holds #bad: its listing page, and
+			// any read of it alone.
+			w.fake.InjectFault(fakegithub.FaultRule{Route: "POST /graphql", Times: -1, Fault: tc.fault(bad)})
+			before := w.sfSnapshot()
+			res := w.run(sfInputs)
+
+			if !strings.Contains(faultsOf(w), "graphql") {
+				t.Fatal("the fault never fired")
 			}
-			for i := 0; i < 130; i++ {
-				w.pr(100 + float64(i)/10)
+			if got := w.sfSnapshot()[bad]; got != before[bad] {
+				t.Errorf("#%d with a failed answer was changed: %+v -> %+v", bad, before[bad], got)
 			}
-			w.sfFailWhere(func(r fakegithub.RequestInfo) bool {
-				// The labelled PRs come from the issue listing, the others
-				// from the pulls listing.
-				route := strings.SplitN(r.Route, " ", 2)[1]
-				listing := strings.HasSuffix(route, "/issues") && strings.Contains(r.Path, "labels=")
-				if tc.query != "labels=stale" {
-					listing = strings.HasSuffix(route, "/pulls")
-				}
-				return r.Method == http.MethodGet && listing && strings.Contains(r.Path, "page=2") && strings.Contains(r.Path, "state=open")
-			}, func() *fakegithub.Fault { return fakegithub.ServerError(500) })
-			res := w.run(sfQuick)
-			for _, n := range closing {
-				if w.state(n) != "open" {
-					t.Fatalf("#%d closed although a listing page failed", n)
+			for _, r := range w.fake.WriteRequests() {
+				if sfPROf(r) == bad {
+					t.Errorf("write to #%d whose answer failed: %s %s", bad, r.Method, r.Path)
 				}
 			}
-			if res.OK() || !res.ListingFailed() {
-				t.Errorf("OK %v Stopped %v: want a failed run stopped on the listing", res.OK(), res.Stopped)
+			if has(res.Items, bad) {
+				t.Errorf("#%d decided on a failed answer: %v", bad, outcomesOf(res)[bad])
 			}
-			if len(res.Closed()) != 0 {
-				t.Errorf("Closed = %v", numbers(res.Closed()))
+			if (res.Unread > 0) != tc.unread {
+				t.Errorf("Unread = %d, want it counted: %v", res.Unread, tc.unread)
 			}
+			if res.Stopped != nil {
+				t.Errorf("stopped %v: one PR's failed answer must not stop the run", res.Stopped)
+			}
+			sfCheckHandled(t, w, m, bad)
 		})
 	}
+}
+
+// sfCheckHandled checks that every PR of m but skip got what the rules call
+// for: marked, closed, un-staled.
+func sfCheckHandled(t *testing.T, w *world, m sfMixed, skip int) {
+	t.Helper()
+	for _, n := range m.mark {
+		if !w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
+			t.Errorf("#%d not marked: %v", n, w.labels(n))
+		}
+	}
+	for _, n := range m.close {
+		if n != skip && w.state(n) != "closed" {
+			t.Errorf("#%d not closed", n)
+		}
+	}
+	for _, n := range m.unstale {
+		if w.hasLabel(n, "stale") {
+			t.Errorf("#%d not un-staled", n)
+		}
+	}
+}
+
+// A listing cut short by an error must not lead to any close: the run stops
+// and reports a failure. Both listings are GraphQL pages of open PRs (the
+// stale-labelled ones, then all); the second page fails on every try, with
+// a server error or with an error GitHub gives no path for.
+func TestSafetyFailingListingPageClosesNothing(t *testing.T) {
+	t.Parallel()
+	faults := map[string]func() *fakegithub.Fault{
+		"500": func() *fakegithub.Fault { return fakegithub.ServerError(500) },
+		"an error without a path": func() *fakegithub.Fault {
+			return fakegithub.StatusFault(200, `{"data":null,"errors":[{"type":"INTERNAL","message":"An internal error occurred"}]}`)
+		},
+	}
+	listings := []struct {
+		name     string
+		labelled bool
+	}{{"labelled listing", true}, {"open listing", false}}
+	for _, l := range listings {
+		labelled := l.labelled
+		for fname, fault := range faults {
+			t.Run(l.name+", page 2, "+fname, func(t *testing.T) {
+				w := newWorld(t)
+				var closing []int
+				for i := 0; i < 130; i++ {
+					closing = append(closing, w.markedPR(40+float64(i)/10))
+				}
+				for i := 0; i < 130; i++ {
+					w.pr(100 + float64(i)/10)
+				}
+				var fired atomic.Bool
+				w.sfFailWhere(func(r fakegithub.RequestInfo) bool {
+					page, labels, after := sfPageOf(r)
+					hit := page && labels == labelled && after
+					if hit {
+						fired.Store(true)
+					}
+					return hit
+				}, fault)
+				res := w.run(sfQuick)
+				if !fired.Load() {
+					t.Fatal("the fault never fired")
+				}
+				for _, n := range closing {
+					if w.state(n) != "open" {
+						t.Fatalf("#%d closed although a listing page failed", n)
+					}
+				}
+				if res.OK() || !res.ListingFailed() {
+					t.Errorf("OK %v Stopped %v: want a failed run stopped on the listing", res.OK(), res.Stopped)
+				}
+				if len(res.Closed()) != 0 {
+					t.Errorf("Closed = %v", numbers(res.Closed()))
+				}
+			})
+		}
+	}
+}
+
+// sfPageOf tells a GraphQL request for a page of open pull requests: whether
+// it filters by label, and whether it asks for a page after the first.
+func sfPageOf(r fakegithub.RequestInfo) (page, labels, after bool) {
+	if r.Route != "POST /graphql" {
+		return false, false, false
+	}
+	var body struct {
+		Query     string `json:"query"`
+		Variables struct {
+			Labels []string `json:"labels"`
+			After  *string  `json:"after"`
+		} `json:"variables"`
+	}
+	if json.Unmarshal([]byte(r.Body), &body) != nil || !strings.Contains(body.Query, "pullRequests(") {
+		return false, false, false
+	}
+	return true, len(body.Variables.Labels) > 0, body.Variables.After != nil
 }
 
 // ---- 4. idempotent under crashes ----
@@ -490,19 +533,41 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 			}
 			return r.Write && writes == 3
 		}},
-		{"a timeline read", func(r fakegithub.RequestInfo) bool {
-			return strings.HasSuffix(r.Route, "/timeline")
-		}},
+		{"a history read", sfIsHistory},
 		{"the open listing", func(r fakegithub.RequestInfo) bool {
-			return strings.HasSuffix(r.Route, "/pulls")
+			page, labels, _ := sfPageOf(r)
+			return page && !labels
 		}},
 	}
-	for _, status := range []int{http.StatusForbidden, http.StatusTooManyRequests} {
-		for _, pl := range places {
-			t.Run(fmt.Sprintf("%d at %s", status, pl.name), func(t *testing.T) {
+	type limit struct {
+		name  string
+		fault func(reset time.Time) *fakegithub.Fault
+	}
+	rest := []limit{
+		{"403", func(reset time.Time) *fakegithub.Fault {
+			return fakegithub.PrimaryRateLimit(http.StatusForbidden, reset)
+		}},
+		{"429", func(reset time.Time) *fakegithub.Fault {
+			return fakegithub.PrimaryRateLimit(http.StatusTooManyRequests, reset)
+		}},
+	}
+	// GraphQL's points spent: the older HTTP 200 RATE_LIMITED answer, the
+	// newer 403 RATE_LIMIT one.
+	graphql := []limit{
+		{"RATE_LIMITED", func(time.Time) *fakegithub.Fault { return fakegithub.RateLimitedGraphQL(false) }},
+		{"403 RATE_LIMIT", func(time.Time) *fakegithub.Fault { return fakegithub.RateLimitedGraphQL(true) }},
+	}
+	for _, pl := range places {
+		limits := graphql
+		if pl.name == "third write" {
+			limits = rest
+		}
+		for _, lim := range limits {
+			t.Run(fmt.Sprintf("%s at %s", lim.name, pl.name), func(t *testing.T) {
 				writes = 0
 				w := newWorld(t)
 				m := w.sfMixed()
+				sfLongHistory(w)
 				reset := w.now().Add(40 * time.Minute)
 				var mu sync.Mutex
 				fired := false
@@ -511,52 +576,74 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 					defer mu.Unlock()
 					if !fired && pl.pred(r) {
 						fired = true
-						return fakegithub.PrimaryRateLimit(status, reset)
+						return lim.fault(reset)
 					}
 					return nil
 				})
 				res := w.run(sfInputs)
-				reqs := w.fake.Requests()
 				if !fired {
 					t.Fatal("the limit never fired")
 				}
-				last := reqs[len(reqs)-1]
-				if last.Fault == "" {
-					for i, r := range reqs {
-						if r.Fault != "" {
-							t.Errorf("%d requests after the rate limit, first %s %s", len(reqs)-1-i, reqs[i+1].Method, reqs[i+1].Path)
-						}
-					}
-				}
-				if !ghapi.IsRateLimited(res.Stopped) {
-					t.Errorf("Stopped = %v, want the rate limit", res.Stopped)
-				}
-				if !res.OK() {
-					t.Errorf("a rate limit failed the run: %+v", res.Failed())
-				}
-				if res.Left == 0 {
-					t.Errorf("Left = 0 with work remaining (marked %v closed %v unstaled %v)",
-						numbers(res.Marked()), numbers(res.Closed()), numbers(res.Unstaled()))
-				}
-				// After the reset, the next run finishes the work.
-				w.fake.ClearFaults()
-				w.clock.Set(reset.Add(time.Minute))
-				if r2 := w.run(sfInputs); !r2.OK() || r2.Stopped != nil {
-					t.Fatalf("run after the reset: %+v stopped %v", r2.Failed(), r2.Stopped)
-				}
-				for _, n := range m.mark {
-					if w.notices(n, "stale") != 1 {
-						t.Errorf("#%d: %d notices after the second run", n, w.notices(n, "stale"))
-					}
-				}
-				for _, n := range m.close {
-					if w.state(n) != "closed" || w.notices(n, "close") != 1 {
-						t.Errorf("#%d: %s with %d closing comments", n, w.state(n), w.notices(n, "close"))
-					}
-				}
+				sfCheckCleanStop(t, w, res, m, reset)
 			})
 		}
 	}
+}
+
+// sfCheckCleanStop checks a run stopped by a primary rate limit: no request
+// after it, a stop that says so, nothing failed, the work not reached
+// counted; and that the next run, after the reset, finishes the work.
+func sfCheckCleanStop(t *testing.T, w *world, res sweep.Result, m sfMixed, reset time.Time) {
+	t.Helper()
+	reqs := w.fake.Requests()
+	if last := reqs[len(reqs)-1]; last.Fault == "" {
+		for i, r := range reqs {
+			if r.Fault != "" {
+				t.Errorf("%d requests after the rate limit, first %s %s", len(reqs)-1-i, reqs[i+1].Method, reqs[i+1].Path)
+			}
+		}
+	}
+	if !ghapi.IsRateLimited(res.Stopped) {
+		t.Errorf("Stopped = %v, want the rate limit", res.Stopped)
+	}
+	if !res.OK() {
+		t.Errorf("a rate limit failed the run: %+v", res.Failed())
+	}
+	if res.Left == 0 {
+		t.Errorf("Left = 0 with work remaining (marked %v closed %v unstaled %v)",
+			numbers(res.Marked()), numbers(res.Closed()), numbers(res.Unstaled()))
+	}
+	w.fake.ClearFaults()
+	w.clock.Set(reset.Add(time.Minute))
+	if r2 := w.run(sfInputs); !r2.OK() || r2.Stopped != nil {
+		t.Fatalf("run after the reset: %+v stopped %v", r2.Failed(), r2.Stopped)
+	}
+	for _, n := range m.mark {
+		if w.notices(n, "stale") != 1 {
+			t.Errorf("#%d: %d notices after the second run", n, w.notices(n, "stale"))
+		}
+	}
+	for _, n := range m.close {
+		if w.state(n) != "closed" || w.notices(n, "close") != 1 {
+			t.Errorf("#%d: %s with %d closing comments", n, w.state(n), w.notices(n, "close"))
+		}
+	}
+}
+
+// sfIsHistory tells a GraphQL read of one PR's older history.
+func sfIsHistory(r fakegithub.RequestInfo) bool {
+	return r.Route == "POST /graphql" && strings.Contains(r.Body, "pullRequest(")
+}
+
+// sfLongHistory adds a stale PR whose history is longer than a listing page
+// carries (its mark and then 120 bot comments): deciding it needs a read of
+// its own. It stays stale.
+func sfLongHistory(w *world) int {
+	n := w.markedPR(20)
+	for i := range 120 {
+		w.fake.Comment(n, ci, daysAgo(19).Add(time.Duration(i)*time.Minute), "build passed")
+	}
+	return n
 }
 
 // When the only work left needs reading first, a rate limit in the middle of
@@ -564,19 +651,39 @@ func TestSafetyPrimaryRateLimitStopsCleanly(t *testing.T) {
 // there does.
 func TestSafetyRateLimitDuringDetailReportsLeft(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	for i := 0; i < 2; i++ {
-		n := w.markedPR(35)
-		w.fake.Comment(n, ci, daysAgo(2), "build passed")
-	}
-	w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: sfTimelineRoute,
-		Fault: fakegithub.PrimaryRateLimit(403, w.now().Add(time.Hour))})
-	res := w.run(sfQuick)
-	if !ghapi.IsRateLimited(res.Stopped) || !res.OK() {
-		t.Fatalf("Stopped %v OK %v", res.Stopped, res.OK())
-	}
-	if res.Left == 0 {
-		t.Errorf("Left = 0 although two stale PRs were not decided (the budget path counts them)")
+	for _, http403 := range []bool{false, true} {
+		t.Run(fmt.Sprintf("403 shape %v", http403), func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			// Due to close, but only their whole histories (longer than a
+			// page carries) can tell: a read each.
+			for range 2 {
+				n := w.markedPR(35)
+				for i := range 120 {
+					w.fake.Comment(n, ci, daysAgo(2).Add(time.Duration(i)*time.Minute), "build passed")
+				}
+			}
+			var fired atomic.Bool
+			w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+				if sfIsHistory(r) && !fired.Swap(true) {
+					return fakegithub.RateLimitedGraphQL(http403)
+				}
+				return nil
+			})
+			res := w.run(sfQuick)
+			if !fired.Load() {
+				t.Fatal("no history read")
+			}
+			if !ghapi.IsRateLimited(res.Stopped) || !res.OK() {
+				t.Fatalf("Stopped %v OK %v", res.Stopped, res.OK())
+			}
+			if res.Left != 2 {
+				t.Errorf("Left = %d although two stale PRs were not decided (the budget path counts them)", res.Left)
+			}
+			if len(res.Closed()) != 0 || w.fake.Writes() != 0 {
+				t.Errorf("closed %v, %d writes: nothing decided, nothing written", numbers(res.Closed()), w.fake.Writes())
+			}
+		})
 	}
 }
 
@@ -593,7 +700,8 @@ func TestSafetySecondaryRateLimitWaitsAndContinues(t *testing.T) {
 		{"403 retry-after 90 on the listing", "GET " + sfListRoute, fakegithub.SecondaryRateLimit(403, 90), 90 * time.Second},
 		{"429 retry-after 30 on a comment", "POST " + sfPRCommentsRoute, fakegithub.SecondaryRateLimit(429, 30), 30 * time.Second},
 		{"403 message only on a label write", "POST /repos/{owner}/{repo}/issues/{issue_number}/labels", fakegithub.SecondaryRateLimit(403, 0), time.Minute},
-		{"429 message only on a timeline", "GET " + sfTimelineRoute, fakegithub.SecondaryRateLimit(429, 0), time.Minute},
+		{"429 message only on a GraphQL page", "POST /graphql", fakegithub.SecondaryRateLimit(429, 0), time.Minute},
+		{"403 retry-after 45 on a GraphQL page", "POST /graphql", fakegithub.SecondaryRateLimit(403, 45), 45 * time.Second},
 		{"bare 429 on a close", "PATCH /repos/{owner}/{repo}/issues/{issue_number}", fakegithub.StatusFault(429, `{"message":"Too Many Requests"}`), time.Minute},
 	}
 	for _, tc := range cases {
@@ -744,7 +852,9 @@ func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
 		"drop":      fakegithub.DropConnection,
 		"truncated": fakegithub.TruncatedBody,
 	}
-	routes := []string{sfListRoute, sfTimelineRoute, sfRepoCommentsRoute}
+	// The REST issue listing (closed PRs, close-pr-label), the GraphQL
+	// pages and histories, the repository's comments (the read-back).
+	routes := []string{"GET " + sfListRoute, "POST /graphql", "GET " + sfRepoCommentsRoute}
 	for i, fname := range []string{"500", "502", "503", "drop", "truncated"} {
 		for j, route := range routes {
 			if testing.Short() && i%len(routes) != j {
@@ -755,8 +865,8 @@ func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
 				build(w)
 				// Two failures in a row on the first two reads of the route,
 				// and again on its fourth.
-				w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: route, Nth: 1, Times: 2, Fault: faults[fname]()})
-				w.fake.InjectFault(fakegithub.FaultRule{Method: "GET", Route: route, Nth: 4, Times: 1, Fault: faults[fname]()})
+				w.fake.InjectFault(fakegithub.FaultRule{Route: route, Nth: 1, Times: 2, Fault: faults[fname]()})
+				w.fake.InjectFault(fakegithub.FaultRule{Route: route, Nth: 4, Times: 1, Fault: faults[fname]()})
 				res := w.run(sfInputs)
 				hit := 0
 				for _, r := range w.fake.Requests() {
@@ -774,6 +884,68 @@ func TestSafetyTransientReadFailuresAreRetried(t *testing.T) {
 			})
 		}
 	}
+}
+
+// GitHub cuts a query it cannot finish in time: an HTTP 200 "Something went
+// wrong ... timeout" with no data, or a 502 (JSON or its front end's HTML
+// page). The page is asked again at half the size (74, 37, 18: one point a
+// page), the rest of the run keeps the smaller size, and the run ends as an
+// uncut one.
+func TestSafetyGraphQLTimeoutHalvesThePage(t *testing.T) {
+	t.Parallel()
+	build := func(w *world) { w.sfStaleHeavy() }
+	want, _ := sfReference(t, build, sfInputs)
+	cases := []struct {
+		name string
+		rule fakegithub.FaultRule
+	}{
+		{"timeout above 20 PRs", fakegithub.FaultRule{Route: "POST /graphql", Times: -1, Fault: fakegithub.TimeoutGraphQL(20)}},
+		{"502 twice", fakegithub.FaultRule{Route: "POST /graphql", Times: 2, Fault: fakegithub.BadGatewayGraphQL(false)}},
+		{"502 HTML page twice", fakegithub.FaultRule{Route: "POST /graphql", Times: 2, Fault: fakegithub.BadGatewayGraphQL(true)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			build(w)
+			w.fake.InjectFault(tc.rule)
+			res := w.run(sfInputs)
+			var firsts []int
+			for _, r := range w.fake.Requests() {
+				if n, ok := sfPageSize(r); ok {
+					firsts = append(firsts, n)
+				}
+			}
+			if len(firsts) < 4 || fmt.Sprint(firsts[:3]) != "[74 37 18]" {
+				t.Fatalf("page sizes asked %v, want 74, 37, 18, then the run's other pages", firsts)
+			}
+			for _, n := range firsts[3:] {
+				if n > 18 {
+					t.Errorf("page sizes asked %v: a later page larger than the one GitHub answered", firsts)
+				}
+			}
+			if !res.OK() || res.Stopped != nil {
+				t.Errorf("OK %v stopped %v failed %+v: a page cut for time is asked again smaller", res.OK(), res.Stopped, res.Failed())
+			}
+			sfDiff(t, "after pages cut for time", w.sfSnapshot(), want)
+		})
+	}
+}
+
+// sfPageSize is the number of PRs a GraphQL listing page asks for.
+func sfPageSize(r fakegithub.RequestInfo) (int, bool) {
+	if page, _, _ := sfPageOf(r); !page {
+		return 0, false
+	}
+	var body struct {
+		Variables struct {
+			First int `json:"first"`
+		} `json:"variables"`
+	}
+	if json.Unmarshal([]byte(r.Body), &body) != nil {
+		return 0, false
+	}
+	return body.Variables.First, true
 }
 
 // A write whose answer is lost: applied once, verified, never doubled.

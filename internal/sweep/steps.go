@@ -71,6 +71,7 @@ type request struct {
 
 var (
 	reqTimeline      = request{name: "GET timeline", n: 1}
+	reqPageHistory   = request{name: "history from the page", n: 0}          // the listing page gave it whole: no request
 	reqPull          = request{name: "GET pull", n: 1}                       // the PR as it is now
 	reqHead          = request{name: "GET pull", n: 1}                       // its head branch
 	reqBranchInUse   = request{name: "GET pulls ×2", n: 2, afterWrite: true} // open PRs on the branch: as base, as head
@@ -204,13 +205,17 @@ func (s *sweeper) detailSteps(o *op, tmpl string) []step {
 	if o.act != nil || tmpl == "" || !(notice.Uses(tmpl, "reviewers") || closing && notice.Uses(tmpl, "days-inactive")) {
 		return nil
 	}
-	if l, ok := s.hist[o.pr.Number]; ok && l.Older == "" && len(s.self) > 0 {
-		// The listing's page gave the whole history: no read.
-		act := lifecycle.Summarize(o.pr, l.History, s.pol.StaleLabel, s.self)
-		o.act = &act
-		return nil
+	read := reqTimeline
+	if l, ok := s.hist[o.pr.Number]; ok && l.Older == "" {
+		// The listing's page gave the whole history: summarised when the
+		// step runs, with no request (who the token acts as, when a marker
+		// needs it, came with the page too). Counting a read here would
+		// make the real run, which learns who it is only when a history
+		// needs it, dearer than its dry run, which learns it at its first
+		// refused comment.
+		read = reqPageHistory
 	}
-	return []step{{request: reqTimeline, send: func(ctx context.Context) error {
+	return []step{{request: read, send: func(ctx context.Context) error {
 		act, err := s.activity(ctx, o.pr)
 		if err == nil {
 			o.act = &act

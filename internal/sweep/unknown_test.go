@@ -99,8 +99,9 @@ func TestUnknownOutcomeDraftConversionMustSayDraft(t *testing.T) {
 			w := newWorld(t)
 			n := w.markedPR(40)
 			before := w.labels(n)
-			// The first GraphQL request asks who the token is; the second converts.
-			w.fake.InjectFault(fakegithub.FaultRule{Method: "POST", Route: "/graphql", Nth: 2, Fault: fakegithub.StatusFault(200, body)})
+			// The mutation's answer, whatever queries come before it (the
+			// listing pages are GraphQL too).
+			w.fake.InjectFault(fakegithub.FaultRule{Route: "POST /graphql", Writes: true, Fault: fakegithub.StatusFault(200, body)})
 			res := w.run(draftInputs)
 			if w.fake.MustIssue(n).Draft {
 				t.Fatal("the fault did not answer for the mutation")
