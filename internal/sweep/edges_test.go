@@ -354,3 +354,28 @@ func TestExemptApprovedNotWhileChangesAreRequested(t *testing.T) {
 		t.Errorf("#%d approved by both in the end: marked, want exempt", settled)
 	}
 }
+
+// With marking off (days-before-stale: -1) and an input that reads the
+// whole open listing, the stale PRs are still listed: the labelled listing
+// was skipped for the open one, which marking off did not read, and a PR
+// marked before stayed open for ever (found by the GraphQL tests' review).
+func TestMarkingOffStillClosesTheMarked(t *testing.T) {
+	t.Parallel()
+	for _, inputs := range []map[string]string{
+		{"days-before-stale": "-1", "activity-from": "people"},
+		{"days-before-stale": "-1", "stale-clock": "author-turn"},
+	} {
+		w := turnWorld(t) // maintainer is a member: a maintainer
+		due := w.markedPR(40)
+		w.fake.Review(due, maint, daysAgo(135), "CHANGES_REQUESTED", "please rebase") // the author's turn since
+		revived := w.markedPR(10)
+		w.fake.Comment(revived, bob, daysAgo(2), "still on it")
+		res := w.run(inputs)
+		if w.state(due) != "closed" || !has(res.Closed(), due) {
+			t.Errorf("%v: #%d marked 40 days ago: state %s; want closed", inputs, due, w.state(due))
+		}
+		if w.hasLabel(revived, "stale") {
+			t.Errorf("%v: #%d: a person commented after the mark, still labelled", inputs, revived)
+		}
+	}
+}

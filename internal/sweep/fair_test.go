@@ -17,7 +17,6 @@ import (
 // "Fair to contributors" (README): activity-from, exempt-awaiting-review,
 // templated messages and label hygiene, through the real HTTP path.
 
-const timelineRoute = "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline"
 
 var labeler = fakegithub.Bot("labeler[bot]")
 

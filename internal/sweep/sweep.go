@@ -174,7 +174,14 @@ func (s *sweeper) staleListed(ctx context.Context, pr lifecycle.PR) planned {
 // cutoff may have seen no person since), and whenever the turn is read (a
 // bot's comment moves updated_at without changing it).
 func (s *sweeper) readsAllOpen() bool {
-	return s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates || s.needTurn()
+	return s.listsOpen() && (s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates || s.needTurn())
+}
+
+// listsOpen reports whether the run lists the open PRs at all: to mark
+// them, or to nudge their reviewers.
+func (s *sweeper) listsOpen() bool {
+	_, marks := s.pol.StaleCutoff(s.now)
+	return marks || s.pol.DaysBeforeReviewNudge >= 0
 }
 
 // detailStale decides the stale PRs on their histories, the most recently
@@ -399,10 +406,10 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 // decision needs their activity read; stale, when the listing is read to its
 // end, the stale-labelled PRs it met (labelled lists them otherwise).
 func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned, err error) {
-	cutoff, ok := s.pol.StaleCutoff(s.now)
-	if !ok && s.pol.DaysBeforeReviewNudge < 0 {
+	if !s.listsOpen() {
 		return nil, nil, nil, nil
 	}
+	cutoff, _ := s.pol.StaleCutoff(s.now)
 	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees()}
 	if s.pol.IgnoreUpdates {
 		q.Sort = "created"
