@@ -894,3 +894,17 @@ func TestTextQuietPeriod(t *testing.T) {
 		t.Errorf("text summary outside a quiet period mentions one:\n%s", s)
 	}
 }
+
+// PRs GitHub's answer gave in error without their numbers are said on the
+// first screen of both summaries.
+func TestUnreadPRsAreSaid(t *testing.T) {
+	r := sweep.Result{Now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC), Unread: 2, RateRemaining: -1, PointsRemaining: -1}
+	for name, got := range map[string]string{"markdown": Summary(r, "o/r"), "text": Text(r, "o/r")} {
+		if !strings.Contains(got, "left out 2 pull requests or gave them in error") {
+			t.Errorf("%s summary does not say 2 PRs were left unread:\n%s", name, got)
+		}
+	}
+	if r.OK() {
+		t.Error("OK() = true with PRs left unread")
+	}
+}

@@ -70,6 +70,9 @@ func Summary(r sweep.Result, repo string) string {
 		}, failedCap, nil)
 	}
 
+	if note := unreadNote(r); note != "" {
+		b.WriteString("> [!CAUTION]\n> " + note + "\n\n")
+	}
 	writeCounts(&b, r)
 
 	if len(r.Queue) > 0 {
@@ -448,6 +451,16 @@ func rateLeft(r sweep.Result) string {
 		return fmt.Sprintf("%d left", r.RateRemaining)
 	}
 	return fmt.Sprintf("%d of %d left", r.RateRemaining, r.RateLimit)
+}
+
+// unreadNote says how many PRs GitHub's answers gave in error or left out
+// with nothing to name them by; "" when none.
+func unreadNote(r sweep.Result) string {
+	if r.Unread == 0 {
+		return ""
+	}
+	return fmt.Sprintf("GitHub's answers left out %s or gave them in error without their numbers: "+
+		"left untouched, and the step fails so this gets noticed; the next run reads them again.", plural(r.Unread, "pull request"))
 }
 
 // apiUsage is the API line: the requests, the REST rate limit, and the

@@ -41,6 +41,9 @@ func Text(r sweep.Result, repo string) string {
 		})
 	}
 
+	if note := unreadNote(r); note != "" {
+		b.WriteString(note + "\n\n")
+	}
 	b.WriteString(tallyLine(r) + ".\n\n")
 	writeTextTurns(&b, r)
 

@@ -124,7 +124,7 @@ func (r Result) WriteRefused() error {
 // OK reports whether the run should end green: nothing failed and no listing
 // was cut short by an error.
 func (r Result) OK() bool {
-	return len(r.Failed()) == 0 && !r.ListingFailed()
+	return len(r.Failed()) == 0 && !r.ListingFailed() && r.Unread == 0
 }
 
 // With returns the items with one of the outcomes, in the run's order.

@@ -239,6 +239,9 @@ func TestSafetyFailingTimelineLeavesThePRAlone(t *testing.T) {
 			if (res.Unread > 0) != tc.unread {
 				t.Errorf("Unread = %d, want it counted: %v", res.Unread, tc.unread)
 			}
+			if res.OK() {
+				t.Errorf("OK() = true with a PR left unread: the step must fail")
+			}
 			if res.Stopped != nil {
 				t.Errorf("stopped %v: one PR's failed answer must not stop the run", res.Stopped)
 			}
