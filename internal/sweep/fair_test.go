@@ -17,7 +17,6 @@ import (
 // "Fair to contributors" (README): activity-from, exempt-awaiting-review,
 // templated messages and label hygiene, through the real HTTP path.
 
-
 var labeler = fakegithub.Bot("labeler[bot]")
 
 // sized gives a PR the label the labeller bot keeps re-applying.

@@ -538,11 +538,18 @@ func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map
 // the listing.
 func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[string]bool{}
+	got := 0 // PRs the pages gave, or said they could not
 	for after := ""; ; {
 		read[after] = true
 		listed, pg, err := s.gh.OpenPulls(ctx, q, after)
 		if err != nil {
 			return err
+		}
+		got += len(listed) + pg.Unread
+		if pg.After == "" && pg.Total > got {
+			// The last page, and GitHub's own count says more: PRs the
+			// answers left out without a word.
+			pg.Unread += pg.Total - got
 		}
 		s.res.Unread += pg.Unread
 		if len(s.self) == 0 && pg.Viewer != "" {
