@@ -65,7 +65,43 @@ type Event struct {
 	// Reviewed: the review's state as it stands now (GitHub rewrites a
 	// dismissed approval to "dismissed").
 	ReviewState string
+
+	// CommitAuthor, CommitCommitter: Committed only, the GitHub logins of
+	// the commit's git author and committer ("" when no account matches
+	// the git identity). GraphQL's Commit.author.user / committer.user give
+	// them; REST's committed timeline event has no account, so a REST read
+	// leaves both empty. They say whose push a commit is: a maintainer's
+	// fixup on a contributor's PR is not the PR author's action.
+	CommitAuthor    string
+	CommitCommitter string
+	// Team: ReviewRequested, ReviewRequestRemoved of a team, the team as
+	// "org/slug" (Reviewer then stays empty; a user's or bot's request has
+	// Reviewer set and Team empty). Team membership is not readable with a
+	// repository token, so a team request is answered by a maintainer.
+	Team string
+	// ReviewerBot: ReviewRequested, ReviewRequestRemoved, the requested
+	// reviewer is a bot (Copilot code review is requested as "Copilot", a
+	// Bot): its pending request never waits on a person.
+	ReviewerBot bool
+	// Access: Reviewed only, whether the review's author can push to the
+	// repository (GraphQL's PullRequestReview.authorCanPushToRepository),
+	// the permission GitHub's reviewDecision counts; AccessUnknown when the
+	// source does not tell (REST).
+	Access Access
 }
+
+// Access is what a source tells of an account's write access to the
+// repository.
+type Access int8
+
+const (
+	// AccessUnknown: the source does not tell (the zero value).
+	AccessUnknown Access = iota
+	// AccessWrite: the account can push (write, maintain or admin).
+	AccessWrite
+	// AccessNone: the account cannot push.
+	AccessNone
+)
 
 // Activity is what the rules need to know beyond the listing, summarised from
 // a PR's timeline or from the repository's recent comments.

@@ -28,6 +28,24 @@ type PR struct {
 	// Locked: the conversation is locked, so only collaborators can comment.
 	// actions/stale leaves such a PR alone; so does stalepr.
 	Locked bool
+
+	// Mergeable is GitHub's GraphQL mergeable state: "MERGEABLE",
+	// "CONFLICTING" or "UNKNOWN" (GitHub has not computed it yet); "" when
+	// the source does not tell. A conflict is the author's to resolve.
+	Mergeable string
+	// ReviewDecision is GitHub's GraphQL reviewDecision: "APPROVED",
+	// "CHANGES_REQUESTED" or "REVIEW_REQUIRED"; "" when there is none (no
+	// review is required and none decided) or the source does not tell.
+	// It counts only reviews by accounts with write access, as branch
+	// protection does.
+	ReviewDecision string
+	// AuthorBot: the PR's author is a Bot account (Dependabot, Renovate,
+	// the Copilot coding agent, which authors as "Copilot"). Its own
+	// actions still count as the author's.
+	AuthorBot bool
+	// AuthorAssociation is GitHub's author_association of the PR's author
+	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE...); "" when unknown.
+	AuthorAssociation string
 }
 
 // HasLabel reports whether the PR carries label, compared case-insensitively
