@@ -137,6 +137,10 @@ type Activity struct {
 	// Turn is whose turn the PR is on (see turnFold); unknown when only
 	// the repository's comments were read (FromComments).
 	Turn Turn
+	// Unsure are the accounts whose maintainer-ness was consulted and whose
+	// write access the run did not know (Options.Access): their
+	// author_association (or Options.Assume) decided.
+	Unsure []string
 }
 
 // updateSlack is how far updated_at may lie after the last explained event
@@ -164,13 +168,21 @@ func IsBotLogin(login string) bool {
 // reviews, the close, whose turn it is); then what the history cannot
 // explain of the listing's updated_at is put down to a person.
 func Summarize(pr PR, events []Event, staleLabel string, self []string) Activity {
+	return SummarizeWith(pr, events, staleLabel, Options{Self: self})
+}
+
+// SummarizeWith is Summarize with what the run knows of the accounts
+// (Options): who is a bot, a reviewer, a maintainer.
+func SummarizeWith(pr PR, events []Event, staleLabel string, o Options) Activity {
 	sorted := chronological(events)
-	f := newFolds(pr, sorted, staleLabel, who{self})
+	w := newWho(o, pr, sorted)
+	f := newFolds(pr, sorted, staleLabel, w, o.AuthorTurnLabels)
 	for _, e := range sorted {
 		f.add(e)
 	}
 	a := f.activity()
-	a.PushedAfterMark = pushedSinceMark(events, a.MarkHead)
+	a.PushedAfterMark = pushedSinceMark(events, a.MarkHead, w)
+	a.Unsure = w.unsureLogins()
 	return explain(a, pr)
 }
 
@@ -178,6 +190,7 @@ func Summarize(pr PR, events []Event, staleLabel string, self []string) Activity
 // the same order.
 type folds struct {
 	w           who
+	pr          PR
 	lastEventAt time.Time
 	mark        markFold
 	person      personFold
@@ -186,14 +199,15 @@ type folds struct {
 	turn        turnFold
 }
 
-func newFolds(pr PR, sorted []Event, staleLabel string, w who) *folds {
+func newFolds(pr PR, sorted []Event, staleLabel string, w who, authorTurnLabels []string) *folds {
 	return &folds{
 		w:       w,
+		pr:      pr,
 		mark:    markFold{w: w, staleLabel: staleLabel, botComments: map[string]time.Time{}},
-		person:  personFold{w: w, staleLabel: staleLabel, author: pr.Author},
-		reviews: reviewFold{author: pr.Author},
+		person:  personFold{w: w, staleLabel: staleLabel},
+		reviews: reviewFold{w: w},
 		close:   closeFold{w: w},
-		turn:    newTurnFold(pr, sorted, w),
+		turn:    newTurnFold(pr, sorted, w, authorTurnLabels),
 	}
 }
 
@@ -206,12 +220,16 @@ func (f *folds) add(e Event) {
 	f.close.add(e, f.mark.closeNoticeAt)
 	f.mark.add(e)
 	f.reviews.add(e)
-	f.turn.add(e)
+	f.turn.add(e, f.reviews.pending)
 }
 
 func (f *folds) activity() Activity {
 	pending := f.reviews.pending
-	author := f.reviews.author
+	author := f.pr.Author
+	approved := Approved(f.reviews.reviews)
+	if f.pr.ReviewDecision != "" {
+		approved = strings.EqualFold(f.pr.ReviewDecision, ReviewDecisionApproved) // GitHub's own word
+	}
 	return Activity{
 		MarkedAt:         f.mark.at,
 		ForeignMark:      f.mark.foreign(),
@@ -223,29 +241,12 @@ func (f *folds) activity() Activity {
 		ReopenedAt:       f.close.reopenedAt,
 		PendingReviewers: pending,
 		AwaitingReview:   len(pending) > 0 && author != "" && strings.EqualFold(f.person.login, author),
-		Approved:         Approved(f.reviews.reviews),
+		Approved:         approved,
 		ClosedBySelf:     f.close.bySelf,
 		ClosedNow:        !f.close.closedAt.IsZero(),
 		LastEventAt:      f.lastEventAt,
-		Turn:             f.turn.t,
+		Turn:             f.turn.final(f.pr),
 	}
-}
-
-// who tells stalepr's own logins, the bots and the people apart.
-type who struct{ self []string }
-
-func (w who) isSelf(login string) bool { return login != "" && ContainsFold(w.self, login) }
-
-// isBot: a bot account, or stalepr itself.
-func (w who) isBot(e Event) bool { return e.Bot || IsBotLogin(e.Actor) || w.isSelf(e.Actor) }
-
-// isPerson: the event is a person's. A commit is a person's unless a bot
-// authored or committed it (GitHub records no pusher).
-func (w who) isPerson(e Event) bool {
-	if e.Kind == Committed {
-		return !e.Bot
-	}
-	return e.Actor != "" && !w.isBot(e)
 }
 
 // trusted drops the marker of a comment stalepr did not write (a quote, a
@@ -325,7 +326,6 @@ func (m *markFold) comment(e Event) {
 type personFold struct {
 	w          who
 	staleLabel string
-	author     string
 
 	at    time.Time
 	login string
@@ -341,13 +341,14 @@ func (p *personFold) add(e Event, markedAt time.Time) {
 		p.at = e.At
 		return
 	}
-	if !p.w.isPerson(e) || !isActivity(e, p.staleLabel) {
+	if !p.w.counts(e) || !isActivity(e, p.staleLabel) {
 		return
 	}
 	p.at, p.login = e.At, e.Actor
 	if e.Kind == Committed {
-		// GitHub records no pusher; on a PR it is nearly always the author.
-		p.login = p.author
+		// GitHub records no pusher: a commit is its GitHub author's when
+		// known, otherwise (nearly always, on a PR) the PR author's.
+		p.login = p.w.commitLogin(e)
 	}
 }
 
@@ -362,9 +363,12 @@ func isActivity(e Event, staleLabel string) bool {
 	return true
 }
 
-// reviewFold collects the reviews given and the requests still pending.
+// reviewFold collects the reviews that count and the requests still
+// pending. A bot is never pending (a request of Copilot waits on no
+// person, and a nudge never mentions a bot), and only maintainers' reviews
+// count toward Approved, as in GitHub's reviewDecision.
 type reviewFold struct {
-	author  string
+	w       who
 	pending []string
 	reviews []Review
 }
@@ -372,19 +376,20 @@ type reviewFold struct {
 func (r *reviewFold) add(e Event) {
 	switch e.Kind {
 	case ReviewRequested:
-		if !ContainsFold(r.pending, e.Reviewer) {
-			r.pending = append(r.pending, e.Reviewer)
+		if key := requestKey(e); key != "" && !r.w.reviewerBot(e) && !ContainsFold(r.pending, key) {
+			r.pending = append(r.pending, key)
 		}
 	case ReviewRequestRemoved:
-		r.pending = removeFold(r.pending, e.Reviewer)
+		r.pending = removeFold(r.pending, requestKey(e))
 	case Reviewed:
-		r.reviews = append(r.reviews, Review{Reviewer: e.Actor, State: e.ReviewState, At: e.At})
-		// GitHub fulfils a team's request with any member's review; we
-		// cannot tell membership, so any review but the author's does.
 		r.pending = removeFold(r.pending, e.Actor)
-		if !strings.EqualFold(e.Actor, r.author) {
-			r.pending = removeTeams(r.pending)
+		if r.w.isBot(e) || r.w.isAuthor(e.Actor) || !r.w.maintainer(e.Actor, e.Association) {
+			return // a bot's or a stranger's review fulfils no team's request and decides nothing
 		}
+		r.reviews = append(r.reviews, Review{Reviewer: e.Actor, State: e.ReviewState, At: e.At})
+		// GitHub fulfils a team's request with a member's review; we cannot
+		// read membership, so a maintainer's review does.
+		r.pending = removeTeams(r.pending)
 	}
 }
 
@@ -445,8 +450,8 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 	if updatedAt.Sub(last.At) > slack {
 		return Activity{}, false
 	}
-	w := who{self}
-	f := newFolds(PR{}, sorted, "", w)
+	w := newWho(Options{Self: self}, PR{}, sorted)
+	f := newFolds(PR{}, sorted, "", w, nil)
 	for _, e := range sorted {
 		f.add(e)
 	}
@@ -478,7 +483,7 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 // of the mark's head descends from it. (Commits a force push left behind
 // descend from nothing we know and are ignored; a force push after the mark
 // is a dated event of its own.)
-func pushedSinceMark(events []Event, markHead string) bool {
+func pushedSinceMark(events []Event, markHead string, w who) bool {
 	if markHead == "" {
 		return false
 	}
@@ -498,7 +503,7 @@ func pushedSinceMark(events []Event, markHead string) bool {
 			for _, p := range c.Parents {
 				if after[p] {
 					after[c.SHA], grew = true, true
-					if !c.Bot {
+					if w.counts(c) {
 						return true
 					}
 					break

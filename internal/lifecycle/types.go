@@ -97,6 +97,10 @@ type Policy struct {
 	StaleClock            StaleClock // "" means ClockInactivity
 	DaysBeforeReviewNudge int        // -1: never nudge
 	NudgeLabel            string     // added with the nudge, removed when the turn passes; "" none
+
+	BotAccounts      []string // bot-accounts: bots whatever GitHub says (see Options.Bots)
+	Reviewers        []string // reviewers: logins counted as maintainers (see Options.Reviewers)
+	AuthorTurnLabels []string // author-turn-when-labeled: labels that put a PR on its author's turn
 }
 
 // CloseAction is what closing a stale PR does.
