@@ -246,6 +246,12 @@ func buildInputs() []Input {
 			Description: "What time counts toward marking and closing: inactivity (time without activity, see activity-from) " +
 				"or author-turn (only time on the author's turn: from a maintainer's review or comment, or the draft, until the author's push, reply or re-requested review; " +
 				"a pull request waiting on its reviewers or approved and waiting to be merged is never marked nor closed). See \"Whose turn it is\" in the README."},
+		{Name: "bot-accounts", to: list(func(c *Config) *[]string { return &c.Policy.BotAccounts }), Kind: List,
+			Description: "Comma-separated logins that are bots whatever GitHub says (a CI account that is a plain user): what they do is never activity and never passes the turn, under either stale-clock."},
+		{Name: "reviewers", to: list(func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
+			Description: "Comma-separated logins counted as maintainers for whose turn it is, besides the accounts with write access to the repository (for projects whose reviewers are not all committers)."},
+		{Name: "author-turn-when-labeled", to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
+			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added. Empty: none."},
 		{Name: inputReviewNudgeDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeReviewNudge }), Kind: Days, Default: "-1",
 			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the pending requested reviewers, at most once per turn: " +
 				"a whole number, or -1 (the default) to never nudge. Works with either stale-clock; it never marks, labels stale or closes."},

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,5 +46,22 @@ func TestParseTurnErrors(t *testing.T) {
 		if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Name != tt.name || !strings.Contains(errs[0].Msg, tt.says) {
 			t.Errorf("Parse(%v) = %v, want one error on %s saying %q", tt.inputs, err, tt.name, tt.says)
 		}
+	}
+}
+
+// TestParseWhoCountsInputs: bot-accounts, reviewers and
+// author-turn-when-labeled are comma-separated lists, empty by default.
+func TestParseWhoCountsInputs(t *testing.T) {
+	t.Parallel()
+	c := mustParse(t, map[string]string{"bot-accounts": "project-ci, release-robot", "reviewers": "docs-lead",
+		"author-turn-when-labeled": "needs-rebase,S-waiting-on-author"})
+	p := c.Policy
+	if !slices.Equal(p.BotAccounts, []string{"project-ci", "release-robot"}) || !slices.Equal(p.Reviewers, []string{"docs-lead"}) ||
+		!slices.Equal(p.AuthorTurnLabels, []string{"needs-rebase", "S-waiting-on-author"}) {
+		t.Errorf("got bots %q, reviewers %q, labels %q", p.BotAccounts, p.Reviewers, p.AuthorTurnLabels)
+	}
+	d := mustParse(t, map[string]string{}).Policy
+	if len(d.BotAccounts)+len(d.Reviewers)+len(d.AuthorTurnLabels) != 0 {
+		t.Errorf("defaults not empty: %+v", d)
 	}
 }
