@@ -23,7 +23,8 @@ type Server struct {
 	protected                  map[string]bool // branches GitHub refuses to delete
 	now                        func() time.Time
 	clock                      *Clock
-	members                    map[string]bool // lower-case logins with author_association MEMBER
+	members                    map[string]bool   // lower-case logins with author_association MEMBER
+	permissions                map[string]string // lower-case login: role on the repository (SetPermission)
 
 	issues  []*issueRec // ordered by number
 	byNum   map[int]*issueRec

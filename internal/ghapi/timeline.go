@@ -61,6 +61,24 @@ func (g *gitPerson) isBot() bool {
 	return lifecycle.IsBotLogin(g.Name) || strings.HasSuffix(email, "[bot]@users.noreply.github.com")
 }
 
+// login is the GitHub account a git identity names, where REST tells it:
+// a private commit e-mail, ID+LOGIN@users.noreply.github.com (or the older
+// LOGIN@users.noreply.github.com), is the account's own. GitHub's web-flow
+// committer (noreply@github.com) and other e-mails name no account: "".
+func (g *gitPerson) login() string {
+	if g == nil {
+		return ""
+	}
+	local, ok := strings.CutSuffix(strings.ToLower(g.Email), "@users.noreply.github.com")
+	if !ok || local == "" {
+		return ""
+	}
+	if _, name, found := strings.Cut(local, "+"); found {
+		local = name
+	}
+	return local
+}
+
 type user struct {
 	Login string `json:"login"`
 	Type  string `json:"type"`
@@ -121,6 +139,7 @@ func (e timelineEvent) events() []lifecycle.Event {
 		// bot authored or committed (a branch updater's merge, a
 		// formatter's fix-up) is the bot's, not a person's.
 		ev.Actor, ev.Bot = "", e.Author.isBot() || e.Committer.isBot()
+		ev.CommitAuthor, ev.CommitCommitter = e.Author.login(), e.Committer.login()
 		ev.SHA = e.SHA
 		for _, p := range e.Parents {
 			ev.Parents = append(ev.Parents, p.SHA)
@@ -146,7 +165,7 @@ func (e timelineEvent) events() []lifecycle.Event {
 		}
 	case lifecycle.ReviewRequested, lifecycle.ReviewRequestRemoved:
 		if e.RequestedReviewer != nil {
-			ev.Reviewer = e.RequestedReviewer.Login
+			ev.Reviewer, ev.ReviewerBot = e.RequestedReviewer.identity()
 		} else if e.RequestedTeam != nil {
 			ev.Reviewer = lifecycle.TeamPrefix + e.RequestedTeam.Slug
 		}
