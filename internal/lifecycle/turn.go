@@ -41,6 +41,11 @@ type Turn struct {
 	// AuthorAt is the author's last action that counts for the turn; zero
 	// when none is seen.
 	AuthorAt time.Time
+	// Label is the author-turn label (author-turn-when-labeled) that put
+	// the PR on the author's turn; Conflict: a merge conflict did. Both
+	// leave By empty.
+	Label    string
+	Conflict bool
 	// NudgedAt is our latest review nudge; zero when none.
 	NudgedAt time.Time
 }
@@ -236,15 +241,17 @@ func (f *turnFold) final(pr PR) Turn {
 	if t.Whose == TurnAuthor {
 		return t
 	}
-	switch {
-	case intersectsFold(pr.Labels, f.labels):
-		since := Later(t.Since, f.labelAt)
-		if f.labelAt.IsZero() {
-			since = Later(t.Since, pr.UpdatedAt)
+	for _, l := range pr.Labels {
+		if ContainsFold(f.labels, l) {
+			since := Later(t.Since, f.labelAt)
+			if f.labelAt.IsZero() {
+				since = Later(t.Since, pr.UpdatedAt)
+			}
+			return Turn{Whose: TurnAuthor, Since: since, AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Label: l}
 		}
-		return Turn{Whose: TurnAuthor, Since: since, AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt}
-	case strings.EqualFold(pr.Mergeable, MergeableConflicting):
-		return Turn{Whose: TurnAuthor, Since: Later(t.Since, pr.UpdatedAt), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt}
+	}
+	if strings.EqualFold(pr.Mergeable, MergeableConflicting) {
+		return Turn{Whose: TurnAuthor, Since: Later(t.Since, pr.UpdatedAt), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
 	}
 	return t
 }

@@ -51,6 +51,9 @@ type sweeper struct {
 	q          queue               // every open PR listed, for the queue views (queue.go)
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
+
+	access        map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login (access.go)
+	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
 }
 
 type planned struct {
@@ -179,7 +182,7 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 				s.fail(p.pr, err)
 				continue
 			}
-			if act, ok := lifecycle.FromComments(byIssue[p.pr.Number], p.pr.UpdatedAt, s.self, commentSlack); ok {
+			if act, ok := lifecycle.FromComments(s.botAccounts(byIssue[p.pr.Number]), p.pr.UpdatedAt, s.self, commentSlack); ok {
 				// NeedDetail: the comments do not date the mark, the
 				// timeline does.
 				if np := s.decide(p.pr, &act); np.d.Action != lifecycle.NeedDetail {
@@ -387,7 +390,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 		return lifecycle.Activity{}, err
 	}
 	s.noteNotices(pr.Number, events)
-	return lifecycle.Summarize(pr, events, s.pol.StaleLabel, s.self), nil
+	return s.summarize(ctx, pr, events)
 }
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
