@@ -662,8 +662,8 @@ func (s *Server) RequestReview(n int, u User, at time.Time, reviewer string) {
 	s.addEventLocked(rec, e)
 }
 
-// removeReviewRequest withdraws a review request (see RequestReview).
-func (s *Server) removeReviewRequest(n int, u User, at time.Time, reviewer string) {
+// RemoveReviewRequest withdraws a review request as u (see RequestReview).
+func (s *Server) RemoveReviewRequest(n int, u User, at time.Time, reviewer string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := s.mustGet(n)
