@@ -247,7 +247,7 @@ func buildInputs() []Input {
 				"or author-turn (only time on the author's turn: from a maintainer's review or comment, or the draft, until the author's push, reply or re-requested review; " +
 				"a pull request waiting on its reviewers or approved and waiting to be merged is never marked nor closed). See \"Whose turn it is\" in the README."},
 		{Name: "bot-accounts", to: list(func(c *Config) *[]string { return &c.Policy.BotAccounts }), Kind: List,
-			Description: "Comma-separated logins that are bots whatever GitHub says (a CI account that is a plain user): what they do is never activity and never passes the turn, under either stale-clock."},
+			Description: "Comma-separated logins that are bots whatever GitHub says (a CI account that is a plain user): what they do is never a person's activity (what activity-from: people and a stale pull request's un-staling count) and never passes the turn, under either stale-clock."},
 		{Name: "reviewers", to: list(func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
 			Description: "Comma-separated logins counted as maintainers for whose turn it is, besides the accounts with write access to the repository (for projects whose reviewers are not all committers)."},
 		{Name: "author-turn-when-labeled", to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
