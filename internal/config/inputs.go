@@ -249,7 +249,8 @@ func buildInputs() []Input {
 		{Name: "bot-accounts", to: list(func(c *Config) *[]string { return &c.Policy.BotAccounts }), Kind: List,
 			Description: "Comma-separated logins that are bots whatever GitHub says (a CI account that is a plain user): what they do is never a person's activity (what activity-from: people and a stale pull request's un-staling count) and never passes the turn, under either stale-clock."},
 		{Name: "reviewers", to: list(func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
-			Description: "Comma-separated logins counted as maintainers for whose turn it is, besides the accounts with write access to the repository (for projects whose reviewers are not all committers)."},
+			Description: "Comma-separated reviewers besides the accounts with write access to the repository, for whose turn it is (for projects whose reviewers are not all committers): " +
+				"logins, counted as maintainers; and teams as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token)."},
 		{Name: "author-turn-when-labeled", to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
 			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added. Empty: none."},
 		{Name: inputReviewNudgeDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeReviewNudge }), Kind: Days, Default: "-1",

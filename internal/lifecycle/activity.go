@@ -213,6 +213,9 @@ func newFolds(pr PR, sorted []Event, staleLabel string, w who, authorTurnLabels 
 
 func (f *folds) add(e Event) {
 	e = f.w.trusted(e)
+	if f.w.answersListedTeam(e, f.reviews.pending) {
+		e.Access = AccessWrite // a listed team's reviewer, for this review
+	}
 	f.lastEventAt = Later(f.lastEventAt, e.At)
 	// The person fold reads the mark as it stood before e (an un-stale of
 	// ours dates what came after it), the close fold our closing comment.
@@ -383,7 +386,7 @@ func (r *reviewFold) add(e Event) {
 		r.pending = removeFold(r.pending, requestKey(e))
 	case Reviewed:
 		r.pending = removeFold(r.pending, e.Actor)
-		if r.w.isBot(e) || r.w.isAuthor(e.Actor) || !r.w.maintainer(e.Actor, e.Association) {
+		if r.w.isBot(e) || r.w.isAuthor(e.Actor) || !r.w.maintainer(e) {
 			return // a bot's or a stranger's review fulfils no team's request and decides nothing
 		}
 		r.reviews = append(r.reviews, Review{Reviewer: e.Actor, State: e.ReviewState, At: e.At})

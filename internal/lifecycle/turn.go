@@ -171,7 +171,7 @@ func (f *turnFold) pass(e Event, pending []string) bool {
 		}
 		return true
 	}
-	if !maintainerAction(e) || !f.w.maintainer(e.Actor, e.Association) {
+	if !maintainerAction(e) || !f.w.maintainer(e) {
 		return false
 	}
 	state := strings.ToUpper(e.ReviewState)

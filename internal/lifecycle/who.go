@@ -14,8 +14,12 @@ type Options struct {
 	// Bots are accounts that are bots whatever GitHub says (bot-accounts):
 	// a CI robot that is a plain User. Never activity, never a turn.
 	Bots []string
-	// Reviewers are logins counted as maintainers whatever their access
-	// (reviewers), for projects whose reviewers are not all committers.
+	// Reviewers are logins counted as maintainers whatever their access,
+	// and teams ("org/slug") whose pending review request a person's
+	// review answers as a maintainer's (reviewers), for projects whose
+	// reviewers are not all committers. Team membership cannot be read
+	// with a repository token: while such a team's review is requested,
+	// any person's review but the author's is taken for its member's.
 	Reviewers []string
 	// Access is each account's write access as the run learnt it (its
 	// repository permission), by lower-case login. A review's own Access
@@ -141,16 +145,20 @@ func (w who) commitLogin(e Event) string {
 	return w.author
 }
 
-// maintainer: login may push to the repository (write, maintain, admin),
-// as the run learnt it or a review told; where that is unknown, as
-// assumed or as author_association says. Bots are never maintainers;
-// reviewers always are.
-func (w who) maintainer(login, association string) bool {
-	if login == "" || w.isBotLogin(login) {
+// maintainer: e's actor may push to the repository (write, maintain,
+// admin), as e itself (a review), the run or another review told; where
+// that is unknown, as assumed or as author_association says. Bots are
+// never maintainers; reviewers always are.
+func (w who) maintainer(e Event) bool {
+	login, association := e.Actor, e.Association
+	if login == "" || w.isBot(e) {
 		return false
 	}
 	if ContainsFold(w.reviewers, login) {
 		return true
+	}
+	if e.Access != AccessUnknown {
+		return e.Access == AccessWrite
 	}
 	key := strings.ToLower(login)
 	if a, ok := w.access[key]; ok && a != AccessUnknown {
@@ -161,6 +169,28 @@ func (w who) maintainer(login, association string) bool {
 		return w.assume == AccessWrite
 	}
 	return IsMaintainer(association)
+}
+
+// answersListedTeam: e is a person's review (not the author's) while a
+// review is requested of a team listed in reviewers ("org/slug"; REST's
+// request names the slug only, of the repository owner's organisation).
+func (w who) answersListedTeam(e Event, pending []string) bool {
+	if e.Kind != Reviewed || e.Access == AccessWrite || !w.isPerson(e) || w.isAuthor(e.Actor) {
+		return false
+	}
+	for _, p := range pending {
+		team, ok := strings.CutPrefix(p, TeamPrefix)
+		if !ok {
+			continue
+		}
+		for _, r := range w.reviewers {
+			_, slug, isTeam := strings.Cut(r, "/")
+			if isTeam && (strings.EqualFold(team, r) || !strings.Contains(team, "/") && strings.EqualFold(team, slug)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unsureLogins are the accounts whose access was unknown and consulted.

@@ -138,12 +138,16 @@ func TestTurnRuleMaintainerIsWriteAccess(t *testing.T) {
 	f.Comment(writer, quiet, daysAgo(30), "please rebase")
 	reviewer := w.openPR(60, alice)
 	f.Comment(reviewer, docs, daysAgo(30), "the docs need a section")
+	teamReview := w.openPR(60, alice)
+	f.RequestReview(teamReview, alice, daysAgo(59), "team:docs")
+	f.Review(teamReview, fakegithub.Person("writer"), daysAgo(30), "CHANGES_REQUESTED", "a section is missing")
 	young := w.openPR(5, alice)
 	f.Comment(young, fakegithub.Person("newcomer"), daysAgo(4), "nice")
-	w.run(with(authorTurnInputs, "reviewers", "docs-lead"))
-	w.expectMarked(t, map[int]bool{memberOnly: false, again: false, writer: true, reviewer: true},
+	w.run(with(authorTurnInputs, "reviewers", "docs-lead, octo/docs"))
+	w.expectMarked(t, map[int]bool{memberOnly: false, again: false, writer: true, reviewer: true, teamReview: true},
 		map[int]string{memberOnly: "an org member without write access commented", again: "the same again",
-			writer: "a writer with association CONTRIBUTOR commented", reviewer: "a listed reviewer commented"})
+			writer: "a writer with association CONTRIBUTOR commented", reviewer: "a listed reviewer commented",
+			teamReview: "the listed docs team's requested review"})
 	asked := map[string]int{}
 	for _, r := range f.Requests() {
 		if r.Route == "GET /repos/{owner}/{repo}/collaborators/{username}/permission" {
