@@ -11,18 +11,6 @@ import (
 // Who counts and what moves the turn, end to end through the HTTP path:
 // README "Whose turn it is", one test per rule (issue 23).
 
-// with returns inputs plus more.
-func with(inputs map[string]string, more ...string) map[string]string {
-	out := map[string]string{}
-	for k, v := range inputs {
-		out[k] = v
-	}
-	for i := 0; i+1 < len(more); i += 2 {
-		out[more[i]] = more[i+1]
-	}
-	return out
-}
-
 // expectMarked runs nothing: it checks each PR's stale label against want.
 func (w *world) expectMarked(t *testing.T, want map[int]bool, names map[int]string) {
 	t.Helper()
@@ -91,7 +79,7 @@ func TestTurnRuleClockFromAuthorsLastAction(t *testing.T) {
 	}
 	idle := draft()
 	f.Push(idle, "alice", daysAgo(30), "wip")
-	inputs := with(authorTurnInputs, "days-before-stale", "20")
+	inputs := sfWith(authorTurnInputs, "days-before-stale", "20")
 	w.run(inputs)
 	w.expectMarked(t, map[int]bool{working: false, idle: true}, map[int]string{working: "pushed 12 days ago", idle: "pushed 30 days ago"})
 	if cs := f.Comments(idle); len(cs) == 0 || !strings.Contains(cs[0].Body, "since "+daysAgo(30).Format(time.DateOnly)) {
@@ -110,7 +98,7 @@ func TestTurnRuleBotAccounts(t *testing.T) {
 	commented := w.openPR(60, alice)
 	f.Push(commented, "alice", daysAgo(30), "fix")
 	f.Comment(commented, robot, daysAgo(30).Add(time.Minute), "build passed")
-	w.run(with(authorTurnInputs, "bot-accounts", "Project-CI"))
+	w.run(sfWith(authorTurnInputs, "bot-accounts", "Project-CI"))
 	w.expectMarked(t, map[int]bool{commented: false}, map[int]string{commented: "a CI account commented after the push"})
 
 	stale := w.markedPR(3)
@@ -143,7 +131,7 @@ func TestTurnRuleMaintainerIsWriteAccess(t *testing.T) {
 	f.Review(teamReview, fakegithub.Person("writer"), daysAgo(30), "CHANGES_REQUESTED", "a section is missing")
 	young := w.openPR(5, alice)
 	f.Comment(young, fakegithub.Person("newcomer"), daysAgo(4), "nice")
-	w.run(with(authorTurnInputs, "reviewers", "docs-lead, octo/docs"))
+	w.run(sfWith(authorTurnInputs, "reviewers", "docs-lead, octo/docs"))
 	w.expectMarked(t, map[int]bool{memberOnly: false, again: false, writer: true, reviewer: true, teamReview: true},
 		map[int]string{memberOnly: "an org member without write access commented", again: "the same again",
 			writer: "a writer with association CONTRIBUTOR commented", reviewer: "a listed reviewer commented",
@@ -255,7 +243,7 @@ func TestTurnRuleAuthorTurnLabel(t *testing.T) {
 	f.Label(recent, maint, daysAgo(5), "needs-rebase")
 	other := w.openPR(60, alice)
 	f.Label(other, maint, daysAgo(20), "enhancement")
-	w.run(with(authorTurnInputs, "author-turn-when-labeled", "needs-rebase, S-waiting-on-author"))
+	w.run(sfWith(authorTurnInputs, "author-turn-when-labeled", "needs-rebase, S-waiting-on-author"))
 	w.expectMarked(t, map[int]bool{labelled: true, recent: false, other: false},
 		map[int]string{labelled: "labelled needs-rebase 20 days ago", recent: "labelled 5 days ago", other: "another label"})
 	if cs := f.Comments(labelled); len(cs) == 0 || !strings.Contains(cs[0].Body, "since "+daysAgo(20).Format(time.DateOnly)+", labelled needs-rebase") {
