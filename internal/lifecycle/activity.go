@@ -110,18 +110,21 @@ type Activity struct {
 	// ForeignMark: that label was not stalepr's. A person added it by hand,
 	// or another bot (actions/stale before a switch) did with its own
 	// comment. Such a mark keeps its clock and gets no notice of ours.
-	ForeignMark      bool
-	NoticeAt         time.Time // our stale notice for that mark; zero when none
-	MarkHead         string    // the head commit when our notice was posted; "" when unknown
-	PushedAfterMark  bool      // commits no bot made reached the PR after that (see pushedSinceMark)
-	CloseNoticeAt    time.Time // our closing comment for that mark; zero when none
-	LastPersonAt     time.Time // the last thing a person did; zero when nothing seen
-	LastPersonLogin  string
-	ReopenedAt       time.Time // the last reopening, by anyone
-	PendingReviewers []string  // review requested and not yet given
-	AwaitingReview   bool      // the author acted last and waits for a requested review
-	Approved         bool      // an approval still stands (see Approved)
-	ClosedBySelf     bool      // the last close was stalepr's, after its own closing comment
+	ForeignMark     bool
+	NoticeAt        time.Time // our stale notice for that mark; zero when none
+	MarkHead        string    // the head commit when our notice was posted; "" when unknown
+	PushedAfterMark bool      // commits no bot made reached the PR after that (see pushedSinceMark)
+	// AuthorPushedAfterMark: some of those commits are the author's (see
+	// who.commitIsAuthor): what hands the author's turn back.
+	AuthorPushedAfterMark bool
+	CloseNoticeAt         time.Time // our closing comment for that mark; zero when none
+	LastPersonAt          time.Time // the last thing a person did; zero when nothing seen
+	LastPersonLogin       string
+	ReopenedAt            time.Time // the last reopening, by anyone
+	PendingReviewers      []string  // review requested and not yet given
+	AwaitingReview        bool      // the author acted last and waits for a requested review
+	Approved              bool      // an approval still stands (see Approved)
+	ClosedBySelf          bool      // the last close was stalepr's, after its own closing comment
 	// ClosedNow: the history ends with a close, no reopening after it. The
 	// rules read open PRs, so the PR was closed after it was listed (by a
 	// concurrent run, by a person): it is left alone.
@@ -181,7 +184,8 @@ func SummarizeWith(pr PR, events []Event, staleLabel string, o Options) Activity
 		f.add(e)
 	}
 	a := f.activity()
-	a.PushedAfterMark = pushedSinceMark(events, a.MarkHead, w)
+	a.PushedAfterMark = pushedSinceMark(events, a.MarkHead, w.counts)
+	a.AuthorPushedAfterMark = pushedSinceMark(events, a.MarkHead, w.byAuthor)
 	a.Unsure = w.unsureLogins()
 	return explain(a, pr)
 }
@@ -486,7 +490,7 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 // of the mark's head descends from it. (Commits a force push left behind
 // descend from nothing we know and are ignored; a force push after the mark
 // is a dated event of its own.)
-func pushedSinceMark(events []Event, markHead string, w who) bool {
+func pushedSinceMark(events []Event, markHead string, counts func(Event) bool) bool {
 	if markHead == "" {
 		return false
 	}
@@ -506,7 +510,7 @@ func pushedSinceMark(events []Event, markHead string, w who) bool {
 			for _, p := range c.Parents {
 				if after[p] {
 					after[c.SHA], grew = true, true
-					if w.counts(c) {
+					if counts(c) {
 						return true
 					}
 					break

@@ -308,3 +308,29 @@ func TestTurnConflictOrAuthorLabel(t *testing.T) {
 			whose: lifecycle.TurnReviewers},
 	})
 }
+
+// TestTurnStaleMaintainersPushAfterMark: under author-turn a maintainer's
+// commit pushed on the marked head (its git date old) un-stales nothing,
+// so the next run does not mark the PR again; the author's does.
+func TestTurnStaleMaintainersPushAfterMark(t *testing.T) {
+	p := with(pr(daysAgo(1), staleLabel), func(p *lifecycle.PR) { p.CreatedAt = daysAgo(60) })
+	history := func(commitAuthor string) []lifecycle.Event {
+		notice := staleNotice(daysAgo(3), selfLogin, daysAgo(3))
+		notice.MarkHead = "h1"
+		return []lifecycle.Event{
+			reviewed(daysAgo(30), maintainer, "MEMBER", "changes_requested"),
+			labeled(daysAgo(3), selfLogin, staleLabel), notice,
+			{Kind: lifecycle.Committed, At: daysAgo(40), SHA: "h2", Parents: []string{"h1"}, CommitAuthor: commitAuthor},
+		}
+	}
+	pol := policy(authorTurn)
+	for _, c := range []struct {
+		by   string
+		want lifecycle.Action
+	}{{maintainer, lifecycle.Keep}, {author, lifecycle.Unstale}} {
+		a := lifecycle.SummarizeWith(p, history(c.by), staleLabel, lifecycle.Options{Self: []string{selfLogin}})
+		if d := lifecycle.Decide(p, &a, now, pol); d.Action != c.want {
+			t.Errorf("%s pushed after the mark: %v, want %v", c.by, d, c.want)
+		}
+	}
+}

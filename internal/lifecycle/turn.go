@@ -341,7 +341,7 @@ func turnStale(act *Activity, personSince bool) (unstale, stillPersonSince bool)
 	if t.Whose == TurnUnknown {
 		return false, personSince // not read: the caller asks for the timeline
 	}
-	if t.Whose != TurnAuthor || act.PushedAfterMark ||
+	if t.Whose != TurnAuthor || act.AuthorPushedAfterMark ||
 		!act.MarkedAt.IsZero() && t.AuthorAt.Sub(act.MarkedAt) > 0 {
 		return true, false
 	}
