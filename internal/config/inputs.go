@@ -261,6 +261,10 @@ func buildInputs() []Input {
 				"{{days-waiting}} is the days on the reviewers' turn."},
 		{Name: inputReviewNudgeLabel, to: text(func(c *Config) *string { return &c.Policy.NudgeLabel }), Kind: Text,
 			Description: "Label added with the review nudge and removed when the turn passes. Empty: none."},
+		{Name: inputQuietPeriods, to: quietPeriods(func(c *Config) *lifecycle.Quiet { return &c.Policy.Quiet }), Kind: List,
+			Description: "Quiet periods: comma-separated UTC date ranges (2026-12-20..2027-01-06, both days included), single dates (2026-12-25) or weekdays (sat, sunday), " +
+				"at most 50, a range at most 366 days. On those days stalepr marks, closes and nudges nothing (un-stales and label clean-ups go on), " +
+				"and the days-before-* clocks do not count them: whatever falls due is due that many days later. Empty: none."},
 		{Name: inputCloseAction, to: choice(func(c *Config) *lifecycle.CloseAction { return &c.Policy.CloseAction }), Kind: Choice, Default: string(lifecycle.CloseClosed), Choices: []string{string(lifecycle.CloseClosed), string(lifecycle.CloseToDraft)},
 			Description: "What closing a stale pull request does: close, or draft (convert it to a draft, post the closing comment and remove the stale label; it stays open and its author can mark it ready again). " +
 				"draft needs a personal access token or a GitHub App token in repo-token: GitHub refuses the conversion to the workflow's GITHUB_TOKEN."},

@@ -105,9 +105,9 @@ func Decide(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	}
 
 	if pr.HasLabel(p.StaleLabel) {
-		return decideStale(pr, act, now, p)
+		return p.hold(decideStale(pr, act, now, p), now)
 	}
-	return decideFresh(pr, act, now, p)
+	return p.hold(decideFresh(pr, act, now, p), now)
 }
 
 func exemption(pr PR, p Policy) (Reason, bool) {

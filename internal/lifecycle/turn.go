@@ -373,9 +373,8 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	if act != nil && act.ClosedNow {
 		return NudgeNone // closed since it was listed: left alone, as by Decide
 	}
-	wait := time.Duration(p.DaysBeforeReviewNudge) * Day
 	if act == nil || act.Turn.Whose == TurnUnknown {
-		if labelled || p.DaysBeforeReviewNudge >= 0 && now.Sub(pr.CreatedAt) >= wait {
+		if labelled || p.nudgeDue(pr.CreatedAt, p.Quiet.Resume(now)) {
 			return NudgeDetail
 		}
 		return NudgeNone
@@ -384,9 +383,9 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	onReviewers := t.Whose == TurnReviewers
 	nudged := onReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
 	switch {
-	case onReviewers && !nudged && p.DaysBeforeReviewNudge >= 0 && now.Sub(t.Since) >= wait:
+	case onReviewers && !nudged && p.nudgeDue(t.Since, now):
 		return NudgePost
-	case nudged && p.NudgeLabel != "" && !labelled:
+	case nudged && p.NudgeLabel != "" && !labelled && !p.Quiet.Paused(now):
 		return NudgeLabel
 	case labelled && !nudged:
 		return NudgeUnlabel

@@ -101,6 +101,8 @@ type Policy struct {
 	BotAccounts      []string // bot-accounts: bots whatever GitHub says (see Options.Bots)
 	Reviewers        []string // reviewers: logins counted as maintainers (see Options.Reviewers)
 	AuthorTurnLabels []string // author-turn-when-labeled: labels that put a PR on its author's turn
+
+	Quiet Quiet // quiet periods: days no clock counts, when nothing is marked, closed or nudged (quiet.go)
 }
 
 // CloseAction is what closing a stale PR does.
@@ -116,23 +118,6 @@ const (
 
 // Day is the unit of every threshold.
 const Day = 24 * time.Hour
-
-// StaleCutoff is the instant before which a PR's last activity makes it stale.
-// ok is false when marking is disabled.
-func (p Policy) StaleCutoff(now time.Time) (cutoff time.Time, ok bool) {
-	if p.DaysBeforeStale < 0 {
-		return time.Time{}, false
-	}
-	return now.Add(-time.Duration(p.DaysBeforeStale) * Day), true
-}
-
-// CloseDate is when a PR marked at markedAt closes if nobody acts.
-func (p Policy) CloseDate(markedAt time.Time) time.Time {
-	if p.DaysBeforeClose < 0 || markedAt.IsZero() {
-		return time.Time{}
-	}
-	return markedAt.Add(time.Duration(p.DaysBeforeClose) * Day)
-}
 
 // ContainsFold reports whether list holds s, ignoring case and surrounding
 // space, as GitHub compares label names and logins.

@@ -34,8 +34,11 @@ type dashGroup struct {
 // PRs grouped by what they wait for, each linked, with its age in that
 // state, and the age histogram. Untrusted titles are escaped as in the job
 // summary. The time of the update is not part of it (package dashboard adds
-// it), so a run that finds nothing changed has nothing to write.
-func Dashboard(r sweep.Result) string {
+// it), so a run that finds nothing changed has nothing to write. In a
+// quiet period it says so first.
+func Dashboard(r sweep.Result) string { return dashQuiet(r) + dashboard(r) }
+
+func dashboard(r sweep.Result) string {
 	var b strings.Builder
 	now := r.Now
 	days := func(t time.Time) string {

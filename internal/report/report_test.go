@@ -314,6 +314,8 @@ func TestSummaryGolden(t *testing.T) {
 		{"listing-failed", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1}},
 		{"listing-failed-after-changes", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1, Items: append(as(sweep.Marked, item(1, "a")), as(sweep.Closed, item(2, "b"))...)}},
 		{"completed", sweep.Result{RateRemaining: 10, RateLimit: 60}},
+		{"quiet-period", quietRun(false)},
+		{"quiet-period-dry-run", quietRun(true)},
 		{"failed", sweep.Result{Items: []sweep.Item{{Outcome: sweep.Failed, Number: 7, Title: "T", URL: "https://github.com/o/r/pull/7", Err: "PUT labels: 500 Internal Server Error"}}}},
 		{"skipped", sweep.Result{Items: []sweep.Item{{Outcome: sweep.Skipped, Number: 8, Title: "Draft", Reason: lifecycle.ReasonDraft}}}},
 		{"cleaned", sweep.Result{Items: []sweep.Item{{Outcome: sweep.LabelCleaned, Number: 9, Title: "Merged"}}}},
@@ -834,5 +836,58 @@ func TestFenceWriteError(t *testing.T) {
 	}
 	if err := Untrusted(failWriter{}, "x"); err == nil {
 		t.Errorf("Untrusted: no error from a failing writer")
+	}
+}
+
+// quietRun is a run inside a quiet period that held a mark and a close:
+// the summary says so, and its next 14 days show them on the period's end.
+func quietRun(dry bool) sweep.Result {
+	now := time.Date(2026, 12, 28, 12, 0, 0, 0, time.UTC)
+	end := time.Date(2027, 1, 7, 0, 0, 0, 0, time.UTC)
+	return sweep.Result{Now: now, DryRun: dry, QuietUntil: end, QuietHeld: 2, Considered: 3, ListedAll: true, RateRemaining: -1,
+		Items: []sweep.Item{{Outcome: sweep.StillStale, Number: 5, Title: "Waiting", Action: lifecycle.Keep, Reason: lifecycle.ReasonQuiet, CloseAt: end}},
+		Queue: []sweep.QueueItem{
+			{Number: 5, Title: "Waiting", State: sweep.QueueStale, Since: now.AddDate(0, 0, -20), LastActivity: now.AddDate(0, 0, -50), Due: end},
+			{Number: 6, Title: "Old", State: sweep.QueueFresh, Since: now.AddDate(0, 0, -40), LastActivity: now.AddDate(0, 0, -40), Due: end},
+			{Number: 7, Title: "Newer", State: sweep.QueueFresh, Since: now.AddDate(0, 0, -20), LastActivity: now.AddDate(0, 0, -20), Due: end.Add(3 * 24 * time.Hour)},
+		}}
+}
+
+// TestDashboardQuietPeriod: in a quiet period the dashboard says so first,
+// under either clock, and its dates are the queue's (the period's end for
+// what it holds); outside one it says nothing of it.
+func TestDashboardQuietPeriod(t *testing.T) {
+	t.Parallel()
+	const line = "**Quiet period** (`quiet-periods`) until 2027‑01‑07: nothing is marked, closed or nudged"
+	for _, clock := range []lifecycle.StaleClock{lifecycle.ClockInactivity, lifecycle.ClockAuthorTurn} {
+		r := quietRun(false)
+		r.StaleClock = clock
+		d := Dashboard(r)
+		if !strings.HasPrefix(d, line) {
+			t.Errorf("%s: dashboard does not begin with the quiet period:\n%s", clock, d)
+		}
+		r.QuietUntil = time.Time{}
+		if d := Dashboard(r); strings.Contains(d, "Quiet period") {
+			t.Errorf("%s: dashboard outside a quiet period mentions one:\n%s", clock, d)
+		}
+	}
+	if d := Dashboard(quietRun(false)); !strings.Contains(d, "| #6 | Old | 40 days | 2027‑01‑07 |") {
+		t.Errorf("the held mark is not on the period's end:\n%s", d)
+	}
+}
+
+// TestTextQuietPeriod: the terminal's summary says what the job summary
+// says of a quiet period, in plain words.
+func TestTextQuietPeriod(t *testing.T) {
+	t.Parallel()
+	want := "Quiet period (quiet-periods) until 2027-01-07: this run marked, closed and nudged nothing, and the clocks do not count its days. " +
+		"Marks and closes already due that wait for its end: 2. Un-stales and label clean-ups go on.\n"
+	if s := Text(quietRun(false), "o/r"); !strings.Contains(s, want) {
+		t.Errorf("text summary lacks %q:\n%s", want, s)
+	}
+	r := quietRun(false)
+	r.QuietUntil = time.Time{}
+	if s := Text(r, "o/r"); strings.Contains(s, "Quiet period") {
+		t.Errorf("text summary outside a quiet period mentions one:\n%s", s)
 	}
 }

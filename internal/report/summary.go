@@ -55,6 +55,7 @@ func Summary(r sweep.Result, repo string) string {
 		b.WriteString("> [!WARNING]\n> **Dry run: nothing was changed.** `debug-only` is on: the outcomes below are what a real run would do.\n\n")
 	}
 	b.WriteString(runLine(r, mdStamp))
+	writeQuietNote(&b, r)
 
 	if r.Stopped != nil {
 		writeStopNote(&b, r)

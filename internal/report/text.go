@@ -24,6 +24,9 @@ func Text(r sweep.Result, repo string) string {
 		b.WriteString("Dry run: nothing was changed. The outcomes below are what a real run would do.\n")
 	}
 	b.WriteString(runLine(r, func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") + " UTC" }))
+	if s := quietWords(r, func(t time.Time) string { return t.UTC().Format("2006-01-02") }, func(s string) string { return s }); s != "" {
+		b.WriteString(s + "\n\n")
+	}
 
 	if r.Stopped != nil {
 		head, rest := stopNote(r, oneLine, func(s string) string { return s })

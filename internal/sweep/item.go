@@ -50,7 +50,7 @@ func (s *sweeper) item(p op) Item {
 		Number: p.pr.Number, Title: p.pr.Title, URL: p.pr.URL,
 		Action: p.d.Action, Reason: p.d.Reason,
 		LastActivity: p.d.InactiveSince, InactiveDays: daysSince(p.d.InactiveSince, s.now),
-		CloseAt: p.d.CloseAt,
+		CloseAt: s.pol.Due(p.d.CloseAt, s.now), // a close a quiet period holds: at its end
 	}
 	return it
 }

@@ -44,7 +44,7 @@ func (s *sweeper) nudgeDue(pr lifecycle.PR, act *lifecycle.Activity) time.Time {
 	if s.pol.DaysBeforeReviewNudge < 0 || act.Turn.Whose != lifecycle.TurnReviewers {
 		return time.Time{}
 	}
-	due := act.Turn.Since.Add(time.Duration(s.pol.DaysBeforeReviewNudge) * lifecycle.Day)
+	due := s.pol.Due(s.pol.NudgeDate(act.Turn.Since), s.now)
 	if lifecycle.DecideNudge(pr, act, lifecycle.Later(due, s.now), s.pol) != lifecycle.NudgePost {
 		return time.Time{}
 	}

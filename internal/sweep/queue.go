@@ -97,7 +97,7 @@ func (s *sweeper) settle(pr lifecycle.PR, d lifecycle.Decision) {
 	case d.Action == lifecycle.NeedDetail:
 		it.Due = time.Time{} // the run did not learn enough to tell
 	case stale && d.Action != lifecycle.Unstale:
-		it.State, it.Since, it.Due = QueueStale, d.MarkedAt, d.CloseAt
+		it.State, it.Since, it.Due = QueueStale, d.MarkedAt, s.pol.Due(d.CloseAt, s.now)
 		it.LastActivity = s.beforeMark(d.MarkedAt)
 		return
 	default:
@@ -113,10 +113,11 @@ func (s *sweeper) settle(pr lifecycle.PR, d lifecycle.Decision) {
 // its updated_at and the decision's clock are the mark itself, and a mark
 // comes after days-before-stale days without activity.
 func (s *sweeper) beforeMark(markedAt time.Time) time.Time {
-	if markedAt.IsZero() || s.pol.DaysBeforeStale < 0 {
+	cutoff, ok := s.pol.StaleCutoff(markedAt)
+	if markedAt.IsZero() || !ok {
 		return markedAt
 	}
-	return markedAt.Add(-time.Duration(s.pol.DaysBeforeStale) * lifecycle.Day)
+	return cutoff
 }
 
 // acted records a write done (or, in a dry run, one that would be): the
@@ -176,9 +177,7 @@ func (s *sweeper) markDueOf(it *QueueItem, since time.Time) time.Time {
 }
 
 // markDue is when a PR last active at last gets marked; zero when never.
+// A mark a quiet period holds is due at its end.
 func (s *sweeper) markDue(last time.Time) time.Time {
-	if s.pol.DaysBeforeStale < 0 || last.IsZero() {
-		return time.Time{}
-	}
-	return last.Add(time.Duration(s.pol.DaysBeforeStale) * lifecycle.Day)
+	return s.pol.Due(s.pol.MarkDate(last), s.now)
 }

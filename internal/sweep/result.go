@@ -55,6 +55,11 @@ type Result struct {
 	// it is in Queue (ListedUntil plus days-before-stale); later ones are
 	// not known.
 	MarksKnownUntil time.Time
+	// QuietUntil: the run fell in a quiet period (quiet-periods), which
+	// ends then; it marked, closed and nudged nothing. QuietHeld counts
+	// the marks, notices and closes that fell due and wait for its end.
+	QuietUntil time.Time
+	QuietHeld  int
 	// Stopped is why the run ended before it looked at everything; nil
 	// when it did not. Inspect it with errors.Is and errors.As: a Stop
 	// (Budget, RateReserve, RateLimit, Secondary, Deadline),

@@ -51,6 +51,7 @@ type sweeper struct {
 	q          queue               // every open PR listed, for the queue views (queue.go)
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
+	held       map[int]bool        // per PR: its latest decision is held by a quiet period (quiet.go)
 
 	access        map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login (access.go)
 	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
@@ -68,8 +69,10 @@ type planned struct {
 func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger) Result {
 	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
+	s.quietStart()
 	s.run(ctx)
 	s.res.Queue = s.queueItems()
+	s.res.QuietHeld = s.heldCount()
 	s.res.MarksKnownUntil = s.markDue(s.res.ListedUntil)
 	switch {
 	case len(s.self) > 0:
@@ -395,6 +398,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
+	s.noteHeld(pr.Number, p.d)
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
 	s.noteTurn(p)
 	s.settle(pr, p.d)

@@ -14,12 +14,8 @@ import (
 // so one there was closed or merged by a person (take it off), or closed by
 // us in a run that stopped before deleting its branch (finish that).
 func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
-	days := s.pol.DaysBeforeClose
-	if days < 0 {
-		days = 30
-	}
 	q := Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
-		Since: s.now.Add(-time.Duration(max(days, 1)) * lifecycle.Day)}
+		Since: s.pol.CleanupSince(s.now)}
 	var closed []lifecycle.PR
 	seen := map[int]bool{}
 	err := s.listUntil(ctx, s.gh.ListPRs, q, seen, func(pr lifecycle.PR) {
