@@ -29,7 +29,9 @@ func (s *sweeper) noteTurn(p planned) {
 		return
 	}
 	t := p.act.Turn
-	it.Turn, it.TurnSince = t.Whose, t.Since
+	// Since when the clock counts (the author's last action on a draft
+	// they keep working on): what the notice says too.
+	it.Turn, it.TurnSince = t.Whose, t.ClockFrom()
 	if t.Whose == lifecycle.TurnReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since) {
 		it.NudgedAt = t.NudgedAt // nudged in this turn already, by an earlier run
 	}

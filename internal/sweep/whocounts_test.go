@@ -80,8 +80,13 @@ func TestTurnRuleClockFromAuthorsLastAction(t *testing.T) {
 	idle := draft()
 	f.Push(idle, "alice", daysAgo(30), "wip")
 	inputs := sfWith(authorTurnInputs, "days-before-stale", "20")
-	w.run(inputs)
+	res := w.run(inputs)
 	w.expectMarked(t, map[int]bool{working: false, idle: true}, map[int]string{working: "pushed 12 days ago", idle: "pushed 30 days ago"})
+	for _, it := range res.Queue {
+		if it.Number == working && !it.TurnSince.Equal(daysAgo(12)) {
+			t.Errorf("the queue shows #%d waiting on its author since %s, want since its last push %s", working, it.TurnSince, daysAgo(12))
+		}
+	}
 	if cs := f.Comments(idle); len(cs) == 0 || !strings.Contains(cs[0].Body, "since "+daysAgo(30).Format(time.DateOnly)) {
 		t.Errorf("the notice does not count from the author's last push (%s):\n%v", daysAgo(30).Format(time.DateOnly), cs)
 	}
