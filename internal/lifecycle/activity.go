@@ -179,7 +179,7 @@ func Summarize(pr PR, events []Event, staleLabel string, self []string) Activity
 func SummarizeWith(pr PR, events []Event, staleLabel string, o Options) Activity {
 	sorted := chronological(events)
 	w := newWho(o, pr, sorted)
-	f := newFolds(pr, sorted, staleLabel, w, o.AuthorTurnLabels)
+	f := newFolds(pr, sorted, staleLabel, w, o)
 	for _, e := range sorted {
 		f.add(e)
 	}
@@ -203,7 +203,7 @@ type folds struct {
 	turn        turnFold
 }
 
-func newFolds(pr PR, sorted []Event, staleLabel string, w who, authorTurnLabels []string) *folds {
+func newFolds(pr PR, sorted []Event, staleLabel string, w who, o Options) *folds {
 	return &folds{
 		w:       w,
 		pr:      pr,
@@ -211,7 +211,7 @@ func newFolds(pr PR, sorted []Event, staleLabel string, w who, authorTurnLabels 
 		person:  personFold{w: w, staleLabel: staleLabel},
 		reviews: reviewFold{w: w},
 		close:   closeFold{w: w},
-		turn:    newTurnFold(pr, sorted, w, authorTurnLabels),
+		turn:    newTurnFold(pr, sorted, w, o),
 	}
 }
 
@@ -458,7 +458,7 @@ func FromComments(comments []Event, updatedAt time.Time, self []string, slack ti
 		return Activity{}, false
 	}
 	w := newWho(Options{Self: self}, PR{}, sorted)
-	f := newFolds(PR{}, sorted, "", w, nil)
+	f := newFolds(PR{}, sorted, "", w, Options{})
 	for _, e := range sorted {
 		f.add(e)
 	}

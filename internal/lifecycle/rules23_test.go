@@ -334,3 +334,51 @@ func TestTurnStaleMaintainersPushAfterMark(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideTurnLabels: the turn's label on, the other off, neither on the
+// maintainers' turn; exempt PRs left alone; the timeline needed first.
+func TestDecideTurnLabels(t *testing.T) {
+	const onAuthor, onReviewers = "waiting-on-author", "waiting-on-review"
+	pol := policy(func(p *lifecycle.Policy) { p.AuthorTurnLabel, p.ReviewersTurnLabel = onAuthor, onReviewers })
+	act := func(w lifecycle.Whose) *lifecycle.Activity { return turnAct(w, daysAgo(5)) }
+	for _, c := range []struct {
+		name   string
+		pr     lifecycle.PR
+		act    *lifecycle.Activity
+		pol    lifecycle.Policy
+		labels lifecycle.TurnLabels
+	}{
+		{"off", pr(now), act(lifecycle.TurnAuthor), policy(), lifecycle.TurnLabels{}},
+		{"the turn unread", pr(now), nil, pol, lifecycle.TurnLabels{Detail: true}},
+		{"the author's turn: its label on", pr(now), act(lifecycle.TurnAuthor), pol, lifecycle.TurnLabels{Add: onAuthor}},
+		{"passed to the reviewers: swapped", pr(now, onAuthor), act(lifecycle.TurnReviewers), pol, lifecycle.TurnLabels{Add: onReviewers, Remove: onAuthor}},
+		{"already right: nothing", pr(now, "Waiting-On-Review"), act(lifecycle.TurnReviewers), pol, lifecycle.TurnLabels{}},
+		{"the maintainers' turn: neither", pr(now, onReviewers), act(lifecycle.TurnMaintainers), pol, lifecycle.TurnLabels{Remove: onReviewers}},
+		{"exempt: left alone", with(pr(now, onAuthor), func(p *lifecycle.PR) { p.Locked = true }), act(lifecycle.TurnReviewers), pol, lifecycle.TurnLabels{}},
+	} {
+		if got := lifecycle.DecideTurnLabels(c.pr, c.act, c.pol); got != c.labels {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.labels)
+		}
+	}
+}
+
+// TestTurnLabelHandOver: a maintainer adding a turn label by hand hands the
+// turn to that party; stalepr's own label and a stranger's pass nothing.
+func TestTurnLabelHandOver(t *testing.T) {
+	opts := lifecycle.Options{AuthorTurnLabel: "waiting-on-author", ReviewersTurnLabel: "waiting-on-review",
+		Access: map[string]lifecycle.Access{maintainer: lifecycle.AccessWrite, "carol": lifecycle.AccessNone}}
+	runTurnCases(t, []turnCase{
+		{name: "a maintainer's waiting-on-author: the author's turn", opts: opts,
+			events: []lifecycle.Event{labeled(daysAgo(20), maintainer, "waiting-on-author")}, whose: lifecycle.TurnAuthor, since: daysAgo(20)},
+		{name: "a maintainer's waiting-on-review: the reviewers'", opts: opts,
+			events: []lifecycle.Event{said(daysAgo(30), maintainer, "MEMBER"), labeled(daysAgo(20), maintainer, "waiting-on-review")},
+			whose:  lifecycle.TurnReviewers, since: daysAgo(20)},
+		{name: "stalepr's own label passes nothing", opts: opts,
+			events: []lifecycle.Event{asBot(labeled(daysAgo(20), selfLogin, "waiting-on-author"))}, whose: lifecycle.TurnReviewers},
+		{name: "a stranger's passes nothing", opts: opts,
+			events: []lifecycle.Event{labeled(daysAgo(20), "carol", "waiting-on-author")}, whose: lifecycle.TurnReviewers},
+		{name: "the author's push hands it back after the hand-over", opts: opts,
+			events: []lifecycle.Event{labeled(daysAgo(20), maintainer, "waiting-on-author"), pushed(daysAgo(10), false)},
+			whose:  lifecycle.TurnReviewers, since: daysAgo(10)},
+	})
+}

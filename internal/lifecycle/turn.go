@@ -41,9 +41,9 @@ type Turn struct {
 	// AuthorAt is the author's last action that counts for the turn; zero
 	// when none is seen.
 	AuthorAt time.Time
-	// Label is the author-turn label (author-turn-when-labeled) that put
-	// the PR on the author's turn; Conflict: a merge conflict did. Both
-	// leave By empty.
+	// Label is the label that put the PR on the author's turn (one of
+	// author-turn-when-labeled, or author-turn-label added by a
+	// maintainer); Conflict: a merge conflict did. Both leave By empty.
 	Label    string
 	Conflict bool
 	// NudgedAt is our latest review nudge; zero when none.
@@ -103,13 +103,17 @@ type turnFold struct {
 	latest  map[string]string // each maintainer's latest review that is not a comment
 	labels  []string          // author-turn-when-labeled
 	labelAt time.Time         // one of labels was last added
-	t       Turn
+	// handOver: the turn labels, which a maintainer adding one by hand
+	// hands the turn with (to the author, to the reviewers).
+	handOver map[Whose]string
+	t        Turn
 }
 
-func newTurnFold(pr PR, sorted []Event, w who, labels []string) turnFold {
+func newTurnFold(pr PR, sorted []Event, w who, o Options) turnFold {
 	f := turnFold{
-		w: w, draft: openedAsDraft(pr, sorted), labels: labels,
-		base: TurnReviewers, latest: map[string]string{},
+		w: w, draft: openedAsDraft(pr, sorted), labels: o.AuthorTurnLabels,
+		handOver: map[Whose]string{TurnAuthor: o.AuthorTurnLabel, TurnReviewers: o.ReviewersTurnLabel},
+		base:     TurnReviewers, latest: map[string]string{},
 		t: Turn{Whose: TurnReviewers, Since: pr.CreatedAt},
 	}
 	f.settle(pr.CreatedAt, "", false)
@@ -154,6 +158,9 @@ func (f *turnFold) add(e Event, pending []string) {
 		}
 	case f.w.counts(e) && f.pass(e, pending):
 		f.settle(e.At, e.Actor, e.Kind == Reviewed)
+		if e.Kind == Labeled && f.t.Whose == TurnAuthor && f.t.Since.Equal(e.At) {
+			f.t.By, f.t.Label = "", e.Label // handed over with the label
+		}
 	}
 }
 
@@ -170,6 +177,9 @@ func (f *turnFold) pass(e Event, pending []string) bool {
 			f.setApprovalsAside()
 		}
 		return true
+	}
+	if e.Kind == Labeled {
+		return f.handedOver(e)
 	}
 	if !maintainerAction(e) || !f.w.maintainer(e) {
 		return false
@@ -193,6 +203,19 @@ func (f *turnFold) pass(e Event, pending []string) bool {
 		f.base = TurnAuthor
 	}
 	return true
+}
+
+// handedOver: a maintainer added a turn label by hand (triagebot's
+// S-waiting-on-author): an explicit hand-over to that party. Our own label
+// writes are a bot's and pass nothing.
+func (f *turnFold) handedOver(e Event) bool {
+	for whose, label := range f.handOver {
+		if label != "" && strings.EqualFold(e.Label, label) && f.w.maintainer(e) {
+			f.base = whose
+			return true
+		}
+	}
+	return false
 }
 
 // setApprovalsAside forgets the approvals standing before the author's
@@ -219,7 +242,7 @@ func (f *turnFold) settle(at time.Time, actor string, review bool) {
 	if w == f.t.Whose {
 		return
 	}
-	f.t.Whose, f.t.Since, f.t.By, f.t.ByReview = w, at, "", false
+	f.t.Whose, f.t.Since, f.t.By, f.t.ByReview, f.t.Label = w, at, "", false, ""
 	if w == TurnAuthor && !f.draft {
 		f.t.By, f.t.ByReview = actor, review
 	}
@@ -391,4 +414,49 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 		return NudgeUnlabel
 	}
 	return NudgeNone
+}
+
+// TurnLabels is what the turn labels of a PR need: Add goes on, Remove
+// comes off ("" nothing); Detail: only the timeline tells the turn.
+type TurnLabels struct {
+	Add, Remove string
+	Detail      bool
+}
+
+// Any reports whether the labels need a read or a write.
+func (t TurnLabels) Any() bool { return t.Detail || t.Add != "" || t.Remove != "" }
+
+// DecideTurnLabels keeps the turn labels (author-turn-label,
+// reviewers-turn-label) right: the one of the turn on, the other off; on
+// the maintainers' turn neither. Exempt and filtered-out PRs are left
+// alone, as by Decide; so is a PR closed since it was listed. Each run
+// reads the turn afresh, so the labels follow it without a state of their
+// own, and a label already right costs nothing.
+func DecideTurnLabels(pr PR, act *Activity, p Policy) TurnLabels {
+	if p.AuthorTurnLabel == "" && p.ReviewersTurnLabel == "" {
+		return TurnLabels{}
+	}
+	if _, exempt := exemption(pr, p); exempt || act != nil && act.ClosedNow {
+		return TurnLabels{}
+	}
+	if act == nil || act.Turn.Whose == TurnUnknown {
+		return TurnLabels{Detail: true}
+	}
+	want, other := "", []string{p.AuthorTurnLabel, p.ReviewersTurnLabel}
+	switch act.Turn.Whose {
+	case TurnAuthor:
+		want, other = p.AuthorTurnLabel, []string{p.ReviewersTurnLabel}
+	case TurnReviewers:
+		want, other = p.ReviewersTurnLabel, []string{p.AuthorTurnLabel}
+	}
+	var t TurnLabels
+	if want != "" && !pr.HasLabel(want) {
+		t.Add = want
+	}
+	for _, l := range other {
+		if l != "" && pr.HasLabel(l) {
+			t.Remove = l
+		}
+	}
+	return t
 }

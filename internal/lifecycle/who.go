@@ -33,11 +33,16 @@ type Options struct {
 	// AuthorTurnLabels put a PR on its author's turn while it carries one
 	// (author-turn-when-labeled).
 	AuthorTurnLabels []string
+	// AuthorTurnLabel, ReviewersTurnLabel are the turn labels stalepr keeps
+	// (DecideTurnLabels); a maintainer adding one by hand hands the turn
+	// to that party.
+	AuthorTurnLabel, ReviewersTurnLabel string
 }
 
 // Options are the Summarize options of a policy, for self.
 func (p Policy) Options(self []string) Options {
-	return Options{Self: self, Bots: p.BotAccounts, Reviewers: p.Reviewers, AuthorTurnLabels: p.AuthorTurnLabels}
+	return Options{Self: self, Bots: p.BotAccounts, Reviewers: p.Reviewers, AuthorTurnLabels: p.AuthorTurnLabels,
+		AuthorTurnLabel: p.AuthorTurnLabel, ReviewersTurnLabel: p.ReviewersTurnLabel}
 }
 
 // who tells stalepr's own logins, the bots, the PR's author, the

@@ -30,6 +30,7 @@ const (
 	Marked                    // the stale label, then the notice
 	Nudged                    // the review nudge, then review-nudge-label (nudge.go)
 	NudgeLabeled              // the nudge label added (a run stopped after the nudge) or removed (the turn passed)
+	TurnLabeled               // a turn label added or removed (author-turn-label, reviewers-turn-label)
 	BranchFinished            // we closed it, a stopped run left its branch: deleted, stale label off
 	LabelCleaned              // a person closed or merged it: the stale label off
 	CloseLabelCleaned         // open again after a stale close: close-pr-label off
@@ -144,6 +145,8 @@ func (s *sweeper) steps(o *op) []step {
 		}}}
 	case Nudged, NudgeLabeled:
 		return s.nudgeSteps(o)
+	case TurnLabeled:
+		return s.turnLabelSteps(o)
 	}
 	return nil
 }
@@ -410,6 +413,38 @@ func (s *sweeper) nudgeSteps(o *op) []step {
 	return steps
 }
 
+// turnLabelSteps put the turn's label on or take the other off with one
+// write; when the turn passed from one labelled party to the other, the PR
+// is read again and one request sets its labels as they are now, the one
+// swapped for the other (a label a person added meanwhile stays). A stop
+// before the write leaves the labels as they were, and the next run reads
+// the turn again: no state but the labels themselves.
+func (s *sweeper) turnLabelSteps(o *op) []step {
+	n, add, remove := o.pr.Number, o.labels.Add, o.labels.Remove
+	switch {
+	case remove == "":
+		return []step{s.addLabels(n, []string{add})}
+	case add == "":
+		return []step{s.removeLabel(n, labelAsOn(o.pr, remove))}
+	}
+	var now lifecycle.PR
+	read := step{request: reqPull, send: func(ctx context.Context) error {
+		pr, open, err := s.gh.PullNow(ctx, n)
+		switch {
+		case err != nil:
+			return err
+		case !open:
+			return &leftAlone{reason: lifecycle.ReasonClosedSince}
+		}
+		now = pr
+		return nil
+	}}
+	write := step{request: reqSetLabels, send: func(ctx context.Context) error {
+		return s.gh.SetLabels(ctx, n, union(without(now.Labels, []string{remove}), []string{add}))
+	}}
+	return []step{read, write}
+}
+
 // leftAlone is an operation that a fresh read just before its write showed
 // to be no longer right: nothing was written, and the PR is reported as
 // skipped with the reason, not as failed.
@@ -427,7 +462,7 @@ func asLeftAlone(err error) (*leftAlone, bool) {
 // report's).
 var outcomeNames = map[Outcome]string{
 	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Nudged: "nudge",
-	NudgeLabeled: "nudge-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
+	NudgeLabeled: "nudge-label", TurnLabeled: "turn-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
 	CloseLabelCleaned: "clean-close-label", DuplicateDeleted: "delete-duplicate",
 	StillStale: "still-stale", Skipped: "skip", Failed: "fail",
 }

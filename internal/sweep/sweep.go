@@ -58,10 +58,11 @@ type sweeper struct {
 }
 
 type planned struct {
-	pr    lifecycle.PR
-	d     lifecycle.Decision
-	act   *lifecycle.Activity
-	nudge lifecycle.NudgeAction // the review nudge's decision (see nudge.go)
+	pr     lifecycle.PR
+	d      lifecycle.Decision
+	act    *lifecycle.Activity
+	nudge  lifecycle.NudgeAction // the review nudge's decision (see nudge.go)
+	labels lifecycle.TurnLabels  // the turn labels' (see nudge.go)
 }
 
 // Run performs one sweep. It never returns an error: every problem is in the
@@ -229,7 +230,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 			s.fail(p.pr, err)
 			continue
 		}
-		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone) {
+		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone || np.labels.Any()) {
 			out = append(out, *np)
 		}
 	}
@@ -400,6 +401,7 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
 	s.noteHeld(pr.Number, p.d)
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
+	p.labels = lifecycle.DecideTurnLabels(pr, act, s.pol)
 	s.noteTurn(p)
 	s.settle(pr, p.d)
 	return p
@@ -411,7 +413,7 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 // decision needs their activity read.
 func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err error) {
 	cutoff, ok := s.pol.StaleCutoff(s.now)
-	if !ok && s.pol.DaysBeforeReviewNudge < 0 {
+	if !ok && !s.needTurn() {
 		return nil, nil, nil
 	}
 	q := Query{State: "open", Sort: "updated", Direction: "asc"}
@@ -441,8 +443,8 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err e
 		}
 		p := s.decide(pr, nil)
 		d, nudge := p.d, p.nudge
-		if nudge == lifecycle.NudgeDetail && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
-			unsure = append(unsure, planned{pr: pr, d: d, nudge: nudge}) // only the timeline tells whose turn it is
+		if (nudge == lifecycle.NudgeDetail || p.labels.Detail) && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
+			unsure = append(unsure, planned{pr: pr, d: d, nudge: nudge, labels: p.labels}) // only the timeline tells whose turn it is
 			cost += s.costOfDecision(lifecycle.NeedDetail)
 			return
 		}

@@ -2,10 +2,12 @@ package sweep_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
 // Who counts and what moves the turn, end to end through the HTTP path:
@@ -254,4 +256,86 @@ func TestTurnRuleAuthorTurnLabel(t *testing.T) {
 	if cs := f.Comments(labelled); len(cs) == 0 || !strings.Contains(cs[0].Body, "since "+daysAgo(20).Format(time.DateOnly)+", labelled needs-rebase") {
 		t.Errorf("the notice does not say the label passed the turn:\n%v", cs)
 	}
+}
+
+var turnLabelInputs = map[string]string{"days-before-stale": "-1", "author-turn-label": "waiting-on-author", "reviewers-turn-label": "waiting-on-review"}
+
+// writesSince are the write requests the fake answered after its first n requests.
+func (w *world) writesSince(n int) []string {
+	var out []string
+	for _, r := range w.fake.Requests()[n:] {
+		if r.Write {
+			out = append(out, r.Route)
+		}
+	}
+	return out
+}
+
+// TestTurnLabelsKeptRight: author-turn-label and reviewers-turn-label
+// follow the turn on every run, one write per change and none when nothing
+// changed; a maintainer adding one by hand hands the turn over; two runs at
+// once leave one label.
+func TestTurnLabelsKeptRight(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	waiting := w.openPR(10, alice)
+	asked := w.openPR(10, alice)
+	f.Comment(asked, maint, daysAgo(5), "could you add a test?")
+	approved := w.openPR(10, alice)
+	f.Review(approved, maint, daysAgo(5), "APPROVED", "lgtm")
+	young := w.openPR(0.5, bob)
+	labels := func(n int) string { return strings.Join(w.labels(n), ",") }
+	want := func(run string, exp map[int]string) {
+		t.Helper()
+		for n, l := range exp {
+			if got := labels(n); got != l {
+				t.Errorf("%s: #%d labels %q, want %q", run, n, got, l)
+			}
+		}
+	}
+
+	var wg sync.WaitGroup
+	for range 2 { // two runs at once
+		wg.Add(1)
+		go func() { defer wg.Done(); w.run(turnLabelInputs) }()
+	}
+	wg.Wait()
+	want("first runs", map[int]string{waiting: "waiting-on-review", asked: "waiting-on-author", approved: "", young: "waiting-on-review"})
+
+	w.clock.Advance(lifecycle.Day)
+	before := len(f.Requests())
+	w.run(turnLabelInputs)
+	if ws := w.writesSince(before); len(ws) != 0 {
+		t.Errorf("nothing changed, yet the run wrote %v", ws)
+	}
+
+	f.Push(asked, "alice", w.now(), "added a test")
+	f.Label(waiting, maint, w.now(), "waiting-on-author") // "needs a rebase", by hand
+	w.clock.Advance(time.Hour)
+	before = len(f.Requests())
+	w.run(turnLabelInputs)
+	want("after the push and the hand-over", map[int]string{asked: "waiting-on-review", waiting: "waiting-on-author"})
+	if ws := w.writesSince(before); len(ws) != 2 {
+		t.Errorf("two changes of turn, writes %v; want one each", ws)
+	}
+	before = len(f.Requests())
+	w.clock.Advance(time.Hour)
+	w.run(turnLabelInputs)
+	if ws := w.writesSince(before); len(ws) != 0 {
+		t.Errorf("the labels flap between runs: %v", ws)
+	}
+
+	// A run whose one write fails leaves the labels as they were; the next
+	// run finishes the change.
+	f.Review(asked, maint, w.now(), "CHANGES_REQUESTED", "one more thing")
+	f.InjectFault(fakegithub.FaultRule{Route: "PUT /repos/{owner}/{repo}/issues/{issue_number}/labels", Times: -1,
+		Fault: &fakegithub.Fault{Status: 500}})
+	w.clock.Advance(time.Hour)
+	w.run(turnLabelInputs)
+	want("the swap failed", map[int]string{asked: "waiting-on-review"})
+	f.ClearFaults()
+	w.clock.Advance(time.Hour)
+	w.run(turnLabelInputs)
+	want("the next run", map[int]string{asked: "waiting-on-author"})
 }
