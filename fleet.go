@@ -71,7 +71,7 @@ Flags:
 // listRepositories is the fleet's listing command (args without the
 // command itself). It returns the exit code.
 func listRepositories(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, clock ghapi.Clock) int {
-	out := newSeam(getenv, stdout, stderr, summaryText)
+	out := newSeam(getenv, stdout, stderr, summaryText, "")
 	fs := flag.NewFlagSet("stalepr -list-repositories", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	filter := fs.String("repositories", "", "comma-separated repository `names` to keep; * matches any characters (api-*); empty: all")

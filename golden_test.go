@@ -68,17 +68,16 @@ func goldenRun(t *testing.T, workflow bool, args []string) map[string]string {
 	if o.code != ExitOK {
 		t.Fatalf("exit %d, want %d\n%s", o.code, ExitOK, o)
 	}
+	n := newTokenNames()
+	norm := func(s string) string { return fakeAddr.ReplaceAllString(n.replace(s), "http://fake-github") }
+	if !workflow {
+		// A terminal's log goes to stderr, its summary alone to stdout.
+		return map[string]string{"log.txt": norm(o.stderr), "summary.txt": norm(o.stdout)}
+	}
 	if o.stderr != "" {
 		t.Errorf("stderr is not empty:\n%s", o.stderr)
 	}
-	n := newTokenNames()
-	norm := func(s string) string { return fakeAddr.ReplaceAllString(n.replace(s), "http://fake-github") }
-	out := map[string]string{"log.txt": norm(o.stdout)}
-	if workflow {
-		out["outputs.txt"] = norm(o.outputFile)
-		out["summary.md"] = norm(o.summaryFile)
-	}
-	return out
+	return map[string]string{"log.txt": norm(o.stdout), "outputs.txt": norm(o.outputFile), "summary.md": norm(o.summaryFile)}
 }
 
 var fakeAddr = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`)
@@ -103,4 +102,15 @@ func (n tokenNames) replace(s string) string {
 		}
 		return sub[1] + name
 	})
+}
+
+// TestGoldenBusySandbox is the job summary of a busy repository: the
+// sandbox with 2,000 generated pull requests (-sandbox-synthetic 2000),
+// more than one run's operations-per-run can act on. Its first screen says
+// how many pull requests are open (or that the run did not count them),
+// what the run did, and why it stopped where it did.
+func TestGoldenBusySandbox(t *testing.T) {
+	t.Parallel()
+	got := goldenRun(t, true, []string{"-sandbox", filepath.Join("testdata", "sandbox"), "-sandbox-synthetic", "2000"})
+	testenv.Golden(t, filepath.Join("testdata", "golden", "sandbox-2000", "summary.md"), got["summary.md"])
 }

@@ -47,7 +47,7 @@ Exit codes:
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr, realClock{})
+	code := run(ctx, os.Args[1:], os.LookupEnv, os.Environ, os.Stdout, os.Stderr, realClock{})
 	stop()
 	os.Exit(code)
 }
@@ -55,8 +55,13 @@ func main() {
 // cliFlags are the flags that are not inputs.
 type cliFlags struct {
 	sandbox string
-	summary string
-	version bool
+	// synthetic: pull requests added to the sandbox's sample, a busy
+	// repository's queue to preview a switch on.
+	synthetic int
+	summary   string
+	// summaryFile: a terminal's summary goes to this file, not stdout.
+	summaryFile string
+	version     bool
 }
 
 // newFlagSet holds every flag of the command line: config.FromFlags adds the
@@ -66,8 +71,13 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 	var f cliFlags
 	fs.StringVar(&f.sandbox, "sandbox", "", "Run against the project's fake GitHub loaded with the sample in `DIR` "+
 		"(DIR/repo.json, and DIR/inputs.json for inputs), offline, e.g. -sandbox testdata/sandbox.")
+	fs.IntVar(&f.synthetic, "sandbox-synthetic", 0, "With -sandbox: add `N` generated pull requests to the sample "+
+		"(a busy repository's mix of active, old, stale, draft and bot PRs, the same for the same N), "+
+		"e.g. -sandbox testdata/sandbox -sandbox-synthetic 2000.")
 	fs.StringVar(&f.summary, "summary", summaryText, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
 		"In a workflow the job summary is always markdown.")
+	fs.StringVar(&f.summaryFile, "summary-file", "", "Write a terminal's summary to `FILE` instead of stdout "+
+		"(the log always goes to stderr).")
 	fs.BoolVar(&f.version, "version", false, "Print the version and exit.")
 	// Only for -help: the listing is a command of its own, run when it is
 	// the first argument (listCommand).
@@ -84,8 +94,9 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 // output and clock. It returns the exit code. It has two commands: the
 // fleet's listing, named by its first argument, and the sweep of one
 // repository, whose inputs come from the flags, the runner's INPUT_*
-// variables (with a fleet's layers over them) or a sandbox's sample.
-func run(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer, clock ghapi.Clock) int {
+// variables (with a fleet's layers over them) or a sandbox's sample;
+// environ lists the environment, for the INPUT_* names that are no input.
+func run(ctx context.Context, args []string, lookup func(string) (string, bool), environ func() []string, stdout, stderr io.Writer, clock ghapi.Clock) int {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
 	if rest, ok := listCommand(args); ok {
 		return listRepositories(ctx, rest, getenv, stdout, stderr, clock)
@@ -98,6 +109,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	origin := func(string) string { return "" }
 	if inWorkflow(getenv) && len(args) == 0 {
 		src = config.ActionsSource(lookup)
+		src.Given = func() []string { return config.GivenInEnv(environ()) }
 		if org := getenv(fleetInputsEnv); org != "" {
 			var done bool
 			if src, origin, code, done = fleetInputs(ctx, out, src, org, clock); done {
@@ -107,7 +119,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	var extra string
 	if cli.sandbox != "" {
-		sb, err := openSandbox(cli.sandbox, now, src)
+		sb, err := openSandbox(cli.sandbox, now, src, cli.synthetic)
 		if err != nil {
 			out.fail("sandbox", err.Error())
 			return ExitUsage
@@ -148,7 +160,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	if dashErr != nil {
 		out.warn(dashErr.Error())
 	}
-	fmt.Fprintln(stdout, report.Counts(res))
+	out.line(report.Counts(res))
 	return finish(out, res, cfg.Repository(), extra)
 }
 
@@ -157,7 +169,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (config.Source, *cliFlags, seam, int) {
 	fs, cli := newFlagSet()
 	src, err := config.FromFlags(fs, args, getenv)
-	out := newSeam(getenv, stdout, stderr, cli.summary)
+	out := newSeam(getenv, stdout, stderr, cli.summary, cli.summaryFile)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		config.Usage(stdout, "stalepr", fs)
@@ -169,6 +181,12 @@ func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writ
 	case cli.version:
 		fmt.Fprintln(stdout, "stalepr", buildVersion())
 		return src, cli, nil, ExitOK
+	case cli.synthetic < 0 || cli.synthetic > maxSynthetic:
+		out.fail("flags", fmt.Sprintf("-sandbox-synthetic: want 0 to %d pull requests, got %d", maxSynthetic, cli.synthetic))
+		return src, cli, nil, ExitUsage
+	case cli.synthetic > 0 && cli.sandbox == "":
+		out.fail("flags", "-sandbox-synthetic adds pull requests to a sandbox: give -sandbox DIR too, e.g. -sandbox testdata/sandbox")
+		return src, cli, nil, ExitUsage
 	case cli.summary != summaryText && cli.summary != summaryMarkdown:
 		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
 		return src, cli, nil, ExitUsage
@@ -241,38 +259,16 @@ func nearestFlag(fs *flag.FlagSet, err error) string {
 	if !ok {
 		return ""
 	}
-	best, bestDist := "", max(2, len(name)/4)+1
-	fs.VisitAll(func(f *flag.Flag) {
-		if d := editDistance(name, f.Name); d < bestDist {
-			best, bestDist = f.Name, d
-		}
-	})
-	if best == "" {
-		return ""
+	if name == config.InputRepoToken {
+		return "; the CLI reads the token from the " + config.EnvToken + " environment variable, for example " +
+			config.EnvToken + "=$(gh auth token) stalepr -repo owner/name"
 	}
-	return "; did you mean -" + best + "?"
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes (flag names
-// are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if best := config.Nearest(name, names); best != "" {
+		return "; did you mean -" + best + "?"
 	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return ""
 }
 
 // clientFor is the one way a client is built: cfg's connection and limits,
@@ -321,12 +317,15 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 		out.fail("cancelled", "the run was cancelled before it finished: "+report.LeftForNextRun(res))
 		code = ExitCancelled
 	case res.ListingFailed():
-		out.fail("listing", listingFailed(res, out.summaryAbove()))
+		out.fail("listing", listingFailed(res))
+	case res.WriteRefused() != nil:
+		out.fail("permission", "GitHub refused the run's first write, so it stopped there: "+report.ErrorText(res.WriteRefused())+
+			" "+report.LeftForNextRun(res)+".")
 	default:
 		out.note(fmt.Sprintf("stopped early (%s): %s", report.StopReason(res.Stopped), report.LeftForNextRun(res)))
 	}
-	if len(res.Failed()) > 0 {
-		out.fail("", fmt.Sprintf("%d pull requests could not be processed, see the log and the job summary; they were left untouched", len(res.Failed())))
+	if len(res.Failed()) > 0 && res.WriteRefused() == nil {
+		out.fail("", failedLine(res.Failed()))
 	}
 	for _, err := range []error{outErr, sumErr} {
 		if err != nil {
@@ -337,11 +336,23 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 	return code
 }
 
-// listingFailed words a failed listing with what was changed before it: the
+// failedLine says how many PRs failed and the first one's error, so the
+// line read first names a cause; the log and the summary have the rest.
+func failedLine(failed []sweep.Item) string {
+	n := "1 pull request could not be processed and was"
+	if len(failed) != 1 {
+		n = fmt.Sprintf("%d pull requests could not be processed and were", len(failed))
+	}
+	return fmt.Sprintf("%s left untouched (the log and the summary list them); the first, #%d: %s",
+		n, failed[0].Number, report.ErrorText(errors.New(failed[0].Err)))
+}
+
+// listingFailed words a failed listing with what was changed before it (the
 // clean-up listing of closed PRs runs after the writes, so "nothing was
-// changed" is not always true. When the summary, with the error, is just
-// above on the same screen (shown), the error is not said a third time.
-func listingFailed(res sweep.Result, shown bool) string {
+// changed" is not always true) and its cause: the error is a
+// *ghapi.Problem when the failure has a class, which already says what to
+// do (a fixed hint would be wrong for most failures).
+func listingFailed(res sweep.Result) string {
 	done := len(res.Marked()) + len(res.Unstaled()) + len(res.Closed()) + len(res.Cleaned())
 	var changed string
 	switch {
@@ -351,12 +362,6 @@ func listingFailed(res sweep.Result, shown bool) string {
 		changed = "nothing was changed"
 	default:
 		changed = fmt.Sprintf("%d pull requests were changed before it, as the log shows", done)
-	}
-	// The error is a *ghapi.Problem when the failure has a class: it
-	// already says what to do. A fixed hint would be wrong for most
-	// failures.
-	if shown {
-		return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again; the error is in the summary above", changed)
 	}
 	var le *sweep.ListingError
 	errors.As(res.Stopped, &le)

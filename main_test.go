@@ -56,6 +56,15 @@ type env map[string]string
 
 func (e env) lookup(k string) (string, bool) { v, ok := e[k]; return v, ok }
 
+// environ lists e as os.Environ does.
+func (e env) environ() []string {
+	out := make([]string, 0, len(e))
+	for k, v := range e {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
 // runnerEnv is the environment the Actions runner gives a Docker action that
 // a workflow uses without any with: keys: every input of action.yml as
 // INPUT_<NAME> (upper-cased, hyphens kept) holding its default, with the
@@ -123,7 +132,7 @@ func runClock(ctx context.Context, t *testing.T, e env, clock *fakegithub.Clock,
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	code := run(ctx, args, e.lookup, &stdout, &stderr, clock)
+	code := run(ctx, args, e.lookup, e.environ, &stdout, &stderr, clock)
 	o := outcome{code: code, stdout: stdout.String(), stderr: stderr.String()}
 	read := func(k string) string {
 		if e[k] == "" {
@@ -437,7 +446,7 @@ func TestRunFailedPRExitsOneAfterTheRest(t *testing.T) {
 		t.Errorf("failed #%d was touched: state %s, labels %v", w.flaky, is.State, is.Labels)
 	}
 	errs := errorLines(o.stdout)
-	if len(errs) != 1 || !strings.Contains(errs[0], "1 pull requests could not be processed") {
+	if len(errs) != 1 || !strings.Contains(errs[0], "1 pull request could not be processed") {
 		t.Errorf("::error:: annotations %q, want one saying 1 pull request failed", errs)
 	}
 	if !strings.Contains(o.stdout, "failed 1") {
@@ -552,8 +561,8 @@ func TestRunSandbox(t *testing.T) {
 		`(?m)^Acted on:$`,
 		`(?m)^API usage: \d+ requests`,
 	} {
-		if !regexp.MustCompile(re).MatchString(o.stdout) {
-			t.Errorf("sandbox output does not match %s:\n%s", re, o.stdout)
+		if !regexp.MustCompile(re).MatchString(o.stdout + o.stderr) {
+			t.Errorf("sandbox output does not match %s:\n%s", re, o)
 		}
 	}
 }
@@ -643,7 +652,8 @@ func checkTerminal(t *testing.T, o outcome) {
 
 // TestRunTerminal: the CLI outside Actions, with a real-looking token, in a
 // run that marks, closes, un-stales and fails a PR: no token, no workflow
-// command, errors as "stalepr: ..." lines on stderr, a plain-text summary.
+// command, the log and errors ("stalepr: ..." lines) on stderr, a
+// plain-text summary alone on stdout.
 func TestRunTerminal(t *testing.T) {
 	t.Parallel()
 	w, hits := newWorld(t, true)
@@ -655,15 +665,18 @@ func TestRunTerminal(t *testing.T) {
 	if !w.hasLabel(w.toMark, "stale") || w.fake.MustIssue(w.toClose).State != "closed" {
 		t.Errorf("the run did not do its work:\n%s", o)
 	}
-	for _, l := range strings.Split(strings.TrimSpace(o.stderr), "\n") {
-		if !strings.HasPrefix(l, "stalepr: ") {
-			t.Errorf("stderr line %q does not start with \"stalepr: \"", l)
-		}
-	}
-	if !strings.Contains(o.stderr, "stalepr: 1 pull requests could not be processed") {
+	if !strings.Contains(o.stderr, fmt.Sprintf("stalepr: 1 pull request could not be processed and was left untouched (the log and the summary list them); the first, #%d: read timeline of #%d: GitHub answered 500", w.flaky, w.flaky)) {
 		t.Errorf("the failure is not on stderr:\n%s", o)
 	}
-	for _, want := range []string{fmt.Sprintf("#%d failed: ", w.flaky), "Acted on:\n", "Failed (1)", "API usage: "} {
+	if !strings.HasPrefix(o.stdout, "stalepr: octo/repo\n") {
+		t.Errorf("stdout does not start with the summary:\n%s", o.stdout)
+	}
+	for _, want := range []string{fmt.Sprintf("#%d failed: ", w.flaky), "; rate limit "} {
+		if !strings.Contains(o.stderr, want) || strings.Contains(o.stdout, want) {
+			t.Errorf("%q is not in the log on stderr alone:\n%s", want, o)
+		}
+	}
+	for _, want := range []string{"Acted on:\n", "Failed (1)", "API usage: "} {
 		if !strings.Contains(o.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, o.stdout)
 		}

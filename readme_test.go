@@ -131,8 +131,9 @@ func stripFencedBlocks(md string) string {
 }
 
 // TestReadmeMigrationExample: the guide's before and after workflows differ
-// only in the uses: line, and stalepr accepts every with: key of it with no
-// error and only one warning per input without effect, as the guide says.
+// only in the uses: line and the rehearsal's debug-only: true, and stalepr
+// accepts every with: key of it with no error and only one warning per
+// input without effect, as the guide says.
 func TestReadmeMigrationExample(t *testing.T) {
 	t.Parallel()
 	md := readReadme(t)
@@ -147,8 +148,8 @@ func TestReadmeMigrationExample(t *testing.T) {
 	if len(bu) != 1 || len(au) != 1 || !strings.HasPrefix(bu[0][2], "actions/stale@") || !strings.HasPrefix(au[0][2], actionRepo+"@") {
 		t.Fatalf("want one step `uses: actions/stale@...` before and one `uses: %s@...` after; got %q and %q", actionRepo, bu, au)
 	}
-	if got := strings.Replace(before, bu[0][0], au[0][0], 1); got != after {
-		t.Errorf("the after block is not the before block with only the uses: line changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	if got := strings.Replace(before, bu[0][0], au[0][0], 1); got != strings.Replace(after, rehearsal, "", 1) {
+		t.Errorf("the after block is not the before block with only the uses: line changed and %q added:\nbefore:\n%s\nafter:\n%s", rehearsal, before, after)
 	}
 
 	with := stepInputs(t, docs[1].src)
@@ -264,7 +265,7 @@ func numberWord(n int) string {
 }
 
 // TestReadmeContents: every link to a place in the README (`](#anchor)`)
-// leads to a heading, and the table of contents lists every section (##),
+// leads to a heading or an input's row, no two of them share an anchor, and the table of contents lists every section (##),
 // so a section moved, renamed or added cannot leave it behind.
 func TestReadmeContents(t *testing.T) {
 	t.Parallel()
@@ -276,6 +277,13 @@ func TestReadmeContents(t *testing.T) {
 		if h.level == 2 {
 			sections = append(sections, h.anchor)
 		}
+	}
+	// The inputs table's rows are anchors too, one per input.
+	for _, m := range regexp.MustCompile(`<a name="([^"]+)"></a>`).FindAllStringSubmatch(md, -1) {
+		if anchors[m[1]] {
+			t.Errorf("%s: the anchor #%s is a heading's and an input's", readmePath, m[1])
+		}
+		anchors[m[1]] = true
 	}
 	for _, m := range regexp.MustCompile(`\]\(#([^)\s]+)\)`).FindAllStringSubmatch(md, -1) {
 		if !anchors[m[1]] {

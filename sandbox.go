@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/config"
@@ -27,13 +29,23 @@ type sandbox struct {
 
 const sandboxToken = "sandbox-token"
 
+// syntheticSeed makes -sandbox-synthetic N the same queue on every run.
+const syntheticSeed = 24
+
+// maxSynthetic bounds -sandbox-synthetic: a large repository's queue, in
+// a few seconds of this machine's time.
+const maxSynthetic = 50_000
+
 // openSandbox loads the sample in dir (repo.json, and inputs.json for inputs
 // the command line does not set) into a fake GitHub at time now and starts
 // serving it. flags are the command line's inputs. Close it when done.
-func openSandbox(dir string, now time.Time, flags config.Source) (*sandbox, error) {
+func openSandbox(dir string, now time.Time, flags config.Source, synthetic int) (*sandbox, error) {
 	fake, err := fakegithub.LoadFile(filepath.Join(dir, "repo.json"), now)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w (the directory needs repo.json, as testdata/sandbox has)", err)
+	}
+	if synthetic > 0 {
+		fake.AddSynthetic(synthetic, syntheticSeed)
 	}
 	fake.SetToken(sandboxToken)
 	inputs, err := sandboxInputs(dir)
@@ -54,6 +66,7 @@ func openSandbox(dir string, now time.Time, flags config.Source) (*sandbox, erro
 		// other GitHub and show no real token.
 		Env:   func(name string) string { return env[name] },
 		Input: firstOf(flags.Input, inputMap(inputs)),
+		Given: func() []string { return slices.Sorted(maps.Keys(inputs)) },
 	}
 	return &sandbox{src: src, clock: fake.Clock(), srv: srv, dir: dir, repo: fake.FullName()}, nil
 }

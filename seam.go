@@ -30,9 +30,8 @@ type seam interface {
 	// summary hands over the run's summary; extra is a paragraph of notes
 	// that main adds (outputs cut to fit).
 	summary(r sweep.Result, repo, extra string) error
-	// summaryAbove reports whether the summary was shown where the
-	// person reading fail's message reads it, just above.
-	summaryAbove() bool
+	// line writes one line of the run's log, outside startLog's lines.
+	line(msg string)
 }
 
 // Summary formats for a terminal (-summary).
@@ -43,14 +42,14 @@ const (
 
 // newSeam picks the runner's seam when GITHUB_ACTIONS is "true", as the
 // runner sets it, and the terminal's otherwise.
-func newSeam(getenv func(string) string, stdout, stderr io.Writer, summaryFormat string) seam {
+func newSeam(getenv func(string) string, stdout, stderr io.Writer, summaryFormat, summaryFile string) seam {
 	if inWorkflow(getenv) {
 		return &actions{
 			gha:    githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(stdout)),
 			getenv: getenv, stdout: stdout,
 		}
 	}
-	return &terminal{stdout: stdout, stderr: stderr, markdown: summaryFormat == summaryMarkdown}
+	return &terminal{stdout: stdout, stderr: stderr, markdown: summaryFormat == summaryMarkdown, summaryFile: summaryFile}
 }
 
 // actions speaks to the runner: workflow commands on stdout, outputs and
@@ -114,9 +113,7 @@ func (a *actions) summary(r sweep.Result, repo, extra string) error {
 	return nil
 }
 
-// summaryAbove: the job summary is its own page, and annotations are read
-// on the run's page without the log.
-func (*actions) summaryAbove() bool { return false }
+func (a *actions) line(msg string) { fmt.Fprintln(a.stdout, msg) }
 
 // appendFile appends text to the file at path, creating it as the runner
 // would have.
@@ -133,33 +130,41 @@ func appendFile(path, text string) error {
 }
 
 // terminal speaks to a person: no workflow command at all (so never
-// ::add-mask:: with the token), errors and warnings as "stalepr: ..." lines
-// on stderr, the summary as plain text or markdown on stdout.
+// ::add-mask:: with the token). The log, notes, warnings and errors
+// ("stalepr: ..." lines) go to stderr; the summary, plain text or markdown,
+// to stdout, or to the file of -summary-file, so that
+// stalepr -summary=markdown > summary.md holds the summary alone.
 type terminal struct {
 	stdout, stderr io.Writer
 	markdown       bool
+	summaryFile    string
 }
 
 func (*terminal) mask(string)          {} // nothing to hide from: the token is never printed
 func (t *terminal) warn(msg string)    { fmt.Fprintln(t.stderr, "stalepr: warning:", msg) }
 func (t *terminal) fail(_, msg string) { fmt.Fprintln(t.stderr, "stalepr:", msg) }
-func (t *terminal) note(msg string)    { fmt.Fprintln(t.stdout, msg) }
+func (t *terminal) note(msg string)    { fmt.Fprintln(t.stderr, msg) }
+func (t *terminal) line(msg string)    { fmt.Fprintln(t.stderr, msg) }
 
 func (t *terminal) startLog(title string) (io.Writer, func()) {
-	fmt.Fprintln(t.stdout, title)
-	return t.stdout, func() {}
+	fmt.Fprintln(t.stderr, title)
+	return t.stderr, func() {}
 }
 
 // outputs are for later steps of a workflow: a terminal has none.
 func (*terminal) outputs([]report.Output) error { return nil }
-
-func (*terminal) summaryAbove() bool { return true }
 
 func (t *terminal) summary(r sweep.Result, repo, extra string) error {
 	s := report.Text(r, repo)
 	if t.markdown {
 		s = report.Summary(r, repo)
 	}
-	_, err := fmt.Fprint(t.stdout, "\n", s, extra)
+	if t.summaryFile != "" {
+		if err := os.WriteFile(t.summaryFile, []byte(s+extra), 0o644); err != nil {
+			return fmt.Errorf("writing the summary to -summary-file %s: %w", t.summaryFile, err)
+		}
+		return nil
+	}
+	_, err := fmt.Fprint(t.stdout, s, extra)
 	return err
 }

@@ -29,10 +29,14 @@ func Parse(v string) (*url.URL, error) {
 	base, err := url.Parse(api + "/")
 	switch {
 	case err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "":
-		if Redact(v) != v {
-			return nil, fmt.Errorf(want+": remove the user:password@ part, the token is passed as repo-token or GITHUB_TOKEN", Redact(v))
+		var hint string
+		if strings.TrimSpace(v) != v {
+			hint = ": remove the spaces around it"
 		}
-		return nil, fmt.Errorf(want, v)
+		if Redact(v) != v {
+			hint += ": remove the user:password@ part, the token is passed as repo-token or GITHUB_TOKEN"
+		}
+		return nil, fmt.Errorf(want+hint, Redact(v))
 	case base.User != nil:
 		// The URL ends up in messages and logs, and the token is the only
 		// credential the API needs.
@@ -46,10 +50,18 @@ func Parse(v string) (*url.URL, error) {
 // authority is taken to start after the scheme and any number of slashes
 // (http:/u:p@h and http:///u:p@h are typos a user makes, and url.Parse reads
 // their credentials as a path), and to end at the next /, ? or #.
+//
+// What comes before the first letter (a space, a quote: " http://u:p@h")
+// is kept as it is and the rest redacted, so a stray character never
+// shows a password.
 func Redact(s string) string {
-	prefix, rest := "", s
-	if m := schemeSlashes.FindString(s); m != "" {
-		prefix, rest = m, s[len(m):]
+	lead := strings.IndexFunc(s, isLetter)
+	if lead < 0 {
+		return s
+	}
+	prefix, rest := s[:lead], s[lead:]
+	if m := schemeSlashes.FindString(rest); m != "" {
+		prefix, rest = prefix+m, rest[len(m):]
 	}
 	end := strings.IndexAny(rest, "/?#")
 	if end < 0 {
@@ -60,6 +72,8 @@ func Redact(s string) string {
 	}
 	return prefix + rest
 }
+
+func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
 // schemeSlashes is a URL's scheme with the slashes after it; at least one,
 // so that user:password@host is not read as the scheme "user".

@@ -113,7 +113,7 @@ func TestParseValues(t *testing.T) {
 		want   any
 	}{
 		{"exempt-pr-authors", map[string]string{"exempt-pr-authors": "*[bot], Alice ,,"},
-			nil, func(c Config) any { return c.Policy.ExemptAuthors }, []string{"*[bot]", "Alice"}},
+			nil, func(c Config) any { return c.Policy.ExemptAuthors }, []string{"*[bot]", "Alice", "Alice[bot]"}}, // a name matches its bot account too
 		{"issue 12 bools and close-action", map[string]string{"exempt-approved": "TRUE", "only-draft-pr": "true", "close-action": "CLOSE"},
 			nil, func(c Config) any {
 				return fmt.Sprintf("%v %v %v", c.Policy.ExemptApproved, c.Policy.OnlyDraft, c.Policy.CloseAction)
@@ -630,11 +630,11 @@ func TestMarkdownTable(t *testing.T) {
 	}
 	for i, in := range Inputs {
 		line := lines[i+2]
-		if !strings.HasPrefix(line, "| `"+in.Name+"` |") || strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 4 {
+		if !strings.HasPrefix(line, "| "+Anchor(in.Name)+"`"+in.Name+"` |") || strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 4 {
 			t.Errorf("row for %s: %s", in.Name, line)
 		}
 	}
-	if !strings.Contains(md, "| `days-before-stale` | `90` |") || !strings.Contains(md, "`${{ github.token }}`") {
+	if !strings.Contains(md, "`days-before-stale` | `90` |") || !strings.Contains(md, "`${{ github.token }}`") {
 		t.Errorf("defaults missing:\n%s", md)
 	}
 }

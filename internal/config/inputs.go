@@ -218,8 +218,8 @@ func buildInputs() []Input {
 			Description: "true or false: when true, draft pull requests are left alone."},
 		{Name: inputOnlyDraft, to: boolean(func(c *Config) *bool { return &c.Policy.OnlyDraft }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, only draft pull requests are processed (long-abandoned drafts); ready ones are left alone. Cannot be combined with exempt-draft-pr."},
-		{Name: "exempt-pr-authors", to: list(func(c *Config) *[]string { return &c.Policy.ExemptAuthors }), Kind: List,
-			Description: "Comma-separated logins whose pull requests are left alone, compared ignoring case; * matches any characters, so *[bot] exempts every GitHub App (Dependabot, Renovate, ...)."},
+		{Name: "exempt-pr-authors", to: authors(func(c *Config) *[]string { return &c.Policy.ExemptAuthors }), Kind: List,
+			Description: "Comma-separated logins whose pull requests are left alone, compared ignoring case; * matches any characters, so *[bot] exempts every GitHub App (Dependabot, Renovate, ...). A name also matches its bot account: dependabot matches dependabot[bot]."},
 		{Name: "exempt-approved", to: boolean(func(c *Config) *bool { return &c.Policy.ExemptApproved }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, an approved pull request (as GitHub decides it: an approval stands and no reviewer's latest review requests changes) is not marked stale: it waits on maintainers. " +
 				"Costs one timeline read of each pull request about to be marked (the same read exempt-awaiting-review makes)."},

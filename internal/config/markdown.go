@@ -3,15 +3,21 @@ package config
 import "strings"
 
 // MarkdownTable renders Inputs as the README's table of inputs: name,
-// default (as action.yml declares it) and description.
+// default (as action.yml declares it) and description. Each row is the
+// anchor of its input (README.md#operations-per-run), as in actions/stale's
+// README, so a link to an input lands on its row.
 func MarkdownTable() string {
 	var b strings.Builder
 	b.WriteString("| Input | Default | Description |\n|---|---|---|\n")
 	for _, in := range Inputs {
-		b.WriteString("| `" + in.Name + "` | " + codeSpan(in.YAMLDefault()) + " | " + cell(in.Description) + " |\n")
+		b.WriteString("| " + Anchor(in.Name) + "`" + in.Name + "` | " + codeSpan(in.YAMLDefault()) + " | " + cell(in.Description) + " |\n")
 	}
 	return b.String()
 }
+
+// Anchor is the HTML anchor of an input's row: GitHub keeps an a element's
+// name (prefixed user-content-) and scrolls to it for #name.
+func Anchor(name string) string { return `<a name="` + name + `"></a>` }
 
 // codeSpan renders s as inline code inside a table cell.
 func codeSpan(s string) string {

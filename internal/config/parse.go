@@ -25,6 +25,23 @@ type Source struct {
 	// Env returns an environment variable: GITHUB_TOKEN, GITHUB_REPOSITORY
 	// or GITHUB_API_URL.
 	Env func(name string) string
+	// Given lists the names of the inputs given, as spelled (a workflow's
+	// with: keys, a sandbox's inputs.json keys); nil when the source
+	// cannot tell. A name that is no input gets a warning with the nearest.
+	Given func() []string
+}
+
+// GivenInEnv is the names of the inputs a Docker action was given, from
+// its environment (os.Environ): every INPUT_<NAME> variable, lower-cased.
+func GivenInEnv(environ []string) []string {
+	var names []string
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if name, ok := strings.CutPrefix(k, "INPUT_"); ok {
+			names = append(names, strings.ToLower(name))
+		}
+	}
+	return names
 }
 
 // ActionsSource reads inputs as a Docker action receives them: input
@@ -263,6 +280,23 @@ func list(field func(*Config) *[]string) target {
 	return store(List, field, func(p *parser, in Input) ([]string, bool) {
 		v, _ := p.value(in)
 		return SplitList(v), true
+	})
+}
+
+// authors reads a list of logins where a GitHub App's name stands for its
+// bot account too: dependabot also matches dependabot[bot], the login
+// Dependabot's pull requests carry, as people write the App's name.
+func authors(field func(*Config) *[]string) target {
+	return store(List, field, func(p *parser, in Input) ([]string, bool) {
+		v, _ := p.value(in)
+		var out []string
+		for _, l := range SplitList(v) {
+			out = append(out, l)
+			if !strings.HasSuffix(strings.ToLower(l), "[bot]") && !strings.HasSuffix(l, "*") {
+				out = append(out, l+"[bot]")
+			}
+		}
+		return out, true
 	})
 }
 
@@ -604,13 +638,44 @@ func (p *parser) ignored() []string {
 	return w
 }
 
+// unknown warns of each name given that is no input, with the input
+// nearest in spelling: a misspelt input would otherwise run with its
+// default, without a word.
+func (p *parser) unknown() []string {
+	if p.src.Given == nil {
+		return nil
+	}
+	names := make([]string, len(Inputs))
+	for i, in := range Inputs {
+		names[i] = in.Name
+	}
+	var w []string
+	seen := map[string]bool{}
+	for _, g := range p.src.Given() {
+		name := strings.ToLower(g)
+		if _, ok := Lookup(name); ok || seen[name] {
+			continue
+		}
+		seen[name] = true
+		msg := fmt.Sprintf("%q is not an input of stalepr and is ignored", g)
+		if near := Nearest(name, names); near != "" {
+			msg += "; did you mean " + near + "?"
+		} else {
+			msg += " (the README's Inputs table lists them)"
+		}
+		w = append(w, msg)
+	}
+	slices.Sort(w)
+	return w
+}
+
 // warnings are notes on valid inputs that may not do what their author
 // hopes.
 func (p *parser) warnings(c Config) []string {
 	if len(p.errs) > 0 {
 		return nil
 	}
-	var w []string
+	w := p.unknown()
 	if p.isSet(inputWriteInterval) && c.WriteInterval < time.Second {
 		w = append(w, fmt.Sprintf("write-interval %s is shorter than the second GitHub asks for between writes; secondary rate limits may stop the run", c.WriteInterval))
 	}

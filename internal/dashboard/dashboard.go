@@ -116,17 +116,30 @@ func Content(body string) (string, bool) {
 	return strings.TrimSpace(strings.Join(kept, "\n")), true
 }
 
-// span is where body's marked block starts and ends (after its end marker).
+// span is where body's marked block starts and ends (after its end
+// marker). A marker counts only alone on its line, as Block writes it: a
+// person's text that quotes one (`<!-- stalepr:dashboard -->` in backticks,
+// or both in a sentence) is theirs and kept to the byte.
 func span(body string) (start, end int, ok bool) {
-	i := strings.Index(body, startMarker)
-	if i < 0 {
-		return 0, 0, false
+	start = -1
+	for at := 0; at < len(body); {
+		line, next := body[at:], len(body)
+		if n := strings.IndexByte(line, '\n'); n >= 0 {
+			line, next = line[:n], at+n+1
+		}
+		switch strings.TrimSpace(line) {
+		case startMarker:
+			if start < 0 {
+				start = at + strings.Index(line, startMarker)
+			}
+		case endMarker:
+			if start >= 0 {
+				return start, at + strings.Index(line, endMarker) + len(endMarker), true
+			}
+		}
+		at = next
 	}
-	j := strings.Index(body[i:], endMarker)
-	if j < 0 {
-		return 0, 0, false
-	}
-	return i, i + j + len(endMarker), true
+	return 0, 0, false
 }
 
 // updater is one update.

@@ -406,3 +406,34 @@ func TestClosedDashboardIsLeftAlone(t *testing.T) {
 		t.Errorf("closed issue: %+v, %d writes", out, w.fake.Writes())
 	}
 }
+
+// TestPersonTextQuotingTheMarkersIsKept: a person's text that quotes the
+// markers (in backticks, or both in one sentence) is theirs, kept to the
+// byte; the real block below is the one brought up to date.
+func TestPersonTextQuotingTheMarkersIsKept(t *testing.T) {
+	t.Parallel()
+	for name, above := range map[string]string{
+		"start marker": "Do not edit below `<!-- stalepr:dashboard -->`: stalepr rewrites it.\n\n",
+		"both markers": "stalepr writes between `<!-- stalepr:dashboard -->` and `<!-- /stalepr:dashboard -->`; edit above.\n\n",
+		"end first":    "It ends at <!-- /stalepr:dashboard --> and starts at <!-- stalepr:dashboard -->, see below.\n\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			w.update(nil, opts(t0), "3 stale")
+			is := w.one()
+			gh := w.client(false)
+			if err := gh.EditIssue(context.Background(), is.Number, above+is.Body, false); err != nil {
+				t.Fatal(err)
+			}
+			w.update(nil, opts(t0.Add(time.Hour)), "5 stale")
+			body := w.one().Body
+			if !strings.HasPrefix(body, above+"<!-- stalepr:dashboard -->\n5 stale\n") {
+				t.Errorf("the person's text or the block is not as it should be:\n%q", body)
+			}
+			if strings.Contains(body, "3 stale") {
+				t.Errorf("the real block was left stale:\n%q", body)
+			}
+		})
+	}
+}

@@ -165,7 +165,14 @@ type Problem struct {
 	What   string // what happened
 	Advice string // what to do
 	Err    error  // the underlying error, for errors.Is and errors.As
+	// writeRefused: GitHub refused a write for want of permission, which
+	// every later write of the run would meet too (sweep.ErrWriteRefused).
+	writeRefused bool
 }
+
+// Is makes a write refused for permission sweep.ErrWriteRefused, which
+// stops the run at its first one.
+func (p *Problem) Is(target error) bool { return p.writeRefused && target == sweep.ErrWriteRefused }
 
 func (p *Problem) Error() string {
 	s := p.What + ". " + p.Advice
@@ -206,6 +213,9 @@ type scene struct {
 	// sends tells how many times the transport sent a request that got a
 	// final answer of the status given (a 5xx after its retries).
 	sends func(req *http.Request, status int) int
+	// token is the token itself: its prefix says its kind, whose
+	// permissions are set in different places.
+	token string
 }
 
 // classify explains err for an operation of kind op in scene s; nil when
@@ -290,6 +300,11 @@ func classifyStatus(p *Problem, er *github.ErrorResponse, op opKind, s scene) *P
 		p.Advice = "Check the repository input (or GITHUB_REPOSITORY) is owner/name of an existing repository, " +
 			"and that the token was granted access to it (a token of another repository, or a fine-grained token without it, sees a 404); " +
 			"on Enterprise Server check that " + apiRoot
+	case code == http.StatusForbidden && op == opWrite && !locked(er.Message):
+		p.Class = MissingPermission
+		p.What = said
+		p.Advice = writeAdvice(s.token, er.Message, s.workflow)
+		p.writeRefused = true
 	case code == http.StatusForbidden:
 		p.Class = MissingPermission
 		p.What = said
@@ -356,6 +371,39 @@ func permissionAdvice(op opKind, workflow bool) string {
 	}
 	return "The token may not read this repository's pull requests and issues: grant " + writePerms +
 		" under `permissions:` in the workflow (reading needs read access, marking and closing write access)"
+}
+
+// locked reports GitHub's refusal of a comment on a locked conversation:
+// a 403 of that one pull request, not of the token.
+func locked(message string) bool { return strings.Contains(strings.ToLower(message), "locked") }
+
+// writeAdvice says how to let the token write, in the terms of the token's
+// kind as its prefix (GitHub's documented token formats) or GitHub's
+// message tells it: a workflow's GITHUB_TOKEN and a GitHub App's
+// installation token both start ghs_ and are refused "by integration", a
+// fine-grained personal token starts github_pat_ and is refused "by
+// personal access token", a classic one starts ghp_.
+func writeAdvice(token, message string, workflow bool) string {
+	const (
+		actions     = "for the workflow's GITHUB_TOKEN (repo-token's default), add `permissions: pull-requests: write, issues: write` to the workflow or its job (a pull_request run from a fork only ever gets a read-only token)"
+		app         = "for a GitHub App's token, give the App the repository permissions Pull requests: Read and write and Issues: Read and write, and accept them in its installation"
+		fineGrained = "a fine-grained personal access token needs Pull requests: Read and write and Issues: Read and write on this repository"
+		classic     = "a classic personal access token needs the repo scope (public_repo for a public repository), and its owner write access to the repository"
+	)
+	const head = "The token may not change pull requests: "
+	switch {
+	case strings.HasPrefix(token, "github_pat_"), strings.Contains(message, "by personal access token"):
+		return head + fineGrained
+	case strings.HasPrefix(token, "ghp_"), strings.HasPrefix(token, "gho_"):
+		return head + classic
+	case (strings.HasPrefix(token, "ghs_") || strings.Contains(message, "by integration")) && workflow:
+		return head + actions + "; " + app
+	case strings.HasPrefix(token, "ghs_"), strings.Contains(message, "by integration"):
+		return head + app
+	case workflow:
+		return head + actions + "; " + app + "; " + fineGrained + "; " + classic
+	}
+	return head + fineGrained + "; " + classic + "; " + app
 }
 
 // classifyNet explains failures to reach the API host at all.

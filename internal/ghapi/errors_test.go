@@ -418,6 +418,12 @@ func TestMissingPermissionInATerminal(t *testing.T) {
 		} {
 			err := call()
 			msg := err.Error()
+			if name == "label" {
+				// A write refused "by personal access token" speaks of that
+				// token's permissions, in a workflow too (writeAdvice).
+				checkExplained(t, err, MissingPermission, "fine-grained")
+				continue
+			}
 			if workflow {
 				checkExplained(t, err, MissingPermission, "permissions:")
 				continue

@@ -31,12 +31,15 @@ func PRLine(it sweep.Item, dryRun bool) string {
 }
 
 func describe(it sweep.Item, dry bool) (verb, detail string) {
-	inactive := fmt.Sprintf("inactive %d days", it.InactiveDays)
+	inactive := "inactive " + plural(it.InactiveDays, "day")
 	closes := "never closes"
 	if !it.CloseAt.IsZero() {
 		closes = "closes " + closeDate(it.CloseAt)
 	}
 	reason := oneLine(string(it.Reason), maxReasonRunes)
+	if it.SameAs != 0 {
+		return wordFailed.in(dry), fmt.Sprintf("the same error as #%d", it.SameAs)
+	}
 	if it.Err != "" {
 		return wordFailed.in(dry), oneLine(it.Err, maxErrRunes)
 	}

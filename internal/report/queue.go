@@ -81,7 +81,7 @@ func writeHistogram(b *strings.Builder, r sweep.Result) {
 		if n > 0 {
 			bar = max(1, (n*barWidth+top/2)/top)
 		}
-		fmt.Fprintf(b, "| %s | %d | %s |\n", ageBuckets[i].label, n, strings.Repeat("█", bar))
+		fmt.Fprintf(b, "| %s | %s | %s |\n", ageBuckets[i].label, bucketCell(r, i, n), strings.Repeat("█", bar))
 	}
 	b.WriteString("\n")
 	if note := listedNote(r); note != "" {
@@ -89,17 +89,67 @@ func writeHistogram(b *strings.Builder, r sweep.Result) {
 	}
 }
 
-// listedNote says which open PRs the queue views leave out, when the
-// listing did not return them all.
+// bucketCell is the count of bucket i, n, marked when the bucket holds
+// PRs the listing did not return: "not counted" rather than a 0 that
+// is not known to be true.
+func bucketCell(r sweep.Result, i, n int) string {
+	if !uncounted(r, i) {
+		return fmt.Sprint(n)
+	}
+	if n == 0 {
+		return "not counted"
+	}
+	return fmt.Sprintf("%d + not counted", n)
+}
+
+// uncounted reports whether bucket i may hold open PRs the listing did
+// not return: those without the stale label active after ListedUntil
+// (every one, when marking is disabled).
+func uncounted(r sweep.Result, i int) bool {
+	if r.ListedAll || r.ListingFailed() {
+		return false
+	}
+	if r.ListedUntil.IsZero() {
+		return true
+	}
+	newest := r.Now.Add(-time.Duration(ageBuckets[i].from) * lifecycle.Day)
+	return newest.After(r.ListedUntil)
+}
+
+// listedNote says which open PRs the queue views leave out, and why, when
+// the listing did not return them all; and the PRs looked at that the
+// histogram leaves out (closed by this run).
 func listedNote(r sweep.Result) string {
+	var note string
 	switch {
 	case r.ListedAll || r.ListingFailed():
-		return ""
 	case r.ListedUntil.IsZero():
-		return "Only the stale pull requests are counted: with marking disabled, the others are not listed."
+		note = "Only the stale pull requests are counted: with marking disabled, the others are not listed."
+	default:
+		note = fmt.Sprintf("Pull requests without the stale label that were active after %s are not counted: %s.",
+			mdDay(r.ListedUntil), listingStop(r))
 	}
-	return fmt.Sprintf("Pull requests without the stale label that were active after %s are not counted: "+
-		"the listing stops past the stale cutoff, where nothing falls due, to save requests.", mdDay(r.ListedUntil))
+	if gone := r.Considered - len(r.Queue); gone > 0 {
+		closed := "closed by this run"
+		if r.DryRun {
+			closed = "that a real run would close"
+		}
+		note = strings.TrimSpace(note + " " + fmt.Sprintf("Of the %d looked at, the %d %s are not in it.", r.Considered, gone, closed))
+	}
+	return note
+}
+
+// listingStop says why the listing of open PRs stopped at ListedUntil:
+// the stale cutoff, the budget, or a stop while listing.
+func listingStop(r sweep.Result) string {
+	switch {
+	case r.Unlisted && r.Stopped != nil:
+		return "the run stopped while listing them (" + md(StopReason(r.Stopped), maxReasonRunes) + ")"
+	case !r.StaleCutoff.IsZero() && r.ListedUntil.Before(r.StaleCutoff):
+		return "the listing stopped once it had found as much work as this run's requests could do, before the stale cutoff (" +
+			mdDay(r.StaleCutoff) + "); the next run lists on from there"
+	}
+	return "the listing stops past the stale cutoff, where nothing falls due, to save requests"
 }
 
 // horizon is how far "next 14 days" looks.
@@ -225,7 +275,7 @@ func writeNextDays(b *strings.Builder, r sweep.Result) {
 		b.WriteString("\n")
 	}
 	if marksCutShort(r) {
-		fmt.Fprintf(b, "Marks are known up to %s: the listing stops past the stale cutoff, so later ones show in later runs.\n\n",
-			mdDay(r.MarksKnownUntil))
+		fmt.Fprintf(b, "Marks are known up to %s: %s, so later ones show in later runs.\n\n",
+			mdDay(r.MarksKnownUntil), listingStop(r))
 	}
 }

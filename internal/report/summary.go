@@ -63,9 +63,10 @@ func Summary(r sweep.Result, repo string) string {
 	if len(failed) > 0 {
 		fmt.Fprintf(&b, "### ❌ Failed (%d)\n\n", len(failed))
 		b.WriteString("These pull requests were left untouched because a request failed; the step fails so this gets noticed. The next run retries them.\n\n")
-		writeTable(&b, []string{"PR", "Title", "Error"}, len(failed), func(i int) []string {
-			it := failed[i]
-			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), md(it.Err, maxErrRunes)}
+		groups := failGroups(failed)
+		writeTable(&b, []string{"PR", "Title", "Error"}, len(groups), func(i int) []string {
+			g := groups[i]
+			return []string{prLink(g.first.Number, g.first.URL), md(g.first.Title, maxTitleRunes), md(g.first.Err, maxErrRunes) + g.same()}
 		}, failedCap, nil)
 	}
 
@@ -133,6 +134,50 @@ func Summary(r sweep.Result, repo string) string {
 
 	writeAPIUsage(&b, r)
 	return capSize(b.String(), maxSummaryBytes)
+}
+
+// failGroup is a failure and the PRs that failed after it with the same
+// error (Item.SameAs): one row, not one per PR.
+type failGroup struct {
+	first sweep.Item
+	more  []int
+}
+
+// failGroups groups failed items by the first PR of their error, in the
+// run's order.
+func failGroups(failed []sweep.Item) []failGroup {
+	var groups []failGroup
+	at := map[int]int{}
+	for _, it := range failed {
+		if i, ok := at[it.SameAs]; ok && it.SameAs != 0 {
+			groups[i].more = append(groups[i].more, it.Number)
+			continue
+		}
+		at[it.Number] = len(groups)
+		groups = append(groups, failGroup{first: it})
+	}
+	return groups
+}
+
+// maxSameShown is how many PR numbers a failure's row names of those that
+// failed the same way.
+const maxSameShown = 10
+
+// same says which PRs failed the same way; "" when
+// none did.
+func (g failGroup) same() string {
+	if len(g.more) == 0 {
+		return ""
+	}
+	nums := make([]string, 0, maxSameShown)
+	for _, n := range g.more[:min(len(g.more), maxSameShown)] {
+		nums = append(nums, "#"+strconv.Itoa(n))
+	}
+	list := strings.Join(nums, ", ")
+	if len(g.more) > maxSameShown {
+		list += ", …"
+	}
+	return fmt.Sprintf(" (the same for %s: %s)", plural(len(g.more), "more pull request"), list)
 }
 
 // writeCleaned lists the clean-ups, folded: the stale label taken off PRs
@@ -219,6 +264,22 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 		b.WriteString(" The next run lists them again.")
 		return head, b.String()
 	}
+	if r.WriteRefused() != nil {
+		// The error, with what to do, is the Failed table's one row, just
+		// below: not said twice on the first screen.
+		head = "GitHub refused this token's first write, so the run stopped there and the step fails."
+		b.WriteString(" The failed pull request below says why and what permission to grant.")
+		switch {
+		case r.Left == 1:
+			b.WriteString(" 1 other pull request that needs work was not tried;")
+		case r.Left > 1:
+			fmt.Fprintf(&b, " %d other pull requests that need work were not tried;", r.Left)
+		default:
+			b.WriteString(" Nothing else was tried;")
+		}
+		b.WriteString(" the next run takes them up once the token may write.")
+		return head, b.String()
+	}
 	if errors.Is(r.Stopped, context.Canceled) {
 		head = "This run was cancelled before it finished."
 		switch {
@@ -273,6 +334,8 @@ func StopReason(err error) string {
 		return "cancelled"
 	case errors.As(err, &le):
 		return "listing failed"
+	case errors.Is(err, sweep.ErrWriteRefused):
+		return "a write refused for want of permission"
 	}
 	return err.Error()
 }
@@ -284,7 +347,42 @@ func runLine(r sweep.Result, stamp func(time.Time) string) string {
 	if !r.Now.IsZero() {
 		at = fmt.Sprintf("Run at %s. ", stamp(r.Now))
 	}
-	return at + fmt.Sprintf("Looked at %s.\n\n", plural(r.Considered, "open pull request"))
+	return at + lookedAt(r) + "\n\n"
+}
+
+// lookedAt says how many pull requests are open and how many the run
+// looked at: a total only when the run knows it (Result.OpenTotal), and
+// why it looked at fewer.
+func lookedAt(r sweep.Result) string {
+	why := ""
+	if w := unlistedWhy(r); w != "" {
+		why = " (" + w + ")"
+	}
+	switch {
+	case r.OpenTotalKnown && r.Considered >= r.OpenTotal && r.OpenTotal > 1:
+		return fmt.Sprintf("Looked at all %d open pull requests.", r.OpenTotal)
+	case r.OpenTotalKnown && r.Considered < r.OpenTotal:
+		return fmt.Sprintf("%s open; looked at %d of them%s.", plural(r.OpenTotal, "pull request"), r.Considered, why)
+	case why != "":
+		return fmt.Sprintf("Looked at %s%s; how many are open in all was not counted.", plural(r.Considered, "open pull request"), why)
+	}
+	return fmt.Sprintf("Looked at %s.", plural(r.Considered, "open pull request"))
+}
+
+// unlistedWhy says why the run did not list every open PR, in a few
+// words; "" when it did, or when a failed listing says it elsewhere.
+func unlistedWhy(r sweep.Result) string {
+	switch {
+	case r.ListedAll || r.ListingFailed():
+		return ""
+	case r.Unlisted && r.Stopped != nil:
+		return "the run stopped while listing: " + StopReason(r.Stopped)
+	case r.ListedUntil.IsZero():
+		return "only those labelled stale: marking is disabled"
+	case !r.StaleCutoff.IsZero() && r.ListedUntil.Before(r.StaleCutoff):
+		return "the longest inactive, as many as this run's requests could act on"
+	}
+	return "the longest inactive, up to the stale cutoff: nothing falls due on the others yet"
 }
 
 // changed counts the PRs the run wrote to (or would have, in a dry run).

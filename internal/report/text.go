@@ -34,13 +34,15 @@ func Text(r sweep.Result, repo string) string {
 	}
 	if len(failed) > 0 {
 		fmt.Fprintf(&b, "Failed (%d), left untouched; the next run retries them:\n", len(failed))
-		textRows(&b, len(failed), func(i int) string {
-			it := failed[i]
-			return fmt.Sprintf("#%d %q: %s", it.Number, oneLine(it.Title, maxTitleRunes), oneLine(it.Err, maxErrRunes))
+		groups := failGroups(failed)
+		textRows(&b, len(groups), func(i int) string {
+			g := groups[i]
+			return fmt.Sprintf("#%d %q: %s%s", g.first.Number, oneLine(g.first.Title, maxTitleRunes), oneLine(g.first.Err, maxErrRunes), g.same())
 		})
 	}
 
 	b.WriteString(tallyLine(r) + ".\n\n")
+	writeTextTurns(&b, r)
 
 	if acted := actedRows(r); len(acted) > 0 {
 		b.WriteString(wordActedOn.title(dry) + ":\n")
@@ -50,7 +52,7 @@ func Text(r sweep.Result, repo string) string {
 		fmt.Fprintf(&b, "Still stale (%d):\n", len(stale))
 		textRows(&b, len(stale), func(i int) string {
 			it := stale[i]
-			return fmt.Sprintf("#%d inactive %d days, closes %s — %q", it.Number, it.InactiveDays, closeDate(it.CloseAt), oneLine(it.Title, maxTitleRunes))
+			return fmt.Sprintf("#%d inactive %s, closes %s — %q", it.Number, plural(it.InactiveDays, "day"), closeDate(it.CloseAt), oneLine(it.Title, maxTitleRunes))
 		})
 	}
 	switch {
@@ -86,4 +88,36 @@ func textRows(b *strings.Builder, n int, row func(i int) string) {
 		fmt.Fprintf(b, "  … and %d more\n", n-maxTextRows)
 	}
 	b.WriteString("\n")
+}
+
+// writeTextTurns is the queue by turn for a terminal, as the job summary's
+// "Whose turn it is": the counts by turn, then each turn's PRs, longest in
+// turn first.
+func writeTextTurns(b *strings.Builder, r sweep.Result) {
+	if !knowsTurns(r) && len(r.Nudged()) == 0 {
+		return
+	}
+	groups, unknown := turnGroups(r)
+	b.WriteString("Whose turn it is:\n")
+	for _, g := range groups {
+		longest := ""
+		if len(g.items) > 0 {
+			longest = ", longest " + plural(daysIn(g.items[0].TurnSince, r.Now), "day")
+		}
+		fmt.Fprintf(b, "  %s: %d%s\n", party(g.whose), len(g.items), longest)
+	}
+	if len(r.Nudged()) > 0 {
+		fmt.Fprintf(b, "  %s: %d\n", wordNudged.title(r.DryRun), len(r.Nudged()))
+	}
+	b.WriteString(turnsCovered(r, unknown, "these counts") + "\n\n")
+	for _, g := range groups {
+		if len(g.items) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "%s (%d):\n", waitingOn(g.whose), len(g.items))
+		textRows(b, len(g.items), func(i int) string {
+			it := g.items[i]
+			return fmt.Sprintf("#%d %s in turn — %q", it.Number, plural(daysIn(it.TurnSince, r.Now), "day"), oneLine(it.Title, maxTitleRunes))
+		})
+	}
 }

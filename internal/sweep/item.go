@@ -1,6 +1,8 @@
 package sweep
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,8 +65,25 @@ func (s *sweeper) fail(pr lifecycle.PR, err error) {
 // token out of every error it returns.)
 func (s *sweeper) failItem(it Item, err error) {
 	it.Err, it.Outcome = err.Error(), Failed
+	cause := failCause(it)
+	if s.causes == nil {
+		s.causes = map[string]int{}
+	}
+	if first, ok := s.causes[cause]; ok {
+		it.SameAs = first
+	} else {
+		s.causes[cause] = it.Number
+	}
 	s.res.Items = append(s.res.Items, it)
 	s.log.PR(it)
+}
+
+// failCause is a failure's error less the PR's own number (in "#12" and
+// in a URL's /12/), so that the same answer to the same request on two
+// PRs is one cause.
+func failCause(it Item) string {
+	own := regexp.MustCompile(`([#/])` + strconv.Itoa(it.Number) + `($|[^0-9])`)
+	return own.ReplaceAllString(it.Err, "${1}N${2}")
 }
 
 func daysSince(t, now time.Time) int {

@@ -101,6 +101,12 @@ func (s *sweeper) execute(ctx context.Context, o *op) {
 		s.notReached(*o)
 	default:
 		s.failItem(it, err)
+		if errors.Is(err, ErrWriteRefused) && s.res.Stopped == nil {
+			// Every later write would be refused too: stop rather than
+			// spend the run's requests on the same answer.
+			s.res.Stopped = &WriteRefusedError{Err: err}
+			s.log.Printf("stopping: GitHub refused the first write for want of permission; every later write would be refused too")
+		}
 	}
 }
 
@@ -175,8 +181,10 @@ func (s *sweeper) notReached(o op) {
 		return
 	}
 	s.res.Left++
-	if errors.Is(s.res.Stopped, context.Canceled) {
-		s.log.Printf("#%d not reached: the run was cancelled", o.pr.Number)
+	if errors.Is(s.res.Stopped, context.Canceled) && !s.saidCancelled {
+		// One line, not one per PR: the end of the run counts them.
+		s.saidCancelled = true
+		s.log.Printf("#%d not reached: the run was cancelled; nor is any pull request after it, all left for the next run", o.pr.Number)
 	}
 }
 
@@ -291,6 +299,14 @@ func (s *sweeper) stopOn(err error) {
 		s.log.Printf("stopping: %s", err)
 	}
 }
+
+// WriteRefusedError is a run's stop on its first write GitHub refused for
+// want of permission (ErrWriteRefused): the PR is Failed, the rest not
+// reached, and the step fails until the token may write.
+type WriteRefusedError struct{ Err error }
+
+func (e *WriteRefusedError) Error() string { return "write refused: " + e.Err.Error() }
+func (e *WriteRefusedError) Unwrap() error { return e.Err }
 
 // ListingError is a run's stop on a listing that failed: nothing after it
 // can be trusted to be complete.

@@ -144,6 +144,10 @@ func IsStop(err error) bool {
 var (
 	// ErrBranchKept: GitHub refused to delete a branch it protects.
 	ErrBranchKept = errors.New("GitHub keeps the branch")
+	// ErrWriteRefused: GitHub refused a write to this token for want of
+	// permission (a 403 "Resource not accessible by integration"). Every
+	// later write would be refused too, so the run stops at the first.
+	ErrWriteRefused = errors.New("GitHub refuses this token's writes")
 	// ErrDraftForbidden: GitHub refused convertPullRequestToDraft to this token.
 	// It does so for a workflow's GITHUB_TOKEN whatever its permissions say
 	// (HTTP 200 with a FORBIDDEN error), so its text says which token works.

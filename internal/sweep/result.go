@@ -22,6 +22,9 @@ type Item struct {
 	InactiveDays int
 	CloseAt      time.Time // stale PRs: when they close if nobody acts; zero: never
 	Err          string    // set on Failed items: why the PR was skipped
+	// SameAs, on a Failed item, is the PR that failed first with the same
+	// error (its own number aside): the log and the summary say it once.
+	SameAs int
 	// (Whose turn a PR is on is in its QueueItem: see Result.Queue.)
 }
 
@@ -38,6 +41,18 @@ type Result struct {
 	Items []Item
 
 	Considered int // open PRs the listings returned
+	// OpenTotal is how many pull requests are open in the repository, when
+	// OpenTotalKnown: every open PR was listed (ListedAll), or a listing
+	// said its total (GraphQL's totalCount). A listing that stops early to
+	// save requests leaves it unknown, and the report says "not counted"
+	// rather than a number it does not have.
+	OpenTotal      int
+	OpenTotalKnown bool
+	// StaleCutoff is the stale cutoff of the run: PRs last active before
+	// it are due a mark; zero when marking is disabled. A listing that
+	// ended at ListedUntil before it stopped for want of budget, not at
+	// the cutoff.
+	StaleCutoff time.Time
 	// Self is the login GitHub named for the token, when the run learnt it
 	// ("" when it needed not ask): later steps trust their markers by it.
 	Self string
@@ -85,6 +100,16 @@ type Result struct {
 func (r Result) ListingFailed() bool {
 	var le *ListingError
 	return errors.As(r.Stopped, &le)
+}
+
+// WriteRefused is the error of the write GitHub refused for want of
+// permission, which stopped the run; nil when none did.
+func (r Result) WriteRefused() error {
+	var wr *WriteRefusedError
+	if errors.As(r.Stopped, &wr) {
+		return wr.Err
+	}
+	return nil
 }
 
 // OK reports whether the run should end green: nothing failed and no listing

@@ -46,7 +46,9 @@ type sweeper struct {
 	selfAsked bool
 	selfErr   error
 
-	draftRefused error // GitHub refused a draft conversion to this token: no more tries
+	draftRefused  error          // GitHub refused a draft conversion to this token: no more tries
+	causes        map[string]int // each failure's cause (failCause) and the first PR that failed with it
+	saidCancelled bool           // the log said the run was cancelled, at the first PR not reached
 
 	q          queue               // every open PR listed, for the queue views (queue.go)
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
@@ -75,6 +77,12 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 	s.res.Queue = s.queueItems()
 	s.res.QuietHeld = s.heldCount()
 	s.res.MarksKnownUntil = s.markDue(s.res.ListedUntil)
+	if s.res.ListedAll && !s.res.OpenTotalKnown {
+		s.res.OpenTotal, s.res.OpenTotalKnown = s.res.Considered, true
+	}
+	if cutoff, ok := s.pol.StaleCutoff(now); ok {
+		s.res.StaleCutoff = cutoff
+	}
 	switch {
 	case len(s.self) > 0:
 		s.res.Self = s.self[0]
