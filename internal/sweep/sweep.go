@@ -421,8 +421,8 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 // decision needs their activity read.
 func (s *sweeper) candidates(ctx context.Context) (plan, unsure []planned, err error) {
 	cutoff, ok := s.pol.StaleCutoff(s.now)
-	if !ok && !s.needTurn() {
-		return nil, nil, nil
+	if !ok && s.pol.DaysBeforeReviewNudge < 0 && !s.turnLabelsOn() {
+		return nil, nil, nil // nothing is marked, nudged or labelled from the listing
 	}
 	q := Query{State: "open", Sort: "updated", Direction: "asc"}
 	if s.pol.IgnoreUpdates {
