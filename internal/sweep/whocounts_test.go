@@ -309,6 +309,15 @@ func TestTurnLabelsKeptRight(t *testing.T) {
 	if ws := w.writesSince(before); len(ws) != 0 {
 		t.Errorf("nothing changed, yet the run wrote %v", ws)
 	}
+	timelines := 0
+	for _, r := range f.Requests()[before:] {
+		if r.Route == "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline" {
+			timelines++
+		}
+	}
+	if timelines != 4 {
+		t.Errorf("%d timeline reads, want one per open PR (4), young ones included", timelines)
+	}
 
 	f.Push(asked, "alice", w.now(), "added a test")
 	f.Label(waiting, maint, w.now(), "waiting-on-author") // "needs a rebase", by hand
