@@ -228,19 +228,12 @@ func (s *sweeper) unstaleSteps(o *op) []step {
 		return []step{s.removeLabel(n, labelAsOn(o.pr, s.pol.StaleLabel))}
 	}
 	var now lifecycle.PR
-	read := step{request: reqPull, send: func(ctx context.Context) error {
-		pr, open, err := s.gh.PullNow(ctx, n)
-		switch {
-		case err != nil:
-			return err
-		case !open:
-			return &leftAlone{reason: lifecycle.ReasonClosedSince}
-		case !pr.HasLabel(s.pol.StaleLabel):
+	read := s.readOpen(n, &now, func(pr lifecycle.PR) error {
+		if !pr.HasLabel(s.pol.StaleLabel) {
 			return &leftAlone{reason: "stale label already removed"}
 		}
-		now = pr
 		return nil
-	}}
+	})
 	write := step{request: reqLabelWrite, send: func(ctx context.Context) error {
 		drop := append([]string{s.pol.StaleLabel}, s.cfg.LabelsToRemoveWhenUnstale...)
 		want := union(without(now.Labels, drop), s.cfg.LabelsToAddWhenUnstale)
@@ -250,6 +243,28 @@ func (s *sweeper) unstaleSteps(o *op) []step {
 		return s.gh.SetLabels(ctx, n, want)
 	}}
 	return []step{read, write}
+}
+
+// readOpen reads PR n afresh into now, for a label write that a listing
+// minutes old cannot justify: a PR closed since is left alone, and check
+// (when set) may leave it alone for what it shows.
+func (s *sweeper) readOpen(n int, now *lifecycle.PR, check func(lifecycle.PR) error) step {
+	return step{request: reqPull, send: func(ctx context.Context) error {
+		pr, open, err := s.gh.PullNow(ctx, n)
+		switch {
+		case err != nil:
+			return err
+		case !open:
+			return &leftAlone{reason: lifecycle.ReasonClosedSince}
+		}
+		if check != nil {
+			if err := check(pr); err != nil {
+				return err
+			}
+		}
+		*now = pr
+		return nil
+	}}
 }
 
 // unstaleSetsLabels: an un-stale changes more labels than the stale one.
@@ -428,17 +443,7 @@ func (s *sweeper) turnLabelSteps(o *op) []step {
 		return []step{s.removeLabel(n, labelAsOn(o.pr, remove))}
 	}
 	var now lifecycle.PR
-	read := step{request: reqPull, send: func(ctx context.Context) error {
-		pr, open, err := s.gh.PullNow(ctx, n)
-		switch {
-		case err != nil:
-			return err
-		case !open:
-			return &leftAlone{reason: lifecycle.ReasonClosedSince}
-		}
-		now = pr
-		return nil
-	}}
+	read := s.readOpen(n, &now, nil)
 	write := step{request: reqSetLabels, send: func(ctx context.Context) error {
 		return s.gh.SetLabels(ctx, n, union(without(now.Labels, []string{remove}), []string{add}))
 	}}
