@@ -109,6 +109,8 @@ const (
 	inputReviewNudgeDays    = "days-before-review-nudge"
 	inputReviewNudgeMessage = "review-nudge-message"
 	inputReviewNudgeLabel   = "review-nudge-label"
+	inputAuthorTurnLabel    = "author-turn-label"
+	inputReviewersTurnLabel = "reviewers-turn-label"
 
 	EnvToken      = "GITHUB_TOKEN"
 	EnvRepository = "GITHUB_REPOSITORY"
@@ -246,6 +248,18 @@ func buildInputs() []Input {
 			Description: "What time counts toward marking and closing: inactivity (time without activity, see activity-from) " +
 				"or author-turn (only time on the author's turn: from a maintainer's review or comment, or the draft, until the author's push, reply or re-requested review; " +
 				"a pull request waiting on its reviewers or approved and waiting to be merged is never marked nor closed). See \"Whose turn it is\" in the README."},
+		{Name: "bot-accounts", to: list(func(c *Config) *[]string { return &c.Policy.BotAccounts }), Kind: List,
+			Description: "Comma-separated logins that are bots whatever GitHub says (a CI account that is a plain user): what they do is never a person's activity (what activity-from: people and a stale pull request's un-staling count) and never passes the turn, under either stale-clock."},
+		{Name: "reviewers", to: list(func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
+			Description: "Comma-separated reviewers besides the accounts with write access to the repository, for whose turn it is (for projects whose reviewers are not all committers): " +
+				"logins, counted as maintainers; and teams as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token)."},
+		{Name: "author-turn-when-labeled", to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
+			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added. Empty: none."},
+		{Name: inputAuthorTurnLabel, to: text(func(c *Config) *string { return &c.Policy.AuthorTurnLabel }), Kind: Text,
+			Description: "Label kept on a pull request while it is its author's turn (e.g. waiting-on-author), added when the turn passes to the author and removed when it passes back; " +
+				"a maintainer adding it by hand hands the turn to the author. Empty (the default): off. Costs one timeline read of every open pull request a run."},
+		{Name: inputReviewersTurnLabel, to: text(func(c *Config) *string { return &c.Policy.ReviewersTurnLabel }), Kind: Text,
+			Description: "Label kept on a pull request while it is its reviewers' turn (e.g. waiting-on-review), as author-turn-label; a maintainer adding it by hand hands the turn to the reviewers. Empty (the default): off."},
 		{Name: inputReviewNudgeDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeReviewNudge }), Kind: Days, Default: "-1",
 			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the pending requested reviewers, at most once per turn: " +
 				"a whole number, or -1 (the default) to never nudge. Works with either stale-clock; it never marks, labels stale or closes."},

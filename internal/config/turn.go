@@ -30,8 +30,26 @@ func (p *parser) turn(c *Config) {
 	if l := pol.NudgeLabel; l != "" && strings.EqualFold(l, pol.StaleLabel) {
 		p.fail(inputReviewNudgeLabel, "is %s, the same label as stale-pr-label: a nudged pull request would read as stale; choose another label", quote(l))
 	}
+	p.turnLabels(pol)
 	if pol.DaysBeforeReviewNudge >= 0 && c.NudgeMessage == "" {
 		// The nudge's hidden marker is what keeps it to one per turn.
 		p.fail(inputReviewNudgeMessage, "is empty, but the nudge is a comment; set a message, or days-before-review-nudge to -1")
+	}
+}
+
+// turnLabels: each turn label is a label of its own, so that keeping one
+// right never undoes another label stalepr keeps.
+func (p *parser) turnLabels(pol *lifecycle.Policy) {
+	for _, l := range []struct{ name, label string }{{inputAuthorTurnLabel, pol.AuthorTurnLabel}, {inputReviewersTurnLabel, pol.ReviewersTurnLabel}} {
+		switch {
+		case l.label == "":
+		case strings.EqualFold(l.label, pol.StaleLabel):
+			p.fail(l.name, "is %s, the same label as stale-pr-label; choose another label", quote(l.label))
+		case strings.EqualFold(l.label, pol.NudgeLabel):
+			p.fail(l.name, "is %s, the same label as review-nudge-label; choose another label", quote(l.label))
+		}
+	}
+	if a := pol.AuthorTurnLabel; a != "" && strings.EqualFold(a, pol.ReviewersTurnLabel) {
+		p.fail(inputReviewersTurnLabel, "is %s, the same label as author-turn-label: one label cannot show both turns", quote(a))
 	}
 }

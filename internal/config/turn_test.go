@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,11 +40,34 @@ func TestParseTurnErrors(t *testing.T) {
 		{map[string]string{"days-before-review-nudge": "3", "review-nudge-message": ""}, "review-nudge-message", "the nudge is a comment"},
 		{map[string]string{"stale-pr-message": "Waiting {{waiting-on-author}}."}, "stale-pr-message", "stale-clock: author-turn"},
 		{map[string]string{"close-pr-message": "Waited {{waiting-on-author}}."}, "close-pr-message", "stale-clock: author-turn"},
+		{map[string]string{"author-turn-label": "STALE"}, "author-turn-label", "the same label as stale-pr-label"},
+		{map[string]string{"reviewers-turn-label": "w", "review-nudge-label": "W"}, "reviewers-turn-label", "the same label as review-nudge-label"},
+		{map[string]string{"author-turn-label": "turn", "reviewers-turn-label": "Turn"}, "reviewers-turn-label", "one label cannot show both turns"},
 	} {
 		_, err := Parse(source(tt.inputs, nil))
 		var errs Errors
 		if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Name != tt.name || !strings.Contains(errs[0].Msg, tt.says) {
 			t.Errorf("Parse(%v) = %v, want one error on %s saying %q", tt.inputs, err, tt.name, tt.says)
 		}
+	}
+}
+
+// TestParseWhoCountsInputs: bot-accounts, reviewers and
+// author-turn-when-labeled are comma-separated lists, empty by default.
+func TestParseWhoCountsInputs(t *testing.T) {
+	t.Parallel()
+	c := mustParse(t, map[string]string{"bot-accounts": "project-ci, release-robot", "reviewers": "docs-lead",
+		"author-turn-when-labeled": "needs-rebase,S-waiting-on-author", "author-turn-label": "waiting-on-author", "reviewers-turn-label": "waiting-on-review"})
+	p := c.Policy
+	if !slices.Equal(p.BotAccounts, []string{"project-ci", "release-robot"}) || !slices.Equal(p.Reviewers, []string{"docs-lead"}) ||
+		!slices.Equal(p.AuthorTurnLabels, []string{"needs-rebase", "S-waiting-on-author"}) {
+		t.Errorf("got bots %q, reviewers %q, labels %q", p.BotAccounts, p.Reviewers, p.AuthorTurnLabels)
+	}
+	if p.AuthorTurnLabel != "waiting-on-author" || p.ReviewersTurnLabel != "waiting-on-review" {
+		t.Errorf("turn labels %q, %q", p.AuthorTurnLabel, p.ReviewersTurnLabel)
+	}
+	d := mustParse(t, map[string]string{}).Policy
+	if len(d.BotAccounts)+len(d.Reviewers)+len(d.AuthorTurnLabels) != 0 || d.AuthorTurnLabel+d.ReviewersTurnLabel != "" {
+		t.Errorf("defaults not empty: %+v", d)
 	}
 }

@@ -2,14 +2,13 @@ package fakegithub
 
 import "strings"
 
-// This file is the fake's permission model: the repository role of each
-// collaborator, which GraphQL's PullRequestReview.authorCanPushToRepository
-// reads. (REST's GET /repos/{owner}/{repo}/collaborators/{username}/permission
-// is not served: no client call needs it yet.)
+// Repository permissions: GET /repos/{owner}/{repo}/collaborators/{username}/permission,
+// which tells whether an account is a maintainer (write, maintain, admin).
 
-// SetPermission gives login a repository role: "admin", "maintain",
-// "write", "triage" or "read"; "" removes it (not a collaborator). The
-// repository's owner is always an admin.
+// SetPermission gives login a role on the repository: "admin", "maintain",
+// "write", "triage" or "read" ("" forgets it). Without one, the owner is
+// admin, a member (AddMember) has write, and anyone else is no
+// collaborator (404), as GitHub answers.
 func (s *Server) SetPermission(login, role string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -23,17 +22,55 @@ func (s *Server) SetPermission(login, role string) {
 	s.permissions[strings.ToLower(login)] = role
 }
 
-// roleOf is login's repository role, "" for none.
-func (s *Server) roleOf(login string) string {
-	if strings.EqualFold(login, s.owner) {
+// roleLocked is login's role on the repository; "" when it is no collaborator.
+func (s *Server) roleLocked(login string) string {
+	key := strings.ToLower(login)
+	switch {
+	case s.permissions[key] != "":
+		return s.permissions[key]
+	case strings.EqualFold(login, s.owner):
 		return "admin"
+	case s.members[key]:
+		return "write"
 	}
-	return s.permissions[strings.ToLower(login)]
+	return ""
 }
 
-// canPush: write, maintain and admin may push.
+// collaboratorPermissionJSON is GitHub's repository-collaborator-permission.
+type collaboratorPermissionJSON struct {
+	Permission string           `json:"permission"` // the legacy word: maintain reads write, triage read
+	RoleName   string           `json:"role_name"`
+	User       collaboratorJSON `json:"user"`
+}
+
+// collaboratorJSON is GitHub's collaborator: a user with its permissions.
+type collaboratorJSON struct {
+	userJSON
+	Permissions map[string]bool `json:"permissions"`
+	RoleName    string          `json:"role_name"`
+}
+
+// legacyPermission is the permission field's word for a role.
+var legacyPermission = map[string]string{"admin": "admin", "maintain": "write", "write": "write", "triage": "read", "read": "read"}
+
+func (s *Server) getPermission(c *call) reply {
+	login := c.params["username"]
+	role := s.roleLocked(login)
+	if role == "" {
+		return notFound()
+	}
+	rank := map[string]int{"read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}[role]
+	perms := map[string]bool{"pull": rank >= 1, "triage": rank >= 2, "push": rank >= 3, "maintain": rank >= 4, "admin": rank >= 5}
+	return ok(collaboratorPermissionJSON{
+		Permission: legacyPermission[role], RoleName: role,
+		User: collaboratorJSON{userJSON: c.user(userFor(login)), Permissions: perms, RoleName: role},
+	})
+}
+
+// canPush: write, maintain and admin may push (GraphQL's
+// PullRequestReview.authorCanPushToRepository).
 func (s *Server) canPush(login string) bool {
-	switch s.roleOf(login) {
+	switch s.roleLocked(login) {
 	case "write", "maintain", "admin":
 		return true
 	}

@@ -34,7 +34,7 @@ func rich(t *testing.T) (*Server, *httptest.Server) {
 	s.Rename(n, alice, daysAgo(56), "Add widget polishing (v2)")
 	s.RequestReview(n, alice, daysAgo(55), "dave")
 	s.RequestReview(n, alice, daysAgo(55), "team:docs")
-	s.removeReviewRequest(n, alice, daysAgo(55), "dave")
+	s.RemoveReviewRequest(n, alice, daysAgo(55), "dave")
 	s.Label(n, bob, daysAgo(54), "needs-review")
 	s.Unlabel(n, bob, daysAgo(53), "needs-review")
 	s.Comment(n, bot, daysAgo(52), "Bumps deps.")

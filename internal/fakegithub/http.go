@@ -77,6 +77,7 @@ func init() {
 	add("GET", r+"/pulls/{pull_number}/reviews", (*Server).listReviews)
 	add("DELETE", r+"/git/refs/{ref}", (*Server).deleteRef)
 	add("GET", r+"/contents/{path}", (*Server).getContents)
+	add("GET", r+"/collaborators/{username}/permission", (*Server).getPermission)
 	add("GET", "/installation/repositories", (*Server).listInstallationRepos)
 	add("POST", "/graphql", (*Server).graphql)
 }

@@ -242,8 +242,12 @@ func (s *Server) association(u User) string {
 		return "NONE"
 	case s.members[strings.ToLower(u.Login)]:
 		return "MEMBER"
-	default:
+	case s.committers[strings.ToLower(u.Login)] || s.permissions[strings.ToLower(u.Login)] != "":
+		// GitHub: has committed to the repository (here: opened a pull
+		// request in it, or holds a role without being a member).
 		return "CONTRIBUTOR"
+	default:
+		return "NONE"
 	}
 }
 

@@ -23,7 +23,9 @@ type Server struct {
 	protected                  map[string]bool // branches GitHub refuses to delete
 	now                        func() time.Time
 	clock                      *Clock
-	members                    map[string]bool // lower-case logins with author_association MEMBER
+	members                    map[string]bool   // lower-case logins with author_association MEMBER
+	committers                 map[string]bool   // lower-case logins of PR authors: CONTRIBUTOR
+	permissions                map[string]string // lower-case login: role on the repository (SetPermission)
 
 	issues  []*issueRec // ordered by number
 	byNum   map[int]*issueRec
@@ -48,10 +50,9 @@ type Server struct {
 	files          map[string][]byte // default branch contents by path
 	draftForbidden bool              // convertPullRequestToDraft answers FORBIDDEN
 
-	gql             gqlBucket         // GraphQL points
-	gqlPulls        gqlPullsCache     // the last pullRequests listing
-	reviewsRequired bool              // reviewDecision is served (branch protection requires reviews)
-	permissions     map[string]string // lower-case login: repository role (collaborators.go)
+	gql             gqlBucket     // GraphQL points
+	gqlPulls        gqlPullsCache // the last pullRequests listing
+	reviewsRequired bool          // reviewDecision is served (branch protection requires reviews)
 
 	log       []RequestInfo
 	seq       int
@@ -290,6 +291,12 @@ func (s *Server) addLocked(is Issue) int {
 	}
 	rec := &issueRec{Issue: is, tip: is.HeadSHA, first: is.HeadSHA}
 	s.byNum[is.Number] = rec
+	if is.IsPR {
+		if s.committers == nil {
+			s.committers = map[string]bool{}
+		}
+		s.committers[strings.ToLower(is.User.Login)] = true
+	}
 	i := sort.Search(len(s.issues), func(i int) bool { return s.issues[i].Number > is.Number })
 	if i == len(s.issues) {
 		s.issues = append(s.issues, rec)
@@ -684,8 +691,8 @@ func (s *Server) RequestReview(n int, u User, at time.Time, reviewer string) {
 	s.addEventLocked(rec, e)
 }
 
-// removeReviewRequest withdraws a review request (see RequestReview).
-func (s *Server) removeReviewRequest(n int, u User, at time.Time, reviewer string) {
+// RemoveReviewRequest withdraws a review request as u (see RequestReview).
+func (s *Server) RemoveReviewRequest(n int, u User, at time.Time, reviewer string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := s.mustGet(n)

@@ -38,7 +38,7 @@ var synBodies = []string{"LGTM", "Could you rebase?", "Any update on this?", "Th
 //   - a tail (about 15%) inactive for 91-600 days;
 //   - about 5% labelled stale by the token identity with a marked notice:
 //     40% labelled 31-120 days ago and untouched since, 25% labelled 1-29
-//     days ago with only the notice since, 15% with a person's comment after
+//     days ago with only the notice since, 15% with its author's comment after
 //     the notice, 10% with a bot's comment after it, 10% with a push after it;
 //   - about 5% drafts, 2% labelled pinned, 8% plain issues, a few with a
 //     milestone or an assignee, some by dependabot[bot].
@@ -66,6 +66,10 @@ type synth struct {
 	now     time.Time
 	authors []User
 	bots    []User
+	// commenters are who comments on others' PRs: four in five times one
+	// of the project's 12 maintainers (members), else a passer-by with no
+	// tie to the repository (NONE), as on a real project's queue.
+	commenters []User
 }
 
 func newSynth(s *Server, seed int64) *synth {
@@ -73,6 +77,15 @@ func newSynth(s *Server, seed int64) *synth {
 		authors: make([]User, 200), bots: []User{Bot("codecov[bot]"), Bot("renovate[bot]"), Bot("dependabot[bot]")}}
 	for i := range g.authors {
 		g.authors[i] = Person("dev" + strconv.Itoa(i+1))
+	}
+	for i := range 60 {
+		login := "maint" + strconv.Itoa(i%12+1)
+		if i >= 48 {
+			login = "passer" + strconv.Itoa(i-47)
+		} else {
+			s.members[login] = true
+		}
+		g.commenters = append(g.commenters, Person(login))
 	}
 	return g
 }
@@ -82,6 +95,8 @@ func (g *synth) ago(days int) time.Time {
 }
 
 func (g *synth) person() User { return g.authors[g.rng.IntN(len(g.authors))] }
+
+func (g *synth) commenter() User { return g.commenters[g.rng.IntN(len(g.commenters))] }
 
 func (g *synth) body() string { return synBodies[g.rng.IntN(len(synBodies))] }
 
@@ -158,7 +173,7 @@ func (g *synth) touch(rec *issueRec, num int, at time.Time) {
 	s := g.s
 	switch g.rng.IntN(3) {
 	case 0:
-		s.addCommentLocked(rec, g.person(), at, g.body())
+		s.addCommentLocked(rec, g.commenter(), at, g.body())
 	case 1:
 		if rec.IsPR {
 			s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: fakeSHA("commit", int64(num)),
@@ -185,7 +200,7 @@ func (g *synth) markStale(rec *issueRec, num, markedDays, kind int) {
 	switch {
 	case kind < 65: // untouched since the notice
 	case kind < 80:
-		s.addCommentLocked(rec, g.person(), after, "Still working on this!")
+		s.addCommentLocked(rec, rec.User, after, "Still working on this!") // the author answers the notice
 	case kind < 90:
 		s.addCommentLocked(rec, g.bots[g.rng.IntN(len(g.bots))], after, "Coverage report updated.")
 	default:

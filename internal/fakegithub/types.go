@@ -33,9 +33,11 @@ func Person(login string) User { return User{Login: login, Type: "User"} }
 // Bot returns a bot account. Logins of GitHub App bots end in "[bot]".
 func Bot(login string) User { return User{Login: login, Type: "Bot"} }
 
-// userFor guesses the account type from the login: "[bot]" suffix means Bot.
+// userFor guesses the account type from the login: "[bot]" suffix means
+// Bot, and so does "Copilot" (the coding agent, and Copilot code review as
+// a requested reviewer).
 func userFor(login string) User {
-	if strings.HasSuffix(login, "[bot]") {
+	if strings.HasSuffix(login, "[bot]") || login == "Copilot" {
 		return Bot(login)
 	}
 	return Person(login)

@@ -206,6 +206,7 @@ func fromPull(pr *github.PullRequest) lifecycle.PR {
 		CreatedAt: pr.GetCreatedAt().Time, UpdatedAt: pr.GetUpdatedAt().Time, Draft: pr.GetDraft(),
 		Milestone: pr.GetMilestone().GetTitle(), NodeID: pr.GetNodeID(), HeadSHA: pr.GetHead().GetSHA(),
 		Labels: labelNames(pr.Labels), Assignees: logins(pr.Assignees), Locked: pr.GetLocked(),
+		AuthorBot: pr.GetUser().GetType() == "Bot", AuthorAssociation: pr.GetAuthorAssociation(),
 	}
 }
 
@@ -236,6 +237,9 @@ func toPR(is *github.Issue) lifecycle.PR {
 		Labels:    labelNames(is.Labels),
 		Assignees: logins(is.Assignees),
 		Locked:    is.GetLocked(),
+		AuthorBot: is.GetUser().GetType() == "Bot",
+
+		AuthorAssociation: is.GetAuthorAssociation(),
 	}
 	return pr
 }
@@ -542,4 +546,45 @@ func (c *Client) RecentComments(ctx context.Context, since time.Time) ([]sweep.C
 			return nil, c.fail(opList, err, "list recent comments")
 		}
 	}
+}
+
+// Permission reads what an account may do in the repository, GitHub's
+// repository permission ("admin", "maintain", "write", "triage", "read";
+// "none"): whether it is a maintainer for whose turn it is. A 404 is an
+// account that is no collaborator: "none". One read per account.
+//
+// GitHub API docs: https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user
+func (c *Client) Permission(ctx context.Context, login string) (lifecycle.Access, error) {
+	// go-github's RepositoryPermissionLevel has no role_name.
+	var p struct {
+		Permission string `json:"permission"`
+		RoleName   string `json:"role_name"`
+	}
+	req, err := c.gh.NewRequest(http.MethodGet, fmt.Sprintf("repos/%v/%v/collaborators/%v/permission", c.owner, c.repo, url.PathEscape(login)), nil)
+	if err == nil {
+		_, err = c.gh.Do(ctx, req, &p)
+	}
+	if IsNotFound(err) {
+		return lifecycle.AccessNone, nil
+	}
+	if err != nil {
+		return lifecycle.AccessUnknown, c.fail(opRead, err, "read the repository permission of %s", login)
+	}
+	return accessOf(p.RoleName, p.Permission), nil
+}
+
+// accessOf: write access is write, maintain or admin. role_name tells the
+// custom and fine-grained roles; permission is the legacy word, which maps
+// maintain to write and triage to read.
+func accessOf(role, permission string) lifecycle.Access {
+	switch strings.ToLower(def(role, permission)) {
+	case "admin", "maintain", "write":
+		return lifecycle.AccessWrite
+	case "":
+		return lifecycle.AccessUnknown
+	}
+	if strings.EqualFold(permission, "write") || strings.EqualFold(permission, "admin") {
+		return lifecycle.AccessWrite // a custom role built on write
+	}
+	return lifecycle.AccessNone
 }

@@ -110,18 +110,21 @@ type Activity struct {
 	// ForeignMark: that label was not stalepr's. A person added it by hand,
 	// or another bot (actions/stale before a switch) did with its own
 	// comment. Such a mark keeps its clock and gets no notice of ours.
-	ForeignMark      bool
-	NoticeAt         time.Time // our stale notice for that mark; zero when none
-	MarkHead         string    // the head commit when our notice was posted; "" when unknown
-	PushedAfterMark  bool      // commits no bot made reached the PR after that (see pushedSinceMark)
-	CloseNoticeAt    time.Time // our closing comment for that mark; zero when none
-	LastPersonAt     time.Time // the last thing a person did; zero when nothing seen
-	LastPersonLogin  string
-	ReopenedAt       time.Time // the last reopening, by anyone
-	PendingReviewers []string  // review requested and not yet given
-	AwaitingReview   bool      // the author acted last and waits for a requested review
-	Approved         bool      // an approval still stands (see Approved)
-	ClosedBySelf     bool      // the last close was stalepr's, after its own closing comment
+	ForeignMark     bool
+	NoticeAt        time.Time // our stale notice for that mark; zero when none
+	MarkHead        string    // the head commit when our notice was posted; "" when unknown
+	PushedAfterMark bool      // commits no bot made reached the PR after that (see pushedSinceMark)
+	// AuthorPushedAfterMark: some of those commits are the author's (see
+	// who.commitIsAuthor): what hands the author's turn back.
+	AuthorPushedAfterMark bool
+	CloseNoticeAt         time.Time // our closing comment for that mark; zero when none
+	LastPersonAt          time.Time // the last thing a person did; zero when nothing seen
+	LastPersonLogin       string
+	ReopenedAt            time.Time // the last reopening, by anyone
+	PendingReviewers      []string  // review requested and not yet given
+	AwaitingReview        bool      // the author acted last and waits for a requested review
+	Approved              bool      // an approval still stands (see Approved)
+	ClosedBySelf          bool      // the last close was stalepr's, after its own closing comment
 	// ClosedNow: the history ends with a close, no reopening after it. The
 	// rules read open PRs, so the PR was closed after it was listed (by a
 	// concurrent run, by a person): it is left alone.
@@ -133,6 +136,10 @@ type Activity struct {
 	// Turn is whose turn the PR is on (see turnFold); unknown when only
 	// the repository's comments were read (FromComments).
 	Turn Turn
+	// Unsure are the accounts whose maintainer-ness was consulted and whose
+	// write access the run did not know (Options.Access): their
+	// author_association (or Options.Assume) decided.
+	Unsure []string
 }
 
 // updateSlack is how far updated_at may lie after the last explained event
@@ -160,13 +167,22 @@ func IsBotLogin(login string) bool {
 // reviews, the close, whose turn it is); then what the history cannot
 // explain of the listing's updated_at is put down to a person.
 func Summarize(pr PR, events []Event, staleLabel string, self []string) Activity {
+	return SummarizeWith(pr, events, staleLabel, Options{Self: self})
+}
+
+// SummarizeWith is Summarize with what the run knows of the accounts
+// (Options): who is a bot, a reviewer, a maintainer.
+func SummarizeWith(pr PR, events []Event, staleLabel string, o Options) Activity {
 	sorted := chronological(events)
-	f := newFolds(pr, sorted, staleLabel, who{self})
+	w := newWho(o, pr, sorted)
+	f := newFolds(pr, sorted, staleLabel, w, o)
 	for _, e := range sorted {
 		f.add(e)
 	}
 	a := f.activity()
-	a.PushedAfterMark = pushedSinceMark(pr, events, a.MarkHead, a.MarkedAt)
+	a.PushedAfterMark = pushedSinceMark(pr, events, a.MarkHead, a.MarkedAt, w.counts)
+	a.AuthorPushedAfterMark = pushedSinceMark(pr, events, a.MarkHead, a.MarkedAt, w.byAuthor)
+	a.Unsure = w.unsureLogins()
 	return explain(a, pr)
 }
 
@@ -174,6 +190,7 @@ func Summarize(pr PR, events []Event, staleLabel string, self []string) Activity
 // the same order.
 type folds struct {
 	w           who
+	pr          PR
 	lastEventAt time.Time
 	mark        markFold
 	person      personFold
@@ -182,19 +199,23 @@ type folds struct {
 	turn        turnFold
 }
 
-func newFolds(pr PR, sorted []Event, staleLabel string, w who) *folds {
+func newFolds(pr PR, sorted []Event, staleLabel string, w who, o Options) *folds {
 	return &folds{
 		w:       w,
+		pr:      pr,
 		mark:    markFold{w: w, staleLabel: staleLabel, botComments: map[string]time.Time{}},
-		person:  personFold{w: w, staleLabel: staleLabel, author: pr.Author},
-		reviews: reviewFold{author: pr.Author},
+		person:  personFold{w: w, staleLabel: staleLabel},
+		reviews: reviewFold{w: w},
 		close:   closeFold{w: w},
-		turn:    newTurnFold(pr, sorted, w),
+		turn:    newTurnFold(pr, sorted, w, o),
 	}
 }
 
 func (f *folds) add(e Event) {
 	e = f.w.trusted(e)
+	if f.w.answersListedTeam(e, f.reviews.pending) {
+		e.Access = AccessWrite // a listed team's reviewer, for this review
+	}
 	f.lastEventAt = Later(f.lastEventAt, e.At)
 	// The person fold reads the mark as it stood before e (an un-stale of
 	// ours dates what came after it), the close fold our closing comment.
@@ -202,12 +223,16 @@ func (f *folds) add(e Event) {
 	f.close.add(e, f.mark.closeNoticeAt)
 	f.mark.add(e)
 	f.reviews.add(e)
-	f.turn.add(e)
+	f.turn.add(e, f.reviews.pending)
 }
 
 func (f *folds) activity() Activity {
 	pending := f.reviews.pending
-	author := f.reviews.author
+	author := f.pr.Author
+	approved := Approved(f.reviews.reviews)
+	if f.pr.ReviewDecision != "" {
+		approved = strings.EqualFold(f.pr.ReviewDecision, ReviewDecisionApproved) // GitHub's own word
+	}
 	return Activity{
 		MarkedAt:         f.mark.at,
 		ForeignMark:      f.mark.foreign(),
@@ -219,29 +244,12 @@ func (f *folds) activity() Activity {
 		ReopenedAt:       f.close.reopenedAt,
 		PendingReviewers: pending,
 		AwaitingReview:   len(pending) > 0 && author != "" && strings.EqualFold(f.person.login, author),
-		Approved:         Approved(f.reviews.reviews),
+		Approved:         approved,
 		ClosedBySelf:     f.close.bySelf,
 		ClosedNow:        !f.close.closedAt.IsZero(),
 		LastEventAt:      f.lastEventAt,
-		Turn:             f.turn.t,
+		Turn:             f.turn.final(f.pr),
 	}
-}
-
-// who tells stalepr's own logins, the bots and the people apart.
-type who struct{ self []string }
-
-func (w who) isSelf(login string) bool { return login != "" && ContainsFold(w.self, login) }
-
-// isBot: a bot account, or stalepr itself.
-func (w who) isBot(e Event) bool { return e.Bot || IsBotLogin(e.Actor) || w.isSelf(e.Actor) }
-
-// isPerson: the event is a person's. A commit is a person's unless a bot
-// authored or committed it (GitHub records no pusher).
-func (w who) isPerson(e Event) bool {
-	if e.Kind == Committed {
-		return !e.Bot
-	}
-	return e.Actor != "" && !w.isBot(e)
 }
 
 // trusted drops the marker of a comment stalepr did not write (a quote, a
@@ -321,7 +329,6 @@ func (m *markFold) comment(e Event) {
 type personFold struct {
 	w          who
 	staleLabel string
-	author     string
 
 	at    time.Time
 	login string
@@ -337,13 +344,14 @@ func (p *personFold) add(e Event, markedAt time.Time) {
 		p.at = e.At
 		return
 	}
-	if !p.w.isPerson(e) || !isActivity(e, p.staleLabel) {
+	if !p.w.counts(e) || !isActivity(e, p.staleLabel) {
 		return
 	}
 	p.at, p.login = e.At, e.Actor
 	if e.Kind == Committed {
-		// GitHub records no pusher; on a PR it is nearly always the author.
-		p.login = p.author
+		// GitHub records no pusher: a commit is its GitHub author's when
+		// known, otherwise (nearly always, on a PR) the PR author's.
+		p.login = p.w.commitLogin(e)
 	}
 }
 
@@ -358,9 +366,12 @@ func isActivity(e Event, staleLabel string) bool {
 	return true
 }
 
-// reviewFold collects the reviews given and the requests still pending.
+// reviewFold collects the reviews that count and the requests still
+// pending. A bot is never pending (a request of Copilot waits on no
+// person, and a nudge never mentions a bot), and only maintainers' reviews
+// count toward Approved, as in GitHub's reviewDecision.
 type reviewFold struct {
-	author  string
+	w       who
 	pending []string
 	reviews []Review
 }
@@ -368,19 +379,20 @@ type reviewFold struct {
 func (r *reviewFold) add(e Event) {
 	switch e.Kind {
 	case ReviewRequested:
-		if !ContainsFold(r.pending, e.Reviewer) {
-			r.pending = append(r.pending, e.Reviewer)
+		if key := requestKey(e); key != "" && !r.w.reviewerBot(e) && !ContainsFold(r.pending, key) {
+			r.pending = append(r.pending, key)
 		}
 	case ReviewRequestRemoved:
-		r.pending = removeFold(r.pending, e.Reviewer)
+		r.pending = removeFold(r.pending, requestKey(e))
 	case Reviewed:
-		r.reviews = append(r.reviews, Review{Reviewer: e.Actor, State: e.ReviewState, At: e.At})
-		// GitHub fulfils a team's request with any member's review; we
-		// cannot tell membership, so any review but the author's does.
 		r.pending = removeFold(r.pending, e.Actor)
-		if !strings.EqualFold(e.Actor, r.author) {
-			r.pending = removeTeams(r.pending)
+		if r.w.isBot(e) || r.w.isAuthor(e.Actor) || !r.w.maintainer(e) {
+			return // a bot's or a stranger's review fulfils no team's request and decides nothing
 		}
+		r.reviews = append(r.reviews, Review{Reviewer: e.Actor, State: e.ReviewState, At: e.At})
+		// GitHub fulfils a team's request with a member's review; we cannot
+		// read membership, so a maintainer's review does.
+		r.pending = removeTeams(r.pending)
 	}
 }
 
@@ -432,7 +444,7 @@ func explain(a Activity, pr PR) Activity {
 // of the mark's head descends from it. (Commits a force push left behind
 // descend from nothing we know and are ignored; a force push after the mark
 // is a dated event of its own.)
-func pushedSinceMark(pr PR, events []Event, markHead string, markedAt time.Time) bool {
+func pushedSinceMark(pr PR, events []Event, markHead string, markedAt time.Time, counts func(Event) bool) bool {
 	if markHead == "" {
 		return false
 	}
@@ -445,7 +457,7 @@ func pushedSinceMark(pr PR, events []Event, markHead string, markedAt time.Time)
 		}
 	}
 	if !parents {
-		return pushedSinceMarkNoParents(pr, events, markHead, markedAt)
+		return pushedSinceMarkNoParents(pr, events, markHead, markedAt, counts)
 	}
 	after := map[string]bool{markHead: true} // markHead and what descends from it
 	for grew := true; grew; {
@@ -457,7 +469,7 @@ func pushedSinceMark(pr PR, events []Event, markHead string, markedAt time.Time)
 			for _, p := range c.Parents {
 				if after[p] {
 					after[c.SHA], grew = true, true
-					if !c.Bot {
+					if counts(c) {
 						return true
 					}
 					break
@@ -471,10 +483,10 @@ func pushedSinceMark(pr PR, events []Event, markHead string, markedAt time.Time)
 // pushedSinceMarkNoParents answers pushedSinceMark from a history that
 // names no parents (GraphQL's): the head is where the mark left it, or it
 // moved. When it moved, the commits dated after the mark and the
-// force-pushes after it say by whom: only when there are some and every one
-// is a bot's was it none of a person's. A move no dated commit explains (old
-// commits pushed, a rewrite) is taken for a person's: in doubt, not closed.
-func pushedSinceMarkNoParents(pr PR, events []Event, markHead string, markedAt time.Time) bool {
+// force-pushes after it say by whom: only when there are some and none
+// counts was it none of theirs. A move no dated commit explains (old
+// commits pushed, a rewrite) is taken for theirs: in doubt, not closed.
+func pushedSinceMarkNoParents(pr PR, events []Event, markHead string, markedAt time.Time, counts func(Event) bool) bool {
 	if pr.HeadSHA == "" || strings.EqualFold(pr.HeadSHA, markHead) {
 		return false
 	}
@@ -483,7 +495,7 @@ func pushedSinceMarkNoParents(pr PR, events []Event, markHead string, markedAt t
 		if e.Kind != Committed && e.Kind != ForcePushed || e.SHA == markHead || e.At.Before(markedAt.Add(-updateSlack)) {
 			continue
 		}
-		if !e.Bot {
+		if counts(e) {
 			return true
 		}
 		explained = true

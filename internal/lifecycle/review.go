@@ -63,6 +63,13 @@ const (
 	ReviewStateCommented        = "COMMENTED"
 )
 
+// ReviewDecisionApproved is GitHub's reviewDecision of an approved PR.
+const ReviewDecisionApproved = "APPROVED"
+
+// MergeableConflicting is GitHub's mergeable state of a PR in conflict
+// with its base.
+const MergeableConflicting = "CONFLICTING"
+
 // Review is one submitted review of a PR.
 type Review struct {
 	Reviewer string

@@ -41,13 +41,30 @@ type Turn struct {
 	// AuthorAt is the author's last action that counts for the turn; zero
 	// when none is seen.
 	AuthorAt time.Time
+	// Label is the label that put the PR on the author's turn (one of
+	// author-turn-when-labeled, or author-turn-label added by a
+	// maintainer); Conflict: a merge conflict did. Both leave By empty.
+	Label    string
+	Conflict bool
 	// NudgedAt is our latest review nudge; zero when none.
 	NudgedAt time.Time
 }
 
+// ClockFrom is when the stale clock of the turn starts: on the author's
+// turn, the later of the turn's start and the author's last action (a
+// draft whose author keeps pushing is not idle); on anyone else's turn,
+// the turn's start.
+func (t Turn) ClockFrom() time.Time {
+	if t.Whose == TurnAuthor {
+		return Later(t.Since, t.AuthorAt)
+	}
+	return t.Since
+}
+
 // IsMaintainer reports whether GitHub's author_association makes an
 // account a maintainer: the repository's owner, a member of its
-// organisation, or a collaborator.
+// organisation, or a collaborator. It is the fallback where the account's
+// permission on the repository is not known (see who.maintainer).
 func IsMaintainer(association string) bool {
 	switch strings.ToUpper(association) {
 	case "OWNER", "MEMBER", "COLLABORATOR":
@@ -57,34 +74,46 @@ func IsMaintainer(association string) bool {
 }
 
 // turnFold reads whose turn a PR is on from its timeline (Summarize fills
-// Activity.Turn with it). The rules:
+// Activity.Turn with it). The rules (README "Whose turn it is"):
 //   - the reviewers' turn from when the PR is opened or marked ready;
-//   - the author's when a maintainer (IsMaintainer) acts after the
-//     author's last action: a review that requests changes or comments, an
-//     issue or review comment; and from when the PR became a draft;
-//   - the reviewers' again when the author acts: a push of their own
-//     commits (not a bot's), a comment, a reply to a review, a re-requested
-//     review, marking the draft ready;
-//   - the maintainers' (to merge) while an approval stands and no
-//     maintainer's latest review requests changes, unless it is a draft.
+//   - the author's when a maintainer (who.maintainer) acts after the
+//     author's last action: a review that requests changes or comments, a
+//     review comment, or a comment while no person's review is requested;
+//     and from when the PR became a draft;
+//   - the reviewers' again when the author acts (the author's own actions
+//     count even when the author is a bot): a push of commits that are
+//     the author's (who.commitIsAuthor), a comment, a reply to a review,
+//     a review requested of a person or team, marking the draft ready;
+//     and when a maintainer requests a review of a person or team;
+//   - the maintainers' (to merge) while a maintainer's approval stands and
+//     no maintainer's latest review requests changes, unless it is a
+//     draft; the author's push after it sets the approvals aside;
+//   - at the end (final): GitHub's reviewDecision, when known, may deny
+//     the maintainers' turn; a merge conflict or an author-turn label puts
+//     the PR on the author's turn.
 //
-// Third persons (no maintainer association), bots and stalepr never change
-// the turn. On a maintainer's own PR the author's actions are the author's
-// and the other maintainers are the reviewers. A dismissed review passes
-// nothing: it was withdrawn.
+// Third persons (no write access), bots and stalepr never change the turn;
+// nor does anyone else's push. On a maintainer's own PR the author's
+// actions are the author's and the other maintainers are the reviewers. A
+// dismissed review passes nothing: it was withdrawn.
 type turnFold struct {
-	w      who
-	author string
-	draft  bool
-	base   Whose             // the turn as actions pass it, before drafts and approvals
-	latest map[string]string // each maintainer's latest review that is not a comment
-	t      Turn
+	w       who
+	draft   bool
+	base    Whose             // the turn as actions pass it, before drafts and approvals
+	latest  map[string]string // each maintainer's latest review that is not a comment
+	labels  []string          // author-turn-when-labeled
+	labelAt time.Time         // one of labels was last added
+	// handOver: the turn labels, which a maintainer adding one by hand
+	// hands the turn with (to the author, to the reviewers).
+	handOver map[Whose]string
+	t        Turn
 }
 
-func newTurnFold(pr PR, sorted []Event, w who) turnFold {
+func newTurnFold(pr PR, sorted []Event, w who, o Options) turnFold {
 	f := turnFold{
-		w: w, author: pr.Author, draft: openedAsDraft(pr, sorted),
-		base: TurnReviewers, latest: map[string]string{},
+		w: w, draft: openedAsDraft(pr, sorted), labels: o.AuthorTurnLabels,
+		handOver: map[Whose]string{TurnAuthor: o.AuthorTurnLabel, TurnReviewers: o.ReviewersTurnLabel},
+		base:     TurnReviewers, latest: map[string]string{},
 		t: Turn{Whose: TurnReviewers, Since: pr.CreatedAt},
 	}
 	f.settle(pr.CreatedAt, "", false)
@@ -102,10 +131,14 @@ func openedAsDraft(pr PR, sorted []Event) bool {
 	return pr.Draft
 }
 
-func (f *turnFold) add(e Event) {
+// add folds in e; pending are the reviews requested of people and teams
+// and not yet given.
+func (f *turnFold) add(e Event, pending []string) {
 	switch {
 	case e.Kind == Commented && e.Notice == NudgeNotice: // ours: trusted markers only
 		f.t.NudgedAt = e.At
+	case e.Kind == Labeled && ContainsFold(f.labels, e.Label):
+		f.labelAt = e.At
 	case e.Kind == ReadyForReview: // by anyone: the reviewers' turn begins
 		f.draft, f.base = false, TurnReviewers
 		f.settle(e.At, "", false)
@@ -117,33 +150,51 @@ func (f *turnFold) add(e Event) {
 		// turn back like any action of theirs; anyone else's restarts the
 		// author's turn, so a PR closed as stale is not marked again at
 		// once on the turn's old clock.
-		if f.w.isPerson(e) && strings.EqualFold(e.Actor, f.author) {
+		if f.w.counts(e) && f.w.isAuthor(e.Actor) {
 			f.t.AuthorAt, f.base = e.At, TurnReviewers
 			f.settle(e.At, "", false)
 		} else if f.t.Whose == TurnAuthor {
 			f.t.Since = Later(f.t.Since, e.At)
 		}
-	case f.w.isPerson(e) && f.pass(e):
+	case f.w.counts(e) && f.pass(e, pending):
 		f.settle(e.At, e.Actor, e.Kind == Reviewed)
+		if e.Kind == Labeled && f.t.Whose == TurnAuthor && f.t.Since.Equal(e.At) {
+			f.t.By, f.t.Label = "", e.Label // handed over with the label
+		}
 	}
 }
 
-// pass applies a person's action to the turn as actions pass it; false when
-// it is nothing that may pass the turn.
-func (f *turnFold) pass(e Event) bool {
-	if e.Kind == Committed || e.Actor != "" && strings.EqualFold(e.Actor, f.author) {
-		if !authorAction(e) {
-			return false
+// pass applies an action to the turn as actions pass it; false when it is
+// nothing that may pass the turn.
+func (f *turnFold) pass(e Event, pending []string) bool {
+	if f.w.byAuthor(e) {
+		if !authorAction(e) || e.Kind == ReviewRequested && f.w.reviewerBot(e) {
+			return false // asking a bot for a review asks no maintainer
 		}
 		f.t.AuthorAt = e.At
 		f.base = TurnReviewers
+		if e.Kind == Committed || e.Kind == ForcePushed {
+			f.setApprovalsAside()
+		}
 		return true
 	}
-	if !IsMaintainer(e.Association) || !maintainerAction(e) {
+	if e.Kind == Labeled {
+		return f.handedOver(e)
+	}
+	if !maintainerAction(e) || !f.w.maintainer(e) {
 		return false
 	}
 	state := strings.ToUpper(e.ReviewState)
-	if e.Kind == Reviewed && state != ReviewStateCommented {
+	switch {
+	case e.Kind == ReviewRequested:
+		if f.w.reviewerBot(e) {
+			return false
+		}
+		f.base = TurnReviewers // a review asked of (or moved to) a person or team
+		return true
+	case e.Kind == Commented && len(pending) > 0:
+		return false // a review is still requested: a comment asks the author for nothing
+	case e.Kind == Reviewed && state != ReviewStateCommented:
 		f.latest[strings.ToLower(e.Actor)] = state
 	}
 	// An approval passes nothing to the author; a dismissed review was
@@ -152,6 +203,31 @@ func (f *turnFold) pass(e Event) bool {
 		f.base = TurnAuthor
 	}
 	return true
+}
+
+// handedOver: a maintainer added a turn label by hand (triagebot's
+// S-waiting-on-author): an explicit hand-over to that party. Our own label
+// writes are a bot's and pass nothing.
+func (f *turnFold) handedOver(e Event) bool {
+	for whose, label := range f.handOver {
+		if label != "" && strings.EqualFold(e.Label, label) && f.w.maintainer(e) {
+			f.base = whose
+			return true
+		}
+	}
+	return false
+}
+
+// setApprovalsAside forgets the approvals standing before the author's
+// push: the new commits are not what was approved (GitHub's "dismiss
+// stale approvals"), so the PR is the reviewers' again, not theirs to merge.
+// Change requests stand.
+func (f *turnFold) setApprovalsAside() {
+	for k, v := range f.latest {
+		if v == ReviewStateApproved {
+			delete(f.latest, k)
+		}
+	}
 }
 
 // settle settles the turn after an event at `at` by actor (review: a review).
@@ -166,10 +242,41 @@ func (f *turnFold) settle(at time.Time, actor string, review bool) {
 	if w == f.t.Whose {
 		return
 	}
-	f.t.Whose, f.t.Since, f.t.By, f.t.ByReview = w, at, "", false
+	f.t.Whose, f.t.Since, f.t.By, f.t.ByReview, f.t.Label = w, at, "", false, ""
 	if w == TurnAuthor && !f.draft {
 		f.t.By, f.t.ByReview = actor, review
 	}
+}
+
+// final is the turn once the history is read, with what the PR's listing
+// says now: a reviewDecision other than APPROVED means the approvals seen
+// do not make it GitHub's approved PR (not enough of them, or not by
+// accounts with write access), so it is not the maintainers' turn; a merge
+// conflict (mergeable CONFLICTING) or an author-turn label is the
+// author's to resolve. The author's turn then counts from when the label
+// was added (or, for a conflict, which GitHub does not date, from the PR's
+// last update), never before the turn it replaces began.
+func (f *turnFold) final(pr PR) Turn {
+	t := f.t
+	if t.Whose == TurnMaintainers && pr.ReviewDecision != "" && !strings.EqualFold(pr.ReviewDecision, ReviewDecisionApproved) {
+		t.Whose = f.base
+	}
+	if t.Whose == TurnAuthor {
+		return t
+	}
+	for _, l := range pr.Labels {
+		if ContainsFold(f.labels, l) {
+			since := Later(t.Since, f.labelAt)
+			if f.labelAt.IsZero() {
+				since = Later(t.Since, pr.UpdatedAt)
+			}
+			return Turn{Whose: TurnAuthor, Since: since, AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Label: l}
+		}
+	}
+	if strings.EqualFold(pr.Mergeable, MergeableConflicting) {
+		return Turn{Whose: TurnAuthor, Since: Later(t.Since, pr.UpdatedAt), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
+	}
+	return t
 }
 
 // authorAction: what the author does that hands the turn back.
@@ -184,7 +291,7 @@ func authorAction(e Event) bool {
 // maintainerAction: what a maintainer does that may pass the turn.
 func maintainerAction(e Event) bool {
 	switch e.Kind {
-	case Commented, ReviewCommented, Reviewed:
+	case Commented, ReviewCommented, Reviewed, ReviewRequested:
 		return true
 	}
 	return false
@@ -239,7 +346,7 @@ func turnFresh(pr PR, act *Activity, cutoff, last time.Time) (Decision, time.Tim
 	case TurnMaintainers:
 		return Decision{Action: Keep, Reason: ReasonMaintainersTurn, InactiveSince: act.Turn.Since}, last, true
 	}
-	clock := act.Turn.Since
+	clock := act.Turn.ClockFrom()
 	if act.LastPersonLogin == "" && act.LastPersonAt.After(clock) {
 		// An update nothing explains (see explain): in doubt, the author's.
 		clock = act.LastPersonAt
@@ -257,7 +364,7 @@ func turnStale(act *Activity, personSince bool) (unstale, stillPersonSince bool)
 	if t.Whose == TurnUnknown {
 		return false, personSince // not read: the caller asks for the timeline
 	}
-	if t.Whose != TurnAuthor || act.PushedAfterMark ||
+	if t.Whose != TurnAuthor || act.AuthorPushedAfterMark ||
 		!act.MarkedAt.IsZero() && t.AuthorAt.Sub(act.MarkedAt) > 0 {
 		return true, false
 	}
@@ -307,4 +414,49 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 		return NudgeUnlabel
 	}
 	return NudgeNone
+}
+
+// TurnLabels is what the turn labels of a PR need: Add goes on, Remove
+// comes off ("" nothing); Detail: only the timeline tells the turn.
+type TurnLabels struct {
+	Add, Remove string
+	Detail      bool
+}
+
+// Any reports whether the labels need a read or a write.
+func (t TurnLabels) Any() bool { return t.Detail || t.Add != "" || t.Remove != "" }
+
+// DecideTurnLabels keeps the turn labels (author-turn-label,
+// reviewers-turn-label) right: the one of the turn on, the other off; on
+// the maintainers' turn neither. Exempt and filtered-out PRs are left
+// alone, as by Decide; so is a PR closed since it was listed. Each run
+// reads the turn afresh, so the labels follow it without a state of their
+// own, and a label already right costs nothing.
+func DecideTurnLabels(pr PR, act *Activity, p Policy) TurnLabels {
+	if p.AuthorTurnLabel == "" && p.ReviewersTurnLabel == "" {
+		return TurnLabels{}
+	}
+	if _, exempt := exemption(pr, p); exempt || act != nil && act.ClosedNow {
+		return TurnLabels{}
+	}
+	if act == nil || act.Turn.Whose == TurnUnknown {
+		return TurnLabels{Detail: true}
+	}
+	want, other := "", []string{p.AuthorTurnLabel, p.ReviewersTurnLabel}
+	switch act.Turn.Whose {
+	case TurnAuthor:
+		want, other = p.AuthorTurnLabel, []string{p.ReviewersTurnLabel}
+	case TurnReviewers:
+		want, other = p.ReviewersTurnLabel, []string{p.AuthorTurnLabel}
+	}
+	var t TurnLabels
+	if want != "" && !pr.HasLabel(want) {
+		t.Add = want
+	}
+	for _, l := range other {
+		if l != "" && pr.HasLabel(l) {
+			t.Remove = l
+		}
+	}
+	return t
 }

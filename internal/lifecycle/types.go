@@ -98,6 +98,13 @@ type Policy struct {
 	DaysBeforeReviewNudge int        // -1: never nudge
 	NudgeLabel            string     // added with the nudge, removed when the turn passes; "" none
 
+	BotAccounts      []string // bot-accounts: bots whatever GitHub says (see Options.Bots)
+	Reviewers        []string // reviewers: logins counted as maintainers (see Options.Reviewers)
+	AuthorTurnLabels []string // author-turn-when-labeled: labels that put a PR on its author's turn
+
+	AuthorTurnLabel    string // author-turn-label: on while it is the author's turn; "" off (see DecideTurnLabels)
+	ReviewersTurnLabel string // reviewers-turn-label: on while it is the reviewers' turn; "" off
+
 	Quiet Quiet // quiet periods: days no clock counts, when nothing is marked, closed or nudged (quiet.go)
 }
 

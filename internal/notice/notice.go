@@ -52,6 +52,8 @@ type Vars struct {
 	TurnSince    time.Time
 	TurnBy       string
 	TurnByReview bool
+	TurnLabel    string // the author-turn label that passed the turn; "" none
+	TurnConflict bool   // a merge conflict passed the turn
 }
 
 var placeholders = map[string]func(Vars) string{
@@ -79,6 +81,10 @@ var placeholders = map[string]func(Vars) string{
 			s += ", after " + v.TurnBy + "'s review" // no @: the notice pings nobody but the author
 		case v.TurnBy != "":
 			s += ", after " + v.TurnBy + "'s comment"
+		case v.TurnLabel != "":
+			s += ", labelled " + v.TurnLabel
+		case v.TurnConflict:
+			s += ", with a merge conflict to resolve"
 		default:
 			s += ", as a draft"
 		}

@@ -125,6 +125,17 @@ func TestTurnDefaults(t *testing.T) {
 	if got := notice.Render(notice.DefaultStaleAuthorTurn, v); !strings.Contains(got, "as a draft") {
 		t.Errorf("author-turn notice of a draft %q does not say so", got)
 	}
+	for _, c := range []struct {
+		v    notice.Vars
+		want string
+	}{
+		{notice.Vars{TurnLabel: "needs-rebase"}, "on its author, labelled needs-rebase"},
+		{notice.Vars{TurnConflict: true}, "on its author, with a merge conflict to resolve"},
+	} {
+		if got := notice.Render("{{waiting-on-author}}", c.v); got != c.want {
+			t.Errorf("waiting-on-author = %q, want %q", got, c.want)
+		}
+	}
 	nudge := notice.Render(notice.DefaultNudge, v)
 	if !strings.Contains(nudge, "@rey, the core team") || !strings.Contains(nudge, "9 days") {
 		t.Errorf("nudge %q lacks the reviewers or the days waiting", nudge)

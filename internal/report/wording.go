@@ -68,6 +68,7 @@ var outcomes = map[sweep.Outcome]outcomeRow{
 	sweep.CloseLabelCleaned: {words{"close-pr-label removed", "would remove close-pr-label"}, &wordCleaned, ""},
 	sweep.Nudged:            {wordNudged, &wordNudged, ""},
 	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, nil, ""},
+	sweep.TurnLabeled:       {words{"turn label updated", "would update the turn label"}, nil, ""},
 	sweep.DuplicateDeleted:  {words{"duplicate notice deleted", "would delete duplicate notice"}, nil, ""},
 }
 

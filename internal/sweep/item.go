@@ -24,10 +24,20 @@ func (s *sweeper) vars(p op) notice.Vars {
 		StaleLabel:      s.pol.StaleLabel,
 		Labels:          p.pr.Labels,
 	}
+	if p.out == Nudged && (p.pr.AuthorBot || lifecycle.IsBotLogin(p.pr.Author) || lifecycle.ContainsFold(s.pol.BotAccounts, p.pr.Author)) {
+		// No bot is ever mentioned in a nudge: a mention of @Copilot can
+		// start the coding agent. (Pending reviewers hold no bot.)
+		v.Author = ""
+	}
 	if p.act != nil {
 		v.Reviewers = p.act.PendingReviewers
-		v.DaysWaiting = daysSince(p.act.Turn.Since, s.now)
-		v.TurnSince, v.TurnBy, v.TurnByReview = p.act.Turn.Since, p.act.Turn.By, p.act.Turn.ByReview
+		// On the author's turn the clock runs from the author's last
+		// action when that is later than the turn's start: the notice's
+		// numbers say what the rules counted.
+		clock := p.act.Turn.ClockFrom()
+		v.DaysWaiting = daysSince(clock, s.now)
+		v.TurnSince, v.TurnBy, v.TurnByReview = clock, p.act.Turn.By, p.act.Turn.ByReview
+		v.TurnLabel, v.TurnConflict = p.act.Turn.Label, p.act.Turn.Conflict
 		if p.out == Closed {
 			// Our mark and notice are not activity: count from the last
 			// thing a person did, or from the PR's creation.

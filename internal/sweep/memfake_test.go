@@ -182,6 +182,11 @@ func (m *memGitHub) PullNow(_ context.Context, n int) (lifecycle.PR, bool, error
 	return p.pr, p.open, nil
 }
 
+func (m *memGitHub) Permission(_ context.Context, login string) (lifecycle.Access, error) {
+	m.call("read the permission of %s", login)
+	return lifecycle.AccessUnknown, nil
+}
+
 func (m *memGitHub) BranchInUse(_ context.Context, branch string) (bool, error) {
 	m.call("look for open PRs on %s", branch)
 	for _, p := range m.prs {

@@ -13,8 +13,26 @@ const ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
 
 // needTurn: the policy needs each PR's turn, which only its timeline tells.
 func (s *sweeper) needTurn() bool {
-	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0
+	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn()
 }
+
+// turnLabelsOn: author-turn-label or reviewers-turn-label is set.
+func (s *sweeper) turnLabelsOn() bool {
+	return s.pol.AuthorTurnLabel != "" || s.pol.ReviewersTurnLabel != ""
+}
+
+// turnLabelOp is the turn labels' write for a planned PR, if any: at most
+// one per change of turn. A PR this run closes is left as it is.
+func (s *sweeper) turnLabelOp(p planned) (op, bool) {
+	if p.d.Action == lifecycle.Close || p.act == nil || p.labels.Add == "" && p.labels.Remove == "" {
+		return op{}, false
+	}
+	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonTurnLabels, InactiveSince: p.act.Turn.Since}
+	return op{out: TurnLabeled, pr: p.pr, d: d, act: p.act, labels: p.labels}, true
+}
+
+// ReasonTurnLabels is the reason of a turn label put on or taken off.
+const ReasonTurnLabels lifecycle.Reason = "the turn passed: turn labels updated"
 
 // noteTurn records the turn of a PR whose timeline the run read on its
 // QueueItem, for the queue views, when the policy uses turns (otherwise
@@ -29,7 +47,9 @@ func (s *sweeper) noteTurn(p planned) {
 		return
 	}
 	t := p.act.Turn
-	it.Turn, it.TurnSince = t.Whose, t.Since
+	// Since when the clock counts (the author's last action on a draft
+	// they keep working on): what the notice says too.
+	it.Turn, it.TurnSince = t.Whose, t.ClockFrom()
 	if t.Whose == lifecycle.TurnReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since) {
 		it.NudgedAt = t.NudgedAt // nudged in this turn already, by an earlier run
 	}

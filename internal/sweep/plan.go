@@ -23,8 +23,9 @@ type op struct {
 	out     Outcome
 	pr      lifecycle.PR
 	d       lifecycle.Decision
-	act     *lifecycle.Activity // nil when the listing alone decided
-	comment int64               // DuplicateDeleted
+	act     *lifecycle.Activity  // nil when the listing alone decided
+	comment int64                // DuplicateDeleted
+	labels  lifecycle.TurnLabels // TurnLabeled
 }
 
 // plan turns decisions into operations; the decisions that need no write
@@ -33,6 +34,9 @@ func (s *sweeper) plan(decided []planned) []op {
 	var ops []op
 	for _, p := range decided {
 		if o, ok := s.nudgeOp(p); ok {
+			ops = append(ops, o)
+		}
+		if o, ok := s.turnLabelOp(p); ok {
 			ops = append(ops, o)
 		}
 		if out, ok := outcomeOf[p.d.Action]; ok {
@@ -170,7 +174,7 @@ func (s *sweeper) refuse(ctx context.Context, st step) error {
 func (s *sweeper) done(o op, it Item) {
 	it.Outcome = o.out
 	s.res.Items = append(s.res.Items, it)
-	if o.out == NudgeLabeled {
+	if o.out == NudgeLabeled || o.out == TurnLabeled {
 		return // the label of a nudge posted or a turn passed: nothing to tell
 	}
 	s.acted(o)

@@ -26,6 +26,9 @@ type GitHub interface {
 	PullHead(ctx context.Context, number int) (Head, error)
 	PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error)
 	BranchInUse(ctx context.Context, branch string) (bool, error)
+	// Permission is an account's write access to the repository (its
+	// repository permission); AccessNone when it is no collaborator.
+	Permission(ctx context.Context, login string) (lifecycle.Access, error)
 	Viewer(ctx context.Context) (login string, err error)
 	WroteAs() string // the login of the comments this run created; "" before the first
 	RecentComments(ctx context.Context, since time.Time) ([]Comment, error)

@@ -30,6 +30,7 @@ const (
 	Marked                    // the stale label, then the notice
 	Nudged                    // the review nudge, then review-nudge-label (nudge.go)
 	NudgeLabeled              // the nudge label added (a run stopped after the nudge) or removed (the turn passed)
+	TurnLabeled               // a turn label added or removed (author-turn-label, reviewers-turn-label)
 	BranchFinished            // we closed it, a stopped run left its branch: deleted, stale label off
 	LabelCleaned              // a person closed or merged it: the stale label off
 	CloseLabelCleaned         // open again after a stale close: close-pr-label off
@@ -145,6 +146,8 @@ func (s *sweeper) steps(o *op) []step {
 		}}}
 	case Nudged, NudgeLabeled:
 		return s.nudgeSteps(o)
+	case TurnLabeled:
+		return s.turnLabelSteps(o)
 	}
 	return nil
 }
@@ -236,19 +239,12 @@ func (s *sweeper) unstaleSteps(o *op) []step {
 		return []step{s.removeLabel(n, labelAsOn(o.pr, s.pol.StaleLabel))}
 	}
 	var now lifecycle.PR
-	read := step{request: reqPull, send: func(ctx context.Context) error {
-		pr, open, err := s.gh.PullNow(ctx, n)
-		switch {
-		case err != nil:
-			return err
-		case !open:
-			return &leftAlone{reason: lifecycle.ReasonClosedSince}
-		case !pr.HasLabel(s.pol.StaleLabel):
+	read := s.readOpen(n, &now, func(pr lifecycle.PR) error {
+		if !pr.HasLabel(s.pol.StaleLabel) {
 			return &leftAlone{reason: "stale label already removed"}
 		}
-		now = pr
 		return nil
-	}}
+	})
 	write := step{request: reqLabelWrite, send: func(ctx context.Context) error {
 		drop := append([]string{s.pol.StaleLabel}, s.cfg.LabelsToRemoveWhenUnstale...)
 		want := union(without(now.Labels, drop), s.cfg.LabelsToAddWhenUnstale)
@@ -258,6 +254,28 @@ func (s *sweeper) unstaleSteps(o *op) []step {
 		return s.gh.SetLabels(ctx, n, want)
 	}}
 	return []step{read, write}
+}
+
+// readOpen reads PR n afresh into now, for a label write that a listing
+// minutes old cannot justify: a PR closed since is left alone, and check
+// (when set) may leave it alone for what it shows.
+func (s *sweeper) readOpen(n int, now *lifecycle.PR, check func(lifecycle.PR) error) step {
+	return step{request: reqPull, send: func(ctx context.Context) error {
+		pr, open, err := s.gh.PullNow(ctx, n)
+		switch {
+		case err != nil:
+			return err
+		case !open:
+			return &leftAlone{reason: lifecycle.ReasonClosedSince}
+		}
+		if check != nil {
+			if err := check(pr); err != nil {
+				return err
+			}
+		}
+		*now = pr
+		return nil
+	}}
 }
 
 // unstaleSetsLabels: an un-stale changes more labels than the stale one.
@@ -421,6 +439,28 @@ func (s *sweeper) nudgeSteps(o *op) []step {
 	return steps
 }
 
+// turnLabelSteps put the turn's label on or take the other off with one
+// write; when the turn passed from one labelled party to the other, the PR
+// is read again and one request sets its labels as they are now, the one
+// swapped for the other (a label a person added meanwhile stays). A stop
+// before the write leaves the labels as they were, and the next run reads
+// the turn again: no state but the labels themselves.
+func (s *sweeper) turnLabelSteps(o *op) []step {
+	n, add, remove := o.pr.Number, o.labels.Add, o.labels.Remove
+	switch {
+	case remove == "":
+		return []step{s.addLabels(n, []string{add})}
+	case add == "":
+		return []step{s.removeLabel(n, labelAsOn(o.pr, remove))}
+	}
+	var now lifecycle.PR
+	read := s.readOpen(n, &now, nil)
+	write := step{request: reqSetLabels, send: func(ctx context.Context) error {
+		return s.gh.SetLabels(ctx, n, union(without(now.Labels, []string{remove}), []string{add}))
+	}}
+	return []step{read, write}
+}
+
 // leftAlone is an operation that a fresh read just before its write showed
 // to be no longer right: nothing was written, and the PR is reported as
 // skipped with the reason, not as failed.
@@ -438,7 +478,7 @@ func asLeftAlone(err error) (*leftAlone, bool) {
 // report's).
 var outcomeNames = map[Outcome]string{
 	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Nudged: "nudge",
-	NudgeLabeled: "nudge-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
+	NudgeLabeled: "nudge-label", TurnLabeled: "turn-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
 	CloseLabelCleaned: "clean-close-label", DuplicateDeleted: "delete-duplicate",
 	StillStale: "still-stale", Skipped: "skip", Failed: "fail",
 }

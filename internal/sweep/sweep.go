@@ -55,13 +55,17 @@ type sweeper struct {
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
 	held       map[int]bool        // per PR: its latest decision is held by a quiet period (quiet.go)
+
+	access        map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login (access.go)
+	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
 }
 
 type planned struct {
-	pr    lifecycle.PR
-	d     lifecycle.Decision
-	act   *lifecycle.Activity
-	nudge lifecycle.NudgeAction // the review nudge's decision (see nudge.go)
+	pr     lifecycle.PR
+	d      lifecycle.Decision
+	act    *lifecycle.Activity
+	nudge  lifecycle.NudgeAction // the review nudge's decision (see nudge.go)
+	labels lifecycle.TurnLabels  // the turn labels' (see nudge.go)
 }
 
 // Run performs one sweep. It never returns an error: every problem is in the
@@ -178,10 +182,10 @@ func (s *sweeper) readsAllOpen() bool {
 }
 
 // listsOpen reports whether the run lists the open PRs at all: to mark
-// them, or to nudge their reviewers.
+// them, to nudge their reviewers, or to keep their turn labels.
 func (s *sweeper) listsOpen() bool {
 	_, marks := s.pol.StaleCutoff(s.now)
-	return marks || s.pol.DaysBeforeReviewNudge >= 0
+	return marks || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn()
 }
 
 // detailStale decides the stale PRs on their histories, the most recently
@@ -237,7 +241,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 			s.fail(p.pr, err)
 			continue
 		}
-		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone) {
+		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone || np.labels.Any()) {
 			out = append(out, *np)
 		}
 	}
@@ -371,7 +375,10 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 		return lifecycle.Activity{}, err
 	}
 	s.noteNotices(pr.Number, events)
-	act := lifecycle.Summarize(pr, events, s.pol.StaleLabel, s.self)
+	act, err := s.summarize(ctx, pr, events)
+	if err != nil {
+		return lifecycle.Activity{}, err
+	}
 	s.acts[pr.Number] = act
 	return act, nil
 }
@@ -395,6 +402,7 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
 	s.noteHeld(pr.Number, p.d)
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
+	p.labels = lifecycle.DecideTurnLabels(pr, act, s.pol)
 	s.noteTurn(p)
 	s.settle(pr, p.d)
 	return p
@@ -438,8 +446,8 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 		}
 		p := s.decide(pr, s.listedActivity(ctx, pr))
 		d, nudge := p.d, p.nudge
-		if nudge == lifecycle.NudgeDetail && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
-			unsure = append(unsure, planned{pr: pr, d: d, nudge: nudge}) // only the timeline tells whose turn it is
+		if (nudge == lifecycle.NudgeDetail || p.labels.Detail) && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
+			unsure = append(unsure, planned{pr: pr, d: d, nudge: nudge, labels: p.labels}) // only the timeline tells whose turn it is
 			cost += s.costOfDetail(pr)
 			return
 		}
@@ -448,7 +456,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 			unsure = append(unsure, planned{pr: pr, d: d})
 			cost += s.costOfDetail(pr)
 			return
-		case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone:
+		case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any():
 			plan = append(plan, p) // decided, on the listing's facts or the page's history
 		}
 		cost += s.costOfDecision(d.Action)

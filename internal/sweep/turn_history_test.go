@@ -28,7 +28,8 @@ type turnGen struct {
 	whose   lifecycle.Whose
 	since   time.Time
 	draft   bool
-	acted   []time.Time // the author's actions
+	acted   []time.Time     // the author's actions
+	pending map[string]bool // reviews requested of people and not given
 	closed  bool
 	nudges  map[int]int // nudges by epoch
 	epochAt []epochSpan
@@ -87,7 +88,7 @@ func TestTurnHistoryMonth(t *testing.T) {
 		opened := t0.Add(-time.Duration(rng.IntN(20)) * lifecycle.Day)
 		draft := i%7 == 3
 		n := fake.AddPR(fakegithub.Issue{Title: fmt.Sprintf("change %d", i), User: author, CreatedAt: opened, UpdatedAt: opened, Draft: draft})
-		g := &turnGen{draft: draft, nudges: map[int]int{}}
+		g := &turnGen{draft: draft, nudges: map[int]int{}, pending: map[string]bool{}}
 		g.epochAt = []epochSpan{{from: opened, whose: lifecycle.TurnReviewers}}
 		g.whose, g.since = lifecycle.TurnReviewers, opened
 		if draft {
@@ -95,6 +96,7 @@ func TestTurnHistoryMonth(t *testing.T) {
 		}
 		if author == alice && i%2 == 0 {
 			fake.RequestReview(n, alice, opened.Add(time.Minute), "rey")
+			g.pending["rey"] = true // rey never answers
 		}
 		gens[n] = g
 		order = append(order, n)
@@ -126,22 +128,31 @@ func TestTurnHistoryMonth(t *testing.T) {
 			}
 			switch r := rng.IntN(20); {
 			case r < 2:
-				fake.Review(n, reviewer(n), at, "CHANGES_REQUESTED", "please change")
+				rv := reviewer(n)
+				fake.Review(n, rv, at, "CHANGES_REQUESTED", "please change")
+				delete(g.pending, rv.Login)
 				requested[n] = true
 				g.set(lifecycle.TurnAuthor, at)
 			case r < 3:
 				fake.Comment(n, reviewer(n), at, "a question")
-				if g.whose != lifecycle.TurnMaintainers {
+				// While a review is requested, a comment asks the author
+				// for nothing.
+				if g.whose != lifecycle.TurnMaintainers && len(g.pending) == 0 {
 					g.set(lifecycle.TurnAuthor, at)
 				}
 			case r < 4:
 				fake.Push(n, author.Login, at, "address review")
 				handBack()
+				if g.whose == lifecycle.TurnMaintainers {
+					g.set(lifecycle.TurnReviewers, at) // the approval is set aside: not what was approved
+				}
 			case r < 5:
 				fake.Comment(n, author, at, "done, have a look")
 				handBack()
 			case r < 6 && !g.draft:
-				fake.RequestReview(n, author, at, reviewer(n).Login)
+				rv := reviewer(n)
+				fake.RequestReview(n, author, at, rv.Login)
+				g.pending[rv.Login] = true
 				handBack()
 			case r < 8:
 				fake.Comment(n, carol, at, "+1")

@@ -1,0 +1,240 @@
+package lifecycle
+
+import (
+	"sort"
+	"strings"
+)
+
+// Options is what Summarize knows of the accounts beyond what each event
+// tells: stalepr's own logins, the accounts the project names as bots or as
+// reviewers, each account's write access as the run learnt it, and the
+// labels that put a PR on its author's turn.
+type Options struct {
+	Self []string // the logins stalepr writes as: only their comments carry our markers
+	// Bots are accounts that are bots whatever GitHub says (bot-accounts):
+	// a CI robot that is a plain User. Never activity, never a turn.
+	Bots []string
+	// Reviewers are logins counted as maintainers whatever their access,
+	// and teams ("org/slug") whose pending review request a person's
+	// review answers as a maintainer's (reviewers), for projects whose
+	// reviewers are not all committers. Team membership cannot be read
+	// with a repository token: while such a team's review is requested,
+	// any person's review but the author's is taken for its member's.
+	Reviewers []string
+	// Access is each account's write access as the run learnt it (its
+	// repository permission), by lower-case login. A review's own Access
+	// (authorCanPushToRepository) answers for its author too.
+	Access map[string]Access
+	// Assume is what an account of unknown access counts as: AccessUnknown
+	// lets its author_association decide (IsMaintainer). The sweep sets
+	// the other two to learn whether an account's access would change a
+	// decision, before it asks GitHub.
+	Assume Access
+	// AuthorTurnLabels put a PR on its author's turn while it carries one
+	// (author-turn-when-labeled).
+	AuthorTurnLabels []string
+	// AuthorTurnLabel, ReviewersTurnLabel are the turn labels stalepr keeps
+	// (DecideTurnLabels); a maintainer adding one by hand hands the turn
+	// to that party.
+	AuthorTurnLabel, ReviewersTurnLabel string
+}
+
+// Options are the Summarize options of a policy, for self.
+func (p Policy) Options(self []string) Options {
+	return Options{Self: self, Bots: p.BotAccounts, Reviewers: p.Reviewers, AuthorTurnLabels: p.AuthorTurnLabels,
+		AuthorTurnLabel: p.AuthorTurnLabel, ReviewersTurnLabel: p.ReviewersTurnLabel}
+}
+
+// who tells stalepr's own logins, the bots, the PR's author, the
+// maintainers and the other people apart (README "Whose turn it is", who
+// counts).
+type who struct {
+	self      []string
+	bots      []string
+	reviewers []string
+	author    string
+	authorBot bool
+	access    map[string]Access // learnt, and told by the events' reviews
+	assume    Access
+	// unsure collects the accounts whose maintainer-ness their
+	// author_association decided (access unknown), by lower-case login.
+	unsure map[string]string
+}
+
+func newWho(o Options, pr PR, events []Event) who {
+	w := who{self: o.Self, bots: o.Bots, reviewers: o.Reviewers, author: pr.Author, assume: o.Assume,
+		access: map[string]Access{}, unsure: map[string]string{}}
+	for k, v := range o.Access {
+		w.access[strings.ToLower(k)] = v
+	}
+	for _, e := range events {
+		if e.Kind == Reviewed && e.Access != AccessUnknown && e.Actor != "" {
+			w.access[strings.ToLower(e.Actor)] = e.Access
+		}
+	}
+	w.authorBot = pr.AuthorBot || w.isBotLogin(pr.Author)
+	return w
+}
+
+func (w who) isSelf(login string) bool { return login != "" && ContainsFold(w.self, login) }
+
+// isBotLogin: a GitHub App's login, one of bot-accounts, or stalepr itself.
+func (w who) isBotLogin(login string) bool {
+	return IsBotLogin(login) || login != "" && ContainsFold(w.bots, login) || w.isSelf(login)
+}
+
+// isBot: a bot account (GitHub's type, its login, bot-accounts), or stalepr itself.
+func (w who) isBot(e Event) bool { return e.Bot || w.isBotLogin(e.Actor) }
+
+// isAuthor: login is the PR's author (never stalepr itself).
+func (w who) isAuthor(login string) bool {
+	return login != "" && strings.EqualFold(login, w.author) && !w.isSelf(login)
+}
+
+// isPerson: the event is a person's. A commit is a person's unless a bot
+// authored or committed it (GitHub records no pusher).
+func (w who) isPerson(e Event) bool {
+	if e.Kind == Committed {
+		return !w.commitBot(e)
+	}
+	return e.Actor != "" && !w.isBot(e)
+}
+
+// counts: the event is a person's or the PR author's own, bot or not: a
+// bot-authored PR's author doing what it was asked (Dependabot's rebase)
+// is the author acting.
+func (w who) counts(e Event) bool { return w.isPerson(e) || w.byAuthor(e) }
+
+// byAuthor: the PR's author did e.
+func (w who) byAuthor(e Event) bool {
+	if e.Kind == Committed {
+		return w.commitIsAuthor(e)
+	}
+	return w.isAuthor(e.Actor)
+}
+
+// commitBot: a bot authored or committed the commit, by its git identity
+// (Bot) or its GitHub accounts.
+func (w who) commitBot(e Event) bool {
+	return e.Bot || e.CommitAuthor != "" && w.isBotLogin(e.CommitAuthor) ||
+		e.CommitCommitter != "" && w.isBotLogin(e.CommitCommitter)
+}
+
+// commitIsAuthor: the commit counts as the PR author's. Its GitHub author
+// or committer says so when either is known; a commit with no account is
+// the author's unless a bot made it, and then only on a bot's PR.
+func (w who) commitIsAuthor(e Event) bool {
+	if w.isAuthor(e.CommitAuthor) || w.isAuthor(e.CommitCommitter) {
+		return true
+	}
+	if e.CommitAuthor != "" || e.CommitCommitter != "" {
+		return false // someone else's: a maintainer's fixup or "Update branch"
+	}
+	if w.commitBot(e) {
+		return w.authorBot
+	}
+	return true
+}
+
+// commitLogin is whose a commit is, for "the last person": its author's
+// account when known, else the PR's author.
+func (w who) commitLogin(e Event) string {
+	switch {
+	case w.commitIsAuthor(e):
+		return w.author
+	case e.CommitAuthor != "":
+		return e.CommitAuthor
+	case e.CommitCommitter != "":
+		return e.CommitCommitter
+	}
+	return w.author
+}
+
+// maintainer: e's actor may push to the repository (write, maintain,
+// admin), as e itself (a review), the run or another review told; where
+// that is unknown, as assumed or as author_association says; an account
+// with no tie to the repository (NONE, a first timer) is not one, and not
+// asked about. Bots are never maintainers; reviewers always are.
+func (w who) maintainer(e Event) bool {
+	login, association := e.Actor, e.Association
+	if login == "" || w.isBot(e) {
+		return false
+	}
+	if ContainsFold(w.reviewers, login) {
+		return true
+	}
+	if e.Access != AccessUnknown {
+		return e.Access == AccessWrite
+	}
+	key := strings.ToLower(login)
+	if a, ok := w.access[key]; ok && a != AccessUnknown {
+		return a == AccessWrite
+	}
+	switch strings.ToUpper(association) {
+	case "OWNER":
+		return true // the repository's owner administers it
+	case "NONE", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR", "MANNEQUIN":
+		// No tie to the repository and never a commit to it: a third
+		// person, not worth a question. The one error this can make is
+		// the harmless one (a private member who never committed: their
+		// plain comment passes nothing; their review tells its access).
+		return false
+	}
+	// MEMBER is any member of the organisation, COLLABORATOR any role on
+	// the repository, CONTRIBUTOR anyone who committed (private members
+	// too), "" an event GitHub does not qualify: only the permission tells
+	// write access.
+	w.unsure[key] = login
+	if w.assume != AccessUnknown {
+		return w.assume == AccessWrite
+	}
+	return IsMaintainer(association)
+}
+
+// answersListedTeam: e is a person's review (not the author's) while a
+// review is requested of a team listed in reviewers ("org/slug"; REST's
+// request names the slug only, of the repository owner's organisation).
+func (w who) answersListedTeam(e Event, pending []string) bool {
+	if e.Kind != Reviewed || e.Access == AccessWrite || !w.isPerson(e) || w.isAuthor(e.Actor) {
+		return false
+	}
+	for _, p := range pending {
+		team, ok := strings.CutPrefix(p, TeamPrefix)
+		if !ok {
+			continue
+		}
+		for _, r := range w.reviewers {
+			_, slug, isTeam := strings.Cut(r, "/")
+			if isTeam && (strings.EqualFold(team, r) || !strings.Contains(team, "/") && strings.EqualFold(team, slug)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unsureLogins are the accounts whose access was unknown and consulted.
+func (w who) unsureLogins() []string {
+	out := make([]string, 0, len(w.unsure))
+	for _, l := range w.unsure {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// reviewerBot: a review request of a bot (Copilot code review is requested
+// as "Copilot", a Bot).
+func (w who) reviewerBot(e Event) bool {
+	return e.Team == "" && (e.ReviewerBot || w.isBotLogin(e.Reviewer))
+}
+
+// requestKey names a review request's reviewer among the pending ones: the
+// user's login, or the team with TeamPrefix ("team:org/slug", or REST's
+// "team:slug").
+func requestKey(e Event) string {
+	if e.Team != "" {
+		return TeamPrefix + e.Team
+	}
+	return e.Reviewer
+}

@@ -1,0 +1,91 @@
+package sweep
+
+import (
+	"context"
+	"strings"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// Who is a maintainer (README "Whose turn it is", who counts): an account
+// with write access to the repository, learnt from GitHub at most once per
+// account per run, and only for the accounts whose answer changes what the
+// run does with a PR; author_association decides where GitHub does not
+// tell.
+
+// summarize reads a PR's history with what the run knows of the accounts.
+// When an account's write access was unknown and consulted (Unsure), it
+// asks GitHub for it only if assuming every such account a maintainer and
+// assuming none leads to different decisions; then it reads the history
+// again with the answers.
+func (s *sweeper) summarize(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event) (lifecycle.Activity, error) {
+	o := s.pol.Options(s.self)
+	o.Access = s.access
+	act := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
+	if len(act.Unsure) == 0 || s.accessRefused || !s.accessMatters(pr, events, o) {
+		return act, nil
+	}
+	for _, login := range act.Unsure {
+		if err := s.learnAccess(ctx, login); err != nil {
+			return lifecycle.Activity{}, err
+		}
+	}
+	o.Access = s.access
+	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
+}
+
+// accessMatters: the decisions on pr (the stale rules', the nudge's, the
+// turn labels')
+// differ between every unknown account being a maintainer and none being.
+func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lifecycle.Options) bool {
+	var actions [2]lifecycle.Action
+	var nudges [2]lifecycle.NudgeAction
+	var labels [2]lifecycle.TurnLabels
+	for i, assume := range []lifecycle.Access{lifecycle.AccessWrite, lifecycle.AccessNone} {
+		o.Assume = assume
+		act := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
+		actions[i] = lifecycle.Decide(pr, &act, s.now, s.pol).Action
+		nudges[i] = lifecycle.DecideNudge(pr, &act, s.now, s.pol)
+		labels[i] = lifecycle.DecideTurnLabels(pr, &act, s.pol)
+	}
+	return actions[0] != actions[1] || nudges[0] != nudges[1] || labels[0] != labels[1]
+}
+
+// learnAccess asks GitHub an account's repository permission, once per
+// run. A refusal (a token that may not read it) is no reason to stop: the
+// account's author_association decides, and no more is asked this run.
+func (s *sweeper) learnAccess(ctx context.Context, login string) error {
+	key := strings.ToLower(login)
+	if _, asked := s.access[key]; asked {
+		return nil
+	}
+	a, err := s.gh.Permission(ctx, login)
+	if err != nil {
+		if IsStop(err) {
+			return err
+		}
+		s.log.Printf("could not read the repository permission of %s, so author_association says who is a maintainer for the rest of this run: %s", login, err)
+		s.accessRefused, a = true, lifecycle.AccessUnknown
+	}
+	if s.access == nil {
+		s.access = map[string]lifecycle.Access{}
+	}
+	s.access[key] = a
+	return nil
+}
+
+// botAccounts marks the events of bot-accounts as a bot's, for the reads
+// that do not go through Summarize's options (FromComments).
+func (s *sweeper) botAccounts(events []lifecycle.Event) []lifecycle.Event {
+	if len(s.pol.BotAccounts) == 0 {
+		return events
+	}
+	out := make([]lifecycle.Event, len(events))
+	for i, e := range events {
+		if lifecycle.ContainsFold(s.pol.BotAccounts, e.Actor) {
+			e.Bot = true
+		}
+		out[i] = e
+	}
+	return out
+}

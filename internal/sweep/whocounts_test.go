@@ -1,0 +1,355 @@
+package sweep_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// Who counts and what moves the turn, end to end through the HTTP path:
+// README "Whose turn it is", one test per rule (issue 23).
+
+// expectMarked runs nothing: it checks each PR's stale label against want.
+func (w *world) expectMarked(t *testing.T, want map[int]bool, names map[int]string) {
+	t.Helper()
+	for n, marked := range want {
+		if got := w.hasLabel(n, "stale"); got != marked {
+			t.Errorf("%s (#%d): marked = %v, want %v", names[n], n, got, marked)
+		}
+	}
+}
+
+// TestTurnRuleReviewRequestByMaintainer: a review request moved by a
+// maintainer after her comment keeps the PR on the reviewers' turn; a
+// maintainer's plain comment while a review is requested is no change
+// request.
+func TestTurnRuleReviewRequestByMaintainer(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	moved := w.openPR(60, alice)
+	f.RequestReview(moved, alice, daysAgo(59), maint.Login)
+	f.Comment(moved, maint, daysAgo(38), "not my area, r? @mia")
+	f.RemoveReviewRequest(moved, maint, daysAgo(38), maint.Login)
+	f.RequestReview(moved, maint, daysAgo(38), mia.Login)
+	pending := w.openPR(60, alice)
+	f.RequestReview(pending, alice, daysAgo(59), mia.Login)
+	f.Comment(pending, maint, daysAgo(30), "mia knows this code best")
+	asked := w.openPR(60, alice)
+	f.Comment(asked, maint, daysAgo(30), "could you add a test?")
+	w.run(authorTurnInputs)
+	w.expectMarked(t, map[int]bool{moved: false, pending: false, asked: true},
+		map[int]string{moved: "the request moved to mia", pending: "a comment while mia's review is requested", asked: "a plain comment, nothing requested"})
+}
+
+// TestTurnRuleBotAuthorActs: a bot author's own actions count: Dependabot
+// rebasing when asked hands the PR back to the reviewers.
+func TestTurnRuleBotAuthorActs(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	dependabot := fakegithub.Bot("dependabot[bot]")
+	rebased := w.openPR(60, dependabot)
+	f.Comment(rebased, maint, daysAgo(30), "@dependabot rebase")
+	f.ForcePush(rebased, dependabot, daysAgo(30).Add(5*time.Minute))
+	agent := w.openPR(60, fakegithub.Bot("Copilot"))
+	f.Review(agent, maint, daysAgo(30), "CHANGES_REQUESTED", "@copilot please add a test")
+	f.PushAs(agent, fakegithub.Bot("Copilot"), daysAgo(29), "add a test")
+	ignored := w.openPR(60, dependabot)
+	f.Comment(ignored, maint, daysAgo(30), "@dependabot rebase")
+	w.run(authorTurnInputs)
+	w.expectMarked(t, map[int]bool{rebased: false, agent: false, ignored: true},
+		map[int]string{rebased: "Dependabot rebased", agent: "the coding agent pushed", ignored: "Dependabot did nothing"})
+}
+
+// TestTurnRuleClockFromAuthorsLastAction: on the author's turn the clock
+// counts from the later of the turn's start and the author's last action,
+// and the notice says so.
+func TestTurnRuleClockFromAuthorsLastAction(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	draft := func() int { return w.openPR(100, alice, func(is *fakegithub.Issue) { is.Draft = true }) }
+	working := draft()
+	f.Comment(working, maint, daysAgo(90), "early feedback: split it up")
+	for _, d := range []float64{40, 25, 12} {
+		f.Push(working, "alice", daysAgo(d), "more work")
+	}
+	idle := draft()
+	f.Push(idle, "alice", daysAgo(30), "wip")
+	inputs := sfWith(authorTurnInputs, "days-before-stale", "20")
+	res := w.run(inputs)
+	w.expectMarked(t, map[int]bool{working: false, idle: true}, map[int]string{working: "pushed 12 days ago", idle: "pushed 30 days ago"})
+	for _, it := range res.Queue {
+		if it.Number == working && !it.TurnSince.Equal(daysAgo(12)) {
+			t.Errorf("the queue shows #%d waiting on its author since %s, want since its last push %s", working, it.TurnSince, daysAgo(12))
+		}
+	}
+	if cs := f.Comments(idle); len(cs) == 0 || !strings.Contains(cs[0].Body, "since "+daysAgo(30).Format(time.DateOnly)) {
+		t.Errorf("the notice does not count from the author's last push (%s):\n%v", daysAgo(30).Format(time.DateOnly), cs)
+	}
+}
+
+// TestTurnRuleBotAccounts: bot-accounts are bots whatever GitHub says: a
+// CI account's comment passes no turn and keeps nothing alive.
+func TestTurnRuleBotAccounts(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	robot := fakegithub.Person("project-ci")
+	f.AddMember(robot.Login) // a plain user, association MEMBER
+	commented := w.openPR(60, alice)
+	f.Push(commented, "alice", daysAgo(30), "fix")
+	f.Comment(commented, robot, daysAgo(30).Add(time.Minute), "build passed")
+	w.run(sfWith(authorTurnInputs, "bot-accounts", "Project-CI"))
+	w.expectMarked(t, map[int]bool{commented: false}, map[int]string{commented: "a CI account commented after the push"})
+
+	stale := w.markedPR(3)
+	f.Comment(stale, robot, daysAgo(1), "build passed")
+	w.run(map[string]string{"activity-from": "people", "days-before-stale": "30", "days-before-close": "7", "bot-accounts": "project-ci"})
+	w.expectMarked(t, map[int]bool{stale: true}, map[int]string{stale: "a stale PR the CI account commented on"})
+}
+
+// TestTurnRuleMaintainerIsWriteAccess: a maintainer is an account with
+// write access, read once per account per run and only where it changes a
+// decision; reviewers adds maintainers.
+func TestTurnRuleMaintainerIsWriteAccess(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	orgmate, quiet, docs := fakegithub.Person("orgmate"), fakegithub.Person("quiet"), fakegithub.Person("docs-lead")
+	f.AddMember(orgmate.Login)
+	f.SetPermission(orgmate.Login, "read") // MEMBER of the organisation, no role here
+	f.SetPermission(quiet.Login, "write")  // a private member: association CONTRIBUTOR
+	memberOnly := w.openPR(60, alice)
+	f.Comment(memberOnly, orgmate, daysAgo(30), "+1, we need this")
+	again := w.openPR(60, alice)
+	f.Comment(again, orgmate, daysAgo(30), "+1")
+	writer := w.openPR(60, alice)
+	f.Comment(writer, quiet, daysAgo(30), "please rebase")
+	reviewer := w.openPR(60, alice)
+	f.Comment(reviewer, docs, daysAgo(30), "the docs need a section")
+	teamReview := w.openPR(60, alice)
+	f.RequestReview(teamReview, alice, daysAgo(59), "team:docs")
+	f.Review(teamReview, fakegithub.Person("writer"), daysAgo(30), "CHANGES_REQUESTED", "a section is missing")
+	young := w.openPR(5, alice)
+	f.Comment(young, fakegithub.Person("newcomer"), daysAgo(4), "nice")
+	w.run(sfWith(authorTurnInputs, "reviewers", "docs-lead, octo/docs"))
+	w.expectMarked(t, map[int]bool{memberOnly: false, again: false, writer: true, reviewer: true, teamReview: true},
+		map[int]string{memberOnly: "an org member without write access commented", again: "the same again",
+			writer: "a writer with association CONTRIBUTOR commented", reviewer: "a listed reviewer commented",
+			teamReview: "the listed docs team's requested review"})
+	asked := map[string]int{}
+	for _, r := range f.Requests() {
+		if r.Route == "GET /repos/{owner}/{repo}/collaborators/{username}/permission" {
+			parts := strings.Split(r.Path, "/")
+			asked[parts[len(parts)-2]]++
+		}
+	}
+	if asked["orgmate"] != 1 || asked["quiet"] != 1 || len(asked) != 2 {
+		t.Errorf("permission reads %v, want orgmate and quiet once each (docs-lead is a listed reviewer, the newcomer's PR is too young to matter)", asked)
+	}
+}
+
+// TestTurnRuleCommitsByTheirAccounts: a maintainer's fixup on the
+// author's PR is not the author's push: it hands nothing back.
+func TestTurnRuleCommitsByTheirAccounts(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	fixed := w.openPR(60, alice)
+	f.Review(fixed, maint, daysAgo(30), "CHANGES_REQUESTED", "please rename")
+	f.PushAs(fixed, maint, daysAgo(20), "fixup: a typo")
+	answered := w.openPR(60, alice)
+	f.Review(answered, maint, daysAgo(30), "CHANGES_REQUESTED", "please rename")
+	f.PushAs(answered, alice, daysAgo(20), "rename")
+	w.run(authorTurnInputs)
+	w.expectMarked(t, map[int]bool{fixed: true, answered: false},
+		map[int]string{fixed: "a maintainer's fixup", answered: "the author's own push"})
+}
+
+// TestTurnRuleTeamAndBotReviewers: a team's request is answered by a
+// maintainer's review, never a bot's; a bot's pending request does not
+// keep a PR waiting on reviewers; no bot is mentioned in a nudge.
+func TestTurnRuleTeamAndBotReviewers(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	copilotReviewer := fakegithub.Bot("copilot-pull-request-reviewer[bot]")
+	team := w.pr(40)
+	f.Push(team, "alice", daysAgo(40), "ready")
+	f.RequestReview(team, alice, daysAgo(40), "team:core")
+	f.Review(team, copilotReviewer, daysAgo(40).Add(time.Minute), "COMMENTED", "Copilot reviewed 3 files")
+	onlyCopilot := w.pr(40)
+	f.Push(onlyCopilot, "alice", daysAgo(40), "ready")
+	f.RequestReview(onlyCopilot, alice, daysAgo(40), "Copilot")
+	w.run(map[string]string{"exempt-awaiting-review": "true", "activity-from": "people", "days-before-stale": "30", "days-before-close": "7"})
+	w.expectMarked(t, map[int]bool{team: false, onlyCopilot: true},
+		map[int]string{team: "the core team's review, after a bot's", onlyCopilot: "only Copilot was asked"})
+
+	nudged := w.openPR(10, alice)
+	f.RequestReview(nudged, alice, daysAgo(10), "Copilot")
+	f.RequestReview(nudged, alice, daysAgo(10), "rey")
+	w.run(nudgeInputs)
+	cs := f.Comments(nudged)
+	if len(cs) != 1 || !strings.Contains(cs[0].Body, "@rey") || strings.Contains(strings.ToLower(cs[0].Body), "@copilot") {
+		t.Errorf("want one nudge mentioning @rey and no bot: %v", cs)
+	}
+}
+
+// TestTurnRuleApprovalFollowsReviewDecision: only reviews by accounts with
+// write access decide: a stranger's change request does not cancel a
+// maintainer's approval, a bot's or a stranger's approval exempts nothing.
+func TestTurnRuleApprovalFollowsReviewDecision(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	contested := w.pr(100)
+	f.Review(contested, maint, daysAgo(105), "APPROVED", "")
+	f.Review(contested, carol, daysAgo(101), "CHANGES_REQUESTED", "I'd do it differently")
+	byBot := w.pr(100)
+	f.Review(byBot, ci, daysAgo(101), "APPROVED", "")
+	byStranger := w.pr(100)
+	f.Review(byStranger, carol, daysAgo(101), "APPROVED", "lgtm")
+	w.run(map[string]string{"exempt-approved": "true"})
+	w.expectMarked(t, map[int]bool{contested: false, byBot: true, byStranger: true},
+		map[int]string{contested: "approved by a maintainer, a stranger asked for changes", byBot: "approved by a bot", byStranger: "approved by a stranger"})
+}
+
+// TestTurnRuleApprovedThenPushed: approved, then the author pushes: the
+// reviewers' turn again, so a nudge falls due.
+func TestTurnRuleApprovedThenPushed(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	pushed := w.openPR(40, alice)
+	f.Review(pushed, maint, daysAgo(30), "APPROVED", "lgtm")
+	f.Push(pushed, "alice", daysAgo(20), "one more fix")
+	approved := w.openPR(40, alice)
+	f.Review(approved, maint, daysAgo(30), "APPROVED", "lgtm")
+	w.run(nudgeInputs)
+	if w.notices(pushed, "nudge") != 1 || w.notices(approved, "nudge") != 0 {
+		t.Errorf("nudges: %d on the PR pushed after its approval (want 1), %d on the approved one (want 0)",
+			w.notices(pushed, "nudge"), w.notices(approved, "nudge"))
+	}
+}
+
+// TestTurnRuleAuthorTurnLabel: a label of author-turn-when-labeled puts the
+// PR on the author's turn from when it was added.
+func TestTurnRuleAuthorTurnLabel(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	labelled := w.openPR(60, alice)
+	f.Label(labelled, maint, daysAgo(20), "needs-rebase")
+	recent := w.openPR(60, alice)
+	f.Label(recent, maint, daysAgo(5), "needs-rebase")
+	other := w.openPR(60, alice)
+	f.Label(other, maint, daysAgo(20), "enhancement")
+	w.run(sfWith(authorTurnInputs, "author-turn-when-labeled", "needs-rebase, S-waiting-on-author"))
+	w.expectMarked(t, map[int]bool{labelled: true, recent: false, other: false},
+		map[int]string{labelled: "labelled needs-rebase 20 days ago", recent: "labelled 5 days ago", other: "another label"})
+	if cs := f.Comments(labelled); len(cs) == 0 || !strings.Contains(cs[0].Body, "since "+daysAgo(20).Format(time.DateOnly)+", labelled needs-rebase") {
+		t.Errorf("the notice does not say the label passed the turn:\n%v", cs)
+	}
+}
+
+var turnLabelInputs = map[string]string{"days-before-stale": "-1", "author-turn-label": "waiting-on-author", "reviewers-turn-label": "waiting-on-review"}
+
+// writesSince are the write requests the fake answered after its first n requests.
+func (w *world) writesSince(n int) []string {
+	var out []string
+	for _, r := range w.fake.Requests()[n:] {
+		if r.Write {
+			out = append(out, r.Route)
+		}
+	}
+	return out
+}
+
+// TestTurnLabelsKeptRight: author-turn-label and reviewers-turn-label
+// follow the turn on every run, one write per change and none when nothing
+// changed; a maintainer adding one by hand hands the turn over; two runs at
+// once leave one label.
+func TestTurnLabelsKeptRight(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	waiting := w.openPR(10, alice)
+	asked := w.openPR(10, alice)
+	f.Comment(asked, maint, daysAgo(5), "could you add a test?")
+	approved := w.openPR(10, alice)
+	f.Review(approved, maint, daysAgo(5), "APPROVED", "lgtm")
+	young := w.openPR(0.5, bob)
+	labels := func(n int) string { return strings.Join(w.labels(n), ",") }
+	want := func(run string, exp map[int]string) {
+		t.Helper()
+		for n, l := range exp {
+			if got := labels(n); got != l {
+				t.Errorf("%s: #%d labels %q, want %q", run, n, got, l)
+			}
+		}
+	}
+
+	var wg sync.WaitGroup
+	for range 2 { // two runs at once
+		wg.Add(1)
+		go func() { defer wg.Done(); w.run(turnLabelInputs) }()
+	}
+	wg.Wait()
+	want("first runs", map[int]string{waiting: "waiting-on-review", asked: "waiting-on-author", approved: "", young: "waiting-on-review"})
+
+	w.clock.Advance(lifecycle.Day)
+	before := len(f.Requests())
+	w.run(turnLabelInputs)
+	if ws := w.writesSince(before); len(ws) != 0 {
+		t.Errorf("nothing changed, yet the run wrote %v", ws)
+	}
+	// Every open PR's turn, young ones included, comes with the listing's
+	// one page: no read of a history of its own.
+	pages, histories := 0, 0
+	for _, r := range f.Requests()[before:] {
+		if r.Route == "POST /graphql" {
+			pages++
+			if strings.Contains(r.Body, "pullRequest(number:") {
+				histories++
+			}
+		}
+	}
+	if pages != 1 || histories != 0 {
+		t.Errorf("%d GraphQL requests (%d history reads), want the one page of the open listing", pages, histories)
+	}
+
+	f.Push(asked, "alice", w.now(), "added a test")
+	f.Label(waiting, maint, w.now(), "waiting-on-author") // "needs a rebase", by hand
+	w.clock.Advance(time.Hour)
+	before = len(f.Requests())
+	w.run(turnLabelInputs)
+	want("after the push and the hand-over", map[int]string{asked: "waiting-on-review", waiting: "waiting-on-author"})
+	if ws := w.writesSince(before); len(ws) != 2 {
+		t.Errorf("two changes of turn, writes %v; want one each", ws)
+	}
+	before = len(f.Requests())
+	w.clock.Advance(time.Hour)
+	w.run(turnLabelInputs)
+	if ws := w.writesSince(before); len(ws) != 0 {
+		t.Errorf("the labels flap between runs: %v", ws)
+	}
+
+	// A run whose one write fails leaves the labels as they were; the next
+	// run finishes the change.
+	f.Review(asked, maint, w.now(), "CHANGES_REQUESTED", "one more thing")
+	f.InjectFault(fakegithub.FaultRule{Route: "PUT /repos/{owner}/{repo}/issues/{issue_number}/labels", Times: -1,
+		Fault: &fakegithub.Fault{Status: 500}})
+	w.clock.Advance(time.Hour)
+	w.run(turnLabelInputs)
+	want("the swap failed", map[int]string{asked: "waiting-on-review"})
+	f.ClearFaults()
+	w.clock.Advance(time.Hour)
+	w.run(turnLabelInputs)
+	want("the next run", map[int]string{asked: "waiting-on-author"})
+}
