@@ -14,6 +14,7 @@ const (
 	OutputStaled   = "staled-issues-prs"
 	OutputClosed   = "closed-issues-prs"
 	OutputUnstaled = "unstaled-prs"
+	OutputWrongly  = "wrongly-closed-prs"
 )
 
 // MaxOutputBytes caps each output's value. GitHub documents 1 MiB for all of
@@ -42,7 +43,7 @@ type outputPR struct {
 
 // Outputs returns the step outputs, in action.yml's order: for each a
 // single-line JSON array of {"number","title","url"} objects ("[]" when
-// empty). Marked includes PRs whose stale notice was posted late (Notify).
+// empty), and the closure audit's of PR numbers. Marked includes PRs whose stale notice was posted late (Notify).
 // The lists say what the run did, or in a dry run what it would have done.
 //
 // The values are single lines (encoding/json escapes control characters and
@@ -55,7 +56,28 @@ func Outputs(r sweep.Result) []Output {
 		jsonList(OutputStaled, withOutput(r, OutputStaled), MaxOutputBytes),
 		jsonList(OutputClosed, withOutput(r, OutputClosed), MaxOutputBytes),
 		jsonList(OutputUnstaled, withOutput(r, OutputUnstaled), MaxOutputBytes),
+		jsonNumbers(OutputWrongly, r.WronglyClosed(), MaxOutputBytes),
 	}
+}
+
+// jsonNumbers is a JSON array of PR numbers, cut to max bytes as jsonList is.
+func jsonNumbers(name string, numbers []int, max int) Output {
+	var b strings.Builder
+	b.WriteByte('[')
+	kept := 0
+	for _, n := range numbers {
+		v := fmt.Sprint(n)
+		if b.Len()+len(",")+len(v)+len("]") > max {
+			break
+		}
+		if kept > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(v)
+		kept++
+	}
+	b.WriteByte(']')
+	return Output{Name: name, Value: b.String(), Total: len(numbers), Kept: kept}
 }
 
 // jsonList encodes items one by one and stops before the array would pass

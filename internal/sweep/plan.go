@@ -25,6 +25,7 @@ type op struct {
 	d       lifecycle.Decision
 	act     *lifecycle.Activity // nil when the listing alone decided
 	comment int64               // DuplicateDeleted
+	audit   *lifecycle.Audit    // Reopened: the close the audit replayed
 }
 
 // plan turns decisions into operations; the decisions that need no write
