@@ -44,7 +44,7 @@ type Config struct {
 	AuditClosedDays     int
 	ReopenWronglyClosed bool
 	ReopenMessage       string
-	RunTimeout       time.Duration // the whole run's deadline: what is not reached by then is left for the next run
+	RunTimeout          time.Duration // the whole run's deadline: what is not reached by then is left for the next run
 
 	// Warnings are non-fatal notes for the log, e.g. issue-only inputs ignored.
 	Warnings []string
