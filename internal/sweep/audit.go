@@ -16,9 +16,9 @@ import (
 // Reasons of the closure audit.
 const (
 	ReasonWronglyClosed lifecycle.Reason = "closed as stale while it waited on the reviewers or the maintainers"
-	ReasonMerged        lifecycle.Reason = "merged: not reopened"
-	ReasonAuthorClosed  lifecycle.Reason = "its author closed it: not reopened"
-	ReasonBranchGone    lifecycle.Reason = "its head branch is gone: GitHub cannot reopen it"
+	ReasonMerged        lifecycle.Reason = "merged"
+	ReasonAuthorClosed  lifecycle.Reason = "its author closed it"
+	ReasonBranchGone    lifecycle.Reason = "its head branch is gone"
 	ReasonReopenedSince lifecycle.Reason = "open again since it was listed"
 )
 
