@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -60,13 +61,26 @@ func Outputs(r sweep.Result) []Output {
 	}
 }
 
+// jsonList encodes items one by one and stops before the array would pass
+// max bytes, so a cut list is still valid JSON made of whole items.
+func jsonList(name string, items []sweep.Item, max int) Output {
+	return jsonArray(name, len(items), func(i int) string {
+		return jsonItem(outputPR{Number: items[i].Number, Title: items[i].Title, URL: items[i].URL})
+	}, max)
+}
+
 // jsonNumbers is a JSON array of PR numbers, cut to max bytes as jsonList is.
 func jsonNumbers(name string, numbers []int, max int) Output {
+	return jsonArray(name, len(numbers), func(i int) string { return strconv.Itoa(numbers[i]) }, max)
+}
+
+// jsonArray writes the n encoded elements, as many as fit in max bytes.
+func jsonArray(name string, n int, elem func(i int) string, max int) Output {
 	var b strings.Builder
 	b.WriteByte('[')
 	kept := 0
-	for _, n := range numbers {
-		v := fmt.Sprint(n)
+	for i := range n {
+		v := elem(i)
 		if b.Len()+len(",")+len(v)+len("]") > max {
 			break
 		}
@@ -77,28 +91,7 @@ func jsonNumbers(name string, numbers []int, max int) Output {
 		kept++
 	}
 	b.WriteByte(']')
-	return Output{Name: name, Value: b.String(), Total: len(numbers), Kept: kept}
-}
-
-// jsonList encodes items one by one and stops before the array would pass
-// max bytes, so a cut list is still valid JSON made of whole items.
-func jsonList(name string, items []sweep.Item, max int) Output {
-	var b strings.Builder
-	b.WriteByte('[')
-	kept := 0
-	for _, it := range items {
-		obj := jsonItem(outputPR{Number: it.Number, Title: it.Title, URL: it.URL})
-		if b.Len()+len(",")+len(obj)+len("]") > max {
-			break
-		}
-		if kept > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(obj)
-		kept++
-	}
-	b.WriteByte(']')
-	return Output{Name: name, Value: b.String(), Total: len(items), Kept: kept}
+	return Output{Name: name, Value: b.String(), Total: n, Kept: kept}
 }
 
 func jsonItem(pr outputPR) string {

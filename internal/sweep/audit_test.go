@@ -234,7 +234,7 @@ func TestAuditReopenConcurrentRuns(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = w.sfRun(reopen, sfOpts{now: now, base: &commentGated{g: g, base: http.DefaultTransport}})
+			results[i] = w.sfRun(reopen, sfOpts{now: now, base: &sfGated{g: g, base: http.DefaultTransport, hold: isComment}})
 		}()
 	}
 	wg.Wait()
@@ -277,27 +277,10 @@ func TestAuditCost(t *testing.T) {
 	t.Logf("%d closes in the window, %d before: %d points for the audit (%d requests in all)", inWindow, older, res.Points-base.Points, res.Requests)
 }
 
-// commentGated holds each client's first comment until every client has
-// reached its own: both runs read the same closed PR and comment on it.
-type commentGated struct {
-	g    *sfGate
-	once sync.Once
-	base http.RoundTripper
-}
-
-func (g *commentGated) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/comments") {
-		g.once.Do(func() {
-			g.g.wg.Done()
-			done := make(chan struct{})
-			go func() { g.g.wg.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-			}
-		})
-	}
-	return g.base.RoundTrip(r)
+// isComment: both runs hold their first comment until the other reaches
+// its own, so both read the same closed PR and comment on it.
+func isComment(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/comments")
 }
 
 func sameSet(a, b []int) bool {
