@@ -77,3 +77,26 @@ func reopenWords(r sweep.Result) func(sweep.Audited) string {
 		return outcome(it, r.DryRun)
 	}
 }
+
+// writeTextAudit is the section in the terminal's text summary.
+func writeTextAudit(b *strings.Builder, r sweep.Result) {
+	a := r.Audit
+	if a == nil {
+		return
+	}
+	fmt.Fprintf(b, "Closure audit, last %s: %d of %s by a stale bot made on the reviewers' or maintainers' turn", plural(a.Days, "day"), len(a.Wrong), plural(a.Closes, "close"))
+	if !a.Complete {
+		b.WriteString(" (the most recent only: the run stopped)")
+	}
+	if len(a.Wrong) == 0 {
+		b.WriteString(".\n\n")
+		return
+	}
+	b.WriteString(":\n")
+	reopen := reopenWords(r)
+	textRows(b, len(a.Wrong), func(i int) string {
+		w := a.Wrong[i]
+		return fmt.Sprintf("#%d closed %s by %s, waiting on %s for %s; reopened: %s — %q", w.Number, w.ClosedAt.UTC().Format("2006-01-02"),
+			closedBy[w.Kind], waitedOn[w.Whose], plural(w.Waited, "day"), oneLine(reopen(w), maxReasonRunes), oneLine(w.Title, maxTitleRunes))
+	})
+}

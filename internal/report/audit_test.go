@@ -64,7 +64,11 @@ func TestSummaryAudit(t *testing.T) {
 	if got := byName(Outputs(auditRun(false)))[OutputWrongly]; got != "[41,37,30,22]" {
 		t.Errorf("%s = %s, want [41,37,30,22]", OutputWrongly, got)
 	}
-	if strings.Contains(Summary(sweep.Result{Now: runAt}, "o/r"), "Closure audit") || strings.Contains(Dashboard(sweep.Result{Now: runAt}), "Closure audit") {
+	text := Text(auditRun(true), "o/r")
+	if !strings.Contains(text, "Closure audit, last 30 days: 4 of 9 closes") || !strings.Contains(text, "#37 closed 2026-11-23 by stalepr, waiting on the maintainers, to merge for 40 days; reopened: would reopen") {
+		t.Errorf("text summary lacks the audit:\n%s", text)
+	}
+	if strings.Contains(Summary(sweep.Result{Now: runAt}, "o/r"), "Closure audit") || strings.Contains(Text(sweep.Result{Now: runAt}, "o/r"), "Closure audit") || strings.Contains(Dashboard(sweep.Result{Now: runAt}), "Closure audit") {
 		t.Error("a run without the audit shows its section")
 	}
 }
