@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"sort"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -79,6 +80,7 @@ func (s *sweeper) auditOps(ctx context.Context) ([]op, error) {
 	}
 	a := &AuditResult{Days: days, Since: s.now.Add(-time.Duration(days) * lifecycle.Day)}
 	s.res.Audit = a
+	defer sort.SliceStable(a.Wrong, func(i, j int) bool { return a.Wrong[i].ClosedAt.After(a.Wrong[j].ClosedAt) })
 	closedNow := map[int]bool{}
 	for _, it := range s.res.Closed() {
 		closedNow[it.Number] = true // this run's own closes are audited by the next
