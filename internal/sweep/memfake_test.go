@@ -403,3 +403,25 @@ func TestMemClosesAndDeletesTheBranch(t *testing.T) {
 		t.Error("the default branch was deleted")
 	}
 }
+
+// TestMemReopensAPRClosedOnTheReviewersTurn: the closure audit's writes, in
+// their order: our comment (its marker tells a later run the reopening is
+// ours), the stale label off, then the reopening.
+func TestMemReopensAPRClosedOnTheReviewersTurn(t *testing.T) {
+	t.Parallel()
+	m := newMem(t0)
+	n := m.add(daysAgo(150))
+	m.mark(n, daysAgo(40))
+	p := m.prs[n]
+	m.comment(n, m.self, daysAgo(10), notice.Body("Closed as stale.", notice.CloseMarker()))
+	p.timeline = append(p.timeline, lifecycle.Event{Kind: lifecycle.Closed, At: daysAgo(10), Actor: m.self, Bot: true})
+	p.open, p.pr.Labels = false, []string{"closed-stale"} // our close swaps stale for close-pr-label
+	memRun(t, m, map[string]string{"audit-closed-days": "30", "reopen-wrongly-closed": "true", "close-pr-label": "closed-stale"})
+	want := []string{fmt.Sprintf("comment #%d reopen notice", n), fmt.Sprintf("unlabel #%d closed-stale", n), fmt.Sprintf("reopen #%d", n)}
+	if got := m.writeCalls(); !slices.Equal(got, want) {
+		t.Errorf("writes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !p.open || len(p.pr.Labels) != 0 {
+		t.Errorf("#%d open %v, labels %v: want open without close-pr-label", n, p.open, p.pr.Labels)
+	}
+}
