@@ -393,8 +393,8 @@ func TestRunOutputs(t *testing.T) {
 		report.OutputClosed:   w.toClose,
 		report.OutputUnstaled: w.toUnstale,
 	}
-	if len(outputs) != len(want) {
-		t.Errorf("outputs %v, want exactly %v", outputs, want)
+	if len(outputs) != len(want)+1 || outputs[report.OutputWrongly] != "[]" {
+		t.Errorf("outputs %v, want exactly %v and an empty %s", outputs, want, report.OutputWrongly)
 	}
 	for name, n := range want {
 		value, ok := outputs[name]
@@ -784,7 +784,7 @@ func TestRunUnwritableFiles(t *testing.T) {
 			if name == "GITHUB_OUTPUT" && !strings.Contains(o.summaryFile, "Marked stale") {
 				t.Errorf("summary not written:\n%s", o)
 			}
-			if name == "GITHUB_STEP_SUMMARY" && len(parseOutputFile(t, o.outputFile)) != 3 {
+			if name == "GITHUB_STEP_SUMMARY" && len(parseOutputFile(t, o.outputFile)) != 4 {
 				t.Errorf("outputs not written:\n%s", o)
 			}
 		})

@@ -100,7 +100,7 @@ func TestReadmeNamesOnlyRealInputs(t *testing.T) {
 	for _, text := range texts {
 		for _, m := range inputNameRE.FindAllStringSubmatch(text, -1) {
 			name := m[1]
-			if notInputs[name] || name == report.OutputStaled || name == report.OutputClosed || name == report.OutputUnstaled {
+			if notInputs[name] || name == report.OutputStaled || name == report.OutputClosed || name == report.OutputUnstaled || name == report.OutputWrongly {
 				continue
 			}
 			seen++

@@ -22,6 +22,7 @@ var actionOutputs = []struct{ name, description string }{
 	{"staled-issues-prs", "JSON array of the pull requests this run marked stale, each {number, title, url} (named as in actions/stale)."},
 	{"closed-issues-prs", "JSON array of the pull requests this run closed, each {number, title, url} (named as in actions/stale)."},
 	{"unstaled-prs", "JSON array of the pull requests this run un-staled after activity, each {number, title, url}."},
+	{"wrongly-closed-prs", "JSON array of the numbers of the pull requests the closure audit (audit-closed-days) found closed as stale while they waited on the reviewers or the maintainers, most recently closed first."},
 }
 
 // renderActionYML generates action.yml from Inputs, as main has it: the

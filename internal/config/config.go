@@ -37,7 +37,14 @@ type Config struct {
 	RateLimitReserve int           // stop when x-ratelimit-remaining falls below this
 	WriteInterval    time.Duration // pause between writes, as GitHub asks
 	DashboardIssue   string        // title of the dashboard issue; empty: none
-	RunTimeout       time.Duration // the whole run's deadline: what is not reached by then is left for the next run
+	// The closure audit: the PRs a stale bot closed in the last
+	// AuditClosedDays days (0: off), replayed to their close; with
+	// ReopenWronglyClosed those closed on the reviewers' or maintainers'
+	// turn are reopened with ReopenMessage.
+	AuditClosedDays     int
+	ReopenWronglyClosed bool
+	ReopenMessage       string
+	RunTimeout          time.Duration // the whole run's deadline: what is not reached by then is left for the next run
 
 	// Warnings are non-fatal notes for the log, e.g. issue-only inputs ignored.
 	Warnings []string

@@ -292,6 +292,15 @@ func buildInputs() []Input {
 			Description: "Pause between writes, as GitHub asks: a duration from 0s to " + maxWriteInterval + " such as 1s or 500ms."},
 		{Name: "dashboard-issue", to: issueTitle(func(c *Config) *string { return &c.DashboardIssue }), Kind: Text,
 			Description: "Title of one issue stalepr keeps up to date on every run with the open pull requests by what they wait for (see the README's Dashboard issue). Empty: none."},
+		{Name: InputAuditClosedDays, to: auditDays(func(c *Config) *int { return &c.AuditClosedDays }), Kind: Count, Default: "0",
+			Description: "Closure audit: replay the pull requests a stale bot closed in the last this many days (closed with close-pr-label, by stalepr, or by a bot's comment and close with the stale label on) " +
+				"and report those closed while they waited on the reviewers or the maintainers (output wrongly-closed-prs, the job summary, the dashboard). 0 (the default): off."},
+		{Name: InputReopenWronglyClosed, to: boolean(func(c *Config) *bool { return &c.ReopenWronglyClosed }), Kind: Bool, Default: "false",
+			Description: "true or false: when true (with audit-closed-days), reopen the pull requests the closure audit finds closed on the reviewers' or maintainers' turn, with reopen-message, once each; " +
+				"never one that was merged, that its author closed, or whose head branch is gone."},
+		{Name: InputReopenMessage, to: message(func(c *Config) *string { return &c.ReopenMessage }), Kind: Message, Default: notice.DefaultReopen,
+			Description: "Comment posted when reopening a wrongly closed pull request; it cannot be empty while reopen-wrongly-closed is on. Placeholders: " + placeholders + "; " +
+				"{{days-waiting}} is the days it had waited on the reviewers or the maintainers when it was closed."},
 		{Name: "run-timeout", to: duration(minRunTimeout, maxRunTimeout, "30m or 1h", func(c *Config) *time.Duration { return &c.RunTimeout }), Kind: Duration, Default: "30m",
 			Description: "The longest a run may take, so that a slow or hanging server cannot hold the job for hours: a duration from " +
 				minRunTimeout + " to " + maxRunTimeout + " such as 30m or 1h. At it the run stops cleanly, as at operations-per-run: " +

@@ -555,6 +555,7 @@ func (p *parser) config() Config {
 	}
 
 	p.turn(&c)
+	p.audit(&c)
 	// Without a stale notice our marks carry no marker: the rules must not
 	// wait for one (see lifecycle.Policy.NoStaleNotice).
 	pol.NoStaleNotice = c.StaleMessage == ""

@@ -85,6 +85,11 @@ func init() {
 		},
 		"title": func(_ *gexec, src any, _ map[string]any) (any, error) { return src, nil },
 	}
+	resolvers["Ref"] = map[string]resolver{
+		"id":     func(_ *gexec, src any, _ map[string]any) (any, error) { return "REF_" + src.(string), nil },
+		"name":   func(_ *gexec, src any, _ map[string]any) (any, error) { return src, nil },
+		"prefix": func(_ *gexec, _ any, _ map[string]any) (any, error) { return "refs/heads/", nil },
+	}
 	resolvers["ReviewRequest"] = reviewRequestResolvers
 	resolvers["IssueComment"] = issueCommentResolvers
 	resolvers["PullRequestReview"] = reviewResolvers
@@ -423,6 +428,15 @@ var pullRequestResolvers = map[string]resolver{
 	},
 	"authorAssociation": func(x *gexec, src any, _ map[string]any) (any, error) {
 		return x.s.association(src.(*issueRec).User), nil
+	},
+	// headRef is null once the head branch is gone: deleted, or with its
+	// fork. A fork's branches are not modelled: there while the fork is.
+	"headRef": func(x *gexec, src any, _ map[string]any) (any, error) {
+		r := src.(*issueRec)
+		if r.HeadRepoDeleted || r.HeadRepo == "" && !x.s.branches[r.HeadRef] {
+			return nil, nil
+		}
+		return gobj{"Ref", r.HeadRef}, nil
 	},
 	"headRepository": func(x *gexec, src any, _ map[string]any) (any, error) {
 		r := src.(*issueRec)

@@ -13,6 +13,7 @@ import (
 const (
 	docListIssues   = "https://docs.github.com/rest/issues/issues#list-repository-issues"
 	docUpdateIssue  = "https://docs.github.com/rest/issues/issues#update-an-issue"
+	docUpdatePull   = "https://docs.github.com/rest/pulls/pulls#update-a-pull-request"
 	docComment      = "https://docs.github.com/rest/issues/comments#create-an-issue-comment"
 	docListComments = "https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository"
 	docAddLabels    = "https://docs.github.com/rest/issues/labels#add-labels-to-an-issue"
@@ -644,6 +645,58 @@ func (s *Server) getPull(c *call) reply {
 	rec, found := s.pullRec(c)
 	if !found {
 		return notFound()
+	}
+	return ok(s.pullFull(c, rec))
+}
+
+// patchPull updates a pull request: its title, body and state (the
+// closure audit reopens with it). GitHub refuses to reopen one that was
+// merged, or whose head branch is gone (deleted, or with its fork).
+func (s *Server) patchPull(c *call) reply {
+	rec, found := s.pullRec(c)
+	if !found {
+		return notFound()
+	}
+	f, good := decodeObject(c.body)
+	if !good {
+		return badJSON(docUpdatePull)
+	}
+	var p issuePatch
+	var errs []fieldError
+	for _, k := range []string{"title", "body", "state"} {
+		v, _, good := optString(f, k)
+		switch {
+		case !good, k == "state" && v != nil && *v != "open" && *v != "closed":
+			errs = append(errs, fieldError{Resource: "PullRequest", Field: k, Code: "invalid"})
+		case k == "title":
+			p.title = v
+		case k == "body":
+			p.body = v
+		case k == "state":
+			p.state = v
+		}
+	}
+	if len(errs) > 0 {
+		return invalid(docUpdatePull, errs...)
+	}
+	if p.state != nil && *p.state == "open" && rec.State == "closed" {
+		why := ""
+		switch {
+		case !rec.MergedAt.IsZero():
+			why = "state cannot be changed. The pull request cannot be reopened because it has been merged."
+		case rec.HeadRepoDeleted || rec.HeadRepo == "" && !s.branches[rec.HeadRef]:
+			why = "state cannot be changed. The " + rec.HeadRef + " branch has been deleted."
+		}
+		if why != "" {
+			return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
+				Errors:           []fieldError{{Resource: "PullRequest", Code: "custom", Field: "state", Message: why}},
+				DocumentationURL: docUpdatePull, Status: "422"}}
+		}
+	}
+	s.applyIssuePatch(rec, p, c.now)
+	if len(f) > 0 {
+		s.touch(rec, c.now)
+		rec.UpdatedAt = c.now
 	}
 	return ok(s.pullFull(c, rec))
 }

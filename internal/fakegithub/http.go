@@ -74,6 +74,7 @@ func init() {
 	add("GET", r+"/issues/{issue_number}/timeline", (*Server).listTimeline)
 	add("GET", r+"/pulls", (*Server).listPulls)
 	add("GET", r+"/pulls/{pull_number}", (*Server).getPull)
+	add("PATCH", r+"/pulls/{pull_number}", (*Server).patchPull)
 	add("GET", r+"/pulls/{pull_number}/reviews", (*Server).listReviews)
 	add("DELETE", r+"/git/refs/{ref}", (*Server).deleteRef)
 	add("GET", r+"/contents/{path}", (*Server).getContents)

@@ -425,6 +425,18 @@ func (c *Client) Close(ctx context.Context, number int, labels []string) error {
 	return nil
 }
 
+// Reopen reopens a closed pull request. GitHub refuses (422) one that was
+// merged or whose head branch is gone.
+//
+// GitHub API docs: https://docs.github.com/rest/pulls/pulls#update-a-pull-request
+func (c *Client) Reopen(ctx context.Context, number int) error {
+	state := "open"
+	if _, _, err := c.gh.PullRequests.Edit(ctx, c.owner, c.repo, number, &github.PullRequest{State: &state}); err != nil {
+		return c.fail(opWrite, err, "reopen #%d", number)
+	}
+	return nil
+}
+
 // DeleteBranch deletes a branch of the repository; one already gone (422 or
 // 404) is not an error.
 //

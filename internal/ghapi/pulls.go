@@ -240,7 +240,7 @@ type pullsQuery[N any] struct {
 				EndCursor   string
 			}
 			Nodes []*N
-		} `graphql:"pullRequests(states: [OPEN], first: $first, after: $after, labels: $labels, orderBy: $orderBy)"`
+		} `graphql:"pullRequests(states: $states, first: $first, after: $after, labels: $labels, orderBy: $orderBy)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
@@ -253,16 +253,69 @@ type pullsQuery[N any] struct {
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
 func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
+	open := []githubv4.PullRequestState{githubv4.PullRequestStateOpen}
 	if q.Assignees {
-		return openPulls[prWithAssignees](ctx, c, q, after, 3)
+		return listedOnly(pulls[prWithAssignees](ctx, c, q, open, after, 3))
 	}
-	return openPulls[prFields](ctx, c, q, after, 2)
+	return listedOnly(pulls[prFields](ctx, c, q, open, after, 2))
 }
 
-func openPulls[N any, P interface {
+// prClosed is a closed or merged PR of the closure audit's pages: a page's
+// fields, whether it was merged, and its head branch (null once deleted,
+// with its fork or alone). No connection more: pages of PullsPerPage.
+type prClosed struct {
+	prFields
+	Merged   bool
+	ClosedAt *githubv4.DateTime
+	HeadRef  *struct{ Name string }
+}
+
+// ClosedPulls reads one page of the closed and merged pull requests, the
+// most recently updated first, each with its latest history: the same
+// query and pages as OpenPulls (1 point per PullsPerPage PRs), for the
+// closure audit, which stops once a page reaches past its window.
+//
+// GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
+func (c *Client) ClosedPulls(ctx context.Context, after string) ([]sweep.ClosedListed, sweep.Page, error) {
+	q := sweep.Query{State: "closed", Sort: "updated", Direction: "desc"}
+	states := []githubv4.PullRequestState{githubv4.PullRequestStateClosed, githubv4.PullRequestStateMerged}
+	nodes, page, err := pulls[prClosed](ctx, c, q, states, after, 2)
+	if err != nil {
+		return nil, page, err
+	}
+	out := make([]sweep.ClosedListed, len(nodes))
+	for i, n := range nodes {
+		out[i] = sweep.ClosedListed{Listed: n.Listed, Merged: n.node.Merged, BranchGone: n.node.HeadRef == nil}
+		if n.node.ClosedAt != nil {
+			out[i].ClosedAt = n.node.ClosedAt.Time
+		}
+	}
+	return out, page, nil
+}
+
+// listedNode is a PR of a page, converted, and the node it came from.
+type listedNode[P any] struct {
+	sweep.Listed
+	node P
+}
+
+func listedOnly[P any](nodes []listedNode[P], page sweep.Page, err error) ([]sweep.Listed, sweep.Page, error) {
+	if err != nil {
+		return nil, page, err
+	}
+	out := make([]sweep.Listed, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.Listed
+	}
+	return out, page, nil
+}
+
+// pulls reads one page of the pull requests in states, each with its
+// latest history.
+func pulls[N any, P interface {
 	*N
 	prNode
-}](ctx context.Context, c *Client, q sweep.Query, after string, connections int) ([]sweep.Listed, sweep.Page, error) {
+}](ctx context.Context, c *Client, q sweep.Query, states []githubv4.PullRequestState, after string, connections int) ([]listedNode[P], sweep.Page, error) {
 	field := githubv4.IssueOrderFieldUpdatedAt
 	if q.Sort == "created" {
 		field = githubv4.IssueOrderFieldCreatedAt
@@ -289,7 +342,7 @@ func openPulls[N any, P interface {
 		vars := map[string]any{
 			"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
 			"first": githubv4.Int(size), "after": cursor, "labels": labels, "before": (*githubv4.String)(nil),
-			"orderBy": githubv4.IssueOrder{Field: field, Direction: dir},
+			"orderBy": githubv4.IssueOrder{Field: field, Direction: dir}, "states": states,
 		}
 		errs, err := c.query(ctx, size > 1, &out, vars)
 		if errors.Is(err, errShrink) {
@@ -311,7 +364,7 @@ func openPulls[N any, P interface {
 			page.After = ""
 		}
 		bad := errs.byIndex([]string{"repository", "pullRequests", "nodes"})
-		var listed []sweep.Listed
+		var listed []listedNode[P]
 		for i, n := range pr.Nodes {
 			if n == nil {
 				page.Unread++
@@ -322,7 +375,7 @@ func openPulls[N any, P interface {
 				l.Err = fmt.Errorf("read #%d: GitHub's answer for it is in error (%s): left untouched this run", l.PR.Number, why)
 			}
 			see(&page, q.Sort, l.PR.CreatedAt, l.PR.UpdatedAt)
-			listed = append(listed, l)
+			listed = append(listed, listedNode[P]{Listed: l, node: P(n)})
 		}
 		if len(errs) > 0 && len(bad) == 0 {
 			// Errors that name no PR: nothing of the page can be trusted.

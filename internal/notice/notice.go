@@ -35,6 +35,13 @@ const (
 		"A review, or a comment saying what it needs, hands it back to its author."
 )
 
+// DefaultReopen is the comment on a pull request the closure audit
+// reopens: a stale bot closed it while it waited on the reviewers or the
+// maintainers, not on its author. {{days-waiting}} is the days on that turn
+// at the close.
+const DefaultReopen = "Reopening this pull request: it was closed as stale after waiting {{days-waiting}} days " +
+	"for a review or a merge, not on {{author}}. Sorry about that: nothing is needed from you to keep it open."
+
 // Vars are the values a message may refer to.
 type Vars struct {
 	Author          string
@@ -161,6 +168,7 @@ const (
 	staleKind    = "stale"
 	closeKind    = "close"
 	nudgeKind    = "nudge"
+	reopenKind   = "reopened"
 )
 
 // StaleMarker returns the hidden line appended to a stale notice. head is
@@ -182,7 +190,11 @@ func CloseMarker() string { return markerPrefix + closeKind + " -->" }
 // turn's own start is in the timeline, so the nudge needs only its kind.
 func NudgeMarker() string { return markerPrefix + nudgeKind + " -->" }
 
-var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
+// ReopenMarker returns the hidden line appended to the comment of a
+// reopening by the closure audit: once per PR.
+func ReopenMarker() string { return markerPrefix + reopenKind + " -->" }
+
+var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
 
 // Parse finds our marker in a comment body.
 func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string) {
@@ -195,6 +207,8 @@ func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string)
 		return lifecycle.CloseNotice, time.Time{}, ""
 	case nudgeKind:
 		return lifecycle.NudgeNotice, time.Time{}, ""
+	case reopenKind:
+		return lifecycle.ReopenNotice, time.Time{}, ""
 	}
 	t, _ := time.Parse(time.RFC3339, m[2])
 	return lifecycle.StaleNotice, t, m[3]

@@ -36,7 +36,14 @@ type dashGroup struct {
 // summary. The time of the update is not part of it (package dashboard adds
 // it), so a run that finds nothing changed has nothing to write. In a
 // quiet period it says so first.
-func Dashboard(r sweep.Result) string { return dashQuiet(r) + dashboard(r) }
+func Dashboard(r sweep.Result) string { return dashQuiet(r) + dashboard(r) + dashAudit(r) }
+
+// dashAudit is the closure audit's section, when it ran.
+func dashAudit(r sweep.Result) string {
+	var b strings.Builder
+	writeAudit(&b, r, "####")
+	return b.String()
+}
 
 func dashboard(r sweep.Result) string {
 	var b strings.Builder

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -14,6 +15,7 @@ const (
 	OutputStaled   = "staled-issues-prs"
 	OutputClosed   = "closed-issues-prs"
 	OutputUnstaled = "unstaled-prs"
+	OutputWrongly  = "wrongly-closed-prs"
 )
 
 // MaxOutputBytes caps each output's value. GitHub documents 1 MiB for all of
@@ -42,7 +44,7 @@ type outputPR struct {
 
 // Outputs returns the step outputs, in action.yml's order: for each a
 // single-line JSON array of {"number","title","url"} objects ("[]" when
-// empty). Marked includes PRs whose stale notice was posted late (Notify).
+// empty), and the closure audit's of PR numbers. Marked includes PRs whose stale notice was posted late (Notify).
 // The lists say what the run did, or in a dry run what it would have done.
 //
 // The values are single lines (encoding/json escapes control characters and
@@ -55,28 +57,41 @@ func Outputs(r sweep.Result) []Output {
 		jsonList(OutputStaled, withOutput(r, OutputStaled), MaxOutputBytes),
 		jsonList(OutputClosed, withOutput(r, OutputClosed), MaxOutputBytes),
 		jsonList(OutputUnstaled, withOutput(r, OutputUnstaled), MaxOutputBytes),
+		jsonNumbers(OutputWrongly, r.WronglyClosed(), MaxOutputBytes),
 	}
 }
 
 // jsonList encodes items one by one and stops before the array would pass
 // max bytes, so a cut list is still valid JSON made of whole items.
 func jsonList(name string, items []sweep.Item, max int) Output {
+	return jsonArray(name, len(items), func(i int) string {
+		return jsonItem(outputPR{Number: items[i].Number, Title: items[i].Title, URL: items[i].URL})
+	}, max)
+}
+
+// jsonNumbers is a JSON array of PR numbers, cut to max bytes as jsonList is.
+func jsonNumbers(name string, numbers []int, max int) Output {
+	return jsonArray(name, len(numbers), func(i int) string { return strconv.Itoa(numbers[i]) }, max)
+}
+
+// jsonArray writes the n encoded elements, as many as fit in max bytes.
+func jsonArray(name string, n int, elem func(i int) string, max int) Output {
 	var b strings.Builder
 	b.WriteByte('[')
 	kept := 0
-	for _, it := range items {
-		obj := jsonItem(outputPR{Number: it.Number, Title: it.Title, URL: it.URL})
-		if b.Len()+len(",")+len(obj)+len("]") > max {
+	for i := range n {
+		v := elem(i)
+		if b.Len()+len(",")+len(v)+len("]") > max {
 			break
 		}
 		if kept > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(obj)
+		b.WriteString(v)
 		kept++
 	}
 	b.WriteByte(']')
-	return Output{Name: name, Value: b.String(), Total: len(items), Kept: kept}
+	return Output{Name: name, Value: b.String(), Total: n, Kept: kept}
 }
 
 func jsonItem(pr outputPR) string {

@@ -416,10 +416,10 @@ func TestOutputs(t *testing.T) {
 	r.Items = without(r.Items, sweep.Unstaled)
 	outs := Outputs(r)
 	out := byName(outs)
-	if len(out) != 3 {
-		t.Fatalf("Outputs has %d keys, want 3: %v", len(out), out)
+	if len(out) != 4 {
+		t.Fatalf("Outputs has %d keys, want 4: %v", len(out), out)
 	}
-	if out[OutputUnstaled] != "[]" {
+	if out[OutputUnstaled] != "[]" || out[OutputWrongly] != "[]" {
 		t.Errorf("empty list = %q, want []", out[OutputUnstaled])
 	}
 	for _, tt := range []struct {

@@ -82,6 +82,7 @@ func Summary(r sweep.Result, repo string) string {
 		writeNextDays(&b, r)
 	}
 	writeTurns(&b, r) // the queue by turn, when the run read turns (turn.go)
+	writeAudit(&b, r, "###")
 
 	acted := actedRows(r)
 	if len(acted) > 0 {

@@ -46,6 +46,7 @@ func Text(r sweep.Result, repo string) string {
 	}
 	b.WriteString(tallyLine(r) + ".\n\n")
 	writeTextTurns(&b, r)
+	writeTextAudit(&b, r)
 
 	if acted := actedRows(r); len(acted) > 0 {
 		b.WriteString(wordActedOn.title(dry) + ":\n")

@@ -37,6 +37,7 @@ var (
 	wordSkipped  = words{"skipped", "skipped"}
 	wordFailed   = words{"failed", "failed"}
 	wordNudged   = words{"reviewers nudged", "would nudge reviewers"}
+	wordReopened = words{"reopened", "would reopen"}
 
 	// Headings over the PRs of a run.
 	wordActedOn      = words{"acted on", "would act on"}
@@ -67,6 +68,7 @@ var outcomes = map[sweep.Outcome]outcomeRow{
 	sweep.BranchFinished:    {words{"branch deletion finished", "would finish branch deletion"}, &wordCleaned, ""},
 	sweep.CloseLabelCleaned: {words{"close-pr-label removed", "would remove close-pr-label"}, &wordCleaned, ""},
 	sweep.Nudged:            {wordNudged, &wordNudged, ""},
+	sweep.Reopened:          {wordReopened, &wordReopened, ""},
 	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, nil, ""},
 	sweep.TurnLabeled:       {words{"turn label updated", "would update the turn label"}, nil, ""},
 	sweep.DuplicateDeleted:  {words{"duplicate notice deleted", "would delete duplicate notice"}, nil, ""},
@@ -79,8 +81,8 @@ func wordsOf(o sweep.Outcome) words { return outcomes[o].words }
 // them. An entry in occasional shows only when it counts something: most
 // runs nudge nobody.
 var (
-	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordNudged}
-	occasional = map[*words]bool{&wordNudged: true}
+	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordNudged, &wordReopened}
+	occasional = map[*words]bool{&wordNudged: true, &wordReopened: true}
 )
 
 // tallyRow is one entry of the counts and how many PRs it counts.

@@ -154,6 +154,29 @@ func (m *memGitHub) OpenPulls(_ context.Context, q sweep.Query, after string) ([
 	return out, pg, nil
 }
 
+// ClosedPulls is one page of every closed PR, the most recently updated
+// first, each with its whole history (closed PRs are never merged here, and
+// their branches are the map's).
+func (m *memGitHub) ClosedPulls(_ context.Context, after string) ([]sweep.ClosedListed, sweep.Page, error) {
+	m.call("list closed pulls")
+	prs, pg := m.list(sweep.Query{State: "closed", Sort: "updated"})
+	slices.Reverse(prs)
+	out := make([]sweep.ClosedListed, len(prs))
+	for i, pr := range prs {
+		p := m.prs[pr.Number]
+		var closedAt time.Time
+		for _, e := range p.timeline {
+			if e.Kind == lifecycle.Closed {
+				closedAt = e.At
+			}
+		}
+		out[i] = sweep.ClosedListed{Listed: sweep.Listed{PR: pr, History: slices.Clone(p.timeline)},
+			ClosedAt: closedAt, BranchGone: !m.branches[p.head.Ref]}
+	}
+	pg.FirstKey, pg.LastKey, pg.Ascending, pg.Total, pg.Viewer = pg.LastKey, pg.FirstKey, false, len(prs), m.self
+	return out, pg, nil
+}
+
 func (m *memGitHub) commentsSince(since time.Time) []sweep.Comment {
 	var out []sweep.Comment
 	for _, p := range m.prs {
@@ -243,7 +266,7 @@ func (m *memGitHub) RemoveLabel(_ context.Context, n int, label string) error {
 func (m *memGitHub) PostComment(_ context.Context, n int, body string) error {
 	kind, _, _ := notice.Parse(body)
 	m.write("comment #%d %s", n, map[lifecycle.Notice]string{lifecycle.StaleNotice: "stale notice",
-		lifecycle.CloseNotice: "closing notice", lifecycle.NudgeNotice: "nudge"}[kind])
+		lifecycle.CloseNotice: "closing notice", lifecycle.NudgeNotice: "nudge", lifecycle.ReopenNotice: "reopen notice"}[kind])
 	m.touch(n)
 	m.comment(n, m.self, m.now, body)
 	m.wrote = true
@@ -262,9 +285,18 @@ func (m *memGitHub) Close(_ context.Context, n int, labels []string) error {
 	m.write("close #%d labels=%s", n, strings.Join(labels, ","))
 	p := m.touch(n)
 	p.open = false
+	p.timeline = append(p.timeline, lifecycle.Event{Kind: lifecycle.Closed, At: m.now, Actor: m.self, Bot: true})
 	if labels != nil {
 		p.pr.Labels = slices.Clone(labels)
 	}
+	return nil
+}
+
+func (m *memGitHub) Reopen(_ context.Context, n int) error {
+	m.write("reopen #%d", n)
+	p := m.touch(n)
+	p.open = true
+	p.timeline = append(p.timeline, lifecycle.Event{Kind: lifecycle.Reopened, At: m.now, Actor: m.self, Bot: true})
 	return nil
 }
 
@@ -374,5 +406,27 @@ func TestMemClosesAndDeletesTheBranch(t *testing.T) {
 	}
 	if !m.branches["main"] {
 		t.Error("the default branch was deleted")
+	}
+}
+
+// TestMemReopensAPRClosedOnTheReviewersTurn: the closure audit's writes, in
+// their order: our comment (its marker tells a later run the reopening is
+// ours), the stale label off, then the reopening.
+func TestMemReopensAPRClosedOnTheReviewersTurn(t *testing.T) {
+	t.Parallel()
+	m := newMem(t0)
+	n := m.add(daysAgo(150))
+	m.mark(n, daysAgo(40))
+	p := m.prs[n]
+	m.comment(n, m.self, daysAgo(10), notice.Body("Closed as stale.", notice.CloseMarker()))
+	p.timeline = append(p.timeline, lifecycle.Event{Kind: lifecycle.Closed, At: daysAgo(10), Actor: m.self, Bot: true})
+	p.open, p.pr.Labels = false, []string{"closed-stale"} // our close swaps stale for close-pr-label
+	memRun(t, m, map[string]string{"audit-closed-days": "30", "reopen-wrongly-closed": "true", "close-pr-label": "closed-stale"})
+	want := []string{fmt.Sprintf("comment #%d reopen notice", n), fmt.Sprintf("unlabel #%d closed-stale", n), fmt.Sprintf("reopen #%d", n)}
+	if got := m.writeCalls(); !slices.Equal(got, want) {
+		t.Errorf("writes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !p.open || len(p.pr.Labels) != 0 {
+		t.Errorf("#%d open %v, labels %v: want open without close-pr-label", n, p.open, p.pr.Labels)
 	}
 }

@@ -26,6 +26,7 @@ type op struct {
 	act     *lifecycle.Activity  // nil when the listing alone decided
 	comment int64                // DuplicateDeleted
 	labels  lifecycle.TurnLabels // TurnLabeled
+	audit   *lifecycle.Audit     // Reopened: the close the audit replayed
 }
 
 // plan turns decisions into operations; the decisions that need no write

@@ -92,6 +92,9 @@ func planState() []op {
 		{out: LabelCleaned, pr: pr(20, "stale")},
 		{out: CloseLabelCleaned, pr: pr(21, "closed-stale")},
 		{out: DuplicateDeleted, pr: lifecycle.PR{Number: 22}, comment: 99},
+		{out: Reopened, pr: pr(23, "stale", "closed-stale"), audit: &lifecycle.Audit{}},
+		// A stopped run posted its comment: the reopening only.
+		{out: Reopened, pr: pr(24), audit: &lifecycle.Audit{ReopenPostedAt: planNow}},
 	}
 }
 
@@ -105,7 +108,8 @@ func TestPlansGolden(t *testing.T) {
 		"no-messages":         {"stale-pr-message": "", "close-pr-message": ""},
 		"label-sets": {"labels-to-add-when-unstale": "revived", "labels-to-remove-when-stale": "needs-work",
 			"close-pr-label": "closed-stale"},
-		"review-nudge": {"days-before-review-nudge": "7", "review-nudge-label": "waiting-on-review"},
+		"review-nudge":  {"days-before-review-nudge": "7", "review-nudge-label": "waiting-on-review"},
+		"closure-audit": {"audit-closed-days": "30", "reopen-wrongly-closed": "true", "close-pr-label": "closed-stale"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

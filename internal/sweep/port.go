@@ -20,6 +20,10 @@ type GitHub interface {
 	// ignored) with each one's recent history; after is the cursor Page.After
 	// gave ("" for the first page).
 	OpenPulls(ctx context.Context, q Query, after string) ([]Listed, Page, error)
+	// ClosedPulls reads one page of the closed and merged pull requests,
+	// the most recently updated first, with each one's recent history, for
+	// the closure audit; after is the cursor Page.After gave.
+	ClosedPulls(ctx context.Context, after string) ([]ClosedListed, Page, error)
 	// History reads a PR's history older than the cursor before (Listed.Older),
 	// oldest first, to its beginning.
 	History(ctx context.Context, number int, before string) ([]lifecycle.Event, error)
@@ -41,6 +45,8 @@ type GitHub interface {
 	Close(ctx context.Context, number int, labels []string) error
 	DeleteBranch(ctx context.Context, branch string) error
 	ConvertToDraft(ctx context.Context, nodeID string) error
+	// Reopen reopens a closed pull request.
+	Reopen(ctx context.Context, number int) error
 	// RefuseWrite is a dry run's n writes, not sent but admitted and
 	// counted as sent, so the dry run's budget runs out where the real
 	// run's would.
@@ -74,6 +80,16 @@ type Listed struct {
 	// Err: this PR's part of the answer is in error or incomplete. It is
 	// left untouched this run, never decided on partial facts.
 	Err error
+}
+
+// ClosedListed is one closed PR of a ClosedPulls page.
+type ClosedListed struct {
+	Listed
+	Merged   bool
+	ClosedAt time.Time
+	// BranchGone: its head branch was deleted (or its fork): GitHub cannot
+	// reopen it.
+	BranchGone bool
 }
 
 // Page tells where a listing stands after one page.

@@ -75,6 +75,10 @@ type Result struct {
 	// the marks, notices and closes that fell due and wait for its end.
 	QuietUntil time.Time
 	QuietHeld  int
+	// Audit is the closure audit's findings; nil when audit-closed-days
+	// is off.
+	Audit *AuditResult
+
 	// Stopped is why the run ended before it looked at everything; nil
 	// when it did not. Inspect it with errors.Is and errors.As: a Stop
 	// (Budget, RateReserve, RateLimit, Secondary, Deadline),

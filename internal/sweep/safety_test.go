@@ -429,12 +429,18 @@ type sfGated struct {
 	g    *sfGate
 	once sync.Once
 	base http.RoundTripper
+	// hold picks the request to hold; nil: the first write.
+	hold func(*http.Request) bool
 }
 
 func (g *sfGated) RoundTrip(r *http.Request) (*http.Response, error) {
 	// The first write: not the GraphQL question of who the token acts as,
 	// which is a read.
-	if r.Method != http.MethodGet && !strings.HasSuffix(r.URL.Path, "/graphql") {
+	held := r.Method != http.MethodGet && !strings.HasSuffix(r.URL.Path, "/graphql")
+	if g.hold != nil {
+		held = g.hold(r)
+	}
+	if held {
 		g.once.Do(func() {
 			g.g.wg.Done()
 			done := make(chan struct{})

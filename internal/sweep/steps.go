@@ -34,6 +34,7 @@ const (
 	BranchFinished            // we closed it, a stopped run left its branch: deleted, stale label off
 	LabelCleaned              // a person closed or merged it: the stale label off
 	CloseLabelCleaned         // open again after a stale close: close-pr-label off
+	Reopened                  // closed as stale on the reviewers' or maintainers' turn: our comment, labels off, reopened (audit.go)
 	DuplicateDeleted          // a concurrent run's copy of one of our notices, deleted
 
 	// Outcomes that write nothing.
@@ -85,6 +86,7 @@ var (
 	reqDeleteRef     = request{name: "DELETE ref", write: true, n: 1}
 	reqDraft         = request{name: "POST graphql", write: true, n: 1}
 	reqDeleteComment = request{name: "DELETE comment", write: true, n: 1}
+	reqReopen        = request{name: "PATCH pull", write: true, n: 1}
 )
 
 // step is one request of an operation. when, if set, is asked just before
@@ -148,6 +150,8 @@ func (s *sweeper) steps(o *op) []step {
 		return s.nudgeSteps(o)
 	case TurnLabeled:
 		return s.turnLabelSteps(o)
+	case Reopened:
+		return s.reopenSteps(o)
 	}
 	return nil
 }
@@ -479,7 +483,7 @@ func asLeftAlone(err error) (*leftAlone, bool) {
 var outcomeNames = map[Outcome]string{
 	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Nudged: "nudge",
 	NudgeLabeled: "nudge-label", TurnLabeled: "turn-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
-	CloseLabelCleaned: "clean-close-label", DuplicateDeleted: "delete-duplicate",
+	CloseLabelCleaned: "clean-close-label", Reopened: "reopen", DuplicateDeleted: "delete-duplicate",
 	StillStale: "still-stale", Skipped: "skip", Failed: "fail",
 }
 

@@ -143,6 +143,13 @@ func (s *sweeper) run(ctx context.Context) {
 			s.stopOn(err)
 		}
 	}
+	if s.res.Stopped == nil {
+		ops, err := s.auditOps(ctx)
+		s.apply(ctx, ops)
+		if err != nil {
+			s.stopOn(err)
+		}
+	}
 	// A dry run reads back too (what a real run would spend), and refuses
 	// the deletions of what it finds.
 	s.apply(ctx, s.duplicateOps(ctx))

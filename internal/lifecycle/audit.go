@@ -1,0 +1,199 @@
+package lifecycle
+
+import (
+	"strings"
+	"time"
+)
+
+// ReopenNotice is our comment on a pull request the closure audit reopens
+// (notice.ReopenMarker): it makes the reopening happen once per PR. Its
+// value stands apart from activity.go's list of notices, so that list can
+// grow without the two meeting.
+const ReopenNotice Notice = 64
+
+// CloseKind is how a close shows it was a stale bot's.
+type CloseKind int
+
+const (
+	NotStaleClose    CloseKind = iota // a person's or a merge's close, as far as the history tells
+	ClosedWithLabel                   // close-pr-label was on at the close (or put on with it)
+	ClosedByStalepr                   // our closing comment (its marker, from our own login), then the close
+	ClosedByStaleBot                  // a bot's comment, then its close, the stale label on (actions/stale's shape)
+)
+
+func (k CloseKind) String() string {
+	switch k {
+	case ClosedWithLabel:
+		return "close-pr-label"
+	case ClosedByStalepr:
+		return "stalepr"
+	case ClosedByStaleBot:
+		return "stale bot"
+	}
+	return "not a stale close"
+}
+
+// AuditPolicy is what the closure audit reads of the configuration: the
+// labels a stale bot's close leaves, and the logins stalepr writes as
+// (only their markers are trusted).
+type AuditPolicy struct {
+	StaleLabel string
+	CloseLabel string // "": no label counts
+	Self       []string
+}
+
+// Audit is a closed PR's last close, replayed.
+type Audit struct {
+	Kind     CloseKind
+	ClosedAt time.Time
+	ClosedBy string // the close's actor; "" when GitHub does not tell
+	ByAuthor bool   // its author closed it
+	// Turn is whose turn it was just before the close: the history up to
+	// it, folded by Summarize.
+	Turn Turn
+	// Reopened: we reopened this PR once already (our reopen comment, then
+	// a reopening): it is never audited again.
+	Reopened bool
+	// ReopenPostedAt is our reopen comment after this close, with no
+	// reopening yet: a run stopped between the two writes.
+	ReopenPostedAt time.Time
+}
+
+// Wrong reports whether a stale bot closed the PR while it waited on its
+// reviewers or its maintainers.
+func (a Audit) Wrong() bool {
+	return a.Kind != NotStaleClose && !a.Reopened &&
+		(a.Turn.Whose == TurnReviewers || a.Turn.Whose == TurnMaintainers)
+}
+
+// closeLabelSlack is how long after a close its label may come and still
+// be the close's: actions/stale labels after closing, seconds apart.
+const closeLabelSlack = foreignNoticeWindow
+
+// AuditClose replays a closed PR's history (its whole timeline, any
+// order) up to its last close: how that close shows a stale bot's, and
+// whose turn it was then. The events before the close are folded by
+// Summarize, with no updated_at to explain: what came after the close
+// (the close's own label, later comments) never changes the turn.
+func AuditClose(pr PR, events []Event, p AuditPolicy) Audit {
+	w := who{self: p.Self}
+	sorted := chronological(events)
+	for i := range sorted {
+		sorted[i] = w.trusted(sorted[i])
+	}
+	ci := lastClose(sorted)
+	if ci < 0 {
+		return Audit{}
+	}
+	c := sorted[ci]
+	a := Audit{ClosedAt: c.At, ClosedBy: c.Actor, ByAuthor: c.Actor != "" && strings.EqualFold(c.Actor, pr.Author)}
+	a.Reopened, a.ReopenPostedAt = ourReopen(sorted, c.At)
+	if a.Reopened {
+		return a
+	}
+	a.Kind = closeKind(pr, sorted, ci, p, w)
+	before := pr
+	before.UpdatedAt = time.Time{} // nothing after the close to explain
+	a.Turn = Summarize(before, sorted[:ci], p.StaleLabel, p.Self).Turn
+	return a
+}
+
+// lastClose is the index of the last close; -1 when there is none.
+func lastClose(sorted []Event) int {
+	for i := len(sorted) - 1; i >= 0; i-- {
+		if sorted[i].Kind == Closed {
+			return i
+		}
+	}
+	return -1
+}
+
+// ourReopen finds our reopen comments: one followed by a reopening means
+// we reopened the PR once (done for good); one after the last close with
+// none after it is a reopening a stopped run left to finish.
+func ourReopen(sorted []Event, closedAt time.Time) (done bool, pending time.Time) {
+	var marker time.Time
+	for _, e := range sorted {
+		switch {
+		case e.Kind == Commented && e.Notice == ReopenNotice:
+			marker = e.At
+		case e.Kind == Reopened && !marker.IsZero():
+			return true, time.Time{}
+		}
+	}
+	if !marker.Before(closedAt) {
+		return false, marker
+	}
+	return false, time.Time{}
+}
+
+// closeKind says how the close at sorted[ci] shows a stale bot's.
+func closeKind(pr PR, sorted []Event, ci int, p AuditPolicy, w who) CloseKind {
+	c := sorted[ci]
+	since := lastReopenBefore(sorted, ci)
+	var ourNotice, botComment bool
+	for _, e := range sorted[since:ci] {
+		if e.Kind != Commented {
+			continue
+		}
+		if e.Notice == CloseNotice {
+			ourNotice = true // trusted: from our own login
+		}
+		if e.Actor != "" && strings.EqualFold(e.Actor, c.Actor) && c.At.Sub(e.At) <= foreignNoticeWindow {
+			botComment = true
+		}
+	}
+	switch {
+	case ourNotice:
+		return ClosedByStalepr
+	case botComment && w.isBot(c) && labelOnAt(sorted, ci, p.StaleLabel, 0):
+		return ClosedByStaleBot
+	case p.CloseLabel != "" && closeLabelOn(pr, sorted, ci, p.CloseLabel):
+		return ClosedWithLabel
+	}
+	return NotStaleClose
+}
+
+// lastReopenBefore is the index just after the last reopening before ci (0
+// when none): what came before it belongs to an earlier close.
+func lastReopenBefore(sorted []Event, ci int) int {
+	for i := ci - 1; i >= 0; i-- {
+		if sorted[i].Kind == Reopened {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// labelOnAt reports whether label was on the PR at the close sorted[ci],
+// counting changes up to slack after it (the close's own label).
+func labelOnAt(sorted []Event, ci int, label string, slack time.Duration) bool {
+	on, until := false, sorted[ci].At.Add(slack)
+	for i, e := range sorted {
+		if i > ci && e.At.After(until) {
+			break
+		}
+		if !strings.EqualFold(e.Label, label) {
+			continue
+		}
+		switch e.Kind {
+		case Labeled:
+			on = true
+		case Unlabeled:
+			on = i > ci && on // taken off after the close: it was on at it
+		}
+	}
+	return on
+}
+
+// closeLabelOn: close-pr-label was on at the close, or put on with it.
+// A history that never shows the label (older than the timeline reaches)
+// takes the listing's word.
+func closeLabelOn(pr PR, sorted []Event, ci int, label string) bool {
+	for _, e := range sorted {
+		if isLabelChange(e) && strings.EqualFold(e.Label, label) {
+			return labelOnAt(sorted, ci, label, closeLabelSlack)
+		}
+	}
+	return pr.HasLabel(label)
+}

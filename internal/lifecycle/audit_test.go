@@ -1,0 +1,110 @@
+package lifecycle_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// TestAuditClose has one case per kind of close the audit tells apart,
+// and per turn the replay finds at the close.
+func TestAuditClose(t *testing.T) {
+	opened := daysAgo(200)
+	d := func(n float64) time.Time { return opened.Add(time.Duration(n * float64(lifecycle.Day))) }
+	const gha, closeLabel = "github-actions[bot]", "closed-stale"
+	pol := lifecycle.AuditPolicy{StaleLabel: staleLabel, CloseLabel: closeLabel, Self: []string{selfLogin}}
+	// actions/stale's shape: its comment, its label; later its comment, its close.
+	ghaMark := []lifecycle.Event{asBot(comment(d(60), gha)), asBot(labeled(d(60), gha, staleLabel))}
+	ghaClose := []lifecycle.Event{asBot(comment(d(90), gha)), asBot(ev(lifecycle.Closed, d(90), gha))}
+	// stalepr's: label and notice, later the closing comment, then the close.
+	ourMark := []lifecycle.Event{asBot(labeled(d(60), selfLogin, staleLabel)), asBot(staleNotice(d(60), selfLogin, d(60)))}
+	ourClose := []lifecycle.Event{asBot(closeNotice(d(90), selfLogin)), asBot(ev(lifecycle.Closed, d(90), selfLogin))}
+	join := func(parts ...[]lifecycle.Event) []lifecycle.Event {
+		var out []lifecycle.Event
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	changes := []lifecycle.Event{reviewed(d(5), maintainer, "MEMBER", "changes_requested")}
+	approved := []lifecycle.Event{reviewed(d(5), maintainer, "MEMBER", "approved")}
+	reopenMarker := lifecycle.Event{Kind: lifecycle.Commented, At: d(100), Actor: selfLogin, Bot: true, Notice: lifecycle.ReopenNotice}
+	cases := []struct {
+		name     string
+		pr       lifecycle.PR
+		events   []lifecycle.Event
+		kind     lifecycle.CloseKind
+		whose    lifecycle.Whose
+		wrong    bool
+		byAuthor bool
+		reopened bool
+		pending  bool
+	}{
+		{name: "actions/stale closed it waiting on the reviewers", events: join(ghaMark, ghaClose),
+			kind: lifecycle.ClosedByStaleBot, whose: lifecycle.TurnReviewers, wrong: true},
+		{name: "actions/stale closed it on the author's turn", events: join(changes, ghaMark, ghaClose),
+			kind: lifecycle.ClosedByStaleBot, whose: lifecycle.TurnAuthor},
+		{name: "actions/stale closed it approved, waiting on the maintainers", events: join(approved, ghaMark, ghaClose),
+			kind: lifecycle.ClosedByStaleBot, whose: lifecycle.TurnMaintainers, wrong: true},
+		{name: "stalepr closed it on the author's turn", events: join(changes, ourMark, ourClose),
+			kind: lifecycle.ClosedByStalepr, whose: lifecycle.TurnAuthor},
+		{name: "stalepr closed it waiting on the reviewers", events: join(ourMark, ourClose),
+			kind: lifecycle.ClosedByStalepr, whose: lifecycle.TurnReviewers, wrong: true},
+		{name: "a bot's comment and close without the stale label is no stale close",
+			events: []lifecycle.Event{asBot(comment(d(90), gha)), asBot(ev(lifecycle.Closed, d(90), gha))},
+			kind:   lifecycle.NotStaleClose, whose: lifecycle.TurnReviewers},
+		{name: "a bot's close an hour after its comment is not its stale close",
+			events: join(ghaMark, []lifecycle.Event{asBot(comment(d(89), gha)), asBot(ev(lifecycle.Closed, d(90), gha))}),
+			kind:   lifecycle.NotStaleClose, whose: lifecycle.TurnReviewers},
+		{name: "a person's close is no stale close", events: []lifecycle.Event{ev(lifecycle.Closed, d(90), maintainer)},
+			kind: lifecycle.NotStaleClose, whose: lifecycle.TurnReviewers},
+		{name: "a closing marker quoted by a person is no stale close",
+			events: []lifecycle.Event{closeNotice(d(90), "mallory"), ev(lifecycle.Closed, d(90), "mallory")},
+			kind:   lifecycle.NotStaleClose, whose: lifecycle.TurnReviewers},
+		{name: "close-pr-label put on just after a person's close (Flink's closed-stale)",
+			events: []lifecycle.Event{ev(lifecycle.Closed, d(90), maintainer), labeled(d(90).Add(time.Minute), maintainer, closeLabel)},
+			kind:   lifecycle.ClosedWithLabel, whose: lifecycle.TurnReviewers, wrong: true},
+		{name: "close-pr-label put on a day after the close does not count",
+			events: []lifecycle.Event{ev(lifecycle.Closed, d(90), maintainer), labeled(d(91), maintainer, closeLabel)},
+			kind:   lifecycle.NotStaleClose, whose: lifecycle.TurnReviewers},
+		{name: "close-pr-label on the closed PR, older than its history: the listing's word",
+			pr:     lifecycle.PR{Labels: []string{closeLabel}},
+			events: []lifecycle.Event{ev(lifecycle.Closed, d(90), maintainer)},
+			kind:   lifecycle.ClosedWithLabel, whose: lifecycle.TurnReviewers, wrong: true},
+		{name: "its author closed it with close-pr-label", pr: lifecycle.PR{Labels: []string{closeLabel}},
+			events: []lifecycle.Event{ev(lifecycle.Closed, d(90), author)},
+			kind:   lifecycle.ClosedWithLabel, whose: lifecycle.TurnReviewers, wrong: true, byAuthor: true},
+		{name: "a stale close before a reopening is not the last close",
+			events: join(ghaMark, ghaClose, []lifecycle.Event{ev(lifecycle.Reopened, d(95), author), ev(lifecycle.Closed, d(96), author)}),
+			kind:   lifecycle.NotStaleClose, whose: lifecycle.TurnReviewers, byAuthor: true},
+		{name: "what came after the close does not change the turn",
+			events: join(ghaMark, ghaClose, []lifecycle.Event{said(d(91), maintainer, "MEMBER")}),
+			kind:   lifecycle.ClosedByStaleBot, whose: lifecycle.TurnReviewers, wrong: true},
+		{name: "reopened by us once: never audited again",
+			events: join(ghaMark, ghaClose, []lifecycle.Event{reopenMarker, asBot(ev(lifecycle.Reopened, d(100), selfLogin)),
+				asBot(comment(d(200), gha)), asBot(labeled(d(170), gha, staleLabel)), asBot(ev(lifecycle.Closed, d(200), gha))}),
+			reopened: true},
+		{name: "our reopen comment without the reopening: a stopped run's, to finish",
+			events: join(ghaMark, ghaClose, []lifecycle.Event{reopenMarker}),
+			kind:   lifecycle.ClosedByStaleBot, whose: lifecycle.TurnReviewers, wrong: true, pending: true},
+		{name: "a reopen marker from another login is a plain comment",
+			events: join(ghaMark, ghaClose, []lifecycle.Event{{Kind: lifecycle.Commented, At: d(100), Actor: "mallory", Notice: lifecycle.ReopenNotice},
+				ev(lifecycle.Reopened, d(101), "mallory"), asBot(comment(d(150), gha)), asBot(ev(lifecycle.Closed, d(150), gha))}),
+			kind: lifecycle.ClosedByStaleBot, whose: lifecycle.TurnReviewers, wrong: true},
+		{name: "no close at all", events: changes, kind: lifecycle.NotStaleClose},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pr := tc.pr
+			pr.Author, pr.CreatedAt, pr.UpdatedAt = author, opened, now
+			got := lifecycle.AuditClose(pr, tc.events, pol)
+			if got.Kind != tc.kind || got.Turn.Whose != tc.whose || got.Wrong() != tc.wrong ||
+				got.ByAuthor != tc.byAuthor || got.Reopened != tc.reopened || !got.ReopenPostedAt.IsZero() != tc.pending {
+				t.Errorf("got kind %v, turn %v, wrong %v, by author %v, reopened %v, reopen posted %v;\nwant %v, %v, %v, %v, %v, pending %v",
+					got.Kind, got.Turn.Whose, got.Wrong(), got.ByAuthor, got.Reopened, got.ReopenPostedAt,
+					tc.kind, tc.whose, tc.wrong, tc.byAuthor, tc.reopened, tc.pending)
+			}
+		})
+	}
+}

@@ -1,0 +1,291 @@
+package sweep_test
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// The closure audit end to end (README "Closure audit"): a repository that
+// switched from actions/stale to stalepr, with closes by both, on every
+// turn, and the cases never reopened.
+
+var auditInputs = map[string]string{"close-pr-label": "closed-stale", "audit-closed-days": "30", "write-interval": "0s"}
+
+func auditWith(more ...string) map[string]string { return sfWith(auditInputs, more...) }
+
+// auditCase is the repository's closed PRs: wrong are those closed on the
+// reviewers' or maintainers' turn that may be reopened, kept those closed
+// so too that must not be (with the reason), fine the stale closes on the
+// author's turn, other the closes that are no stale bot's or lie outside
+// the window.
+type auditCase struct {
+	wrong, fine, other []int
+	kept               map[int]lifecycle.Reason
+}
+
+// ghaClosed adds a PR opened d days ago that actions/stale marked and then
+// closed, as github-actions[bot] (the same login stalepr writes as under
+// GITHUB_TOKEN: the switch changed the action, not the token); before runs
+// on it first (a review, ...).
+func (w *world) ghaClosed(d, closedDaysAgo float64, before ...func(n int)) int {
+	n := w.openPR(d, alice)
+	for _, f := range before {
+		f(n)
+	}
+	mark := daysAgo(closedDaysAgo + 30)
+	w.fake.Comment(n, action, mark, "This PR is stale because it has been open 60 days with no activity.")
+	w.fake.Label(n, action, mark.Add(time.Second), "stale")
+	at := daysAgo(closedDaysAgo)
+	w.fake.Comment(n, action, at, "This PR was closed because it has been stalled for 30 days with no activity.")
+	w.fake.Close(n, action, at.Add(time.Second), "")
+	w.fake.Label(n, action, at.Add(2*time.Second), "closed-stale")
+	return n
+}
+
+// ourClosed adds a PR that stalepr marked and closed: label and notice,
+// then its closing comment and the close that swaps stale for close-pr-label.
+func (w *world) ourClosed(d, closedDaysAgo float64, before ...func(n int)) int {
+	n := w.openPR(d, alice)
+	for _, f := range before {
+		f(n)
+	}
+	mark := daysAgo(closedDaysAgo + 30)
+	w.fake.Label(n, action, mark, "stale")
+	w.fake.Comment(n, action, mark.Add(time.Second), "Stale.\n\n<!-- stalepr:stale marked="+mark.Format(time.RFC3339)+" -->")
+	at := daysAgo(closedDaysAgo)
+	w.fake.Comment(n, action, at, "Closing.\n\n<!-- stalepr:close -->")
+	w.fake.Close(n, action, at.Add(time.Second), "")
+	w.fake.Unlabel(n, action, at.Add(time.Second), "stale")
+	w.fake.Label(n, action, at.Add(time.Second), "closed-stale")
+	return n
+}
+
+func (w *world) changesRequested(d float64) func(int) {
+	return func(n int) { w.fake.Review(n, maint, daysAgo(d), "CHANGES_REQUESTED", "please rename") }
+}
+
+func (w *world) approved(d float64) func(int) {
+	return func(n int) { w.fake.Review(n, maint, daysAgo(d), "APPROVED", "") }
+}
+
+// auditWorld builds the repository of the audit's tests.
+func auditWorld(t *testing.T) (*world, auditCase) {
+	w := turnWorld(t)
+	var c auditCase
+	c.kept = map[int]lifecycle.Reason{}
+	c.wrong = append(c.wrong,
+		w.ghaClosed(120, 5),                   // actions/stale, waiting on the reviewers
+		w.ghaClosed(150, 12, w.approved(100)), // actions/stale, approved: the maintainers'
+		w.ourClosed(130, 3),                   // stalepr, waiting on the reviewers
+		w.ourClosed(140, 20, w.approved(110))) // stalepr, approved
+	c.fine = append(c.fine,
+		w.ghaClosed(120, 6, w.changesRequested(100)), // the author's turn
+		w.ourClosed(120, 4, w.changesRequested(90)))
+	// Merged by a merge bot after its own comment, the stale label on.
+	merged := w.openPR(120, alice)
+	w.fake.Label(merged, action, daysAgo(40), "stale")
+	w.fake.Comment(merged, ci, daysAgo(7), "Merging: the queue passed.")
+	w.fake.Merge(merged, ci, daysAgo(7).Add(time.Second))
+	c.kept[merged] = sweep.ReasonMerged
+	// Its author closed it; a maintainer labelled it closed as stale.
+	byAuthor := w.openPR(120, alice)
+	w.fake.Close(byAuthor, alice, daysAgo(8), "")
+	w.fake.Label(byAuthor, maint, daysAgo(8).Add(time.Minute), "closed-stale")
+	c.kept[byAuthor] = sweep.ReasonAuthorClosed
+	gone := w.ghaClosed(120, 9)
+	w.fake.DeleteBranch(w.fake.MustIssue(gone).HeadRef)
+	c.kept[gone] = sweep.ReasonBranchGone
+	// No stale bot's: a maintainer closed it; and a stale close before the window.
+	person := w.openPR(120, alice)
+	w.fake.Close(person, maint, daysAgo(2), "")
+	c.other = append(c.other, person, w.ghaClosed(200, 45))
+	return w, c
+}
+
+// TestAuditReportsClosesOnTheReviewersOrMaintainersTurn: the report lists
+// exactly the stale closes made on the reviewers' or maintainers' turn,
+// with why the merged, author-closed and branch-gone ones are not reopened,
+// and nothing is written without reopen-wrongly-closed.
+func TestAuditReportsClosesOnTheReviewersOrMaintainersTurn(t *testing.T) {
+	t.Parallel()
+	w, c := auditWorld(t)
+	res := w.run(auditInputs)
+	if !res.OK() || res.Audit == nil {
+		t.Fatalf("failed %+v stopped %v audit %v", res.Failed(), res.Stopped, res.Audit)
+	}
+	want := slices.Clone(c.wrong)
+	for n := range c.kept {
+		want = append(want, n)
+	}
+	got := res.WronglyClosed()
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("wrongly closed %v, want %v (fine %v, other %v)", got, want, c.fine, c.other)
+	}
+	if n := len(want) + len(c.fine); res.Audit.Closes != n || !res.Audit.Complete {
+		t.Errorf("%d stale closes replayed (complete %v), want %d", res.Audit.Closes, res.Audit.Complete, n)
+	}
+	for _, a := range res.Audit.Wrong {
+		if a.Kept != c.kept[a.Number] {
+			t.Errorf("#%d: kept %q, want %q", a.Number, a.Kept, c.kept[a.Number])
+		}
+	}
+	for _, r := range w.fake.WriteRequests() {
+		if r.Route != "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}" { // rule 12's clean-up
+			t.Errorf("a write without reopen-wrongly-closed: %s %s", r.Route, r.Path)
+		}
+	}
+}
+
+// TestAuditReopenDryRunThenOnce: a dry run sends no write and says what it
+// would reopen; the real run reopens each wrongly closed PR once, with one
+// comment and neither stale label left; the next run writes nothing.
+func TestAuditReopenDryRunThenOnce(t *testing.T) {
+	t.Parallel()
+	w, c := auditWorld(t)
+	reopen := auditWith("reopen-wrongly-closed", "true")
+	dry := w.run(sfWith(reopen, "debug-only", "true"))
+	if n := w.fake.Writes(); n != 0 || !sameSet(numbers(dry.Reopened()), c.wrong) {
+		t.Fatalf("dry run: %d writes, would reopen %v; want none, and %v", n, numbers(dry.Reopened()), c.wrong)
+	}
+	res := w.run(reopen)
+	if !res.OK() || !sameSet(numbers(res.Reopened()), c.wrong) {
+		t.Fatalf("reopened %v, want %v (failed %+v, stopped %v)", numbers(res.Reopened()), c.wrong, res.Failed(), res.Stopped)
+	}
+	w.checkReopened(t, c)
+	w.fake.Reset()
+	w.clock.Advance(time.Hour)
+	again := w.run(reopen)
+	if n := w.fake.Writes(); n != 0 || len(again.WronglyClosed()) != len(c.kept) {
+		t.Errorf("a second run: %d writes (%v), wrongly closed %v; want none, and only the kept ones again", n, w.fake.WriteRequests(), again.WronglyClosed())
+	}
+}
+
+// checkReopened: each wrongly closed PR is open with one reopen comment and
+// no stale label; no other PR was touched.
+func (w *world) checkReopened(t *testing.T, c auditCase) {
+	t.Helper()
+	for _, n := range c.wrong {
+		if w.state(n) != "open" || w.notices(n, "reopened") != 1 || w.hasLabel(n, "stale") || w.hasLabel(n, "closed-stale") {
+			t.Errorf("#%d: %s, %d reopen comments, labels %v; want open, one comment, no stale label", n, w.state(n), w.notices(n, "reopened"), w.labels(n))
+		}
+	}
+	others := slices.Concat(c.fine, c.other)
+	for n := range c.kept {
+		others = append(others, n)
+	}
+	for _, n := range others {
+		if w.state(n) != "closed" || w.notices(n, "reopened") != 0 {
+			t.Errorf("#%d: %s with %d reopen comments; want it left closed", n, w.state(n), w.notices(n, "reopened"))
+		}
+	}
+}
+
+// TestAuditReopenCrashConverges: a run killed after any one of its writes
+// leaves a state the next run finishes: every wrongly closed PR open, one
+// comment each.
+func TestAuditReopenCrashConverges(t *testing.T) {
+	t.Parallel()
+	reopen := auditWith("reopen-wrongly-closed", "true")
+	ref, _ := auditWorld(t)
+	ref.run(reopen)
+	total := ref.fake.Writes()
+	if total < 8 {
+		t.Fatalf("the reference run made %d writes", total)
+	}
+	for k := 1; k <= total; k++ {
+		t.Run(fmt.Sprintf("kill after write %d of %d", k, total), func(t *testing.T) {
+			t.Parallel()
+			w, c := auditWorld(t)
+			w.sfKillAfter(k)
+			w.run(reopen)
+			w.fake.ClearFaults()
+			w.clock.Advance(time.Hour)
+			if res := w.run(reopen); !res.OK() {
+				t.Errorf("run after the crash: failed %+v, stopped %v", res.Failed(), res.Stopped)
+			}
+			w.checkReopened(t, c)
+		})
+	}
+}
+
+// TestAuditReopenConcurrentRuns: two runs at once, planned from the same
+// state, leave each wrongly closed PR open with one comment.
+func TestAuditReopenConcurrentRuns(t *testing.T) {
+	t.Parallel()
+	w, c := auditWorld(t)
+	reopen := auditWith("reopen-wrongly-closed", "true")
+	g := &sfGate{}
+	g.wg.Add(2)
+	var wg sync.WaitGroup
+	var results [2]sweep.Result
+	now := w.now()
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = w.sfRun(reopen, sfOpts{now: now, base: &sfGated{g: g, base: http.DefaultTransport, hold: isComment}})
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		if !r.OK() {
+			t.Errorf("run %d: failed %+v stopped %v", i, r.Failed(), r.Stopped)
+		}
+	}
+	posts := 0
+	for _, r := range w.fake.WriteRequests() {
+		if r.Route == "POST "+sfPRCommentsRoute {
+			posts++
+		}
+	}
+	if posts <= len(c.wrong) {
+		t.Errorf("%d comments posted for %d reopenings: the runs did not overlap as planned", posts, len(c.wrong))
+	}
+	w.checkReopened(t, c)
+}
+
+// TestAuditCost: the closed PRs are read in the open listing's pages, one
+// point per ghapi.PullsPerPage, and the listing stops at the window.
+func TestAuditCost(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	const inWindow, older = 160, 100
+	for i := range inWindow {
+		w.ghaClosed(120, 1+float64(i%25))
+	}
+	for range older {
+		w.ghaClosed(200, 60)
+	}
+	base := w.run(map[string]string{"close-pr-label": "closed-stale"})
+	w.fake.Reset()
+	res := w.run(auditInputs)
+	pages := (inWindow + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
+	if got := res.Points - base.Points; got != pages || len(res.WronglyClosed()) != inWindow {
+		t.Errorf("the audit cost %d points for %d wrongly closed, want %d pages of 1 point and %d", got, len(res.WronglyClosed()), pages, inWindow)
+	}
+	t.Logf("%d closes in the window, %d before: %d points for the audit (%d requests in all)", inWindow, older, res.Points-base.Points, res.Requests)
+}
+
+// isComment: both runs hold their first comment until the other reaches
+// its own, so both read the same closed PR and comment on it.
+func isComment(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/comments")
+}
+
+func sameSet(a, b []int) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
