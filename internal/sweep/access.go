@@ -73,19 +73,3 @@ func (s *sweeper) learnAccess(ctx context.Context, login string) error {
 	s.access[key] = a
 	return nil
 }
-
-// botAccounts marks the events of bot-accounts as a bot's, for the reads
-// that do not go through Summarize's options (FromComments).
-func (s *sweeper) botAccounts(events []lifecycle.Event) []lifecycle.Event {
-	if len(s.pol.BotAccounts) == 0 {
-		return events
-	}
-	out := make([]lifecycle.Event, len(events))
-	for i, e := range events {
-		if lifecycle.ContainsFold(s.pol.BotAccounts, e.Actor) {
-			e.Bot = true
-		}
-		out[i] = e
-	}
-	return out
-}

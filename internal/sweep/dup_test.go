@@ -176,10 +176,9 @@ func TestDupLaterRunCleansWhatConcurrentRunsLeft(t *testing.T) {
 			for _, n := range dup {
 				keep[n] = commentIDs(w, n, "stalepr:")[:1]
 			}
-			// A closed PR's history is not read (no page lists it), so a
-			// copy of its closing comment is not seen (README, Concurrent
-			// runs: the known limit).
-			keep[closed] = commentIDs(w, closed, "stalepr:")
+			// A closed PR's copy is found in the listing of the PRs
+			// closed in the last day, whose pages carry their histories.
+			keep[closed] = commentIDs(w, closed, "stalepr:")[:2] // its stale notice, the first closing comment
 			for _, n := range others {
 				keep[n] = commentIDs(w, n, "stalepr:")
 			}
@@ -194,8 +193,9 @@ func TestDupLaterRunCleansWhatConcurrentRunsLeft(t *testing.T) {
 				}
 			}
 			by := w.fake.CountBy()
-			// Found in what the run reads anyway: no history read of its
-			// own, no comment listing (the run posted nothing to read back).
+			// Found in the histories the listings' pages carry: no history
+			// read of its own, no comment listing (the run posted nothing to
+			// read back).
 			for _, r := range w.fake.Requests() {
 				if r.Route == "POST /graphql" && strings.Contains(r.Body, "pullRequest(") {
 					t.Errorf("a history read of its own: %.120s", r.Body)
@@ -204,7 +204,7 @@ func TestDupLaterRunCleansWhatConcurrentRunsLeft(t *testing.T) {
 			if via := "GET " + sfRepoCommentsRoute; by[via] != 0 {
 				t.Errorf("%d repository comment listings read: %v", by[via], by)
 			}
-			want := len(dup)
+			want := len(dup) + 1 // and the closed PR's copy
 			if deletes := by["DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}"]; deletes != want {
 				t.Errorf("%d deletes, want %d (one per copy); requests %v", deletes, want, by)
 			}

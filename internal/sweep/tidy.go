@@ -119,6 +119,7 @@ func (s *sweeper) duplicateOps(ctx context.Context) []op {
 				markedAt: c.Event.MarkedAt, actor: c.Event.Actor, fresh: true}
 		}
 	}
+	s.noteRecentlyClosed(MayUseReserve(ctx))
 	type key struct {
 		issue int
 		kind  lifecycle.Notice
@@ -139,6 +140,43 @@ func (s *sweeper) duplicateOps(ctx context.Context) []op {
 	}
 	sort.Slice(ops, func(i, j int) bool { return ops[i].comment < ops[j].comment })
 	return ops
+}
+
+// closedWindow is how far back the duplicate clean-up looks at closed PRs:
+// runs that overlapped, each closing the same PR with its own comment, did
+// so within a run's span (run-timeout is at most 6 hours).
+const closedWindow = lifecycle.Day
+
+// noteRecentlyClosed notes our notices in the histories of the PRs closed
+// in the last closedWindow, most recently updated first: a concurrent run's
+// copy of a closing comment is on a PR the open listings no longer show
+// (about one GraphQL point a run). Nothing to look for when stalepr never
+// closes; a failed read leaves the copies to a later run.
+func (s *sweeper) noteRecentlyClosed(ctx context.Context) {
+	if s.pol.DaysBeforeClose < 0 || s.res.Stopped != nil {
+		return
+	}
+	since := s.now.Add(-closedWindow)
+	read := map[string]bool{}
+	for after := ""; !read[after]; {
+		read[after] = true
+		page, pg, err := s.gh.ClosedPulls(ctx, after)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Printf("could not list the recently closed pull requests to look for a concurrent run's duplicate closing comments: %s (a later run looks again)", err)
+			}
+			return
+		}
+		for _, c := range page {
+			if c.Err == nil && c.Older == "" && !c.ClosedAt.Before(since) {
+				s.noteNotices(c.PR.Number, c.History)
+			}
+		}
+		if pg.After == "" || pg.LastKey.Before(since) {
+			return
+		}
+		after = pg.After
+	}
 }
 
 // duplicatesIn returns the copies among our notices of one kind on one PR:
