@@ -228,6 +228,7 @@ func within(a, b time.Time, d time.Duration) bool {
 // until two reads agree (a few times at most).
 func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]Comment, error) {
 	var prev []Comment
+	seen := map[int64]Comment{} // every notice any read showed
 	for range 4 {
 		comments, err := s.gh.RecentComments(ctx, since)
 		if err != nil {
@@ -242,6 +243,7 @@ func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]Comment
 		for _, c := range comments {
 			if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && lifecycle.ContainsFold(s.self, c.Event.Actor) {
 				fresh = append(fresh, c)
+				seen[c.ID] = c
 			}
 		}
 		if len(fresh) == s.posted && prev == nil || sameIDs(prev, fresh) {
@@ -249,7 +251,17 @@ func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]Comment
 		}
 		prev = fresh
 	}
-	return prev, nil
+	// The reads never agreed: a concurrent run deleting its copies shifts
+	// the pages (comments of one second are paged by number), so a read
+	// may skip a notice another showed. All of them count: a copy deleted
+	// meanwhile is deleted again harmlessly (404), and the oldest of each
+	// PR, which every run keeps, is never one.
+	all := make([]Comment, 0, len(seen))
+	for _, c := range seen {
+		all = append(all, c)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+	return all, nil
 }
 
 func sameIDs(a, b []Comment) bool {
