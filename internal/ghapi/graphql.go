@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -364,14 +363,4 @@ func queryOf(b []byte) (string, bool) {
 		return "", false // a second value after the object
 	}
 	return doc, doc != ""
-}
-
-// pointsResetOf reads the GraphQL bucket's reset from an answer's header, when
-// the body's rateLimit did not say.
-func pointsResetOf(h http.Header) (time.Time, bool) {
-	reset, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return time.Unix(reset, 0), true
 }

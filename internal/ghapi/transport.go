@@ -502,43 +502,42 @@ func (t *transport) hitSecondary(wait time.Duration) error {
 }
 
 func (t *transport) observe(h http.Header) {
+	limit, remaining, reset, ok := rateHeaders(h)
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	switch h.Get("X-RateLimit-Resource") {
 	case "", "core":
+		t.rateLimit, t.rateRemaining = limit, remaining
+		t.rateRead = t.clock.Now()
+		if !reset.IsZero() {
+			t.rateReset = reset
+		}
 	case "graphql":
 		// GraphQL's points are a bucket of their own.
-		t.observePoints(h)
-		return
-	default:
-		// Search and others have limits of their own: they say nothing
-		// about the requests the reserve protects.
-		return
+		t.pointsLimit, t.pointsRemaining = limit, remaining
+		if !reset.IsZero() {
+			t.pointsReset = reset
+		}
 	}
-	limit, errL := strconv.Atoi(h.Get("X-RateLimit-Limit"))
-	remaining, errR := strconv.Atoi(h.Get("X-RateLimit-Remaining"))
-	if errL != nil || errR != nil {
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.rateLimit, t.rateRemaining = limit, remaining
-	t.rateRead = t.clock.Now()
-	if reset, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil {
-		t.rateReset = time.Unix(reset, 0)
-	}
+	// Search and others have limits of their own: they say nothing about
+	// the requests the reserve protects.
 }
 
-func (t *transport) observePoints(h http.Header) {
+// rateHeaders reads an answer's x-ratelimit-* headers; reset is zero when
+// the answer gives none.
+func rateHeaders(h http.Header) (limit, remaining int, reset time.Time, ok bool) {
 	limit, errL := strconv.Atoi(h.Get("X-RateLimit-Limit"))
 	remaining, errR := strconv.Atoi(h.Get("X-RateLimit-Remaining"))
 	if errL != nil || errR != nil {
-		return
+		return 0, 0, time.Time{}, false
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.pointsLimit, t.pointsRemaining = limit, remaining
-	if reset, ok := pointsResetOf(h); ok {
-		t.pointsReset = reset
+	if r, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+		reset = time.Unix(r, 0)
 	}
+	return limit, remaining, reset, true
 }
 
 func (t *transport) reset() time.Time {
