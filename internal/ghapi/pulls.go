@@ -406,13 +406,12 @@ func toListed(n prNode) sweep.Listed {
 			pr.Labels = append(pr.Labels, l.Name)
 		}
 	}
+	assignees, complete := n.assignees()
+	pr.Assignees = assignees
 	l := sweep.Listed{PR: pr, History: events(f.TimelineItems.Nodes)}
 	if f.TimelineItems.PageInfo.HasPreviousPage {
 		l.Older = f.TimelineItems.PageInfo.StartCursor
 	}
-	assignees, complete := n.assignees()
-	pr.Assignees = assignees
-	l.PR = pr
 	switch {
 	case len(pr.Labels) != f.Labels.TotalCount:
 		l.Err = fmt.Errorf("read #%d: it has %d labels, more than one page: left untouched this run", pr.Number, f.Labels.TotalCount)
