@@ -25,9 +25,9 @@ func sweepWithDashboard(ctx context.Context, client *ghapi.Client, cfg config.Co
 	var err error
 	switch {
 	case r.ListingFailed(), errors.Is(r.Stopped, context.Canceled):
-		log.Printf("dashboard issue not updated: the run did not see the whole queue")
+		log.Printf("%s", report.DashboardNotSeen)
 	case r.WriteRefused() != nil:
-		log.Printf("dashboard issue not updated: GitHub refuses this token's writes")
+		log.Printf("%s", report.DashboardRefused)
 	default:
 		_, err = dashboard.Update(ctx, client, dashboard.Options{
 			Title: cfg.DashboardIssue, DryRun: cfg.DebugOnly, Self: r.Self, Now: r.Now,
