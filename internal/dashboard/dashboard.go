@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/api"
 )
 
 // Label marks the dashboard issue; stalepr owns it. The issue listing's
@@ -37,24 +37,13 @@ const (
 const Cost = 2
 
 // GitHub is every call an update makes, in this package's own types;
-// ghapi.Client implements it. A stop (a limit, the deadline) is one of the
-// sweep's Stop values.
+// ghapi.Client implements it. A stop (a limit, the deadline) is an
+// api.Stop.
 type GitHub interface {
-	LabelledIssues(ctx context.Context, label string) ([]Issue, error)
-	CreateIssue(ctx context.Context, title, body string, labels []string) (Issue, error)
+	LabelledIssues(ctx context.Context, label string) ([]api.Issue, error)
+	CreateIssue(ctx context.Context, title, body string, labels []string) (api.Issue, error)
 	EditIssue(ctx context.Context, number int, body string, close bool) error
 	Viewer(ctx context.Context) (login string, err error)
-}
-
-// Issue is an issue (never a pull request) as an update needs it.
-type Issue struct {
-	Number int
-	Title  string
-	Body   string
-	URL    string
-	State  string // open | closed
-	Author string
-	Labels []string
 }
 
 // Logger receives the update's log lines.
@@ -172,12 +161,12 @@ func Update(ctx context.Context, gh GitHub, o Options, content string, log Logge
 // find lists our dashboard issues, oldest first: labelled, and written by
 // the identity stalepr writes as (a person's issue with our label and
 // markers is never taken for ours).
-func (u *updater) find(ctx context.Context) ([]Issue, error) {
+func (u *updater) find(ctx context.Context) ([]api.Issue, error) {
 	list, err := u.gh.LabelledIssues(ctx, Label)
 	if err != nil {
 		return nil, fmt.Errorf("find the dashboard issue: %w", err)
 	}
-	var ours []Issue
+	var ours []api.Issue
 	for _, is := range list {
 		mine, err := u.mine(ctx, is)
 		if err != nil {
@@ -196,7 +185,7 @@ func (u *updater) find(ctx context.Context) ([]Issue, error) {
 // an app, the user for a personal token), asked once when the sweep did not
 // learn it. An identity GitHub does not tell is an error: without it no
 // issue can be told ours, and creating one could make a second.
-func (u *updater) mine(ctx context.Context, is Issue) (bool, error) {
+func (u *updater) mine(ctx context.Context, is api.Issue) (bool, error) {
 	if u.self == "" {
 		login, err := u.gh.Viewer(ctx)
 		if err != nil {
@@ -215,7 +204,7 @@ func (u *updater) create(ctx context.Context, content, block string) (Outcome, e
 		return Outcome{Action: "would create"}, nil
 	}
 	created, err := u.gh.CreateIssue(ctx, u.o.Title, block+"\n", []string{Label})
-	if err != nil && sweep.IsStop(err) {
+	if err != nil && api.IsStop(err) {
 		return Outcome{}, fmt.Errorf("create the dashboard issue: %w", err)
 	}
 	// Listed again even after an error: an answer lost on the way back may
@@ -248,7 +237,7 @@ func (u *updater) create(ctx context.Context, content, block string) (Outcome, e
 }
 
 // keep brings the oldest of our issues up to date and closes the others.
-func (u *updater) keep(ctx context.Context, ours []Issue, content, block string) (Outcome, error) {
+func (u *updater) keep(ctx context.Context, ours []api.Issue, content, block string) (Outcome, error) {
 	is := ours[0]
 	out := Outcome{Number: is.Number}
 	closed, err := u.closeDuplicates(ctx, ours)
@@ -288,7 +277,7 @@ func (u *updater) keep(ctx context.Context, ours []Issue, content, block string)
 
 // closeDuplicates closes every open issue of ours but the oldest: the copies
 // two runs at once created. Every run picks the same one to keep.
-func (u *updater) closeDuplicates(ctx context.Context, ours []Issue) ([]int, error) {
+func (u *updater) closeDuplicates(ctx context.Context, ours []api.Issue) ([]int, error) {
 	var closed []int
 	for _, is := range ours[1:] {
 		if is.State != "open" {

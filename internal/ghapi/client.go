@@ -16,6 +16,7 @@ import (
 	"github.com/shurcooL/githubv4"
 	"golang.org/x/oauth2"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/apiurl"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
@@ -149,7 +150,7 @@ func (r *redacted) Error() string { return r.text }
 func (r *redacted) Unwrap() error { return r.err }
 
 // Usage reports the requests made so far.
-func (c *Client) Usage() sweep.Usage { return c.t.usage() }
+func (c *Client) Usage() api.Usage { return c.t.usage() }
 
 // RefuseWrite is a dry run's n write requests, not sent: each is admitted
 // as the real run's would be (a stop, operations-per-run, run-timeout,
@@ -451,7 +452,7 @@ func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 		return nil // gone already
 	case s == http.StatusUnprocessableEntity && errors.As(err, &er):
 		// A protected branch, the default branch: GitHub keeps it.
-		return c.redact(fmt.Errorf("%w: branch %q: %s", sweep.ErrBranchKept, branch, er.Message))
+		return c.redact(fmt.Errorf("%w: branch %q: %s", api.ErrBranchKept, branch, er.Message))
 	}
 	return c.fail(opBranch, err, "delete branch %q", branch)
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/api"
 )
 
 // errNotInstallation: GET /installation/repositories needs a GitHub App
@@ -84,7 +84,7 @@ func (c *Client) convertToDraft(ctx context.Context, nodeID string) error {
 	e := out.Errors[0]
 	switch e.Type {
 	case "FORBIDDEN":
-		return fmt.Errorf("convert %s to draft: %w", nodeID, sweep.ErrDraftForbidden)
+		return fmt.Errorf("convert %s to draft: %w", nodeID, api.ErrDraftForbidden)
 	case "RATE_LIMITED":
 		return fmt.Errorf("convert %s to draft: %w: %s", nodeID, ErrRateLimited, e.Message)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -97,13 +98,13 @@ func TestConvertToDraftForbiddenForGitHubToken(t *testing.T) {
 	fake.SetDraftForbidden(true)
 	c := serve(t, fake, "/api/v3")
 	err := c.ConvertToDraft(context.Background(), fake.PullNodeID(n))
-	if !errors.Is(err, sweep.ErrDraftForbidden) {
+	if !errors.Is(err, api.ErrDraftForbidden) {
 		t.Fatalf("err = %v, want ErrDraftForbidden", err)
 	}
 	if !strings.Contains(err.Error(), "personal access token") || !strings.Contains(err.Error(), "repo-token") {
 		t.Errorf("the error does not say which token to use: %v", err)
 	}
-	if sweep.IsStop(err) {
+	if api.IsStop(err) {
 		t.Error("a refused conversion stops the whole run; other PRs' marks and un-stales can go on")
 	}
 	if fake.MustIssue(n).Draft {
@@ -119,7 +120,7 @@ func TestConvertToDraftUnknownNode(t *testing.T) {
 	fake := newFake()
 	c := serve(t, fake, "")
 	err := c.ConvertToDraft(context.Background(), "PR_nope")
-	if err == nil || errors.Is(err, sweep.ErrDraftForbidden) || !strings.Contains(err.Error(), "PR_nope") {
+	if err == nil || errors.Is(err, api.ErrDraftForbidden) || !strings.Contains(err.Error(), "PR_nope") {
 		t.Errorf("err = %v, want an error naming the node", err)
 	}
 }

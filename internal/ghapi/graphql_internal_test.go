@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -103,7 +104,7 @@ func TestGraphQLTimeoutAtOnePRFailsTheListing(t *testing.T) {
 	srv, n := script(t, answer(&f, 200, timeoutAnswer))
 	c, _ := newTestClient(t, srv, Limits{})
 	_, _, err := c.OpenPulls(context.Background(), sweep.Query{}, "")
-	if err == nil || sweep.IsStop(err) {
+	if err == nil || api.IsStop(err) {
 		t.Fatalf("err = %v, want a failed listing, not a stop", err)
 	}
 	if got := f.n[len(f.n)-1]; got != 1 || *n != 7 {
@@ -151,10 +152,10 @@ func TestGraphQLRateLimitedStops(t *testing.T) {
 			srv, n := script(t, answer(&f, 200, body), ok)
 			c, _ := newTestClient(t, srv, Limits{})
 			_, _, err := c.OpenPulls(context.Background(), sweep.Query{}, "")
-			if !errors.Is(err, sweep.RateLimit) {
+			if !errors.Is(err, api.RateLimit) {
 				t.Fatalf("err = %v, want the run stopped on the rate limit", err)
 			}
-			if err := c.AddLabels(context.Background(), 1, []string{"x"}); !errors.Is(err, sweep.RateLimit) || *n != 1 {
+			if err := c.AddLabels(context.Background(), 1, []string{"x"}); !errors.Is(err, api.RateLimit) || *n != 1 {
 				t.Errorf("after it: err %v, %d requests; want refused unsent", err, *n)
 			}
 		})
@@ -175,7 +176,7 @@ func TestGraphQLPointsSpent403Stops(t *testing.T) {
 	}, ok)
 	c, _ := newTestClient(t, srv, Limits{})
 	_, _, err := c.OpenPulls(context.Background(), sweep.Query{}, "")
-	if !errors.Is(err, sweep.RateLimit) || !strings.Contains(err.Error(), "GraphQL rate limit (points)") || !strings.Contains(err.Error(), "2100") {
+	if !errors.Is(err, api.RateLimit) || !strings.Contains(err.Error(), "GraphQL rate limit (points)") || !strings.Contains(err.Error(), "2100") {
 		t.Fatalf("err = %v, want a stop on the GraphQL points, resetting in 2100", err)
 	}
 	if *n != 1 {

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/api"
 )
 
 // Clock is the time source of the transport: the real clock in main, a fake
@@ -145,7 +145,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx := req.Context()
 	route := req.Method + " " + routeOf(req.URL.Path)
-	useReserve := sweep.ReserveAllowed(ctx)
+	useReserve := api.ReserveAllowed(ctx)
 	for attempt := 0; ; {
 		if err := t.admit(useReserve, gql && !write); err != nil {
 			return nil, err
@@ -632,7 +632,7 @@ func bufferBody(resp *http.Response, max int64) ([]byte, error) {
 	return body, nil
 }
 
-func (t *transport) usage() sweep.Usage {
+func (t *transport) usage() api.Usage {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	by := make(map[string]int, len(t.byRoute))
@@ -643,13 +643,13 @@ func (t *transport) usage() sweep.Usage {
 	if !t.rateKnown() {
 		remaining = -1
 	}
-	return sweep.Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining,
+	return api.Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining,
 		Queries: t.queries, Points: t.points, PointsLimit: t.pointsLimit, PointsRemaining: t.pointsRemaining}
 }
 
 // refuse admits and counts n writes a dry run did not send (see refused).
 func (t *transport) refuse(ctx context.Context, n int) error {
-	useReserve := sweep.ReserveAllowed(ctx)
+	useReserve := api.ReserveAllowed(ctx)
 	for range n {
 		if err := t.admit(useReserve, false); err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -192,7 +193,7 @@ func TestPrimaryRateLimitStops(t *testing.T) {
 		}, `{"message":"API rate limit exceeded for installation ID 1."}`))
 		c, _ := newTestClient(t, srv, Limits{})
 		_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
-		if !errors.Is(err, ErrRateLimited) || !sweep.IsStop(err) {
+		if !errors.Is(err, ErrRateLimited) || !api.IsStop(err) {
 			t.Fatalf("%d: err = %v, want ErrRateLimited", code, err)
 		}
 		if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); !errors.Is(err, ErrRateLimited) || *n != 1 {
@@ -248,7 +249,7 @@ func TestPermissionErrorIsNotARateLimit(t *testing.T) {
 		`{"message":"Resource not accessible by integration"}`))
 	c, _ := newTestClient(t, srv, Limits{})
 	err := c.AddLabels(context.Background(), 1, []string{"stale"})
-	if err == nil || sweep.IsStop(err) || *n != 1 {
+	if err == nil || api.IsStop(err) || *n != 1 {
 		t.Fatalf("err = %v after %d requests; want one plain 403 error", err, *n)
 	}
 }
@@ -359,7 +360,7 @@ func TestGoGitHubsOwnRateLimitRefusalIsAStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := c.ListPRs(ctx, sweep.Query{}, 1)
-	if err == nil || !sweep.IsStop(err) || !IsRateLimited(err) || *n != 1 {
+	if err == nil || !api.IsStop(err) || !IsRateLimited(err) || *n != 1 {
 		t.Fatalf("err = %v after %d requests: want a rate-limit stop without a second request", err, *n)
 	}
 }

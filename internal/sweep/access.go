@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -61,7 +62,7 @@ func (s *sweeper) learnAccess(ctx context.Context, login string) error {
 	}
 	a, err := s.gh.Permission(ctx, login)
 	if err != nil {
-		if IsStop(err) {
+		if api.IsStop(err) {
 			return err
 		}
 		s.log.Printf("could not read the repository permission of %s, so author_association says who is a maintainer for the rest of this run: %s", login, err)

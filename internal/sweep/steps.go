@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 )
@@ -95,7 +96,7 @@ type step struct {
 	request
 	when    func() bool
 	send    func(ctx context.Context) error
-	reserve bool // it may use rate-limit-reserve (MayUseReserve)
+	reserve bool // it may use rate-limit-reserve (api.MayUseReserve)
 }
 
 // cost is the number of requests steps send at most.
@@ -323,8 +324,8 @@ func (s *sweeper) draftSteps(o *op) []step {
 				return s.draftRefused
 			}
 			if err := s.gh.ConvertToDraft(ctx, o.pr.NodeID); err != nil {
-				if errors.Is(err, ErrDraftForbidden) {
-					s.draftRefused = fmt.Errorf("not converted: %w", ErrDraftForbidden)
+				if errors.Is(err, api.ErrDraftForbidden) {
+					s.draftRefused = fmt.Errorf("not converted: %w", api.ErrDraftForbidden)
 				}
 				return fmt.Errorf("convert #%d to draft: %w", n, err)
 			}
@@ -383,7 +384,7 @@ func (s *sweeper) branchSteps(n int) []step {
 	}}
 	del := step{request: reqDeleteRef, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
 		err := s.gh.DeleteBranch(ctx, ref)
-		if errors.Is(err, ErrBranchKept) {
+		if errors.Is(err, api.ErrBranchKept) {
 			s.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
 			return nil
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
@@ -216,7 +217,7 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 	for i, p := range unsure {
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
-			if IsStop(err) {
+			if api.IsStop(err) {
 				s.res.Left += len(unsure) - i // this PR and those not reached
 				return out, err
 			}
@@ -241,7 +242,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 	for i, p := range fresh {
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
-			if IsStop(err) {
+			if api.IsStop(err) {
 				s.res.Left += len(fresh) - i
 				return out, err
 			}
@@ -328,7 +329,7 @@ func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error
 	case err == nil:
 		s.self, s.selfErr = []string{login}, nil
 		return nil
-	case IsStop(err):
+	case api.IsStop(err):
 		s.selfErr = err // the run stops: nothing more is decided
 		return err
 	}
