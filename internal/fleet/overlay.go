@@ -98,7 +98,7 @@ func Source(ctx context.Context, src config.Source, orgYAML string, newClient Ne
 // read and the transport's retries of it.
 const fileReadBudget = 8
 
-// fileError: .github/stalepr.yml could not be read (a server error, a
+// fileError means .github/stalepr.yml could not be read (a server error, a
 // limit, a missing permission): the run fails, but not for bad inputs.
 type fileError struct{ err error }
 

@@ -1,6 +1,3 @@
-// Package ghapi is stalepr's only door to GitHub: every call goes through
-// go-github on top of one transport that counts, paces, retries and stops,
-// and every answer is converted to the lifecycle package's pointer-free types.
 package ghapi
 
 import (
@@ -352,7 +349,7 @@ func (c *Client) RemoveLabel(ctx context.Context, number int, label string) erro
 	return nil
 }
 
-// ErrOutcomeUnknown: a comment was sent and no answer told whether GitHub
+// ErrOutcomeUnknown means a comment was sent and no answer told whether GitHub
 // made it (a timeout, a connection cut after sending, a server error), and a
 // read of the PR's comments did not find it. It is not sent again: GitHub may
 // still make it after the read (a write it finishes after the client gave
@@ -586,7 +583,7 @@ func (c *Client) Permission(ctx context.Context, login string) (lifecycle.Access
 	return accessOf(p.RoleName, p.Permission), nil
 }
 
-// accessOf: write access is write, maintain or admin. role_name tells the
+// accessOf maps a role and a permission to an access: write access is write, maintain or admin. role_name tells the
 // custom and fine-grained roles; permission is the legacy word, which maps
 // maintain to write and triage to read.
 func accessOf(role, permission string) lifecycle.Access {

@@ -107,7 +107,7 @@ func resetText(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// tooLargeError: a response body above Limits.MaxBody, refused unread.
+// tooLargeError is a response body above Limits.MaxBody, refused unread.
 type tooLargeError struct {
 	route string
 	limit int64
@@ -124,7 +124,7 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// htmlError: the API URL answered a web page, the sign of GITHUB_API_URL set
+// htmlError means the API URL answered a web page, the sign of GITHUB_API_URL set
 // to the web root. Reported as such rather than as go-github's "invalid
 // character '<'".
 type htmlError struct {
@@ -137,7 +137,7 @@ func (e *htmlError) Error() string {
 	return fmt.Sprintf("%s: %s answered an HTML page (HTTP %d), not JSON", e.route, e.host, e.status)
 }
 
-// redirectError: a redirect to a host other than the API's, not followed so
+// redirectError is a redirect to a host other than the API's, not followed so
 // that the token (added to every request by oauth2.Transport) stays with
 // the API host.
 type redirectError struct{ from, to string }

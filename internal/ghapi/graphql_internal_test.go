@@ -230,3 +230,23 @@ func TestDryRunSendsOnlyQueries(t *testing.T) {
 		}
 	}
 }
+
+func TestGraphQLURL(t *testing.T) {
+	t.Parallel()
+	for api, want := range map[string]string{
+		"":                                    "https://api.github.com/graphql",
+		"https://api.github.com":              "https://api.github.com/graphql",
+		"https://ghe.example.com/api/v3":      "https://ghe.example.com/api/graphql",
+		"https://ghe.example.com/api/v3/":     "https://ghe.example.com/api/graphql",
+		"https://api.octo.ghe.com":            "https://api.octo.ghe.com/graphql",
+		"http://127.0.0.1:8080/prefix/api/v3": "http://127.0.0.1:8080/prefix/api/graphql",
+	} {
+		c, err := New(Options{APIURL: api})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.graphqlURL(); got != want {
+			t.Errorf("APIURL %q: GraphQL at %q, want %q", api, got, want)
+		}
+	}
+}

@@ -253,7 +253,7 @@ func (t *transport) waitSecondary(ctx context.Context, wait time.Duration) error
 	return t.sleep(ctx, wait)
 }
 
-// retriedStatus: a server error worth sending again; 501 Not Implemented
+// retriedStatus reports whether code is a server error worth sending again; 501 Not Implemented
 // is the same answer every time.
 func retriedStatus(code int) bool { return code >= 500 && code != http.StatusNotImplemented }
 
@@ -274,7 +274,7 @@ func final(err error) bool {
 	return errors.As(err, &big) || errors.As(err, &bad)
 }
 
-// isHTML: the API never answers a web page, a web server does. Redirects
+// isHTML reports whether resp is a web page, which the API never answers and a web server does. Redirects
 // pass (their bodies are often HTML) and so do server errors, which GitHub's
 // front end may render as HTML during an outage.
 func isHTML(resp *http.Response) bool {
@@ -368,7 +368,7 @@ func (t *transport) admit(useReserve, query bool) error {
 	return nil
 }
 
-// pointsKnown: the last reading of the GraphQL points still applies.
+// pointsKnown reports whether the last reading of the GraphQL points still applies.
 func (t *transport) pointsKnown() bool {
 	return t.pointsRemaining >= 0 && (t.pointsReset.IsZero() || t.clock.Now().Before(t.pointsReset))
 }
@@ -396,7 +396,7 @@ func isGraphQL(r *http.Request) bool {
 	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/graphql")
 }
 
-// rateKnown: the last rate-limit reading still applies (its window has not
+// rateKnown reports whether the last rate-limit reading still applies (its window has not
 // reset). Enterprise Server without limits sends no headers at all. A reset
 // time already past when it was read means the clocks disagree (the
 // runner's is ahead): the reading then holds until the next one, which

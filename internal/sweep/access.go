@@ -35,7 +35,7 @@ func (s *sweeper) summarize(ctx context.Context, pr lifecycle.PR, events []lifec
 	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
 }
 
-// accessMatters: the decisions on pr (the stale rules', the nudge's, the
+// accessMatters reports whether the decisions on pr (the stale rules', the nudge's, the
 // turn labels')
 // differ between every unknown account being a maintainer and none being.
 func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lifecycle.Options) bool {

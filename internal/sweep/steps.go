@@ -169,7 +169,7 @@ func (s *sweeper) setLabels(n int, labels []string) step {
 	return step{request: reqSetLabels, send: func(ctx context.Context) error { return s.gh.SetLabels(ctx, n, labels) }}
 }
 
-// markSteps: label first, then the notice. A crash before the notice leaves
+// markSteps puts the label first, then the notice. A crash before the notice leaves
 // a labelled PR without notice, which the next run recognises and
 // completes.
 func (s *sweeper) markSteps(o *op) []step {
@@ -283,12 +283,12 @@ func (s *sweeper) readOpen(n int, now *lifecycle.PR, check func(lifecycle.PR) er
 	}}
 }
 
-// unstaleSetsLabels: an un-stale changes more labels than the stale one.
+// unstaleSetsLabels reports whether an un-stale changes more labels than the stale one.
 func (s *sweeper) unstaleSetsLabels() bool {
 	return len(s.cfg.LabelsToAddWhenUnstale)+len(s.cfg.LabelsToRemoveWhenUnstale) > 0
 }
 
-// closeSteps: the closing comment, then one request closes and swaps the
+// closeSteps posts the closing comment, then one request closes and swaps the
 // stale label for close-pr-label, so "stale" always means open and stale.
 // With delete-branch the stale label stays on until the branch is gone: a
 // stop in between leaves a closed PR with the label, which the next run's

@@ -1,7 +1,3 @@
-// Package sweep runs stalepr once over a repository: list what can change,
-// read detail only where the listing cannot decide, apply the rules, then
-// write, in an order that a crash or a concurrent run cannot turn into a
-// duplicate notice or a wrong close.
 package sweep
 
 import (
@@ -297,7 +293,7 @@ func commentEvents(cs []Comment) []lifecycle.Event {
 	return out
 }
 
-// errIdentityUnknown: GitHub did not say who the token acts as, so
+// errIdentityUnknown means GitHub did not say who the token acts as, so
 // stalepr's own markers cannot be told from anyone else's.
 var errIdentityUnknown = errors.New("could not learn who the token acts as")
 
