@@ -50,6 +50,13 @@ type Turn struct {
 	NudgedAt time.Time
 }
 
+// NudgedInTurn reports whether the reviewers were nudged in this turn of
+// theirs: our latest nudge came at or after the turn's start. One nudge per
+// turn: a nudge of an earlier turn does not count.
+func (t Turn) NudgedInTurn() bool {
+	return t.Whose == TurnReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
+}
+
 // ClockFrom is when the stale clock of the turn starts: on the author's
 // turn, the later of the turn's start and the author's last action (a
 // draft whose author keeps pushing is not idle); on anyone else's turn,
@@ -404,7 +411,7 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	}
 	t := act.Turn
 	onReviewers := t.Whose == TurnReviewers
-	nudged := onReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
+	nudged := t.NudgedInTurn()
 	switch {
 	case onReviewers && !nudged && p.nudgeDue(t.Since, now):
 		return NudgePost

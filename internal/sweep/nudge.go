@@ -50,7 +50,7 @@ func (s *sweeper) noteTurn(p planned) {
 	// Since when the clock counts (the author's last action on a draft
 	// they keep working on): what the notice says too.
 	it.Turn, it.TurnSince = t.Whose, t.ClockFrom()
-	if t.Whose == lifecycle.TurnReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since) {
+	if t.NudgedInTurn() {
 		it.NudgedAt = t.NudgedAt // nudged in this turn already, by an earlier run
 	}
 	it.NudgeDue = s.nudgeDue(p.pr, p.act)
