@@ -448,22 +448,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 			s.settle(pr, lifecycle.Decide(pr, nil, s.now, s.pol))
 			return
 		}
-		p := s.decide(pr, s.listedActivity(ctx, pr))
-		d, nudge := p.d, p.nudge
-		if (nudge == lifecycle.NudgeDetail || p.labels.Detail) && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
-			unsure = append(unsure, planned{pr: pr, d: d, nudge: nudge, labels: p.labels}) // only the timeline tells whose turn it is
-			cost += s.costOfDetail(pr)
-			return
-		}
-		switch {
-		case d.Action == lifecycle.NeedDetail:
-			unsure = append(unsure, planned{pr: pr, d: d})
-			cost += s.costOfDetail(pr)
-			return
-		case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any():
-			plan = append(plan, p) // decided, on the listing's facts or the page's history
-		}
-		cost += s.costOfDecision(d.Action)
+		cost += s.file(s.decide(pr, s.listedActivity(ctx, pr)), &plan, &unsure)
 	}, func(pg Page) bool {
 		// Stopping at the cutoff is only sound on a listing in the order
 		// asked for; on any other, read to the end.
@@ -483,6 +468,25 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 	})
 	s.res.ListedAll = err == nil && end
 	return plan, unsure, stale, err
+}
+
+// file sorts a decided PR of the open listing: into unsure when only its
+// timeline can settle it, into plan when it calls for a write, into neither
+// when nothing is due. It returns what the PR may cost.
+func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
+	d, nudge := p.d, p.nudge
+	if (nudge == lifecycle.NudgeDetail || p.labels.Detail) && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
+		*unsure = append(*unsure, planned{pr: p.pr, d: d, nudge: nudge, labels: p.labels}) // only the timeline tells whose turn it is
+		return s.costOfDetail(p.pr)
+	}
+	switch {
+	case d.Action == lifecycle.NeedDetail:
+		*unsure = append(*unsure, planned{pr: p.pr, d: d})
+		return s.costOfDetail(p.pr)
+	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any():
+		*plan = append(*plan, p) // decided, on the listing's facts or the page's history
+	}
+	return s.costOfDecision(d.Action)
 }
 
 // costOfDetail is what deciding an unsure PR may cost: its history read
