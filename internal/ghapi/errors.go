@@ -20,7 +20,7 @@ import (
 )
 
 // Errors that end a run cleanly: the rest is left for the next run. Each is
-// the sweep's stop reason, so the sweep and the report tell why a run
+// an api.Stop, so the sweep and the report tell why a run
 // stopped without knowing this package.
 var (
 	ErrBudget      error = api.Budget
@@ -39,7 +39,7 @@ var (
 
 // asStop maps go-github's own rate-limit errors (its refusal to send
 // requests until the reset after it saw x-ratelimit-remaining: 0, which the
-// transport never sees) onto the sweep's stop.
+// transport never sees) onto an api.Stop.
 func asStop(err error) error {
 	if IsRateLimited(err) && !errors.Is(err, api.RateLimit) {
 		return &api.StopError{Reason: api.RateLimit, Err: err}
