@@ -1,8 +1,3 @@
-// Command stalepr marks, un-stales and closes stale pull requests. It runs as
-// a GitHub Action (inputs from INPUT_* variables), as a CLI preview (flags
-// named like the inputs), or in an offline sandbox against the project's
-// fake GitHub (-sandbox DIR). This file is wiring only:
-// env → config → client → sweep → report, and the one exit.
 package main
 
 import (
@@ -18,32 +13,25 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/dashboard"
+	"github.com/stalepr/stalepr/internal/fleet"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/report"
+	"github.com/stalepr/stalepr/internal/sandbox"
+	"github.com/stalepr/stalepr/internal/seam"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // version is set at build time: -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
-// Exit codes, listed by -help and in the README.
+// Exit codes, the seam's (listed by -help and in the README).
 const (
-	ExitOK        = 0   // the sweep finished, or a limit left PRs for the next run
-	ExitFailed    = 1   // some PRs failed, a listing failed, or the outputs or summary could not be written
-	ExitUsage     = 2   // bad flags or inputs: nothing was sent to GitHub
-	ExitCancelled = 130 // interrupted (Ctrl-C, SIGTERM): PRs not reached are left for the next run
+	ExitOK        = seam.ExitOK
+	ExitFailed    = seam.ExitFailed
+	ExitUsage     = seam.ExitUsage
+	ExitCancelled = seam.ExitCancelled
 )
-
-const exitCodesHelp = `
-Exit codes:
-  0    the sweep finished, or a limit (operations-per-run, the rate limit) left
-       pull requests for the next run
-  1    some pull requests failed, a listing failed, or the outputs or the job
-       summary could not be written
-  2    bad flags or inputs; nothing was sent to GitHub
-  130  interrupted (Ctrl-C, SIGTERM); pull requests not reached are left for
-       the next run
-`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -74,7 +62,7 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 	fs.IntVar(&f.synthetic, "sandbox-synthetic", 0, "With -sandbox: add `N` generated pull requests to the sample "+
 		"(a busy repository's mix of active, old, stale, draft and bot PRs, the same for the same N), "+
 		"e.g. -sandbox testdata/sandbox -sandbox-synthetic 2000.")
-	fs.StringVar(&f.summary, "summary", summaryText, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
+	fs.StringVar(&f.summary, "summary", seam.Text, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
 		"In a workflow the job summary is always markdown.")
 	fs.StringVar(&f.summaryFile, "summary-file", "", "Write a terminal's summary to `FILE` instead of stdout "+
 		"(the log always goes to stderr).")
@@ -98,8 +86,9 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 // environ lists the environment, for the INPUT_* names that are no input.
 func run(ctx context.Context, args []string, lookup func(string) (string, bool), environ func() []string, stdout, stderr io.Writer, clock ghapi.Clock) int {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
-	if rest, ok := listCommand(args); ok {
-		return listRepositories(ctx, rest, getenv, stdout, stderr, clock)
+	if rest, ok := fleet.IsCommand(args); ok {
+		list := fleet.Command{Getenv: getenv, Stdout: stdout, Stderr: stderr, Clock: clock, UserAgent: userAgent()}
+		return list.Main(ctx, rest)
 	}
 	now := clock.Now().UTC()
 	src, cli, out, code := readFlags(args, getenv, stdout, stderr)
@@ -107,27 +96,30 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		return code
 	}
 	origin := func(string) string { return "" }
-	if inWorkflow(getenv) && len(args) == 0 {
+	if seam.InWorkflow(getenv) && len(args) == 0 {
 		src = config.ActionsSource(lookup)
 		src.Given = func() []string { return config.GivenInEnv(environ()) }
-		if org := getenv(fleetInputsEnv); org != "" {
+		if org := getenv(fleet.InputsEnv); org != "" {
+			// The file's read counts in the run's deadline; a fleet's sweep
+			// runs only in a workflow.
+			newClient := func(cfg config.Config) (*ghapi.Client, error) { return clientFor(cfg, clock, clock.Now(), true, nil) }
 			var done bool
-			if src, origin, code, done = fleetInputs(ctx, out, src, org, clock); done {
+			if src, origin, code, done = fleet.Inputs(ctx, out, src, org, newClient); done {
 				return code
 			}
 		}
 	}
 	var extra string
 	if cli.sandbox != "" {
-		sb, err := openSandbox(cli.sandbox, now, src, cli.synthetic)
+		sb, err := sandbox.Open(cli.sandbox, now, src, cli.synthetic)
 		if err != nil {
-			out.fail("sandbox", err.Error())
+			out.Fail("sandbox", err.Error())
 			return ExitUsage
 		}
 		defer sb.Close()
-		src, clock = sb.src, sb.clock
-		out.note(sb.banner())
-		extra = "\n" + sandboxNote + "\n"
+		src, clock = sb.Src, sb.Clock
+		out.Note(sb.Banner())
+		extra = "\n" + sandbox.Note + "\n"
 	}
 	explain := func(name, msg string) string {
 		if o := origin(name); o != "" {
@@ -135,83 +127,63 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		}
 		return msg
 	}
-	if !inWorkflow(getenv) && cli.sandbox == "" && strings.TrimSpace(getenv(config.EnvToken)) == "" {
+	if !seam.InWorkflow(getenv) && cli.sandbox == "" && strings.TrimSpace(getenv(config.EnvToken)) == "" {
 		explain = tokenFromShell(explain)
 	}
 	cfg, ok := parseConfig(out, src, explain)
 	if !ok {
 		return ExitUsage
 	}
-	out.mask(string(cfg.Token))
+	out.Mask(string(cfg.Token))
 
-	w, endLog := out.startLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
+	w, endLog := out.StartLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
 	log := &logger{w: w, dry: cfg.DebugOnly}
 	// The transport says when it slows down, inside the run's log.
 	// The deadline counts from the run's start: a fleet's file read is part
 	// of the run.
-	client, err := clientFor(cfg, clock, now, inWorkflow(getenv), log.Printf)
+	client, err := clientFor(cfg, clock, now, seam.InWorkflow(getenv), log.Printf)
 	if err != nil {
 		endLog()
-		out.fail("", err.Error())
+		out.Fail("", err.Error())
 		return ExitUsage
 	}
 	res, dashErr := sweepWithDashboard(ctx, client, cfg, func() sweep.Result { return sweep.Run(ctx, client, cfg, now, log) }, log)
 	endLog()
 	if dashErr != nil {
-		out.warn(dashErr.Error())
+		out.Warn(dashErr.Error())
 	}
-	out.line(report.Counts(res))
+	out.Line(report.Counts(res))
 	return finish(out, res, cfg.Repository(), extra)
 }
 
 // readFlags parses the command line. A nil seam means the run ends here
 // with code: -help, -version, or a mistake, already reported.
-func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (config.Source, *cliFlags, seam, int) {
+func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (config.Source, *cliFlags, seam.Seam, int) {
 	fs, cli := newFlagSet()
 	src, err := config.FromFlags(fs, args, getenv)
-	out := newSeam(getenv, stdout, stderr, cli.summary, cli.summaryFile)
+	out := seam.New(getenv, stdout, stderr, cli.summary, cli.summaryFile)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		config.Usage(stdout, "stalepr", fs)
-		fmt.Fprint(stdout, exitCodesHelp)
+		fmt.Fprint(stdout, seam.ExitCodesHelp)
 		return src, cli, nil, ExitOK
 	case err != nil:
-		out.fail("flags", err.Error()+nearestFlag(fs, err)+"; run stalepr -help to list the flags and inputs")
+		out.Fail("flags", err.Error()+nearestFlag(fs, err)+"; run stalepr -help to list the flags and inputs")
 		return src, cli, nil, ExitUsage
 	case cli.version:
 		fmt.Fprintln(stdout, "stalepr", buildVersion())
 		return src, cli, nil, ExitOK
-	case cli.synthetic < 0 || cli.synthetic > maxSynthetic:
-		out.fail("flags", fmt.Sprintf("-sandbox-synthetic: want 0 to %d pull requests, got %d", maxSynthetic, cli.synthetic))
+	case cli.synthetic < 0 || cli.synthetic > sandbox.MaxSynthetic:
+		out.Fail("flags", fmt.Sprintf("-sandbox-synthetic: want 0 to %d pull requests, got %d", sandbox.MaxSynthetic, cli.synthetic))
 		return src, cli, nil, ExitUsage
 	case cli.synthetic > 0 && cli.sandbox == "":
-		out.fail("flags", "-sandbox-synthetic adds pull requests to a sandbox: give -sandbox DIR too, e.g. -sandbox testdata/sandbox")
+		out.Fail("flags", "-sandbox-synthetic adds pull requests to a sandbox: give -sandbox DIR too, e.g. -sandbox testdata/sandbox")
 		return src, cli, nil, ExitUsage
-	case cli.summary != summaryText && cli.summary != summaryMarkdown:
-		out.fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
+	case cli.summary != seam.Text && cli.summary != seam.Markdown:
+		out.Fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
 		return src, cli, nil, ExitUsage
 	}
 	return src, cli, out, ExitOK
-}
-
-// fleetInputs layers a fleet's inputs over src (fleetSource); done means
-// the run ends here with code: the repository opted out, its file could
-// not be read (1) or holds bad inputs (2).
-func fleetInputs(ctx context.Context, out seam, src config.Source, org string, clock ghapi.Clock) (config.Source, func(string) string, int, bool) {
-	src, origin, enabled, err := fleetSource(ctx, src, org, clock)
-	var fe *fileError
-	switch {
-	case errors.As(err, &fe):
-		out.fail("fleet", err.Error())
-		return src, origin, ExitFailed, true
-	case err != nil:
-		out.fail("fleet", err.Error())
-		return src, origin, ExitUsage, true
-	case !enabled:
-		out.note(repoFilePath + " has enabled: false: this repository opted out of the fleet's sweep")
-		return src, origin, ExitOK, true
-	}
-	return src, origin, ExitOK, false
 }
 
 // tokenFromShell words a missing token for a person at a terminal: the
@@ -219,8 +191,7 @@ func fleetInputs(ctx context.Context, out seam, src config.Source, org string, c
 func tokenFromShell(explain func(name, msg string) string) func(name, msg string) string {
 	return func(name, msg string) string {
 		if name == config.InputRepoToken {
-			return "no token: set the " + config.EnvToken + " environment variable, for example " +
-				config.EnvToken + "=$(gh auth token) stalepr -repo owner/name"
+			return "no token: set " + report.TokenFromShell(config.EnvToken)
 		}
 		return explain(name, msg)
 	}
@@ -229,24 +200,24 @@ func tokenFromShell(explain func(name, msg string) string) func(name, msg string
 // parseConfig parses the inputs once and reports every problem, each
 // naming its input; explain adds what the message needs where it is read
 // (the file or layer that set the value).
-func parseConfig(out seam, src config.Source, explain func(name, msg string) string) (config.Config, bool) {
+func parseConfig(out seam.Seam, src config.Source, explain func(name, msg string) string) (config.Config, bool) {
 	cfg, err := config.Parse(src)
 	if err == nil {
 		err = sweep.CheckBudget(cfg)
 	}
 	for _, w := range cfg.Warnings {
-		out.warn(w)
+		out.Warn(w)
 	}
 	if err == nil {
 		return cfg, true
 	}
 	var errs config.Errors
 	if !errors.As(err, &errs) {
-		out.fail("", err.Error())
+		out.Fail("", err.Error())
 		return cfg, false
 	}
 	for _, e := range errs {
-		out.fail(e.Name, explain(e.Name, e.Error()))
+		out.Fail(e.Name, explain(e.Name, e.Error()))
 	}
 	return cfg, false
 }
@@ -260,8 +231,7 @@ func nearestFlag(fs *flag.FlagSet, err error) string {
 		return ""
 	}
 	if name == config.InputRepoToken {
-		return "; the CLI reads the token from the " + config.EnvToken + " environment variable, for example " +
-			config.EnvToken + "=$(gh auth token) stalepr -repo owner/name"
+		return "; the CLI reads the token from " + report.TokenFromShell(config.EnvToken)
 	}
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
@@ -290,10 +260,6 @@ func clientFor(cfg config.Config, clock ghapi.Clock, start time.Time, workflow b
 	})
 }
 
-// inWorkflow reports a run inside a GitHub Actions job, as the runner
-// says with GITHUB_ACTIONS.
-func inWorkflow(getenv func(string) string) bool { return getenv("GITHUB_ACTIONS") == "true" }
-
 // userAgent names this build to GitHub, as its API asks.
 func userAgent() string { return "stalepr/" + buildVersion() }
 
@@ -302,10 +268,10 @@ func userAgent() string { return "stalepr/" + buildVersion() }
 // words true for the way it ended, and returns the exit code. The sweep's
 // work is already in the log, so a file that cannot be written costs only
 // itself.
-func finish(out seam, res sweep.Result, repo, extra string) int {
+func finish(out seam.Seam, res sweep.Result, repo, extra string) int {
 	outs := report.Outputs(res)
-	outErr := out.outputs(outs)
-	sumErr := out.summary(res, repo, report.TruncationNote(outs)+extra)
+	outErr := out.Outputs(outs)
+	sumErr := out.Summary(res, repo, report.TruncationNote(outs)+extra)
 
 	code := ExitOK
 	if !res.OK() {
@@ -314,58 +280,53 @@ func finish(out seam, res sweep.Result, repo, extra string) int {
 	switch {
 	case res.Stopped == nil:
 	case errors.Is(res.Stopped, context.Canceled):
-		out.fail("cancelled", "the run was cancelled before it finished: "+report.LeftForNextRun(res))
+		out.Fail("cancelled", report.Cancelled(res))
 		code = ExitCancelled
 	case res.ListingFailed():
-		out.fail("listing", listingFailed(res))
+		out.Fail("listing", report.ListingFailed(res))
 	case res.WriteRefused() != nil:
-		out.fail("permission", "GitHub refused the run's first write, so it stopped there: "+report.ErrorText(res.WriteRefused())+
-			" "+report.LeftForNextRun(res)+".")
+		out.Fail("permission", report.WriteRefusedLine(res))
 	default:
-		out.note(fmt.Sprintf("stopped early (%s): %s", report.StopReason(res.Stopped), report.LeftForNextRun(res)))
+		out.Note(report.StoppedEarly(res))
 	}
 	if len(res.Failed()) > 0 && res.WriteRefused() == nil {
-		out.fail("", failedLine(res.Failed()))
+		out.Fail("", report.FailedLine(res.Failed()))
 	}
 	for _, err := range []error{outErr, sumErr} {
 		if err != nil {
-			out.fail("outputs", err.Error()+". The log above has what the run did; check that the runner's user can write the file")
+			out.Fail("outputs", report.OutputsFailed(err))
 			code = max(code, ExitFailed)
 		}
 	}
 	return code
 }
 
-// failedLine says how many PRs failed and the first one's error, so the
-// line read first names a cause; the log and the summary have the rest.
-func failedLine(failed []sweep.Item) string {
-	n := "1 pull request could not be processed and was"
-	if len(failed) != 1 {
-		n = fmt.Sprintf("%d pull requests could not be processed and were", len(failed))
+// sweepWithDashboard is the sweep, then the dashboard issue when
+// dashboard-issue is set: its requests are held back from the sweep's
+// budget, and the Result's request counts include them. It returns the
+// dashboard's error, if any, for a warning: the sweep's work stands.
+func sweepWithDashboard(ctx context.Context, client *ghapi.Client, cfg config.Config, res func() sweep.Result, log *logger) (sweep.Result, error) {
+	if cfg.DashboardIssue == "" {
+		return res(), nil
 	}
-	return fmt.Sprintf("%s left untouched (the log and the summary list them); the first, #%d: %s",
-		n, failed[0].Number, report.ErrorText(errors.New(failed[0].Err)))
-}
-
-// listingFailed words a failed listing with what was changed before it (the
-// clean-up listing of closed PRs runs after the writes, so "nothing was
-// changed" is not always true) and its cause: the error is a
-// *ghapi.Problem when the failure has a class, which already says what to
-// do (a fixed hint would be wrong for most failures).
-func listingFailed(res sweep.Result) string {
-	done := len(res.Marked()) + len(res.Unstaled()) + len(res.Closed()) + len(res.Cleaned())
-	var changed string
+	release := client.Hold(dashboard.Cost)
+	r := res()
+	release()
+	var err error
 	switch {
-	case res.DryRun:
-		changed = "nothing was changed (dry run)"
-	case done == 0:
-		changed = "nothing was changed"
+	case r.ListingFailed(), errors.Is(r.Stopped, context.Canceled):
+		log.Printf("%s", report.DashboardNotSeen)
+	case r.WriteRefused() != nil:
+		log.Printf("%s", report.DashboardRefused)
 	default:
-		changed = fmt.Sprintf("%d pull requests were changed before it, as the log shows", done)
+		_, err = dashboard.Update(ctx, client, dashboard.Options{
+			Title: cfg.DashboardIssue, DryRun: cfg.DebugOnly, Self: r.Self, Now: r.Now,
+		}, report.Dashboard(r), log)
 	}
-	var le *sweep.ListingError
-	errors.As(res.Stopped, &le)
-	return fmt.Sprintf("listing the pull requests failed, %s, and the next run lists them again: %s", changed, report.ErrorText(le.Err))
+	u := client.Usage()
+	r.Requests, r.Writes, r.ByRoute = u.Requests, u.Writes, u.ByRoute
+	r.RateLimit, r.RateRemaining = u.RateLimit, u.RateRemaining
+	return r, err
 }
 
 // logger writes one line per PR acted on (in Actions, the seam fences them

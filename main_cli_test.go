@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/sandbox"
 )
 
 // TestRunTerminalListingFailsOnce: a failed listing is said to a person at a
@@ -62,7 +63,7 @@ func TestRunSandboxSaysSo(t *testing.T) {
 	if first, _, _ := strings.Cut(o.stderr, "\n"); !strings.HasPrefix(first, "Sandbox: ") || !strings.Contains(first, "nothing on GitHub is read or changed") {
 		t.Errorf("the first line does not say it is a sandbox run: %q", first)
 	}
-	if strings.Contains(o.stdout, "127.0.0.1") || !strings.Contains(o.stdout, sandboxWeb) {
+	if strings.Contains(o.stdout, "127.0.0.1") || !strings.Contains(o.stdout, sandbox.Web) {
 		t.Errorf("links point at the sandbox's local port:\n%s", o.stdout)
 	}
 }

@@ -1,7 +1,3 @@
-// Package config turns the action's inputs into a validated Config. It owns
-// every input's name, default and description (action.yml and the README are
-// kept equal to this table by tests) and reports all bad inputs at once,
-// before any request is made.
 package config
 
 import (

@@ -37,7 +37,7 @@ func (p *parser) turn(c *Config) {
 	}
 }
 
-// turnLabels: each turn label is a label of its own, so that keeping one
+// turnLabels checks that each turn label is a label of its own, so that keeping one
 // right never undoes another label stalepr keeps.
 func (p *parser) turnLabels(pol *lifecycle.Policy) {
 	for _, l := range []struct{ name, label string }{{inputAuthorTurnLabel, pol.AuthorTurnLabel}, {inputReviewersTurnLabel, pol.ReviewersTurnLabel}} {

@@ -1,6 +1,3 @@
-// Package ghapi is stalepr's only door to GitHub: every call goes through
-// go-github on top of one transport that counts, paces, retries and stops,
-// and every answer is converted to the lifecycle package's pointer-free types.
 package ghapi
 
 import (
@@ -16,6 +13,7 @@ import (
 	"github.com/shurcooL/githubv4"
 	"golang.org/x/oauth2"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/apiurl"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
@@ -149,7 +147,7 @@ func (r *redacted) Error() string { return r.text }
 func (r *redacted) Unwrap() error { return r.err }
 
 // Usage reports the requests made so far.
-func (c *Client) Usage() sweep.Usage { return c.t.usage() }
+func (c *Client) Usage() api.Usage { return c.t.usage() }
 
 // RefuseWrite is a dry run's n write requests, not sent: each is admitted
 // as the real run's would be (a stop, operations-per-run, run-timeout,
@@ -351,7 +349,7 @@ func (c *Client) RemoveLabel(ctx context.Context, number int, label string) erro
 	return nil
 }
 
-// ErrOutcomeUnknown: a comment was sent and no answer told whether GitHub
+// ErrOutcomeUnknown means a comment was sent and no answer told whether GitHub
 // made it (a timeout, a connection cut after sending, a server error), and a
 // read of the PR's comments did not find it. It is not sent again: GitHub may
 // still make it after the read (a write it finishes after the client gave
@@ -451,7 +449,7 @@ func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 		return nil // gone already
 	case s == http.StatusUnprocessableEntity && errors.As(err, &er):
 		// A protected branch, the default branch: GitHub keeps it.
-		return c.redact(fmt.Errorf("%w: branch %q: %s", sweep.ErrBranchKept, branch, er.Message))
+		return c.redact(fmt.Errorf("%w: branch %q: %s", api.ErrBranchKept, branch, er.Message))
 	}
 	return c.fail(opBranch, err, "delete branch %q", branch)
 }
@@ -585,7 +583,7 @@ func (c *Client) Permission(ctx context.Context, login string) (lifecycle.Access
 	return accessOf(p.RoleName, p.Permission), nil
 }
 
-// accessOf: write access is write, maintain or admin. role_name tells the
+// accessOf maps a role and a permission to an access: write access is write, maintain or admin. role_name tells the
 // custom and fine-grained roles; permission is the legacy word, which maps
 // maintain to write and triage to read.
 func accessOf(role, permission string) lifecycle.Access {

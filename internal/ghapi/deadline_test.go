@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/api"
 )
 
 // TestDeadlineLetsAWriteInFlightFinish: a write sent before the run's
@@ -28,7 +28,7 @@ func TestDeadlineLetsAWriteInFlightFinish(t *testing.T) {
 	}
 	clock.Advance(100 * time.Millisecond)
 	err := c.AddLabels(context.Background(), 2, []string{"stale"})
-	if !errors.Is(err, ErrDeadline) || !sweep.IsStop(err) || *n != 1 {
+	if !errors.Is(err, ErrDeadline) || !api.IsStop(err) || *n != 1 {
 		t.Errorf("past the deadline: err %v, %d requests; want ErrDeadline, a stop, 1 request", err, *n)
 	}
 

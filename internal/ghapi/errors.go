@@ -16,19 +16,19 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/api"
 )
 
 // Errors that end a run cleanly: the rest is left for the next run. Each is
-// the sweep's stop reason, so the sweep and the report tell why a run
+// an api.Stop, so the sweep and the report tell why a run
 // stopped without knowing this package.
 var (
-	ErrBudget      error = sweep.Budget
-	ErrRateReserve error = sweep.RateReserve
-	ErrRateLimited error = sweep.RateLimit
-	ErrSecondary   error = sweep.Secondary
+	ErrBudget      error = api.Budget
+	ErrRateReserve error = api.RateReserve
+	ErrRateLimited error = api.RateLimit
+	ErrSecondary   error = api.Secondary
 	// ErrDeadline: the run reached run-timeout.
-	ErrDeadline error = sweep.Deadline
+	ErrDeadline error = api.Deadline
 )
 
 var (
@@ -39,10 +39,10 @@ var (
 
 // asStop maps go-github's own rate-limit errors (its refusal to send
 // requests until the reset after it saw x-ratelimit-remaining: 0, which the
-// transport never sees) onto the sweep's stop.
+// transport never sees) onto an api.Stop.
 func asStop(err error) error {
-	if IsRateLimited(err) && !errors.Is(err, sweep.RateLimit) {
-		return &sweep.StopError{Reason: sweep.RateLimit, Err: err}
+	if IsRateLimited(err) && !errors.Is(err, api.RateLimit) {
+		return &api.StopError{Reason: api.RateLimit, Err: err}
 	}
 	return err
 }
@@ -107,7 +107,7 @@ func resetText(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// tooLargeError: a response body above Limits.MaxBody, refused unread.
+// tooLargeError is a response body above Limits.MaxBody, refused unread.
 type tooLargeError struct {
 	route string
 	limit int64
@@ -124,7 +124,7 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// htmlError: the API URL answered a web page, the sign of GITHUB_API_URL set
+// htmlError means the API URL answered a web page, the sign of GITHUB_API_URL set
 // to the web root. Reported as such rather than as go-github's "invalid
 // character '<'".
 type htmlError struct {
@@ -137,7 +137,7 @@ func (e *htmlError) Error() string {
 	return fmt.Sprintf("%s: %s answered an HTML page (HTTP %d), not JSON", e.route, e.host, e.status)
 }
 
-// redirectError: a redirect to a host other than the API's, not followed so
+// redirectError is a redirect to a host other than the API's, not followed so
 // that the token (added to every request by oauth2.Transport) stays with
 // the API host.
 type redirectError struct{ from, to string }
@@ -172,13 +172,13 @@ type Problem struct {
 	Advice string // what to do
 	Err    error  // the underlying error, for errors.Is and errors.As
 	// writeRefused: GitHub refused a write for want of permission, which
-	// every later write of the run would meet too (sweep.ErrWriteRefused).
+	// every later write of the run would meet too (api.ErrWriteRefused).
 	writeRefused bool
 }
 
-// Is makes a write refused for permission sweep.ErrWriteRefused, which
+// Is makes a write refused for permission api.ErrWriteRefused, which
 // stops the run at its first one.
-func (p *Problem) Is(target error) bool { return p.writeRefused && target == sweep.ErrWriteRefused }
+func (p *Problem) Is(target error) bool { return p.writeRefused && target == api.ErrWriteRefused }
 
 func (p *Problem) Error() string {
 	s := p.What + ". " + p.Advice

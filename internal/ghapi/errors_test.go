@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -172,7 +173,7 @@ func TestRateLimitTellsTheResetTime(t *testing.T) {
 	c, _ := newTestClient(t, srv, Limits{})
 	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	checkExplained(t, err, RateLimited, "used up until 2100-01-01T00:00:00Z", "operations-per-run")
-	if !sweep.IsStop(err) {
+	if !api.IsStop(err) {
 		t.Errorf("err %v: want a stop", err)
 	}
 	// Every later request is refused with the same reset time.

@@ -13,7 +13,7 @@ type gitPerson struct {
 	Email string
 }
 
-// isBot: apps commit as "NAME[bot]" with ID+NAME[bot]@users.noreply.github.com.
+// isBot reports whether g is an app: apps commit as "NAME[bot]" with ID+NAME[bot]@users.noreply.github.com.
 // GitHub's own web-flow committer ("GitHub", noreply@github.com) is not a
 // bot: it commits what a person did in the web interface.
 func (g *gitPerson) isBot() bool {

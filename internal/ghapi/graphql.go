@@ -25,7 +25,7 @@ import (
 // page failed, a rate limit) are read here from the same body, which the
 // capture transport keeps for the query that asked.
 
-// errShrink: GitHub could not answer the query in time (a timeout, a 502,
+// errShrink means GitHub could not answer the query in time (a timeout, a 502,
 // "something went wrong"): the same query smaller may pass.
 var errShrink = errors.New("GitHub could not answer the query in time")
 
@@ -73,13 +73,13 @@ func (es gqlErrors) byIndex(prefix []string) map[int]string {
 	return out
 }
 
-// rateLimited: GitHub's GraphQL points are spent. Older answers say
+// rateLimited reports whether GitHub's GraphQL points are spent. Older answers say
 // RATE_LIMITED, recent ones RATE_LIMIT with code graphql_rate_limit.
 func (e gqlError) rateLimited() bool {
 	return e.Type == "RATE_LIMITED" || e.Type == "RATE_LIMIT" || e.Code == "graphql_rate_limit"
 }
 
-// timedOut: GitHub's words for a query it cut (10 s) or failed inside.
+// timedOut reports whether e is GitHub's words for a query it cut (10 s) or failed inside.
 func (e gqlError) timedOut() bool {
 	m := strings.ToLower(e.Message)
 	return e.Type == "TIMEOUT" || strings.Contains(m, "something went wrong") || strings.Contains(m, "timeout") ||
@@ -198,7 +198,7 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	return pathed, nil
 }
 
-// hasRepository: the query asks for a repository (its variables name it).
+// hasRepository reports whether the query asks for a repository (its variables name it).
 func hasRepository(vars map[string]any) bool {
 	_, ok := vars["owner"]
 	return ok
@@ -287,7 +287,7 @@ func isShrinkable(ctx context.Context) bool {
 	return ok
 }
 
-// shrinks: an answer of this status to a shrinkable query halves its page.
+// shrinks reports whether an answer of this status to a shrinkable query halves its page.
 func shrinks(status int) bool {
 	return status == http.StatusBadGateway || status == http.StatusGatewayTimeout
 }
@@ -363,4 +363,20 @@ func queryOf(b []byte) (string, bool) {
 		return "", false // a second value after the object
 	}
 	return doc, doc != ""
+}
+
+// graphqlURL is GitHub's GraphQL endpoint for the REST root in use:
+// https://api.github.com/graphql on github.com, https://HOST/api/graphql on
+// Enterprise Server (REST root https://HOST/api/v3), and ROOT/graphql
+// otherwise (GHE.com's https://api.SUBDOMAIN.ghe.com, the fake GitHub).
+func (c *Client) graphqlURL() string {
+	base := *c.gh.BaseURL
+	switch {
+	case strings.HasSuffix(base.Path, "/api/v3/"):
+		base.Path = strings.TrimSuffix(base.Path, "v3/") + "graphql"
+	default:
+		base.Path = strings.TrimSuffix(base.Path, "/") + "/graphql"
+	}
+	base.RawPath = ""
+	return base.String()
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -103,7 +104,7 @@ func TestGraphQLTimeoutAtOnePRFailsTheListing(t *testing.T) {
 	srv, n := script(t, answer(&f, 200, timeoutAnswer))
 	c, _ := newTestClient(t, srv, Limits{})
 	_, _, err := c.OpenPulls(context.Background(), sweep.Query{}, "")
-	if err == nil || sweep.IsStop(err) {
+	if err == nil || api.IsStop(err) {
 		t.Fatalf("err = %v, want a failed listing, not a stop", err)
 	}
 	if got := f.n[len(f.n)-1]; got != 1 || *n != 7 {
@@ -151,10 +152,10 @@ func TestGraphQLRateLimitedStops(t *testing.T) {
 			srv, n := script(t, answer(&f, 200, body), ok)
 			c, _ := newTestClient(t, srv, Limits{})
 			_, _, err := c.OpenPulls(context.Background(), sweep.Query{}, "")
-			if !errors.Is(err, sweep.RateLimit) {
+			if !errors.Is(err, api.RateLimit) {
 				t.Fatalf("err = %v, want the run stopped on the rate limit", err)
 			}
-			if err := c.AddLabels(context.Background(), 1, []string{"x"}); !errors.Is(err, sweep.RateLimit) || *n != 1 {
+			if err := c.AddLabels(context.Background(), 1, []string{"x"}); !errors.Is(err, api.RateLimit) || *n != 1 {
 				t.Errorf("after it: err %v, %d requests; want refused unsent", err, *n)
 			}
 		})
@@ -175,7 +176,7 @@ func TestGraphQLPointsSpent403Stops(t *testing.T) {
 	}, ok)
 	c, _ := newTestClient(t, srv, Limits{})
 	_, _, err := c.OpenPulls(context.Background(), sweep.Query{}, "")
-	if !errors.Is(err, sweep.RateLimit) || !strings.Contains(err.Error(), "GraphQL rate limit (points)") || !strings.Contains(err.Error(), "2100") {
+	if !errors.Is(err, api.RateLimit) || !strings.Contains(err.Error(), "GraphQL rate limit (points)") || !strings.Contains(err.Error(), "2100") {
 		t.Fatalf("err = %v, want a stop on the GraphQL points, resetting in 2100", err)
 	}
 	if *n != 1 {
@@ -226,6 +227,26 @@ func TestDryRunSendsOnlyQueries(t *testing.T) {
 		r, _ := http.NewRequest(http.MethodPost, "https://api.github.com/graphql", strings.NewReader(body))
 		if got := isReadQuery(r); got != read {
 			t.Errorf("%s: read %v, want %v", body, got, read)
+		}
+	}
+}
+
+func TestGraphQLURL(t *testing.T) {
+	t.Parallel()
+	for api, want := range map[string]string{
+		"":                                    "https://api.github.com/graphql",
+		"https://api.github.com":              "https://api.github.com/graphql",
+		"https://ghe.example.com/api/v3":      "https://ghe.example.com/api/graphql",
+		"https://ghe.example.com/api/v3/":     "https://ghe.example.com/api/graphql",
+		"https://api.octo.ghe.com":            "https://api.octo.ghe.com/graphql",
+		"http://127.0.0.1:8080/prefix/api/v3": "http://127.0.0.1:8080/prefix/api/graphql",
+	} {
+		c, err := New(Options{APIURL: api})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.graphqlURL(); got != want {
+			t.Errorf("APIURL %q: GraphQL at %q, want %q", api, got, want)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -118,7 +119,7 @@ func TestPageOfTinyObjectsIsRefused(t *testing.T) {
 				}
 				page(fake, r.route, body, 0)
 				err := r.call(context.Background(), c)
-				if err == nil || sweep.IsStop(err) {
+				if err == nil || api.IsStop(err) {
 					t.Fatalf("err = %v, want a failed read (not a stop)", err)
 				}
 				if !strings.Contains(err.Error(), "malformed") {
@@ -210,7 +211,7 @@ func TestLinkLoopIsAFailedRead(t *testing.T) {
 				}
 				page(fake, r.route, items, next)
 				err := r.call(context.Background(), c)
-				if err == nil || sweep.IsStop(err) {
+				if err == nil || api.IsStop(err) {
 					t.Fatalf("err = %v after %d requests, want a failed read (not a stop)", err, fake.Count())
 				}
 				if !strings.Contains(err.Error(), "page") {
@@ -262,7 +263,7 @@ func TestHugeRetryAfterStops(t *testing.T) {
 			fake.InjectFault(fakegithub.FaultRule{Times: -1, Fault: f})
 			before := fake.Clock().Now()
 			err := c.AddLabels(context.Background(), 1, []string{"stale"})
-			if !errors.Is(err, ghapi.ErrSecondary) || !sweep.IsStop(err) {
+			if !errors.Is(err, ghapi.ErrSecondary) || !api.IsStop(err) {
 				t.Fatalf("err = %v, want a stop on the secondary limit", err)
 			}
 			if n := fake.Count(); n != 1 {

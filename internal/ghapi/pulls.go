@@ -310,21 +310,17 @@ func listedOnly[P any](nodes []listedNode[P], page sweep.Page, err error) ([]swe
 	return out, page, nil
 }
 
-// pulls reads one page of the pull requests in states, each with its
-// latest history.
-func pulls[N any, P interface {
-	*N
-	prNode
-}](ctx context.Context, c *Client, q sweep.Query, states []githubv4.PullRequestState, after string, connections int) ([]listedNode[P], sweep.Page, error) {
-	field := githubv4.IssueOrderFieldUpdatedAt
+// pullsArgs are the variables of a pulls query that q and the cursor after
+// fix: the order, the label filter (nil: none) and the cursor (nil: the
+// first page).
+func pullsArgs(q sweep.Query, after string) (order githubv4.IssueOrder, labels *[]githubv4.String, cursor *githubv4.String) {
+	order = githubv4.IssueOrder{Field: githubv4.IssueOrderFieldUpdatedAt, Direction: githubv4.OrderDirectionAsc}
 	if q.Sort == "created" {
-		field = githubv4.IssueOrderFieldCreatedAt
+		order.Field = githubv4.IssueOrderFieldCreatedAt
 	}
-	dir := githubv4.OrderDirectionAsc
 	if q.Direction == "desc" {
-		dir = githubv4.OrderDirectionDesc
+		order.Direction = githubv4.OrderDirectionDesc
 	}
-	var labels *[]githubv4.String
 	if len(q.Labels) > 0 {
 		l := make([]githubv4.String, len(q.Labels))
 		for i, name := range q.Labels {
@@ -332,17 +328,26 @@ func pulls[N any, P interface {
 		}
 		labels = &l
 	}
-	var cursor *githubv4.String
 	if after != "" {
 		cursor = githubv4.NewString(githubv4.String(after))
 	}
+	return order, labels, cursor
+}
+
+// pulls reads one page of the pull requests in states, each with its
+// latest history.
+func pulls[N any, P interface {
+	*N
+	prNode
+}](ctx context.Context, c *Client, q sweep.Query, states []githubv4.PullRequestState, after string, connections int) ([]listedNode[P], sweep.Page, error) {
+	order, labels, cursor := pullsArgs(q, after)
 	for {
 		size := c.pageFor(connections)
 		var out pullsQuery[N]
 		vars := map[string]any{
 			"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
 			"first": githubv4.Int(size), "after": cursor, "labels": labels, "before": (*githubv4.String)(nil),
-			"orderBy": githubv4.IssueOrder{Field: field, Direction: dir}, "states": states,
+			"orderBy": order, "states": states,
 		}
 		errs, err := c.query(ctx, size > 1, &out, vars)
 		if errors.Is(err, errShrink) {
@@ -358,7 +363,7 @@ func pulls[N any, P interface {
 			return nil, sweep.Page{}, c.fail(opList, &malformedError{route: "POST /graphql",
 				why: fmt.Sprintf("it holds %d pull requests where %d were asked for", len(pr.Nodes), size)}, "list pull requests")
 		}
-		page := sweep.Page{After: pr.PageInfo.EndCursor, Total: pr.TotalCount, Ascending: dir == githubv4.OrderDirectionAsc,
+		page := sweep.Page{After: pr.PageInfo.EndCursor, Total: pr.TotalCount, Ascending: order.Direction == githubv4.OrderDirectionAsc,
 			Viewer: out.Viewer.Login}
 		if !pr.PageInfo.HasNextPage {
 			page.After = ""

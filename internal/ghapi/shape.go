@@ -21,7 +21,7 @@ const (
 	maxValues     = 2_000_000 // JSON values in one answer, counted by their separators
 )
 
-// malformedError: an answer GitHub's API never gives (more items than asked
+// malformedError is an answer GitHub's API never gives (more items than asked
 // for, a null item, pages that loop). It fails that read; the same request
 // would meet it again, so it is not retried.
 type malformedError struct {
@@ -157,7 +157,7 @@ func (sc *shapeScan) open(b byte) string {
 	return ""
 }
 
-// inPage: the scan is at the level of the page's items.
+// inPage reports whether the scan is at the level of the page's items.
 func (sc *shapeScan) inPage() bool { return sc.pageDepth > 0 && sc.depth == sc.pageDepth }
 
 // nextPage is the page after page (0 for the first) from resp's Link

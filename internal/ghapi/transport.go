@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/api"
 )
 
 // Clock is the time source of the transport: the real clock in main, a fake
@@ -145,7 +145,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx := req.Context()
 	route := req.Method + " " + routeOf(req.URL.Path)
-	useReserve := sweep.ReserveAllowed(ctx)
+	useReserve := api.ReserveAllowed(ctx)
 	for attempt := 0; ; {
 		if err := t.admit(useReserve, gql && !write); err != nil {
 			return nil, err
@@ -253,7 +253,7 @@ func (t *transport) waitSecondary(ctx context.Context, wait time.Duration) error
 	return t.sleep(ctx, wait)
 }
 
-// retriedStatus: a server error worth sending again; 501 Not Implemented
+// retriedStatus reports whether code is a server error worth sending again; 501 Not Implemented
 // is the same answer every time.
 func retriedStatus(code int) bool { return code >= 500 && code != http.StatusNotImplemented }
 
@@ -274,7 +274,7 @@ func final(err error) bool {
 	return errors.As(err, &big) || errors.As(err, &bad)
 }
 
-// isHTML: the API never answers a web page, a web server does. Redirects
+// isHTML reports whether resp is a web page, which the API never answers and a web server does. Redirects
 // pass (their bodies are often HTML) and so do server errors, which GitHub's
 // front end may render as HTML during an outage.
 func isHTML(resp *http.Response) bool {
@@ -368,7 +368,7 @@ func (t *transport) admit(useReserve, query bool) error {
 	return nil
 }
 
-// pointsKnown: the last reading of the GraphQL points still applies.
+// pointsKnown reports whether the last reading of the GraphQL points still applies.
 func (t *transport) pointsKnown() bool {
 	return t.pointsRemaining >= 0 && (t.pointsReset.IsZero() || t.clock.Now().Before(t.pointsReset))
 }
@@ -396,7 +396,7 @@ func isGraphQL(r *http.Request) bool {
 	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/graphql")
 }
 
-// rateKnown: the last rate-limit reading still applies (its window has not
+// rateKnown reports whether the last rate-limit reading still applies (its window has not
 // reset). Enterprise Server without limits sends no headers at all. A reset
 // time already past when it was read means the clocks disagree (the
 // runner's is ahead): the reading then holds until the next one, which
@@ -631,7 +631,7 @@ func bufferBody(resp *http.Response, max int64) ([]byte, error) {
 	return body, nil
 }
 
-func (t *transport) usage() sweep.Usage {
+func (t *transport) usage() api.Usage {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	by := make(map[string]int, len(t.byRoute))
@@ -642,13 +642,13 @@ func (t *transport) usage() sweep.Usage {
 	if !t.rateKnown() {
 		remaining = -1
 	}
-	return sweep.Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining,
+	return api.Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining,
 		Queries: t.queries, Points: t.points, PointsLimit: t.pointsLimit, PointsRemaining: t.pointsRemaining}
 }
 
 // refuse admits and counts n writes a dry run did not send (see refused).
 func (t *transport) refuse(ctx context.Context, n int) error {
-	useReserve := sweep.ReserveAllowed(ctx)
+	useReserve := api.ReserveAllowed(ctx)
 	for range n {
 		if err := t.admit(useReserve, false); err != nil {
 			return err

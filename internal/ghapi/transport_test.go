@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -192,7 +193,7 @@ func TestPrimaryRateLimitStops(t *testing.T) {
 		}, `{"message":"API rate limit exceeded for installation ID 1."}`))
 		c, _ := newTestClient(t, srv, Limits{})
 		_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
-		if !errors.Is(err, ErrRateLimited) || !sweep.IsStop(err) {
+		if !errors.Is(err, ErrRateLimited) || !api.IsStop(err) {
 			t.Fatalf("%d: err = %v, want ErrRateLimited", code, err)
 		}
 		if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); !errors.Is(err, ErrRateLimited) || *n != 1 {
@@ -248,7 +249,7 @@ func TestPermissionErrorIsNotARateLimit(t *testing.T) {
 		`{"message":"Resource not accessible by integration"}`))
 	c, _ := newTestClient(t, srv, Limits{})
 	err := c.AddLabels(context.Background(), 1, []string{"stale"})
-	if err == nil || sweep.IsStop(err) || *n != 1 {
+	if err == nil || api.IsStop(err) || *n != 1 {
 		t.Fatalf("err = %v after %d requests; want one plain 403 error", err, *n)
 	}
 }
@@ -359,7 +360,7 @@ func TestGoGitHubsOwnRateLimitRefusalIsAStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := c.ListPRs(ctx, sweep.Query{}, 1)
-	if err == nil || !sweep.IsStop(err) || !IsRateLimited(err) || *n != 1 {
+	if err == nil || !api.IsStop(err) || !IsRateLimited(err) || *n != 1 {
 		t.Fatalf("err = %v after %d requests: want a rate-limit stop without a second request", err, *n)
 	}
 }
@@ -445,5 +446,58 @@ func TestDryRunViewerQueryIsTheExactBody(t *testing.T) {
 	c, _ := newTestClient(t, srv, Limits{DryRun: true})
 	if login, err := c.Viewer(context.Background()); err != nil || login != "me" || *n != 1 {
 		t.Errorf("Viewer in a dry run = %q, %v after %d requests; want me in one", login, err, *n)
+	}
+}
+
+func TestGraphQLRateLimitHeadersDoNotMoveTheReserve(t *testing.T) {
+	t.Parallel()
+	tr := newTransport(nil, Limits{Reserve: 100}, fakegithub.NewClock(time.Time{}))
+	h := http.Header{}
+	h.Set("X-RateLimit-Limit", "5000")
+	h.Set("X-RateLimit-Remaining", "900")
+	h.Set("X-RateLimit-Resource", "core")
+	tr.observe(h)
+	h.Set("X-RateLimit-Remaining", "50")
+	h.Set("X-RateLimit-Resource", "graphql")
+	tr.observe(h)
+	if err := tr.admit(false, false); err != nil || tr.usage().RateRemaining != 900 {
+		t.Errorf("after a GraphQL answer: admit %v, remaining %d; want the REST reading 900 kept", err, tr.usage().RateRemaining)
+	}
+}
+
+// Issue 19 item 1: a request that may use the reserve goes below
+// rate-limit-reserve, never past the window's last request, never after a
+// stop, and never past operations-per-run.
+func TestMayUseReserveFloors(t *testing.T) {
+	t.Parallel()
+	clock := fakegithub.NewClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	reading := func(tr *transport, remaining string) {
+		h := http.Header{}
+		h.Set("X-RateLimit-Limit", "1000")
+		h.Set("X-RateLimit-Remaining", remaining)
+		h.Set("X-RateLimit-Reset", "1900000000")
+		tr.observe(h)
+	}
+	tr := newTransport(nil, Limits{Reserve: 100, MaxRequests: 10}, clock)
+	reading(tr, "50")
+	if err := tr.admit(false, false); !errors.Is(err, ErrRateReserve) {
+		t.Errorf("50 left, reserve 100: admit %v, want the reserve reached", err)
+	}
+	if err := tr.admit(true, false); err != nil {
+		t.Errorf("50 left, may use the reserve: admit %v, want admitted", err)
+	}
+	reading(tr, "0")
+	if err := tr.admit(true, false); !errors.Is(err, ErrRateReserve) {
+		t.Errorf("0 left: admit %v, want refused", err)
+	}
+	reading(tr, "50")
+	tr.used = 10
+	if err := tr.admit(true, false); !errors.Is(err, ErrBudget) {
+		t.Errorf("operations-per-run spent: admit %v, want ErrBudget", err)
+	}
+	tr.used = 0
+	tr.stop(ErrSecondary)
+	if err := tr.admit(true, false); !errors.Is(err, ErrSecondary) {
+		t.Errorf("after a stop: admit %v, want the stop", err)
 	}
 }

@@ -355,7 +355,7 @@ func (p *personFold) add(e Event, markedAt time.Time) {
 	}
 }
 
-// isActivity: e, done by a person, keeps a PR alive.
+// isActivity reports whether e, done by a person, keeps a PR alive.
 func isActivity(e Event, staleLabel string) bool {
 	switch e.Kind {
 	case Other, ReviewRequestRemoved:

@@ -186,7 +186,7 @@ func labelOnAt(sorted []Event, ci int, label string, slack time.Duration) bool {
 	return on
 }
 
-// closeLabelOn: close-pr-label was on at the close, or put on with it.
+// closeLabelOn reports whether close-pr-label was on at the close, or put on with it.
 // A history that never shows the label (older than the timeline reaches)
 // takes the listing's word.
 func closeLabelOn(pr PR, sorted []Event, ci int, label string) bool {

@@ -45,7 +45,7 @@ func (p Policy) NudgeDate(since time.Time) time.Time {
 	return p.Quiet.after(since, time.Duration(p.DaysBeforeReviewNudge)*Day)
 }
 
-// nudgeDue: a nudge counted from since is due at now, outside a quiet
+// nudgeDue reports whether a nudge counted from since is due at now, outside a quiet
 // period.
 func (p Policy) nudgeDue(since, now time.Time) bool {
 	due := p.NudgeDate(since)

@@ -68,7 +68,7 @@ const (
 	ReasonClosedSince     Reason = "closed since it was listed"
 )
 
-// ReasonCloseDueSincePerson: with remove-stale-when-updated false, a person
+// ReasonCloseDueSincePerson is the close when, with remove-stale-when-updated false, a person
 // acted after the mark and the close clock ran from that, not from the mark.
 const ReasonCloseDueSincePerson Reason = "no activity since a person's last, after the mark"
 

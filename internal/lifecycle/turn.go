@@ -50,6 +50,13 @@ type Turn struct {
 	NudgedAt time.Time
 }
 
+// NudgedInTurn reports whether the reviewers were nudged in this turn of
+// theirs: our latest nudge came at or after the turn's start. One nudge per
+// turn: a nudge of an earlier turn does not count.
+func (t Turn) NudgedInTurn() bool {
+	return t.Whose == TurnReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
+}
+
 // ClockFrom is when the stale clock of the turn starts: on the author's
 // turn, the later of the turn's start and the author's last action (a
 // draft whose author keeps pushing is not idle); on anyone else's turn,
@@ -120,8 +127,8 @@ func newTurnFold(pr PR, sorted []Event, w who, o Options) turnFold {
 	return f
 }
 
-// openedAsDraft: the first change of draft state tells how the PR was
-// opened; without one, it is as the listing says.
+// openedAsDraft reports whether the PR was opened as a draft: the first change of draft state tells;
+// without one, the listing says.
 func openedAsDraft(pr PR, sorted []Event) bool {
 	for _, e := range sorted {
 		if e.Kind == ReadyForReview || e.Kind == ConvertedToDraft {
@@ -205,7 +212,7 @@ func (f *turnFold) pass(e Event, pending []string) bool {
 	return true
 }
 
-// handedOver: a maintainer added a turn label by hand (triagebot's
+// handedOver reports whether a maintainer added a turn label by hand (triagebot's
 // S-waiting-on-author): an explicit hand-over to that party. Our own label
 // writes are a bot's and pass nothing.
 func (f *turnFold) handedOver(e Event) bool {
@@ -279,7 +286,7 @@ func (f *turnFold) final(pr PR) Turn {
 	return t
 }
 
-// authorAction: what the author does that hands the turn back.
+// authorAction reports whether e is what the author does that hands the turn back.
 func authorAction(e Event) bool {
 	switch e.Kind {
 	case Committed, ForcePushed, Commented, ReviewCommented, Reviewed, ReviewRequested:
@@ -288,7 +295,7 @@ func authorAction(e Event) bool {
 	return false
 }
 
-// maintainerAction: what a maintainer does that may pass the turn.
+// maintainerAction reports whether e is what a maintainer does that may pass the turn.
 func maintainerAction(e Event) bool {
 	switch e.Kind {
 	case Commented, ReviewCommented, Reviewed, ReviewRequested:
@@ -297,7 +304,7 @@ func maintainerAction(e Event) bool {
 	return false
 }
 
-// approvalStands: some reviewer's latest review approves, and none's latest
+// approvalStands reports whether some reviewer's latest review approves, and none's latest
 // requests changes (GitHub's rule for reviewDecision).
 func approvalStands(latest map[string]string) bool {
 	approved := false
@@ -404,7 +411,7 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	}
 	t := act.Turn
 	onReviewers := t.Whose == TurnReviewers
-	nudged := onReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
+	nudged := t.NudgedInTurn()
 	switch {
 	case onReviewers && !nudged && p.nudgeDue(t.Since, now):
 		return NudgePost

@@ -78,20 +78,20 @@ func newWho(o Options, pr PR, events []Event) who {
 
 func (w who) isSelf(login string) bool { return login != "" && ContainsFold(w.self, login) }
 
-// isBotLogin: a GitHub App's login, one of bot-accounts, or stalepr itself.
+// isBotLogin reports whether login is a GitHub App's login, one of bot-accounts, or stalepr itself.
 func (w who) isBotLogin(login string) bool {
 	return IsBotLogin(login) || login != "" && ContainsFold(w.bots, login) || w.isSelf(login)
 }
 
-// isBot: a bot account (GitHub's type, its login, bot-accounts), or stalepr itself.
+// isBot reports whether e's actor is a bot account (GitHub's type, its login, bot-accounts), or stalepr itself.
 func (w who) isBot(e Event) bool { return e.Bot || w.isBotLogin(e.Actor) }
 
-// isAuthor: login is the PR's author (never stalepr itself).
+// isAuthor reports whether login is the PR's author (never stalepr itself).
 func (w who) isAuthor(login string) bool {
 	return login != "" && strings.EqualFold(login, w.author) && !w.isSelf(login)
 }
 
-// isPerson: the event is a person's. A commit is a person's unless a bot
+// isPerson reports whether the event is a person's. A commit is a person's unless a bot
 // authored or committed it (GitHub records no pusher).
 func (w who) isPerson(e Event) bool {
 	if e.Kind == Committed {
@@ -100,12 +100,12 @@ func (w who) isPerson(e Event) bool {
 	return e.Actor != "" && !w.isBot(e)
 }
 
-// counts: the event is a person's or the PR author's own, bot or not: a
+// counts reports whether the event is a person's or the PR author's own, bot or not: a
 // bot-authored PR's author doing what it was asked (Dependabot's rebase)
 // is the author acting.
 func (w who) counts(e Event) bool { return w.isPerson(e) || w.byAuthor(e) }
 
-// byAuthor: the PR's author did e.
+// byAuthor reports whether the PR's author did e.
 func (w who) byAuthor(e Event) bool {
 	if e.Kind == Committed {
 		return w.commitIsAuthor(e)
@@ -113,14 +113,14 @@ func (w who) byAuthor(e Event) bool {
 	return w.isAuthor(e.Actor)
 }
 
-// commitBot: a bot authored or committed the commit, by its git identity
+// commitBot reports whether a bot authored or committed the commit, by its git identity
 // (Bot) or its GitHub accounts.
 func (w who) commitBot(e Event) bool {
 	return e.Bot || e.CommitAuthor != "" && w.isBotLogin(e.CommitAuthor) ||
 		e.CommitCommitter != "" && w.isBotLogin(e.CommitCommitter)
 }
 
-// commitIsAuthor: the commit counts as the PR author's. Its GitHub author
+// commitIsAuthor reports whether the commit counts as the PR author's. Its GitHub author
 // or committer says so when either is known; a commit with no account is
 // the author's unless a bot made it, and then only on a bot's PR.
 func (w who) commitIsAuthor(e Event) bool {
@@ -150,7 +150,7 @@ func (w who) commitLogin(e Event) string {
 	return w.author
 }
 
-// maintainer: e's actor may push to the repository (write, maintain,
+// maintainer reports whether e's actor may push to the repository (write, maintain,
 // admin), as e itself (a review), the run or another review told; where
 // that is unknown, as assumed or as author_association says; an account
 // with no tie to the repository (NONE, a first timer) is not one, and not
@@ -191,7 +191,7 @@ func (w who) maintainer(e Event) bool {
 	return IsMaintainer(association)
 }
 
-// answersListedTeam: e is a person's review (not the author's) while a
+// answersListedTeam reports whether e is a person's review (not the author's) while a
 // review is requested of a team listed in reviewers ("org/slug"; REST's
 // request names the slug only, of the repository owner's organisation).
 func (w who) answersListedTeam(e Event, pending []string) bool {
@@ -223,7 +223,7 @@ func (w who) unsureLogins() []string {
 	return out
 }
 
-// reviewerBot: a review request of a bot (Copilot code review is requested
+// reviewerBot reports whether e is a review request of a bot (Copilot code review is requested
 // as "Copilot", a Bot).
 func (w who) reviewerBot(e Event) bool {
 	return e.Team == "" && (e.ReviewerBot || w.isBotLogin(e.Reviewer))

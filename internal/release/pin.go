@@ -1,8 +1,3 @@
-// Package release holds what the release workflow runs and the tests check
-// on a release commit: pinning action.yml's runs.image, and the fleet
-// workflow's steps that run the image, to the pushed image by digest
-// (command pinimage), and telling a valid image reference from one a
-// release must never ship.
 package release
 
 import (
@@ -63,7 +58,7 @@ func CheckWorkflowImage(v string) error {
 	return nil
 }
 
-// runsProjectImage: a step's uses: that runs the project's image, in either
+// runsProjectImage reports whether v, a step's uses:, runs the project's image, in either
 // form CheckWorkflowImage accepts or with a tag (docker://IMAGE:1).
 func runsProjectImage(v string) bool {
 	return v == DevImage || strings.HasPrefix(v, DevImage+"@") || strings.HasPrefix(v, DevImage+":")

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -26,7 +27,7 @@ func TestOpenTotal(t *testing.T) {
 		{"unknown, the budget's work found", sweep.Result{Considered: 116, ListedUntil: cutoff.AddDate(0, -5, 0), StaleCutoff: cutoff},
 			"Looked at 116 open pull requests (the longest inactive, as many as this run's requests could act on); how many are open in all was not counted."},
 		{"unknown, stopped while listing", sweep.Result{Considered: 100, ListedUntil: cutoff.AddDate(0, -5, 0), StaleCutoff: cutoff,
-			Unlisted: true, Stopped: sweep.RateLimit},
+			Unlisted: true, Stopped: api.RateLimit},
 			"Looked at 100 open pull requests (the run stopped while listing: rate limit exceeded); how many are open in all was not counted."},
 		{"all listed", sweep.Result{Considered: 26, OpenTotal: 26, OpenTotalKnown: true, ListedAll: true}, "Looked at all 26 open pull requests."},
 	} {

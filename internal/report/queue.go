@@ -158,7 +158,7 @@ const horizon = 14
 // horizonEnd is the end of the next horizon days.
 func horizonEnd(now time.Time) time.Time { return now.Add(horizon * lifecycle.Day) }
 
-// marksCutShort: the open listing stopped past the stale cutoff, so marks
+// marksCutShort reports whether the open listing stopped past the stale cutoff, so marks
 // are known only up to r.MarksKnownUntil, short of the horizon.
 func marksCutShort(r sweep.Result) bool {
 	return !r.ListedAll && !r.ListingFailed() && !r.MarksKnownUntil.IsZero() && r.MarksKnownUntil.Before(horizonEnd(r.Now))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -309,11 +310,11 @@ func stopNote(r sweep.Result, esc func(string, int) string, code func(string) st
 		b.WriteString(" So are those it had not listed yet.")
 	}
 	switch err := r.Stopped; {
-	case errors.Is(err, sweep.Budget):
+	case errors.Is(err, api.Budget):
 		b.WriteString(" Raise " + code("operations-per-run") + " or run more often to get through them sooner.")
-	case errors.Is(err, sweep.Deadline):
+	case errors.Is(err, api.Deadline):
 		b.WriteString(" GitHub answered slowly; raise " + code("run-timeout") + " if runs often stop here.")
-	case errors.Is(err, sweep.RateReserve), errors.Is(err, sweep.RateLimit), errors.Is(err, sweep.Secondary):
+	case errors.Is(err, api.RateReserve), errors.Is(err, api.RateLimit), errors.Is(err, api.Secondary):
 		b.WriteString(" The next run continues once the rate limit allows.")
 	}
 	return head, b.String()
@@ -326,19 +327,19 @@ func StopReason(err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case errors.Is(err, sweep.Budget):
-		return sweep.Budget.Error()
-	case errors.Is(err, sweep.RateReserve):
-		return sweep.RateReserve.Error()
-	case errors.Is(err, sweep.Secondary):
-		return sweep.Secondary.Error()
-	case errors.Is(err, sweep.RateLimit):
-		return sweep.RateLimit.Error()
+	case errors.Is(err, api.Budget):
+		return api.Budget.Error()
+	case errors.Is(err, api.RateReserve):
+		return api.RateReserve.Error()
+	case errors.Is(err, api.Secondary):
+		return api.Secondary.Error()
+	case errors.Is(err, api.RateLimit):
+		return api.RateLimit.Error()
 	case errors.Is(err, context.Canceled):
 		return "cancelled"
 	case errors.As(err, &le):
 		return "listing failed"
-	case errors.Is(err, sweep.ErrWriteRefused):
+	case errors.Is(err, api.ErrWriteRefused):
 		return "a write refused for want of permission"
 	}
 	return err.Error()

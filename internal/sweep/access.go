@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -34,7 +35,7 @@ func (s *sweeper) summarize(ctx context.Context, pr lifecycle.PR, events []lifec
 	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
 }
 
-// accessMatters: the decisions on pr (the stale rules', the nudge's, the
+// accessMatters reports whether the decisions on pr (the stale rules', the nudge's, the
 // turn labels')
 // differ between every unknown account being a maintainer and none being.
 func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lifecycle.Options) bool {
@@ -61,7 +62,7 @@ func (s *sweeper) learnAccess(ctx context.Context, login string) error {
 	}
 	a, err := s.gh.Permission(ctx, login)
 	if err != nil {
-		if IsStop(err) {
+		if api.IsStop(err) {
 			return err
 		}
 		s.log.Printf("could not read the repository permission of %s, so author_association says who is a maintainer for the rest of this run: %s", login, err)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 )
@@ -167,7 +168,7 @@ func (s *sweeper) auditOne(ctx context.Context, c ClosedListed) (o op, ok bool, 
 // auditFailed reports a closed PR whose history could not be read; a stop
 // ends the audit.
 func (s *sweeper) auditFailed(pr lifecycle.PR, err error) error {
-	if IsStop(err) {
+	if api.IsStop(err) {
 		return err
 	}
 	s.fail(pr, err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
@@ -316,8 +317,8 @@ func (m *memGitHub) ConvertToDraft(_ context.Context, nodeID string) error {
 	return nil
 }
 
-func (m *memGitHub) Usage() sweep.Usage {
-	return sweep.Usage{Requests: len(m.calls), Writes: m.writes, RateRemaining: -1}
+func (m *memGitHub) Usage() api.Usage {
+	return api.Usage{Requests: len(m.calls), Writes: m.writes, RateRemaining: -1}
 }
 
 func (m *memGitHub) RequestsLeft() int { return -1 }

@@ -11,12 +11,12 @@ import (
 // ReasonReviewNudge is the reason of a nudge posted (or its label fixed).
 const ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
 
-// needTurn: the policy needs each PR's turn, which only its timeline tells.
+// needTurn reports whether the policy needs each PR's turn, which only its timeline tells.
 func (s *sweeper) needTurn() bool {
 	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn()
 }
 
-// turnLabelsOn: author-turn-label or reviewers-turn-label is set.
+// turnLabelsOn reports whether author-turn-label or reviewers-turn-label is set.
 func (s *sweeper) turnLabelsOn() bool {
 	return s.pol.AuthorTurnLabel != "" || s.pol.ReviewersTurnLabel != ""
 }
@@ -50,7 +50,7 @@ func (s *sweeper) noteTurn(p planned) {
 	// Since when the clock counts (the author's last action on a draft
 	// they keep working on): what the notice says too.
 	it.Turn, it.TurnSince = t.Whose, t.ClockFrom()
-	if t.Whose == lifecycle.TurnReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since) {
+	if t.NudgedInTurn() {
 		it.NudgedAt = t.NudgedAt // nudged in this turn already, by an earlier run
 	}
 	it.NudgeDue = s.nudgeDue(p.pr, p.act)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
@@ -97,12 +98,12 @@ func (s *sweeper) execute(ctx context.Context, o *op) {
 		it.Outcome, it.Action, it.Reason = Skipped, lifecycle.Skip, la.reason
 		s.res.Items = append(s.res.Items, it)
 		s.log.PR(it)
-	case IsStop(err):
+	case api.IsStop(err):
 		s.stopOn(err)
 		s.notReached(*o)
 	default:
 		s.failItem(it, err)
-		if errors.Is(err, ErrWriteRefused) && s.res.Stopped == nil {
+		if errors.Is(err, api.ErrWriteRefused) && s.res.Stopped == nil {
 			// Every later write would be refused too: stop rather than
 			// spend the run's requests on the same answer.
 			s.res.Stopped = &WriteRefusedError{Err: err}
@@ -126,7 +127,7 @@ func (s *sweeper) walk(ctx context.Context, steps []step) error {
 		}
 		ctx := ctx
 		if st.reserve {
-			ctx = MayUseReserve(ctx)
+			ctx = api.MayUseReserve(ctx)
 		}
 		var err error
 		if (st.write || st.afterWrite) && s.cfg.DebugOnly {
@@ -159,7 +160,7 @@ func (s *sweeper) refuse(ctx context.Context, st step) error {
 				return nil
 			}
 		}
-		if IsStop(err) {
+		if api.IsStop(err) {
 			return err
 		}
 	}
@@ -208,9 +209,9 @@ func (s *sweeper) afford(out Outcome, steps []step) error {
 		return nil
 	}
 	if u := s.gh.Usage(); u.RateRemaining >= 0 && u.RateRemaining-s.cfg.RateLimitReserve <= left {
-		return RateReserve
+		return api.RateReserve
 	}
-	return Budget
+	return api.Budget
 }
 
 // costOf is the number of requests an operation sends at most: its steps,
@@ -292,13 +293,13 @@ func CheckBudget(cfg config.Config) error {
 }
 
 // stopOn ends the run's writes on the first error that must stop it: a
-// limit (a Stop), the context's end, or a listing that failed.
+// limit (an api.Stop), the context's end, or a listing that failed.
 func (s *sweeper) stopOn(err error) {
 	if s.res.Stopped != nil {
 		return
 	}
 	switch {
-	case IsStop(err):
+	case api.IsStop(err):
 		s.res.Stopped = err
 	default:
 		s.res.Stopped = &ListingError{Err: err}
@@ -307,7 +308,7 @@ func (s *sweeper) stopOn(err error) {
 }
 
 // WriteRefusedError is a run's stop on its first write GitHub refused for
-// want of permission (ErrWriteRefused): the PR is Failed, the rest not
+// want of permission (api.ErrWriteRefused): the PR is Failed, the rest not
 // reached, and the step fails until the token may write.
 type WriteRefusedError struct{ Err error }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -168,7 +169,7 @@ func TestDryRunPreviewsTheRealRun(t *testing.T) {
 						t.Errorf("the dry run stopped (%v) with %d left (unlisted %v), the real run (%v) with %d (unlisted %v)",
 							dry.Stopped, dry.Left, dry.Unlisted, real.Stopped, real.Left, real.Unlisted)
 					}
-					if budget == 20 && stateName == "sandbox" && inputName == "sandbox inputs" && real.Stopped != nil && !sweep.IsStop(real.Stopped) {
+					if budget == 20 && stateName == "sandbox" && inputName == "sandbox inputs" && real.Stopped != nil && !api.IsStop(real.Stopped) {
 						t.Errorf("the real run did not stop on its budget: %v", real.Stopped)
 					}
 				})

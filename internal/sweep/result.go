@@ -80,8 +80,8 @@ type Result struct {
 	Audit *AuditResult
 
 	// Stopped is why the run ended before it looked at everything; nil
-	// when it did not. Inspect it with errors.Is and errors.As: a Stop
-	// (Budget, RateReserve, RateLimit, Secondary, Deadline),
+	// when it did not. Inspect it with errors.Is and errors.As: an api.Stop
+	// (api.Budget, api.RateReserve, api.RateLimit, api.Secondary, api.Deadline),
 	// context.Canceled, or a *ListingError.
 	Stopped error
 	Left    int // PRs known to need work that this run did not reach

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 )
@@ -95,7 +96,7 @@ type step struct {
 	request
 	when    func() bool
 	send    func(ctx context.Context) error
-	reserve bool // it may use rate-limit-reserve (MayUseReserve)
+	reserve bool // it may use rate-limit-reserve (api.MayUseReserve)
 }
 
 // cost is the number of requests steps send at most.
@@ -168,7 +169,7 @@ func (s *sweeper) setLabels(n int, labels []string) step {
 	return step{request: reqSetLabels, send: func(ctx context.Context) error { return s.gh.SetLabels(ctx, n, labels) }}
 }
 
-// markSteps: label first, then the notice. A crash before the notice leaves
+// markSteps puts the label first, then the notice. A crash before the notice leaves
 // a labelled PR without notice, which the next run recognises and
 // completes.
 func (s *sweeper) markSteps(o *op) []step {
@@ -282,12 +283,12 @@ func (s *sweeper) readOpen(n int, now *lifecycle.PR, check func(lifecycle.PR) er
 	}}
 }
 
-// unstaleSetsLabels: an un-stale changes more labels than the stale one.
+// unstaleSetsLabels reports whether an un-stale changes more labels than the stale one.
 func (s *sweeper) unstaleSetsLabels() bool {
 	return len(s.cfg.LabelsToAddWhenUnstale)+len(s.cfg.LabelsToRemoveWhenUnstale) > 0
 }
 
-// closeSteps: the closing comment, then one request closes and swaps the
+// closeSteps posts the closing comment, then one request closes and swaps the
 // stale label for close-pr-label, so "stale" always means open and stale.
 // With delete-branch the stale label stays on until the branch is gone: a
 // stop in between leaves a closed PR with the label, which the next run's
@@ -323,8 +324,8 @@ func (s *sweeper) draftSteps(o *op) []step {
 				return s.draftRefused
 			}
 			if err := s.gh.ConvertToDraft(ctx, o.pr.NodeID); err != nil {
-				if errors.Is(err, ErrDraftForbidden) {
-					s.draftRefused = fmt.Errorf("not converted: %w", ErrDraftForbidden)
+				if errors.Is(err, api.ErrDraftForbidden) {
+					s.draftRefused = fmt.Errorf("not converted: %w", api.ErrDraftForbidden)
 				}
 				return fmt.Errorf("convert #%d to draft: %w", n, err)
 			}
@@ -383,7 +384,7 @@ func (s *sweeper) branchSteps(n int) []step {
 	}}
 	del := step{request: reqDeleteRef, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
 		err := s.gh.DeleteBranch(ctx, ref)
-		if errors.Is(err, ErrBranchKept) {
+		if errors.Is(err, api.ErrBranchKept) {
 			s.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
 			return nil
 		}

@@ -1,7 +1,3 @@
-// Package sweep runs stalepr once over a repository: list what can change,
-// read detail only where the listing cannot decide, apply the rules, then
-// write, in an order that a crash or a concurrent run cannot turn into a
-// duplicate notice or a wrong close.
 package sweep
 
 import (
@@ -12,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
@@ -216,7 +213,7 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 	for i, p := range unsure {
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
-			if IsStop(err) {
+			if api.IsStop(err) {
 				s.res.Left += len(unsure) - i // this PR and those not reached
 				return out, err
 			}
@@ -241,7 +238,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 	for i, p := range fresh {
 		np, err := s.readAndDecide(ctx, p, &budget)
 		if err != nil {
-			if IsStop(err) {
+			if api.IsStop(err) {
 				s.res.Left += len(fresh) - i
 				return out, err
 			}
@@ -296,7 +293,7 @@ func commentEvents(cs []Comment) []lifecycle.Event {
 	return out
 }
 
-// errIdentityUnknown: GitHub did not say who the token acts as, so
+// errIdentityUnknown means GitHub did not say who the token acts as, so
 // stalepr's own markers cannot be told from anyone else's.
 var errIdentityUnknown = errors.New("could not learn who the token acts as")
 
@@ -328,7 +325,7 @@ func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error
 	case err == nil:
 		s.self, s.selfErr = []string{login}, nil
 		return nil
-	case IsStop(err):
+	case api.IsStop(err):
 		s.selfErr = err // the run stops: nothing more is decided
 		return err
 	}
@@ -451,22 +448,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 			s.settle(pr, lifecycle.Decide(pr, nil, s.now, s.pol))
 			return
 		}
-		p := s.decide(pr, s.listedActivity(ctx, pr))
-		d, nudge := p.d, p.nudge
-		if (nudge == lifecycle.NudgeDetail || p.labels.Detail) && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
-			unsure = append(unsure, planned{pr: pr, d: d, nudge: nudge, labels: p.labels}) // only the timeline tells whose turn it is
-			cost += s.costOfDetail(pr)
-			return
-		}
-		switch {
-		case d.Action == lifecycle.NeedDetail:
-			unsure = append(unsure, planned{pr: pr, d: d})
-			cost += s.costOfDetail(pr)
-			return
-		case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any():
-			plan = append(plan, p) // decided, on the listing's facts or the page's history
-		}
-		cost += s.costOfDecision(d.Action)
+		cost += s.file(s.decide(pr, s.listedActivity(ctx, pr)), &plan, &unsure)
 	}, func(pg Page) bool {
 		// Stopping at the cutoff is only sound on a listing in the order
 		// asked for; on any other, read to the end.
@@ -486,6 +468,25 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 	})
 	s.res.ListedAll = err == nil && end
 	return plan, unsure, stale, err
+}
+
+// file sorts a decided PR of the open listing: into unsure when only its
+// timeline can settle it, into plan when it calls for a write, into neither
+// when nothing is due. It returns what the PR may cost.
+func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
+	d, nudge := p.d, p.nudge
+	if (nudge == lifecycle.NudgeDetail || p.labels.Detail) && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
+		*unsure = append(*unsure, planned{pr: p.pr, d: d, nudge: nudge, labels: p.labels}) // only the timeline tells whose turn it is
+		return s.costOfDetail(p.pr)
+	}
+	switch {
+	case d.Action == lifecycle.NeedDetail:
+		*unsure = append(*unsure, planned{pr: p.pr, d: d})
+		return s.costOfDetail(p.pr)
+	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any():
+		*plan = append(*plan, p) // decided, on the listing's facts or the page's history
+	}
+	return s.costOfDecision(d.Action)
 }
 
 // costOfDetail is what deciding an unsure PR may cost: its history read

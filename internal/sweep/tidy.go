@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -33,7 +34,7 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 			// Only our own closing comment proves the close was ours.
 			act, err := s.activity(ctx, pr)
 			if err != nil {
-				if IsStop(err) {
+				if api.IsStop(err) {
 					return ops, err
 				}
 				s.fail(pr, err)
@@ -106,7 +107,7 @@ func (s *sweeper) noteNotices(issue int, events []lifecycle.Event) {
 func (s *sweeper) duplicateOps(ctx context.Context) []op {
 	if s.posts > 0 {
 		since := s.firstPost.Add(-time.Minute)
-		fresh, err := s.recentNotices(MayUseReserve(ctx), since)
+		fresh, err := s.recentNotices(api.MayUseReserve(ctx), since)
 		if err != nil && ctx.Err() == nil { // a cancelled run says so once, elsewhere
 			s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s "+
 				"(the markers stop later runs from posting again, and a later run deletes any duplicate left)", err)
@@ -119,7 +120,7 @@ func (s *sweeper) duplicateOps(ctx context.Context) []op {
 				markedAt: c.Event.MarkedAt, actor: c.Event.Actor, fresh: true}
 		}
 	}
-	s.noteRecentlyClosed(MayUseReserve(ctx))
+	s.noteRecentlyClosed(api.MayUseReserve(ctx))
 	type key struct {
 		issue int
 		kind  lifecycle.Notice

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
@@ -215,11 +216,11 @@ func TestPersonTextOutsideTheBlockIsKept(t *testing.T) {
 // reached GitHub.
 type crashAfterCreate struct{ *ghapi.Client }
 
-func (c crashAfterCreate) CreateIssue(ctx context.Context, title, body string, labels []string) (dashboard.Issue, error) {
+func (c crashAfterCreate) CreateIssue(ctx context.Context, title, body string, labels []string) (api.Issue, error) {
 	if _, err := c.Client.CreateIssue(ctx, title, body, labels); err != nil {
-		return dashboard.Issue{}, err
+		return api.Issue{}, err
 	}
-	return dashboard.Issue{}, context.Canceled // the process ends here
+	return api.Issue{}, context.Canceled // the process ends here
 }
 
 // No duplicate after a crash between the writes: the issue carries its
@@ -257,7 +258,7 @@ type gated struct {
 	lists, creates           int
 }
 
-func (g *gated) LabelledIssues(ctx context.Context, label string) ([]dashboard.Issue, error) {
+func (g *gated) LabelledIssues(ctx context.Context, label string) ([]api.Issue, error) {
 	g.lists++
 	if g.beforeList != nil {
 		g.beforeList(g.lists)
@@ -265,7 +266,7 @@ func (g *gated) LabelledIssues(ctx context.Context, label string) ([]dashboard.I
 	return g.Client.LabelledIssues(ctx, label)
 }
 
-func (g *gated) CreateIssue(ctx context.Context, title, body string, labels []string) (dashboard.Issue, error) {
+func (g *gated) CreateIssue(ctx context.Context, title, body string, labels []string) (api.Issue, error) {
 	g.creates++
 	if g.beforeCreate != nil {
 		g.beforeCreate(g.creates)
@@ -336,7 +337,7 @@ type firstList struct {
 	done func()
 }
 
-func (f *firstList) LabelledIssues(ctx context.Context, label string) ([]dashboard.Issue, error) {
+func (f *firstList) LabelledIssues(ctx context.Context, label string) ([]api.Issue, error) {
 	list, err := f.gated.LabelledIssues(ctx, label)
 	if f.gated.lists == 1 {
 		f.done()
@@ -350,7 +351,7 @@ type afterCreate struct {
 	done func()
 }
 
-func (f *afterCreate) CreateIssue(ctx context.Context, title, body string, labels []string) (dashboard.Issue, error) {
+func (f *afterCreate) CreateIssue(ctx context.Context, title, body string, labels []string) (api.Issue, error) {
 	is, err := f.gated.CreateIssue(ctx, title, body, labels)
 	f.done()
 	return is, err

@@ -1,4 +1,4 @@
-package main
+package sandbox
 
 import (
 	"encoding/json"
@@ -16,12 +16,10 @@ import (
 	"github.com/stalepr/stalepr/internal/ghapi"
 )
 
-// sandbox is an offline run's world: the sample repository in a directory,
-// served by the project's fake GitHub on a local port. Everything else in
-// run is the same as for a real repository.
-type sandbox struct {
-	src   config.Source // the command line's inputs over the sample's; the fake's environment
-	clock ghapi.Clock   // the fake's clock: waits between writes cost no real time
+// Sandbox is a sample repository served by a fake GitHub; Close it when done.
+type Sandbox struct {
+	Src   config.Source // the command line's inputs over the sample's; the fake's environment
+	Clock ghapi.Clock   // the fake's clock: waits between writes cost no real time
 	srv   *httptest.Server
 	dir   string // the sample's directory
 	repo  string // the sample repository's owner/name
@@ -32,14 +30,14 @@ const sandboxToken = "sandbox-token"
 // syntheticSeed makes -sandbox-synthetic N the same queue on every run.
 const syntheticSeed = 24
 
-// maxSynthetic bounds -sandbox-synthetic: a large repository's queue, in
+// MaxSynthetic bounds -sandbox-synthetic: a large repository's queue, in
 // a few seconds of this machine's time.
-const maxSynthetic = 50_000
+const MaxSynthetic = 50_000
 
-// openSandbox loads the sample in dir (repo.json, and inputs.json for inputs
+// Open loads the sample in dir (repo.json, and inputs.json for inputs
 // the command line does not set) into a fake GitHub at time now and starts
 // serving it. flags are the command line's inputs. Close it when done.
-func openSandbox(dir string, now time.Time, flags config.Source, synthetic int) (*sandbox, error) {
+func Open(dir string, now time.Time, flags config.Source, synthetic int) (*Sandbox, error) {
 	fake, err := fakegithub.LoadFile(filepath.Join(dir, "repo.json"), now)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w (the directory needs repo.json, as testdata/sandbox has)", err)
@@ -48,13 +46,13 @@ func openSandbox(dir string, now time.Time, flags config.Source, synthetic int) 
 		fake.AddSynthetic(synthetic, syntheticSeed)
 	}
 	fake.SetToken(sandboxToken)
-	inputs, err := sandboxInputs(dir)
+	inputs, err := readInputs(dir)
 	if err != nil {
 		return nil, err
 	}
 	// Links name a host that cannot exist (RFC 2606) rather than the local
 	// port, which is gone when the run ends.
-	fake.SetWebURL(sandboxWeb)
+	fake.SetWebURL(Web)
 	srv := httptest.NewServer(fake)
 	env := map[string]string{
 		config.EnvToken:      sandboxToken,
@@ -65,28 +63,29 @@ func openSandbox(dir string, now time.Time, flags config.Source, synthetic int) 
 		// Nothing from the real environment: a sandbox run can reach no
 		// other GitHub and show no real token.
 		Env:   func(name string) string { return env[name] },
-		Input: firstOf(flags.Input, inputMap(inputs)),
+		Input: config.FirstOf(flags.Input, config.InputMap(inputs)),
 		Given: func() []string { return slices.Sorted(maps.Keys(inputs)) },
 	}
-	return &sandbox{src: src, clock: fake.Clock(), srv: srv, dir: dir, repo: fake.FullName()}, nil
+	return &Sandbox{Src: src, Clock: fake.Clock(), srv: srv, dir: dir, repo: fake.FullName()}, nil
 }
 
-// sandboxWeb is the web address of the sandbox's links.
-const sandboxWeb = "http://sandbox.invalid"
+// Web is the web address of the sandbox's links.
+const Web = "http://sandbox.invalid"
 
-// sandboxNote ends a sandbox run's summary.
-const sandboxNote = "Sandbox run: nothing on GitHub was read or changed; the links lead to " + sandboxWeb + ", a name for the fake GitHub, which stopped with the run."
+// Note ends a sandbox run's summary.
+const Note = "Sandbox run: nothing on GitHub was read or changed; the links lead to " + Web + ", a name for the fake GitHub, which stopped with the run."
 
-// banner says, before anything else, that the run is a sandbox's.
-func (s *sandbox) banner() string {
+// Banner says, before anything else, that the run is a sandbox's.
+func (s *Sandbox) Banner() string {
 	return fmt.Sprintf("Sandbox: %s from %s, served by a fake GitHub on this machine; offline, nothing on GitHub is read or changed.",
 		s.repo, filepath.Join(s.dir, "repo.json"))
 }
 
-func (s *sandbox) Close() { s.srv.Close() }
+// Close stops the fake GitHub.
+func (s *Sandbox) Close() { s.srv.Close() }
 
-// sandboxInputs reads the sample's inputs.json, if there is one.
-func sandboxInputs(dir string) (map[string]string, error) {
+// readInputs reads the sample's inputs.json, if there is one.
+func readInputs(dir string) (map[string]string, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "inputs.json"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil

@@ -1,11 +1,3 @@
-// Package dashboard keeps one living issue up to date with the queue of open
-// pull requests (input dashboard-issue): created once, found again with one
-// request, edited in place only when its content changed, never a second
-// one, and never a change to what people wrote outside its marked block.
-//
-// What the block holds is rendered by report.Dashboard; this package owns
-// the block's markers, the merge into a body, and the few requests of one
-// update, run after the sweep.
 package dashboard
 
 import (
@@ -15,19 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/sweep"
-)
-
-// Label marks the dashboard issue; stalepr owns it. The issue listing's
-// label filter finds the issue with one request.
-const Label = "stalepr-dashboard"
-
-// The hidden markers around the block stalepr writes. They are a contract:
-// every later version recognises them. Text outside them is the people's.
-const (
-	startMarker = "<!-- stalepr:dashboard -->"
-	endMarker   = "<!-- /stalepr:dashboard -->"
-	stampStart  = "<sub>Updated by stalepr at "
+	"github.com/stalepr/stalepr/internal/api"
 )
 
 // Cost is what one update usually spends: the listing and one edit (or the
@@ -37,24 +17,13 @@ const (
 const Cost = 2
 
 // GitHub is every call an update makes, in this package's own types;
-// ghapi.Client implements it. A stop (a limit, the deadline) is one of the
-// sweep's Stop values.
+// ghapi.Client implements it. A stop (a limit, the deadline) is an
+// api.Stop.
 type GitHub interface {
-	LabelledIssues(ctx context.Context, label string) ([]Issue, error)
-	CreateIssue(ctx context.Context, title, body string, labels []string) (Issue, error)
+	LabelledIssues(ctx context.Context, label string) ([]api.Issue, error)
+	CreateIssue(ctx context.Context, title, body string, labels []string) (api.Issue, error)
 	EditIssue(ctx context.Context, number int, body string, close bool) error
 	Viewer(ctx context.Context) (login string, err error)
-}
-
-// Issue is an issue (never a pull request) as an update needs it.
-type Issue struct {
-	Number int
-	Title  string
-	Body   string
-	URL    string
-	State  string // open | closed
-	Author string
-	Labels []string
 }
 
 // Logger receives the update's log lines.
@@ -75,71 +44,6 @@ type Outcome struct {
 	Number int    // the dashboard issue; 0 when none exists (yet)
 	Action string // created, edited, unchanged, left alone; "would ..." in a dry run
 	Closed []int  // duplicates closed
-}
-
-// Block is the marked block for content, stamped with now: what stalepr
-// writes into the issue's body.
-func Block(content string, now time.Time) string {
-	stamp := stampStart + now.UTC().Format("2006-01-02 15:04") + " UTC; it edits only between its hidden markers: " +
-		"write above or below them.</sub>"
-	return startMarker + "\n" + strings.TrimSpace(content) + "\n\n" + stamp + "\n" + endMarker
-}
-
-// Merge puts block in place of the marked block of body, keeping every
-// character outside it; ok is false when body has no marked block (a person
-// removed the markers: then the issue is theirs to keep as it is).
-func Merge(body, block string) (merged string, ok bool) {
-	i, j, ok := span(body)
-	if !ok {
-		return body, false
-	}
-	return body[:i] + block + body[j:], true
-}
-
-// Content is what body's marked block holds, without the "updated" line:
-// what to compare with a new rendering. ok is false without a block.
-func Content(body string) (string, bool) {
-	i, j, ok := span(body)
-	if !ok {
-		return "", false
-	}
-	// GitHub's web editor saves a body it edits with CRLF line ends, ours
-	// included: that alone is no change of content.
-	inner := strings.ReplaceAll(body[i+len(startMarker):j-len(endMarker)], "\r\n", "\n")
-	lines := strings.Split(inner, "\n")
-	kept := lines[:0]
-	for _, l := range lines {
-		if !strings.HasPrefix(strings.TrimSpace(l), stampStart) {
-			kept = append(kept, l)
-		}
-	}
-	return strings.TrimSpace(strings.Join(kept, "\n")), true
-}
-
-// span is where body's marked block starts and ends (after its end
-// marker). A marker counts only alone on its line, as Block writes it: a
-// person's text that quotes one (`<!-- stalepr:dashboard -->` in backticks,
-// or both in a sentence) is theirs and kept to the byte.
-func span(body string) (start, end int, ok bool) {
-	start = -1
-	for at := 0; at < len(body); {
-		line, next := body[at:], len(body)
-		if n := strings.IndexByte(line, '\n'); n >= 0 {
-			line, next = line[:n], at+n+1
-		}
-		switch strings.TrimSpace(line) {
-		case startMarker:
-			if start < 0 {
-				start = at + strings.Index(line, startMarker)
-			}
-		case endMarker:
-			if start >= 0 {
-				return start, at + strings.Index(line, endMarker) + len(endMarker), true
-			}
-		}
-		at = next
-	}
-	return 0, 0, false
 }
 
 // updater is one update.
@@ -172,12 +76,12 @@ func Update(ctx context.Context, gh GitHub, o Options, content string, log Logge
 // find lists our dashboard issues, oldest first: labelled, and written by
 // the identity stalepr writes as (a person's issue with our label and
 // markers is never taken for ours).
-func (u *updater) find(ctx context.Context) ([]Issue, error) {
+func (u *updater) find(ctx context.Context) ([]api.Issue, error) {
 	list, err := u.gh.LabelledIssues(ctx, Label)
 	if err != nil {
 		return nil, fmt.Errorf("find the dashboard issue: %w", err)
 	}
-	var ours []Issue
+	var ours []api.Issue
 	for _, is := range list {
 		mine, err := u.mine(ctx, is)
 		if err != nil {
@@ -196,7 +100,7 @@ func (u *updater) find(ctx context.Context) ([]Issue, error) {
 // an app, the user for a personal token), asked once when the sweep did not
 // learn it. An identity GitHub does not tell is an error: without it no
 // issue can be told ours, and creating one could make a second.
-func (u *updater) mine(ctx context.Context, is Issue) (bool, error) {
+func (u *updater) mine(ctx context.Context, is api.Issue) (bool, error) {
 	if u.self == "" {
 		login, err := u.gh.Viewer(ctx)
 		if err != nil {
@@ -215,7 +119,7 @@ func (u *updater) create(ctx context.Context, content, block string) (Outcome, e
 		return Outcome{Action: "would create"}, nil
 	}
 	created, err := u.gh.CreateIssue(ctx, u.o.Title, block+"\n", []string{Label})
-	if err != nil && sweep.IsStop(err) {
+	if err != nil && api.IsStop(err) {
 		return Outcome{}, fmt.Errorf("create the dashboard issue: %w", err)
 	}
 	// Listed again even after an error: an answer lost on the way back may
@@ -248,7 +152,7 @@ func (u *updater) create(ctx context.Context, content, block string) (Outcome, e
 }
 
 // keep brings the oldest of our issues up to date and closes the others.
-func (u *updater) keep(ctx context.Context, ours []Issue, content, block string) (Outcome, error) {
+func (u *updater) keep(ctx context.Context, ours []api.Issue, content, block string) (Outcome, error) {
 	is := ours[0]
 	out := Outcome{Number: is.Number}
 	closed, err := u.closeDuplicates(ctx, ours)
@@ -288,7 +192,7 @@ func (u *updater) keep(ctx context.Context, ours []Issue, content, block string)
 
 // closeDuplicates closes every open issue of ours but the oldest: the copies
 // two runs at once created. Every run picks the same one to keep.
-func (u *updater) closeDuplicates(ctx context.Context, ours []Issue) ([]int, error) {
+func (u *updater) closeDuplicates(ctx context.Context, ours []api.Issue) ([]int, error) {
 	var closed []int
 	for _, is := range ours[1:] {
 		if is.State != "open" {

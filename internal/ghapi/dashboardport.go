@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/stalepr/stalepr/internal/dashboard"
+	"github.com/stalepr/stalepr/internal/api"
 )
 
 // Hold sets n requests of the run's budget (operations-per-run) aside for a
@@ -29,8 +29,8 @@ func (c *Client) Hold(n int) (release func()) {
 	}
 }
 
-func toIssue(is *github.Issue) dashboard.Issue {
-	return dashboard.Issue{
+func toIssue(is *github.Issue) api.Issue {
+	return api.Issue{
 		Number: is.GetNumber(), Title: is.GetTitle(), Body: is.GetBody(), URL: is.GetHTMLURL(), State: is.GetState(),
 		Author: is.GetUser().GetLogin(), Labels: labelNames(is.Labels),
 	}
@@ -40,7 +40,7 @@ func toIssue(is *github.Issue) dashboard.Issue {
 // closed, oldest first: one request. Pull requests are left out.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#list-repository-issues
-func (c *Client) LabelledIssues(ctx context.Context, label string) ([]dashboard.Issue, error) {
+func (c *Client) LabelledIssues(ctx context.Context, label string) ([]api.Issue, error) {
 	opts := &github.IssueListByRepoOptions{
 		State: "all", Labels: []string{label}, Sort: "created", Direction: "asc",
 		ListOptions: github.ListOptions{PerPage: perPage},
@@ -49,7 +49,7 @@ func (c *Client) LabelledIssues(ctx context.Context, label string) ([]dashboard.
 	if err != nil {
 		return nil, c.fail(opList, err, "list the issues labelled %q", label)
 	}
-	var out []dashboard.Issue
+	var out []api.Issue
 	for _, is := range issues {
 		if !is.IsPullRequest() {
 			out = append(out, toIssue(is))
@@ -63,10 +63,10 @@ func (c *Client) LabelledIssues(ctx context.Context, label string) ([]dashboard.
 // created, which the caller finds by listing.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#create-an-issue
-func (c *Client) CreateIssue(ctx context.Context, title, body string, labels []string) (dashboard.Issue, error) {
+func (c *Client) CreateIssue(ctx context.Context, title, body string, labels []string) (api.Issue, error) {
 	is, _, err := c.gh.Issues.Create(ctx, c.owner, c.repo, &github.IssueRequest{Title: &title, Body: &body, Labels: &labels})
 	if err != nil {
-		return dashboard.Issue{}, c.fail(opWrite, err, "create issue %q", title)
+		return api.Issue{}, c.fail(opWrite, err, "create issue %q", title)
 	}
 	return toIssue(is), nil
 }

@@ -8,31 +8,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/google/go-github/v62/github"
-
-	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/api"
 )
-
-// errNotInstallation: GET /installation/repositories needs a GitHub App
-// installation token.
-var errNotInstallation = errors.New("listing repositories needs a GitHub App installation token " +
-	"(actions/create-github-app-token); a personal access token or GITHUB_TOKEN cannot list an installation's repositories")
-
-// graphqlURL is GitHub's GraphQL endpoint for the REST root in use:
-// https://api.github.com/graphql on github.com, https://HOST/api/graphql on
-// Enterprise Server (REST root https://HOST/api/v3), and ROOT/graphql
-// otherwise (GHE.com's https://api.SUBDOMAIN.ghe.com, the fake GitHub).
-func (c *Client) graphqlURL() string {
-	base := *c.gh.BaseURL
-	switch {
-	case strings.HasSuffix(base.Path, "/api/v3/"):
-		base.Path = strings.TrimSuffix(base.Path, "v3/") + "graphql"
-	default:
-		base.Path = strings.TrimSuffix(base.Path, "/") + "/graphql"
-	}
-	base.RawPath = ""
-	return base.String()
-}
 
 // viewerQuery asks who the token acts as (Client.Viewer). It is the only
 // GraphQL query sent, and the transport knows it for a read.
@@ -84,7 +61,7 @@ func (c *Client) convertToDraft(ctx context.Context, nodeID string) error {
 	e := out.Errors[0]
 	switch e.Type {
 	case "FORBIDDEN":
-		return fmt.Errorf("convert %s to draft: %w", nodeID, sweep.ErrDraftForbidden)
+		return fmt.Errorf("convert %s to draft: %w", nodeID, api.ErrDraftForbidden)
 	case "RATE_LIMITED":
 		return fmt.Errorf("convert %s to draft: %w: %s", nodeID, ErrRateLimited, e.Message)
 	}
@@ -122,69 +99,4 @@ func def(v, d string) string {
 		return d
 	}
 	return v
-}
-
-// RepoListOptions select repositories of an installation.
-type RepoListOptions struct {
-	IncludeArchived bool
-	IncludeForks    bool
-}
-
-// ListRepositories lists the repositories of owner that the GitHub App
-// installation token can see ("owner/name", in GitHub's order), leaving
-// out archived and forked ones unless asked: ceil(repositories/100)
-// requests.
-//
-// GitHub API docs: https://docs.github.com/rest/apps/installations#list-repositories-accessible-to-the-app-installation
-func (c *Client) ListRepositories(ctx context.Context, owner string, o RepoListOptions) ([]string, error) {
-	var out []string
-	opts := &github.ListOptions{PerPage: perPage}
-	for {
-		list, resp, err := c.gh.Apps.ListRepos(ctx, opts)
-		// A 401 is a bad token of any kind, which classify words; a 403
-		// here is a token of the wrong kind.
-		if statusOf(err) == http.StatusForbidden {
-			return nil, c.redact(fmt.Errorf("list repositories of %s: %w (%v)", owner, errNotInstallation, err))
-		}
-		if err != nil {
-			return nil, c.fail(opRead, err, "list repositories of %s", owner)
-		}
-		for _, r := range list.Repositories {
-			if !strings.EqualFold(r.GetOwner().GetLogin(), owner) ||
-				(r.GetArchived() && !o.IncludeArchived) || (r.GetFork() && !o.IncludeForks) {
-				continue
-			}
-			out = append(out, r.GetFullName())
-		}
-		next, err := nextPage(resp, opts.Page)
-		if err != nil {
-			return nil, c.fail(opRead, err, "list repositories of %s", owner)
-		}
-		if next == 0 {
-			return out, nil
-		}
-		opts.Page = next
-	}
-}
-
-// RepoFile reads a file of the repository's default branch with one
-// request; found is false when there is no such file (404).
-//
-// GitHub API docs: https://docs.github.com/rest/repos/contents#get-repository-content
-func (c *Client) RepoFile(ctx context.Context, path string) (content []byte, found bool, err error) {
-	fc, _, _, err := c.gh.Repositories.GetContents(ctx, c.owner, c.repo, path, nil)
-	if IsNotFound(err) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, c.fail(opFile, err, "read %s", path)
-	}
-	if fc == nil {
-		return nil, false, fmt.Errorf("read %s: it is a directory, want a file", path)
-	}
-	text, err := fc.GetContent()
-	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", path, err)
-	}
-	return []byte(text), true, nil
 }

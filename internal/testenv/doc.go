@@ -1,0 +1,3 @@
+// Package testenv holds what the tests of several packages share about how
+// they are run. Only tests import it.
+package testenv
