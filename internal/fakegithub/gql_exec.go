@@ -64,6 +64,52 @@ type gexec struct {
 	fault      *GraphQLFault
 	faultPR    int  // the pull request the fault targets, once known
 	faultFired bool // the fault changed the answer
+
+	// What depends only on the document and the variables, kept for the
+	// execution: a page's 74 pull requests and their 100 timeline items
+	// each collect the same selection sets and coerce the same arguments.
+	fields map[collectKey][]*ast.Field
+	args   map[*ast.Field]map[string]any
+}
+
+// collectKey names a selection set (by its first selection and length: a
+// document's selection sets never share a backing array) collected for an
+// object type.
+type collectKey struct {
+	typ   string
+	first ast.Selection
+	n     int
+}
+
+// fieldsOf is collect's answer for a selection set, once per execution.
+func (x *gexec) fieldsOf(typ string, sel ast.SelectionSet) []*ast.Field {
+	if len(sel) == 0 {
+		return nil
+	}
+	k := collectKey{typ, sel[0], len(sel)}
+	if fs, done := x.fields[k]; done {
+		return fs
+	}
+	fs := x.collect(typ, sel, nil)
+	if x.fields == nil {
+		x.fields = map[collectKey][]*ast.Field{}
+	}
+	x.fields[k] = fs
+	return fs
+}
+
+// argsOf is a field's coerced arguments, once per execution (resolvers
+// only read them).
+func (x *gexec) argsOf(f *ast.Field) map[string]any {
+	if a, done := x.args[f]; done {
+		return a
+	}
+	a := f.ArgumentMap(x.vars)
+	if x.args == nil {
+		x.args = map[*ast.Field]map[string]any{}
+	}
+	x.args[f] = a
+	return a
 }
 
 // execute runs the operation's selection set on its root type.
@@ -81,7 +127,7 @@ func (x *gexec) execute(op *ast.OperationDefinition) *omap {
 
 func (x *gexec) selectionSet(typ string, src any, sel ast.SelectionSet, path []any) (*omap, bool) {
 	out := &omap{}
-	for _, f := range x.collect(typ, sel, nil) {
+	for _, f := range x.fieldsOf(typ, sel) {
 		p := append(slices.Clip(path), f.Alias)
 		if f.Name == "__typename" {
 			out.set(f.Alias, typ)
@@ -105,7 +151,7 @@ func (x *gexec) field(typ string, src any, f *ast.Field, path []any) (any, bool)
 		x.fail(path, f, &gqlFieldError{msg: "fakegithub: no resolver for " + typ + "." + f.Name})
 		return nil, !f.Definition.Type.NonNull
 	}
-	v, err := r(x, src, f.ArgumentMap(x.vars))
+	v, err := r(x, src, x.argsOf(f))
 	if err != nil {
 		fe, ok := err.(*gqlFieldError)
 		if !ok {
