@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -62,6 +64,52 @@ type gexec struct {
 	fault      *GraphQLFault
 	faultPR    int  // the pull request the fault targets, once known
 	faultFired bool // the fault changed the answer
+
+	// What depends only on the document and the variables, kept for the
+	// execution: a page's 74 pull requests and their 100 timeline items
+	// each collect the same selection sets and coerce the same arguments.
+	fields map[collectKey][]*ast.Field
+	args   map[*ast.Field]map[string]any
+}
+
+// collectKey names a selection set (by its first selection and length: a
+// document's selection sets never share a backing array) collected for an
+// object type.
+type collectKey struct {
+	typ   string
+	first ast.Selection
+	n     int
+}
+
+// fieldsOf is collect's answer for a selection set, once per execution.
+func (x *gexec) fieldsOf(typ string, sel ast.SelectionSet) []*ast.Field {
+	if len(sel) == 0 {
+		return nil
+	}
+	k := collectKey{typ, sel[0], len(sel)}
+	if fs, done := x.fields[k]; done {
+		return fs
+	}
+	fs := x.collect(typ, sel, nil)
+	if x.fields == nil {
+		x.fields = map[collectKey][]*ast.Field{}
+	}
+	x.fields[k] = fs
+	return fs
+}
+
+// argsOf is a field's coerced arguments, once per execution (resolvers
+// only read them).
+func (x *gexec) argsOf(f *ast.Field) map[string]any {
+	if a, done := x.args[f]; done {
+		return a
+	}
+	a := f.ArgumentMap(x.vars)
+	if x.args == nil {
+		x.args = map[*ast.Field]map[string]any{}
+	}
+	x.args[f] = a
+	return a
 }
 
 // execute runs the operation's selection set on its root type.
@@ -79,7 +127,7 @@ func (x *gexec) execute(op *ast.OperationDefinition) *omap {
 
 func (x *gexec) selectionSet(typ string, src any, sel ast.SelectionSet, path []any) (*omap, bool) {
 	out := &omap{}
-	for _, f := range x.collect(typ, sel, nil) {
+	for _, f := range x.fieldsOf(typ, sel) {
 		p := append(slices.Clip(path), f.Alias)
 		if f.Name == "__typename" {
 			out.set(f.Alias, typ)
@@ -103,7 +151,7 @@ func (x *gexec) field(typ string, src any, f *ast.Field, path []any) (any, bool)
 		x.fail(path, f, &gqlFieldError{msg: "fakegithub: no resolver for " + typ + "." + f.Name})
 		return nil, !f.Definition.Type.NonNull
 	}
-	v, err := r(x, src, f.ArgumentMap(x.vars))
+	v, err := r(x, src, x.argsOf(f))
 	if err != nil {
 		fe, ok := err.(*gqlFieldError)
 		if !ok {
@@ -222,24 +270,131 @@ func (m *omap) set(k string, v any) {
 	m.vals = append(m.vals, v)
 }
 
-func (m *omap) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
+// MarshalJSON writes the object in one pass, as encodeJSON does.
+func (m *omap) MarshalJSON() ([]byte, error) { return m.appendJSON(nil) }
+
+// appendJSON appends the object's JSON: the bytes encoding/json writes
+// for it (through encodeJSON: no HTML escaping), the nested objects
+// included, but without encoding/json's reflection and its compacting of
+// every nested object's output again at each level above it, which made
+// encoding an answer cost as much as resolving it. Values of other types
+// than the executor's own go through encodeJSON.
+func (m *omap) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
 	for i, k := range m.keys {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		kj, _ := encodeJSON(k)
-		vj, err := encodeJSON(m.vals[i])
-		if err != nil {
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = appendJSONValue(b, m.vals[i]); err != nil {
 			return nil, err
 		}
-		b.Write(kj)
-		b.WriteByte(':')
-		b.Write(vj)
 	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
+	return append(b, '}'), nil
+}
+
+// appendJSONValue appends v's JSON as encodeJSON would encode it. An
+// object's error is wrapped as encoding/json wraps a MarshalJSON error.
+func appendJSONValue(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendJSONString(b, v), nil
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(b, v, 10), nil
+	case bool:
+		return strconv.AppendBool(b, v), nil
+	case *omap:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		out, err := v.appendJSON(b)
+		if err != nil {
+			return nil, &json.MarshalerError{Type: reflect.TypeOf(v), Err: err}
+		}
+		return out, nil
+	case []any:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendJSONValue(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}
+	j, err := encodeJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, j...), nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s quoted as encoding/json quotes a string
+// without HTML escaping: '"', '\\' and control characters escaped (\b,
+// \f, \n, \r, \t by name, others as \u00XX), invalid UTF-8 as \ufffd,
+// U+2028 and U+2029 as \u2028 and \u2029 (JSONP's line terminators).
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // ---- arguments ----

@@ -545,8 +545,21 @@ var camelWord = regexp.MustCompile(`[A-Z][a-z]*`)
 // IssueComment is ISSUE_COMMENT, HeadRefForcePushedEvent
 // HEAD_REF_FORCE_PUSHED_EVENT.
 func itemTypeName(typ string) string {
+	if n, known := itemTypeNames[typ]; known {
+		return n
+	}
 	return strings.ToUpper(strings.Join(camelWord.FindAllString(typ, -1), "_"))
 }
+
+// itemTypeNames is itemTypeName of every served timeline type, worked out
+// once: the timeline's itemTypes filter asks it of every item.
+var itemTypeNames = func() map[string]string {
+	m := map[string]string{}
+	for _, typ := range gqlItemTypes {
+		m[typ] = strings.ToUpper(strings.Join(camelWord.FindAllString(typ, -1), "_"))
+	}
+	return m
+}()
 
 // gqlTimeline is a pull request's timeline as timelineItems serves it:
 // oldest first (REST's order), filtered by itemTypes and since; the key is
@@ -573,8 +586,9 @@ func ev(get func(tlItem) any) resolver { return field(get) }
 // eventResolvers is the table of a timeline event type: actor, createdAt,
 // id, and the fields of its own.
 func eventResolvers(typ string) map[string]resolver {
+	prefix := eventNodePrefix(typ)
 	m := map[string]resolver{
-		"id":        ev(func(t tlItem) any { return nodeID(eventNodePrefix(typ), t.it.Event.ID) }),
+		"id":        ev(func(t tlItem) any { return nodeID(prefix, t.it.Event.ID) }),
 		"actor":     ev(func(t tlItem) any { return actorObj(t.it.Event.Actor) }),
 		"createdAt": ev(func(t tlItem) any { return ts(t.it.At) }),
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 )
 
@@ -237,8 +236,8 @@ func isGraphQLQuery(body []byte) bool {
 	if json.Unmarshal(body, &req) != nil {
 		return false
 	}
-	doc, err := parser.ParseQuery(&ast.Source{Input: req.Query})
-	if err != nil || len(doc.Operations) == 0 {
+	doc := parseCached(req.Query).doc
+	if doc == nil || len(doc.Operations) == 0 {
 		return false
 	}
 	for _, op := range doc.Operations {
@@ -268,7 +267,11 @@ func (s *Server) graphqlReply(c *call) reply {
 		return reply{status: http.StatusBadRequest, body: map[string]any{
 			"message": "Problems parsing JSON", "documentation_url": docGraphQL}}
 	}
-	doc, op, errs := parseGraphQL(req.Query, req.OperationName)
+	parse := parseCached
+	if s.parseEveryRequest {
+		parse = parseUncached
+	}
+	doc, op, errs := pickOperation(parse(req.Query), req.OperationName)
 	if len(errs) > 0 {
 		return gqlErrors(errs...)
 	}
@@ -347,15 +350,17 @@ func (s *Server) gqlRateLimited(http403 bool) reply {
 }
 
 // parseGraphQL parses and validates a document against the schema subset
-// and picks the operation to run.
+// (once per text: parseCached) and picks the operation to run.
 func parseGraphQL(query, name string) (*ast.QueryDocument, *ast.OperationDefinition, []gqlError) {
-	doc, err := parser.ParseQuery(&ast.Source{Name: "query", Input: query})
-	if err != nil {
-		return nil, nil, fromParser(err)
+	return pickOperation(parseCached(query), name)
+}
+
+// pickOperation picks the operation to run from a parsed document.
+func pickOperation(p *parsedDoc, name string) (*ast.QueryDocument, *ast.OperationDefinition, []gqlError) {
+	if len(p.errs) > 0 {
+		return nil, nil, p.errs
 	}
-	if list := validator.ValidateWithRules(gqlSchema, doc, nil); len(list) > 0 {
-		return nil, nil, fromParser(list)
-	}
+	doc := p.doc
 	var op *ast.OperationDefinition
 	if name == "" && len(doc.Operations) == 1 {
 		op = doc.Operations[0]

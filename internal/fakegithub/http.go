@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -295,6 +296,15 @@ func encodeReply(rep reply) (reply, []byte) {
 // encodeJSON is v's JSON as GitHub writes it: no HTML escaping, no
 // trailing newline.
 func encodeJSON(v any) ([]byte, error) {
+	if m, isObj := v.(*omap); isObj && m != nil {
+		// A GraphQL answer: the executor's objects write their JSON in
+		// one pass, the same bytes (see omap.appendJSON).
+		b, err := m.appendJSON(nil)
+		if err != nil {
+			return nil, &json.MarshalerError{Type: reflect.TypeOf(m), Err: err}
+		}
+		return b, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
