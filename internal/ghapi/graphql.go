@@ -311,19 +311,37 @@ func isReadQuery(r *http.Request) bool {
 		return false
 	}
 	doc, ok := queryOf(b)
-	if !ok {
-		return false
+	return ok && onlyQueries(doc)
+}
+
+// readDocs remembers whether a GraphQL document holds queries only: a run
+// sends the same few documents again and again, each page and history read
+// one of them. Bounded: emptied when full.
+var readDocs = struct {
+	sync.Mutex
+	m map[string]bool
+}{m: map[string]bool{}}
+
+// onlyQueries reports whether every operation of doc is a query.
+func onlyQueries(doc string) bool {
+	readDocs.Lock()
+	read, known := readDocs.m[doc]
+	readDocs.Unlock()
+	if known {
+		return read
 	}
 	q, perr := parser.ParseQuery(&ast.Source{Input: doc})
-	if perr != nil || len(q.Operations) == 0 {
-		return false
-	}
+	read = perr == nil && len(q.Operations) > 0
 	for _, op := range q.Operations {
-		if op.Operation != ast.Query {
-			return false
-		}
+		read = read && op.Operation == ast.Query
 	}
-	return true
+	readDocs.Lock()
+	if len(readDocs.m) >= 64 {
+		clear(readDocs.m)
+	}
+	readDocs.m[doc] = read
+	readDocs.Unlock()
+	return read
 }
 
 // queryOf reads the query string of a GraphQL body, refusing anything but a
