@@ -1119,8 +1119,6 @@ func TestSafetyPaginationUnderOthersWrites(t *testing.T) {
 
 func TestSafetyHostileText(t *testing.T) {
 	t.Parallel()
-	hostile := []string{"::error::x", "::add-mask::x", "line\nbreak", "a | b | c", "<img src=x onerror=alert(1)>",
-		"_GitHubActionsFileCommandDelimeter_", "ghadelimiter_1234", "%0A::warning::y"}
 	for _, staleLabel := range []string{"lifecycle/stale", "stale #1?", "stale label", "100%", "a/b/c", "état/périmé"} {
 		t.Run(staleLabel, func(t *testing.T) {
 			w := newWorld(t)
@@ -1129,56 +1127,13 @@ func TestSafetyHostileText(t *testing.T) {
 				"labels-to-remove-when-unstale", "needs info?,area/x #1,wait for:author",
 				"close-pr-label", "closed: stale|bot",
 				"stale-pr-message", "Hi {{author}}, labels {{labels}} ::error::nope\n_GitHubActionsFileCommandDelimeter_")
-			var mark []int
-			for i, h := range hostile {
-				n := w.pr(100+float64(i), func(is *fakegithub.Issue) {
-					is.Title = h
-					is.User = fakegithub.Person("u" + strconv.Itoa(i) + h)
-					is.Labels = []string{h}
-				})
-				mark = append(mark, n)
-			}
-			mk := func(d float64, labels ...string) int {
-				n := w.pr(d+90, func(is *fakegithub.Issue) { is.Title = hostile[int(d)%len(hostile)]; is.Labels = labels })
-				at := daysAgo(d)
-				w.fake.Label(n, action, at, staleLabel)
-				w.fake.Comment(n, action, at.Add(time.Second), fakegithub.StaleNoticeBody(staleLabel, at, ""))
-				return n
-			}
-			onlyStale := mk(10)
-			w.fake.Comment(onlyStale, bob, daysAgo(1), "::error::still here")
-			odd := mk(11, "needs info?", "area/x #1", "wait for:author", "keep|me")
-			w.fake.Comment(odd, bob, daysAgo(1), "<b>back</b>")
-			closing := mk(40, "x/y#z?")
-			merged := w.fake.AddPR(fakegithub.Issue{Title: "::add-mask::merged", User: alice, State: "closed", Labels: []string{staleLabel},
-				CreatedAt: daysAgo(200), UpdatedAt: daysAgo(2), ClosedAt: daysAgo(2), MergedAt: daysAgo(2)})
+			hw := newHostileWorld(w, staleLabel)
 
 			res := w.run(inputs)
 			if !res.OK() || res.Stopped != nil {
 				t.Fatalf("OK %v stopped %v failed %+v", res.OK(), res.Stopped, res.Failed())
 			}
-			for _, n := range mark {
-				if !w.hasLabel(n, staleLabel) || w.notices(n, "stale") != 1 {
-					t.Errorf("#%d not marked: %q", n, w.labels(n))
-				}
-			}
-			if w.hasLabel(onlyStale, staleLabel) {
-				t.Errorf("#%d: %q not removed", onlyStale, staleLabel)
-			}
-			if got := w.labels(odd); len(got) != 1 || got[0] != "keep|me" {
-				t.Errorf("#%d labels %q, want only keep|me", odd, got)
-			}
-			if w.state(closing) != "closed" || !w.hasLabel(closing, "closed: stale|bot") || !w.hasLabel(closing, "x/y#z?") || w.hasLabel(closing, staleLabel) {
-				t.Errorf("#%d: %s %q", closing, w.state(closing), w.labels(closing))
-			}
-			if w.hasLabel(merged, staleLabel) {
-				t.Errorf("merged #%d keeps %q", merged, staleLabel)
-			}
-			for _, it := range res.Marked() {
-				if i := slices.Index(mark, it.Number); i >= 0 && it.Title != hostile[i] {
-					t.Errorf("#%d title %q, want it as is (the report sanitises)", it.Number, it.Title)
-				}
-			}
+			hw.check(t, res)
 			// Second run: nothing left to do.
 			w.fake.Reset()
 			w.clock.Advance(time.Minute)
@@ -1187,6 +1142,78 @@ func TestSafetyHostileText(t *testing.T) {
 				t.Errorf("second run wrote %d times: %v", n, w.fake.WriteRequests())
 			}
 		})
+	}
+}
+
+// hostileTexts are titles, logins and labels that would be commands,
+// markup or delimiters if printed as they are.
+var hostileTexts = []string{"::error::x", "::add-mask::x", "line\nbreak", "a | b | c", "<img src=x onerror=alert(1)>",
+	"_GitHubActionsFileCommandDelimeter_", "ghadelimiter_1234", "%0A::warning::y"}
+
+// hostileWorld is TestSafetyHostileText's PRs: mark, one per hostile text,
+// to be marked; the others marked before, each with a story.
+type hostileWorld struct {
+	w                               *world
+	staleLabel                      string
+	mark                            []int
+	onlyStale, odd, closing, merged int
+}
+
+func newHostileWorld(w *world, staleLabel string) *hostileWorld {
+	hw := &hostileWorld{w: w, staleLabel: staleLabel}
+	for i, h := range hostileTexts {
+		n := w.pr(100+float64(i), func(is *fakegithub.Issue) {
+			is.Title = h
+			is.User = fakegithub.Person("u" + strconv.Itoa(i) + h)
+			is.Labels = []string{h}
+		})
+		hw.mark = append(hw.mark, n)
+	}
+	mk := func(d float64, labels ...string) int {
+		n := w.pr(d+90, func(is *fakegithub.Issue) { is.Title = hostileTexts[int(d)%len(hostileTexts)]; is.Labels = labels })
+		at := daysAgo(d)
+		w.fake.Label(n, action, at, staleLabel)
+		w.fake.Comment(n, action, at.Add(time.Second), fakegithub.StaleNoticeBody(staleLabel, at, ""))
+		return n
+	}
+	hw.onlyStale = mk(10)
+	w.fake.Comment(hw.onlyStale, bob, daysAgo(1), "::error::still here")
+	hw.odd = mk(11, "needs info?", "area/x #1", "wait for:author", "keep|me")
+	w.fake.Comment(hw.odd, bob, daysAgo(1), "<b>back</b>")
+	hw.closing = mk(40, "x/y#z?")
+	hw.merged = w.fake.AddPR(fakegithub.Issue{Title: "::add-mask::merged", User: alice, State: "closed", Labels: []string{staleLabel},
+		CreatedAt: daysAgo(200), UpdatedAt: daysAgo(2), ClosedAt: daysAgo(2), MergedAt: daysAgo(2)})
+	return hw
+}
+
+// check checks the first run: every hostile PR marked once with its title
+// reported as is, the answered ones un-staled with exactly the labels
+// asked removed, the old one closed, the merged one left alone.
+func (hw *hostileWorld) check(t *testing.T, res sweep.Result) {
+	t.Helper()
+	w, staleLabel := hw.w, hw.staleLabel
+	for _, n := range hw.mark {
+		if !w.hasLabel(n, staleLabel) || w.notices(n, "stale") != 1 {
+			t.Errorf("#%d not marked: %q", n, w.labels(n))
+		}
+	}
+	if w.hasLabel(hw.onlyStale, staleLabel) {
+		t.Errorf("#%d: %q not removed", hw.onlyStale, staleLabel)
+	}
+	if got := w.labels(hw.odd); len(got) != 1 || got[0] != "keep|me" {
+		t.Errorf("#%d labels %q, want only keep|me", hw.odd, got)
+	}
+	closing := hw.closing
+	if w.state(closing) != "closed" || !w.hasLabel(closing, "closed: stale|bot") || !w.hasLabel(closing, "x/y#z?") || w.hasLabel(closing, staleLabel) {
+		t.Errorf("#%d: %s %q", closing, w.state(closing), w.labels(closing))
+	}
+	if w.hasLabel(hw.merged, staleLabel) {
+		t.Errorf("merged #%d keeps %q", hw.merged, staleLabel)
+	}
+	for _, it := range res.Marked() {
+		if i := slices.Index(hw.mark, it.Number); i >= 0 && it.Title != hostileTexts[i] {
+			t.Errorf("#%d title %q, want it as is (the report sanitises)", it.Number, it.Title)
+		}
 	}
 }
 
