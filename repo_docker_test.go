@@ -154,6 +154,36 @@ func TestDockerfile(t *testing.T) {
 	instrs := parseDockerfile(t)
 	stages := dockerStages(t, instrs)
 
+	builder := checkDockerBaseImages(t, stages)
+	if builder < 0 {
+		t.Fatal("Dockerfile: no stage FROM golang:<tag>@sha256:<digest> builds the binary")
+	}
+	checkDockerBuilder(t, stages[builder])
+	checkDockerBuildLine(t, dockerBuildLine(t, instrs))
+
+	// Final stages: the binary and nothing else (or a copy of another final
+	// stage's files), labelled, run by ENTRYPOINT.
+	last := len(stages) - 1
+	nonRoot := checkDockerRuntimeStages(t, stages, builder)
+	if nonRoot < 0 {
+		t.Error("Dockerfile: no runtime stage runs as a non-root user (USER nonroot:nonroot)")
+	}
+	checkDockerDefaultTargetRoot(t, stages)
+	for _, i := range []int{last, nonRoot} {
+		if i < 0 {
+			continue
+		}
+		checkLabels(t, stages, i)
+		if entry := stageEntrypoint(stages, i); entry != `["/stalepr"]` {
+			t.Errorf("Dockerfile: stage %q: ENTRYPOINT is %q, want [\"/stalepr\"]", stages[i].name, entry)
+		}
+	}
+}
+
+// checkDockerBaseImages checks that every base image is pinned by digest,
+// and returns the builder stage's index (FROM golang:), or -1.
+func checkDockerBaseImages(t *testing.T, stages []dockerStage) int {
+	t.Helper()
 	builder := -1
 	for i, s := range stages {
 		if s.parent >= 0 || s.image == "scratch" {
@@ -167,22 +197,25 @@ func TestDockerfile(t *testing.T) {
 			builder = i
 		}
 	}
-	if builder < 0 {
-		t.Fatal("Dockerfile: no stage FROM golang:<tag>@sha256:<digest> builds the binary")
-	}
+	return builder
+}
 
+// checkDockerBuilder checks the builder stage: its Go, the order of its
+// steps, its VERSION argument.
+func checkDockerBuilder(t *testing.T, builder dockerStage) {
+	t.Helper()
 	// The builder's Go is the go.mod's minor release: the golang images set
 	// GOTOOLCHAIN=local, so an older Go refuses to build.
 	goMinor := goModMinor(t)
-	if tag := strings.TrimPrefix(stages[builder].image, "golang:"); !strings.HasPrefix(tag, goMinor) {
-		t.Errorf("Dockerfile:%d: builder golang:%s does not match go.mod's go %s", stages[builder].from.line,
+	if tag := strings.TrimPrefix(builder.image, "golang:"); !strings.HasPrefix(tag, goMinor) {
+		t.Errorf("Dockerfile:%d: builder golang:%s does not match go.mod's go %s", builder.from.line,
 			strings.SplitN(tag, "@", 2)[0], goMinor)
 	}
 
 	// The sources are in before the build (which fetches the modules itself,
 	// see TestDockerfileFetchesOnlyBuildModules).
 	var order []string
-	for _, in := range stages[builder].body {
+	for _, in := range builder.body {
 		switch {
 		case in.cmd == "COPY" && strings.HasPrefix(in.args, ". "):
 			order = append(order, "copy .")
@@ -193,8 +226,17 @@ func TestDockerfile(t *testing.T) {
 	if want := []string{"copy .", "build"}; !slices.Equal(order, want) {
 		t.Errorf("builder stage steps %q, want %q", order, want)
 	}
+	if !slices.ContainsFunc(builder.body, func(in dockerInstr) bool {
+		return in.cmd == "ARG" && in.args == "VERSION=dev"
+	}) {
+		t.Error("Dockerfile: the builder stage lacks ARG VERSION=dev")
+	}
+}
 
-	build := dockerBuildLine(t, instrs)
+// checkDockerBuildLine checks the go build line: no cgo, -trimpath, the
+// output path, the version stamped, symbols and DWARF stripped.
+func checkDockerBuildLine(t *testing.T, build dockerInstr) {
+	t.Helper()
 	for _, want := range []string{"CGO_ENABLED=0", "-trimpath", "-o /stalepr", "-X main.version=${VERSION}"} {
 		if !strings.Contains(build.args, want) {
 			t.Errorf("Dockerfile:%d: the go build line lacks %s", build.line, want)
@@ -203,42 +245,50 @@ func TestDockerfile(t *testing.T) {
 	if !regexp.MustCompile(`-ldflags="[^"]*-s -w`).MatchString(build.args) {
 		t.Errorf("Dockerfile:%d: the go build line does not strip symbols and DWARF (-ldflags=\"-s -w ...\")", build.line)
 	}
-	if !slices.ContainsFunc(stages[builder].body, func(in dockerInstr) bool {
-		return in.cmd == "ARG" && in.args == "VERSION=dev"
-	}) {
-		t.Error("Dockerfile: the builder stage lacks ARG VERSION=dev")
-	}
+}
 
-	// Final stages: the binary and nothing else (or a copy of another final
-	// stage's files), labelled, run by ENTRYPOINT.
-	last := len(stages) - 1
+// checkDockerRuntimeStages checks that the runtime stages copy only the
+// binary (or another runtime stage's files) and run nothing, and returns
+// the index of the last one that runs as a non-root user, or -1.
+func checkDockerRuntimeStages(t *testing.T, stages []dockerStage, builder int) int {
+	t.Helper()
 	nonRoot := -1
 	for i, s := range stages {
 		if i == builder {
 			continue
 		}
 		for _, in := range s.body {
-			switch in.cmd {
-			case "COPY", "ADD":
-				if !finalStageCopy(stages, builder, in) {
-					t.Errorf("Dockerfile:%d: %s %s: a runtime image holds only the binary (COPY --from=<builder> /stalepr /stalepr) "+
-						"or the files of another runtime stage (COPY --from=<stage> / /)", in.line, in.cmd, in.args)
-				}
-			case "RUN":
-				t.Errorf("Dockerfile:%d: RUN in a runtime stage: the distroless image has no shell", in.line)
-			}
+			checkDockerRuntimeInstr(t, stages, builder, in)
 		}
 		if !isRootUser(effectiveUser(stages, i)) {
 			nonRoot = i
 		}
 	}
-	if nonRoot < 0 {
-		t.Error("Dockerfile: no runtime stage runs as a non-root user (USER nonroot:nonroot)")
+	return nonRoot
+}
+
+// checkDockerRuntimeInstr checks one instruction of a runtime stage.
+func checkDockerRuntimeInstr(t *testing.T, stages []dockerStage, builder int, in dockerInstr) {
+	t.Helper()
+	switch in.cmd {
+	case "COPY", "ADD":
+		if !finalStageCopy(stages, builder, in) {
+			t.Errorf("Dockerfile:%d: %s %s: a runtime image holds only the binary (COPY --from=<builder> /stalepr /stalepr) "+
+				"or the files of another runtime stage (COPY --from=<stage> / /)", in.line, in.cmd, in.args)
+		}
+	case "RUN":
+		t.Errorf("Dockerfile:%d: RUN in a runtime stage: the distroless image has no shell", in.line)
 	}
-	// GitHub builds the last stage for `image: Dockerfile`, and runs Docker
-	// actions as the image's default user: its contract is root, with no
-	// USER in the Dockerfile. As another uid the action cannot write
-	// $GITHUB_OUTPUT on runners whose files belong to a different uid.
+}
+
+// checkDockerDefaultTargetRoot checks the default (last) target runs as
+// root. GitHub builds the last stage for `image: Dockerfile`, and runs
+// Docker actions as the image's default user: its contract is root, with
+// no USER in the Dockerfile. As another uid the action cannot write
+// $GITHUB_OUTPUT on runners whose files belong to a different uid.
+func checkDockerDefaultTargetRoot(t *testing.T, stages []dockerStage) {
+	t.Helper()
+	last := len(stages) - 1
 	for i := last; i >= 0; i = stages[i].parent {
 		for _, in := range stages[i].body {
 			if in.cmd == "USER" {
@@ -249,15 +299,6 @@ func TestDockerfile(t *testing.T) {
 	}
 	if u := effectiveUser(stages, last); !isRootUser(u) {
 		t.Errorf("Dockerfile: the default (last) stage runs as %q, want root (GitHub's contract for Docker actions)", u)
-	}
-	for _, i := range []int{last, nonRoot} {
-		if i < 0 {
-			continue
-		}
-		checkLabels(t, stages, i)
-		if entry := stageEntrypoint(stages, i); entry != `["/stalepr"]` {
-			t.Errorf("Dockerfile: stage %q: ENTRYPOINT is %q, want [\"/stalepr\"]", stages[i].name, entry)
-		}
 	}
 }
 
@@ -429,7 +470,32 @@ func TestDockerBinary(t *testing.T) {
 	modCache := filepath.Join(t.TempDir(), "mod")
 	env := []string{"GOOS=linux", "GOARCH=" + runtime.GOARCH, "GOFLAGS=-modcacherw", "GOTOOLCHAIN=local",
 		"GOMODCACHE=" + modCache, "GOPROXY=file://" + filepath.ToSlash(proxy), "GOSUMDB=off", "GOWORK=off"}
-	var args []string
+	env, args := dockerGoBuildArgs(t, build, words, env, version, bin)
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goBin, append([]string{"build"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s in the build context: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	checkFetchedModules(t, mods, fetchedModules(t, modCache))
+	checkStaticStripped(t, bin, version)
+	if runtime.GOOS != "linux" {
+		return // built for linux: cannot run here
+	}
+	checkFailsCleanlyWithNoEnvironment(t, bin)
+}
+
+// dockerGoBuildArgs reads the Dockerfile's go build line, words: the
+// variables it sets are added to env (but those set from build arguments,
+// GOOS=$TARGETOS etc.: the build is for this machine's architecture), and
+// its arguments are returned with the version stamped and the output at
+// bin.
+func dockerGoBuildArgs(t *testing.T, build dockerInstr, words, env []string, version, bin string) ([]string, []string) {
+	t.Helper()
 	i := 0
 	for ; i < len(words) && strings.Contains(words[i], "="); i++ {
 		name, val, _ := strings.Cut(words[i], "=")
@@ -444,6 +510,7 @@ func TestDockerBinary(t *testing.T) {
 	if i+1 >= len(words) || words[i] != "go" || words[i+1] != "build" {
 		t.Fatalf("Dockerfile:%d: want [VAR=value ...] go build ..., got %q", build.line, build.args)
 	}
+	var args []string
 	rest := words[i+2:]
 	for j := 0; j < len(rest); j++ {
 		w := strings.NewReplacer("${VERSION}", version, "$VERSION", version).Replace(rest[j])
@@ -458,17 +525,13 @@ func TestDockerBinary(t *testing.T) {
 	if !slices.Contains(args, "-o") {
 		t.Fatalf("Dockerfile:%d: go build has no -o", build.line)
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(goBin, append([]string{"build"}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Dir = src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s in the build context: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	fetched := fetchedModules(t, modCache)
+	return env, args
+}
+
+// checkFetchedModules checks that the build fetched every module of the
+// binary's packages and none that only the tests need.
+func checkFetchedModules(t *testing.T, mods dockerModuleSets, fetched []string) {
+	t.Helper()
 	for _, m := range mods.testOnly {
 		if slices.Contains(fetched, m) {
 			t.Errorf("the Dockerfile's build fetched %s, which only the tests need", m)
@@ -479,7 +542,12 @@ func TestDockerBinary(t *testing.T) {
 			t.Errorf("the build did not fetch %s, a module of the binary's packages: is this check broken? fetched %q", m, fetched)
 		}
 	}
+}
 
+// checkStaticStripped checks that the binary at bin is statically linked,
+// stripped, and holds the version stamped into it.
+func checkStaticStripped(t *testing.T, bin, version string) {
+	t.Helper()
 	f, err := elf.Open(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -507,10 +575,13 @@ func TestDockerBinary(t *testing.T) {
 	if !bytes.Contains(raw, []byte(version)) {
 		t.Errorf("the binary does not hold %q: -X main.version did not set a variable (is `var version` in package main?)", version)
 	}
+}
 
-	if runtime.GOOS != "linux" {
-		return // built for linux: cannot run here
-	}
+// checkFailsCleanlyWithNoEnvironment runs the binary with no environment
+// at all (as `docker run` of the image without inputs would): it must exit
+// non-zero within 30s, without a panic, saying what to set.
+func checkFailsCleanlyWithNoEnvironment(t *testing.T, bin string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	run := exec.CommandContext(ctx, bin)

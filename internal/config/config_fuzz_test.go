@@ -62,37 +62,53 @@ func FuzzParse(f *testing.F) {
 		}
 		c, err := Parse(src)
 		if err != nil {
-			var errs Errors
-			if !errors.As(err, &errs) || len(errs) == 0 {
-				t.Fatalf("error %T %v is not a non-empty Errors", err, err)
-			}
-			for _, e := range errs {
-				if e.Name == "" || e.Msg == "" {
-					t.Errorf("incomplete error %#v", e)
-				}
-				if strings.Contains(e.Error(), token) {
-					t.Errorf("error reveals the token: %v", e)
-				}
-			}
+			checkParseRefusal(t, err, token)
 			return
 		}
-		p := c.Policy
-		if p.DaysBeforeStale < -1 || p.DaysBeforeStale > maxDays || p.DaysBeforeClose < -1 || p.DaysBeforeClose > maxDays ||
-			p.StaleLabel == "" || c.OperationsPerRun < 1 || c.RateLimitReserve < 0 || c.WriteInterval < 0 ||
-			c.Owner == "" || c.Repo == "" || c.Token == "" {
-			t.Errorf("accepted an out-of-bounds config: %+v", c)
-		}
-		for _, l := range append(append([]string{}, p.ExemptLabels...), c.LabelsToAddWhenUnstale...) {
-			if l == "" || l != strings.TrimSpace(l) {
-				t.Errorf("list item %q not trimmed", l)
-			}
-		}
-		if string(c.Token) == token && !strings.Contains(value+rest, "s3cr3t") {
-			for _, verb := range []string{"%v", "%#v", "%s", "%d"} {
-				if out := fmt.Sprintf(verb, c); strings.Contains(out, token) {
-					t.Errorf("output reveals the token: %s", out)
-				}
-			}
-		}
+		checkParseAccepted(t, c, token, value+rest)
 	})
+}
+
+// checkParseRefusal checks that Parse's refusal is a non-empty Errors, each
+// naming its input and saying why, none revealing the token.
+func checkParseRefusal(t *testing.T, err error, token string) {
+	t.Helper()
+	var errs Errors
+	if !errors.As(err, &errs) || len(errs) == 0 {
+		t.Fatalf("error %T %v is not a non-empty Errors", err, err)
+	}
+	for _, e := range errs {
+		if e.Name == "" || e.Msg == "" {
+			t.Errorf("incomplete error %#v", e)
+		}
+		if strings.Contains(e.Error(), token) {
+			t.Errorf("error reveals the token: %v", e)
+		}
+	}
+}
+
+// checkParseAccepted checks that an accepted config is within bounds, its
+// lists trimmed, and that no way of printing it shows the token (unless the
+// inputs themselves, given, spell it).
+func checkParseAccepted(t *testing.T, c Config, token, given string) {
+	t.Helper()
+	p := c.Policy
+	if p.DaysBeforeStale < -1 || p.DaysBeforeStale > maxDays || p.DaysBeforeClose < -1 || p.DaysBeforeClose > maxDays ||
+		p.StaleLabel == "" || c.OperationsPerRun < 1 || c.RateLimitReserve < 0 || c.WriteInterval < 0 ||
+		c.Owner == "" || c.Repo == "" || c.Token == "" {
+		t.Errorf("accepted an out-of-bounds config: %+v", c)
+	}
+	for _, l := range append(append([]string{}, p.ExemptLabels...), c.LabelsToAddWhenUnstale...) {
+		if l == "" || l != strings.TrimSpace(l) {
+			t.Errorf("list item %q not trimmed", l)
+		}
+	}
+	if string(c.Token) != token || strings.Contains(given, "s3cr3t") {
+		return
+	}
+	for _, verb := range []string{"%v", "%#v", "%s", "%d"} {
+		if out := fmt.Sprintf(verb, c); strings.Contains(out, token) {
+			t.Errorf("output reveals the token: %s", out)
+		}
+	}
 }

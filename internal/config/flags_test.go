@@ -96,31 +96,7 @@ func TestHelpListsEveryInput(t *testing.T) {
 			t.Errorf("help does not list the caller's own flag -sandbox:\n%s", help)
 		}
 		for _, in := range Inputs {
-			switch in.Kind {
-			case Secret:
-				if !strings.Contains(help, "  "+in.Name+" ") || !strings.Contains(help, "GITHUB_TOKEN") {
-					t.Errorf("help lacks %s", in.Name)
-				}
-				continue
-			case Ignored:
-				if !strings.Contains(help, "  -"+in.Name+"\n") {
-					t.Errorf("help lacks ignored input %s", in.Name)
-				}
-				continue
-			}
-			if !strings.Contains(help, "  -"+in.Name+" ") && !strings.Contains(help, "  -"+in.Name+"\n") {
-				t.Errorf("help lacks -%s", in.Name)
-			}
-			if in.Kind == Message {
-				if !strings.Contains(strings.Join(strings.Fields(help), " "), strings.Join(strings.Fields(in.Default), " ")) {
-					t.Errorf("help lacks the default of %s", in.Name)
-				}
-			} else if in.Default != "" && !strings.Contains(help, fmt.Sprintf("(default %q)", in.Default)) {
-				t.Errorf("help lacks the default of %s", in.Name)
-			}
-			if first := strings.Fields(in.Description)[0]; !strings.Contains(help, first) {
-				t.Errorf("help lacks the description of %s", in.Name)
-			}
+			checkHelpListsInput(t, help, in)
 		}
 		for _, line := range strings.Split(help, "\n") {
 			if len(line) > 80 {
@@ -130,5 +106,36 @@ func TestHelpListsEveryInput(t *testing.T) {
 		if !strings.Contains(help, "-repo is short for -repository") {
 			t.Errorf("help does not mention -repo")
 		}
+	}
+}
+
+// checkHelpListsInput checks that help lists in: its flag (a secret by its
+// name and GITHUB_TOKEN), its default and the start of its description.
+func checkHelpListsInput(t *testing.T, help string, in Input) {
+	t.Helper()
+	switch in.Kind {
+	case Secret:
+		if !strings.Contains(help, "  "+in.Name+" ") || !strings.Contains(help, "GITHUB_TOKEN") {
+			t.Errorf("help lacks %s", in.Name)
+		}
+		return
+	case Ignored:
+		if !strings.Contains(help, "  -"+in.Name+"\n") {
+			t.Errorf("help lacks ignored input %s", in.Name)
+		}
+		return
+	}
+	if !strings.Contains(help, "  -"+in.Name+" ") && !strings.Contains(help, "  -"+in.Name+"\n") {
+		t.Errorf("help lacks -%s", in.Name)
+	}
+	if in.Kind == Message {
+		if !strings.Contains(strings.Join(strings.Fields(help), " "), strings.Join(strings.Fields(in.Default), " ")) {
+			t.Errorf("help lacks the default of %s", in.Name)
+		}
+	} else if in.Default != "" && !strings.Contains(help, fmt.Sprintf("(default %q)", in.Default)) {
+		t.Errorf("help lacks the default of %s", in.Name)
+	}
+	if first := strings.Fields(in.Description)[0]; !strings.Contains(help, first) {
+		t.Errorf("help lacks the description of %s", in.Name)
 	}
 }

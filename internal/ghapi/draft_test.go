@@ -39,31 +39,46 @@ func TestConvertToDraft(t *testing.T) {
 			if err := c.ConvertToDraft(ctx, prs[0].NodeID); err != nil {
 				t.Fatal(err)
 			}
-			var conversions int
-			for _, it := range fake.Timeline(n) {
-				if it.Type == fakegithub.EventConvertToDraft {
-					conversions++
-					if it.Actor != fake.Identity() {
-						t.Errorf("convert_to_draft by %v, want the token's account %v", it.Actor, fake.Identity())
-					}
-				}
-			}
-			if conversions != 1 {
-				t.Errorf("%d convert_to_draft events, want 1", conversions)
-			}
-			wantPath := "/graphql"
-			if root == "/api/v3" {
-				wantPath = "/api/graphql" // Enterprise Server: beside /api/v3, not under it
-			}
-			for _, r := range fake.WriteRequests() {
-				if r.Path != wantPath {
-					t.Errorf("write %s %s, want POST %s", r.Method, r.Path, wantPath)
-				}
-			}
+			checkOneConversion(t, fake, n)
+			checkGraphQLPath(t, fake, root)
 			if by := c.Usage().ByRoute["POST /graphql"]; by != 2 {
 				t.Errorf("usage counts %d POST /graphql, want 2 (%v)", by, c.Usage().ByRoute)
 			}
 		})
+	}
+}
+
+// checkOneConversion checks that PR n has exactly one convert_to_draft
+// event, by the token's account.
+func checkOneConversion(t *testing.T, fake *fakegithub.Server, n int) {
+	t.Helper()
+	var conversions int
+	for _, it := range fake.Timeline(n) {
+		if it.Type != fakegithub.EventConvertToDraft {
+			continue
+		}
+		conversions++
+		if it.Actor != fake.Identity() {
+			t.Errorf("convert_to_draft by %v, want the token's account %v", it.Actor, fake.Identity())
+		}
+	}
+	if conversions != 1 {
+		t.Errorf("%d convert_to_draft events, want 1", conversions)
+	}
+}
+
+// checkGraphQLPath checks that every write went to the GraphQL endpoint of
+// the API root: on Enterprise Server (/api/v3) beside it, not under it.
+func checkGraphQLPath(t *testing.T, fake *fakegithub.Server, root string) {
+	t.Helper()
+	wantPath := "/graphql"
+	if root == "/api/v3" {
+		wantPath = "/api/graphql" // Enterprise Server: beside /api/v3, not under it
+	}
+	for _, r := range fake.WriteRequests() {
+		if r.Path != wantPath {
+			t.Errorf("write %s %s, want POST %s", r.Method, r.Path, wantPath)
+		}
 	}
 }
 

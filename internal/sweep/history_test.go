@@ -549,78 +549,25 @@ func TestHistoryCIBots(t *testing.T) {
 // in the very next run, before any budget goes to marking.
 func TestHistoryBacklogDrains(t *testing.T) {
 	testenv.Slow(t) // replays up to 90 daily runs over 2,300 PRs
-	const backlog, active = 2000, 300
 	clock := fakegithub.NewClock(t0)
 	fake := fakegithub.New(fakegithub.Options{Owner: "octo", Repo: "repo", Clock: clock})
-	rng := rand.New(rand.NewPCG(9, 9))
-	dev := func() fakegithub.User { return fakegithub.Person(fmt.Sprintf("dev%d", 1+rng.IntN(150))) }
-	for i := 0; i < backlog+active; i++ {
-		idle := 91 + rng.IntN(400)
-		if i >= backlog {
-			idle = rng.IntN(60)
-		}
-		author := dev()
-		n := fake.AddPR(fakegithub.Issue{Title: fmt.Sprintf("Change %d", i), User: author,
-			CreatedAt: daysAgo(float64(idle + 1 + rng.IntN(100)))})
-		at := daysAgo(float64(idle) + rng.Float64()/2)
-		switch rng.IntN(4) {
-		case 0:
-			fake.PushAs(n, author, at, "Update")
-		case 1:
-			fake.Comment(n, dev(), at, "Any news?")
-			fake.Comment(n, fakegithub.Bot("codecov[bot]"), at.Add(time.Minute), "Coverage unchanged.")
-		default:
-			fake.Comment(n, author, at, "Ready for review.")
-		}
-	}
+	g := &backlogGen{fake: fake, rng: rand.New(rand.NewPCG(9, 9)), revived: map[int]int{}}
+	g.addPRs()
 	h := newHistory(t, fake)
 
-	revived := map[int]int{} // PR -> day a person revived it
 	var requests []int
 	drained, marked := -1, -1
 	for h.day = 0; h.day <= 90 && drained < 0; h.day++ {
 		h.w.clock.Set(h.runAt(h.day))
-		now := h.w.now()
-		// People come back to a few stale PRs, a few hours before the run.
-		var stale []int
-		for _, is := range fake.Issues() {
-			if is.State == "open" && is.HasLabel("stale") {
-				stale = append(stale, is.Number)
-			}
-		}
-		today := map[int]bool{}
-		for k := 0; k < 6 && len(stale) > 0; k++ {
-			n := stale[rng.IntN(len(stale))]
-			fake.Comment(n, dev(), now.Add(-time.Duration(1+rng.IntN(20))*time.Hour), "Still relevant, rebasing.")
-			if _, ok := revived[n]; !ok {
-				revived[n] = h.day
-			}
-			today[n] = true
-		}
+		today := g.revive(h.w.now(), h.day)
 		res := h.w.run(nil)
 		requests = append(requests, res.Requests)
 		if res.Requests > 500 {
 			t.Errorf("day %d: %d requests, over operations-per-run 500", h.day, res.Requests)
 		}
-		for n := range today {
-			if fake.MustIssue(n).HasLabel("stale") || !h.open(n) {
-				t.Errorf("day %d: #%d revived by a person before the run is %s, labels %v; want open and un-staled by this run",
-					h.day, n, fake.MustIssue(n).State, fake.Labels(n))
-			}
-		}
+		checkRevivedUnstaled(t, h, today)
 		h.checkInvariants()
-		left, unmarked := 0, 0
-		for _, is := range fake.Issues() {
-			if is.Number > backlog || is.State != "open" {
-				continue
-			}
-			if _, ok := revived[is.Number]; !ok {
-				left++
-				if !is.HasLabel("stale") {
-					unmarked++
-				}
-			}
-		}
+		left, unmarked := g.left()
 		if unmarked == 0 && marked < 0 {
 			marked = h.day
 		}
@@ -634,7 +581,7 @@ func TestHistoryBacklogDrains(t *testing.T) {
 		peak = max(peak, r)
 	}
 	t.Logf("backlog of %d PRs (+%d active): all marked by day %d, drained on day %d; %d runs, requests per run: mean %d, peak %d; %d revived by people",
-		backlog, active, marked, drained, len(requests), total/len(requests), peak, len(revived))
+		backlogPRs, backlogActive, marked, drained, len(requests), total/len(requests), peak, len(g.revived))
 	if drained < 0 {
 		t.Fatalf("backlog not drained after %d daily runs", len(requests))
 	}
@@ -642,6 +589,95 @@ func TestHistoryBacklogDrains(t *testing.T) {
 	// at 500 requests a run that is 16 runs, plus the 30-day close window.
 	if drained > 60 {
 		t.Errorf("drained on day %d, want within 60 days", drained)
+	}
+}
+
+const backlogPRs, backlogActive = 2000, 300
+
+// backlogGen is TestHistoryBacklogDrains's repository and its people.
+type backlogGen struct {
+	fake    *fakegithub.Server
+	rng     *rand.Rand
+	revived map[int]int // PR -> day a person revived it
+}
+
+func (g *backlogGen) dev() fakegithub.User {
+	return fakegithub.Person(fmt.Sprintf("dev%d", 1+g.rng.IntN(150)))
+}
+
+// addPRs opens the backlog, inactive for months, then the active PRs, each
+// last touched by a push, a person's comment and a bot's, or its author.
+func (g *backlogGen) addPRs() {
+	fake, rng := g.fake, g.rng
+	for i := 0; i < backlogPRs+backlogActive; i++ {
+		idle := 91 + rng.IntN(400)
+		if i >= backlogPRs {
+			idle = rng.IntN(60)
+		}
+		author := g.dev()
+		n := fake.AddPR(fakegithub.Issue{Title: fmt.Sprintf("Change %d", i), User: author,
+			CreatedAt: daysAgo(float64(idle + 1 + rng.IntN(100)))})
+		at := daysAgo(float64(idle) + rng.Float64()/2)
+		switch rng.IntN(4) {
+		case 0:
+			fake.PushAs(n, author, at, "Update")
+		case 1:
+			fake.Comment(n, g.dev(), at, "Any news?")
+			fake.Comment(n, fakegithub.Bot("codecov[bot]"), at.Add(time.Minute), "Coverage unchanged.")
+		default:
+			fake.Comment(n, author, at, "Ready for review.")
+		}
+	}
+}
+
+// revive has people come back to a few stale PRs, a few hours before the
+// run at now; it returns the PRs revived today.
+func (g *backlogGen) revive(now time.Time, day int) map[int]bool {
+	var stale []int
+	for _, is := range g.fake.Issues() {
+		if is.State == "open" && is.HasLabel("stale") {
+			stale = append(stale, is.Number)
+		}
+	}
+	today := map[int]bool{}
+	for k := 0; k < 6 && len(stale) > 0; k++ {
+		n := stale[g.rng.IntN(len(stale))]
+		g.fake.Comment(n, g.dev(), now.Add(-time.Duration(1+g.rng.IntN(20))*time.Hour), "Still relevant, rebasing.")
+		if _, ok := g.revived[n]; !ok {
+			g.revived[n] = day
+		}
+		today[n] = true
+	}
+	return today
+}
+
+// left counts the backlog's open PRs no person revived, and those of them
+// not marked yet.
+func (g *backlogGen) left() (left, unmarked int) {
+	for _, is := range g.fake.Issues() {
+		if is.Number > backlogPRs || is.State != "open" {
+			continue
+		}
+		if _, ok := g.revived[is.Number]; !ok {
+			left++
+			if !is.HasLabel("stale") {
+				unmarked++
+			}
+		}
+	}
+	return left, unmarked
+}
+
+// checkRevivedUnstaled checks that each PR a person revived before today's
+// run is open and lost its label in that very run.
+func checkRevivedUnstaled(t *testing.T, h *history, today map[int]bool) {
+	t.Helper()
+	fake := h.w.fake
+	for n := range today {
+		if fake.MustIssue(n).HasLabel("stale") || !h.open(n) {
+			t.Errorf("day %d: #%d revived by a person before the run is %s, labels %v; want open and un-staled by this run",
+				h.day, n, fake.MustIssue(n).State, fake.Labels(n))
+		}
 	}
 }
 

@@ -92,57 +92,14 @@ func outcomesOf(r sweep.Result) map[int][]string {
 // and it sends no write.
 func TestDryRunPreviewsTheRealRun(t *testing.T) {
 	t.Parallel()
-	base := sandboxInputs(t)
-	with := func(extra map[string]string) map[string]string {
-		in := map[string]string{"write-interval": "0s", "close-pr-label": "closed-stale"}
-		for k, v := range base {
-			in[k] = v
-		}
-		for k, v := range extra {
-			in[k] = v
-		}
-		return in
-	}
-	states := map[string]func(*testing.T) *world{
-		"sandbox":   sandboxWorld,
-		"synthetic": func(t *testing.T) *world { return syntheticWorld(t, 240) },
-		"clean-ups": cleanUpWorld,
-		"identity after a post": func(t *testing.T) *world {
-			// No stale PR open: the first marker the run reads is in the
-			// closed PR's timeline, after its marks posted their notices.
-			w := newWorld(t)
-			for _, d := range []float64{100, 120, 150, 200} {
-				w.pr(d)
-			}
-			n := w.markedPR(10)
-			w.fake.Close(n, alice, daysAgo(3), "")
-			return w
-		},
-	}
-	inputSets := map[string]map[string]string{
-		"sandbox inputs": with(nil),
-		"unstale labels and reading templates": with(map[string]string{
-			"labels-to-add-when-unstale": "revived", "stale-pr-message": "Stale; {{reviewers}}",
-			"close-pr-message": "Closed after {{days-inactive}} days"}),
-		"no branch deletion": with(map[string]string{"delete-branch": "false"}),
-	}
-	// Every state with every input set, each cut at every budget: 72 runs
-	// of two sweeps. -short keeps every state with every input set, each at
-	// one budget, the budgets taken in turn so that each still cuts some
-	// state (and the sandbox case the budget-20 check below needs): 13 of
-	// the 72. Without -short (CI) all of them run.
-	budgets := []int{9, 16, 20, 33, 80, 1000}
+	states := previewStates()
+	inputSets := previewInputSets(sandboxInputs(t))
 	pair := 0
 	for _, stateName := range slices.Sorted(maps.Keys(states)) {
 		state := states[stateName]
 		for _, inputName := range slices.Sorted(maps.Keys(inputSets)) {
 			inputs := inputSets[inputName]
-			kept := budgets[pair%len(budgets)]
-			pair++
-			for _, budget := range budgets {
-				if testing.Short() && budget != kept && !(budget == 20 && stateName == "sandbox" && inputName == "sandbox inputs") {
-					continue
-				}
+			for _, budget := range previewBudgets(pair, stateName, inputName) {
 				name := fmt.Sprintf("%s/%s/budget %d", stateName, inputName, budget)
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
@@ -159,21 +116,96 @@ func TestDryRunPreviewsTheRealRun(t *testing.T) {
 					if got := dryWorld.fake.Writes(); got != 0 {
 						t.Fatalf("the dry run sent %d writes", got)
 					}
-					if got, want := outcomesOf(dry), outcomesOf(real); !reflect.DeepEqual(got, want) {
-						t.Errorf("outcomes differ:\ndry  %v\nreal %v\n(dry %s, real %s)", got, want, report.Counts(dry), report.Counts(real))
-					}
-					if got := dry.Requests + dry.WouldSend; got != real.Requests {
-						t.Errorf("the dry run sent %d requests and refused %d: %d in all, the real run sent %d", dry.Requests, dry.WouldSend, got, real.Requests)
-					}
-					if dry.Left != real.Left || dry.Unlisted != real.Unlisted || report.StopReason(dry.Stopped) != report.StopReason(real.Stopped) {
-						t.Errorf("the dry run stopped (%v) with %d left (unlisted %v), the real run (%v) with %d (unlisted %v)",
-							dry.Stopped, dry.Left, dry.Unlisted, real.Stopped, real.Left, real.Unlisted)
-					}
-					if budget == 20 && stateName == "sandbox" && inputName == "sandbox inputs" && real.Stopped != nil && !api.IsStop(real.Stopped) {
+					checkDryMatchesReal(t, dry, real)
+					if budget == 20 && isPreviewBudgetCase(stateName, inputName) && real.Stopped != nil && !api.IsStop(real.Stopped) {
 						t.Errorf("the real run did not stop on its budget: %v", real.Stopped)
 					}
 				})
 			}
+			pair++
 		}
+	}
+}
+
+// previewStates are the repositories the dry run is compared on.
+func previewStates() map[string]func(*testing.T) *world {
+	return map[string]func(*testing.T) *world{
+		"sandbox":   sandboxWorld,
+		"synthetic": func(t *testing.T) *world { return syntheticWorld(t, 240) },
+		"clean-ups": cleanUpWorld,
+		"identity after a post": func(t *testing.T) *world {
+			// No stale PR open: the first marker the run reads is in the
+			// closed PR's timeline, after its marks posted their notices.
+			w := newWorld(t)
+			for _, d := range []float64{100, 120, 150, 200} {
+				w.pr(d)
+			}
+			n := w.markedPR(10)
+			w.fake.Close(n, alice, daysAgo(3), "")
+			return w
+		},
+	}
+}
+
+// previewInputSets are the input sets the dry run is compared with: the
+// sandbox's, with a close label and no write pace, plus the extras of each.
+func previewInputSets(base map[string]string) map[string]map[string]string {
+	with := func(extra map[string]string) map[string]string {
+		in := map[string]string{"write-interval": "0s", "close-pr-label": "closed-stale"}
+		for k, v := range base {
+			in[k] = v
+		}
+		for k, v := range extra {
+			in[k] = v
+		}
+		return in
+	}
+	return map[string]map[string]string{
+		"sandbox inputs": with(nil),
+		"unstale labels and reading templates": with(map[string]string{
+			"labels-to-add-when-unstale": "revived", "stale-pr-message": "Stale; {{reviewers}}",
+			"close-pr-message": "Closed after {{days-inactive}} days"}),
+		"no branch deletion": with(map[string]string{"delete-branch": "false"}),
+	}
+}
+
+// previewBudgets are the budgets the pair-th state and input set are cut
+// at. Every state with every input set, each cut at every budget: 72 runs
+// of two sweeps. -short keeps every state with every input set, each at
+// one budget, the budgets taken in turn so that each still cuts some state
+// (and the sandbox case the budget-20 check needs): 13 of the 72. Without
+// -short (CI) all of them run.
+func previewBudgets(pair int, stateName, inputName string) []int {
+	budgets := []int{9, 16, 20, 33, 80, 1000}
+	if !testing.Short() {
+		return budgets
+	}
+	kept := []int{budgets[pair%len(budgets)]}
+	if isPreviewBudgetCase(stateName, inputName) && kept[0] != 20 {
+		kept = append(kept, 20)
+	}
+	slices.Sort(kept)
+	return kept
+}
+
+// isPreviewBudgetCase reports whether the state and input set are the
+// sandbox's own, whose real run at budget 20 must stop on its budget.
+func isPreviewBudgetCase(stateName, inputName string) bool {
+	return stateName == "sandbox" && inputName == "sandbox inputs"
+}
+
+// checkDryMatchesReal checks that the dry run reached the real run's
+// outcomes, PR by PR, counted its requests, and stopped where it stopped.
+func checkDryMatchesReal(t *testing.T, dry, real sweep.Result) {
+	t.Helper()
+	if got, want := outcomesOf(dry), outcomesOf(real); !reflect.DeepEqual(got, want) {
+		t.Errorf("outcomes differ:\ndry  %v\nreal %v\n(dry %s, real %s)", got, want, report.Counts(dry), report.Counts(real))
+	}
+	if got := dry.Requests + dry.WouldSend; got != real.Requests {
+		t.Errorf("the dry run sent %d requests and refused %d: %d in all, the real run sent %d", dry.Requests, dry.WouldSend, got, real.Requests)
+	}
+	if dry.Left != real.Left || dry.Unlisted != real.Unlisted || report.StopReason(dry.Stopped) != report.StopReason(real.Stopped) {
+		t.Errorf("the dry run stopped (%v) with %d left (unlisted %v), the real run (%v) with %d (unlisted %v)",
+			dry.Stopped, dry.Left, dry.Unlisted, real.Stopped, real.Left, real.Unlisted)
 	}
 }

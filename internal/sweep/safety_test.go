@@ -468,60 +468,80 @@ func TestSafetyConcurrentRunsPostOnce(t *testing.T) {
 				for i := 0; i < 10; i++ {
 					m.mark = append(m.mark, w.pr(100+float64(i)))
 				}
-				now := w.now()
-				g := &sfGate{}
-				g.wg.Add(2)
-				var results [2]sweep.Result
-				var wg sync.WaitGroup
-				for i := range results {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						o := sfOpts{now: now}
-						if mode == "planned together" {
-							o.base = &sfGated{g: g, base: http.DefaultTransport}
-						}
-						results[i] = w.sfRun(sfInputs, o)
-					}()
-				}
-				wg.Wait()
+				results := sfRunTwoAtOnce(w, mode == "planned together")
 				if mode == "planned together" {
-					// Both runs planned from the same state: both posted,
-					// and the duplicates were deleted.
-					posts, deletes := 0, 0
-					for _, r := range w.fake.WriteRequests() {
-						switch r.Route {
-						case "POST " + sfPRCommentsRoute:
-							posts++
-						case "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}":
-							deletes++
-						}
-					}
-					if need := len(m.mark) + len(m.close); posts < 2*need || deletes < need {
-						t.Errorf("%d posts and %d deletes for %d notices: the runs did not overlap as planned", posts, deletes, need)
-					}
+					checkBothPostedAndDeleted(t, w, m)
 				}
 				for i, r := range results {
 					if !r.OK() {
 						t.Errorf("run %d: failed %+v stopped %v", i, r.Failed(), r.Stopped)
 					}
 				}
-				for _, n := range m.mark {
-					if c := w.notices(n, "stale"); c != 1 || !w.hasLabel(n, "stale") {
-						t.Errorf("#%d: %d stale notices, labels %v; want one notice", n, c, w.labels(n))
-					}
-				}
-				for _, n := range m.close {
-					if c := w.notices(n, "close"); c != 1 || w.state(n) != "closed" {
-						t.Errorf("#%d: state %s, %d closing comments; want closed with one", n, w.state(n), c)
-					}
-				}
-				for _, n := range m.unstale {
-					if w.hasLabel(n, "stale") {
-						t.Errorf("#%d still stale", n)
-					}
-				}
+				checkMixedDoneOnce(t, w, m)
 			})
+		}
+	}
+}
+
+// sfRunTwoAtOnce runs the sweep twice at the same time; gated, both runs
+// plan from the same state before either writes.
+func sfRunTwoAtOnce(w *world, gated bool) [2]sweep.Result {
+	now := w.now()
+	g := &sfGate{}
+	g.wg.Add(2)
+	var results [2]sweep.Result
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o := sfOpts{now: now}
+			if gated {
+				o.base = &sfGated{g: g, base: http.DefaultTransport}
+			}
+			results[i] = w.sfRun(sfInputs, o)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// checkBothPostedAndDeleted checks that both runs, planned from the same
+// state, posted every notice, and the duplicates were deleted.
+func checkBothPostedAndDeleted(t *testing.T, w *world, m sfMixed) {
+	t.Helper()
+	posts, deletes := 0, 0
+	for _, r := range w.fake.WriteRequests() {
+		switch r.Route {
+		case "POST " + sfPRCommentsRoute:
+			posts++
+		case "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}":
+			deletes++
+		}
+	}
+	if need := len(m.mark) + len(m.close); posts < 2*need || deletes < need {
+		t.Errorf("%d posts and %d deletes for %d notices: the runs did not overlap as planned", posts, deletes, need)
+	}
+}
+
+// checkMixedDoneOnce checks sfMixed's PRs after the runs: each to mark
+// marked with one notice, each to close closed with one closing comment,
+// each to un-stale no longer stale.
+func checkMixedDoneOnce(t *testing.T, w *world, m sfMixed) {
+	t.Helper()
+	for _, n := range m.mark {
+		if c := w.notices(n, "stale"); c != 1 || !w.hasLabel(n, "stale") {
+			t.Errorf("#%d: %d stale notices, labels %v; want one notice", n, c, w.labels(n))
+		}
+	}
+	for _, n := range m.close {
+		if c := w.notices(n, "close"); c != 1 || w.state(n) != "closed" {
+			t.Errorf("#%d: state %s, %d closing comments; want closed with one", n, w.state(n), c)
+		}
+	}
+	for _, n := range m.unstale {
+		if w.hasLabel(n, "stale") {
+			t.Errorf("#%d still stale", n)
 		}
 	}
 }
@@ -784,20 +804,7 @@ func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
 			t.Run(fmt.Sprintf("%d from the %s", status, from), func(t *testing.T) {
 				w := newWorld(t)
 				w.sfMixed()
-				var mu sync.Mutex
-				writes, limited := 0, 0
-				w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
-					mu.Lock()
-					defer mu.Unlock()
-					if r.Write {
-						writes++
-					}
-					if from == "first request" || writes >= 2 {
-						limited++
-						return fakegithub.SecondaryRateLimit(status, 5)
-					}
-					return nil
-				})
+				limited := sfLimitFrom(w, status, from == "first request")
 				rc := w.clock
 				res := w.sfRun(sfInputs, sfOpts{clock: rc})
 				if !errors.Is(res.Stopped, ghapi.ErrSecondary) {
@@ -812,27 +819,53 @@ func TestSafetyRepeatedSecondaryLimitsStopTheRun(t *testing.T) {
 				if reqs := w.fake.Requests(); reqs[len(reqs)-1].Fault == "" {
 					t.Errorf("requests after the run stopped on the secondary limit: last %s %s", reqs[len(reqs)-1].Method, reqs[len(reqs)-1].Path)
 				}
-				if limited > 6 {
-					t.Errorf("%d requests sent against a secondary limit (want 6: five waits at a slowing pace, then stop)", limited)
+				if *limited > 6 {
+					t.Errorf("%d requests sent against a secondary limit (want 6: five waits at a slowing pace, then stop)", *limited)
 				}
-				// Each refusal is waited out (retry-after 5s); shorter sleeps
-				// are the write pace, slowed after each refusal.
-				var total time.Duration
-				long := 0
-				for _, d := range rc.Waits() {
-					if d >= 5*time.Second {
-						long++
-					}
-					total += d
-				}
-				if long < limited-1 {
-					t.Errorf("%d waits of retry-after's 5s for %d refusals", long, limited)
-				}
-				if total > 6*time.Minute {
-					t.Errorf("waited %v in total", total)
-				}
+				checkSecondaryWaits(t, rc.Waits(), *limited)
 			})
 		}
+	}
+}
+
+// sfLimitFrom answers every request with a secondary limit of the status
+// (retry-after 5s), from the first request or from the second write on;
+// the count it returns is of the requests limited, read after the run.
+func sfLimitFrom(w *world, status int, fromFirst bool) *int {
+	var mu sync.Mutex
+	writes, limited := 0, 0
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Write {
+			writes++
+		}
+		if fromFirst || writes >= 2 {
+			limited++
+			return fakegithub.SecondaryRateLimit(status, 5)
+		}
+		return nil
+	})
+	return &limited
+}
+
+// checkSecondaryWaits checks that each refusal is waited out (retry-after
+// 5s); shorter sleeps are the write pace, slowed after each refusal.
+func checkSecondaryWaits(t *testing.T, waits []time.Duration, limited int) {
+	t.Helper()
+	var total time.Duration
+	long := 0
+	for _, d := range waits {
+		if d >= 5*time.Second {
+			long++
+		}
+		total += d
+	}
+	if long < limited-1 {
+		t.Errorf("%d waits of retry-after's 5s for %d refusals", long, limited)
+	}
+	if total > 6*time.Minute {
+		t.Errorf("waited %v in total", total)
 	}
 }
 
@@ -998,30 +1031,14 @@ func TestSafetyLostWriteAnswers(t *testing.T) {
 					// Not made, and no answer says so: the comment is not
 					// sent again in this run (GitHub could still make it
 					// late), its PR fails, and the next run finishes.
-					for _, f := range res.Failed() {
-						if !strings.Contains(f.Err, "outcome unknown") {
-							t.Errorf("#%d failed with %q, want its outcome unknown", f.Number, f.Err)
-						}
-					}
-					if len(res.Failed()) == 0 {
-						t.Error("no PR failed, but a comment's outcome was unknown")
-					}
+					checkOutcomeUnknown(t, res)
 					w.clock.Advance(time.Hour)
 					res = w.run(sfInputs)
 				}
 				if !res.OK() {
 					t.Errorf("failed %+v", res.Failed())
 				}
-				for _, n := range append(m.mark, m.close...) {
-					if c := w.notices(n, "stale"); c != 1 {
-						t.Errorf("#%d: %d stale notices", n, c)
-					}
-				}
-				for _, n := range m.close {
-					if c := w.notices(n, "close"); c != 1 {
-						t.Errorf("#%d: %d closing comments", n, c)
-					}
-				}
+				checkNoticesOnce(t, w, m)
 				if comment {
 					if w.fake.CountBy()["GET "+sfPRCommentsRoute] == 0 {
 						t.Error("a comment with an unknown outcome was not verified")
@@ -1029,6 +1046,36 @@ func TestSafetyLostWriteAnswers(t *testing.T) {
 				}
 				sfDiff(t, "after lost write answers", w.sfSnapshot(), want)
 			})
+		}
+	}
+}
+
+// checkOutcomeUnknown checks that some PR failed, and every one for its
+// comment's outcome being unknown.
+func checkOutcomeUnknown(t *testing.T, res sweep.Result) {
+	t.Helper()
+	for _, f := range res.Failed() {
+		if !strings.Contains(f.Err, "outcome unknown") {
+			t.Errorf("#%d failed with %q, want its outcome unknown", f.Number, f.Err)
+		}
+	}
+	if len(res.Failed()) == 0 {
+		t.Error("no PR failed, but a comment's outcome was unknown")
+	}
+}
+
+// checkNoticesOnce checks that each PR marked or closed has one stale
+// notice, and each closed one closing comment.
+func checkNoticesOnce(t *testing.T, w *world, m sfMixed) {
+	t.Helper()
+	for _, n := range append(m.mark, m.close...) {
+		if c := w.notices(n, "stale"); c != 1 {
+			t.Errorf("#%d: %d stale notices", n, c)
+		}
+	}
+	for _, n := range m.close {
+		if c := w.notices(n, "close"); c != 1 {
+			t.Errorf("#%d: %d closing comments", n, c)
 		}
 	}
 }
@@ -1119,8 +1166,6 @@ func TestSafetyPaginationUnderOthersWrites(t *testing.T) {
 
 func TestSafetyHostileText(t *testing.T) {
 	t.Parallel()
-	hostile := []string{"::error::x", "::add-mask::x", "line\nbreak", "a | b | c", "<img src=x onerror=alert(1)>",
-		"_GitHubActionsFileCommandDelimeter_", "ghadelimiter_1234", "%0A::warning::y"}
 	for _, staleLabel := range []string{"lifecycle/stale", "stale #1?", "stale label", "100%", "a/b/c", "état/périmé"} {
 		t.Run(staleLabel, func(t *testing.T) {
 			w := newWorld(t)
@@ -1129,56 +1174,13 @@ func TestSafetyHostileText(t *testing.T) {
 				"labels-to-remove-when-unstale", "needs info?,area/x #1,wait for:author",
 				"close-pr-label", "closed: stale|bot",
 				"stale-pr-message", "Hi {{author}}, labels {{labels}} ::error::nope\n_GitHubActionsFileCommandDelimeter_")
-			var mark []int
-			for i, h := range hostile {
-				n := w.pr(100+float64(i), func(is *fakegithub.Issue) {
-					is.Title = h
-					is.User = fakegithub.Person("u" + strconv.Itoa(i) + h)
-					is.Labels = []string{h}
-				})
-				mark = append(mark, n)
-			}
-			mk := func(d float64, labels ...string) int {
-				n := w.pr(d+90, func(is *fakegithub.Issue) { is.Title = hostile[int(d)%len(hostile)]; is.Labels = labels })
-				at := daysAgo(d)
-				w.fake.Label(n, action, at, staleLabel)
-				w.fake.Comment(n, action, at.Add(time.Second), fakegithub.StaleNoticeBody(staleLabel, at, ""))
-				return n
-			}
-			onlyStale := mk(10)
-			w.fake.Comment(onlyStale, bob, daysAgo(1), "::error::still here")
-			odd := mk(11, "needs info?", "area/x #1", "wait for:author", "keep|me")
-			w.fake.Comment(odd, bob, daysAgo(1), "<b>back</b>")
-			closing := mk(40, "x/y#z?")
-			merged := w.fake.AddPR(fakegithub.Issue{Title: "::add-mask::merged", User: alice, State: "closed", Labels: []string{staleLabel},
-				CreatedAt: daysAgo(200), UpdatedAt: daysAgo(2), ClosedAt: daysAgo(2), MergedAt: daysAgo(2)})
+			hw := newHostileWorld(w, staleLabel)
 
 			res := w.run(inputs)
 			if !res.OK() || res.Stopped != nil {
 				t.Fatalf("OK %v stopped %v failed %+v", res.OK(), res.Stopped, res.Failed())
 			}
-			for _, n := range mark {
-				if !w.hasLabel(n, staleLabel) || w.notices(n, "stale") != 1 {
-					t.Errorf("#%d not marked: %q", n, w.labels(n))
-				}
-			}
-			if w.hasLabel(onlyStale, staleLabel) {
-				t.Errorf("#%d: %q not removed", onlyStale, staleLabel)
-			}
-			if got := w.labels(odd); len(got) != 1 || got[0] != "keep|me" {
-				t.Errorf("#%d labels %q, want only keep|me", odd, got)
-			}
-			if w.state(closing) != "closed" || !w.hasLabel(closing, "closed: stale|bot") || !w.hasLabel(closing, "x/y#z?") || w.hasLabel(closing, staleLabel) {
-				t.Errorf("#%d: %s %q", closing, w.state(closing), w.labels(closing))
-			}
-			if w.hasLabel(merged, staleLabel) {
-				t.Errorf("merged #%d keeps %q", merged, staleLabel)
-			}
-			for _, it := range res.Marked() {
-				if i := slices.Index(mark, it.Number); i >= 0 && it.Title != hostile[i] {
-					t.Errorf("#%d title %q, want it as is (the report sanitises)", it.Number, it.Title)
-				}
-			}
+			hw.check(t, res)
 			// Second run: nothing left to do.
 			w.fake.Reset()
 			w.clock.Advance(time.Minute)
@@ -1187,6 +1189,78 @@ func TestSafetyHostileText(t *testing.T) {
 				t.Errorf("second run wrote %d times: %v", n, w.fake.WriteRequests())
 			}
 		})
+	}
+}
+
+// hostileTexts are titles, logins and labels that would be commands,
+// markup or delimiters if printed as they are.
+var hostileTexts = []string{"::error::x", "::add-mask::x", "line\nbreak", "a | b | c", "<img src=x onerror=alert(1)>",
+	"_GitHubActionsFileCommandDelimeter_", "ghadelimiter_1234", "%0A::warning::y"}
+
+// hostileWorld is TestSafetyHostileText's PRs: mark, one per hostile text,
+// to be marked; the others marked before, each with a story.
+type hostileWorld struct {
+	w                               *world
+	staleLabel                      string
+	mark                            []int
+	onlyStale, odd, closing, merged int
+}
+
+func newHostileWorld(w *world, staleLabel string) *hostileWorld {
+	hw := &hostileWorld{w: w, staleLabel: staleLabel}
+	for i, h := range hostileTexts {
+		n := w.pr(100+float64(i), func(is *fakegithub.Issue) {
+			is.Title = h
+			is.User = fakegithub.Person("u" + strconv.Itoa(i) + h)
+			is.Labels = []string{h}
+		})
+		hw.mark = append(hw.mark, n)
+	}
+	mk := func(d float64, labels ...string) int {
+		n := w.pr(d+90, func(is *fakegithub.Issue) { is.Title = hostileTexts[int(d)%len(hostileTexts)]; is.Labels = labels })
+		at := daysAgo(d)
+		w.fake.Label(n, action, at, staleLabel)
+		w.fake.Comment(n, action, at.Add(time.Second), fakegithub.StaleNoticeBody(staleLabel, at, ""))
+		return n
+	}
+	hw.onlyStale = mk(10)
+	w.fake.Comment(hw.onlyStale, bob, daysAgo(1), "::error::still here")
+	hw.odd = mk(11, "needs info?", "area/x #1", "wait for:author", "keep|me")
+	w.fake.Comment(hw.odd, bob, daysAgo(1), "<b>back</b>")
+	hw.closing = mk(40, "x/y#z?")
+	hw.merged = w.fake.AddPR(fakegithub.Issue{Title: "::add-mask::merged", User: alice, State: "closed", Labels: []string{staleLabel},
+		CreatedAt: daysAgo(200), UpdatedAt: daysAgo(2), ClosedAt: daysAgo(2), MergedAt: daysAgo(2)})
+	return hw
+}
+
+// check checks the first run: every hostile PR marked once with its title
+// reported as is, the answered ones un-staled with exactly the labels
+// asked removed, the old one closed, the merged one left alone.
+func (hw *hostileWorld) check(t *testing.T, res sweep.Result) {
+	t.Helper()
+	w, staleLabel := hw.w, hw.staleLabel
+	for _, n := range hw.mark {
+		if !w.hasLabel(n, staleLabel) || w.notices(n, "stale") != 1 {
+			t.Errorf("#%d not marked: %q", n, w.labels(n))
+		}
+	}
+	if w.hasLabel(hw.onlyStale, staleLabel) {
+		t.Errorf("#%d: %q not removed", hw.onlyStale, staleLabel)
+	}
+	if got := w.labels(hw.odd); len(got) != 1 || got[0] != "keep|me" {
+		t.Errorf("#%d labels %q, want only keep|me", hw.odd, got)
+	}
+	closing := hw.closing
+	if w.state(closing) != "closed" || !w.hasLabel(closing, "closed: stale|bot") || !w.hasLabel(closing, "x/y#z?") || w.hasLabel(closing, staleLabel) {
+		t.Errorf("#%d: %s %q", closing, w.state(closing), w.labels(closing))
+	}
+	if w.hasLabel(hw.merged, staleLabel) {
+		t.Errorf("merged #%d keeps %q", hw.merged, staleLabel)
+	}
+	for _, it := range res.Marked() {
+		if i := slices.Index(hw.mark, it.Number); i >= 0 && it.Title != hostileTexts[i] {
+			t.Errorf("#%d title %q, want it as is (the report sanitises)", it.Number, it.Title)
+		}
 	}
 }
 
@@ -1335,26 +1409,7 @@ func TestSafetySoak(t *testing.T) {
 	w.fake.AddSynthetic(2000, 7)
 	me := w.fake.Identity().Login
 	inputs := sfWith(sfQuick, "operations-per-run", "400", "exempt-pr-labels", "pinned", "exempt-draft-pr", "true")
-
-	var mu sync.Mutex
-	faultRNG := rand.New(rand.NewPCG(42, 1))
-	reqs, secondaries := 0, 0
-	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
-		mu.Lock()
-		defer mu.Unlock()
-		reqs++
-		if reqs%7 == 0 {
-			if r.Write && (reqs/7)%2 == 1 {
-				return fakegithub.FailAfterWrite()
-			}
-			return fakegithub.ServerError([]int{500, 502, 503}[(reqs/7)%3])
-		}
-		if faultRNG.IntN(150) == 0 {
-			secondaries++
-			return fakegithub.SecondaryRateLimit([]int{403, 429}[faultRNG.IntN(2)], faultRNG.IntN(90))
-		}
-		return nil
-	})
+	faults := soakFaults(w)
 
 	people := rand.New(rand.NewPCG(43, 2))
 	stops := map[string]int{}
@@ -1363,87 +1418,155 @@ func TestSafetySoak(t *testing.T) {
 		res := w.run(inputs)
 		stops[fmt.Sprint(res.Stopped)]++
 		marked, closed, unstaled = marked+len(res.Marked()), closed+len(res.Closed()), unstaled+len(res.Unstaled())
-		// A comment whose answer was a 5xx or lost is not sent again in
-		// the same run (GitHub may still make it): that PR fails for the
-		// run by design, and the next run finishes it. Any other failure
-		// is a bug.
-		for _, f := range res.Failed() {
-			if !strings.Contains(f.Err, "outcome unknown") {
-				t.Errorf("day %d: #%d failed: %s", day, f.Number, f.Err)
-			}
-		}
-		if res.ListingFailed() {
-			t.Errorf("day %d: run stopped: %v", day, res.Stopped)
-		}
+		checkSoakDay(t, day, res)
 		w.clock.Advance(24 * time.Hour)
-		for _, is := range w.fake.Issues() {
-			if is.IsPR && is.State == "open" && is.HasLabel("stale") && people.IntN(8) == 0 {
-				at := w.now().Add(-time.Duration(1+people.IntN(20)) * time.Hour)
-				w.fake.Comment(is.Number, fakegithub.Person("dev"+strconv.Itoa(1+people.IntN(200))), at, "Still working on it.")
-			}
-		}
+		soakPeopleAnswer(w, people)
 	}
+	reqs, secondaries := faults.counts()
 	t.Logf("soak: %d marked, %d closed, %d unstaled; stops %v; %d requests, %d secondary limits; %v",
 		marked, closed, unstaled, stops, reqs, secondaries, time.Since(start).Round(time.Millisecond))
 	if closed == 0 || marked == 0 || unstaled == 0 {
 		t.Errorf("the soak exercised too little: %d marked, %d closed, %d unstaled", marked, closed, unstaled)
 	}
 
-	// No duplicate notice for any mark, no more closing comments than closes.
 	for _, is := range w.fake.Issues() {
-		n := is.Number
-		seen := map[string]int{}
-		closes := 0
-		for _, c := range w.fake.Comments(n) {
-			if m := sfMarkedRE.FindStringSubmatch(c.Body); m != nil {
-				if seen[m[1]]++; seen[m[1]] == 2 {
-					t.Errorf("#%d: two stale notices for the mark of %s", n, m[1])
-				}
+		checkSoakNotices(t, w, is.Number, me)
+		checkSoakCloses(t, w, is, me)
+	}
+	checkSoakFinalRun(t, w, inputs)
+}
+
+// soakFaultCount counts the soak's requests and the secondary limits its
+// fault hook answered.
+type soakFaultCount struct {
+	mu                sync.Mutex
+	reqs, secondaries int
+}
+
+func (c *soakFaultCount) counts() (reqs, secondaries int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reqs, c.secondaries
+}
+
+// soakFaults has every seventh request fail (a 5xx, or a write whose answer
+// is lost) and about one in 150 meet a secondary rate limit.
+func soakFaults(w *world) *soakFaultCount {
+	c := &soakFaultCount{}
+	faultRNG := rand.New(rand.NewPCG(42, 1))
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.reqs++
+		reqs := c.reqs
+		if reqs%7 == 0 {
+			if r.Write && (reqs/7)%2 == 1 {
+				return fakegithub.FailAfterWrite()
 			}
-			if strings.Contains(c.Body, "<!-- stalepr:close") {
-				closes++
-			}
+			return fakegithub.ServerError([]int{500, 502, 503}[(reqs/7)%3])
 		}
-		ourCloses := 0
-		for _, e := range w.fake.Events(n) {
-			if e.Type == fakegithub.EventClosed && e.Actor.Login == me {
-				ourCloses++
-			}
+		if faultRNG.IntN(150) == 0 {
+			c.secondaries++
+			return fakegithub.SecondaryRateLimit([]int{403, 429}[faultRNG.IntN(2)], faultRNG.IntN(90))
 		}
-		if closes > ourCloses {
-			t.Errorf("#%d: %d closing comments for %d closes", n, closes, ourCloses)
+		return nil
+	})
+	return c
+}
+
+// checkSoakDay checks one day's run: it listed, and no PR failed but for a
+// comment whose outcome is unknown.
+func checkSoakDay(t *testing.T, day int, res sweep.Result) {
+	t.Helper()
+	// A comment whose answer was a 5xx or lost is not sent again in
+	// the same run (GitHub may still make it): that PR fails for the
+	// run by design, and the next run finishes it. Any other failure
+	// is a bug.
+	for _, f := range res.Failed() {
+		if !strings.Contains(f.Err, "outcome unknown") {
+			t.Errorf("day %d: #%d failed: %s", day, f.Number, f.Err)
 		}
 	}
+	if res.ListingFailed() {
+		t.Errorf("day %d: run stopped: %v", day, res.Stopped)
+	}
+}
 
-	// No wrong close: at each close, marked 30 days before and no person
-	// since the mark; never an exempt PR.
+// soakPeopleAnswer has people answer about one stale PR in eight.
+func soakPeopleAnswer(w *world, people *rand.Rand) {
 	for _, is := range w.fake.Issues() {
-		n := is.Number
-		evs, cms := w.fake.Events(n), w.fake.Comments(n)
-		for _, e := range evs {
-			if e.Type != fakegithub.EventClosed || e.Actor.Login != me {
-				continue
-			}
-			if is.Draft || is.HasLabel("pinned") {
-				t.Errorf("#%d: exempt PR closed at %s", n, e.At)
-			}
-			var mark time.Time
-			for _, l := range evs {
-				if l.Type == fakegithub.EventLabeled && strings.EqualFold(l.Label, "stale") && !l.At.After(e.At) {
-					mark = l.At
-				}
-			}
-			if mark.IsZero() || e.At.Sub(mark) < 30*24*time.Hour {
-				t.Errorf("#%d closed at %s, marked %s: not 30 days", n, e.At, mark)
-			}
-			if p := sfLastPerson(evs, cms, me, e.At); p.After(mark) || e.At.Sub(p) < 30*24*time.Hour {
-				t.Errorf("#%d closed at %s although a person acted at %s (marked %s)", n, e.At, p, mark)
-			}
+		if is.IsPR && is.State == "open" && is.HasLabel("stale") && people.IntN(8) == 0 {
+			at := w.now().Add(-time.Duration(1+people.IntN(20)) * time.Hour)
+			w.fake.Comment(is.Number, fakegithub.Person("dev"+strconv.Itoa(1+people.IntN(200))), at, "Still working on it.")
 		}
 	}
+}
 
-	// A fault-free run with room for everything writes only what the rules
-	// require, and leaves nothing to do.
+// checkSoakNotices checks PR n: no duplicate notice for any mark, no more
+// closing comments than closes.
+func checkSoakNotices(t *testing.T, w *world, n int, me string) {
+	t.Helper()
+	seen := map[string]int{}
+	closes := 0
+	for _, c := range w.fake.Comments(n) {
+		if m := sfMarkedRE.FindStringSubmatch(c.Body); m != nil {
+			if seen[m[1]]++; seen[m[1]] == 2 {
+				t.Errorf("#%d: two stale notices for the mark of %s", n, m[1])
+			}
+		}
+		if strings.Contains(c.Body, "<!-- stalepr:close") {
+			closes++
+		}
+	}
+	ourCloses := 0
+	for _, e := range w.fake.Events(n) {
+		if e.Type == fakegithub.EventClosed && e.Actor.Login == me {
+			ourCloses++
+		}
+	}
+	if closes > ourCloses {
+		t.Errorf("#%d: %d closing comments for %d closes", n, closes, ourCloses)
+	}
+}
+
+// checkSoakCloses checks that no close of PR is was wrong: at each close,
+// marked 30 days before and no person since the mark; never an exempt PR.
+func checkSoakCloses(t *testing.T, w *world, is fakegithub.Issue, me string) {
+	t.Helper()
+	n := is.Number
+	evs, cms := w.fake.Events(n), w.fake.Comments(n)
+	for _, e := range evs {
+		if e.Type != fakegithub.EventClosed || e.Actor.Login != me {
+			continue
+		}
+		if is.Draft || is.HasLabel("pinned") {
+			t.Errorf("#%d: exempt PR closed at %s", n, e.At)
+		}
+		mark := sfMarkBefore(evs, e.At)
+		if mark.IsZero() || e.At.Sub(mark) < 30*24*time.Hour {
+			t.Errorf("#%d closed at %s, marked %s: not 30 days", n, e.At, mark)
+		}
+		if p := sfLastPerson(evs, cms, me, e.At); p.After(mark) || e.At.Sub(p) < 30*24*time.Hour {
+			t.Errorf("#%d closed at %s although a person acted at %s (marked %s)", n, e.At, p, mark)
+		}
+	}
+}
+
+// sfMarkBefore is the time of the last stale label put on by at, or zero.
+func sfMarkBefore(evs []fakegithub.Event, at time.Time) time.Time {
+	var mark time.Time
+	for _, l := range evs {
+		if l.Type == fakegithub.EventLabeled && strings.EqualFold(l.Label, "stale") && !l.At.After(at) {
+			mark = l.At
+		}
+	}
+	return mark
+}
+
+// checkSoakFinalRun checks that a fault-free run with room for everything
+// writes only what the rules require, and leaves nothing to do.
+func checkSoakFinalRun(t *testing.T, w *world, inputs map[string]string) {
+	t.Helper()
 	w.fake.ClearFaults()
 	want := sfExpected(w, w.now())
 	w.fake.Reset()
