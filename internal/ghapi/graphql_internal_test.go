@@ -250,3 +250,22 @@ func TestGraphQLURL(t *testing.T) {
 		}
 	}
 }
+
+// A PR's error text is GitHub's words: cleaned like every error of the
+// client (the token hidden, control characters escaped).
+func TestGraphQLPartialErrorTextIsCleaned(t *testing.T) {
+	t.Parallel()
+	body := `{"data":{"viewer":{"login":"x"},"rateLimit":null,"repository":{"pullRequests":{"totalCount":1,` +
+		`"pageInfo":{"hasNextPage":false,"endCursor":"e"},"nodes":[` + gqlPR(1) + `]}}},` +
+		`"errors":[{"message":"ghs_secret\u001b[31m","path":["repository","pullRequests","nodes",0,"labels"]}]}`
+	var f firsts
+	srv, _ := script(t, answer(&f, 200, body))
+	c, _ := newTestClient(t, srv, Limits{})
+	listed, _, err := c.OpenPulls(context.Background(), sweep.Query{}, "")
+	if err != nil || len(listed) != 1 || listed[0].Err == nil {
+		t.Fatalf("listed %+v, err %v; want the PR with its error", listed, err)
+	}
+	if text := listed[0].Err.Error(); strings.Contains(text, "ghs_secret") || strings.Contains(text, "\x1b") {
+		t.Errorf("error text not cleaned: %q", text)
+	}
+}

@@ -377,7 +377,7 @@ func pulls[N any, P interface {
 			}
 			l := toListed(P(n))
 			if why, ok := bad[i]; ok {
-				l.Err = fmt.Errorf("read #%d: GitHub's answer for it is in error (%s): left untouched this run", l.PR.Number, why)
+				l.Err = c.redact(fmt.Errorf("read #%d: GitHub's answer for it is in error (%s): left untouched this run", l.PR.Number, why))
 			}
 			see(&page, q.Sort, l.PR.CreatedAt, l.PR.UpdatedAt)
 			listed = append(listed, listedNode[P]{Listed: l, node: P(n)})
