@@ -111,6 +111,7 @@ func (n tokenNames) replace(s string) string {
 // what the run did, and why it stopped where it did.
 func TestGoldenBusySandbox(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	got := goldenRun(t, true, []string{"-sandbox", filepath.Join("testdata", "sandbox"), "-sandbox-synthetic", "2000"})
 	testenv.Golden(t, filepath.Join("testdata", "golden", "sandbox-2000", "summary.md"), got["summary.md"])
 }

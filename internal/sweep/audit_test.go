@@ -12,6 +12,7 @@ import (
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // The closure audit end to end (README "Closure audit"): a repository that
@@ -259,6 +260,7 @@ func TestAuditReopenConcurrentRuns(t *testing.T) {
 // point per ghapi.PullsPerPage, and the listing stops at the window.
 func TestAuditCost(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	w := turnWorld(t)
 	const inWindow, older = 160, 100
 	for i := range inWindow {

@@ -10,6 +10,7 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // Quiet periods end to end through the HTTP path (README: "The rules",
@@ -168,6 +169,7 @@ func withQuiet(in map[string]string, periods string) map[string]string {
 // of it for one that started inside (the revived PR's new mark).
 func TestQuietFreeze(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	const controlDays = 60
 	control := newFreezeWorld(t)
 	plain := control.replay(t, controlDays, freezeInputs, nil)
