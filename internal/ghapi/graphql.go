@@ -129,17 +129,20 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	err := c.gql.Query(qctx, q, vars)
 	var env struct {
 		Errors gqlErrors `json:"errors"`
-		Data   *struct {
-			Repository json.RawMessage `json:"repository"`
-			RateLimit  *struct {
-				Cost      int       `json:"cost"`
-				Limit     int       `json:"limit"`
-				Remaining int       `json:"remaining"`
-				ResetAt   time.Time `json:"resetAt"`
-			} `json:"rateLimit"`
-		} `json:"data"`
+		Data   *envData  `json:"data"`
 	}
-	if cap.body != nil {
+	switch {
+	case cap.body == nil:
+	case err == nil && bytes.Contains(cap.body, []byte(`"data":{`)) && !bytes.Contains(cap.body, []byte(`"errors"`)):
+		// The common answer: githubv4 read it, it names no error. Only
+		// what the checks below read is decoded again, not the PRs.
+		env.Data = &envData{}
+		_ = json.Unmarshal(rateLimitOf(cap.body), &env.Data.RateLimit)
+		env.Data.Repository = json.RawMessage(`{}`)
+		if hasRepository(vars) && bytes.Contains(cap.body, []byte(`"repository":null`)) {
+			env.Data.Repository = nil
+		}
+	default:
 		_ = json.Unmarshal(cap.body, &env) // a body githubv4 could not decode fails below
 	}
 	if env.Data != nil && env.Data.RateLimit != nil {
@@ -196,6 +199,32 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 		return nil, &malformedError{route: "POST /graphql", why: "it holds no data and names no error"}
 	}
 	return pathed, nil
+}
+
+// envData is what query reads of an answer's data besides the caller.
+type envData struct {
+	Repository json.RawMessage `json:"repository"`
+	RateLimit  *struct {
+		Cost      int       `json:"cost"`
+		Limit     int       `json:"limit"`
+		Remaining int       `json:"remaining"`
+		ResetAt   time.Time `json:"resetAt"`
+	} `json:"rateLimit"`
+}
+
+// rateLimitOf is the rateLimit object of an answer, found without decoding
+// the rest: GraphQL answers it as a flat object of scalars; "null" when the
+// answer has none.
+func rateLimitOf(body []byte) []byte {
+	i := bytes.Index(body, []byte(`"rateLimit":`))
+	if i < 0 {
+		return []byte("null")
+	}
+	rest := body[i+len(`"rateLimit":`):]
+	if end := bytes.IndexByte(rest, '}'); len(rest) > 0 && rest[0] == '{' && end > 0 {
+		return rest[:end+1]
+	}
+	return []byte("null")
 }
 
 // hasRepository reports whether the query asks for a repository (its variables name it).
