@@ -197,6 +197,7 @@ func (w *world) checkReopened(t *testing.T, c auditCase) {
 // comment each.
 func TestAuditReopenCrashConverges(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	reopen := auditWith("reopen-wrongly-closed", "true")
 	ref, _ := auditWorld(t)
 	ref.run(reopen)

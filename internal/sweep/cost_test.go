@@ -130,6 +130,7 @@ func changedPRs(res sweep.Result) map[int]bool {
 // for the first run and for the run a day later.
 func TestRequestsWithinLowerBound(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	// 10,000 and 50,000 PRs take seconds each (minutes under -race): they
 	// run only when asked for (STALEPR_SLOW=1, as .ci/run does once).
 	sizes := []int{1000}

@@ -1084,6 +1084,7 @@ func checkNoticesOnce(t *testing.T, w *world, m sfMixed) {
 
 func TestSafetyPaginationUnderOwnWrites(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	w := newWorld(t)
 	var mark, closing, unstale []int
 	for i := 0; i < 260; i++ {
@@ -1131,6 +1132,7 @@ func TestSafetyPaginationUnderOwnWrites(t *testing.T) {
 // it must then be handled by the next run, never left behind for good.
 func TestSafetyPaginationUnderOthersWrites(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t)
 	w := newWorld(t)
 	var mark []int
 	for i := 0; i < 250; i++ {
