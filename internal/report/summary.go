@@ -445,14 +445,23 @@ func requests(r sweep.Result) string {
 
 // rateLeft is "977 of 1000 left", "977 left" when the limit is unknown, or
 // "unknown".
-func rateLeft(r sweep.Result) string {
+func rateLeft(r sweep.Result) string { return left(r.RateRemaining, r.RateLimit, "", "unknown") }
+
+// pointsLeft is the GraphQL points bucket as rateLeft words the REST one.
+func pointsLeft(r sweep.Result) string {
+	return left(r.PointsRemaining, r.PointsLimit, " points", "points left unknown")
+}
+
+// left words what is left of a bucket: remaining < 0 is unknown, limit <= 0
+// a limit GitHub did not tell.
+func left(remaining, limit int, unit, unknown string) string {
 	switch {
-	case r.RateRemaining < 0:
-		return "unknown"
-	case r.RateLimit <= 0:
-		return fmt.Sprintf("%d left", r.RateRemaining)
+	case remaining < 0:
+		return unknown
+	case limit <= 0:
+		return fmt.Sprintf("%d%s left", remaining, unit)
 	}
-	return fmt.Sprintf("%d of %d left", r.RateRemaining, r.RateLimit)
+	return fmt.Sprintf("%d of %d%s left", remaining, limit, unit)
 }
 
 // unreadNote says how many PRs GitHub's answers gave in error or left out
@@ -477,17 +486,6 @@ func apiUsage(r sweep.Result) string {
 		line += fmt.Sprintf(" GraphQL: %s of them, %s; %s.", queries, plural(r.Points, "point"), pointsLeft(r))
 	}
 	return line
-}
-
-// pointsLeft is the GraphQL points bucket as rateLeft words the REST one.
-func pointsLeft(r sweep.Result) string {
-	switch {
-	case r.PointsRemaining < 0:
-		return "points left unknown"
-	case r.PointsLimit <= 0:
-		return fmt.Sprintf("%d points left", r.PointsRemaining)
-	}
-	return fmt.Sprintf("%d of %d points left", r.PointsRemaining, r.PointsLimit)
 }
 
 // plural is "1 pull request" or "2 pull requests".
