@@ -492,29 +492,28 @@ func events(items []*timelineItem) []lifecycle.Event {
 	return out
 }
 
-// plainKinds are the events whose kind, actor and time are all the rules read.
+// plainKinds are the events whose kind, actor and time are all the rules
+// read, each with the fragment that holds them.
+var plainKinds = map[string]struct {
+	kind  lifecycle.EventKind
+	field func(*timelineItem) *plainEvent
+}{
+	"ReopenedEvent":       {lifecycle.Reopened, func(it *timelineItem) *plainEvent { return &it.ReopenedEvent }},
+	"ClosedEvent":         {lifecycle.Closed, func(it *timelineItem) *plainEvent { return &it.ClosedEvent }},
+	"ReadyForReviewEvent": {lifecycle.ReadyForReview, func(it *timelineItem) *plainEvent { return &it.ReadyForReviewEvent }},
+	"ConvertToDraftEvent": {lifecycle.ConvertedToDraft, func(it *timelineItem) *plainEvent { return &it.ConvertToDraftEvent }},
+	"RenamedTitleEvent":   {lifecycle.Renamed, func(it *timelineItem) *plainEvent { return &it.RenamedTitleEvent }},
+	"AssignedEvent":       {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.AssignedEvent }},
+	"UnassignedEvent":     {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.UnassignedEvent }},
+	"MilestonedEvent":     {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.MilestonedEvent }},
+	"DemilestonedEvent":   {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.DemilestonedEvent }},
+	"BaseRefChangedEvent": {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.BaseRefChangedEvent }},
+}
+
+// plain is the kind and fragment of a plain event; nil for any other item.
 func (it *timelineItem) plain() (lifecycle.EventKind, *plainEvent) {
-	switch it.Typename {
-	case "ReopenedEvent":
-		return lifecycle.Reopened, &it.ReopenedEvent
-	case "ClosedEvent":
-		return lifecycle.Closed, &it.ClosedEvent
-	case "ReadyForReviewEvent":
-		return lifecycle.ReadyForReview, &it.ReadyForReviewEvent
-	case "ConvertToDraftEvent":
-		return lifecycle.ConvertedToDraft, &it.ConvertToDraftEvent
-	case "RenamedTitleEvent":
-		return lifecycle.Renamed, &it.RenamedTitleEvent
-	case "AssignedEvent":
-		return lifecycle.Edited, &it.AssignedEvent
-	case "UnassignedEvent":
-		return lifecycle.Edited, &it.UnassignedEvent
-	case "MilestonedEvent":
-		return lifecycle.Edited, &it.MilestonedEvent
-	case "DemilestonedEvent":
-		return lifecycle.Edited, &it.DemilestonedEvent
-	case "BaseRefChangedEvent":
-		return lifecycle.Edited, &it.BaseRefChangedEvent
+	if p, ok := plainKinds[it.Typename]; ok {
+		return p.kind, p.field(it)
 	}
 	return lifecycle.Other, nil
 }
