@@ -157,6 +157,9 @@ func (s *sweeper) noteRecentlyClosed(ctx context.Context) {
 	if s.pol.DaysBeforeClose < 0 || s.res.Stopped != nil {
 		return
 	}
+	if a := s.res.Audit; a != nil && a.Complete && !a.Since.After(s.now.Add(-closedWindow)) {
+		return // the closure audit read these histories already, and noted our notices
+	}
 	since := s.now.Add(-closedWindow)
 	read := map[string]bool{}
 	for after := ""; !read[after]; {
