@@ -6,6 +6,7 @@ package main
 // needed) are the house.
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -126,4 +127,140 @@ func TestArchitecture(t *testing.T) {
 			t.Errorf("the README's imports block names %s, which is no package of the tree", name)
 		}
 	}
+}
+
+// TestWhereAWriteGoes checks the README's "a new write kind" where a test
+// can: every method of the sweep's Writer role is sent by a step of the
+// sweep (s.gh.Method), and every write Outcome has its case in steps
+// (steps.go). That ghapi.Client implements the role, the compiler checks
+// (main passes it as sweep.GitHub); the words, report's
+// TestEveryOutcomeWorded; the fake's route, the end-to-end tests, which the
+// fake's 404 fails.
+func TestWhereAWriteGoes(t *testing.T) {
+	t.Parallel()
+	sweepFiles := parseDir(t, "internal/sweep")
+	sent := map[string]bool{}
+	for _, f := range sweepFiles {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if inner, ok := sel.X.(*ast.SelectorExpr); ok && inner.Sel.Name == "gh" {
+					sent[sel.Sel.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	writer := interfaceMethods(t, sweepFiles, "Writer")
+	if len(writer) == 0 {
+		t.Fatal("no Writer interface in internal/sweep")
+	}
+	for _, m := range writer {
+		if !sent[m] {
+			t.Errorf("sweep.Writer's %s is sent by no step of the sweep (s.gh.%s)", m, m)
+		}
+	}
+	outs, cases := writeOutcomes(t, sweepFiles), stepsCases(sweepFiles)
+	if len(outs) == 0 {
+		t.Fatal("no write outcomes found in internal/sweep/steps.go")
+	}
+	for _, o := range outs {
+		if !cases[o] {
+			t.Errorf("the write outcome %s has no case in steps (internal/sweep/steps.go)", o)
+		}
+	}
+}
+
+// parseDir parses the production files of a package directory.
+func parseDir(t *testing.T, dir string) map[string]*ast.File {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*ast.File{}
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[filepath.Base(name)] = f
+	}
+	return files
+}
+
+// interfaceMethods are the methods the interface name declares itself.
+func interfaceMethods(t *testing.T, files map[string]*ast.File, name string) []string {
+	t.Helper()
+	var methods []string
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok || ts.Name.Name != name {
+				return true
+			}
+			for _, m := range ts.Type.(*ast.InterfaceType).Methods.List {
+				for _, id := range m.Names {
+					methods = append(methods, id.Name)
+				}
+			}
+			return false
+		})
+	}
+	return methods
+}
+
+// writeOutcomes are the Outcome constants declared before StillStale, the
+// first of the outcomes that write nothing (steps.go's order).
+func writeOutcomes(t *testing.T, files map[string]*ast.File) []string {
+	t.Helper()
+	f := files["steps.go"]
+	if f == nil {
+		t.Fatal("no internal/sweep/steps.go")
+	}
+	var outs []string
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			for _, id := range spec.(*ast.ValueSpec).Names {
+				switch {
+				case id.Name == "StillStale":
+					return outs
+				case id.Name != "_" && len(outs) > 0 || id.Name == "Unstaled":
+					outs = append(outs, id.Name)
+				}
+			}
+		}
+	}
+	return outs
+}
+
+// stepsCases are the names the case clauses of sweeper.steps' switch
+// name.
+func stepsCases(files map[string]*ast.File) map[string]bool {
+	cases := map[string]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Name.Name != "steps" || fn.Recv == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if cc, ok := n.(*ast.CaseClause); ok {
+					for _, e := range cc.List {
+						if id, ok := e.(*ast.Ident); ok {
+							cases[id.Name] = true
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return cases
 }

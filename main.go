@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/config"
-	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/fleet"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/report"
@@ -147,10 +146,10 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		out.Fail("", err.Error())
 		return ExitUsage
 	}
-	res, dashErr := sweepWithDashboard(ctx, client, cfg, func() sweep.Result { return sweep.Run(ctx, client, cfg, now, log) }, log)
+	res := sweep.Run(ctx, client, cfg, now, log, sweep.WithDashboard(report.Dashboard))
 	endLog()
-	if dashErr != nil {
-		out.Warn(dashErr.Error())
+	for _, w := range report.DashboardWarnings(res) {
+		out.Warn(w)
 	}
 	out.Line(report.Counts(res))
 	return finish(out, res, cfg.Repository(), extra)
@@ -299,34 +298,6 @@ func finish(out seam.Seam, res sweep.Result, repo, extra string) int {
 		}
 	}
 	return code
-}
-
-// sweepWithDashboard is the sweep, then the dashboard issue when
-// dashboard-issue is set: its requests are held back from the sweep's
-// budget, and the Result's request counts include them. It returns the
-// dashboard's error, if any, for a warning: the sweep's work stands.
-func sweepWithDashboard(ctx context.Context, client *ghapi.Client, cfg config.Config, res func() sweep.Result, log *logger) (sweep.Result, error) {
-	if cfg.DashboardIssue == "" {
-		return res(), nil
-	}
-	release := client.Hold(dashboard.Cost)
-	r := res()
-	release()
-	var err error
-	switch {
-	case r.ListingFailed(), errors.Is(r.Stopped, context.Canceled):
-		log.Printf("%s", report.DashboardNotSeen)
-	case r.WriteRefused() != nil:
-		log.Printf("%s", report.DashboardRefused)
-	default:
-		_, err = dashboard.Update(ctx, client, dashboard.Options{
-			Title: cfg.DashboardIssue, DryRun: cfg.DebugOnly, Self: r.Self, Now: r.Now,
-		}, report.Dashboard(r), log)
-	}
-	u := client.Usage()
-	r.Requests, r.Writes, r.ByRoute = u.Requests, u.Writes, u.ByRoute
-	r.RateLimit, r.RateRemaining = u.RateLimit, u.RateRemaining
-	return r, err
 }
 
 // logger writes one line per PR acted on (in Actions, the seam fences them

@@ -41,6 +41,9 @@ func TestRunDashboardIssue(t *testing.T) {
 	if !strings.Contains(o.summaryFile, "POST /repos/{owner}/{repo}/issues |") {
 		t.Errorf("the dashboard's create is not in the summary's API usage:\n%s", o.summaryFile)
 	}
+	if want := fmt.Sprintf("Dashboard issue: [#%d](", dash[0].Number); !strings.Contains(o.summaryFile, want) || !strings.Contains(o.summaryFile, ") created.") {
+		t.Errorf("the job summary does not say the dashboard issue was created (%q):\n%s", want, o.summaryFile)
+	}
 
 	// The next run: the sweep ignores the issue (it is no PR), and the
 	// dashboard is edited only if its content changed.
@@ -56,6 +59,30 @@ func TestRunDashboardIssue(t *testing.T) {
 	}
 	if strings.Contains(o.outputFile, "#"+strconv.Itoa(dash[0].Number)) || len(w.fake.Comments(dash[0].Number)) != 0 {
 		t.Errorf("the dashboard issue was acted on as a PR")
+	}
+	if !strings.Contains(o.summaryFile, fmt.Sprintf("Dashboard issue: [#%d](", dash[0].Number)) {
+		t.Errorf("the second run's summary does not say what happened to the dashboard issue:\n%s", o.summaryFile)
+	}
+}
+
+// A dashboard update GitHub refuses is a warning that says so, in the
+// summary too: the sweep's work stands, and the step does not fail for it.
+func TestRunDashboardFailureIsAWarning(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.InjectFault(fakegithub.FaultRule{Method: "POST", Route: "/repos/{owner}/{repo}/issues", Times: -1,
+		Fault: fakegithub.StatusFault(422, `{"message":"Validation Failed"}`)})
+	e := w.env(t)
+	e[inputVar("dashboard-issue")] = "Pull request queue"
+	o := runWith(t, e)
+	if o.code != 0 {
+		t.Fatalf("exit %d, want 0: the sweep's work stands\n%s", o.code, o)
+	}
+	if !strings.Contains(o.stdout, "::warning::dashboard issue not updated (the next run tries again): ") || !strings.Contains(o.stdout, "Validation Failed") {
+		t.Errorf("no warning for the dashboard's failure:\n%s", o.stdout)
+	}
+	if !strings.Contains(o.summaryFile, "Dashboard issue: failed (") {
+		t.Errorf("the summary does not say the dashboard failed:\n%s", o.summaryFile)
 	}
 }
 

@@ -1,9 +1,12 @@
-// Package dashboard keeps one living issue up to date with the queue of open
-// pull requests (input dashboard-issue): created once, found again with one
-// request, edited in place only when its content changed, never a second
-// one, and never a change to what people wrote outside its marked block.
+// Package dashboard owns the dashboard issue's text and the update it calls
+// for (input dashboard-issue), with no I/O: the hidden markers around the
+// block stalepr writes (a contract every version keeps reading), the merge
+// of a new block into a body people edit too, which labelled issues are
+// ours, and Decide: create once, edit in place only when the content
+// changed, leave alone what a person closed or unmarked, close the copies
+// two runs at once made.
 //
-// What the block holds is rendered by report.Dashboard; this package owns
-// the block's markers, the merge into a body, and the few requests of one
-// update, run after the sweep.
+// What the block holds is rendered by report.Dashboard; the sweep reads the
+// labelled issues and sends the update's writes through its one executor
+// (internal/sweep/dashboard.go), as it does every pull request's.
 package dashboard

@@ -198,3 +198,25 @@ func dueFirst(a, b time.Time) bool {
 	}
 	return a.Before(b)
 }
+
+// dashboardNote is what the summaries say of the dashboard issue: each item
+// of r.Dashboard in its outcome's words, its number shown by link and its
+// reason or error made safe by text; "" when dashboard-issue is off.
+func dashboardNote(r sweep.Result, link func(sweep.Item) string, text func(string, int) string) string {
+	if len(r.Dashboard) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(r.Dashboard))
+	for _, it := range r.Dashboard {
+		verb, detail := describe(it, r.DryRun)
+		part := verb
+		if it.Number > 0 {
+			part = link(it) + " " + verb
+		}
+		if detail != "" {
+			part += " (" + text(detail, maxReasonRunes) + ")"
+		}
+		parts = append(parts, part)
+	}
+	return "Dashboard issue: " + strings.Join(parts, "; ") + ".\n\n"
+}

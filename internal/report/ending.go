@@ -69,12 +69,19 @@ func OptedOut(path string) string {
 	return path + " has enabled: false: this repository opted out of the fleet's sweep"
 }
 
-// DashboardNotSeen and DashboardRefused say why the dashboard issue was
-// left as it was.
-const (
-	DashboardNotSeen = "dashboard issue not updated: the run did not see the whole queue"
-	DashboardRefused = "dashboard issue not updated: GitHub refuses this token's writes"
-)
+// DashboardWarnings are the warnings a run's dashboard issue calls for: each
+// failure of its update. The sweep's work stands, and the next run tries
+// again.
+func DashboardWarnings(res sweep.Result) []string {
+	var out []string
+	for _, it := range res.Dashboard {
+		if it.Outcome != sweep.Failed {
+			continue
+		}
+		out = append(out, "dashboard issue not updated (the next run tries again): "+oneLine(it.Err, maxErrRunes))
+	}
+	return out
+}
 
 // TokenFromShell names where a person at a terminal puts the token: the
 // CLI has no repo-token flag, only the environment variable env.

@@ -27,7 +27,25 @@ import (
 // command.
 func PRLine(it sweep.Item, dryRun bool) string {
 	verb, detail := describe(it, dryRun)
+	if it.Dashboard {
+		return dashLine(it, verb, detail)
+	}
 	return prLine(it, verb, detail)
+}
+
+// dashLine is the dashboard issue's line: "dashboard issue #12 updated",
+// with why when it was left alone or failed. Its title is dashboard-issue,
+// an input, not untrusted; the line is made safe all the same.
+func dashLine(it sweep.Item, verb, detail string) string {
+	line := "dashboard issue"
+	if it.Number > 0 {
+		line += " #" + strconv.Itoa(it.Number)
+	}
+	line += " " + verb
+	if detail != "" {
+		line += ": " + detail
+	}
+	return logSafe(line + " — " + strconv.Quote(oneLine(it.Title, maxTitleRunes)))
 }
 
 func describe(it sweep.Item, dry bool) (verb, detail string) {

@@ -75,6 +75,7 @@ func Summary(r sweep.Result, repo string) string {
 		b.WriteString("> [!CAUTION]\n> " + note + "\n\n")
 	}
 	writeCounts(&b, r)
+	b.WriteString(dashboardNote(r, func(it sweep.Item) string { return prLink(it.Number, it.URL) }, md))
 
 	if len(r.Queue) > 0 {
 		b.WriteString("### Open pull requests by last activity\n\n")

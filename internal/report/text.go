@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,6 +46,7 @@ func Text(r sweep.Result, repo string) string {
 		b.WriteString(note + "\n\n")
 	}
 	b.WriteString(tallyLine(r) + ".\n\n")
+	b.WriteString(dashboardNote(r, func(it sweep.Item) string { return "#" + strconv.Itoa(it.Number) }, oneLine))
 	writeTextTurns(&b, r)
 	writeTextAudit(&b, r)
 

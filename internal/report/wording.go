@@ -72,6 +72,13 @@ var outcomes = map[sweep.Outcome]outcomeRow{
 	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, nil, ""},
 	sweep.TurnLabeled:       {words{"turn label updated", "would update the turn label"}, nil, ""},
 	sweep.DuplicateDeleted:  {words{"duplicate notice deleted", "would delete duplicate notice"}, nil, ""},
+
+	// The dashboard issue's: its line (dashLine) and the summary's.
+	sweep.DashboardCreated:         {words{"created", "would be created"}, nil, ""},
+	sweep.DashboardEdited:          {words{"updated", "would be updated"}, nil, ""},
+	sweep.DashboardDuplicateClosed: {words{"closed", "would be closed"}, nil, ""},
+	sweep.DashboardUpToDate:        {words{"up to date", "up to date"}, nil, ""},
+	sweep.DashboardLeftAlone:       {words{"left alone", "left alone"}, nil, ""},
 }
 
 // wordsOf is an outcome's phrase.

@@ -52,7 +52,8 @@ func (s *sweeper) item(p op) Item {
 		Number: p.pr.Number, Title: p.pr.Title, URL: p.pr.URL,
 		Action: p.d.Action, Reason: p.d.Reason,
 		LastActivity: p.d.InactiveSince, InactiveDays: daysSince(p.d.InactiveSince, s.now),
-		CloseAt: s.pol.Due(p.d.CloseAt, s.now), // a close a quiet period holds: at its end
+		CloseAt:   s.pol.Due(p.d.CloseAt, s.now), // a close a quiet period holds: at its end
+		Dashboard: p.issue != nil,
 	}
 	return it
 }
@@ -74,8 +75,7 @@ func (s *sweeper) failItem(it Item, err error) {
 	} else {
 		s.causes[cause] = it.Number
 	}
-	s.res.Items = append(s.res.Items, it)
-	s.log.PR(it)
+	s.record(it)
 }
 
 // failCause is a failure's error less the PR's own number (in "#12" and

@@ -2,6 +2,7 @@ package sweep_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -430,4 +431,22 @@ func TestMemReopensAPRClosedOnTheReviewersTurn(t *testing.T) {
 	if !p.open || len(p.pr.Labels) != 0 {
 		t.Errorf("#%d open %v, labels %v: want open without close-pr-label", n, p.open, p.pr.Labels)
 	}
+}
+
+func (m *memGitHub) Hold(int) func() { return func() {} }
+
+// memGitHub keeps no issues: no test of it keeps a dashboard.
+func (m *memGitHub) LabelledIssues(_ context.Context, label string) ([]api.Issue, error) {
+	m.call("list issues labelled %s", label)
+	return nil, nil
+}
+
+func (m *memGitHub) CreateIssue(_ context.Context, title, _ string, _ []string) (api.Issue, error) {
+	m.write("create issue %q", title)
+	return api.Issue{}, errors.New("memGitHub keeps no issues")
+}
+
+func (m *memGitHub) EditIssue(_ context.Context, n int, _ string, _ bool) error {
+	m.write("edit issue #%d", n)
+	return errors.New("memGitHub keeps no issues")
 }

@@ -28,7 +28,13 @@ type op struct {
 	comment int64                // DuplicateDeleted
 	labels  lifecycle.TurnLabels // TurnLabeled
 	audit   *lifecycle.Audit     // Reopened: the close the audit replayed
+	issue   *issueOp             // the dashboard's operations: the issue, not a PR (dashboard.go)
 }
+
+// bounded reports whether o is a bounded write after the run's own work (a
+// duplicate notice, the dashboard issue): it runs after a stop, and the
+// transport alone keeps its budget.
+func (o op) bounded() bool { return o.out == DuplicateDeleted || o.issue != nil }
 
 // plan turns decisions into operations; the decisions that need no write
 // (skipped, kept, still stale) go straight into the result.
@@ -73,7 +79,7 @@ func (s *sweeper) apply(ctx context.Context, ops []op) {
 // them: a run never stops half-way through an operation for want of
 // requests.
 func (s *sweeper) execute(ctx context.Context, o *op) {
-	if s.res.Stopped != nil && o.out != DuplicateDeleted {
+	if s.res.Stopped != nil && !o.bounded() {
 		s.notReached(*o)
 		return
 	}
@@ -82,22 +88,25 @@ func (s *sweeper) execute(ctx context.Context, o *op) {
 		s.notReached(*o)
 		return
 	}
-	it := s.item(*o)
 	steps := s.steps(o)
-	if err := s.afford(o.out, steps); err != nil {
+	if err := s.afford(*o, steps); err != nil {
 		s.stopOn(err)
 		s.notReached(*o)
 		return
 	}
 	err := s.walk(ctx, steps)
+	it := s.item(*o) // after the steps, which may have named the issue they created
 	la, alone := asLeftAlone(err)
 	switch {
 	case err == nil:
 		s.done(*o, it)
 	case alone:
 		it.Outcome, it.Action, it.Reason = Skipped, lifecycle.Skip, la.reason
-		s.res.Items = append(s.res.Items, it)
-		s.log.PR(it)
+		s.record(it)
+	case o.issue != nil:
+		// The dashboard's failure, a stop or a refusal included, is its
+		// own: the sweep's work stands, and the run ends with a warning.
+		s.failItem(it, err)
 	case api.IsStop(err):
 		s.stopOn(err)
 		s.notReached(*o)
@@ -131,6 +140,9 @@ func (s *sweeper) walk(ctx context.Context, steps []step) error {
 		}
 		var err error
 		if (st.write || st.afterWrite) && s.cfg.DebugOnly {
+			if st.preview != nil {
+				s.log.Printf("%s", st.preview())
+			}
 			err = s.refuse(ctx, st)
 		} else {
 			err = st.send(ctx)
@@ -175,18 +187,36 @@ func (s *sweeper) refuse(ctx context.Context, st step) error {
 // would have been).
 func (s *sweeper) done(o op, it Item) {
 	it.Outcome = o.out
-	s.res.Items = append(s.res.Items, it)
 	if o.out == NudgeLabeled || o.out == TurnLabeled {
+		s.res.Items = append(s.res.Items, it)
 		return // the label of a nudge posted or a turn passed: nothing to tell
 	}
-	s.acted(o)
+	if o.issue == nil {
+		s.acted(o)
+	}
+	s.record(it)
+}
+
+// record reports an item and logs it: a PR's goes into Result.Items, the
+// dashboard issue's into Result.Dashboard.
+func (s *sweeper) record(it Item) {
+	if it.Dashboard {
+		s.res.Dashboard = append(s.res.Dashboard, it)
+	} else {
+		s.res.Items = append(s.res.Items, it)
+	}
 	s.log.PR(it)
 }
 
 // notReached counts a PR the run stopped before.
 func (s *sweeper) notReached(o op) {
-	if o.out == DuplicateDeleted {
-		return
+	if o.issue != nil {
+		it := s.item(o)
+		it.Outcome, it.Reason = DashboardLeftAlone, ReasonDashboardCancelled
+		s.record(it)
+	}
+	if o.bounded() {
+		return // not one of the PRs that need work
 	}
 	s.res.Left++
 	if errors.Is(s.res.Stopped, context.Canceled) && !s.saidCancelled {
@@ -198,10 +228,12 @@ func (s *sweeper) notReached(o op) {
 
 // afford says whether the budget pays for an operation's steps, keeping
 // what the read-back of this run's notices will need.
-func (s *sweeper) afford(out Outcome, steps []step) error {
-	if out == DuplicateDeleted {
-		// It may use rate-limit-reserve, which RequestsLeft keeps out: the
-		// transport enforces operations-per-run and the limit's end.
+func (s *sweeper) afford(o op, steps []step) error {
+	if o.bounded() {
+		// A duplicate's deletion may use rate-limit-reserve, which
+		// RequestsLeft keeps out; the dashboard's requests were set aside
+		// (dashboard.Cost): the transport enforces operations-per-run and
+		// the limit's end.
 		return nil
 	}
 	left := s.gh.RequestsLeft()

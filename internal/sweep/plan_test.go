@@ -110,6 +110,7 @@ func TestPlansGolden(t *testing.T) {
 			"close-pr-label": "closed-stale"},
 		"review-nudge":  {"days-before-review-nudge": "7", "review-nudge-label": "waiting-on-review"},
 		"closure-audit": {"audit-closed-days": "30", "reopen-wrongly-closed": "true", "close-pr-label": "closed-stale"},
+		"dashboard":     {"dashboard-issue": "Pull request queue"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -123,8 +124,22 @@ func TestPlansGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := &sweeper{cfg: cfg, pol: cfg.Policy, now: planNow}
-			testenv.Golden(t, filepath.Join("testdata", "plans", name+".txt"), renderPlan(inputs, s, planState()))
+			ops := planState()
+			if cfg.DashboardIssue != "" {
+				ops = append(ops, dashboardState()...)
+			}
+			testenv.Golden(t, filepath.Join("testdata", "plans", name+".txt"), renderPlan(inputs, s, ops))
 		})
+	}
+}
+
+// dashboardState is the dashboard issue's operations, after the sweep:
+// the creation (a run's first, or a dry run's), an edit, a copy closed.
+func dashboardState() []op {
+	return []op{
+		{out: DashboardCreated, issue: &issueOp{body: "block"}},
+		{out: DashboardEdited, pr: lifecycle.PR{Number: 30}, issue: &issueOp{body: "block"}},
+		{out: DashboardDuplicateClosed, pr: lifecycle.PR{Number: 31}, issue: &issueOp{body: "closed"}},
 	}
 }
 

@@ -44,6 +44,9 @@ type Reader interface {
 	Permission(ctx context.Context, login string) (lifecycle.Access, error)
 	Viewer(ctx context.Context) (login string, err error)
 	RecentComments(ctx context.Context, since time.Time) ([]Comment, error)
+	// LabelledIssues reads the issues (not PRs) carrying label, open and
+	// closed, oldest first: the dashboard issue's one read.
+	LabelledIssues(ctx context.Context, label string) ([]api.Issue, error)
 }
 
 // Writer is every change a sweep makes on GitHub.
@@ -58,6 +61,12 @@ type Writer interface {
 	ConvertToDraft(ctx context.Context, nodeID string) error
 	// Reopen reopens a closed pull request.
 	Reopen(ctx context.Context, number int) error
+	// CreateIssue opens an issue with its labels in the one request. It is
+	// not retried: a lost answer may hide an issue created.
+	CreateIssue(ctx context.Context, title, body string, labels []string) (api.Issue, error)
+	// EditIssue replaces an issue's body and, with close, closes it as not
+	// planned, in one request.
+	EditIssue(ctx context.Context, number int, body string, close bool) error
 }
 
 // Meter is the run's bookkeeping, kept by the adapter: what the run spent
@@ -70,6 +79,9 @@ type Meter interface {
 	RefuseWrite(ctx context.Context, n int) error
 	Usage() api.Usage
 	RequestsLeft() int
+	// Hold sets n requests of the budget aside for a step after the sweep
+	// (the dashboard's): until release, they count as spent.
+	Hold(n int) (release func())
 	WroteAs() string // the login of the comments this run created; "" before the first
 }
 

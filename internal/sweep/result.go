@@ -25,6 +25,10 @@ type Item struct {
 	// SameAs, on a Failed item, is the PR that failed first with the same
 	// error (its own number aside): the log and the summary say it once.
 	SameAs int
+	// Dashboard: the item is the dashboard issue (Result.Dashboard), not a
+	// PR; Number is 0 for one not created (a dry run's, or a failed
+	// creation), and Title is dashboard-issue.
+	Dashboard bool
 	// (Whose turn a PR is on is in its QueueItem: see Result.Queue.)
 }
 
@@ -78,6 +82,10 @@ type Result struct {
 	// Audit is the closure audit's findings; nil when audit-closed-days
 	// is off.
 	Audit *AuditResult
+	// Dashboard is what the run did to the dashboard issue (dashboard-issue):
+	// its update, one of the Dashboard outcomes or Failed, then any copy it
+	// closed; empty when dashboard-issue is off.
+	Dashboard []Item
 
 	// Stopped is why the run ended before it looked at everything; nil
 	// when it did not. Inspect it with errors.Is and errors.As: an api.Stop

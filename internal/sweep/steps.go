@@ -38,10 +38,17 @@ const (
 	Reopened                  // closed as stale on the reviewers' or maintainers' turn: our comment, labels off, reopened (audit.go)
 	DuplicateDeleted          // a concurrent run's copy of one of our notices, deleted
 
+	// The dashboard issue's writes (dashboard.go), after the run's own work.
+	DashboardCreated         // created, label and markers in one request, then listed again
+	DashboardEdited          // its marked block brought up to date
+	DashboardDuplicateClosed // a second copy two runs at once created, closed
+
 	// Outcomes that write nothing.
-	StillStale // stale, waiting: with its close date
-	Skipped    // exempt, filtered out, or left alone after a fresh read
-	Failed     // a read or write failed: left untouched this run
+	StillStale         // stale, waiting: with its close date
+	Skipped            // exempt, filtered out, or left alone after a fresh read
+	Failed             // a read or write failed: left untouched this run
+	DashboardUpToDate  // the dashboard issue already says it all
+	DashboardLeftAlone // the dashboard issue a person closed or unmarked, or a run that did not see the whole queue
 )
 
 // cleanUps are the outcomes that tidy after a close or a reopening.
@@ -88,6 +95,9 @@ var (
 	reqDraft         = request{name: "POST graphql", write: true, n: 1}
 	reqDeleteComment = request{name: "DELETE comment", write: true, n: 1}
 	reqReopen        = request{name: "PATCH pull", write: true, n: 1}
+	reqCreateIssue   = request{name: "POST issue", write: true, n: 1}
+	reqEditIssue     = request{name: "PATCH issue", write: true, n: 1}
+	reqIssuesAgain   = request{name: "GET issues", n: 1, afterWrite: true} // labelled issues, once ours is created
 )
 
 // step is one request of an operation. when, if set, is asked just before
@@ -97,6 +107,9 @@ type step struct {
 	when    func() bool
 	send    func(ctx context.Context) error
 	reserve bool // it may use rate-limit-reserve (api.MayUseReserve)
+	// preview, when set, is what a dry run shows in the log instead of
+	// sending the write (the dashboard's body).
+	preview func() string
 }
 
 // cost is the number of requests steps send at most.
@@ -153,6 +166,12 @@ func (s *sweeper) steps(o *op) []step {
 		return s.turnLabelSteps(o)
 	case Reopened:
 		return s.reopenSteps(o)
+	case DashboardCreated:
+		return s.createDashboardSteps(o)
+	case DashboardEdited:
+		return []step{s.editIssue(o, o.issue.body, false)}
+	case DashboardDuplicateClosed:
+		return []step{s.editIssue(o, o.issue.body, true)}
 	}
 	return nil
 }
@@ -485,7 +504,9 @@ var outcomeNames = map[Outcome]string{
 	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Nudged: "nudge",
 	NudgeLabeled: "nudge-label", TurnLabeled: "turn-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
 	CloseLabelCleaned: "clean-close-label", Reopened: "reopen", DuplicateDeleted: "delete-duplicate",
+	DashboardCreated: "create-dashboard", DashboardEdited: "edit-dashboard", DashboardDuplicateClosed: "close-dashboard-copy",
 	StillStale: "still-stale", Skipped: "skip", Failed: "fail",
+	DashboardUpToDate: "dashboard-up-to-date", DashboardLeftAlone: "dashboard-left-alone",
 }
 
 // String names the outcome, for plans and test messages.

@@ -55,6 +55,8 @@ type sweeper struct {
 
 	access        map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login (access.go)
 	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
+
+	render func(Result) string // the dashboard issue's content (WithDashboard); nil: none
 }
 
 type planned struct {
@@ -65,13 +67,19 @@ type planned struct {
 	labels lifecycle.TurnLabels  // the turn labels' (see nudge.go)
 }
 
-// Run performs one sweep. It never returns an error: every problem is in the
-// Result (Failed PRs, Stopped), so the summary can always be written.
-func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger) Result {
+// Run performs one sweep, then keeps the dashboard issue (WithDashboard).
+// It never returns an error: every problem is in the Result (Failed PRs,
+// Stopped), so the summary can always be written.
+func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger, opts ...Option) Result {
 	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
+	for _, o := range opts {
+		o(s)
+	}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.quietStart()
+	release := s.holdDashboard()
 	s.run(ctx)
+	release()
 	s.res.Queue = s.queueItems()
 	s.res.QuietHeld = s.heldCount()
 	s.res.MarksKnownUntil = s.markDue(s.res.ListedUntil)
@@ -81,6 +89,7 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 	if cutoff, ok := s.pol.StaleCutoff(now); ok {
 		s.res.StaleCutoff = cutoff
 	}
+	s.keepDashboard(ctx)
 	switch {
 	case len(s.self) > 0:
 		s.res.Self = s.self[0]
@@ -309,6 +318,15 @@ var errIdentityUnknown = errors.New("could not learn who the token acts as")
 // count as a person's comment and un-stale it, or a quote would close it.
 func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error {
 	if len(s.self) > 0 || !s.needsSelf(events) {
+		return nil
+	}
+	return s.knowSelf(ctx)
+}
+
+// knowSelf learns who the token acts as, asking GitHub once per run at
+// most; the error says why it is not known.
+func (s *sweeper) knowSelf(ctx context.Context) error {
+	if len(s.self) > 0 {
 		return nil
 	}
 	if login := s.gh.WroteAs(); login != "" {

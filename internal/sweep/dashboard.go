@@ -1,0 +1,221 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/stalepr/stalepr/internal/api"
+	"github.com/stalepr/stalepr/internal/dashboard"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// The dashboard issue (dashboard-issue) is kept after the sweep, from the
+// run's Result, by the same executor as every PR's writes: its budget, its
+// dry run (reads sent, writes refused, the body shown instead) and its
+// words. dashboard.Decide says what the update is; this file reads what it
+// needs and turns it into operations.
+
+// Option adds to what Run does.
+type Option func(*sweeper)
+
+// WithDashboard keeps the dashboard issue when dashboard-issue is set:
+// render turns the run's Result into what its marked block holds
+// (report.Dashboard).
+func WithDashboard(render func(Result) string) Option {
+	return func(s *sweeper) { s.render = render }
+}
+
+// Why the dashboard issue is not updated: the run did not see what it
+// would show, or could not reach it.
+const (
+	ReasonDashboardUnseen    lifecycle.Reason = "not updated: the run did not see the whole queue"
+	ReasonDashboardRefused   lifecycle.Reason = "not updated: GitHub refuses this token's writes"
+	ReasonDashboardCancelled lifecycle.Reason = "not updated: the run was cancelled"
+)
+
+// issueOp is what a dashboard operation writes, and what its steps learn.
+type issueOp struct {
+	body string // the body written: the new one, or a duplicate's closing one
+
+	created   api.Issue   // DashboardCreated: the issue GitHub answered with
+	createErr error       // and its error, trusted only after listing again
+	after     []api.Issue // ours, as the listing after the creation shows them
+}
+
+// dashboardOn reports whether the run keeps the dashboard issue.
+func (s *sweeper) dashboardOn() bool { return s.cfg.DashboardIssue != "" && s.render != nil }
+
+// holdDashboard sets the dashboard's requests aside from the sweep's
+// budget, until the release it returns.
+func (s *sweeper) holdDashboard() (release func()) {
+	if !s.dashboardOn() {
+		return func() {}
+	}
+	return s.gh.Hold(dashboard.Cost)
+}
+
+// keepDashboard brings the dashboard issue up to date with the run's
+// Result: one read finds our issues, Decide plans the update, the executor
+// sends it. After a creation, the listing again may show a concurrent
+// run's copy: every run then keeps the oldest and closes the others.
+func (s *sweeper) keepDashboard(ctx context.Context) {
+	if !s.dashboardOn() {
+		return
+	}
+	if why := s.dashboardUnseen(); why != "" {
+		s.record(s.dashboardItem(api.Issue{}, DashboardLeftAlone, why))
+		return
+	}
+	ours, err := s.ourDashboards(ctx)
+	if err != nil {
+		s.failItem(s.dashboardItem(api.Issue{}, Failed, ""), err)
+		return
+	}
+	content := s.render(s.res)
+	ops := s.dashboardOps(dashboard.Decide(ours, content, s.now), 0)
+	s.apply(ctx, ops)
+	for _, o := range ops {
+		if o.issue.after != nil {
+			s.apply(ctx, s.dashboardOps(dashboard.Decide(o.issue.after, content, s.now), o.pr.Number))
+		}
+	}
+}
+
+// dashboardUnseen is why the run must not update the dashboard issue; ""
+// when it may. A run its budget stopped still may: the budget held the
+// dashboard's requests back, and the block says what the run did not list.
+// Any other stop (a listing failed, the rate limit or its reserve, the
+// deadline) leaves nothing to spend on it, or nothing true to show.
+func (s *sweeper) dashboardUnseen() lifecycle.Reason {
+	switch stop := s.res.Stopped; {
+	case stop == nil, errors.Is(stop, api.Budget):
+		return ""
+	case s.res.WriteRefused() != nil:
+		return ReasonDashboardRefused
+	case errors.Is(stop, context.Canceled):
+		return ReasonDashboardCancelled
+	}
+	return ReasonDashboardUnseen
+}
+
+// ourDashboards lists the dashboard issues stalepr's identity wrote,
+// oldest first. An identity GitHub does not tell is an error: without it
+// no issue can be told ours, and creating one could make a second.
+func (s *sweeper) ourDashboards(ctx context.Context) ([]api.Issue, error) {
+	list, err := s.gh.LabelledIssues(ctx, dashboard.Label)
+	if err != nil {
+		return nil, fmt.Errorf("find the dashboard issue: %w", err)
+	}
+	if len(list) == 0 {
+		return nil, nil
+	}
+	if err := s.knowSelf(ctx); err != nil {
+		return nil, fmt.Errorf("dashboard issue left alone: %w", err)
+	}
+	return dashboard.Ours(list, s.self[0]), nil
+}
+
+// dashboardOps are a plan's operations; the items of an update that writes
+// nothing are recorded at once. created is the issue this run just created
+// (0 before): found up to date, it is not reported twice.
+func (s *sweeper) dashboardOps(p dashboard.Plan, created int) []op {
+	var ops []op
+	for _, d := range p.Duplicates {
+		o := s.dashboardOp(DashboardDuplicateClosed, d, dashboard.DuplicateBody(p.Issue.Number))
+		o.d.Reason = lifecycle.Reason(fmt.Sprintf("a copy of #%d, made by two runs at once", p.Issue.Number))
+		ops = append(ops, o)
+	}
+	switch p.Action {
+	case dashboard.Create:
+		ops = append(ops, s.dashboardOp(DashboardCreated, api.Issue{}, p.Body))
+	case dashboard.Edit:
+		ops = append(ops, s.dashboardOp(DashboardEdited, p.Issue, p.Body))
+	case dashboard.UpToDate:
+		if p.Issue.Number != created {
+			s.record(s.dashboardItem(p.Issue, DashboardUpToDate, ""))
+		}
+	case dashboard.LeftAlone:
+		s.record(s.dashboardItem(p.Issue, DashboardLeftAlone, lifecycle.Reason(p.Reason)))
+	}
+	return ops
+}
+
+func (s *sweeper) dashboardOp(out Outcome, is api.Issue, body string) op {
+	return op{out: out, pr: lifecycle.PR{Number: is.Number, Title: s.cfg.DashboardIssue, URL: is.URL}, issue: &issueOp{body: body}}
+}
+
+func (s *sweeper) dashboardItem(is api.Issue, out Outcome, why lifecycle.Reason) Item {
+	it := s.item(s.dashboardOp(out, is, ""))
+	it.Outcome, it.Reason = out, why
+	return it
+}
+
+// createDashboardSteps create the issue with its label and markers in one
+// request, so it is found from the moment it exists, then list again: an
+// answer lost on the way back may hide an issue GitHub created, and a
+// concurrent run may have created one too.
+func (s *sweeper) createDashboardSteps(o *op) []step {
+	d := o.issue
+	create := step{request: reqCreateIssue,
+		preview: func() string {
+			return fmt.Sprintf("dashboard issue: the body a real run would create %q with:\n%s", s.cfg.DashboardIssue, d.body)
+		},
+		send: func(ctx context.Context) error {
+			created, err := s.gh.CreateIssue(ctx, s.cfg.DashboardIssue, d.body, []string{dashboard.Label})
+			if api.IsStop(err) {
+				return fmt.Errorf("create the dashboard issue: %w", err)
+			}
+			d.created, d.createErr = created, err
+			o.pr.Number, o.pr.URL = created.Number, created.URL
+			return nil
+		}}
+	relist := step{request: reqIssuesAgain, send: func(ctx context.Context) error { return s.dashboardCreated(ctx, o) }}
+	return []step{create, relist}
+}
+
+// dashboardCreated lists our issues after the creation and says whether it
+// took: the create's error stands only when no issue of ours shows up.
+func (s *sweeper) dashboardCreated(ctx context.Context, o *op) error {
+	d := o.issue
+	ours, err := s.ourDashboards(ctx)
+	switch {
+	case err != nil && d.createErr != nil:
+		return fmt.Errorf("create the dashboard issue: %w", d.createErr)
+	case err != nil:
+		s.log.Printf("dashboard issue: created #%d; could not list again to look for a concurrent run's copy (%v): the next run does", d.created.Number, err)
+		return nil
+	case len(ours) == 0 && d.createErr != nil:
+		return fmt.Errorf("create the dashboard issue: %w", d.createErr)
+	case len(ours) == 0:
+		// Created, but not found by its label: GitHub drops labels set by
+		// a token without push access. Say so rather than create one a run.
+		return fmt.Errorf("created the dashboard issue #%d, but GitHub did not keep its label %q, "+
+			"so the next run would not find it: give the workflow issues: write, then close #%d", d.created.Number, dashboard.Label, d.created.Number)
+	}
+	if d.createErr != nil {
+		// The answer was lost: ours is the newest.
+		is := ours[len(ours)-1]
+		o.pr.Number, o.pr.URL = is.Number, is.URL
+	}
+	d.after = ours
+	return nil
+}
+
+// editIssue writes a dashboard issue's body, closing it when close is set
+// (a duplicate).
+func (s *sweeper) editIssue(o *op, body string, close bool) step {
+	n := o.pr.Number
+	st := step{request: reqEditIssue, send: func(ctx context.Context) error {
+		if err := s.gh.EditIssue(ctx, n, body, close); err != nil {
+			return fmt.Errorf("update the dashboard issue #%d: %w", n, err)
+		}
+		return nil
+	}}
+	if !close {
+		st.preview = func() string {
+			return fmt.Sprintf("dashboard issue: the body a real run would write to #%d:\n%s", n, body)
+		}
+	}
+	return st
+}
