@@ -137,6 +137,16 @@ func (e *htmlError) Error() string {
 	return fmt.Sprintf("%s: %s answered an HTML page (HTTP %d), not JSON", e.route, e.host, e.status)
 }
 
+// noGraphQLError is a 404 from the GraphQL endpoint itself. GitHub's
+// GraphQL API answers a missing repository with 200 and a NOT_FOUND error,
+// so a 404 means no GraphQL API at that address: a wrong GITHUB_API_URL, a
+// proxy, or a server that is not GitHub.
+type noGraphQLError struct{ url string }
+
+func (e *noGraphQLError) Error() string {
+	return "POST " + e.url + " answered 404: no GraphQL API there"
+}
+
 // redirectError is a redirect to a host other than the API's, not followed so
 // that the token (added to every request by oauth2.Transport) stays with
 // the API host.
@@ -236,6 +246,7 @@ func classify(err error, op opKind, s scene) *Problem {
 		bad   *malformedError
 		html  *htmlError
 		redir *redirectError
+		nogql *noGraphQLError
 		er    *github.ErrorResponse
 	)
 	p := &Problem{Err: err}
@@ -279,6 +290,11 @@ func classify(err error, op opKind, s scene) *Problem {
 		p.What = fmt.Sprintf("%s answered an HTML page (HTTP %d) instead of the API's JSON", html.host, html.status)
 		p.Advice = "GITHUB_API_URL must be the API root, such as https://" + html.host + "/api/v3 on Enterprise Server " +
 			"(https://api.github.com for github.com), not the web address https://" + html.host
+	case errors.As(err, &nogql):
+		p.Class = NotTheAPI
+		p.What = "GitHub's GraphQL API is not at " + nogql.url + " (it answered 404)"
+		p.Advice = "stalepr reads pull requests through GraphQL (github.com, or Enterprise Server 3.0 or later, at https://HOST/api/graphql): " +
+			"check that " + apiRoot + ", and that no proxy in between keeps /graphql from it"
 	case errors.As(err, &redir):
 		p.Class = OffHostRedirect
 		p.What = redir.Error()

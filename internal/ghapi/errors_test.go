@@ -66,8 +66,12 @@ func TestRepositoryNotFoundOnTheListing(t *testing.T) {
 	c, _ := newTestClient(t, srv, Limits{})
 	_, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1)
 	checkExplained(t, err, RepoNotFound, "o/r", "does not exist or this token cannot see it", "repository input")
-	_, _, err = c.OpenPulls(context.Background(), sweep.Query{}, "")
-	checkExplained(t, err, RepoNotFound, "o/r")
+	// GraphQL's word for it: 200, and a NOT_FOUND error on the repository.
+	gql, _ := script(t, status(200, map[string]string{"Content-Type": "application/json"},
+		`{"data":{"repository":null},"errors":[{"type":"NOT_FOUND","path":["repository"],"message":"Could not resolve to a Repository with the name 'o/r'."}]}`))
+	gc, _ := newTestClient(t, gql, Limits{})
+	_, _, err = gc.OpenPulls(context.Background(), sweep.Query{}, "")
+	checkExplained(t, err, RepoNotFound, "o/r", "does not exist or this token cannot see it")
 
 	// On one pull request a 404 means "gone": not a missing repository,
 	// and callers still see it as such.
@@ -435,5 +439,19 @@ func TestMissingPermissionInATerminal(t *testing.T) {
 				t.Errorf("%s in a terminal: %q speaks of a workflow's permissions", name, msg)
 			}
 		}
+	}
+}
+
+// TestGraphQL404MeansNoGraphQLAPI: GitHub answers a missing repository's
+// query with 200 and NOT_FOUND, so a 404 from the GraphQL endpoint itself
+// is no API there, not a missing repository.
+func TestGraphQL404MeansNoGraphQLAPI(t *testing.T) {
+	t.Parallel()
+	srv, _ := script(t, status(404, map[string]string{"Content-Type": "application/json"}, `{"message":"Not Found"}`))
+	c, _ := newTestClient(t, srv, Limits{})
+	_, _, err := c.OpenPulls(context.Background(), sweep.Query{}, "")
+	checkExplained(t, err, NotTheAPI, "GraphQL API is not at "+srv.URL, "/api/graphql", "API root")
+	if strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("a 404 of the GraphQL endpoint is taken for a missing repository: %v", err)
 	}
 }

@@ -161,6 +161,8 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 		return nil, err // no answer: the transport's error (a stop, a failure)
 	case shrink && shrinks(cap.status):
 		return nil, errShrink
+	case cap.status == http.StatusNotFound:
+		return nil, &noGraphQLError{url: c.graphqlURL()}
 	case cap.status != http.StatusOK:
 		// go-github's reading of an error answer, so it is classified
 		// (and explained) as a REST one is.
