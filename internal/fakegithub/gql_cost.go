@@ -34,7 +34,10 @@ type queryCost struct {
 	// readsPRs: the query selects pullRequests or pullRequest (for the
 	// faults that act on a pull request).
 	readsPRs bool
-	errs     []gqlError
+	// readsObject: the query selects Repository.object (for the faults
+	// that act on it).
+	readsObject bool
+	errs        []gqlError
 }
 
 // points is the query's cost in rate-limit points.
@@ -63,6 +66,7 @@ func (w costWalker) walk(sel ast.SelectionSet, mult int, path []any) {
 			if s.Name == "pullRequests" || s.Name == "pullRequest" {
 				w.q.readsPRs = true
 			}
+			w.q.readsObject = w.q.readsObject || s.Name == "object"
 			if !isConnection(s) {
 				w.walk(s.SelectionSet, mult, p)
 				continue

@@ -134,6 +134,10 @@ type GraphQLFault struct {
 	Timeline bool
 	// HTTP403 (rate-limited): the newer 403 shape instead of HTTP 200.
 	HTTP403 bool
+	// Object (timeout, partial, missing): the fault applies only to a query
+	// reading Repository.object (the head's ancestry), and a partial answer
+	// has the error on that object (null), a missing one the object null.
+	Object bool
 }
 
 // appliesTo reports whether the fault would change the answer to a GraphQL
@@ -163,8 +167,10 @@ func (gf *GraphQLFault) appliesTo(body []byte) bool {
 		return false
 	}
 	q := analyse(doc, op, vars)
-	switch gf.Kind {
-	case GraphQLTimeout:
+	switch {
+	case gf.Object:
+		return q.readsObject
+	case gf.Kind == GraphQLTimeout:
 		return gf.AbovePRs == 0 || q.prPage > gf.AbovePRs
 	default:
 		return q.readsPRs

@@ -37,6 +37,13 @@ type Options struct {
 	// (DecideTurnLabels); a maintainer adding one by hand hands the turn
 	// to that party.
 	AuthorTurnLabel, ReviewersTurnLabel string
+	// Ancestry is the head commit's first-parent chain, head first, as the
+	// sweep read it for a PR whose history could not tell who moved the
+	// head (Activity.NeedsAncestry); nil when not read. AssumeOnlyBots is
+	// the sweep's question before it reads: what if the chain proves that
+	// only bots moved it (does reading it change a decision?).
+	Ancestry       []Commit
+	AssumeOnlyBots bool
 }
 
 // Options are the Summarize options of a policy, for self.
