@@ -134,7 +134,7 @@ type GraphQLFault struct {
 	Timeline bool
 	// HTTP403 (rate-limited): the newer 403 shape instead of HTTP 200.
 	HTTP403 bool
-	// Object (timeout, partial, missing): the fault applies only to a query
+	// Object: the fault applies only to a query
 	// reading Repository.object (the head's ancestry), and a partial answer
 	// has the error on that object (null), a missing one the object null.
 	Object bool
@@ -147,7 +147,7 @@ type GraphQLFault struct {
 // AbovePRs (AbovePRs 0: to every valid query), partial and missing to a
 // query reading pull requests, rate-limited to every request.
 func (gf *GraphQLFault) appliesTo(body []byte) bool {
-	if gf.Kind == GraphQLRateLimited {
+	if gf.Kind == GraphQLRateLimited && !gf.Object {
 		return true
 	}
 	var req struct {
