@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"cmp"
 	"sort"
 	"strings"
 	"time"
@@ -124,7 +125,12 @@ type Activity struct {
 	// old): only the head's ancestry tells (Options.Ancestry). Until it is
 	// read, the push is taken for a person's (PushedAfterMark,
 	// AuthorPushedAfterMark): in doubt, not closed.
-	NeedsAncestry    bool
+	NeedsAncestry bool
+	// AncestryFrom, with NeedsAncestry: the commit whose ancestry is read
+	// next, the head or where the chain read so far ends before the mark's
+	// head through commits that do not count.
+	AncestryFrom string
+
 	CloseNoticeAt    time.Time // our closing comment for that mark; zero when none
 	LastPersonAt     time.Time // the last thing a person did; zero when nothing seen
 	LastPersonLogin  string
@@ -188,10 +194,11 @@ func SummarizeWith(pr PR, events []Event, staleLabel string, o Options) Activity
 		f.add(e)
 	}
 	a := f.activity()
-	var unproven, authorUnproven bool
-	a.PushedAfterMark, unproven = pushedAfterMark(pr, events, a.MarkHead, a.MarkedAt, w.counts, o)
-	a.AuthorPushedAfterMark, authorUnproven = pushedAfterMark(pr, events, a.MarkHead, a.MarkedAt, w.byAuthor, o)
-	a.NeedsAncestry = unproven || authorUnproven
+	var more, authorMore string
+	a.PushedAfterMark, more = pushedAfterMark(pr, events, a.MarkHead, a.MarkedAt, w.counts, o)
+	a.AuthorPushedAfterMark, authorMore = pushedAfterMark(pr, events, a.MarkHead, a.MarkedAt, w.byAuthor, o)
+	a.AncestryFrom = cmp.Or(more, authorMore)
+	a.NeedsAncestry = a.AncestryFrom != ""
 	a.Unsure = w.unsureLogins()
 	return explain(a, pr)
 }
@@ -487,24 +494,25 @@ func pushedSinceMark(events []Event, markHead string, counts func(Event) bool) b
 }
 
 // pushedAfterMark is pushedSinceMark where the history proves it. Where it
-// cannot (unproven: the head moved and only events that do not count are
-// dated after the mark), the head's ancestry answers when the sweep read
-// it (Options.Ancestry, Options.AssumeOnlyBots); unread, in doubt a
-// person pushed, and unproven says it is worth reading.
-func pushedAfterMark(pr PR, events []Event, markHead string, markedAt time.Time, counts func(Event) bool, o Options) (pushed, unproven bool) {
+// cannot (the head moved and only events that do not count are dated
+// after the mark), the head's ancestry as far as the sweep read it answers
+// (Options.Ancestry). Unread, or read only part of the way, in doubt a
+// person pushed, and more says where reading goes on: the head, or the
+// commit where the chain read so far ends ("" when the answer is proven).
+// Options.AssumeOnlyBots takes what is not read for bots' commits.
+func pushedAfterMark(pr PR, events []Event, markHead string, markedAt time.Time, counts func(Event) bool, o Options) (pushed bool, more string) {
 	if hasParents(events, markHead) {
-		return pushedSinceMark(events, markHead, counts), false
+		return pushedSinceMark(events, markHead, counts), ""
 	}
-	pushed, unproven = pushedSinceMarkNoParents(pr, events, markHead, markedAt, counts)
-	switch {
-	case !unproven:
-		return pushed, false
-	case o.AssumeOnlyBots:
-		return false, false
-	case o.Ancestry != nil:
-		return ancestryPushed(pr.HeadSHA, markHead, o.Ancestry, counts), false
+	pushed, unproven := pushedSinceMarkNoParents(pr, events, markHead, markedAt, counts)
+	if !unproven {
+		return pushed, ""
 	}
-	return true, true
+	pushed, more = ancestryPushed(pr.HeadSHA, markHead, o.Ancestry, counts)
+	if more != "" && o.AssumeOnlyBots {
+		return false, ""
+	}
+	return pushed, more
 }
 
 // hasParents reports whether the history names commits' parents (REST's
@@ -566,10 +574,11 @@ func (c Commit) event() Event {
 
 // ancestryPushed walks chain (head first) from head back to the mark's
 // head through first parents and commits that do not count: reaching it,
-// only they moved the head. A commit that counts, a root, or a chain that
-// ends before the mark's head (a rewrite, a merge made on another line,
-// more commits than were read) is a person's push: in doubt, not closed.
-func ancestryPushed(head, markHead string, chain []Commit, counts func(Event) bool) bool {
+// only they moved the head. A commit that counts, or a root, is a
+// person's push; so is, in doubt, a chain that ends before the mark's
+// head (a rewrite, a merge made on another line, more commits than were
+// read), and more names the commit it ends at, whose ancestry would tell.
+func ancestryPushed(head, markHead string, chain []Commit, counts func(Event) bool) (pushed bool, more string) {
 	read := make(map[string]Commit, len(chain))
 	for _, c := range chain {
 		read[strings.ToLower(c.SHA)] = c
@@ -577,15 +586,18 @@ func ancestryPushed(head, markHead string, chain []Commit, counts func(Event) bo
 	cur := head
 	for range len(chain) + 1 {
 		if strings.EqualFold(cur, markHead) {
-			return false
+			return false, ""
 		}
 		c, ok := read[strings.ToLower(cur)]
-		if !ok || c.Parent == "" || counts(c.event()) {
-			return true
+		switch {
+		case !ok:
+			return true, cur
+		case c.Parent == "" || counts(c.event()):
+			return true, ""
 		}
 		cur = c.Parent
 	}
-	return true // a chain that loops
+	return true, "" // a chain that loops
 }
 
 func removeFold(list []string, s string) []string {

@@ -36,14 +36,14 @@ func TestPushedAfterMarkByAncestry(t *testing.T) {
 		opts     lifecycle.Options
 		pushed   bool
 		byAuthor bool
-		needs    bool
+		from     string // where the ancestry is read (on) from; "": proven
 	}{
 		{name: "the head where the mark left it", head: "a1"},
 		{name: "a person's commit dated after the mark", head: "p2", after: []lifecycle.Event{commit("p2", daysAgo(1), false, author)},
 			pushed: true, byAuthor: true},
 		{name: "a move no dated event explains", head: "p2", pushed: true, byAuthor: true},
 		{name: "a bot's commit on top, ancestry unread: in doubt a person's", head: "b2", after: []lifecycle.Event{botOnTop},
-			pushed: true, byAuthor: true, needs: true},
+			pushed: true, byAuthor: true, from: "b2"},
 		{name: "a bot's commit on the mark's head", head: "b2", after: []lifecycle.Event{botOnTop},
 			opts: lifecycle.Options{Ancestry: []lifecycle.Commit{bot("b2", "a1")}}},
 		{name: "two bots' commits on the mark's head (SHAs in any case)", head: "B3", after: []lifecycle.Event{botOnTop, commit("b3", daysAgo(0.5), true, "")},
@@ -52,26 +52,34 @@ func TestPushedAfterMarkByAncestry(t *testing.T) {
 			after:  []lifecycle.Event{commit("p1", daysAgo(40), false, author), botOnTop},
 			opts:   lifecycle.Options{Ancestry: []lifecycle.Commit{bot("b2", "p1"), person("p1", "a1", author)}},
 			pushed: true, byAuthor: true},
-		{name: "the chain read ends before the mark's head", head: "b2", after: []lifecycle.Event{botOnTop},
-			opts: lifecycle.Options{Ancestry: []lifecycle.Commit{bot("b2", "b1"), bot("b1", "b0")}}, pushed: true, byAuthor: true},
+		{name: "the chain read ends before the mark's head: read on", head: "b2", after: []lifecycle.Event{botOnTop},
+			opts: lifecycle.Options{Ancestry: []lifecycle.Commit{bot("b2", "b1"), bot("b1", "b0")}}, pushed: true, byAuthor: true, from: "b0"},
+		{name: "read on, to the mark's head", head: "b2", after: []lifecycle.Event{botOnTop},
+			opts: lifecycle.Options{Ancestry: []lifecycle.Commit{bot("b2", "b1"), bot("b1", "b0"), bot("b0", "a1")}}},
+		{name: "the what-if, part read", head: "b2", after: []lifecycle.Event{botOnTop},
+			opts: lifecycle.Options{Ancestry: []lifecycle.Commit{bot("b2", "b1")}, AssumeOnlyBots: true}},
+		{name: "the what-if cannot undo a person's commit read", head: "b2", after: []lifecycle.Event{botOnTop},
+			opts:   lifecycle.Options{Ancestry: []lifecycle.Commit{bot("b2", "p1"), person("p1", "p0", author)}, AssumeOnlyBots: true},
+			pushed: true, byAuthor: true},
 		{name: "a bot's merge of the base branch into the mark's head", head: "b2", after: []lifecycle.Event{botOnTop},
 			opts: lifecycle.Options{Ancestry: []lifecycle.Commit{bot("b2", "a1")}}},
 		{name: "a bot's merge made on the base branch's line", head: "b2", after: []lifecycle.Event{botOnTop},
 			opts:   lifecycle.Options{Ancestry: []lifecycle.Commit{bot("b2", "main9"), bot("main9", "main8")}},
-			pushed: true, byAuthor: true},
+			pushed: true, byAuthor: true, from: "main8"},
 		{name: "a root commit", head: "b2", after: []lifecycle.Event{botOnTop},
 			opts: lifecycle.Options{Ancestry: []lifecycle.Commit{bot("b2", "")}}, pushed: true, byAuthor: true},
 		{name: "a bot's force push, ancestry unread", head: "f1",
 			after:  []lifecycle.Event{{Kind: lifecycle.ForcePushed, At: daysAgo(1), Actor: "ci-helper[bot]", Bot: true, SHA: "f1"}},
-			pushed: true, byAuthor: true, needs: true},
+			pushed: true, byAuthor: true, from: "f1"},
 		{name: "a bot's force push that rewrote the branch", head: "f1",
 			after: []lifecycle.Event{{Kind: lifecycle.ForcePushed, At: daysAgo(1), Actor: "ci-helper[bot]", Bot: true, SHA: "f1"}},
-			opts:  lifecycle.Options{Ancestry: []lifecycle.Commit{bot("f1", "main9"), person("main9", "main8", "zed")}}, pushed: true, byAuthor: true},
+			opts:  lifecycle.Options{Ancestry: []lifecycle.Commit{bot("f1", "main9"), person("main9", "main8", "zed")}}, pushed: true, byAuthor: true,
+			from: "main8"}, // the author's commits may lie further down
 		{name: "the sweep's what-if: only bots", head: "b2", after: []lifecycle.Event{botOnTop},
 			opts: lifecycle.Options{AssumeOnlyBots: true}},
 		{name: "a maintainer's fixup dated after the mark: the author's push unproven", head: "m2",
 			after:  []lifecycle.Event{commit("m2", daysAgo(1), false, maintainer)},
-			pushed: true, byAuthor: true, needs: true},
+			pushed: true, byAuthor: true, from: "m2"},
 		{name: "a maintainer's fixup on the mark's head", head: "m2", after: []lifecycle.Event{commit("m2", daysAgo(1), false, maintainer)},
 			opts: lifecycle.Options{Ancestry: []lifecycle.Commit{person("m2", "a1", maintainer)}}, pushed: true},
 		{name: "a maintainer's fixup on the author's old-dated commit", head: "m2",
@@ -85,9 +93,10 @@ func TestPushedAfterMarkByAncestry(t *testing.T) {
 			o := tt.opts
 			o.Self = []string{selfLogin}
 			got := lifecycle.SummarizeWith(pr, append(append([]lifecycle.Event(nil), history...), tt.after...), staleLabel, o)
-			if got.PushedAfterMark != tt.pushed || got.AuthorPushedAfterMark != tt.byAuthor || got.NeedsAncestry != tt.needs {
-				t.Fatalf("PushedAfterMark %v, AuthorPushedAfterMark %v, NeedsAncestry %v; want %v, %v, %v",
-					got.PushedAfterMark, got.AuthorPushedAfterMark, got.NeedsAncestry, tt.pushed, tt.byAuthor, tt.needs)
+			if got.PushedAfterMark != tt.pushed || got.AuthorPushedAfterMark != tt.byAuthor ||
+				got.NeedsAncestry != (tt.from != "") || got.AncestryFrom != tt.from {
+				t.Fatalf("PushedAfterMark %v, AuthorPushedAfterMark %v, NeedsAncestry %v from %q; want %v, %v, from %q",
+					got.PushedAfterMark, got.AuthorPushedAfterMark, got.NeedsAncestry, got.AncestryFrom, tt.pushed, tt.byAuthor, tt.from)
 			}
 			if tt.pushed && !got.LastPersonAt.Equal(pr.UpdatedAt) {
 				t.Errorf("LastPersonAt = %s, want updated_at: a person pushed by then", fmtTime(got.LastPersonAt))

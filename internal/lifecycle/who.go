@@ -37,11 +37,12 @@ type Options struct {
 	// (DecideTurnLabels); a maintainer adding one by hand hands the turn
 	// to that party.
 	AuthorTurnLabel, ReviewersTurnLabel string
-	// Ancestry is the head commit's first-parent chain, head first, as the
-	// sweep read it for a PR whose history could not tell who moved the
-	// head (Activity.NeedsAncestry); nil when not read. AssumeOnlyBots is
-	// the sweep's question before it reads: what if the chain proves that
-	// only bots moved it (does reading it change a decision?).
+	// Ancestry is the head commit's first-parent chain, head first, as far
+	// as the sweep read it for a PR whose history could not tell who moved
+	// the head (Activity.NeedsAncestry). AssumeOnlyBots is the sweep's
+	// question before it reads (on): what if the commits not read yet lead
+	// to the mark's head through bots' alone (would reading them change a
+	// decision?).
 	Ancestry       []Commit
 	AssumeOnlyBots bool
 }

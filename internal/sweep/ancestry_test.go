@@ -110,23 +110,29 @@ func TestAncestryOnlyABotsCommitStillCloses(t *testing.T) {
 	}
 }
 
-// More bots' commits than one read reaches (ghapi.AncestryDepth): the
-// mark's head is not reached, in doubt a person's push; one fewer, closed.
+// More bots' commits than one read reaches (ghapi.AncestryDepth): read
+// on from where it ended, one query each; more than the reads a run allows
+// reach is, in doubt, a person's push.
 func TestAncestryDeeperThanOneRead(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		commits int
-		closed  bool
-	}{{ghapi.AncestryDepth, true}, {ghapi.AncestryDepth + 1, false}} {
+		commits, reads int
+		closed         bool
+	}{
+		{ghapi.AncestryDepth, 1, true},
+		{ghapi.AncestryDepth + 1, 2, true},
+		{sweep.AncestryReads * ghapi.AncestryDepth, sweep.AncestryReads, true},
+		{sweep.AncestryReads*ghapi.AncestryDepth + 1, sweep.AncestryReads, false},
+	} {
 		w := newWorld(t)
 		n := w.markedPR(40)
 		for i := range c.commits {
-			w.fake.PushAs(n, preCommit, daysAgo(1).Add(time.Duration(i)*time.Minute), "[pre-commit.ci] auto fixes")
+			w.fake.PushAs(n, preCommit, daysAgo(3).Add(time.Duration(i)*time.Minute), "[pre-commit.ci] auto fixes")
 		}
 		w.run(nil)
-		if closed := w.state(n) == "closed"; closed != c.closed || ancestryQueries(w) != 1 {
-			t.Errorf("%d bots' commits on the mark's head: closed %v after %d ancestry reads, want %v after 1",
-				c.commits, closed, ancestryQueries(w), c.closed)
+		if closed := w.state(n) == "closed"; closed != c.closed || ancestryQueries(w) != c.reads {
+			t.Errorf("%d bots' commits on the mark's head: closed %v after %d ancestry reads, want %v after %d",
+				c.commits, closed, ancestryQueries(w), c.closed, c.reads)
 		}
 	}
 }

@@ -204,10 +204,11 @@ func (m *memGitHub) PullHead(_ context.Context, n int) (sweep.Head, error) {
 
 func (m *memGitHub) Ancestry(_ context.Context, n int, head string) ([]lifecycle.Commit, error) {
 	m.call("read the head commits of #%d", n)
-	if a := m.prs[n].ancestry; len(a) > 0 {
-		return slices.Clone(a), nil
+	a := m.prs[n].ancestry
+	if i := slices.IndexFunc(a, func(c lifecycle.Commit) bool { return c.SHA == head }); i >= 0 {
+		return slices.Clone(a[i:]), nil
 	}
-	return []lifecycle.Commit{{SHA: head}}, nil
+	return []lifecycle.Commit{{SHA: head}}, nil // a root: nothing more known
 }
 
 func (m *memGitHub) PullNow(_ context.Context, n int) (lifecycle.PR, bool, error) {
