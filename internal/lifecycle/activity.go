@@ -118,27 +118,14 @@ type Activity struct {
 	// AuthorPushedAfterMark: some of those commits are the author's (see
 	// who.commitIsAuthor): what hands the author's turn back.
 	AuthorPushedAfterMark bool
-	// NeedsAncestry: the head moved since the mark and only commits or
-	// force-pushes that do not count (a bot's autofix; for the author's
-	// push, anyone's but the author's) are dated after it. Commits a person
-	// made days ago and pushed since hide under them (their git dates are
-	// old): only the head's ancestry tells (Options.Ancestry). Until it is
-	// read, the push is taken for a person's (PushedAfterMark,
-	// AuthorPushedAfterMark): in doubt, not closed.
-	NeedsAncestry bool
-	// AncestryFrom, with NeedsAncestry: the commit whose ancestry is read
-	// next, the head or where the chain read so far ends before the mark's
-	// head through commits that do not count.
-	AncestryFrom string
-
-	CloseNoticeAt    time.Time // our closing comment for that mark; zero when none
-	LastPersonAt     time.Time // the last thing a person did; zero when nothing seen
-	LastPersonLogin  string
-	ReopenedAt       time.Time // the last reopening, by anyone
-	PendingReviewers []string  // review requested and not yet given
-	AwaitingReview   bool      // the author acted last and waits for a requested review
-	Approved         bool      // an approval still stands (see Approved)
-	ClosedBySelf     bool      // the last close was stalepr's, after its own closing comment
+	CloseNoticeAt         time.Time // our closing comment for that mark; zero when none
+	LastPersonAt          time.Time // the last thing a person did; zero when nothing seen
+	LastPersonLogin       string
+	ReopenedAt            time.Time // the last reopening, by anyone
+	PendingReviewers      []string  // review requested and not yet given
+	AwaitingReview        bool      // the author acted last and waits for a requested review
+	Approved              bool      // an approval still stands (see Approved)
+	ClosedBySelf          bool      // the last close was stalepr's, after its own closing comment
 	// ClosedNow: the history ends with a close, no reopening after it. The
 	// rules read open PRs, so the PR was closed after it was listed (by a
 	// concurrent run, by a person): it is left alone.
@@ -154,6 +141,18 @@ type Activity struct {
 	// write access the run did not know (Options.Access): their
 	// author_association (or Options.Assume) decided.
 	Unsure []string
+	// NeedsAncestry: the head moved since the mark and only commits or
+	// force-pushes that do not count (a bot's autofix; for the author's
+	// push, anyone's but the author's) are dated after it. Commits a person
+	// made days ago and pushed since hide under them (their git dates are
+	// old): only the head's ancestry tells (Options.Ancestry). Until it is
+	// read, the push is taken for a person's (PushedAfterMark,
+	// AuthorPushedAfterMark): in doubt, not closed.
+	NeedsAncestry bool
+	// AncestryFrom, with NeedsAncestry: the commit whose ancestry is read
+	// next, the head or where the chain read so far ends before the mark's
+	// head through commits that do not count.
+	AncestryFrom string
 }
 
 // updateSlack is how far updated_at may lie after the last explained event

@@ -10,8 +10,9 @@ import (
 // mark) and a bot commit on top before the next run (pre-commit.ci, a
 // formatter): the history then dates only the bot's commit after the mark,
 // and cannot prove that no person pushed (lifecycle's NeedsAncestry). The
-// head's ancestry can: one GraphQL query reads the head commit and its
-// first parents, and lifecycle walks them back to the mark's head.
+// head's ancestry can: a GraphQL query reads the head commit and its first
+// parents (another reads on where it ends, when it must), and lifecycle
+// walks them back to the mark's head.
 
 // AncestryReads bounds the ancestry reads of one PR in a run: a chain
 // longer than they reach (a daily branch updater's merges for months) is,
