@@ -110,6 +110,33 @@ func TestAncestryOnlyABotsCommitStillCloses(t *testing.T) {
 	}
 }
 
+// Only the PR whose decision depends on it reads its ancestry: not an
+// untouched one, not one whose head a person's dated commit moved, not one
+// a person commented on after the mark (un-staled whoever pushed).
+func TestAncestryReadOnlyWhereItDecides(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.markedPR(40)
+	botComment := w.markedPR(40)
+	w.fake.Comment(botComment, fakegithub.Bot("codecov[bot]"), daysAgo(1), "Coverage: 70.0%")
+	dated := w.markedPR(40)
+	w.fake.PushAs(dated, alice, daysAgo(1), "address review")
+	commented := w.markedPR(40)
+	w.fake.PushAs(commented, preCommit, daysAgo(1), "[pre-commit.ci] auto fixes")
+	w.fake.Comment(commented, bob, daysAgo(0.5), "ping")
+	doubt := w.markedPR(40)
+	w.fake.PushAs(doubt, preCommit, daysAgo(1), "[pre-commit.ci] auto fixes")
+	res := w.run(nil)
+	if got := ancestryQueries(w); got != 1 || !has(res.Closed(), doubt) {
+		t.Errorf("%d ancestry reads, closed %v: want 1, for #%d alone (closed)", got, numbers(res.Closed()), doubt)
+	}
+	for _, n := range []int{dated, commented} {
+		if !has(res.Unstaled(), n) {
+			t.Errorf("#%d not un-staled: %v", n, numbers(res.Unstaled()))
+		}
+	}
+}
+
 // More bots' commits than one read reaches (ghapi.AncestryDepth): read
 // on from where it ended, one query each; more than the reads a run allows
 // reach is, in doubt, a person's push.
