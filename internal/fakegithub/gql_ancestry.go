@@ -1,35 +1,38 @@
 package fakegithub
 
 import (
+	"slices"
 	"strings"
 )
 
-// Repository.object(oid:) and Commit.parents: the commits the fake knows
-// and each one's parent. A push records its commit with the branch's
-// previous commit (in the order pushed, whatever its git date) as parent;
-// a PR's first head is a commit of its author's on a base commit the fake
-// does not model (a root); a force push's new head is the pusher's commit
-// on such a base, its old commits left behind.
+// PullRequest.commits and Commit.parents: the commits on a PR's head, each
+// with the commit it was pushed on. A push records its commit with the
+// branch's previous commit (in the order pushed, whatever its git date) as
+// parent; a PR's first head is a commit of its author's on a base commit
+// the fake does not model (a root); a force push's new head is the
+// pusher's commit on such a base, its old commits left behind. As GitHub's,
+// the PR's commits are those its head reaches, at most 250, oldest first.
+
+const maxPRCommits = 250
 
 func init() {
 	resolvers["CommitConnection"] = connResolvers
-	repositoryResolvers["object"] = func(x *gexec, src any, args map[string]any) (any, error) {
-		oid := strArg(args, "oid")
-		if oid == "" {
-			oid = strArg(args, "expression") // only a full oid: no refs, no revisions
-		}
-		if f := x.fault; f != nil && f.Object {
+	resolvers["PullRequestCommitConnection"] = connResolvers
+	pullRequestResolvers["commits"] = func(x *gexec, src any, args map[string]any) (any, error) {
+		r := src.(*issueRec)
+		if f := x.fault; f != nil && f.Commits {
 			x.faultFired = true
 			if f.Kind == GraphQLMissing {
-				return nil, nil
+				return paginate(nil, args) // the head's commits left out
 			}
 			return nil, partialError()
 		}
-		e, ok := x.s.commitByOID(oid)
-		if src.(repoRef).full != x.s.FullName() || !ok {
-			return nil, nil // GitHub answers null for an object it does not have
+		chain := x.s.headChain(r)
+		items := make([]item, len(chain))
+		for i, e := range chain {
+			items[i] = item{key: []int64{int64(i)}, v: gobj{"PullRequestCommit", tlItem{rec: r, it: TimelineItem{Type: "committed", At: e.At, Event: e}}}}
 		}
-		return gobj{"Commit", commitRef{e}}, nil
+		return paginate(items, args)
 	}
 	commitResolvers["parents"] = func(x *gexec, src any, args map[string]any) (any, error) {
 		var items []item
@@ -42,6 +45,22 @@ func init() {
 		}
 		return paginate(items, args)
 	}
+}
+
+// headChain is the commits PR r's head reaches, following parents, oldest
+// first: at most maxPRCommits.
+func (s *Server) headChain(r *issueRec) []Event {
+	var chain []Event
+	for sha := r.HeadSHA; sha != "" && len(chain) < maxPRCommits; {
+		e, ok := s.commitByOID(sha)
+		if !ok {
+			break
+		}
+		chain = append(chain, e)
+		sha = e.Parent
+	}
+	slices.Reverse(chain)
+	return chain
 }
 
 // commitByOID is the commit oid as a committed event: a pushed commit, a

@@ -6,10 +6,13 @@ import (
 	"testing"
 )
 
-// Repository.object(oid:) serves a head commit and its parents, the chain
-// the pushes made whatever their git dates; an unknown oid is null. Ten
-// nested parents(first:1) are ten requests: 1 point.
-func TestGraphQLObjectParents(t *testing.T) {
+const commitsQuery = `query($owner:String!$name:String!$n:Int!){rateLimit{cost} repository(owner:$owner,name:$name){pullRequest(number:$n){` +
+	`commits(last:100){totalCount nodes{commit{oid author{name email user{login}} parents(first:1){nodes{oid}}}}}}}}`
+
+// PullRequest.commits serves the commits the head reaches, oldest first,
+// each with the commit it was pushed on, whatever their git dates; with
+// each one's parents it costs 1 point.
+func TestGraphQLPullRequestCommits(t *testing.T) {
 	t.Parallel()
 	s := New(Options{Owner: "octo-org", Repo: "widgets", Clock: NewClock(t0)})
 	n := s.AddPR(Issue{User: Person("alice"), CreatedAt: daysAgo(60)})
@@ -22,81 +25,87 @@ func TestGraphQLObjectParents(t *testing.T) {
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 
-	const level = `oid author{name email user{login}} committer{user{login}}`
-	parents := level
-	for range 9 {
-		parents = level + ` parents(first:1){totalCount nodes{` + parents + `}}`
-	}
-	query := `query($owner:String!$name:String!$oid:GitObjectID!){rateLimit{cost} repository(owner:$owner,name:$name){object(oid:$oid){__typename ...on Commit{` + parents + `}}}}`
-
-	type commit struct {
-		Oid    string
-		Author struct {
-			Name  string
-			Email string
-			User  *struct{ Login string }
-		}
-		Parents struct {
-			TotalCount int
-			Nodes      []commit
-		}
-	}
 	var d struct {
 		RateLimit  struct{ Cost int }
 		Repository struct {
-			Object *struct {
-				Typename string `json:"__typename"`
-				commit
+			PullRequest struct {
+				Commits struct {
+					TotalCount int
+					Nodes      []struct {
+						Commit struct {
+							Oid     string
+							Author  struct{ User *struct{ Login string } }
+							Parents struct {
+								Nodes []struct{ Oid string }
+							}
+						}
+					}
+				}
 			}
 		}
 	}
-	gql(t, ts, query, withVars(map[string]any{"oid": fix.SHA})).into(t, &d)
-	if d.RateLimit.Cost != 1 || d.Repository.Object == nil || d.Repository.Object.Typename != "Commit" {
-		t.Fatalf("cost %d, object %+v: want a Commit for 1 point", d.RateLimit.Cost, d.Repository.Object)
+	gql(t, ts, commitsQuery, withVars(map[string]any{"n": n})).into(t, &d)
+	c := d.Repository.PullRequest.Commits
+	if d.RateLimit.Cost != 1 || c.TotalCount != 3 || len(c.Nodes) != 3 {
+		t.Fatalf("cost %d, %d commits (%d served): want 1 point and 3", d.RateLimit.Cost, c.TotalCount, len(c.Nodes))
 	}
-	var chain []string
-	var users []string
-	for c := &d.Repository.Object.commit; ; c = &c.Parents.Nodes[0] {
-		chain = append(chain, c.Oid)
-		u := ""
-		if c.Author.User != nil {
-			u = c.Author.User.Login
+	var oids, parents, users []string
+	for _, nd := range c.Nodes {
+		oids = append(oids, nd.Commit.Oid)
+		p, u := "", ""
+		if len(nd.Commit.Parents.Nodes) > 0 {
+			p = nd.Commit.Parents.Nodes[0].Oid
 		}
-		users = append(users, u)
-		if len(c.Parents.Nodes) == 0 {
-			break
+		if nd.Commit.Author.User != nil {
+			u = nd.Commit.Author.User.Login
 		}
+		parents, users = append(parents, p), append(users, u)
 	}
-	if want := []string{fix.SHA, old.SHA, first}; strings.Join(chain[:min(3, len(chain))], " ") != strings.Join(want, " ") {
-		t.Fatalf("chain %v, want %v first", chain, want)
+	if got, want := strings.Join(oids, " "), strings.Join([]string{first, old.SHA, fix.SHA}, " "); got != want {
+		t.Errorf("commits %s, want %s (oldest first, in the order pushed)", got, want)
 	}
-	if users[0] != "" || users[1] != "alice" || users[2] != "alice" {
-		t.Errorf("authors' accounts %q: want none for the bot, alice for hers and the PR's first head", users)
+	if parents[1] != first || parents[2] != old.SHA {
+		t.Errorf("parents %q: want each commit on the one pushed before it", parents)
 	}
-
-	var none struct {
-		Repository struct{ Object *struct{ Oid string } }
-	}
-	gql(t, ts, `query($owner:String!$name:String!$oid:GitObjectID!){repository(owner:$owner,name:$name){object(oid:$oid){oid}}}`,
-		withVars(map[string]any{"oid": strings.Repeat("0", 40)})).into(t, &none)
-	if none.Repository.Object != nil {
-		t.Errorf("an unknown oid: %+v, want null", none.Repository.Object)
+	if users[0] != "alice" || users[1] != "alice" || users[2] != "" {
+		t.Errorf("authors' accounts %q: want alice, alice, none for the bot", users)
 	}
 }
 
-// The Object faults act on the ancestry read only: a page of pull requests
-// is served.
-func TestGraphQLFaultObject(t *testing.T) {
+// A query nested deeper than 25 fields is refused, as GitHub refuses it.
+func TestGraphQLMaxDepth(t *testing.T) {
+	t.Parallel()
+	_, ts := rich(t)
+	deep := func(levels int) string {
+		q := "oid"
+		for range levels {
+			q = "oid parents(first:1){nodes{" + q + "}}"
+		}
+		return `query($owner:String!$name:String!){repository(owner:$owner,name:$name){pullRequest(number:1){` +
+			`commits(last:1){nodes{commit{` + q + `}}}}}}`
+	}
+	// repository, pullRequest, commits, nodes, commit: 5; each level 2; oid 1.
+	if r := gql(t, ts, deep(9), withVars(nil)); len(r.Errors) != 0 {
+		t.Errorf("depth 24: %s", r.raw)
+	}
+	r := gql(t, ts, deep(10), withVars(nil))
+	if len(r.Errors) != 1 || r.Errors[0].Message != "Query has depth of 26, which exceeds max depth of 25" {
+		t.Errorf("depth 26: %s", r.raw)
+	}
+}
+
+// The Commits faults act on the ancestry read only: a page of pull
+// requests is served.
+func TestGraphQLFaultCommits(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)
-	s.InjectFault(FaultRule{Route: "POST /graphql", Times: 5, Fault: &Fault{GraphQL: &GraphQLFault{Kind: GraphQLPartial, Object: true}}})
+	s.InjectFault(FaultRule{Route: "POST /graphql", Times: 5, Fault: &Fault{GraphQL: &GraphQLFault{Kind: GraphQLPartial, Commits: true}}})
 	if got := listing(t, ts, 10, nil); len(got) == 0 {
 		t.Fatal("a page was not served")
 	}
-	head := s.MustIssue(1).HeadSHA
-	r := gql(t, ts, `query($owner:String!$name:String!$oid:GitObjectID!){repository(owner:$owner,name:$name){object(oid:$oid){oid}}}`,
-		withVars(map[string]any{"oid": head}))
-	if len(r.Errors) != 1 || len(r.Errors[0].Path) != 2 || r.Errors[0].Path[1] != "object" {
-		t.Errorf("%s: want one error on repository.object", r.raw)
+	r := gql(t, ts, commitsQuery, withVars(map[string]any{"n": 1}))
+	// commits is non-null: its error nulls the pull request, as GitHub's.
+	if len(r.Errors) != 1 || !strings.Contains(r.raw, `"pullRequest":null`) {
+		t.Errorf("%s: want one error, the pull request null", r.raw)
 	}
 }

@@ -149,9 +149,9 @@ type Activity struct {
 	// read, the push is taken for a person's (PushedAfterMark,
 	// AuthorPushedAfterMark): in doubt, not closed.
 	NeedsAncestry bool
-	// AncestryFrom, with NeedsAncestry: the commit whose ancestry is read
-	// next, the head or where the chain read so far ends before the mark's
-	// head through commits that do not count.
+	// AncestryFrom, with NeedsAncestry: where the chain of commits that do
+	// not count ends short of the mark's head, as far as the head's commits
+	// were read (the head itself before any read).
 	AncestryFrom string
 }
 

@@ -10,42 +10,31 @@ import (
 // mark) and a bot commit on top before the next run (pre-commit.ci, a
 // formatter): the history then dates only the bot's commit after the mark,
 // and cannot prove that no person pushed (lifecycle's NeedsAncestry). The
-// head's ancestry can: a GraphQL query reads the head commit and its first
-// parents (another reads on where it ends, when it must), and lifecycle
-// walks them back to the mark's head.
-
-// AncestryReads bounds the ancestry reads of one PR in a run: a chain
-// longer than they reach (a daily branch updater's merges for months) is,
-// in doubt, a person's push.
-const AncestryReads = 4
+// head's ancestry can: a GraphQL query reads the PR's newest commits with
+// their first parents, and lifecycle walks them back to the mark's head.
 
 // ancestry settles act, whose history cannot tell who moved the head since
-// the mark, by reading the head's ancestry, and reading on where the chain
-// read so far ends short of the mark's head: each read only when it may
-// change a decision (a close, keeping the PR stale, whatever the turn
-// reads of it), which act as it stands (in doubt, a person's push) and
-// the what-if that the rest is bots' alone tell. A failed read fails the
-// PR: left untouched this run, never closed; a stop stops the run.
+// the mark, by reading the head's commits (one query, when it may change a
+// decision: a close, keeping the PR stale, whatever the turn reads of it),
+// which act as it stands (in doubt, a person's push) and the what-if that
+// the unread commits are bots' alone tell. A chain the read does not take
+// to the mark's head (more commits since than a page holds, a rewrite)
+// stays in doubt. A failed read fails the PR: left untouched this run,
+// never closed; a stop stops the run.
 func (s *sweeper) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event, act lifecycle.Activity) (lifecycle.Activity, error) {
 	o := s.pol.Options(s.self)
 	o.Access = s.access
-	for range AncestryReads {
-		if !act.NeedsAncestry {
-			break
-		}
-		bots := o
-		bots.AssumeOnlyBots = true
-		if !s.differ(pr, act, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, bots)) {
-			break
-		}
-		more, err := s.gh.Ancestry(ctx, pr.Number, act.AncestryFrom)
-		if err != nil {
-			return lifecycle.Activity{}, err
-		}
-		o.Ancestry = append(o.Ancestry, more...)
-		act = lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
+	bots := o
+	bots.AssumeOnlyBots = true
+	if !s.differ(pr, act, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, bots)) {
+		return act, nil
 	}
-	return act, nil
+	commits, err := s.gh.Ancestry(ctx, pr.Number)
+	if err != nil {
+		return lifecycle.Activity{}, err
+	}
+	o.Ancestry = commits
+	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
 }
 
 // differ reports whether two readings of a PR's history lead to different

@@ -202,13 +202,9 @@ func (m *memGitHub) PullHead(_ context.Context, n int) (sweep.Head, error) {
 	return m.prs[n].head, nil
 }
 
-func (m *memGitHub) Ancestry(_ context.Context, n int, head string) ([]lifecycle.Commit, error) {
+func (m *memGitHub) Ancestry(_ context.Context, n int) ([]lifecycle.Commit, error) {
 	m.call("read the head commits of #%d", n)
-	a := m.prs[n].ancestry
-	if i := slices.IndexFunc(a, func(c lifecycle.Commit) bool { return c.SHA == head }); i >= 0 {
-		return slices.Clone(a[i:]), nil
-	}
-	return []lifecycle.Commit{{SHA: head}}, nil // a root: nothing more known
+	return slices.Clone(m.prs[n].ancestry), nil
 }
 
 func (m *memGitHub) PullNow(_ context.Context, n int) (lifecycle.PR, bool, error) {
