@@ -13,6 +13,9 @@ import (
 //   - a query may ask for at most 500,000 nodes: the sum over connection
 //     fields of the product of the first/last values down to and including
 //     each;
+//   - it may nest fields at most 25 deep (not stated there; GitHub's
+//     answer to a deeper query: "Query has depth of N, which exceeds max
+//     depth of 25");
 //   - it costs points = requests/100 rounded, at least 1, where requests is
 //     the sum over connection fields of the product of the first/last of the
 //     connections above each (a top-level connection is one request).
@@ -22,6 +25,7 @@ import (
 const (
 	maxPageSize  = 100
 	maxNodeLimit = 500000
+	maxDepth     = 25
 )
 
 // queryCost is the analysis of one operation.
@@ -34,7 +38,11 @@ type queryCost struct {
 	// readsPRs: the query selects pullRequests or pullRequest (for the
 	// faults that act on a pull request).
 	readsPRs bool
-	errs     []gqlError
+	// readsCommits: the query selects PullRequest.commits (for the faults
+	// that act on it).
+	readsCommits bool
+	depth        int // the deepest field's nesting, the root's fields at 1
+	errs         []gqlError
 }
 
 // points is the query's cost in rate-limit points.
@@ -63,6 +71,8 @@ func (w costWalker) walk(sel ast.SelectionSet, mult int, path []any) {
 			if s.Name == "pullRequests" || s.Name == "pullRequest" {
 				w.q.readsPRs = true
 			}
+			w.q.readsCommits = w.q.readsCommits || s.Name == "commits"
+			w.q.depth = max(w.q.depth, len(p))
 			if !isConnection(s) {
 				w.walk(s.SelectionSet, mult, p)
 				continue

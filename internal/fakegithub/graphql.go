@@ -134,6 +134,10 @@ type GraphQLFault struct {
 	Timeline bool
 	// HTTP403 (rate-limited): the newer 403 shape instead of HTTP 200.
 	HTTP403 bool
+	// Commits: the fault applies only to a query reading PullRequest.commits
+	// (the head's ancestry): a partial answer has the error on that
+	// connection, a missing one leaves the commits out.
+	Commits bool
 }
 
 // appliesTo reports whether the fault would change the answer to a GraphQL
@@ -143,7 +147,7 @@ type GraphQLFault struct {
 // AbovePRs (AbovePRs 0: to every valid query), partial and missing to a
 // query reading pull requests, rate-limited to every request.
 func (gf *GraphQLFault) appliesTo(body []byte) bool {
-	if gf.Kind == GraphQLRateLimited {
+	if gf.Kind == GraphQLRateLimited && !gf.Commits {
 		return true
 	}
 	var req struct {
@@ -163,8 +167,10 @@ func (gf *GraphQLFault) appliesTo(body []byte) bool {
 		return false
 	}
 	q := analyse(doc, op, vars)
-	switch gf.Kind {
-	case GraphQLTimeout:
+	switch {
+	case gf.Commits:
+		return q.readsCommits
+	case gf.Kind == GraphQLTimeout:
 		return gf.AbovePRs == 0 || q.prPage > gf.AbovePRs
 	default:
 		return q.readsPRs
@@ -285,6 +291,9 @@ func (s *Server) graphqlReply(c *call) reply {
 	}
 	if q.nodes > maxNodeLimit {
 		return gqlDataNull(nodeLimitError(q.nodes))
+	}
+	if q.depth > maxDepth {
+		return gqlErrors(gqlError{Message: fmt.Sprintf("Query has depth of %d, which exceeds max depth of %d", q.depth, maxDepth)})
 	}
 	var gf *GraphQLFault
 	if c.fault != nil {

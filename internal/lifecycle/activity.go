@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"cmp"
 	"sort"
 	"strings"
 	"time"
@@ -140,6 +141,18 @@ type Activity struct {
 	// write access the run did not know (Options.Access): their
 	// author_association (or Options.Assume) decided.
 	Unsure []string
+	// NeedsAncestry: the head moved since the mark and only commits or
+	// force-pushes that do not count (a bot's autofix; for the author's
+	// push, anyone's but the author's) are dated after it. Commits a person
+	// made days ago and pushed since hide under them (their git dates are
+	// old): only the head's ancestry tells (Options.Ancestry). Until it is
+	// read, the push is taken for a person's (PushedAfterMark,
+	// AuthorPushedAfterMark): in doubt, not closed.
+	NeedsAncestry bool
+	// AncestryFrom, with NeedsAncestry: where the chain of commits that do
+	// not count ends short of the mark's head, as far as the head's commits
+	// were read (the head itself before any read).
+	AncestryFrom string
 }
 
 // updateSlack is how far updated_at may lie after the last explained event
@@ -180,8 +193,11 @@ func SummarizeWith(pr PR, events []Event, staleLabel string, o Options) Activity
 		f.add(e)
 	}
 	a := f.activity()
-	a.PushedAfterMark = pushedSinceMark(pr, events, a.MarkHead, a.MarkedAt, w.counts)
-	a.AuthorPushedAfterMark = pushedSinceMark(pr, events, a.MarkHead, a.MarkedAt, w.byAuthor)
+	var more, authorMore string
+	a.PushedAfterMark, more = pushedAfterMark(pr, events, a.MarkHead, a.MarkedAt, w.counts, o)
+	a.AuthorPushedAfterMark, authorMore = pushedAfterMark(pr, events, a.MarkHead, a.MarkedAt, w.byAuthor, o)
+	a.AncestryFrom = cmp.Or(more, authorMore)
+	a.NeedsAncestry = a.AncestryFrom != ""
 	a.Unsure = w.unsureLogins()
 	return explain(a, pr)
 }
@@ -437,27 +453,23 @@ func explain(a Activity, pr PR) Activity {
 	return a
 }
 
-// pushedSinceMark reports whether commits that no bot made reached the PR
+// pushedSinceMark reports, from a history that names commits' parents (the
+// REST timeline's), whether commits that no bot made reached the PR
 // after its mark, whose head commit our notice recorded. GitHub dates a
 // commit by its git date, so a push of old commits hides among the
 // timeline's dates; the commits' parents do not lie. A commit pushed on top
 // of the mark's head descends from it. (Commits a force push left behind
 // descend from nothing we know and are ignored; a force push after the mark
 // is a dated event of its own.)
-func pushedSinceMark(pr PR, events []Event, markHead string, markedAt time.Time, counts func(Event) bool) bool {
+func pushedSinceMark(events []Event, markHead string, counts func(Event) bool) bool {
 	if markHead == "" {
 		return false
 	}
 	var commits []Event
-	parents := false
 	for _, e := range events {
 		if e.Kind == Committed && e.SHA != "" && e.SHA != markHead {
 			commits = append(commits, e)
-			parents = parents || len(e.Parents) > 0
 		}
-	}
-	if !parents {
-		return pushedSinceMarkNoParents(pr, events, markHead, markedAt, counts)
 	}
 	after := map[string]bool{markHead: true} // markHead and what descends from it
 	for grew := true; grew; {
@@ -480,15 +492,50 @@ func pushedSinceMark(pr PR, events []Event, markHead string, markedAt time.Time,
 	return false
 }
 
+// pushedAfterMark is pushedSinceMark where the history proves it. Where it
+// cannot (the head moved and only events that do not count are dated
+// after the mark), the head's ancestry as far as the sweep read it answers
+// (Options.Ancestry). Unread, or read only part of the way, in doubt a
+// person pushed, and more says where reading goes on: the head, or the
+// commit where the chain read so far ends ("" when the answer is proven).
+// Options.AssumeOnlyBots takes what is not read for bots' commits.
+func pushedAfterMark(pr PR, events []Event, markHead string, markedAt time.Time, counts func(Event) bool, o Options) (pushed bool, more string) {
+	if hasParents(events, markHead) {
+		return pushedSinceMark(events, markHead, counts), ""
+	}
+	pushed, unproven := pushedSinceMarkNoParents(pr, events, markHead, markedAt, counts)
+	if !unproven {
+		return pushed, ""
+	}
+	pushed, more = ancestryPushed(pr.HeadSHA, markHead, o.Ancestry, counts)
+	if more != "" && o.AssumeOnlyBots {
+		return false, ""
+	}
+	return pushed, more
+}
+
+// hasParents reports whether the history names commits' parents (REST's
+// timeline did), which pushedSinceMark follows.
+func hasParents(events []Event, markHead string) bool {
+	for _, e := range events {
+		if e.Kind == Committed && e.SHA != "" && e.SHA != markHead && len(e.Parents) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // pushedSinceMarkNoParents answers pushedSinceMark from a history that
 // names no parents (GraphQL's): the head is where the mark left it, or it
 // moved. When it moved, the commits dated after the mark and the
-// force-pushes after it say by whom: only when there are some and none
-// counts was it none of theirs. A move no dated commit explains (old
-// commits pushed, a rewrite) is taken for theirs: in doubt, not closed.
-func pushedSinceMarkNoParents(pr PR, events []Event, markHead string, markedAt time.Time, counts func(Event) bool) bool {
-	if pr.HeadSHA == "" || strings.EqualFold(pr.HeadSHA, markHead) {
-		return false
+// force-pushes after it say by whom: one that counts was theirs. A move no
+// dated commit explains (old commits pushed, a rewrite) is taken for
+// theirs: in doubt, not closed. A move that only events that do not count
+// explain is unproven: a person's old commits may lie under a bot's
+// commit on top, which only the head's ancestry tells.
+func pushedSinceMarkNoParents(pr PR, events []Event, markHead string, markedAt time.Time, counts func(Event) bool) (pushed, unproven bool) {
+	if pr.HeadSHA == "" || markHead == "" || strings.EqualFold(pr.HeadSHA, markHead) {
+		return false, false
 	}
 	explained := false
 	for _, e := range events {
@@ -496,11 +543,60 @@ func pushedSinceMarkNoParents(pr PR, events []Event, markHead string, markedAt t
 			continue
 		}
 		if counts(e) {
-			return true
+			return true, false
 		}
 		explained = true
 	}
-	return !explained
+	return !explained, explained
+}
+
+// Commit is one commit of a PR head's first-parent chain, as the sweep
+// read it (Options.Ancestry).
+type Commit struct {
+	SHA string
+	// Parent is its first parent's SHA; "" when it has none. A merge's
+	// first parent is the line it was made on (git's order, and GitHub's
+	// "Update branch"): its other parents bring in the base branch's
+	// commits, which are no push to the PR, and are not followed.
+	Parent string
+	// Author, Committer are the GitHub logins of its git author and
+	// committer ("" when no account matches, as for a bot).
+	Author, Committer string
+	// Bot: an app authored or committed it, by its git identity.
+	Bot bool
+}
+
+// event is the commit as a history's Committed event, for who's rules.
+func (c Commit) event() Event {
+	return Event{Kind: Committed, SHA: c.SHA, Bot: c.Bot, CommitAuthor: c.Author, CommitCommitter: c.Committer}
+}
+
+// ancestryPushed walks chain (head first) from head back to the mark's
+// head through first parents and commits that do not count: reaching it,
+// only they moved the head. A commit that counts, or a root, is a
+// person's push; so is, in doubt, a chain that ends before the mark's
+// head (a rewrite, a merge made on another line, more commits than were
+// read), and more names the commit it ends at, whose ancestry would tell.
+func ancestryPushed(head, markHead string, chain []Commit, counts func(Event) bool) (pushed bool, more string) {
+	read := make(map[string]Commit, len(chain))
+	for _, c := range chain {
+		read[strings.ToLower(c.SHA)] = c
+	}
+	cur := head
+	for range len(chain) + 1 {
+		if strings.EqualFold(cur, markHead) {
+			return false, ""
+		}
+		c, ok := read[strings.ToLower(cur)]
+		switch {
+		case !ok:
+			return true, cur
+		case c.Parent == "" || counts(c.event()):
+			return true, ""
+		}
+		cur = c.Parent
+	}
+	return true, "" // a chain that loops
 }
 
 func removeFold(list []string, s string) []string {

@@ -37,6 +37,14 @@ type Options struct {
 	// (DecideTurnLabels); a maintainer adding one by hand hands the turn
 	// to that party.
 	AuthorTurnLabel, ReviewersTurnLabel string
+	// Ancestry is the head commit's first-parent chain, head first, as far
+	// as the sweep read it for a PR whose history could not tell who moved
+	// the head (Activity.NeedsAncestry). AssumeOnlyBots is the sweep's
+	// question before it reads (on): what if the commits not read yet lead
+	// to the mark's head through bots' alone (would reading them change a
+	// decision?).
+	Ancestry       []Commit
+	AssumeOnlyBots bool
 }
 
 // Options are the Summarize options of a policy, for self.

@@ -38,7 +38,8 @@ type memPR struct {
 	pr       lifecycle.PR
 	open     bool
 	head     sweep.Head
-	timeline []lifecycle.Event // comments included, as GitHub's timeline has them
+	timeline []lifecycle.Event  // comments included, as GitHub's timeline has them
+	ancestry []lifecycle.Commit // the head's first-parent chain, head first (none set: the head alone, unknown)
 	comments []sweep.Comment
 }
 
@@ -199,6 +200,11 @@ func (m *memGitHub) History(_ context.Context, n int, before string) ([]lifecycl
 func (m *memGitHub) PullHead(_ context.Context, n int) (sweep.Head, error) {
 	m.call("read head #%d", n)
 	return m.prs[n].head, nil
+}
+
+func (m *memGitHub) Ancestry(_ context.Context, n int) ([]lifecycle.Commit, error) {
+	m.call("read the head commits of #%d", n)
+	return slices.Clone(m.prs[n].ancestry), nil
 }
 
 func (m *memGitHub) PullNow(_ context.Context, n int) (lifecycle.PR, bool, error) {

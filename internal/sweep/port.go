@@ -37,6 +37,10 @@ type Reader interface {
 	// oldest first, to its beginning.
 	History(ctx context.Context, number int, before string) ([]lifecycle.Event, error)
 	PullHead(ctx context.Context, number int) (Head, error)
+	// Ancestry reads the newest commits on PR number's head, each with its
+	// first parent (lifecycle.Options.Ancestry): for a PR whose history
+	// cannot tell who moved its head since the mark.
+	Ancestry(ctx context.Context, number int) ([]lifecycle.Commit, error)
 	PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error)
 	BranchInUse(ctx context.Context, branch string) (bool, error)
 	// Permission is an account's write access to the repository (its

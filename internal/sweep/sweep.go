@@ -398,6 +398,9 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 	}
 	s.noteNotices(pr.Number, events)
 	act, err := s.summarize(ctx, pr, events)
+	if err == nil && act.NeedsAncestry {
+		act, err = s.ancestry(ctx, pr, events, act) // ancestry.go
+	}
 	if err != nil {
 		return lifecycle.Activity{}, err
 	}

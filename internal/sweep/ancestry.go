@@ -1,0 +1,46 @@
+package sweep
+
+import (
+	"context"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// A person may push commits made days ago (their git dates before the
+// mark) and a bot commit on top before the next run (pre-commit.ci, a
+// formatter): the history then dates only the bot's commit after the mark,
+// and cannot prove that no person pushed (lifecycle's NeedsAncestry). The
+// head's ancestry can: a GraphQL query reads the PR's newest commits with
+// their first parents, and lifecycle walks them back to the mark's head.
+
+// ancestry settles act, whose history cannot tell who moved the head since
+// the mark, by reading the head's commits (one query, when it may change a
+// decision: a close, keeping the PR stale, whatever the turn reads of it),
+// which act as it stands (in doubt, a person's push) and the what-if that
+// the unread commits are bots' alone tell. A chain the read does not take
+// to the mark's head (more commits since than a page holds, a rewrite)
+// stays in doubt. A failed read fails the PR: left untouched this run,
+// never closed; a stop stops the run.
+func (s *sweeper) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event, act lifecycle.Activity) (lifecycle.Activity, error) {
+	o := s.pol.Options(s.self)
+	o.Access = s.access
+	bots := o
+	bots.AssumeOnlyBots = true
+	if !s.differ(pr, act, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, bots)) {
+		return act, nil
+	}
+	commits, err := s.gh.Ancestry(ctx, pr.Number)
+	if err != nil {
+		return lifecycle.Activity{}, err
+	}
+	o.Ancestry = commits
+	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
+}
+
+// differ reports whether two readings of a PR's history lead to different
+// decisions: the stale rules', the nudge's, the turn labels'.
+func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
+	return lifecycle.Decide(pr, &a, s.now, s.pol).Action != lifecycle.Decide(pr, &b, s.now, s.pol).Action ||
+		lifecycle.DecideNudge(pr, &a, s.now, s.pol) != lifecycle.DecideNudge(pr, &b, s.now, s.pol) ||
+		lifecycle.DecideTurnLabels(pr, &a, s.pol) != lifecycle.DecideTurnLabels(pr, &b, s.pol)
+}
