@@ -216,9 +216,9 @@ func TestDashboard(t *testing.T) {
 	}
 
 	big := queueRun(50_000, 1, 200, 40)
+	title, url := strings.Repeat("|<@_`", 40), "https://github.com/"+strings.Repeat("(", maxURLBytes-19)
 	for i := range big.Queue {
-		big.Queue[i].Title = strings.Repeat("|<@_`", 40)
-		big.Queue[i].URL = "https://github.com/" + strings.Repeat("(", maxURLBytes-19)
+		big.Queue[i].Title, big.Queue[i].URL = title, url
 	}
 	d = Dashboard(big)
 	if len(d) > 45_000 {
