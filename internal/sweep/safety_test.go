@@ -385,11 +385,11 @@ func TestSafetyCrashAfterEveryWriteConverges(t *testing.T) {
 		// -short kills after the first write of each kind (sfWriteKind):
 		// a second write of a kind leaves the state the first left, on
 		// another PR. Without -short (CI) every write is killed after.
-		if kind := sfWriteKind(writes[k-1]); testing.Short() && kinds[kind] {
+		kind := sfWriteKind(writes[k-1])
+		if testing.Short() && kinds[kind] {
 			continue
-		} else {
-			kinds[kind] = true
 		}
+		kinds[kind] = true
 		t.Run(fmt.Sprintf("kill after write %d of %d", k, total), func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
