@@ -19,6 +19,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -720,23 +721,55 @@ type dockerModuleSets struct {
 	testOnly []string
 }
 
-// dockerModules lists the modules the image's binary is built from (linux,
-// no cgo, as the Dockerfile builds it) and those go.mod requires beyond them.
-func dockerModules(t *testing.T) dockerModuleSets {
-	t.Helper()
-	cmd := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}{{end}}{{end}}", ".")
+// imageBuild is what the image's binary is built from (linux, no cgo, as
+// the Dockerfile builds it): the modules of its packages (path → version)
+// and the files of its own (the main module's) packages, Go and embedded,
+// by absolute path. One go list for the tests that need either.
+type imageBuild struct {
+	modules map[string]string
+	files   []string
+}
+
+var imageBuildOnce = sync.OnceValues(func() (imageBuild, error) {
+	cmd := exec.Command("go", "list", "-deps", "-f", `{{with .Module}}{{if .Main}}{{range $.GoFiles}}F {{$.Dir}}/{{.}}
+{{end}}{{range $.EmbedFiles}}F {{$.Dir}}/{{.}}
+{{end}}{{else}}M {{.Path}} {{.Version}}
+{{end}}{{end}}`, ".")
 	cmd.Env = append(os.Environ(), "GOOS=linux", "CGO_ENABLED=0", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOTOOLCHAIN=local")
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go list -deps .: %v\n%s", err, stderrOf(err))
+		return imageBuild{}, fmt.Errorf("go list -deps .: %w\n%s", err, stderrOf(err))
 	}
-	sets := dockerModuleSets{build: map[string]string{}}
+	b := imageBuild{modules: map[string]string{}}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if path, version, ok := strings.Cut(line, " "); ok {
-			sets.build[path] = version
+		kind, rest, _ := strings.Cut(line, " ")
+		switch kind {
+		case "M":
+			if path, version, ok := strings.Cut(rest, " "); ok {
+				b.modules[path] = version
+			}
+		case "F":
+			b.files = append(b.files, rest)
 		}
 	}
-	out, err = exec.Command("go", "mod", "edit", "-json").Output()
+	return b, nil
+})
+
+func imageBuildOf(t *testing.T) imageBuild {
+	t.Helper()
+	b, err := imageBuildOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// dockerModules lists the modules the image's binary is built from and
+// those go.mod requires beyond them.
+func dockerModules(t *testing.T) dockerModuleSets {
+	t.Helper()
+	sets := dockerModuleSets{build: imageBuildOf(t).modules}
+	out, err := exec.Command("go", "mod", "edit", "-json").Output()
 	if err != nil {
 		t.Fatalf("go mod edit -json: %v\n%s", err, stderrOf(err))
 	}
@@ -943,19 +976,12 @@ func TestDockerignore(t *testing.T) {
 
 	// What the build needs: go.mod, go.sum and the Go files (and embedded
 	// files) of the binary's own packages.
-	out, err := exec.Command("go", "list", "-deps", "-f",
-		`{{if and .Module .Module.Main}}{{range .GoFiles}}{{$.Dir}}/{{.}}
-{{end}}{{range .EmbedFiles}}{{$.Dir}}/{{.}}
-{{end}}{{end}}`, ".").Output()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, stderrOf(err))
-	}
 	root, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
 	}
 	need := []string{"go.mod", "go.sum"}
-	for _, f := range strings.Fields(string(out)) {
+	for _, f := range imageBuildOf(t).files {
 		rel, err := filepath.Rel(root, f)
 		if err != nil {
 			t.Fatal(err)

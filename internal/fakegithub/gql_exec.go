@@ -125,10 +125,14 @@ func (x *gexec) execute(op *ast.OperationDefinition) *omap {
 	return out
 }
 
+// selectionSet resolves sel on src. path is the answer's path to src; the
+// fields' paths extend it in place, one after the other (fail copies the
+// path it keeps), so that no field allocates one.
 func (x *gexec) selectionSet(typ string, src any, sel ast.SelectionSet, path []any) (*omap, bool) {
-	out := &omap{}
-	for _, f := range x.fieldsOf(typ, sel) {
-		p := append(slices.Clip(path), f.Alias)
+	fields := x.fieldsOf(typ, sel)
+	out := &omap{keys: make([]string, 0, len(fields)), vals: make([]any, 0, len(fields))}
+	for _, f := range fields {
+		p := append(path, f.Alias)
 		if f.Name == "__typename" {
 			out.set(f.Alias, typ)
 			continue
@@ -173,7 +177,7 @@ func (x *gexec) complete(t *ast.Type, v any, f *ast.Field, path []any) (any, boo
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			ev, ok := x.complete(t.Elem, e, f, append(slices.Clip(path), i))
+			ev, ok := x.complete(t.Elem, e, f, append(path, i))
 			if !ok {
 				return nil, !t.NonNull
 			}

@@ -204,7 +204,7 @@ func TestQuietPRsCostNothing(t *testing.T) {
 // per run and memory, on synthetic repositories.
 func BenchmarkRun(b *testing.B) {
 	// The peak heap is a real run's: at Go's default GOGC, not the tests'
-	// (TestMain).
+	// (400: see internal/testenv).
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for _, n := range []int{1000, 10000, 50000} {
 		for _, budget := range []string{"500", "1000000"} {
