@@ -478,32 +478,38 @@ func (s *Server) listRepoComments(c *call) reply {
 	}
 	key := strings.Join([]string{by, dir, ts(since)}, "\x00")
 	if s.commCache.items == nil || s.commCache.key != key || s.commCache.version != s.version {
-		items := []commentRef{}
-		for _, rec := range s.issues {
-			for _, cm := range rec.comments {
-				if since.IsZero() || !cm.UpdatedAt.Before(since) {
-					items = append(items, commentRef{c: cm, isPR: rec.IsPR})
-				}
-			}
-		}
-		slices.SortFunc(items, func(a, b commentRef) int {
-			var r int
-			if by == "updated" {
-				r = a.c.UpdatedAt.Compare(b.c.UpdatedAt)
-			} else {
-				r = a.c.CreatedAt.Compare(b.c.CreatedAt)
-			}
-			if r == 0 {
-				r = int(a.c.ID - b.c.ID)
-			}
-			if dir == "desc" {
-				r = -r
-			}
-			return r
-		})
-		s.commCache = commentCache{key: key, version: s.version, items: items}
+		s.commCache = commentCache{key: key, version: s.version, items: s.repoComments(by, dir, since)}
 	}
 	return pagedMap(c, s.commCache.items, func(r commentRef) commentJSON { return s.comment(c, r.c, r.isPR) })
+}
+
+// repoComments is every comment updated since (zero: all), sorted by
+// created or updated, asc or desc, the ID breaking ties.
+func (s *Server) repoComments(by, dir string, since time.Time) []commentRef {
+	items := []commentRef{}
+	for _, rec := range s.issues {
+		for _, cm := range rec.comments {
+			if since.IsZero() || !cm.UpdatedAt.Before(since) {
+				items = append(items, commentRef{c: cm, isPR: rec.IsPR})
+			}
+		}
+	}
+	slices.SortFunc(items, func(a, b commentRef) int {
+		var r int
+		if by == "updated" {
+			r = a.c.UpdatedAt.Compare(b.c.UpdatedAt)
+		} else {
+			r = a.c.CreatedAt.Compare(b.c.CreatedAt)
+		}
+		if r == 0 {
+			r = int(a.c.ID - b.c.ID)
+		}
+		if dir == "desc" {
+			r = -r
+		}
+		return r
+	})
+	return items
 }
 
 // ---- labels ----

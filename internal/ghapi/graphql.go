@@ -156,21 +156,11 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 			return nil, stop
 		}
 	}
-	switch {
-	case cap.body == nil && err != nil:
+	if cap.body == nil && err != nil {
 		return nil, err // no answer: the transport's error (a stop, a failure)
-	case shrink && shrinks(cap.status):
-		return nil, errShrink
-	case cap.status == http.StatusNotFound:
-		return nil, &noGraphQLError{url: c.graphqlURL()}
-	case cap.status != http.StatusOK:
-		// go-github's reading of an error answer, so it is classified
-		// (and explained) as a REST one is.
-		cap.resp.Body = io.NopCloser(bytes.NewReader(cap.body))
-		if cerr := github.CheckResponse(cap.resp); cerr != nil {
-			return nil, cerr
-		}
-		return nil, fmt.Errorf("GitHub answered %d to the query", cap.status)
+	}
+	if err := c.httpStatus(cap, shrink); err != nil {
+		return nil, err
 	}
 	var pathed gqlErrors
 	for _, e := range env.Errors {
@@ -412,6 +402,26 @@ func queryOf(b []byte) (string, bool) {
 		return "", false // a second value after the object
 	}
 	return doc, doc != ""
+}
+
+// httpStatus is the error an answer's HTTP status makes: errShrink for one a
+// smaller query may avoid (when the query can shrink), no GraphQL API at
+// all for a 404, and otherwise go-github's reading of an error answer, so
+// it is classified (and explained) as a REST one is.
+func (c *Client) httpStatus(cap captured, shrink bool) error {
+	switch {
+	case shrink && shrinks(cap.status):
+		return errShrink
+	case cap.status == http.StatusNotFound:
+		return &noGraphQLError{url: c.graphqlURL()}
+	case cap.status != http.StatusOK:
+		cap.resp.Body = io.NopCloser(bytes.NewReader(cap.body))
+		if cerr := github.CheckResponse(cap.resp); cerr != nil {
+			return cerr
+		}
+		return fmt.Errorf("GitHub answered %d to the query", cap.status)
+	}
+	return nil
 }
 
 // graphqlURL is GitHub's GraphQL endpoint for the REST root in use:
