@@ -35,21 +35,12 @@ func (s *sweeper) summarize(ctx context.Context, pr lifecycle.PR, events []lifec
 	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
 }
 
-// accessMatters reports whether the decisions on pr (the stale rules', the nudge's, the
-// turn labels')
-// differ between every unknown account being a maintainer and none being.
+// accessMatters reports whether the decisions on pr (differ's) differ
+// between every unknown account being a maintainer and none being.
 func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lifecycle.Options) bool {
-	var actions [2]lifecycle.Action
-	var nudges [2]lifecycle.NudgeAction
-	var labels [2]lifecycle.TurnLabels
-	for i, assume := range []lifecycle.Access{lifecycle.AccessWrite, lifecycle.AccessNone} {
-		o.Assume = assume
-		act := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
-		actions[i] = lifecycle.Decide(pr, &act, s.now, s.pol).Action
-		nudges[i] = lifecycle.DecideNudge(pr, &act, s.now, s.pol)
-		labels[i] = lifecycle.DecideTurnLabels(pr, &act, s.pol)
-	}
-	return actions[0] != actions[1] || nudges[0] != nudges[1] || labels[0] != labels[1]
+	write, none := o, o
+	write.Assume, none.Assume = lifecycle.AccessWrite, lifecycle.AccessNone
+	return s.differ(pr, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, write), lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, none))
 }
 
 // learnAccess asks GitHub an account's repository permission, once per

@@ -36,11 +36,3 @@ func (s *sweeper) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecy
 	o.Ancestry = commits
 	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
 }
-
-// differ reports whether two readings of a PR's history lead to different
-// decisions: the stale rules', the nudge's, the turn labels'.
-func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
-	return lifecycle.Decide(pr, &a, s.now, s.pol).Action != lifecycle.Decide(pr, &b, s.now, s.pol).Action ||
-		lifecycle.DecideNudge(pr, &a, s.now, s.pol) != lifecycle.DecideNudge(pr, &b, s.now, s.pol) ||
-		lifecycle.DecideTurnLabels(pr, &a, s.pol) != lifecycle.DecideTurnLabels(pr, &b, s.pol)
-}

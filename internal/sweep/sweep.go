@@ -433,6 +433,14 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	return p
 }
 
+// differ reports whether two readings of a PR's history lead to different
+// decisions: the stale rules', the nudge's, the turn labels'.
+func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
+	return lifecycle.Decide(pr, &a, s.now, s.pol).Action != lifecycle.Decide(pr, &b, s.now, s.pol).Action ||
+		lifecycle.DecideNudge(pr, &a, s.now, s.pol) != lifecycle.DecideNudge(pr, &b, s.now, s.pol) ||
+		lifecycle.DecideTurnLabels(pr, &a, s.pol) != lifecycle.DecideTurnLabels(pr, &b, s.pol)
+}
+
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
 // PRs after it cannot be stale. Acting only after listing keeps the pages
 // stable (our writes move PRs to the end of the order). unsure are PRs whose
