@@ -29,8 +29,15 @@ func (s *sweeper) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecy
 	if !s.differ(pr, act, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, bots)) {
 		return act, nil
 	}
+	if err := s.ancestryFailed[pr.Number]; err != nil {
+		return lifecycle.Activity{}, err // read once a run: a failure is not sent again
+	}
 	commits, err := s.gh.Ancestry(ctx, pr.Number)
 	if err != nil {
+		if s.ancestryFailed == nil {
+			s.ancestryFailed = map[int]error{}
+		}
+		s.ancestryFailed[pr.Number] = err
 		return lifecycle.Activity{}, err
 	}
 	o.Ancestry = commits

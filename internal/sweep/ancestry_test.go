@@ -202,3 +202,24 @@ func TestAncestryReadFails(t *testing.T) {
 		})
 	}
 }
+
+// Under author-turn the listing decides a PR on its page's history, and the
+// plan asks its activity again: a failed ancestry read is sent once a run,
+// and the PR is left untouched.
+func TestAncestryFailedReadSentOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.markedPR(40, func(is *fakegithub.Issue) { is.CreatedAt = daysAgo(140) })
+	w.fake.AddMember(maint.Login)
+	w.fake.Review(n, maint, daysAgo(50), "CHANGES_REQUESTED", "please rename")
+	w.fake.PushAs(n, preCommit, daysAgo(0.5), "[pre-commit.ci] auto fixes")
+	w.fake.InjectFault(fakegithub.FaultRule{Route: "POST /graphql", Times: 10,
+		Fault: &fakegithub.Fault{GraphQL: &fakegithub.GraphQLFault{Kind: fakegithub.GraphQLPartial, Commits: true}}})
+	res := w.run(map[string]string{"stale-clock": "author-turn"})
+	if w.state(n) != "open" || !w.hasLabel(n, "stale") || w.fake.Writes() != 0 || !has(res.Failed(), n) {
+		t.Fatalf("state %s, labels %v, %d writes, failed %v: want #%d untouched and failed", w.state(n), w.labels(n), w.fake.Writes(), numbers(res.Failed()), n)
+	}
+	if got := ancestryQueries(w); got != 1 {
+		t.Errorf("%d ancestry reads, want 1: a failed read is sent once a run", got)
+	}
+}

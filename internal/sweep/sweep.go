@@ -57,6 +57,8 @@ type sweeper struct {
 	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
 
 	render func(Result) string // the dashboard issue's content (WithDashboard); nil: none
+
+	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
 }
 
 type planned struct {
