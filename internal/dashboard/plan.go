@@ -9,12 +9,13 @@ import (
 	"github.com/stalepr/stalepr/internal/api"
 )
 
-// Cost is what one update usually spends: the listing and one edit (or the
-// creation). A run sets it aside from the sweep's budget, so a capped sweep
-// still leaves the dashboard its requests. Listing again after a creation,
-// and closing a duplicate (after two runs at once), cost one more each,
-// when the budget allows.
-const Cost = 2
+// Cost is what one update spends at most, but for closing the copies two
+// runs at once made (one each, when the budget allows): the listing, and
+// an edit, or a creation and the listing again after it. A run sets it
+// aside from the sweep's budget, so a capped sweep still leaves the
+// dashboard its requests, and a dry run, which counts the creation and its
+// listing as sent, stops where the real run would.
+const Cost = 3
 
 // Action is what an update does to the dashboard issue.
 type Action int

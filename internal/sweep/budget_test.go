@@ -39,6 +39,7 @@ func TestSmallestBudgetActs(t *testing.T) {
 		"no comments":         {"stale-pr-message": "", "close-pr-message": ""},
 		"never close":         {"days-before-close": "-1"},
 		"never mark":          {"days-before-stale": "-1"},
+		"dashboard-issue":     {"dashboard-issue": "Pull request queue"},
 	}
 	for name, inputs := range configs {
 		t.Run(name, func(t *testing.T) {

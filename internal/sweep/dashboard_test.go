@@ -334,3 +334,27 @@ func TestDashboardNotUpdatedFromAFailedListing(t *testing.T) {
 		t.Errorf("after a failed listing: %s (%s), requests %v %v", outcomes(items), items[0].Reason, reads, writes)
 	}
 }
+
+// A sweep its budget stops still leaves the dashboard what its first update
+// needs (the listing, the creation, the listing again), and a dry run
+// reports the creation the real run makes, not a failure.
+func TestDashboardCreatedByACappedRun(t *testing.T) {
+	t.Parallel()
+	for _, budget := range []int{11, 12, 13} { // a mark is 2 requests: both parities
+		for _, dry := range []bool{true, false} {
+			w := newWorld(t)
+			for range 30 {
+				w.pr(300)
+			}
+			in := map[string]string{"operations-per-run": fmt.Sprint(budget), "debug-only": fmt.Sprint(dry)}
+			items, _ := w.keep(in, "3 stale", nil)
+			want := "create-dashboard #0"
+			if !dry {
+				want = fmt.Sprintf("create-dashboard #%d", w.oneDashboard().Number)
+			}
+			if got := outcomes(items); got != want || w.fake.Count() > budget {
+				t.Errorf("budget %d, dry run %v: %s after %d requests; want %s", budget, dry, got, w.fake.Count(), want)
+			}
+		}
+	}
+}

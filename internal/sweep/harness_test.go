@@ -108,7 +108,9 @@ func (w *world) run(inputs map[string]string) sweep.Result {
 func (w *world) runLog(inputs map[string]string, log sweep.Logger) sweep.Result {
 	w.tb().Helper()
 	cfg := w.config(inputs)
-	return sweep.Run(context.Background(), w.client(cfg, w.clock, nil), cfg, w.now(), log)
+	// With dashboard-issue set, the run keeps a dashboard issue as main's does.
+	return sweep.Run(context.Background(), w.client(cfg, w.clock, nil), cfg, w.now(), log,
+		sweep.WithDashboard(func(sweep.Result) string { return "the queue" }))
 }
 
 // client is the ghapi client a run with cfg uses against the world, with

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -308,6 +309,9 @@ func MinBudget(cfg config.Config) int {
 	if s.pol.DaysBeforeClose >= 0 {
 		most = max(most, s.need(Closed))
 	}
+	if cfg.DashboardIssue != "" {
+		reads += dashboard.Cost // set aside for the dashboard issue
+	}
 	return reads + most
 }
 
@@ -321,7 +325,7 @@ func CheckBudget(cfg config.Config) error {
 	return config.Errors{&config.InputError{Name: config.InputOperationsPerRun, Msg: fmt.Sprintf(
 		"want %d or more with these inputs, got %d: one run needs %d requests to act on a pull request "+
 			"(the listings, whose pages carry the pull requests' histories and who the token acts as, the requests of a mark or a close, "+
-			"reading its notice back), so with fewer every run would stop before acting", min, cfg.OperationsPerRun, min)}}
+			"reading its notice back, and those set aside for the dashboard issue when dashboard-issue is set), so with fewer every run would stop before acting", min, cfg.OperationsPerRun, min)}}
 }
 
 // stopOn ends the run's writes on the first error that must stop it: a
