@@ -16,7 +16,7 @@ import (
 // tells. README "Safety", pushed after the mark.
 
 // ancestryQueries counts the run's GraphQL queries that read a commit's
-// ancestry (Repository.object).
+// ancestry (PullRequest.commits).
 func ancestryQueries(w *world) int {
 	n := 0
 	for _, r := range w.fake.Requests() {
