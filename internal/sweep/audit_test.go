@@ -236,7 +236,7 @@ func TestAuditReopenConcurrentRuns(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = w.sfRun(reopen, sfOpts{now: now, base: &sfGated{g: g, base: http.DefaultTransport, hold: isComment}})
+			results[i] = w.sfRun(reopen, sfOpts{now: now, base: &sfGated{g: g, base: w.fake.Transport(), hold: isComment}})
 		}()
 	}
 	wg.Wait()

@@ -3,6 +3,7 @@ package sweep_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -72,7 +73,9 @@ func TestDupConcurrentRunsUnderTheSharedHourlyLimit(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					res[i] = w.sfRun(inputs, sfOpts{now: now})
+					// Over HTTP: the runs must meet on the wire, each request a
+					// round trip, for the shared limit to run down between them.
+					res[i] = w.sfRun(inputs, sfOpts{now: now, base: http.DefaultTransport})
 				}()
 			}
 			wg.Wait()

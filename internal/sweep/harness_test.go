@@ -114,10 +114,14 @@ func (w *world) runLog(inputs map[string]string, log sweep.Logger) sweep.Result 
 }
 
 // client is the ghapi client a run with cfg uses against the world, with
-// clock (pacing and back-off waits) and base (nil: http.DefaultTransport);
+// clock (pacing and back-off waits) and base (nil: the fake served in
+// process, fakegithub.Server.Transport);
 // the one constructor every test of the package shares.
 func (w *world) client(cfg config.Config, clock ghapi.Clock, base http.RoundTripper) *ghapi.Client {
 	w.tb().Helper()
+	if base == nil {
+		base = w.fake.Transport()
+	}
 	client, err := ghapi.New(ghapi.Options{
 		Token: string(cfg.Token), APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo,
 		Clock: clock, Base: base,

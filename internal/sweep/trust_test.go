@@ -330,7 +330,7 @@ func TestTrustSamePRTwiceInOneRun(t *testing.T) {
 	for i := 0; i < 150; i++ {
 		prs = append(prs, w.pr(100+float64(i%50)))
 	}
-	res := w.sfRun(sfWith(sfInputs), sfOpts{base: loopingLink{base: http.DefaultTransport}})
+	res := w.sfRun(sfWith(sfInputs), sfOpts{base: loopingLink{base: w.fake.Transport()}})
 	for _, n := range prs {
 		if c := w.notices(n, "stale"); c > 1 {
 			t.Fatalf("#%d: %d notices from one run", n, c)

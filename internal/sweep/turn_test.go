@@ -2,7 +2,6 @@ package sweep_test
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -297,7 +296,7 @@ func TestTurnNudgeConcurrentRuns(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = w.sfRun(nudgeInputs, sfOpts{now: now, base: &sfGated{g: g, base: http.DefaultTransport}})
+			results[i] = w.sfRun(nudgeInputs, sfOpts{now: now, base: &sfGated{g: g, base: w.fake.Transport()}})
 		}()
 	}
 	wg.Wait()
