@@ -757,6 +757,7 @@ var imageBuildOnce = sync.OnceValues(func() (imageBuild, error) {
 
 func imageBuildOf(t *testing.T) imageBuild {
 	t.Helper()
+	testenv.Long(t) // go list loads every package of the build: without -short (CI)
 	b, err := imageBuildOnce()
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/testenv"
+
 	"github.com/rhysd/actionlint"
 	"go.yaml.in/yaml/v4"
 
@@ -729,7 +731,9 @@ func TestReleaseImageTagsNeverMoveBack(t *testing.T) {
 		}
 	}
 
-	// The script, on a repository with releases v1.2.0, v1.3.0 and v2.0.0.
+	// The script, on a repository with releases v1.2.0, v1.3.0 and v2.0.0:
+	// a dozen git processes, without -short (CI).
+	testenv.Long(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git: ", err)
 	}

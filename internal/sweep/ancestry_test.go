@@ -8,6 +8,7 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // The head moved after the mark, and the only commit the timeline dates
@@ -142,6 +143,7 @@ func TestAncestryReadOnlyWhereItDecides(t *testing.T) {
 // head does not reach the mark's head, and in doubt it is a person's push.
 func TestAncestryDeeperThanOneRead(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t) // a hundred pushes a case: the one-read rule is TestAncestryPersonsOldCommitsUnderABotsCommit's in -short
 	for _, c := range []struct {
 		commits int
 		closed  bool

@@ -342,6 +342,9 @@ func TestDashboardCreatedByACappedRun(t *testing.T) {
 	t.Parallel()
 	for _, budget := range []int{11, 12, 13} { // a mark is 2 requests: both parities
 		for _, dry := range []bool{true, false} {
+			if testing.Short() && budget == 13 || testing.Short() && dry != (budget == 11) {
+				continue // -short: a dry run at 11, a real one at 12 (2 of the 6); CI runs all
+			}
 			w := newWorld(t)
 			for range 30 {
 				w.pr(300)

@@ -284,6 +284,7 @@ func checkNothingInside(t *testing.T, w *world) {
 // from a run before the period.
 func TestQuietFreezeDates(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t) // two 11-day replays; the shifted dates are lifecycle's TestQuiet* in -short
 	queues := map[string]map[int]sweep.QueueItem{}
 	notices := map[string]string{}
 	for name, in := range map[string]map[string]string{"plain": freezeInputs, "quiet": withQuiet(freezeInputs, freeze)} {

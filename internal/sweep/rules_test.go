@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // Rule 1: only open pull requests; issues are never touched.
@@ -433,6 +434,7 @@ func TestSecondRunWritesNothing(t *testing.T) {
 // miss stale PRs.
 func TestListingInAnotherOrderIsReadToTheEnd(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t) // 270 PRs over three pages: a load test
 	w := newWorld(t)
 	var stale []int
 	for i := 0; i < 150; i++ {
