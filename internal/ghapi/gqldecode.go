@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // The answers to our queries are decoded here, not by githubv4: its decoder
@@ -57,58 +57,120 @@ type answerErrors []struct {
 
 func (e answerErrors) Error() string { return e[0].Message }
 
-// unmarshalGraphQL decodes data, one JSON value, into the query struct q
-// points to.
+// unmarshalGraphQL decodes data, one JSON value that encoding/json has
+// read already (decodeAnswer's data), into the query struct q points to.
 func unmarshalGraphQL(data []byte, q any) error {
 	rv := reflect.ValueOf(q)
 	if rv.Kind() != reflect.Pointer {
 		return fmt.Errorf("cannot decode into non-pointer %T", q)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	d := gqlDecoder{dec: dec}
+	d := gqlDecoder{b: data}
 	if err := d.value([]reflect.Value{rv.Elem()}); err != nil {
 		return err
 	}
-	tok, err := dec.Token()
-	switch err {
-	case io.EOF:
-		return nil
-	case nil:
-		return fmt.Errorf("invalid token '%v' after top-level value", tok)
-	default:
-		return err
+	if d.skipSpace(); d.i < len(d.b) {
+		return fmt.Errorf("invalid token after top-level value at offset %d", d.i)
 	}
+	return nil
 }
 
 // gqlDecoder decodes one JSON value into every place that takes it: a
 // field named in several fragments of a union (a timeline item's author)
-// takes the same value in each.
+// takes the same value in each. It reads JSON that encoding/json has read
+// already, so it checks no syntax: it tells the values apart and leaves
+// what is not plain (a string with escapes, a number) to encoding/json.
 type gqlDecoder struct {
-	dec *json.Decoder
+	b []byte
+	i int
 }
 
-func (d *gqlDecoder) token() (json.Token, error) {
-	tok, err := d.dec.Token()
-	if err == io.EOF {
-		return nil, errors.New("unexpected end of JSON input")
+var errEnd = errors.New("unexpected end of JSON input")
+
+func (d *gqlDecoder) skipSpace() {
+	for d.i < len(d.b) && (d.b[d.i] == ' ' || d.b[d.i] == '\t' || d.b[d.i] == '\n' || d.b[d.i] == '\r') {
+		d.i++
 	}
-	return tok, err
+}
+
+// peek is the next byte that is not white space or a separator (',', ':'); 0 at the end.
+func (d *gqlDecoder) peek() byte {
+	for d.skipSpace(); d.i < len(d.b) && (d.b[d.i] == ',' || d.b[d.i] == ':'); d.skipSpace() {
+		d.i++
+	}
+	if d.i == len(d.b) {
+		return 0
+	}
+	return d.b[d.i]
+}
+
+// str reads the string at d.i, as encoding/json decodes it.
+func (d *gqlDecoder) str() (string, error) {
+	start, plain := d.i, true
+	for d.i++; d.i < len(d.b) && d.b[d.i] != '"'; d.i++ {
+		switch c := d.b[d.i]; {
+		case c == '\\':
+			plain = false
+			d.i++ // the escaped byte cannot end the string
+		case c >= utf8.RuneSelf:
+			plain = false
+		}
+	}
+	if d.i == len(d.b) {
+		return "", errEnd
+	}
+	d.i++
+	lit := d.b[start:d.i]
+	if plain {
+		return string(lit[1 : len(lit)-1]), nil
+	}
+	var s string
+	err := json.Unmarshal(lit, &s)
+	return s, err
+}
+
+// scalar reads the number, true, false or null at d.i as the token
+// encoding/json's Decoder (with UseNumber) gives for it.
+func (d *gqlDecoder) scalar() (json.Token, error) {
+	start := d.i
+	for d.i < len(d.b) && !strings.ContainsRune(" \t\n\r,:]}", rune(d.b[d.i])) {
+		d.i++
+	}
+	switch lit := string(d.b[start:d.i]); lit {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	case "null":
+		return nil, nil
+	case "":
+		return nil, errEnd
+	default:
+		return json.Number(lit), nil
+	}
 }
 
 // value decodes the next JSON value into each of into.
 func (d *gqlDecoder) value(into []reflect.Value) error {
-	tok, err := d.token()
+	var tok json.Token
+	var err error
+	switch d.peek() {
+	case 0:
+		return errEnd
+	case '{':
+		d.i++
+		return d.object(into)
+	case '[':
+		d.i++
+		return d.array(into)
+	case '}', ']':
+		return errors.New("unexpected delimiter in JSON input")
+	case '"':
+		tok, err = d.str()
+	default:
+		tok, err = d.scalar()
+	}
 	if err != nil {
 		return err
-	}
-	switch tok {
-	case json.Delim('{'):
-		return d.object(into)
-	case json.Delim('['):
-		return d.array(into)
-	case json.Delim('}'), json.Delim(']'):
-		return errors.New("unexpected delimiter in JSON input")
 	}
 	for _, v := range into {
 		if err := setScalar(tok, v); err != nil {
@@ -136,16 +198,19 @@ func (d *gqlDecoder) object(into []reflect.Value) error {
 	}
 	var fields []reflect.Value
 	for {
-		tok, err := d.token()
+		switch d.peek() {
+		case 0:
+			return errEnd
+		case '}':
+			d.i++
+			return nil
+		case '"':
+		default:
+			return errors.New("unexpected non-key in JSON input")
+		}
+		key, err := d.str()
 		if err != nil {
 			return err
-		}
-		if tok == json.Delim('}') {
-			return nil
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return errors.New("unexpected non-key in JSON input")
 		}
 		fields = fields[:0]
 		for _, p := range places {
@@ -178,9 +243,12 @@ func (d *gqlDecoder) array(into []reflect.Value) error {
 		}
 	}
 	for {
-		if !d.dec.More() {
-			_, err := d.token() // the closing ]
-			return err
+		switch d.peek() {
+		case 0:
+			return errEnd
+		case ']':
+			d.i++
+			return nil
 		}
 		if len(slices) == 0 {
 			return fmt.Errorf("slice doesn't exist in any of %v places to unmarshal", max(len(into), 1))
