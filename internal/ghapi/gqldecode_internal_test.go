@@ -97,20 +97,26 @@ func TestDecodeAnswerAsGithubv4(t *testing.T) {
 	if err := gq.Query(ctx, &longest, vars(open...)); err != nil {
 		t.Fatalf("the fake's page: %v", err)
 	}
-	most := 0
+	most, number := 0, 0
 	for _, n := range longest.Repository.PullRequests.Nodes {
 		if len(n.TimelineItems.Nodes) > most {
-			most = len(n.TimelineItems.Nodes)
-			vars := map[string]any{"owner": githubv4.String("octo-org"), "name": githubv4.String("widgets"),
-				"number": githubv4.Int(n.Number), "before": (*githubv4.String)(nil)}
-			real = append(real[:3], struct {
-				name   string
-				q      any
-				vars   map[string]any
-				decode func(*testing.T, string, []byte)
-			}{"the longest history", &historyQuery{}, vars, decodeBoth[historyQuery]})
+			most, number = len(n.TimelineItems.Nodes), n.Number
 		}
 	}
+	byNumber := map[string]any{"owner": githubv4.String("octo-org"), "name": githubv4.String("widgets"), "number": githubv4.Int(number)}
+	withBefore := map[string]any{"before": (*githubv4.String)(nil)}
+	for k, v := range byNumber {
+		withBefore[k] = v
+	}
+	real = append(real, []struct {
+		name   string
+		q      any
+		vars   map[string]any
+		decode func(*testing.T, string, []byte)
+	}{
+		{"the longest history", &historyQuery{}, withBefore, decodeBoth[historyQuery]},
+		{"the head's commits of that PR", &ancestryQuery{}, byNumber, decodeBoth[ancestryQuery]},
+	}...)
 	for _, r := range real {
 		if err := gq.Query(ctx, r.q, r.vars); err != nil {
 			t.Fatalf("%s: the fake's answer: %v", r.name, err)
