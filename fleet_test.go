@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/testenv"
+
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/fleet"
 )
@@ -123,7 +125,7 @@ func TestFleetBadRepositoryFileValueIsAnInputError(t *testing.T) {
 	if o.code != 2 || !strings.Contains(o.stdout, `input "days-before-stale": want a whole number of days`) || fake.Writes() != 0 {
 		t.Errorf("%v", o)
 	}
-	if errs := errorLines(o.stdout); len(errs) != 1 || !strings.Contains(errs[0], "(set in "+fleet.RepoFilePath+")") {
+	if errs := testenv.ErrorLines(o.stdout); len(errs) != 1 || !strings.Contains(errs[0], "(set in "+fleet.RepoFilePath+")") {
 		t.Errorf("the error does not name the file the value came from: %q", errs)
 	}
 }
@@ -172,7 +174,7 @@ func TestFleetRepositoryFileRead(t *testing.T) {
 		if o.code != ExitFailed || fake.Writes() != 0 {
 			t.Errorf("%s: want exit %d and no write: %v", name, ExitFailed, o)
 		}
-		if errs := errorLines(o.stdout); len(errs) != 1 || !strings.Contains(errs[0], c.want) || strings.Contains(errs[0], "pull-requests: write") {
+		if errs := testenv.ErrorLines(o.stdout); len(errs) != 1 || !strings.Contains(errs[0], c.want) || strings.Contains(errs[0], "pull-requests: write") {
 			t.Errorf("%s: want one error saying %q (and not pull-requests: write), got %q", name, c.want, errs)
 		}
 	}
@@ -189,7 +191,7 @@ func TestFleetRepositoryFileSecondDocument(t *testing.T) {
 	if o.code != ExitUsage || fake.Writes() != 0 {
 		t.Fatalf("want exit 2 and no write: %v", o)
 	}
-	if errs := errorLines(o.stdout); len(errs) != 1 || !strings.Contains(errs[0], fleet.RepoFilePath) || !strings.Contains(errs[0], "more than one YAML document") {
+	if errs := testenv.ErrorLines(o.stdout); len(errs) != 1 || !strings.Contains(errs[0], fleet.RepoFilePath) || !strings.Contains(errs[0], "more than one YAML document") {
 		t.Errorf("want one error naming the file and the second document, got %q", errs)
 	}
 }
@@ -212,7 +214,7 @@ func TestFleetRepositoryFileIsOneMoreLayer(t *testing.T) {
 	fake, e = fleetRepo(t)
 	e[fleet.InputsEnv] = "days-before-stale: soon\nwrite-interval: 0s\n"
 	o = runWith(t, e)
-	errs := errorLines(o.stdout)
+	errs := testenv.ErrorLines(o.stdout)
 	if o.code != ExitUsage || len(errs) != 1 || !strings.Contains(errs[0], `"days-before-stale"`) || !strings.Contains(errs[0], "(set in "+fleet.InputsEnv) {
 		t.Errorf("exit %d, errors %q: want %d and one error naming days-before-stale and %s", o.code, errs, ExitUsage, fleet.InputsEnv)
 	}

@@ -3,7 +3,6 @@ package main
 // Issue 24: adopting stalepr on a busy repository without a surprise.
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stalepr/stalepr/internal/testenv"
 
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/fakegithub"
@@ -45,7 +46,7 @@ func TestRunStopsAtFirstWriteRefused(t *testing.T) {
 	if n := len(w.fake.WriteRequests()); n != 1 {
 		t.Errorf("%d writes sent, want 1: the first refusal must stop the run", n)
 	}
-	errs := errorLines(o.stdout)
+	errs := testenv.ErrorLines(o.stdout)
 	if len(errs) != 1 {
 		t.Fatalf("%d error annotations, want 1\n%s", len(errs), strings.Join(errs, "\n"))
 	}
@@ -333,15 +334,7 @@ func TestRunCancelledSaysItOnce(t *testing.T) {
 	t.Parallel()
 	w, _ := newWorld(t, false)
 	w.fake.AddSynthetic(200, 5)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
-		if info.Write {
-			cancel()
-		}
-		return nil
-	})
-	o := runCtx(ctx, t, w.env(t))
+	o := runCtx(w.cancelAtFirstWrite(t), t, w.env(t))
 	if o.code != ExitCancelled {
 		t.Fatalf("exit %d, want %d\n%s", o.code, ExitCancelled, o)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/testenv"
+
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
@@ -34,7 +36,7 @@ func TestRunDeadlineSlowServer(t *testing.T) {
 	if !strings.Contains(o.stdout, "run-timeout reached") || !strings.Contains(o.summaryFile, "run-timeout reached") {
 		t.Errorf("the log or the summary does not say the run stopped at run-timeout:\n%s", o)
 	}
-	if errs := errorLines(o.stdout); len(errs) != 0 {
+	if errs := testenv.ErrorLines(o.stdout); len(errs) != 0 {
 		t.Errorf("a deadline is not an error, got %q", errs)
 	}
 	if !strings.Contains(o.outputFile, "staled-prs") {

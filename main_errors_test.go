@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stalepr/stalepr/internal/testenv"
+
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
@@ -50,7 +52,7 @@ func TestRunListingFailureSaysWhatToDo(t *testing.T) {
 			if o.code != 1 {
 				t.Fatalf("exit %d, want 1\n%s", o.code, o)
 			}
-			errs := errorLines(o.stdout)
+			errs := testenv.ErrorLines(o.stdout)
 			if len(errs) != 1 {
 				t.Fatalf("%d error annotations, want 1\n%s", len(errs), o)
 			}
@@ -86,7 +88,7 @@ func TestRunListingFailureAnnotationIsBounded(t *testing.T) {
 	body := `{"message":"Validation Failed","errors":[` + errs.String() + `]}`
 	w.fake.SetFaultHook(func(fakegithub.RequestInfo) *fakegithub.Fault { return fakegithub.StatusFault(422, body) })
 	o := runWith(t, w.env(t))
-	lines := errorLines(o.stdout)
+	lines := testenv.ErrorLines(o.stdout)
 	if o.code != 1 || len(lines) != 1 {
 		t.Fatalf("exit %d, %d error annotations; want 1 and 1\n%.2000s", o.code, len(lines), o)
 	}

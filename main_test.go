@@ -213,15 +213,18 @@ func (w *world) env(t *testing.T) env { return runnerEnv(t.TempDir(), w.srv.URL+
 
 func (w *world) hasLabel(n int, label string) bool { return w.fake.MustIssue(n).HasLabel(label) }
 
-// errorLines returns the ::error:: annotations of a log.
-func errorLines(log string) []string {
-	var out []string
-	for _, l := range strings.Split(log, "\n") {
-		if strings.HasPrefix(l, "::error") {
-			out = append(out, l)
+// cancelAtFirstWrite is a run's context, cancelled (as by SIGTERM) when the
+// fake takes the run's first write.
+func (w *world) cancelAtFirstWrite(t *testing.T) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if info.Write {
+			cancel()
 		}
-	}
-	return out
+		return nil
+	})
+	return ctx
 }
 
 func TestRunBadInputsAllAtOnceBeforeAnyRequest(t *testing.T) {
@@ -242,7 +245,7 @@ func TestRunBadInputsAllAtOnceBeforeAnyRequest(t *testing.T) {
 		if o.code != 2 {
 			t.Errorf("exit code %d, want 2", o.code)
 		}
-		errs := errorLines(o.stdout)
+		errs := testenv.ErrorLines(o.stdout)
 		if len(errs) != len(inputs) {
 			t.Errorf("%d ::error:: annotations, want %d (one per bad input):\n%s", len(errs), len(inputs), strings.Join(errs, "\n"))
 		}
@@ -419,7 +422,7 @@ func TestRunCleanRunExitsZero(t *testing.T) {
 	t.Parallel()
 	w, _ := newWorld(t, false)
 	o := runWith(t, w.env(t))
-	if o.code != 0 || len(errorLines(o.stdout)) != 0 {
+	if o.code != 0 || len(testenv.ErrorLines(o.stdout)) != 0 {
 		t.Fatalf("exit %d, want 0 and no ::error::\n%s", o.code, o)
 	}
 	if !w.hasLabel(w.toMark, "stale") || w.fake.MustIssue(w.toClose).State != "closed" || w.hasLabel(w.toUnstale, "stale") {
@@ -450,7 +453,7 @@ func TestRunFailedPRExitsOneAfterTheRest(t *testing.T) {
 	if is := w.fake.MustIssue(w.flaky); is.State != "open" || !is.HasLabel("stale") || len(w.fake.Comments(w.flaky)) != commentsBefore {
 		t.Errorf("failed #%d was touched: state %s, labels %v", w.flaky, is.State, is.Labels)
 	}
-	errs := errorLines(o.stdout)
+	errs := testenv.ErrorLines(o.stdout)
 	if len(errs) != 1 || !strings.Contains(errs[0], "1 pull request could not be processed") {
 		t.Errorf("::error:: annotations %q, want one saying 1 pull request failed", errs)
 	}
@@ -772,7 +775,7 @@ func TestRunUnwritableFiles(t *testing.T) {
 			if !w.hasLabel(w.toMark, "stale") || w.fake.MustIssue(w.toClose).State != "closed" {
 				t.Errorf("the sweep did not do its work:\n%s", o)
 			}
-			errs := errorLines(o.stdout)
+			errs := testenv.ErrorLines(o.stdout)
 			if len(errs) != 1 || !strings.Contains(errs[0], name) || !strings.Contains(errs[0], bad) {
 				t.Fatalf("want one ::error:: naming %s and %s, got %q", name, bad, errs)
 			}
@@ -845,7 +848,7 @@ func TestRunListingFailsAfterChanges(t *testing.T) {
 	if o.code != ExitFailed {
 		t.Fatalf("exit %d, want %d\n%s", o.code, ExitFailed, o)
 	}
-	errs := errorLines(o.stdout)
+	errs := testenv.ErrorLines(o.stdout)
 	if len(errs) != 1 || !strings.Contains(errs[0], "3 pull requests were changed before it") {
 		t.Errorf("want one ::error:: saying 3 PRs were changed, got %q", errs)
 	}
@@ -863,15 +866,7 @@ func TestRunListingFailsAfterChanges(t *testing.T) {
 func TestRunCancelled(t *testing.T) {
 	t.Parallel()
 	w, _ := newWorld(t, false)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
-		if info.Write {
-			cancel()
-		}
-		return nil
-	})
-	o := runCtx(ctx, t, w.env(t))
+	o := runCtx(w.cancelAtFirstWrite(t), t, w.env(t))
 	if o.code != ExitCancelled {
 		t.Fatalf("exit %d, want %d\n%s", o.code, ExitCancelled, o)
 	}
@@ -884,7 +879,7 @@ func TestRunCancelled(t *testing.T) {
 	if !strings.Contains(o.stdout, "not reached: the run was cancelled") || !strings.Contains(o.summaryFile, "not reached") {
 		t.Errorf("the log or the summary does not say which PRs were not reached:\n%s", o)
 	}
-	errs := errorLines(o.stdout)
+	errs := testenv.ErrorLines(o.stdout)
 	if len(errs) != 1 || !strings.Contains(errs[0], "cancelled") {
 		t.Errorf("want one ::error:: saying the run was cancelled, got %q", errs)
 	}
@@ -901,7 +896,7 @@ func TestRunBudgetTooSmallToAct(t *testing.T) {
 			e := w.env(t)
 			e[inputVar("operations-per-run")] = budget
 			o := runWith(t, e)
-			errs := errorLines(o.stdout)
+			errs := testenv.ErrorLines(o.stdout)
 			if o.code != ExitUsage || len(errs) != 1 || !strings.Contains(errs[0], `"operations-per-run"`) || !strings.Contains(errs[0], "want "+min+" or more") {
 				t.Errorf("exit %d, errors %q: want exit %d and one error naming operations-per-run and %s", o.code, errs, ExitUsage, min)
 			}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/testenv"
+
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/seam"
 )
@@ -70,17 +72,6 @@ func runWith(t *testing.T, e env, args ...string) outcome {
 		o.output = string(b)
 	}
 	return o
-}
-
-// errorLines are the ::error:: annotations of a workflow's log.
-func errorLines(log string) []string {
-	var out []string
-	for _, l := range strings.Split(log, "\n") {
-		if strings.HasPrefix(l, "::error") {
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 func TestListRepositoriesMatrix(t *testing.T) {
@@ -163,7 +154,7 @@ func TestListRepositoriesAsACommand(t *testing.T) {
 		t.Errorf("401: want bad credentials, got %v", o)
 	}
 	o = runWith(t, env{"GITHUB_TOKEN": "ghs_wrong", "GITHUB_API_URL": api, "GITHUB_ACTIONS": "true"}, "-list-repositories", "octo")
-	if errs := errorLines(o.stdout); o.code != seam.ExitFailed || len(errs) != 1 || o.stderr != "" {
+	if errs := testenv.ErrorLines(o.stdout); o.code != seam.ExitFailed || len(errs) != 1 || o.stderr != "" {
 		t.Errorf("in a workflow, want one ::error:: annotation and nothing on stderr: %v", o)
 	}
 
@@ -174,7 +165,7 @@ func TestListRepositoriesAsACommand(t *testing.T) {
 	fake.AddInstalledRepo(many...) // with octo/repo, one more than a matrix runs
 	dir := t.TempDir()
 	o = runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": api, "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": dir + "/output"}, "-list-repositories", "octo")
-	if errs := errorLines(o.stdout); o.code != seam.ExitFailed || len(errs) != 1 || !strings.Contains(errs[0], "257 repositories") {
+	if errs := testenv.ErrorLines(o.stdout); o.code != seam.ExitFailed || len(errs) != 1 || !strings.Contains(errs[0], "257 repositories") {
 		t.Errorf("257 repositories: want an error naming the count, got %v", o)
 	}
 	if strings.Contains(o.output, "matrix") {

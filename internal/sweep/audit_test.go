@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -227,19 +226,7 @@ func TestAuditReopenConcurrentRuns(t *testing.T) {
 	t.Parallel()
 	w, c := auditWorld(t)
 	reopen := auditWith("reopen-wrongly-closed", "true")
-	g := &sfGate{}
-	g.wg.Add(2)
-	var wg sync.WaitGroup
-	var results [2]sweep.Result
-	now := w.now()
-	for i := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = w.sfRun(reopen, sfOpts{now: now, base: &sfGated{g: g, base: w.fake.Transport(), hold: isComment}})
-		}()
-	}
-	wg.Wait()
+	results := sfRunTwoAtOnce(w, reopen, true, isComment)
 	for i, r := range results {
 		if !r.OK() {
 			t.Errorf("run %d: failed %+v stopped %v", i, r.Failed(), r.Stopped)

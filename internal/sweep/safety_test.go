@@ -492,7 +492,7 @@ func TestSafetyConcurrentRunsPostOnce(t *testing.T) {
 				for i := 0; i < 10; i++ {
 					m.mark = append(m.mark, w.pr(100+float64(i)))
 				}
-				results := sfRunTwoAtOnce(w, mode == "planned together")
+				results := sfRunTwoAtOnce(w, sfInputs, mode == "planned together", nil)
 				if mode == "planned together" {
 					checkBothPostedAndDeleted(t, w, m)
 				}
@@ -507,9 +507,10 @@ func TestSafetyConcurrentRunsPostOnce(t *testing.T) {
 	}
 }
 
-// sfRunTwoAtOnce runs the sweep twice at the same time; gated, both runs
-// plan from the same state before either writes.
-func sfRunTwoAtOnce(w *world, gated bool) [2]sweep.Result {
+// sfRunTwoAtOnce runs the sweep twice at the same time with inputs; gated,
+// both runs plan from the same state before either writes (each holds the
+// request hold picks; nil: its first write).
+func sfRunTwoAtOnce(w *world, inputs map[string]string, gated bool, hold func(*http.Request) bool) [2]sweep.Result {
 	now := w.now()
 	g := &sfGate{}
 	g.wg.Add(2)
@@ -521,9 +522,9 @@ func sfRunTwoAtOnce(w *world, gated bool) [2]sweep.Result {
 			defer wg.Done()
 			o := sfOpts{now: now}
 			if gated {
-				o.base = &sfGated{g: g, base: w.fake.Transport()}
+				o.base = &sfGated{g: g, base: w.fake.Transport(), hold: hold}
 			}
-			results[i] = w.sfRun(sfInputs, o)
+			results[i] = w.sfRun(inputs, o)
 		}()
 	}
 	wg.Wait()

@@ -3,14 +3,12 @@ package sweep_test
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
-	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // Whose turn it is, end to end through the HTTP path: README "Whose turn it is".
@@ -287,19 +285,7 @@ func TestTurnNudgeConcurrentRuns(t *testing.T) {
 	for i := range 4 {
 		prs = append(prs, w.openPR(10+float64(i), alice))
 	}
-	g := &sfGate{}
-	g.wg.Add(2)
-	var wg sync.WaitGroup
-	var results [2]sweep.Result
-	now := w.now()
-	for i := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = w.sfRun(nudgeInputs, sfOpts{now: now, base: &sfGated{g: g, base: w.fake.Transport()}})
-		}()
-	}
-	wg.Wait()
+	results := sfRunTwoAtOnce(w, nudgeInputs, true, nil)
 	posts, deletes := 0, 0
 	for _, r := range w.fake.WriteRequests() {
 		switch r.Route {

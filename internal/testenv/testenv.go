@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -37,3 +38,14 @@ func Long(tb testing.TB) {
 // SlowEnabled reports whether the slow tests were asked for, for tests that
 // pick their sizes instead of skipping.
 func SlowEnabled() bool { return !testing.Short() && os.Getenv(slowVar) == "1" }
+
+// ErrorLines are the ::error:: annotations of a workflow's log.
+func ErrorLines(log string) []string {
+	var out []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.HasPrefix(l, "::error") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
