@@ -17,8 +17,8 @@ import (
 )
 
 // This file is the fake's small GraphQL executor: a document is parsed and
-// validated against the schema subset (schema.graphql, a copy of
-// testdata/github-graphql/schema.graphql), then executed field by field
+// validated against the schema subset (schema.graphql, GitHub's, with its
+// licence in schema.LICENSE), then executed field by field
 // with one resolver table per type (gql_resolvers.go). A field the schema
 // lacks fails validation before any resolver runs, so the fake cannot serve
 // anything GitHub's schema does not have.
