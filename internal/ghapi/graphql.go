@@ -19,11 +19,13 @@ import (
 )
 
 // GraphQL reads go through shurcooL/githubv4 (typed queries from Go
-// structs) on the same http.Client, so the transport counts, budgets, paces
-// and redacts them as every REST request. githubv4 keeps only the first
-// error's message of an answer; the errors' type and path (which PR of a
-// page failed, a rate limit) are read here from the same body, which the
-// capture transport keeps for the query that asked.
+// structs: it writes and sends each one) on the same http.Client, so the
+// transport counts, budgets, paces and redacts them as every REST request.
+// The capture transport keeps the answer's body for the query that asked:
+// decodeAnswer decodes its data as githubv4 would (gqldecode.go; githubv4's
+// own decoder was half the test suite's CPU), and the errors' type and path
+// (which PR of a page failed, a rate limit), which githubv4 drops, are read
+// here.
 
 // errShrink means GitHub could not answer the query in time (a timeout, a 502,
 // "something went wrong"): the same query smaller may pass.
@@ -146,8 +148,8 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	switch {
 	case cap.body == nil:
 	case err == nil && bytes.Contains(cap.body, []byte(`"data":{`)) && !bytes.Contains(cap.body, []byte(`"errors"`)):
-		// The common answer: githubv4 read it, it names no error. Only
-		// what the checks below read is decoded again, not the PRs.
+		// The common answer: decodeAnswer read it, it names no error.
+		// Only what the checks below read is decoded again, not the PRs.
 		env.Data = &envData{}
 		_ = json.Unmarshal(rateLimitOf(cap.body), &env.Data.RateLimit)
 		env.Data.Repository = json.RawMessage(`{}`)
@@ -155,7 +157,7 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 			env.Data.Repository = nil
 		}
 	default:
-		_ = json.Unmarshal(cap.body, &env) // a body githubv4 could not decode fails below
+		_ = json.Unmarshal(cap.body, &env) // a body decodeAnswer could not decode fails below
 	}
 	if env.Data != nil && env.Data.RateLimit != nil {
 		r := env.Data.RateLimit
@@ -196,7 +198,7 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 		pathed = append(pathed, e)
 	}
 	if err != nil && len(env.Errors) == 0 {
-		return nil, fmt.Errorf("decoding GitHub's answer: %w", err) // githubv4 could not read the data
+		return nil, fmt.Errorf("decoding GitHub's answer: %w", err) // the data did not fit the query
 	}
 	if len(env.Errors) == 0 && (env.Data == nil || hasRepository(vars) && isNull(env.Data.Repository)) {
 		// An answer that names no error and holds no data is no answer.
