@@ -38,17 +38,18 @@ func (p inProcess) RoundTrip(r *http.Request) (resp *http.Response, err error) {
 	if cerr := r.Context().Err(); cerr != nil {
 		return nil, cerr
 	}
-	resp = rec.Result()
-	resp.Request = r
-	if err != nil && rec.Code != 0 && rec.Body.Len() > 0 && rec.Flushed {
+	switch {
+	case err != nil && !rec.Flushed:
+		return nil, err // closed before anything was sent
+	case err != nil:
 		// The status line and part of the body were sent, then the
 		// connection closed: the body ends short.
+		resp = rec.Result()
 		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(rec.Body.Bytes()), errReader{io.ErrUnexpectedEOF}))
-		return resp, nil
+	default:
+		resp = rec.Result()
 	}
-	if err != nil {
-		return nil, err
-	}
+	resp.Request = r
 	return resp, nil
 }
 

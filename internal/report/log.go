@@ -27,25 +27,7 @@ import (
 // command.
 func PRLine(it sweep.Item, dryRun bool) string {
 	verb, detail := describe(it, dryRun)
-	if it.Dashboard {
-		return dashLine(it, verb, detail)
-	}
 	return prLine(it, verb, detail)
-}
-
-// dashLine is the dashboard issue's line: "dashboard issue #12 updated",
-// with why when it was left alone or failed. Its title is dashboard-issue,
-// an input, not untrusted; the line is made safe all the same.
-func dashLine(it sweep.Item, verb, detail string) string {
-	line := "dashboard issue"
-	if it.Number > 0 {
-		line += " #" + strconv.Itoa(it.Number)
-	}
-	line += " " + verb
-	if detail != "" {
-		line += ": " + detail
-	}
-	return logSafe(line + " — " + strconv.Quote(oneLine(it.Title, maxTitleRunes)))
 }
 
 func describe(it sweep.Item, dry bool) (verb, detail string) {
@@ -73,8 +55,16 @@ func describe(it sweep.Item, dry bool) (verb, detail string) {
 	return row.words.in(dry), reason
 }
 
+// prLine is "#12 verb: detail — "title"". The dashboard issue's says so
+// ("dashboard issue #12 updated"), without a number before it exists.
 func prLine(it sweep.Item, verb, detail string) string {
 	line := fmt.Sprintf("#%d %s", it.Number, verb)
+	switch {
+	case it.Dashboard && it.Number > 0:
+		line = "dashboard issue " + line
+	case it.Dashboard:
+		line = "dashboard issue " + verb
+	}
 	if detail != "" {
 		line += ": " + detail
 	}
