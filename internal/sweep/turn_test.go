@@ -286,18 +286,7 @@ func TestTurnNudgeConcurrentRuns(t *testing.T) {
 		prs = append(prs, w.openPR(10+float64(i), alice))
 	}
 	results := sfRunTwoAtOnce(w, nudgeInputs, true, nil)
-	posts, deletes := 0, 0
-	for _, r := range w.fake.WriteRequests() {
-		switch r.Route {
-		case "POST " + sfPRCommentsRoute:
-			posts++
-		case "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}":
-			deletes++
-		}
-	}
-	if posts < 2*len(prs) || deletes < len(prs) {
-		t.Errorf("%d posts and %d deletes for %d nudges: the runs did not overlap as planned", posts, deletes, len(prs))
-	}
+	checkPostedTwiceDeletedOnce(t, w, len(prs))
 	for i, r := range results {
 		if !r.OK() {
 			t.Errorf("run %d: failed %+v stopped %v", i, r.Failed(), r.Stopped)
