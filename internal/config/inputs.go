@@ -105,12 +105,13 @@ const (
 	inputDeleteBranch     = "delete-branch"
 	inputWriteInterval    = "write-interval"
 
-	inputStaleClock         = "stale-clock"
-	inputReviewNudgeDays    = "days-before-review-nudge"
-	inputReviewNudgeMessage = "review-nudge-message"
-	inputReviewNudgeLabel   = "review-nudge-label"
-	inputAuthorTurnLabel    = "author-turn-label"
-	inputReviewersTurnLabel = "reviewers-turn-label"
+	inputStaleClock            = "stale-clock"
+	inputReviewNudgeDays       = "days-before-review-nudge"
+	inputReviewNudgeMessage    = "review-nudge-message"
+	inputReviewNudgeLabel      = "review-nudge-label"
+	inputAuthorTurnLabel       = "author-turn-label"
+	inputAuthorTurnWhenLabeled = "author-turn-when-labeled"
+	inputReviewersTurnLabel    = "reviewers-turn-label"
 
 	EnvToken      = "GITHUB_TOKEN"
 	EnvRepository = "GITHUB_REPOSITORY"
@@ -253,8 +254,8 @@ func buildInputs() []Input {
 		{Name: "reviewers", to: list(func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
 			Description: "Comma-separated reviewers besides the accounts with write access to the repository, for whose turn it is (for projects whose reviewers are not all committers): " +
 				"logins, counted as maintainers; and teams as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token)."},
-		{Name: "author-turn-when-labeled", to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
-			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added. Empty: none."},
+		{Name: inputAuthorTurnWhenLabeled, to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
+			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added; not author-turn-label nor reviewers-turn-label, which stalepr adds itself. Empty: none."},
 		{Name: inputAuthorTurnLabel, to: text(func(c *Config) *string { return &c.Policy.AuthorTurnLabel }), Kind: Text,
 			Description: "Label kept on a pull request while it is its author's turn (e.g. waiting-on-author), added when the turn passes to the author and removed when it passes back; " +
 				"a maintainer adding it by hand hands the turn to the author. Empty (the default): off. Costs one timeline read of every open pull request a run."},

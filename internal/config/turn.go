@@ -49,6 +49,18 @@ func (p *parser) turnLabels(pol *lifecycle.Policy) {
 			p.fail(l.name, "is %s, the same label as review-nudge-label; choose another label", quote(l.label))
 		}
 	}
+	// stalepr writes its turn labels itself: one that author-turn-when-labeled
+	// also lists would hand the turn on stalepr's own word (its
+	// waiting-on-author label putting a PR waiting on review on its author's
+	// clock, and closing it).
+	for _, l := range []struct{ name, label, why string }{
+		{inputAuthorTurnLabel, pol.AuthorTurnLabel, "a maintainer adding it by hand already hands the turn to the author"},
+		{inputReviewersTurnLabel, pol.ReviewersTurnLabel, "stalepr adds it on the reviewers' turn, which would pass the turn to the author"},
+	} {
+		if l.label != "" && lifecycle.ContainsFold(pol.AuthorTurnLabels, l.label) {
+			p.fail(inputAuthorTurnWhenLabeled, "lists %s, the %s that stalepr adds and removes itself: %s; take it out of author-turn-when-labeled", quote(l.label), l.name, l.why)
+		}
+	}
 	if a := pol.AuthorTurnLabel; a != "" && strings.EqualFold(a, pol.ReviewersTurnLabel) {
 		p.fail(inputReviewersTurnLabel, "is %s, the same label as author-turn-label: one label cannot show both turns", quote(a))
 	}

@@ -43,6 +43,11 @@ func TestParseTurnErrors(t *testing.T) {
 		{map[string]string{"author-turn-label": "STALE"}, "author-turn-label", "the same label as stale-pr-label"},
 		{map[string]string{"reviewers-turn-label": "w", "review-nudge-label": "W"}, "reviewers-turn-label", "the same label as review-nudge-label"},
 		{map[string]string{"author-turn-label": "turn", "reviewers-turn-label": "Turn"}, "reviewers-turn-label", "one label cannot show both turns"},
+		// triagebot's setting: stalepr's own label would hand the turn.
+		{map[string]string{"author-turn-label": "S-waiting-on-author", "author-turn-when-labeled": "needs-rebase,s-waiting-on-author"},
+			"author-turn-when-labeled", `lists "S-waiting-on-author", the author-turn-label that stalepr adds and removes itself`},
+		{map[string]string{"reviewers-turn-label": "S-waiting-on-review", "author-turn-when-labeled": "S-waiting-on-review"},
+			"author-turn-when-labeled", "the reviewers-turn-label that stalepr adds and removes itself"},
 	} {
 		_, err := Parse(source(tt.inputs, nil))
 		var errs Errors
