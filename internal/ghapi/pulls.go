@@ -40,11 +40,17 @@ type actor struct {
 	Login    string
 }
 
+// ghost is REST's login for a deleted account: GraphQL gives its comments,
+// reviews and pushes a null actor.
+const ghost = "ghost"
+
 // identity is the login in REST's form, which every other answer, our
-// inputs and the viewer use: a bot as "NAME[bot]".
+// inputs and the viewer use: a bot as "NAME[bot]". A null actor is a
+// deleted account, a person as far as anyone can tell (REST's "ghost"):
+// what it did is activity, never nothing.
 func (a *actor) identity() (login string, bot bool) {
 	if a == nil {
-		return "", false
+		return ghost, false
 	}
 	if a.Typename == "Bot" {
 		return botLogin(a.Login), true
@@ -406,18 +412,26 @@ func toListed(n prNode) sweep.Listed {
 	if f.Milestone != nil {
 		pr.Milestone = f.Milestone.Title
 	}
+	nulls := 0
 	for _, l := range f.Labels.Nodes {
-		if l != nil {
-			pr.Labels = append(pr.Labels, l.Name)
+		if l == nil {
+			nulls++
+			continue
 		}
+		pr.Labels = append(pr.Labels, l.Name)
 	}
 	assignees, complete := n.assignees()
 	pr.Assignees = assignees
-	l := sweep.Listed{PR: pr, History: events(f.TimelineItems.Nodes)}
+	history, missing := events(f.TimelineItems.Nodes)
+	l := sweep.Listed{PR: pr, History: history}
 	if f.TimelineItems.PageInfo.HasPreviousPage {
 		l.Older = f.TimelineItems.PageInfo.StartCursor
 	}
 	switch {
+	case nulls+missing > 0:
+		// GitHub could not give part of the PR's facts: a null label might
+		// be an exempt one, a null item the comment that keeps it open.
+		l.Err = fmt.Errorf("read #%d: GitHub's answer has %d null labels or timeline items: left untouched this run", pr.Number, nulls+missing)
 	case len(pr.Labels) != f.Labels.TotalCount:
 		l.Err = fmt.Errorf("read #%d: it has %d labels, more than one page: left untouched this run", pr.Number, f.Labels.TotalCount)
 	case !complete:
@@ -466,7 +480,11 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 			return nil, c.fail(opRead, err, "read the history of #%d", number)
 		}
 		t := out.Repository.PullRequest.TimelineItems
-		older = append(older, events(t.Nodes))
+		page, missing := events(t.Nodes)
+		if missing > 0 {
+			return nil, c.fail(opRead, fmt.Errorf("GitHub's answer has %d null timeline items", missing), "read the history of #%d", number)
+		}
+		older = append(older, page)
 		before = ""
 		if t.PageInfo.HasPreviousPage {
 			before = t.PageInfo.StartCursor
@@ -479,17 +497,20 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 	return all, nil
 }
 
-func events(items []*timelineItem) []lifecycle.Event {
-	out := make([]lifecycle.Event, 0, len(items))
+// events converts a page of timeline items; missing counts the null ones,
+// items GitHub failed to give.
+func events(items []*timelineItem) (out []lifecycle.Event, missing int) {
+	out = make([]lifecycle.Event, 0, len(items))
 	for _, it := range items {
 		if it == nil {
+			missing++
 			continue
 		}
 		if e, ok := it.event(); ok {
 			out = append(out, e)
 		}
 	}
-	return out
+	return out, missing
 }
 
 // plainKinds are the events whose kind, actor and time are all the rules

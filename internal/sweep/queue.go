@@ -64,10 +64,17 @@ type queue struct {
 	at    map[int]int // PR number -> index in items
 }
 
-// enqueue records a PR as the listing shows it.
+// enqueue records a PR as the listing shows it, and counts it considered;
+// a PR listed again (its newer copy, see listOpen) replaces its row.
 func (s *sweeper) enqueue(pr lifecycle.PR) {
 	if s.q.at == nil {
 		s.q.at = map[int]int{}
+	}
+	i, again := s.q.at[pr.Number]
+	if !again {
+		s.res.Considered++
+		i = len(s.q.items)
+		s.q.items = append(s.q.items, QueueItem{})
 	}
 	last := pr.UpdatedAt
 	if s.pol.IgnoreUpdates {
@@ -79,8 +86,8 @@ func (s *sweeper) enqueue(pr lifecycle.PR) {
 	} else {
 		it.Since = last
 	}
-	s.q.at[pr.Number] = len(s.q.items)
-	s.q.items = append(s.q.items, it)
+	s.q.at[pr.Number] = i
+	s.q.items[i] = it
 }
 
 // settle records a decision about a PR before any write: the state it is

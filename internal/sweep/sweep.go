@@ -34,6 +34,9 @@ type sweeper struct {
 	posted    int // and did
 
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
+	// relisted are the PRs a listing gave again, changed (newer): their
+	// newer copy is decided.
+	relisted map[int]bool
 	// hist holds each listed open PR's history as its page gave it; a PR
 	// whose history reaches further back is read to its start when a
 	// decision needs it (activity).
@@ -113,7 +116,8 @@ func (s *sweeper) run(ctx context.Context) {
 		return
 	}
 	fresh, freshUnsure, alsoStale, ferr := s.candidates(ctx)
-	stale = append(stale, alsoStale...)
+	stale = s.current(append(stale, alsoStale...))
+	fresh, freshUnsure = s.current(fresh), s.current(freshUnsure)
 	// People first: an un-stale that a person is waiting for is found in
 	// the stale PRs' activity, so those reads come before any budget goes
 	// to marking. Closes are decided there too; marks come last.
@@ -183,7 +187,6 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 
 // staleListed takes a listed stale-labelled PR in.
 func (s *sweeper) staleListed(ctx context.Context, pr lifecycle.PR) planned {
-	s.res.Considered++
 	s.enqueue(pr)
 	return s.decide(pr, s.listedActivity(ctx, pr))
 }
@@ -462,12 +465,11 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 	ordered, prevKey, end := true, time.Time{}, false
 	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
-			if all {
+			if all || s.relisted[pr.Number] {
 				stale = append(stale, s.staleListed(ctx, pr))
 			}
 			return // otherwise handled with the labelled ones
 		}
-		s.res.Considered++
 		s.enqueue(pr)
 		last := pr.UpdatedAt
 		if s.pol.IgnoreUpdates {
@@ -542,6 +544,41 @@ func (s *sweeper) writeCost(plan []planned) int {
 
 func everyPage(Page) bool { return true }
 
+// newer reports whether l is a newer copy of a PR a listing gave already,
+// and forgets the older one if so. Keyset pages list a PR again when it
+// changes during the listing (a comment between two pages moves it to the
+// end of the order): the later copy holds that change, and deciding on the
+// earlier one would close a PR someone just answered. Nothing is written
+// before the listings end, so the newer copy is decided instead (current
+// drops the plans made on the older one). A copy of a PR that failed stays
+// failed: it is reported once.
+func (s *sweeper) newer(l Listed) bool {
+	n := l.PR.Number
+	prev, ok := s.hist[n]
+	if !ok || !l.PR.UpdatedAt.After(prev.PR.UpdatedAt) && l.Err == nil {
+		return false // failed already, or the same copy (a page read twice)
+	}
+	delete(s.hist, n)
+	delete(s.acts, n)
+	if s.relisted == nil {
+		s.relisted = map[int]bool{}
+	}
+	s.relisted[n] = true
+	return true
+}
+
+// current drops the plans made on a copy of a PR that a later page
+// replaced (newer) or failed.
+func (s *sweeper) current(plans []planned) []planned {
+	out := plans[:0]
+	for _, p := range plans {
+		if l, ok := s.hist[p.pr.Number]; ok && l.PR.UpdatedAt.Equal(p.pr.UpdatedAt) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // lister reads one page of a listing: the issue listing (label filter) or
 // the pulls listing (head commits, no issues).
 type lister func(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error)
@@ -580,9 +617,9 @@ func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map
 
 // listOpen pages through the open pull requests with their histories
 // (OpenPulls), keeping each history for activity. A PR met twice is passed
-// on once; a PR GitHub's answer gave in error is reported failed and left
-// untouched, never decided on part of its facts; a cursor met twice ends
-// the listing.
+// on again only when the later copy is newer (see newer); a PR GitHub's
+// answer gave in error is reported failed and left untouched, never decided
+// on part of its facts; a cursor met twice ends the listing.
 func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[string]bool{}
 	got := 0 // PRs the pages gave, or said they could not
@@ -603,7 +640,7 @@ func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 			s.self = []string{pg.Viewer} // who the token acts as, told by the page
 		}
 		for _, l := range listed {
-			if s.seen[l.PR.Number] {
+			if s.seen[l.PR.Number] && !s.newer(l) {
 				continue
 			}
 			s.seen[l.PR.Number] = true

@@ -1,0 +1,208 @@
+package sweep_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// Issue 30: GitHub's real answer shapes on the GraphQL read path never lead
+// to a wrong close.
+
+// tapAnswers is a base transport that hands every GraphQL answer the fake
+// gives to tap, with the query document it answers, and sends on what tap
+// returns: a test's way to give GitHub's shapes the fake does not make (a
+// null timeline item) or to act between two pages.
+type tapAnswers struct {
+	mu   sync.Mutex
+	base http.RoundTripper
+	tap  func(doc string, body []byte) []byte
+}
+
+func (t *tapAnswers) RoundTrip(r *http.Request) (*http.Response, error) {
+	doc := graphqlDoc(r)
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || doc == "" {
+		return resp, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	body = t.tap(doc, body)
+	t.mu.Unlock()
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+// runTapped is world.run with every GraphQL answer passed through tap.
+func (w *world) runTapped(inputs map[string]string, tap func(doc string, body []byte) []byte) sweep.Result {
+	w.t.Helper()
+	return w.sfRun(inputs, sfOpts{base: &tapAnswers{base: w.fake.Transport(), tap: tap}})
+}
+
+// nullNode sets the last node of every connection named conn in the answer
+// (timelineItems, labels) to null, as GitHub answers a node it failed to
+// resolve, without an error.
+func nullNode(body []byte, conn string) []byte {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return body
+	}
+	var walk func(any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			if c, ok := x[conn].(map[string]any); ok {
+				if nodes, ok := c["nodes"].([]any); ok && len(nodes) > 0 {
+					nodes[len(nodes)-1] = nil
+				}
+			}
+			for _, y := range x {
+				walk(y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	walk(v)
+	out, _ := json.Marshal(v)
+	return out
+}
+
+// Item 1: GraphQL names a deleted account's comment, review or push with a
+// null author (REST said "ghost"). Such an actor is a person: in doubt,
+// activity, and the PR is not closed.
+func TestDeletedAccountsActivityKeepsThePROpen(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ghost := fakegithub.Person("ghost") // the fake answers null for it, as GitHub does
+	commented := w.markedPR(40)
+	w.fake.Comment(commented, ghost, daysAgo(5), "I still want this")
+	reviewed := w.markedPR(40)
+	w.fake.Review(reviewed, ghost, daysAgo(5), "COMMENTED", "looks fine")
+	pushed := w.markedPR(40)
+	w.fake.ForcePush(pushed, ghost, daysAgo(5))
+	due := w.markedPR(40) // nothing since the mark: closed, so the run did act
+	res := w.run(sfQuick)
+	for _, n := range []int{commented, reviewed, pushed} {
+		if w.state(n) != "open" || has(res.Closed(), n) {
+			t.Errorf("#%d, active by a deleted account after the mark, was closed", n)
+		}
+		if !has(res.Unstaled(), n) || w.hasLabel(n, "stale") {
+			t.Errorf("#%d: want it un-staled for the deleted account's activity, labels %v", n, w.labels(n))
+		}
+	}
+	if !has(res.Closed(), due) {
+		t.Errorf("#%d, inactive since its mark, was not closed: %v", due, numbers(res.Closed()))
+	}
+}
+
+// Item 2: a null item of a PR's timeline (on its listing page, or on a read
+// of its older history) is a part of its facts GitHub did not give: that PR
+// is not decided this run, as a null PR node is not.
+func TestNullTimelineItemLeavesThePRUndecided(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name    string
+		history bool // the null is on a read of the older history, not the page
+	}{{"on the listing page", false}, {"on the history read", true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			n := w.markedPR(40)
+			w.fake.Comment(n, bob, daysAgo(5), "please keep it") // the item GitHub nulls
+			if tt.history {
+				// 100 newer items by a bot: the page holds those, and the
+				// comment is read with the history before them.
+				for i := 0; i < 100; i++ {
+					w.fake.Comment(n, ci, daysAgo(3).Add(-time.Duration(i)*time.Second), "build passed")
+				}
+			}
+			res := w.runTapped(sfQuick, func(doc string, body []byte) []byte {
+				isPage := strings.Contains(doc, "pullRequests(")
+				if isPage == tt.history {
+					return body
+				}
+				return nullNode(body, "timelineItems")
+			})
+			if w.state(n) != "open" || has(res.Closed(), n) || len(w.writesTo(n)) != 0 {
+				t.Fatalf("#%d with a null timeline item: state %s, writes %v; want it untouched", n, w.state(n), w.writesTo(n))
+			}
+			if !has(res.Failed(), n) {
+				t.Errorf("#%d: want it reported failed (left untouched), got failed %v", n, numbers(res.Failed()))
+			}
+		})
+	}
+}
+
+// Item 3: keyset pages list a PR twice when it changes during the listing.
+// The newer copy, with the comment that came between two pages, is the one
+// decided: the PR is not closed on the older copy.
+func TestPRListedTwiceIsDecidedOnItsNewerCopy(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	var marked []int
+	for i := 0; i < 6; i++ {
+		marked = append(marked, w.markedPR(40+float64(i)))
+	}
+	first := marked[5] // the least recently updated: on the first page
+	// Timeouts shrink the pages to 2 PRs, as after GitHub's 502s.
+	w.fake.InjectFault(fakegithub.FaultRule{Route: "POST /graphql", Times: -1, Fault: fakegithub.TimeoutGraphQL(2)})
+	pages := 0
+	res := w.runTapped(sfQuick, func(doc string, body []byte) []byte {
+		if strings.Contains(doc, "pullRequests(") && !bytes.Contains(body, []byte(`"errors"`)) {
+			if pages++; pages == 1 {
+				// Between the first page and the second, the author answers.
+				w.fake.Comment(first, alice, w.now(), "rebased, ptal")
+			}
+		}
+		return body
+	})
+	if w.state(first) != "open" || has(res.Closed(), first) {
+		t.Fatalf("#%d, answered during the listing, was closed on its older copy", first)
+	}
+	if !has(res.Unstaled(), first) {
+		t.Errorf("#%d: want it un-staled on its newer copy; outcomes %+v", first, res.Items)
+	}
+	for _, n := range marked[:5] {
+		if !has(res.Closed(), n) {
+			t.Errorf("#%d, inactive since its mark, was not closed", n)
+		}
+	}
+	if res.Considered != len(marked) {
+		t.Errorf("considered %d PRs, want %d: a PR listed twice counts once", res.Considered, len(marked))
+	}
+}
+
+// Item 12: a null label node might be an exempt label: the PR is not
+// marked on the labels that are left, and the log says why (not "more
+// labels than one page", which the count alone would suggest).
+func TestNullLabelLeavesThePRUndecided(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.pr(200, func(is *fakegithub.Issue) { is.Labels = []string{"keep-open"} })
+	res := w.runTapped(sfWith(sfQuick, "exempt-pr-labels", "keep-open"), func(doc string, body []byte) []byte {
+		return nullNode(body, "labels")
+	})
+	if got := w.writesTo(n); len(got) != 0 || has(res.Marked(), n) {
+		t.Fatalf("#%d, whose exempt label GitHub answered null, got writes %v; want none", n, got)
+	}
+	failed := res.Failed()
+	if len(failed) != 1 || failed[0].Number != n || !strings.Contains(failed[0].Err, "null labels") {
+		t.Errorf("want #%d reported failed for its null label (not for a second page of labels), got %+v", n, failed)
+	}
+}
