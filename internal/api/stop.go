@@ -64,6 +64,11 @@ var (
 	// permission (a 403 "Resource not accessible by integration"). Every
 	// later write would be refused too, so the run stops at the first.
 	ErrWriteRefused = errors.New("GitHub refuses this token's writes")
+	// ErrPermissionRefused: GitHub refused to tell an account's repository
+	// permission to this token (403: it needs push access to ask). The
+	// account's author_association is all there is to go on then; any
+	// other failure of that read is a failed read like any other.
+	ErrPermissionRefused = errors.New("GitHub refuses to tell this token the accounts' repository permissions")
 	// ErrDraftForbidden: GitHub refused convertPullRequestToDraft to this token.
 	// It does so for a workflow's GITHUB_TOKEN whatever its permissions say
 	// (HTTP 200 with a FORBIDDEN error), so its text says which token works.

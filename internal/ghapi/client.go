@@ -595,10 +595,13 @@ func (c *Client) Permission(ctx context.Context, login string) (lifecycle.Access
 	if err == nil {
 		_, err = c.gh.Do(ctx, req, &p)
 	}
-	if IsNotFound(err) {
+	switch {
+	case IsNotFound(err):
 		return lifecycle.AccessNone, nil
-	}
-	if err != nil {
+	case err != nil && statusOf(err) == http.StatusForbidden && !IsRateLimited(err):
+		// GitHub's documented answer to a token without push access.
+		return lifecycle.AccessUnknown, fmt.Errorf("%w: %w", api.ErrPermissionRefused, c.fail(opRead, err, "read the repository permission of %s", login))
+	case err != nil:
 		return lifecycle.AccessUnknown, c.fail(opRead, err, "read the repository permission of %s", login)
 	}
 	return accessOf(p.RoleName, p.Permission), nil

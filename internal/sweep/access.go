@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/stalepr/stalepr/internal/api"
@@ -44,20 +45,32 @@ func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lif
 }
 
 // learnAccess asks GitHub an account's repository permission, once per
-// run. A refusal (a token that may not read it) is no reason to stop: the
-// account's author_association decides, and no more is asked this run.
+// run. GitHub's refusal (403: a token that may not read it) is no reason to
+// stop: the account's author_association decides, and no more is asked this
+// run. Any other failure (a 502, an answer that does not decode, a timeout)
+// is a failed read: the PRs that need that account's answer are left
+// untouched, and it is not asked again this run.
 func (s *sweeper) learnAccess(ctx context.Context, login string) error {
 	key := strings.ToLower(login)
+	if err, failed := s.accessFailed[key]; failed {
+		return err
+	}
 	if _, asked := s.access[key]; asked {
 		return nil
 	}
 	a, err := s.gh.Permission(ctx, login)
-	if err != nil {
-		if api.IsStop(err) {
-			return err
-		}
-		s.log.Printf("could not read the repository permission of %s, so author_association says who is a maintainer for the rest of this run: %s", login, err)
+	switch {
+	case api.IsStop(err):
+		return err
+	case errors.Is(err, api.ErrPermissionRefused):
+		s.log.Printf("GitHub refuses to tell this token the repository permission of %s, so author_association says who is a maintainer for the rest of this run: %s", login, err)
 		s.accessRefused, a = true, lifecycle.AccessUnknown
+	case err != nil:
+		if s.accessFailed == nil {
+			s.accessFailed = map[string]error{}
+		}
+		s.accessFailed[key] = err
+		return err
 	}
 	if s.access == nil {
 		s.access = map[string]lifecycle.Access{}

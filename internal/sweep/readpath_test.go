@@ -206,3 +206,50 @@ func TestNullLabelLeavesThePRUndecided(t *testing.T) {
 		t.Errorf("want #%d reported failed for its null label (not for a second page of labels), got %+v", n, failed)
 	}
 }
+
+// Item 4: only GitHub's refusal of the permission read (403, what a token
+// without push access gets) lets author_association decide; any other
+// failure leaves the PRs that need the answer untouched and the run not OK,
+// as every failed read does, and the account is not asked again.
+func TestFailedPermissionReadLeavesThePRUntouched(t *testing.T) {
+	t.Parallel()
+	const route = "GET /repos/{owner}/{repo}/collaborators/{username}/permission"
+	for _, tt := range []struct {
+		name     string
+		fault    *fakegithub.Fault
+		fallback bool // author_association decides: MEMBER, a maintainer
+	}{
+		{"refused", fakegithub.StatusFault(403, `{"message":"Must have push access to view collaborator permission.","documentation_url":"https://docs.github.com/rest"}`), true},
+		{"502", fakegithub.StatusFault(502, ""), false},
+		{"undecodable", fakegithub.StatusFault(200, `{"permission":`), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := turnWorld(t)
+			orgmate := fakegithub.Person("orgmate")
+			w.fake.AddMember(orgmate.Login)
+			w.fake.SetPermission(orgmate.Login, "read") // a member, no role here: not a maintainer
+			w.fake.InjectFault(fakegithub.FaultRule{Route: route, Times: -1, Fault: tt.fault})
+			first := w.openPR(60, alice)
+			w.fake.Comment(first, orgmate, daysAgo(30), "+1, we need this")
+			second := w.openPR(60, alice)
+			w.fake.Comment(second, orgmate, daysAgo(30), "+1")
+			res := w.run(sfWith(authorTurnInputs, "write-interval", "0s"))
+			asked := w.fake.CountBy()[route]
+			for _, n := range []int{first, second} {
+				switch {
+				case tt.fallback && !has(res.Marked(), n):
+					t.Errorf("#%d: GitHub refused the permission read; want author_association (MEMBER) to decide: marked", n)
+				case !tt.fallback && (len(w.writesTo(n)) != 0 || !has(res.Failed(), n)):
+					t.Errorf("#%d: the permission read failed; want it untouched and failed, got writes %v, failed %v", n, w.writesTo(n), numbers(res.Failed()))
+				}
+			}
+			if res.OK() == !tt.fallback {
+				t.Errorf("OK() = %v with the permission read %s", res.OK(), tt.name)
+			}
+			if tt.fallback && asked != 1 || !tt.fallback && asked > 6 {
+				t.Errorf("%d permission requests; want 1 when refused (no more asked that run), at most one attempt's retries when it fails", asked)
+			}
+		})
+	}
+}

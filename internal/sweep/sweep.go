@@ -58,6 +58,7 @@ type sweeper struct {
 
 	access        map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login (access.go)
 	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
+	accessFailed  map[string]error            // accounts whose permission read failed this run (not refused), by lower-case login
 
 	render func(Result) string // the dashboard issue's content (WithDashboard); nil: none
 
