@@ -537,6 +537,7 @@ var gqlItemTypes = map[string]string{
 	EventReviewRequested: "ReviewRequestedEvent", EventReviewRequestRemoved: "ReviewRequestRemovedEvent",
 	"assigned": "AssignedEvent", "unassigned": "UnassignedEvent", "milestoned": "MilestonedEvent",
 	"demilestoned": "DemilestonedEvent", "base_ref_changed": "BaseRefChangedEvent",
+	EventCommentDeleted: "CommentDeletedEvent",
 }
 
 var camelWord = regexp.MustCompile(`[A-Z][a-z]*`)
@@ -602,6 +603,8 @@ func eventResolvers(typ string) map[string]resolver {
 		m["requestedReviewer"] = ev(func(t tlItem) any {
 			return reviewReqResolve(reviewReq{n: t.rec.Number, user: t.it.Event.Reviewer, team: t.it.Event.Team})
 		})
+	case "CommentDeletedEvent":
+		m["deletedCommentAuthor"] = ev(func(t tlItem) any { return actorObj(t.it.Event.DeletedAuthor) })
 	case "HeadRefForcePushedEvent":
 		m["afterCommit"] = ev(func(t tlItem) any {
 			if t.it.Event.SHA == "" {

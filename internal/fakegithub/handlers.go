@@ -454,9 +454,17 @@ func (s *Server) deleteComment(c *call) reply {
 	if rec == nil {
 		return notFound()
 	}
-	rec.comments = slices.Delete(rec.comments, i, i+1)
-	s.version++
+	s.deleteCommentLocked(rec, i, s.identity, c.now)
 	return reply{status: http.StatusNoContent}
+}
+
+// deleteCommentLocked deletes rec's comment i as u at `at`: GitHub keeps a
+// comment_deleted event in its place, which moves updated_at.
+func (s *Server) deleteCommentLocked(rec *issueRec, i int, u User, at time.Time) {
+	gone := rec.comments[i]
+	rec.comments = slices.Delete(rec.comments, i, i+1)
+	s.addEventLocked(rec, Event{Type: EventCommentDeleted, Actor: u, At: at, DeletedAuthor: gone.User})
+	s.version++
 }
 
 func (s *Server) listRepoComments(c *call) reply {

@@ -544,6 +544,17 @@ func (s *Server) Comment(n int, u User, at time.Time, body string) Comment {
 	return s.addCommentLocked(s.mustGet(n), u, at, body)
 }
 
+// DeleteComment deletes the comment id as u (a maintainer tidying up).
+func (s *Server) DeleteComment(id int64, u User, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, i := s.findComment(id)
+	if rec == nil {
+		panic(fmt.Sprintf("fakegithub: no comment %d", id))
+	}
+	s.deleteCommentLocked(rec, i, u, at)
+}
+
 // Label adds labels as u (labeled events for labels not yet present).
 func (s *Server) Label(n int, u User, at time.Time, names ...string) {
 	s.mu.Lock()

@@ -113,6 +113,9 @@ const (
 	EventLineCommented        = "line-commented"
 	EventMerged               = "merged"
 	EventReviewDismissed      = "review_dismissed"
+	// EventCommentDeleted: a comment was deleted (GraphQL's
+	// CommentDeletedEvent); the comment itself leaves the timeline.
+	EventCommentDeleted = "comment_deleted"
 )
 
 // Event is one timeline entry other than a plain comment. Only the fields
@@ -148,6 +151,8 @@ type Event struct {
 
 	Reviewer string // review_requested, review_request_removed: a user login...
 	Team     string // ...or a team slug
+
+	DeletedAuthor User // comment_deleted: who wrote the deleted comment
 
 	LineComments []LineComment // line-commented
 

@@ -115,6 +115,11 @@ type timelineItem struct {
 		CreatedAt   githubv4.DateTime
 		AfterCommit *struct{ Oid string }
 	} `graphql:"... on HeadRefForcePushedEvent"`
+	CommentDeletedEvent struct {
+		Actor                *actor
+		CreatedAt            githubv4.DateTime
+		DeletedCommentAuthor *actor
+	} `graphql:"... on CommentDeletedEvent"`
 	LabeledEvent   labelEvent `graphql:"... on LabeledEvent"`
 	UnlabeledEvent labelEvent `graphql:"... on UnlabeledEvent"`
 	// The events whose actor and time are all the rules read.
@@ -171,7 +176,7 @@ type timeline struct {
 // references, subscriptions, deployments, would only fill the page). Pages
 // and the deeper reads of one PR share it, so both ask the same.
 type history struct {
-	TimelineItems timeline `graphql:"timelineItems(last: 100, before: $before, itemTypes: [ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, CLOSED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, RENAMED_TITLE_EVENT, ASSIGNED_EVENT, UNASSIGNED_EVENT, MILESTONED_EVENT, DEMILESTONED_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_REQUESTED_EVENT, REVIEW_REQUEST_REMOVED_EVENT])"`
+	TimelineItems timeline `graphql:"timelineItems(last: 100, before: $before, itemTypes: [ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, CLOSED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, RENAMED_TITLE_EVENT, ASSIGNED_EVENT, UNASSIGNED_EVENT, MILESTONED_EVENT, DEMILESTONED_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_REQUESTED_EVENT, REVIEW_REQUEST_REMOVED_EVENT, COMMENT_DELETED_EVENT])"`
 }
 
 // prFields are the fields of a pull request every page reads.
@@ -573,6 +578,11 @@ func (it *timelineItem) event() (lifecycle.Event, bool) {
 		if f.AfterCommit != nil {
 			e.SHA = f.AfterCommit.Oid
 		}
+	case "CommentDeletedEvent":
+		d := it.CommentDeletedEvent
+		e = lifecycle.Event{Kind: lifecycle.CommentDeleted, At: d.CreatedAt.Time}
+		e.Actor, e.Bot = d.Actor.identity()
+		e.DeletedAuthor, _ = d.DeletedCommentAuthor.identity()
 	case "LabeledEvent", "UnlabeledEvent":
 		l, kind := it.LabeledEvent, lifecycle.Labeled
 		if it.Typename == "UnlabeledEvent" {

@@ -28,6 +28,9 @@ const (
 	Edited // another change a person makes: assignees, milestone, base branch
 	// ConvertedToDraft: the PR became a draft (its turn passes to the author).
 	ConvertedToDraft
+	// CommentDeleted: someone deleted a comment (DeletedAuthor wrote it);
+	// the comment itself is gone from the history.
+	CommentDeleted
 )
 
 // Notice identifies one of stalepr's own comments by its hidden marker.
@@ -53,6 +56,9 @@ type Event struct {
 	MarkHead string    // carried by a StaleNotice: the head commit when the label was added
 
 	CommentID int64 // Commented only: the comment's ID, when the source tells (0: unknown)
+
+	// DeletedAuthor: CommentDeleted only, who wrote the deleted comment.
+	DeletedAuthor string
 
 	// Committed only: the commit and its parents.
 	SHA     string
@@ -358,6 +364,12 @@ func (p *personFold) add(e Event, markedAt time.Time) {
 		// the timeline dates earlier (a push of old commits): our un-stale
 		// is the best date it has.
 		p.at = e.At
+		return
+	}
+	if e.Kind == CommentDeleted && p.w.isSelf(e.DeletedAuthor) {
+		// A maintainer deleted one of our comments: nobody answered the
+		// PR. A deleted notice leaves the mark without one, so the author
+		// is told again and the close waits a full window (decideStale).
 		return
 	}
 	if !p.w.counts(e) || !isActivity(e, p.staleLabel) {

@@ -56,6 +56,10 @@ func ev(kind lifecycle.EventKind, at time.Time, actor string) lifecycle.Event {
 	return lifecycle.Event{Kind: kind, At: at, Actor: actor}
 }
 
+func deleted(at time.Time, actor, author string) lifecycle.Event {
+	return lifecycle.Event{Kind: lifecycle.CommentDeleted, At: at, Actor: actor, DeletedAuthor: author}
+}
+
 func commit(at time.Time) lifecycle.Event { return lifecycle.Event{Kind: lifecycle.Committed, At: at} }
 
 func reviewRequested(at time.Time, actor, reviewer string) lifecycle.Event {
@@ -608,6 +612,13 @@ func TestSummarizeExplainsUpdatedAt(t *testing.T) {
 		{"a later person's activity wins over an earlier unexplained update", daysAgo(2),
 			append(slices.Clone(marked), comment(daysAgo(1), "bob")), daysAgo(1), "bob"},
 		{"no listing (zero updated_at): nothing to explain", time.Time{}, marked, time.Time{}, ""},
+		// Issue 30: a deleted comment is an event of its own.
+		{"a maintainer deleting our notice explains it, and is nobody's activity", daysAgo(1),
+			[]lifecycle.Event{labeled(m, selfLogin, staleLabel), deleted(daysAgo(1), "maint", selfLogin)}, time.Time{}, ""},
+		{"deleting a person's comment is the deleter's activity", daysAgo(1),
+			append(slices.Clone(marked), deleted(daysAgo(1), "maint", "bob")), daysAgo(1), "maint"},
+		{"deleting our comment by a login not ours (a quote's author) is activity", daysAgo(1),
+			append(slices.Clone(marked), deleted(daysAgo(1), "maint", "stalepr")), daysAgo(1), "maint"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -248,9 +248,9 @@ func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 		return Decision{Action: Skip, Reason: ReasonMarkUnknown}
 	}
 	if !act.ForeignMark && act.NoticeAt.IsZero() && !p.NoStaleNotice {
-		// Our label without our notice: a run stopped between the two. The
-		// author is told before anything else, and the close waits a full
-		// window from now.
+		// Our label without our notice: a run stopped between the two, or
+		// a maintainer deleted the notice. The author is told before
+		// anything else, and the close waits a full window from now.
 		return Decision{Action: Notify, Reason: ReasonNoticeMissing, InactiveSince: act.MarkedAt,
 			MarkedAt: act.MarkedAt, CloseAt: p.CloseDate(now)}
 	}

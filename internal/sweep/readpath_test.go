@@ -253,3 +253,52 @@ func TestFailedPermissionReadLeavesThePRUntouched(t *testing.T) {
 		})
 	}
 }
+
+// Item 6: a maintainer deletes stalepr's notice. GitHub keeps a
+// CommentDeletedEvent naming its author in the notice's place, and
+// updated_at moves; nobody answered the PR, so it is not un-staled: the
+// author is told again, and the close waits a full window from then.
+func TestDeletedNoticeIsPostedAgainAndTheCloseWaits(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	deleted := w.markedPR(40)
+	w.fake.DeleteComment(w.noticeOf(deleted), maint, daysAgo(2))
+	other := w.markedPR(40) // a maintainer deleted someone else's comment: in doubt, activity
+	spam := w.fake.Comment(other, bob, daysAgo(3), "buy now")
+	w.fake.DeleteComment(spam.ID, maint, daysAgo(2))
+	res := w.run(sfQuick)
+	if w.state(deleted) != "open" || !w.hasLabel(deleted, "stale") || has(res.Unstaled(), deleted) {
+		t.Fatalf("#%d, whose notice a maintainer deleted: state %s, labels %v, un-staled %v; want it open and still stale",
+			deleted, w.state(deleted), w.labels(deleted), has(res.Unstaled(), deleted))
+	}
+	if got := w.notices(deleted, "stale"); got != 1 || !has(res.Marked(), deleted) {
+		t.Fatalf("#%d: %d stale notices after the run (told again: %v); want the notice posted again, once", deleted, got, has(res.Marked(), deleted))
+	}
+	if !has(res.Unstaled(), other) {
+		t.Errorf("#%d: a maintainer deleted a person's comment after the mark; want it un-staled (in doubt, activity)", other)
+	}
+	for _, tt := range []struct {
+		days   int
+		closed bool
+	}{{29, false}, {31, true}} {
+		w.clock.Set(t0.Add(time.Duration(tt.days) * 24 * time.Hour))
+		w.run(sfQuick)
+		if got := w.state(deleted) == "closed"; got != tt.closed {
+			t.Errorf("%d days after the notice was posted again: closed %v, want %v", tt.days, got, tt.closed)
+		}
+	}
+	if got := w.notices(deleted, "stale"); got != 1 {
+		t.Errorf("#%d: %d stale notices in all; want one", deleted, got)
+	}
+}
+
+// noticeOf is the ID of stalepr's stale notice on PR n.
+func (w *world) noticeOf(n int) int64 {
+	for _, c := range w.fake.Comments(n) {
+		if strings.Contains(c.Body, "<!-- stalepr:stale") {
+			return c.ID
+		}
+	}
+	w.t.Fatalf("#%d has no stale notice", n)
+	return 0
+}

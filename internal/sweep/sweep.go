@@ -365,8 +365,8 @@ func (s *sweeper) needsSelf(events []lifecycle.Event) bool {
 	for _, e := range events {
 		switch {
 		case e.Actor == "":
-		case e.Notice != lifecycle.NoNotice:
-			return true
+		case e.Notice != lifecycle.NoNotice, e.Kind == lifecycle.CommentDeleted:
+			return true // a marker is trusted, a deleted comment told ours, only from our identity
 		case (e.Kind == lifecycle.Labeled || e.Kind == lifecycle.Unlabeled) && strings.EqualFold(e.Label, s.pol.StaleLabel):
 			return true
 		}
