@@ -748,6 +748,15 @@ func (s *Server) SetUpdatedAt(n int, t time.Time) {
 	s.version++
 }
 
+// Edit changes issue n's own fields (Locked, Milestone, Assignees...) as a
+// maintainer would in the UI, without a timeline event of its own.
+func (s *Server) Edit(n int, f func(*Issue)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(&s.mustGet(n).Issue)
+	s.version++
+}
+
 // DeleteBranch removes a branch of the base repository (as a person
 // deleting it in the UI).
 func (s *Server) DeleteBranch(name string) {

@@ -156,6 +156,11 @@ func (s *sweeper) auditOne(ctx context.Context, c ClosedListed) (o op, ok bool, 
 		entry.Kept = ReasonAuthorClosed
 	case c.BranchGone:
 		entry.Kept = ReasonBranchGone
+	default:
+		// The lock and the exemptions hold for the audit as for every rule.
+		// (The page gives no assignees: the fresh read before the reopening
+		// checks again, reopenSteps.)
+		entry.Kept, _ = lifecycle.Kept(c.PR, s.pol)
 	}
 	s.res.Audit.Wrong = append(s.res.Audit.Wrong, entry)
 	if !s.cfg.ReopenWronglyClosed || entry.Kept != "" {
@@ -194,6 +199,9 @@ func (s *sweeper) reopenSteps(o *op) []step {
 			return err
 		case open:
 			return &leftAlone{reason: ReasonReopenedSince}
+		}
+		if r, kept := lifecycle.Kept(pr, s.pol); kept {
+			return &leftAlone{reason: r} // locked or exempt since the listing, or by its assignees
 		}
 		now = pr
 		return nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -18,7 +19,8 @@ import (
 // switched from actions/stale to stalepr, with closes by both, on every
 // turn, and the cases never reopened.
 
-var auditInputs = map[string]string{"close-pr-label": "closed-stale", "audit-closed-days": "30", "write-interval": "0s"}
+var auditInputs = map[string]string{"close-pr-label": "closed-stale", "audit-closed-days": "30", "write-interval": "0s",
+	"exempt-pr-labels": "keep-open", "exempt-milestones": "v2.0", "exempt-pr-assignees": "mia", "exempt-pr-authors": "release-manager"}
 
 func auditWith(more ...string) map[string]string { return sfWith(auditInputs, more...) }
 
@@ -104,6 +106,27 @@ func auditWorld(t *testing.T) (*world, auditCase) {
 	gone := w.ghaClosed(120, 9)
 	w.fake.DeleteBranch(w.fake.MustIssue(gone).HeadRef)
 	c.kept[gone] = sweep.ReasonBranchGone
+	// Issue 30: the lock and the exemptions hold for the audit too.
+	for _, k := range []struct {
+		edit func(*fakegithub.Issue)
+		why  lifecycle.Reason
+	}{
+		{func(is *fakegithub.Issue) { is.Locked = true }, lifecycle.ReasonLocked},
+		{func(is *fakegithub.Issue) { is.Labels = append(is.Labels, "keep-open") }, lifecycle.ReasonExemptLabel},
+		{func(is *fakegithub.Issue) { is.Milestone = "v2.0" }, lifecycle.ReasonExemptMilestone},
+		// The closed pages read no assignees: the report cannot tell this
+		// one kept, but the fresh read before any reopening does.
+		{func(is *fakegithub.Issue) { is.Assignees = []string{"mia"} }, ""},
+	} {
+		n := w.ghaClosed(120, 10)
+		w.fake.Edit(n, k.edit)
+		c.kept[n] = k.why
+	}
+	exemptAuthor := w.openPR(120, fakegithub.Person("release-manager"))
+	w.fake.Comment(exemptAuthor, action, daysAgo(10), "This PR was closed because it has been stalled for 30 days with no activity.")
+	w.fake.Label(exemptAuthor, action, daysAgo(40), "stale")
+	w.fake.Close(exemptAuthor, action, daysAgo(10).Add(time.Second), "")
+	c.kept[exemptAuthor] = lifecycle.ReasonExemptAuthor
 	// No stale bot's: a maintainer closed it; and a stale close before the window.
 	person := w.openPR(120, alice)
 	w.fake.Close(person, maint, daysAgo(2), "")
