@@ -8,6 +8,8 @@ package ghapi_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,5 +42,59 @@ func TestPointsReserveHoldsWithAResetInThePast(t *testing.T) {
 	}
 	if left := fake.GraphQLRateRemaining(); left < 100 {
 		t.Errorf("%d points left, want the reserve of 100 kept", left)
+	}
+}
+
+// endlessHistory answers every read of a PR's history with a page of items
+// (each of items a node) that says there is more, before a cursor never seen
+// before, and a totalCount of total.
+func endlessHistory(fake *fakegithub.Server, items []string, total int) {
+	n := 0
+	fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		if r.Route != "POST /graphql" || !strings.Contains(r.Body, "pullRequest(number:") {
+			return nil
+		}
+		n++
+		return fakegithub.StatusFault(200, fmt.Sprintf(`{"data":{"rateLimit":{"cost":1,"limit":5000,"remaining":4000,"resetAt":"2026-03-02T11:00:00Z"},`+
+			`"repository":{"pullRequest":{"timelineItems":{"totalCount":%d,"pageInfo":{"hasPreviousPage":true,"startCursor":"c%d"},"nodes":[%s]}}}}}`,
+			total, n, strings.Join(items, ",")))
+	})
+}
+
+// TestEndlessHistoryIsAFailedRead: a history whose pages never end, empty
+// or full, fails that PR's read after a few requests (not the run's whole
+// budget, and not a stop, which would end the run green).
+func TestEndlessHistoryIsAFailedRead(t *testing.T) {
+	t.Parallel()
+	comment := `{"__typename":"IssueComment","databaseId":1,"author":{"__typename":"User","login":"bob"},"authorAssociation":"NONE","body":"hi","createdAt":"2026-01-01T00:00:00Z"}`
+	full := make([]string, 100)
+	for i := range full {
+		full[i] = comment
+	}
+	for name, tc := range map[string]struct {
+		items []string
+		total int
+		want  string
+	}{
+		"empty pages that say there is more": {nil, 1000, "empty"},
+		"more pages than its totalCount":     {full, 150, "totalCount"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fake := newFake()
+			c := hostile(t, fake, ghapi.Limits{MaxRequests: 500}, nil)
+			endlessHistory(fake, tc.items, tc.total)
+			_, err := c.History(context.Background(), 7, "c0")
+			if err == nil || errors.Is(err, ghapi.ErrBudget) {
+				t.Fatalf("err = %v, want a failed read of #7", err)
+			}
+			if !strings.Contains(err.Error(), "#7") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err %q: want #7 and %q named", err, tc.want)
+			}
+			t.Logf("%d requests: %v", fake.Count(), err)
+			if n := fake.Count(); n > 4 {
+				t.Errorf("%d requests, want at most 4", n)
+			}
+		})
 	}
 }

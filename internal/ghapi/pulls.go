@@ -8,6 +8,7 @@ import (
 
 	"github.com/shurcooL/githubv4"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -152,8 +153,10 @@ type requestEvent struct {
 }
 
 // timeline is a PR's timelineItems connection, its newest items.
+// TotalCount bounds how many pages History may read (api.Pages).
 type timeline struct {
-	PageInfo struct {
+	TotalCount int
+	PageInfo   struct {
 		HasPreviousPage bool
 		StartCursor     string
 	}
@@ -441,6 +444,7 @@ type historyQuery struct {
 func (c *Client) History(ctx context.Context, number int, before string) ([]lifecycle.Event, error) {
 	var older [][]lifecycle.Event
 	seen := map[string]bool{}
+	var pages api.Pages
 	for first := true; first || before != ""; first = false {
 		if seen[before] {
 			return nil, c.fail(opRead, errors.New("GitHub's pages loop: the history's cursor points back to a page already read"), "read the history of #%d", number)
@@ -470,6 +474,11 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 		before = ""
 		if t.PageInfo.HasPreviousPage {
 			before = t.PageInfo.StartCursor
+		}
+		// A server whose cursors are new on every page never loops back:
+		// each page counts 100, and the pages may reach one past totalCount.
+		if err := pages.Next(len(t.Nodes), 100, t.TotalCount+100, before != ""); err != nil {
+			return nil, c.fail(opRead, err, "read the history of #%d", number)
 		}
 	}
 	var all []lifecycle.Event

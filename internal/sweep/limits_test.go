@@ -1,0 +1,101 @@
+package sweep_test
+
+// Issue 30 items 10 and 12 through the sweep: listings and histories whose
+// pages never end, and pages that disagree about who the token is.
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stalepr/stalepr/internal/api"
+	"github.com/stalepr/stalepr/internal/fakegithub"
+)
+
+// gqlRate is a rateLimit answer with points to spare.
+const gqlRate = `"rateLimit":{"cost":1,"limit":5000,"remaining":4000,"resetAt":"2026-11-29T13:00:00Z"}`
+
+// endless answers every GraphQL request that when accepts with page(n), n
+// counting from 1: pages that each say there is more, after a cursor never
+// given before.
+func (w *world) endless(when func(fakegithub.RequestInfo) bool, page func(n int) string) {
+	var mu sync.Mutex
+	n := 0
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		if !when(r) {
+			return nil
+		}
+		mu.Lock()
+		n++
+		body := page(n)
+		mu.Unlock()
+		return fakegithub.StatusFault(200, body)
+	})
+}
+
+// prPage is a page of pull requests that says there are more, holding nodes.
+func prPage(total, n int, nodes string) string {
+	return fmt.Sprintf(`{"data":{"viewer":{"login":"github-actions[bot]"},%s,"repository":{"pullRequests":{"totalCount":%d,`+
+		`"pageInfo":{"hasNextPage":true,"endCursor":"c%d"},"nodes":[%s]}}}}`, gqlRate, total, n, nodes)
+}
+
+// TestLimitsEndlessListingStopsTheRun: the listing's pages keep saying
+// there is more, empty, each with a new cursor. The run stops within 10
+// requests, writes nothing and fails (exit 1), whether GitHub's totalCount
+// is large (the empty pages tell) or small (the pages outgrow it).
+func TestLimitsEndlessListingStopsTheRun(t *testing.T) {
+	t.Parallel()
+	for name, total := range map[string]int{"empty pages": 5000, "more pages than totalCount": 2} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			closing := w.markedPR(40)
+			w.endless(func(r fakegithub.RequestInfo) bool { page, _, _ := sfPageOf(r); return page },
+				func(n int) string { return prPage(total, n, "") })
+			res := w.run(sfQuick)
+			t.Logf("%d requests: %v", w.fake.Count(), res.Stopped)
+			if n := w.fake.Count(); n > 10 {
+				t.Errorf("%d requests, want at most 10", n)
+			}
+			if res.OK() || !res.ListingFailed() || !strings.Contains(fmt.Sprint(res.Stopped), api.ErrEndlessPages.Error()) {
+				t.Errorf("OK %v, Stopped %v: want a failed run stopped on the endless listing", res.OK(), res.Stopped)
+			}
+			if n := w.fake.Writes(); n != 0 || w.state(closing) != "open" {
+				t.Errorf("%d writes, #%d %s: want nothing written", n, closing, w.state(closing))
+			}
+		})
+	}
+}
+
+// TestLimitsEndlessHistoryFailsThePR: a PR whose older history's pages
+// never end is a failed read of that PR after a few requests, and the run
+// fails (exit 1) instead of spending its budget and ending green; the other
+// PRs are swept.
+func TestLimitsEndlessHistoryFailsThePR(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	long := sfLongHistory(w)
+	closing := w.markedPR(40)
+	w.endless(sfIsHistory, func(n int) string {
+		return fmt.Sprintf(`{"data":{%s,"repository":{"pullRequest":{"timelineItems":{"totalCount":5000,`+
+			`"pageInfo":{"hasPreviousPage":true,"startCursor":"h%d"},"nodes":[]}}}}}`, gqlRate, n)
+	})
+	res := w.run(sfQuick)
+	histories := 0
+	for _, r := range w.fake.Requests() {
+		if sfIsHistory(r) {
+			histories++
+		}
+	}
+	t.Logf("%d history reads, %d requests in all", histories, w.fake.Count())
+	if histories > 4 {
+		t.Errorf("%d history reads, want at most 4", histories)
+	}
+	if res.OK() || !has(res.Failed(), long) {
+		t.Errorf("OK %v, Failed %v: want #%d failed and the run red", res.OK(), numbers(res.Failed()), long)
+	}
+	if w.state(closing) != "closed" {
+		t.Errorf("#%d %s: the other PRs are swept, want it closed", closing, w.state(closing))
+	}
+}
