@@ -360,7 +360,9 @@ func pulls[N any, P interface {
 		if err != nil {
 			return nil, sweep.Page{}, c.fail(opList, err, "list pull requests")
 		}
-		c.sawViewer(out.Viewer.Login)
+		if err := c.sawViewer(out.Viewer.Login); err != nil {
+			return nil, sweep.Page{}, c.fail(opList, err, "list pull requests")
+		}
 		pr := out.Repository.PullRequests
 		if len(pr.Nodes) > size {
 			return nil, sweep.Page{}, c.fail(opList, &malformedError{route: "POST /graphql",

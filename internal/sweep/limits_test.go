@@ -99,3 +99,36 @@ func TestLimitsEndlessHistoryFailsThePR(t *testing.T) {
 		t.Errorf("#%d %s: the other PRs are swept, want it closed", closing, w.state(closing))
 	}
 }
+
+// TestLimitsViewerIsOneAnswer: the second page of the stale PRs' listing
+// names another account as the viewer than the first. Who the token is
+// decides which markers are stalepr's, so the run stops at that page with
+// a clear error and writes nothing: neither the PRs of the first page nor
+// those of the second are closed on the strength of either answer.
+func TestLimitsViewerIsOneAnswer(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	var closing []int
+	for i := range 80 { // two pages of the stale listing
+		closing = append(closing, w.markedPR(40+float64(i)/10))
+	}
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		if page, _, after := sfPageOf(r); page && after {
+			w.fake.SetIdentity(fakegithub.Bot("other-app[bot]"))
+		}
+		return nil
+	})
+	res := w.run(sfQuick)
+	t.Logf("%d requests: %v", w.fake.Count(), res.Stopped)
+	if n := w.fake.Writes(); n != 0 {
+		t.Errorf("%d writes, want none", n)
+	}
+	for _, n := range closing {
+		if w.state(n) != "open" {
+			t.Fatalf("#%d closed although the pages disagree about who the token is", n)
+		}
+	}
+	if res.OK() || !strings.Contains(fmt.Sprint(res.Stopped), `"github-actions[bot]", then "other-app[bot]"`) {
+		t.Errorf("OK %v, Stopped %v: want a failed run naming both answers", res.OK(), res.Stopped)
+	}
+}
