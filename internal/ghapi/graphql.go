@@ -28,7 +28,8 @@ import (
 // here.
 
 // errShrink means GitHub could not answer the query in time (a timeout, a 502,
-// "something went wrong"): the same query smaller may pass.
+// "something went wrong") or answered more than the transport accepts
+// (Limits.MaxBody): the same query smaller may pass.
 var errShrink = errors.New("GitHub could not answer the query in time")
 
 // gqlError is one entry of an answer's errors array.
@@ -171,6 +172,16 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 		}
 	}
 	if cap.body == nil && err != nil {
+		var big *tooLargeError
+		if errors.As(err, &big) {
+			// Too large for the transport to accept (Limits.MaxBody): a
+			// page of many PRs with long comments. Smaller pages pass, as
+			// for a timeout; at one PR its size is that PR's own.
+			if shrink {
+				return nil, errShrink
+			}
+			big.onePR = true
+		}
 		return nil, err // no answer: the transport's error (a stop, a failure)
 	}
 	if err := c.httpStatus(cap, shrink); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // TestPointsReserveHoldsWithAResetInThePast: the runner's clock two hours
@@ -94,6 +95,77 @@ func TestEndlessHistoryIsAFailedRead(t *testing.T) {
 			t.Logf("%d requests: %v", fake.Count(), err)
 			if n := fake.Count(); n > 4 {
 				t.Errorf("%d requests, want at most 4", n)
+			}
+		})
+	}
+}
+
+// bigPRs adds prs pull requests, each with comments comments of size
+// characters ("é", two bytes each in JSON).
+func bigPRs(fake *fakegithub.Server, prs, comments, size int) {
+	body := strings.Repeat("é", size)
+	for i := range prs {
+		n := fake.AddPR(fakegithub.Issue{Title: fmt.Sprint("PR ", i), User: fakegithub.Person("alice"),
+			CreatedAt: t0.Add(-48 * time.Hour), UpdatedAt: t0.Add(-time.Duration(24+i) * time.Hour)})
+		for j := range comments {
+			fake.Comment(n, fakegithub.Person("bob"), t0.Add(-time.Duration(47*60-j)*time.Minute), body)
+		}
+	}
+}
+
+// listAll reads every page of the open pull requests: how many it listed.
+func listAll(c *ghapi.Client) (int, error) {
+	n := 0
+	for after := ""; ; {
+		listed, pg, err := c.OpenPulls(context.Background(), sweep.Query{}, after)
+		if err != nil {
+			return n, err
+		}
+		n += len(listed)
+		if after = pg.After; after == "" {
+			return n, nil
+		}
+	}
+}
+
+// TestTooLargePageIsAskedSmaller: a page of PRs whose comments make it
+// larger than the client accepts is asked again at half the size, as a
+// page GitHub could not answer in time is, until it fits: every PR is
+// listed. One PR too large alone fails the listing at one PR a page, and
+// the message names that cause, not GITHUB_API_URL.
+func TestTooLargePageIsAskedSmaller(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		maxBody                 int64 // 0: the default, 32 MiB
+		prs, comments, size     int
+		long                    bool
+		wantListed, wantQueries int
+	}{
+		// 74, 37, 18, 9, 4 too large (100 KB a PR), then 4 pages of 2.
+		"pages of 100 KB PRs under a 256 KiB cap": {maxBody: 256 << 10, prs: 8, comments: 1, size: 50_000, wantListed: 8, wantQueries: 9},
+		// 74, 37, 18, 9, 4, 2, 1: never fits.
+		"one PR of 600 KB under a 256 KiB cap": {maxBody: 256 << 10, prs: 1, comments: 1, size: 300_000, wantQueries: 7},
+		// 74, 37, 18, 9 too large (10 × 4 MiB), then pages of 4, 4, 2.
+		"a 40 MiB page under the default cap": {prs: 10, comments: 32, size: 65_536, long: true, wantListed: 10, wantQueries: 7},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if tc.long {
+				testenv.Long(t)
+			}
+			fake := newFake()
+			bigPRs(fake, tc.prs, tc.comments, tc.size)
+			c := hostile(t, fake, ghapi.Limits{MaxBody: tc.maxBody}, nil)
+			n, err := listAll(c)
+			t.Logf("%d queries, %d listed: %v", fake.Count(), n, err)
+			if fake.Count() != tc.wantQueries {
+				t.Errorf("%d queries, want %d", fake.Count(), tc.wantQueries)
+			}
+			if tc.wantListed > 0 && (err != nil || n != tc.wantListed) {
+				t.Fatalf("listed %d, err %v; want all %d", n, err, tc.wantListed)
+			}
+			if tc.wantListed == 0 && (err == nil || !strings.Contains(err.Error(), "single pull request") || strings.Contains(err.Error(), "GITHUB_API_URL")) {
+				t.Errorf("err = %v: want the single PR's size named as the cause, not GITHUB_API_URL", err)
 			}
 		})
 	}
