@@ -477,9 +477,10 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 		if t.PageInfo.HasPreviousPage {
 			before = t.PageInfo.StartCursor
 		}
-		// A server whose cursors are new on every page never loops back:
-		// each page counts 100, and the pages may reach one past totalCount.
-		if err := pages.Next(len(t.Nodes), 100, t.TotalCount+100, before != ""); err != nil {
+		// A cursor met before is the loop the check above names. A server
+		// whose cursors are new on every page never loops back: each page
+		// counts 100, and the pages may reach one past totalCount.
+		if err := pages.Next(len(t.Nodes), 100, t.TotalCount+100, before != "" && !seen[before]); err != nil {
 			return nil, c.fail(opRead, err, "read the history of #%d", number)
 		}
 	}

@@ -93,7 +93,7 @@ func (s *sweeper) auditOps(ctx context.Context) ([]op, error) {
 		read[after] = true
 		page, pg, err := s.gh.ClosedPulls(ctx, after)
 		if err == nil {
-			err = bound(&pages, len(page), pg, "list closed pull requests for the closure audit")
+			err = bound(&pages, len(page), pg, read, "list closed pull requests for the closure audit")
 		}
 		if err != nil {
 			return ops, err

@@ -582,13 +582,14 @@ func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map
 // fails the listing (what it is) when its pages do not end. The pages may
 // count its totalCount, and a tenth and a page more for the PRs listed
 // twice or opened while it is read (keyset pages list a PR updated
-// meanwhile again).
-func bound(p *api.Pages, n int, pg Page, what string) error {
+// meanwhile again). A cursor already read is the listing's loop check's
+// (read: the cursors read so far), which ends it keeping what it read.
+func bound(p *api.Pages, n int, pg Page, read map[string]bool, what string) error {
 	limit := -1 // GitHub gave no count
 	if pg.Total >= 0 {
 		limit = pg.Total + pg.Total/10 + 100
 	}
-	if err := p.Next(n, n+pg.Unread, limit, pg.After != ""); err != nil {
+	if err := p.Next(n, n+pg.Unread, limit, pg.After != "" && !read[pg.After]); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
@@ -610,7 +611,7 @@ func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 			return err
 		}
 		got += len(listed) + pg.Unread
-		if err := bound(&pages, len(listed), pg, "list pull requests"); err != nil {
+		if err := bound(&pages, len(listed), pg, read, "list pull requests"); err != nil {
 			return err
 		}
 		if pg.After == "" && pg.Total > got {

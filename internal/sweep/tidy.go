@@ -167,7 +167,7 @@ func (s *sweeper) noteRecentlyClosed(ctx context.Context) {
 		read[after] = true
 		page, pg, err := s.gh.ClosedPulls(ctx, after)
 		if err == nil {
-			err = bound(&pages, len(page), pg, "list recently closed pull requests")
+			err = bound(&pages, len(page), pg, read, "list recently closed pull requests")
 		}
 		if err != nil {
 			if ctx.Err() == nil {
