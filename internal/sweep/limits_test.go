@@ -132,3 +132,31 @@ func TestLimitsViewerIsOneAnswer(t *testing.T) {
 		t.Errorf("OK %v, Stopped %v: want a failed run naming both answers", res.OK(), res.Stopped)
 	}
 }
+
+// TestLimitsEndlessAuditListingFails: the closure audit's pages of closed
+// PRs keep giving the same PR, each page with a new cursor and saying there
+// is more. The audit's listing fails once its pages outgrow totalCount,
+// after a few requests, and the run is red.
+func TestLimitsEndlessAuditListingFails(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	closed := `{"number":9,"title":"closed","updatedAt":"2026-11-28T00:00:00Z","closedAt":"2026-11-28T00:00:00Z","merged":false,` +
+		`"headRef":{"name":"b"},"labels":{"totalCount":0,"nodes":[]},` +
+		`"timelineItems":{"totalCount":0,"pageInfo":{"hasPreviousPage":false,"startCursor":""},"nodes":[]}}`
+	w.endless(func(r fakegithub.RequestInfo) bool { return strings.Contains(r.Body, "MERGED") },
+		func(n int) string { return prPage(1, n, closed) })
+	res := w.run(auditInputs)
+	audits := 0
+	for _, r := range w.fake.Requests() {
+		if strings.Contains(r.Body, "MERGED") {
+			audits++
+		}
+	}
+	t.Logf("%d audit pages, %d requests in all: %v", audits, w.fake.Count(), res.Stopped)
+	if audits > 5 {
+		t.Errorf("%d pages of the audit's listing, want at most 5", audits)
+	}
+	if res.OK() || !strings.Contains(fmt.Sprint(res.Stopped), api.ErrEndlessPages.Error()) {
+		t.Errorf("OK %v, Stopped %v: want the audit's listing failed as endless", res.OK(), res.Stopped)
+	}
+}
