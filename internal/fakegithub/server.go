@@ -188,6 +188,15 @@ func (s *Server) Identity() User {
 	return s.identity
 }
 
+// SetIdentity changes the account the token acts as from the next request
+// on: GraphQL's viewer names it, writes are made as it (a token swapped
+// mid-run, a proxy that mixes answers to two tokens).
+func (s *Server) SetIdentity(u User) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.identity = u
+}
+
 // SetToken changes the required token ("" disables authentication).
 func (s *Server) SetToken(t string) {
 	s.mu.Lock()

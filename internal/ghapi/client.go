@@ -510,6 +510,9 @@ func (c *Client) Viewer(ctx context.Context) (string, error) {
 	if out.Data.Viewer.Login == "" {
 		return "", errors.New("ask GitHub who the token acts as: GitHub's answer named no login")
 	}
+	if err := c.sawViewer(out.Data.Viewer.Login); err != nil {
+		return "", c.redact(err) // a page named another since: one answer or none
+	}
 	return out.Data.Viewer.Login, nil
 }
 

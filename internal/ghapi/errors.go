@@ -111,6 +111,10 @@ func resetText(t time.Time) string {
 type tooLargeError struct {
 	route string
 	limit int64
+	// onePR: a GraphQL query already at its smallest, one pull request
+	// (a page of one, a PR's history): no smaller answer to ask for, and
+	// its size is that PR's own, not a wrong GITHUB_API_URL's.
+	onePR bool
 }
 
 func (e *tooLargeError) Error() string {
@@ -275,6 +279,13 @@ func classify(err error, op opKind, s scene) *Problem {
 		}
 		p.Advice = "The next run continues. Raise write-interval or lower operations-per-run, " +
 			"and do not run other bots that write with the same token at the same time"
+	case errors.As(err, &big) && big.onePR:
+		p.Class = TooLarge
+		p.What = fmt.Sprintf("GitHub's answer to %s for a single pull request (100 of its timeline items or commits) was larger than %s, "+
+			"even asked one pull request at a time, and was not read", big.route, sizeText(big.limit))
+		p.Advice = "Comments that long (up to 65,536 characters each, and more bytes once escaped in JSON) make it so: " +
+			"that pull request cannot be read, so the run stops at it until its largest comments are hidden, shortened or deleted. " +
+			"If no pull request holds such comments, check that no proxy between stalepr and GitHub adds to the answers"
 	case errors.As(err, &big):
 		p.Class = TooLarge
 		p.What = fmt.Sprintf("the answer to %s was larger than %s and was not read", big.route, sizeText(big.limit))

@@ -28,7 +28,8 @@ import (
 // here.
 
 // errShrink means GitHub could not answer the query in time (a timeout, a 502,
-// "something went wrong"): the same query smaller may pass.
+// "something went wrong") or answered more than the transport accepts
+// (Limits.MaxBody): the same query smaller may pass.
 var errShrink = errors.New("GitHub could not answer the query in time")
 
 // gqlError is one entry of an answer's errors array.
@@ -171,6 +172,16 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 		}
 	}
 	if cap.body == nil && err != nil {
+		var big *tooLargeError
+		if errors.As(err, &big) {
+			// Too large for the transport to accept (Limits.MaxBody): a
+			// page of many PRs with long comments. Smaller pages pass, as
+			// for a timeout; at one PR its size is that PR's own.
+			if shrink {
+				return nil, errShrink
+			}
+			big.onePR = true
+		}
 		return nil, err // no answer: the transport's error (a stop, a failure)
 	}
 	if err := c.httpStatus(cap, shrink); err != nil {
@@ -285,14 +296,26 @@ func (c *Client) shrink(connections, size int) {
 }
 
 // sawViewer keeps the login a page's viewer named, so Viewer needs no
-// request of its own.
-func (c *Client) sawViewer(login string) {
+// request of its own. Who the token is must be one answer: stalepr's own
+// markers and labels are told from anyone else's by it, so a page naming
+// another login than an earlier one (a proxy mixing tokens, a token
+// swapped mid-run) stops the run, every later request refused with the
+// error, rather than let either answer decide what is written.
+func (c *Client) sawViewer(login string) error {
 	if login == "" {
-		return
+		return nil
 	}
 	c.pages.mu.Lock()
 	defer c.pages.mu.Unlock()
+	if c.viewer != "" && !strings.EqualFold(c.viewer, login) {
+		err := fmt.Errorf("GitHub named two accounts as the one this token acts as (the viewer): %q, then %q; "+
+			"the run stops and writes nothing more, since stalepr's own markers cannot be told from others'. "+
+			"Check that nothing between stalepr and GitHub (a proxy, a cache) mixes answers to different tokens", c.viewer, login)
+		c.t.stop(err)
+		return err
+	}
 	c.viewer = login
+	return nil
 }
 
 func (c *Client) knownViewer() string {

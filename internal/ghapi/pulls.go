@@ -8,6 +8,7 @@ import (
 
 	"github.com/shurcooL/githubv4"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -163,8 +164,10 @@ type requestEvent struct {
 }
 
 // timeline is a PR's timelineItems connection, its newest items.
+// TotalCount bounds how many pages History may read (api.Pages).
 type timeline struct {
-	PageInfo struct {
+	TotalCount int
+	PageInfo   struct {
 		HasPreviousPage bool
 		StartCursor     string
 	}
@@ -368,7 +371,9 @@ func pulls[N any, P interface {
 		if err != nil {
 			return nil, sweep.Page{}, c.fail(opList, err, "list pull requests")
 		}
-		c.sawViewer(out.Viewer.Login)
+		if err := c.sawViewer(out.Viewer.Login); err != nil {
+			return nil, sweep.Page{}, c.fail(opList, err, "list pull requests")
+		}
 		pr := out.Repository.PullRequests
 		if len(pr.Nodes) > size {
 			return nil, sweep.Page{}, c.fail(opList, &malformedError{route: "POST /graphql",
@@ -460,6 +465,7 @@ type historyQuery struct {
 func (c *Client) History(ctx context.Context, number int, before string) ([]lifecycle.Event, error) {
 	var older [][]lifecycle.Event
 	seen := map[string]bool{}
+	var pages api.Pages
 	for first := true; first || before != ""; first = false {
 		if seen[before] {
 			return nil, c.fail(opRead, errors.New("GitHub's pages loop: the history's cursor points back to a page already read"), "read the history of #%d", number)
@@ -493,6 +499,12 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 		before = ""
 		if t.PageInfo.HasPreviousPage {
 			before = t.PageInfo.StartCursor
+		}
+		// A cursor met before is the loop the check above names. A server
+		// whose cursors are new on every page never loops back: each page
+		// counts 100, and the pages may reach one past totalCount.
+		if err := pages.Next(len(t.Nodes), 100, t.TotalCount+100, before != "" && !seen[before]); err != nil {
+			return nil, c.fail(opRead, err, "read the history of #%d", number)
 		}
 	}
 	var all []lifecycle.Event

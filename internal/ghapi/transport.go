@@ -113,6 +113,7 @@ type transport struct {
 	queries, points              int
 	pointsLimit, pointsRemaining int
 	pointsReset                  time.Time
+	pointsRead                   time.Time // when the reading was taken, by our clock
 }
 
 func newTransport(base http.RoundTripper, lim Limits, clock Clock) *transport {
@@ -368,9 +369,10 @@ func (t *transport) admit(useReserve, query bool) error {
 	return nil
 }
 
-// pointsKnown reports whether the last reading of the GraphQL points still applies.
+// pointsKnown reports whether the last reading of the GraphQL points still
+// applies, by REST's rule (rateKnown): a reset already past when read keeps it.
 func (t *transport) pointsKnown() bool {
-	return t.pointsRemaining >= 0 && (t.pointsReset.IsZero() || t.clock.Now().Before(t.pointsReset))
+	return t.pointsRemaining >= 0 && t.holds(t.pointsReset, t.pointsRead)
 }
 
 // meterPoints takes a query's rateLimit answer: what it cost and what is left.
@@ -380,6 +382,7 @@ func (t *transport) meterPoints(cost, limit, remaining int, reset time.Time) {
 	t.points += cost
 	if limit > 0 {
 		t.pointsLimit, t.pointsRemaining = limit, remaining
+		t.pointsRead = t.clock.Now()
 		if !reset.IsZero() {
 			t.pointsReset = reset
 		}
@@ -402,10 +405,16 @@ func isGraphQL(r *http.Request) bool {
 // runner's is ahead): the reading then holds until the next one, which
 // every answer brings, rather than never.
 func (t *transport) rateKnown() bool {
-	if t.rateRemaining < 0 {
-		return false
-	}
-	return t.rateReset.IsZero() || t.clock.Now().Before(t.rateReset) || !t.rateReset.After(t.rateRead)
+	return t.rateRemaining >= 0 && t.holds(t.rateReset, t.rateRead)
+}
+
+// holds reports whether a bucket's reading taken at read, whose window resets
+// at reset (zero: unknown), still applies: until the reset, or until the next
+// reading when the reset was already past when read. A reading dropped for a
+// reset in the past would switch rate-limit-reserve off and let the run
+// write into it.
+func (t *transport) holds(reset, read time.Time) bool {
+	return reset.IsZero() || t.clock.Now().Before(reset) || !reset.After(read)
 }
 
 // pastDeadline reports whether the run's deadline comes before a wait of d
@@ -518,6 +527,7 @@ func (t *transport) observe(h http.Header) {
 	case "graphql":
 		// GraphQL's points are a bucket of their own.
 		t.pointsLimit, t.pointsRemaining = limit, remaining
+		t.pointsRead = t.clock.Now()
 		if !reset.IsZero() {
 			t.pointsReset = reset
 		}

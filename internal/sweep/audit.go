@@ -88,9 +88,13 @@ func (s *sweeper) auditOps(ctx context.Context) ([]op, error) {
 	}
 	var ops []op
 	seen, read := map[int]bool{}, map[string]bool{}
+	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
 		page, pg, err := s.gh.ClosedPulls(ctx, after)
+		if err == nil {
+			err = bound(&pages, len(page), pg, read, "list closed pull requests for the closure audit")
+		}
 		if err != nil {
 			return ops, err
 		}

@@ -616,6 +616,23 @@ func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map
 	return nil
 }
 
+// bound takes a cursor listing's page of n PRs into p (api.Pages), which
+// fails the listing (what it is) when its pages do not end. The pages may
+// count its totalCount, and a tenth and a page more for the PRs listed
+// twice or opened while it is read (keyset pages list a PR updated
+// meanwhile again). A cursor already read is the listing's loop check's
+// (read: the cursors read so far), which ends it keeping what it read.
+func bound(p *api.Pages, n int, pg Page, read map[string]bool, what string) error {
+	limit := -1 // GitHub gave no count
+	if pg.Total >= 0 {
+		limit = pg.Total + pg.Total/10 + 100
+	}
+	if err := p.Next(n, n+pg.Unread, limit, pg.After != "" && !read[pg.After]); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
 // listOpen pages through the open pull requests with their histories
 // (OpenPulls), keeping each history for activity. A PR met twice is passed
 // on again only when the later copy is newer (see newer); a PR GitHub's
@@ -624,6 +641,7 @@ func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map
 func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[string]bool{}
 	got := 0 // PRs the pages gave, or said they could not
+	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
 		listed, pg, err := s.gh.OpenPulls(ctx, q, after)
@@ -631,6 +649,9 @@ func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 			return err
 		}
 		got += len(listed) + pg.Unread
+		if err := bound(&pages, len(listed), pg, read, "list pull requests"); err != nil {
+			return err
+		}
 		if pg.After == "" && pg.Total > got {
 			// The last page, and GitHub's own count says more: PRs the
 			// answers left out without a word.

@@ -162,9 +162,13 @@ func (s *sweeper) noteRecentlyClosed(ctx context.Context) {
 	}
 	since := s.now.Add(-closedWindow)
 	read := map[string]bool{}
+	var pages api.Pages
 	for after := ""; !read[after]; {
 		read[after] = true
 		page, pg, err := s.gh.ClosedPulls(ctx, after)
+		if err == nil {
+			err = bound(&pages, len(page), pg, read, "list recently closed pull requests")
+		}
 		if err != nil {
 			if ctx.Err() == nil {
 				s.log.Printf("could not list the recently closed pull requests to look for a concurrent run's duplicate closing comments: %s (a later run looks again)", err)
