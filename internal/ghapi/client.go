@@ -256,6 +256,7 @@ func toPR(is *github.Issue) lifecycle.PR {
 		Labels:    labelNames(is.Labels),
 		Assignees: logins(is.Assignees),
 		Locked:    is.GetLocked(),
+		Merged:    !is.GetPullRequestLinks().GetMergedAt().IsZero(),
 		AuthorBot: is.GetUser().GetType() == "Bot",
 
 		AuthorAssociation: is.GetAuthorAssociation(),

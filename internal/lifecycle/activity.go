@@ -132,6 +132,7 @@ type Activity struct {
 	AwaitingReview        bool      // the author acted last and waits for a requested review
 	Approved              bool      // an approval still stands (see Approved)
 	ClosedBySelf          bool      // the last close was stalepr's, after its own closing comment
+	ClosedByBot           bool      // the last close was a bot's (stalepr's included)
 	// ClosedNow: the history ends with a close, no reopening after it. The
 	// rules read open PRs, so the PR was closed after it was listed (by a
 	// concurrent run, by a person): it is left alone.
@@ -268,6 +269,7 @@ func (f *folds) activity() Activity {
 		AwaitingReview:   len(pending) > 0 && author != "" && strings.EqualFold(f.person.login, author),
 		Approved:         approved,
 		ClosedBySelf:     f.close.bySelf,
+		ClosedByBot:      f.close.byBot,
 		ClosedNow:        !f.close.closedAt.IsZero(),
 		LastEventAt:      f.lastEventAt,
 		Turn:             f.turn.final(f.pr),
@@ -430,6 +432,7 @@ type closeFold struct {
 	closedAt   time.Time // the last close with no reopening after it
 	reopenedAt time.Time
 	bySelf     bool // the last close was ours, after our closing comment
+	byBot      bool // the last close was a bot's
 }
 
 // add folds in e, with closeNoticeAt our closing comment for the mark.
@@ -438,6 +441,7 @@ func (c *closeFold) add(e Event, closeNoticeAt time.Time) {
 	case Closed:
 		c.closedAt = e.At
 		c.bySelf = c.w.isSelf(e.Actor) && !closeNoticeAt.IsZero()
+		c.byBot = c.w.isBot(e)
 	case Reopened:
 		c.closedAt, c.reopenedAt = time.Time{}, e.At
 	}

@@ -18,7 +18,7 @@ const (
 	NotStaleClose    CloseKind = iota // a person's or a merge's close, as far as the history tells
 	ClosedWithLabel                   // close-pr-label was on at the close (or put on with it)
 	ClosedByStalepr                   // our closing comment (its marker, from our own login), then the close
-	ClosedByStaleBot                  // a bot's comment, then its close, the stale label on (actions/stale's shape)
+	ClosedByStaleBot                  // a bot's close with the stale label on (actions/stale's shape, with its comment or without)
 )
 
 func (k CloseKind) String() string {
@@ -131,26 +131,28 @@ func ourReopen(sorted []Event, closedAt time.Time) (done bool, pending time.Time
 func closeKind(pr PR, sorted []Event, ci int, p AuditPolicy, w who) CloseKind {
 	c := sorted[ci]
 	since := lastReopenBefore(sorted, ci)
-	var ourNotice, botComment bool
+	var ourNotice bool
 	for _, e := range sorted[since:ci] {
-		if e.Kind != Commented {
-			continue
-		}
-		if e.Notice == CloseNotice {
+		if e.Kind == Commented && e.Notice == CloseNotice {
 			ourNotice = true // trusted: from our own login
 		}
-		if e.Actor != "" && strings.EqualFold(e.Actor, c.Actor) && c.At.Sub(e.At) <= foreignNoticeWindow {
-			botComment = true
-		}
 	}
+	bot := w.isBot(c)
 	switch {
 	case ourNotice:
 		return ClosedByStalepr
-	case botComment && w.isBot(c) && labelOnAt(sorted, ci, p.StaleLabel, 0):
+	case bot && labelOnAt(sorted, ci, p.StaleLabel, 0):
+		// A bot closing with the stale label on is a stale bot, with its
+		// own comment or without (actions/stale with no close-pr-message,
+		// GitHub's starter workflow, closes with a bare PATCH).
 		return ClosedByStaleBot
-	case p.CloseLabel != "" && closeLabelOn(pr, sorted, ci, p.CloseLabel):
+	case p.CloseLabel == "" || !closeLabelOn(pr, sorted, ci, p.CloseLabel):
+		return NotStaleClose
+	case bot || labelledSince(sorted, since, ci, p.CloseLabel):
 		return ClosedWithLabel
 	}
+	// A person's close with close-pr-label lingering from a close before
+	// the last reopening: a maintainer's deliberate close, not audited.
 	return NotStaleClose
 }
 
@@ -184,6 +186,24 @@ func labelOnAt(sorted []Event, ci int, label string, slack time.Duration) bool {
 		}
 	}
 	return on
+}
+
+// labelledSince reports whether label was added after sorted[since] and by
+// the close at sorted[ci] (closeLabelSlack after it), or the history never
+// shows it added (older than the timeline reaches: the listing's word): put
+// on with that close, not left from an earlier one.
+func labelledSince(sorted []Event, since, ci int, label string) bool {
+	shown := false
+	for i, e := range sorted {
+		if e.Kind != Labeled || !strings.EqualFold(e.Label, label) {
+			continue
+		}
+		shown = true
+		if i >= since && !e.At.After(sorted[ci].At.Add(closeLabelSlack)) {
+			return true
+		}
+	}
+	return !shown
 }
 
 // closeLabelOn reports whether close-pr-label was on at the close, or put on with it.

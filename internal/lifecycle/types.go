@@ -25,6 +25,8 @@ type PR struct {
 	// Locked: the conversation is locked, so only collaborators can comment.
 	// actions/stale leaves such a PR alone; so does stalepr.
 	Locked bool
+	// Merged: a closed PR was merged (the issue listing's merged_at).
+	Merged bool
 
 	// Mergeable is GitHub's GraphQL mergeable state: "MERGEABLE",
 	// "CONFLICTING" or "UNKNOWN" (GitHub has not computed it yet); "" when

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -301,4 +302,46 @@ func (w *world) noticeOf(n int) int64 {
 	}
 	w.t.Fatalf("#%d has no stale notice", n)
 	return 0
+}
+
+// Item 9: actions/stale with no close-pr-message (GitHub's starter
+// workflow) closes with a bare PATCH as github-actions[bot] and leaves its
+// stale label on. That is a stale bot's close: the audit replays it, and
+// the label clean-up keeps the label, the only record of why it was closed.
+// A person's close of a stale PR still loses the label.
+func TestBareStaleBotCloseIsAuditedAndKeepsItsLabel(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	bare := w.openPR(120, alice)
+	w.fake.Label(bare, action, daysAgo(40), "stale")
+	w.fake.Close(bare, action, daysAgo(1), "")
+	byPerson := w.openPR(120, alice)
+	w.fake.Label(byPerson, action, daysAgo(40), "stale")
+	w.fake.Close(byPerson, maint, daysAgo(1), "")
+	res := w.run(auditWith())
+	if !slices.Contains(res.WronglyClosed(), bare) {
+		t.Errorf("#%d, closed bare by a stale bot while it waited on its reviewers: not in the audit (%v)", bare, res.WronglyClosed())
+	}
+	if !w.hasLabel(bare, "stale") || has(res.Cleaned(), bare) {
+		t.Errorf("#%d: the stale bot's label was taken off (%v) as if a person closed it", bare, w.labels(bare))
+	}
+	if w.hasLabel(byPerson, "stale") || !has(res.Cleaned(), byPerson) {
+		t.Errorf("#%d, closed by a person: want its stale label off, labels %v", byPerson, w.labels(byPerson))
+	}
+}
+
+// Item 8: a PR closed as stale, reopened, then closed by a maintainer while
+// the old close-pr-label lingers is the maintainer's deliberate close: never
+// audited, never reopened.
+func TestMaintainersCloseIsNotAudited(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.ghaClosed(120, 20) // closed as stale; close-pr-label on
+	w.fake.Reopen(n, alice, daysAgo(15))
+	w.fake.Comment(n, alice, daysAgo(15), "reopening: still wanted")
+	w.fake.Close(n, maint, daysAgo(2), "")
+	res := w.run(auditWith("reopen-wrongly-closed", "true"))
+	if w.state(n) != "closed" || slices.Contains(res.WronglyClosed(), n) || w.notices(n, "reopened") != 0 {
+		t.Errorf("#%d, closed by a maintainer: state %s, audited %v; want it left closed and not audited", n, w.state(n), res.WronglyClosed())
+	}
 }

@@ -12,8 +12,9 @@ import (
 
 // closedOps plans the clean-up of PRs closed inside the close window that
 // still carry the stale label: stalepr takes it off itself when it closes,
-// so one there was closed or merged by a person (take it off), or closed by
-// us in a run that stopped before deleting its branch (finish that).
+// so one there was closed or merged by a person (take it off), closed by
+// another stale bot (leave it: the label says why it was closed), or closed
+// by us in a run that stopped before deleting its branch (finish that).
 func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 	q := Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
 		Since: s.pol.CleanupSince(s.now)}
@@ -30,19 +31,27 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 	var ops []op
 	for _, pr := range closed {
 		o := op{out: LabelCleaned, pr: pr, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonClosedByPerson}}
-		if s.cfg.DeleteBranch {
-			// Only our own closing comment proves the close was ours.
-			act, err := s.activity(ctx, pr)
-			if err != nil {
-				if api.IsStop(err) {
-					return ops, err
-				}
-				s.fail(pr, err)
-				continue
+		if pr.Merged && !s.cfg.DeleteBranch {
+			ops = append(ops, o) // merged: nobody's stale close, whoever merged it
+			continue
+		}
+		// Who closed it only the history tells: our own closing comment
+		// proves the close was ours, and a bot's close with the label on is
+		// a stale bot's (actions/stale without close-pr-message leaves its
+		// label on), whose label is the only record of it.
+		act, err := s.activity(ctx, pr)
+		if err != nil {
+			if api.IsStop(err) {
+				return ops, err
 			}
-			if act.ClosedBySelf {
-				o.out, o.d = BranchFinished, lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonBranchFinishing}
-			}
+			s.fail(pr, err)
+			continue
+		}
+		switch {
+		case act.ClosedBySelf && s.cfg.DeleteBranch:
+			o.out, o.d = BranchFinished, lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonBranchFinishing}
+		case act.ClosedByBot && !act.ClosedBySelf && !pr.Merged:
+			continue
 		}
 		ops = append(ops, o)
 	}
