@@ -366,7 +366,7 @@ func (s *sweeper) needsSelf(events []lifecycle.Event) bool {
 		switch {
 		case e.Actor == "":
 		case e.Notice != lifecycle.NoNotice, e.Kind == lifecycle.CommentDeleted:
-			return true // a marker is trusted, a deleted comment told ours, only from our identity
+			return true // a marker, or a deleted comment, is ours only if its author is our identity
 		case (e.Kind == lifecycle.Labeled || e.Kind == lifecycle.Unlabeled) && strings.EqualFold(e.Label, s.pol.StaleLabel):
 			return true
 		}
