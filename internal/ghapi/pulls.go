@@ -274,34 +274,59 @@ func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]
 	return listedOnly(pulls[prFields](ctx, c, q, open, after, 2))
 }
 
-// prClosed is a closed or merged PR of the closure audit's pages: a page's
-// fields, whether it was merged, and its head branch (null once deleted,
-// with its fork or alone). No connection more: pages of PullsPerPage.
-type prClosed struct {
-	prFields
+// closedFields are what a closed or merged PR of the closure audit's pages
+// adds to a page's fields: whether it was merged, and its head branch (null
+// once deleted, with its fork or alone). No connection more.
+type closedFields struct {
 	Merged   bool
 	ClosedAt *githubv4.DateTime
 	HeadRef  *struct{ Name string }
 }
 
+func (c *closedFields) closedOf() *closedFields { return c }
+
+type prClosed struct {
+	prFields
+	closedFields
+}
+
+// prClosedWithAssignees is read instead when a rule reads assignees: an
+// exempt assignee keeps a closed PR closed too.
+type prClosedWithAssignees struct {
+	prWithAssignees
+	closedFields
+}
+
 // ClosedPulls reads one page of the closed and merged pull requests, the
-// most recently updated first, each with its latest history: the same
-// query and pages as OpenPulls (1 point per PullsPerPage PRs), for the
+// most recently updated first, each with its latest history (and its
+// assignees, when asked): the same query and pages as OpenPulls, for the
 // closure audit, which stops once a page reaches past its window.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
-func (c *Client) ClosedPulls(ctx context.Context, after string) ([]sweep.ClosedListed, sweep.Page, error) {
+func (c *Client) ClosedPulls(ctx context.Context, assignees bool, after string) ([]sweep.ClosedListed, sweep.Page, error) {
+	if assignees {
+		return closedPulls[prClosedWithAssignees](ctx, c, after, 3)
+	}
+	return closedPulls[prClosed](ctx, c, after, 2)
+}
+
+func closedPulls[N any, P interface {
+	*N
+	prNode
+	closedOf() *closedFields
+}](ctx context.Context, c *Client, after string, connections int) ([]sweep.ClosedListed, sweep.Page, error) {
 	q := sweep.Query{State: "closed", Sort: "updated", Direction: "desc"}
 	states := []githubv4.PullRequestState{githubv4.PullRequestStateClosed, githubv4.PullRequestStateMerged}
-	nodes, page, err := pulls[prClosed](ctx, c, q, states, after, 2)
+	nodes, page, err := pulls[N, P](ctx, c, q, states, after, connections)
 	if err != nil {
 		return nil, page, err
 	}
 	out := make([]sweep.ClosedListed, len(nodes))
 	for i, n := range nodes {
-		out[i] = sweep.ClosedListed{Listed: n.Listed, Merged: n.node.Merged, BranchGone: n.node.HeadRef == nil}
-		if n.node.ClosedAt != nil {
-			out[i].ClosedAt = n.node.ClosedAt.Time
+		cf := n.node.closedOf()
+		out[i] = sweep.ClosedListed{Listed: n.Listed, Merged: cf.Merged, BranchGone: cf.HeadRef == nil}
+		if cf.ClosedAt != nil {
+			out[i].ClosedAt = cf.ClosedAt.Time
 		}
 	}
 	return out, page, nil

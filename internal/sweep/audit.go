@@ -91,7 +91,7 @@ func (s *sweeper) auditOps(ctx context.Context) ([]op, error) {
 	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
-		page, pg, err := s.gh.ClosedPulls(ctx, after)
+		page, pg, err := s.gh.ClosedPulls(ctx, s.pol.ReadsAssignees(), after)
 		if err == nil {
 			err = bound(&pages, len(page), pg, read, "list closed pull requests for the closure audit")
 		}
@@ -161,9 +161,8 @@ func (s *sweeper) auditOne(ctx context.Context, c ClosedListed) (o op, ok bool, 
 	case c.BranchGone:
 		entry.Kept = ReasonBranchGone
 	default:
-		// The lock and the exemptions hold for the audit as for every rule.
-		// (The page gives no assignees: the fresh read before the reopening
-		// checks again, reopenSteps.)
+		// The lock and the exemptions hold for the audit as for every rule
+		// (and again on the fresh read before the reopening, reopenSteps).
 		entry.Kept, _ = lifecycle.Kept(c.PR, s.pol)
 	}
 	s.res.Audit.Wrong = append(s.res.Audit.Wrong, entry)

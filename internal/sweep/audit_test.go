@@ -114,9 +114,7 @@ func auditWorld(t *testing.T) (*world, auditCase) {
 		{func(is *fakegithub.Issue) { is.Locked = true }, lifecycle.ReasonLocked},
 		{func(is *fakegithub.Issue) { is.Labels = append(is.Labels, "keep-open") }, lifecycle.ReasonExemptLabel},
 		{func(is *fakegithub.Issue) { is.Milestone = "v2.0" }, lifecycle.ReasonExemptMilestone},
-		// The closed pages read no assignees: the report cannot tell this
-		// one kept, but the fresh read before any reopening does.
-		{func(is *fakegithub.Issue) { is.Assignees = []string{"mia"} }, ""},
+		{func(is *fakegithub.Issue) { is.Assignees = []string{"mia"} }, lifecycle.ReasonExemptAssignee},
 	} {
 		n := w.ghaClosed(120, 10)
 		w.fake.Edit(n, k.edit)

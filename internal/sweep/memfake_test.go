@@ -160,7 +160,7 @@ func (m *memGitHub) OpenPulls(_ context.Context, q sweep.Query, after string) ([
 // ClosedPulls is one page of every closed PR, the most recently updated
 // first, each with its whole history (closed PRs are never merged here, and
 // their branches are the map's).
-func (m *memGitHub) ClosedPulls(_ context.Context, after string) ([]sweep.ClosedListed, sweep.Page, error) {
+func (m *memGitHub) ClosedPulls(_ context.Context, _ bool, after string) ([]sweep.ClosedListed, sweep.Page, error) {
 	m.call("list closed pulls")
 	prs, pg := m.list(sweep.Query{State: "closed", Sort: "updated"})
 	slices.Reverse(prs)

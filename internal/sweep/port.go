@@ -31,8 +31,9 @@ type Reader interface {
 	OpenPulls(ctx context.Context, q Query, after string) ([]Listed, Page, error)
 	// ClosedPulls reads one page of the closed and merged pull requests,
 	// the most recently updated first, with each one's recent history, for
-	// the closure audit; after is the cursor Page.After gave.
-	ClosedPulls(ctx context.Context, after string) ([]ClosedListed, Page, error)
+	// the closure audit (and their assignees, when a rule reads them);
+	// after is the cursor Page.After gave.
+	ClosedPulls(ctx context.Context, assignees bool, after string) ([]ClosedListed, Page, error)
 	// History reads a PR's history older than the cursor before (Listed.Older),
 	// oldest first, to its beginning.
 	History(ctx context.Context, number int, before string) ([]lifecycle.Event, error)

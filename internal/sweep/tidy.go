@@ -174,7 +174,7 @@ func (s *sweeper) noteRecentlyClosed(ctx context.Context) {
 	var pages api.Pages
 	for after := ""; !read[after]; {
 		read[after] = true
-		page, pg, err := s.gh.ClosedPulls(ctx, after)
+		page, pg, err := s.gh.ClosedPulls(ctx, s.pol.ReadsAssignees(), after)
 		if err == nil {
 			err = bound(&pages, len(page), pg, read, "list recently closed pull requests")
 		}
