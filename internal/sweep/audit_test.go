@@ -2,6 +2,7 @@ package sweep_test
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -280,7 +281,11 @@ func TestAuditCost(t *testing.T) {
 	}
 	w.run(map[string]string{"close-pr-label": "closed-stale"})
 	w.fake.Reset()
-	res := w.run(auditInputs)
+	// Without exempt-pr-assignees: the pages then read no assignees (pages
+	// of PullsPerPage).
+	inputs := maps.Clone(auditInputs)
+	delete(inputs, "exempt-pr-assignees")
+	res := w.run(inputs)
 	// The closed PRs' pages are the audit's alone: the duplicate clean-up
 	// reads no closed page of its own after a complete audit.
 	got := 0
