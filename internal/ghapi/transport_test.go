@@ -340,7 +340,7 @@ func TestSlowAttemptTimesOutAndIsRetried(t *testing.T) {
 		case <-time.After(2 * time.Second):
 		}
 	}, ok)
-	c, _ := newTestClient(t, srv, Limits{AttemptTimeout: 50 * time.Millisecond})
+	c, _ := newTestClient(t, srv, Limits{AttemptTimeout: 200 * time.Millisecond})
 	if _, _, err := c.ListPRs(context.Background(), sweep.Query{}, 1); err != nil {
 		t.Fatalf("err = %v, want success on the retry after a timed-out attempt", err)
 	}
