@@ -26,14 +26,15 @@ func (p Policy) CloseDate(markedAt time.Time) time.Time {
 	return p.Quiet.after(markedAt, time.Duration(p.DaysBeforeClose)*Day)
 }
 
-// MarkDate is when a PR last active at last gets marked if nobody acts
-// (the mark comes on the first run after it); zero when marking is
+// MarkDate is the first instant a PR last active at last gets marked at if
+// nobody acts: a PR is stale once more than days-before-stale days passed
+// (StaleCutoff), so one nanosecond after the days; zero when marking is
 // disabled or last is unknown.
 func (p Policy) MarkDate(last time.Time) time.Time {
 	if p.DaysBeforeStale < 0 || last.IsZero() {
 		return time.Time{}
 	}
-	return p.Quiet.after(last, time.Duration(p.DaysBeforeStale)*Day)
+	return p.Quiet.after(last, time.Duration(p.DaysBeforeStale)*Day).Add(time.Nanosecond)
 }
 
 // NudgeDate is when the reviewers of a PR on their turn since since get

@@ -212,25 +212,28 @@ func lastActivity(pr PR, act *Activity, cutoff time.Time, p Policy) (last time.T
 	// Only a PR updated after the cutoff but created before it may have
 	// been active in a way updated_at does not tell.
 	unsure := !pr.UpdatedAt.Before(cutoff) && pr.CreatedAt.Before(cutoff)
+	// With the activity read, its answer is the last activity even where
+	// the listing could settle the decision: the decision is the same
+	// (stale or young either way), and the date is the one the mark counts
+	// from (Next).
 	switch {
 	case p.IgnoreUpdates:
 		// Age counts from creation, or from the last reopening: a reopened
 		// PR is fresh whatever the inputs. A reopening moves updated_at, so
 		// only a PR updated after the cutoff may hide one.
-		if !unsure {
-			return pr.CreatedAt, true
+		if act != nil {
+			return Later(pr.CreatedAt, act.ReopenedAt), true
 		}
-		if act == nil {
-			return time.Time{}, false
-		}
-		return Later(pr.CreatedAt, act.ReopenedAt), true
-	case p.ActivityFrom == People && unsure:
+		return pr.CreatedAt, !unsure
+	case p.ActivityFrom == People:
 		// updated_at is an upper bound of a person's last activity, and
 		// created_at a lower one: only PRs between the two need a look.
-		if act == nil {
+		if act != nil {
+			return Later(pr.CreatedAt, act.LastPersonAt), true
+		}
+		if unsure {
 			return time.Time{}, false
 		}
-		return Later(pr.CreatedAt, act.LastPersonAt), true
 	}
 	return pr.UpdatedAt, true
 }

@@ -340,11 +340,17 @@ const (
 // activity the inactivity rules put at last. done reports a decision;
 // otherwise last becomes the time on the author's turn began.
 func turnFresh(pr PR, act *Activity, cutoff, last time.Time) (Decision, time.Time, bool) {
+	known := act != nil && act.Turn.Whose != TurnUnknown
 	if !pr.CreatedAt.Before(cutoff) {
-		// The turn is no older than the PR.
-		return Decision{Action: Keep, Reason: ReasonActive, InactiveSince: pr.CreatedAt}, last, true
+		// The turn is no older than the PR. Its clock, when read, is what
+		// the mark counts from (Next dates it), not the opening.
+		since := pr.CreatedAt
+		if known && act.Turn.Whose == TurnAuthor {
+			since = authorClock(act)
+		}
+		return Decision{Action: Keep, Reason: ReasonActive, InactiveSince: since}, last, true
 	}
-	if act == nil || act.Turn.Whose == TurnUnknown {
+	if !known {
 		return Decision{Action: NeedDetail, Reason: ReasonActive}, last, true
 	}
 	switch act.Turn.Whose {
@@ -353,12 +359,17 @@ func turnFresh(pr PR, act *Activity, cutoff, last time.Time) (Decision, time.Tim
 	case TurnMaintainers:
 		return Decision{Action: Keep, Reason: ReasonMaintainersTurn, InactiveSince: act.Turn.Since}, last, true
 	}
+	return Decision{}, authorClock(act), false
+}
+
+// authorClock is when the author's turn's clock started.
+func authorClock(act *Activity) time.Time {
 	clock := act.Turn.ClockFrom()
 	if act.LastPersonLogin == "" && act.LastPersonAt.After(clock) {
 		// An update nothing explains (see explain): in doubt, the author's.
 		clock = act.LastPersonAt
 	}
-	return Decision{}, clock, false
+	return clock
 }
 
 // turnStale applies the author-turn clock to a stale-labelled PR: it is

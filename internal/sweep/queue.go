@@ -91,11 +91,19 @@ func (s *sweeper) enqueue(pr lifecycle.PR) {
 }
 
 // settle records a decision about a PR before any write: the state it is
-// in now and when its next step falls due.
-func (s *sweeper) settle(pr lifecycle.PR, d lifecycle.Decision) {
+// in now and when its next step falls due: lifecycle.Next's date, or, for
+// a step this run takes, when it fell due (a date the run may not reach).
+func (s *sweeper) settle(pr lifecycle.PR, act *lifecycle.Activity, d lifecycle.Decision) {
 	it := s.queued(pr.Number)
 	if it == nil {
 		return
+	}
+	due := lifecycle.Next(pr, act, d, s.now, s.pol).At
+	switch d.Action {
+	case lifecycle.Mark:
+		due = s.pol.MarkDate(d.InactiveSince)
+	case lifecycle.Close:
+		due = d.CloseAt
 	}
 	stale := pr.HasLabel(s.pol.StaleLabel)
 	switch {
@@ -104,12 +112,11 @@ func (s *sweeper) settle(pr lifecycle.PR, d lifecycle.Decision) {
 	case d.Action == lifecycle.NeedDetail:
 		it.Due = time.Time{} // the run did not learn enough to tell
 	case stale && d.Action != lifecycle.Unstale:
-		it.State, it.Since, it.Due = QueueStale, d.MarkedAt, s.pol.Due(d.CloseAt, s.now)
+		it.State, it.Since, it.Due = QueueStale, d.MarkedAt, due
 		it.LastActivity = s.beforeMark(d.MarkedAt)
 		return
 	default:
-		it.State, it.Since = QueueFresh, d.InactiveSince
-		it.Due = s.markDueOf(it, d.InactiveSince)
+		it.State, it.Since, it.Due = QueueFresh, d.InactiveSince, due
 	}
 	if !d.InactiveSince.IsZero() {
 		it.LastActivity = d.InactiveSince
@@ -134,14 +141,15 @@ func (s *sweeper) acted(o op) {
 	if it == nil {
 		return
 	}
+	next := lifecycle.Next(o.pr, o.act, o.d, s.now, s.pol).At
 	switch o.out {
 	case Marked:
-		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, o.d.CloseAt
+		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next
 	case Notified:
-		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, o.d.CloseAt
+		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next
 		it.LastActivity = s.beforeMark(o.d.MarkedAt)
 	case Unstaled:
-		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, s.markDueOf(it, o.d.InactiveSince)
+		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, next
 		it.LastActivity = o.d.InactiveSince
 	case Nudged:
 		it.Nudged, it.NudgedAt, it.NudgeDue = true, s.now, time.Time{}
@@ -170,17 +178,6 @@ func (s *sweeper) queued(number int) *QueueItem {
 		return nil
 	}
 	return &s.q.items[i]
-}
-
-// markDueOf is when the PR of it, not stale, gets marked, its clock
-// running since then. Under stale-clock: author-turn only the author's turn
-// marks: a PR on anyone else's never is while the turn lasts, and one
-// whose turn the run did not read cannot be told.
-func (s *sweeper) markDueOf(it *QueueItem, since time.Time) time.Time {
-	if s.pol.StaleClock == lifecycle.ClockAuthorTurn && it.Turn != lifecycle.TurnAuthor {
-		return time.Time{}
-	}
-	return s.markDue(since)
 }
 
 // markDue is when a PR last active at last gets marked; zero when never.

@@ -38,6 +38,9 @@ func TestQueueFactsComeFromTheSweep(t *testing.T) {
 		t.Errorf("queue has %d PRs, want 5 (no issue, not the closed PR): %+v", len(got), res.Queue)
 	}
 	day := 24 * time.Hour
+	// A mark falls due strictly after days-before-stale days: its first
+	// instant is a nanosecond past them (lifecycle.MarkDate).
+	mark := func(last time.Time) time.Time { return last.Add(90*day + time.Nanosecond) }
 	cases := []struct {
 		name  string
 		n     int
@@ -45,10 +48,12 @@ func TestQueueFactsComeFromTheSweep(t *testing.T) {
 		since time.Time
 		due   time.Time
 	}{
-		{"fresh, mark due", soon, sweep.QueueFresh, daysAgo(85), daysAgo(85).Add(90 * day)},
+		{"fresh, mark due", soon, sweep.QueueFresh, daysAgo(85), mark(daysAgo(85))},
 		{"marked now", due, sweep.QueueStale, t0, t0.Add(30 * day)},
 		{"stale, close due", closing, sweep.QueueStale, daysAgo(25), daysAgo(25).Add(30 * day)},
-		{"revived", revived, sweep.QueueRevived, daysAgo(1), daysAgo(1).Add(90 * day)},
+		// Taking the label off moves updated_at: the clock starts again
+		// now, not at the person's comment.
+		{"revived", revived, sweep.QueueRevived, daysAgo(1), mark(t0)},
 		{"exempt", exempt, sweep.QueueExempt, daysAgo(200), time.Time{}},
 	}
 	for _, c := range cases {
@@ -84,7 +89,7 @@ func TestQueueSaysHowFarTheListingWent(t *testing.T) {
 	if !res.ListedUntil.Equal(last) {
 		t.Errorf("ListedUntil = %v, want %v (the last PR of page 1)", res.ListedUntil, last)
 	}
-	if want := last.Add(90 * 24 * time.Hour); !res.MarksKnownUntil.Equal(want) {
+	if want := last.Add(90*24*time.Hour + time.Nanosecond); !res.MarksKnownUntil.Equal(want) {
 		t.Errorf("MarksKnownUntil = %v, want %v (ListedUntil + 90 days)", res.MarksKnownUntil, want)
 	}
 	if len(res.Queue) != page {
@@ -134,7 +139,7 @@ func TestQueueCarriesTurns(t *testing.T) {
 	}{
 		{"reviewers, nudged now", nudged, lifecycle.TurnReviewers, daysAgo(60), time.Time{}, time.Time{}, true},
 		{"reviewers, nudge due", waiting, lifecycle.TurnReviewers, daysAgo(15), time.Time{}, daysAgo(15).Add(20 * day), false},
-		{"author, mark due", author, lifecycle.TurnAuthor, daysAgo(5), daysAgo(5).Add(10 * day), time.Time{}, false},
+		{"author, mark due", author, lifecycle.TurnAuthor, daysAgo(5), daysAgo(5).Add(10*day + time.Nanosecond), time.Time{}, false},
 		{"maintainers", approved, lifecycle.TurnMaintainers, daysAgo(40), time.Time{}, time.Time{}, false},
 		{"young, known from the page", young, lifecycle.TurnReviewers, daysAgo(3), time.Time{}, daysAgo(3).Add(20 * day), false},
 	}

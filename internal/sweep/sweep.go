@@ -435,7 +435,7 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
 	p.labels = lifecycle.DecideTurnLabels(pr, act, s.pol)
 	s.noteTurn(p)
-	s.settle(pr, p.d)
+	s.settle(pr, act, p.d)
 	return p
 }
 
@@ -479,7 +479,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 		if !all && !last.Before(cutoff) {
 			// Active, on the page where the listing stops: decided only
 			// for the queue views (exempt or when its mark falls due).
-			s.settle(pr, lifecycle.Decide(pr, nil, s.now, s.pol))
+			s.settle(pr, nil, lifecycle.Decide(pr, nil, s.now, s.pol))
 			return
 		}
 		cost += s.file(s.decide(pr, s.listedActivity(ctx, pr)), &plan, &unsure)
