@@ -215,6 +215,22 @@ func nextDays(r sweep.Result) []dueDay {
 	return out
 }
 
+// overdueNote says why the first row holds steps already due, when it
+// does: the run stopped before them, or left them (a write that failed).
+func overdueNote(r sweep.Result) string {
+	for _, it := range r.Queue {
+		for _, due := range []time.Time{it.Due, it.NudgeDue} {
+			if !due.IsZero() && due.Before(r.Now) {
+				if r.Stopped != nil {
+					return " (what is already due is on the first row: this run stopped before it)"
+				}
+				return " (what is already due is on the first row: this run left it for the next)"
+			}
+		}
+	}
+	return ""
+}
+
 // maxDueLinks is how many PRs a cell of the next 14 days names.
 const maxDueLinks = 8
 
@@ -259,7 +275,7 @@ func writeNextDays(b *strings.Builder, r sweep.Result) {
 	if len(days) == 0 {
 		fmt.Fprintf(b, "Nothing falls due in the next %d days.\n\n", horizon)
 	} else {
-		fmt.Fprintf(b, "%s that %s if %s (a date that has passed is on the first row: a run stopped before it).\n\n", what, verb, unless)
+		fmt.Fprintf(b, "%s that %s if %s%s.\n\n", what, verb, unless, overdueNote(r))
 		if nudges {
 			b.WriteString("| Date | Closes | Marks | Nudges |\n| --- | --- | --- | --- |\n")
 		} else {

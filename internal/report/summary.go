@@ -95,7 +95,7 @@ func Summary(r sweep.Result, repo string) string {
 		if reasons {
 			headers = []string{"PR", "Title", "Outcome", "Reason", "Days inactive", "Closes"}
 		}
-		folded(&b, len(acted), func(b *strings.Builder) {
+		folded(&b, len(acted), actedCap, func(b *strings.Builder) {
 			writeTable(b, headers, len(acted), func(i int) []string {
 				a := acted[i]
 				closes := "—"
@@ -119,7 +119,7 @@ func Summary(r sweep.Result, repo string) string {
 
 	if len(stale) > 0 {
 		fmt.Fprintf(&b, "### Still stale (%d)\n\n", len(stale))
-		folded(&b, len(stale), func(b *strings.Builder) {
+		folded(&b, len(stale), staleCap, func(b *strings.Builder) {
 			writeTable(b, []string{"PR", "Title", "Days inactive", "Closes"}, len(stale), func(i int) []string {
 				it := stale[i]
 				return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), strconv.Itoa(it.InactiveDays), mdCloseDate(it.CloseAt)}
@@ -210,14 +210,19 @@ func writeCleaned(b *strings.Builder, cleaned []sweep.Item, dry bool) {
 	b.WriteString("</details>\n\n")
 }
 
-// folded writes a table of n rows, inside a <details> block when it is
-// longer than a screen.
-func folded(b *strings.Builder, n int, table func(*strings.Builder)) {
+// folded writes a table of n rows, capped by c, inside a <details> block
+// when it is longer than a screen; the block's title says how many rows it
+// holds, not more.
+func folded(b *strings.Builder, n int, c sectionCap, table func(*strings.Builder)) {
 	if n <= collapseRows {
 		table(b)
 		return
 	}
-	fmt.Fprintf(b, "<details><summary>Show all %d</summary>\n\n", n)
+	if n > c.rows {
+		fmt.Fprintf(b, "<details><summary>Show the first %d of %d</summary>\n\n", c.rows, n)
+	} else {
+		fmt.Fprintf(b, "<details><summary>Show all %d</summary>\n\n", n)
+	}
 	table(b)
 	b.WriteString("</details>\n\n")
 }

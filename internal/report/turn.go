@@ -138,7 +138,7 @@ func writeTurns(b *strings.Builder, r sweep.Result) {
 		}
 		headers, row := turnTable(g.whose, r.Now, dry, false)
 		fmt.Fprintf(b, "#### %s (%d)\n\n", waitingOn(g.whose), len(g.items))
-		folded(b, len(g.items), func(b *strings.Builder) {
+		folded(b, len(g.items), turnCap, func(b *strings.Builder) {
 			writeTable(b, headers, len(g.items), func(i int) []string { return row(g.items[i]) }, turnCap, nil)
 		})
 	}
