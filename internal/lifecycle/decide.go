@@ -251,9 +251,9 @@ func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 		if act.Turn.Whose == TurnUnknown {
 			return Decision{Action: NeedDetail, Reason: ReasonStaleWaiting}
 		}
-		var unstale bool
-		if unstale, personSince = turnStale(act, personSince); unstale {
-			return Decision{Action: Unstale, Reason: ReasonAuthorActed, InactiveSince: act.Turn.Since, MarkedAt: act.MarkedAt}
+		var why Reason
+		if why, personSince = turnStale(act, personSince); why != "" {
+			return Decision{Action: Unstale, Reason: why, InactiveSince: act.Turn.Since, MarkedAt: act.MarkedAt}
 		}
 	}
 	if personSince && p.RemoveStaleWhenUpdated && p.StaleClock != ClockAuthorTurn {

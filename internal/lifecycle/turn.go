@@ -334,6 +334,10 @@ const (
 	ReasonReviewersTurn   Reason = "waiting on reviewers"
 	ReasonMaintainersTurn Reason = "approved, waiting on maintainers to merge"
 	ReasonAuthorActed     Reason = "the author acted: the reviewers' turn"
+	// A PR labelled stale on someone else's turn (another bot's mark, on a
+	// switch day): nothing happened, it was never the author's to answer.
+	ReasonNotAuthorsTurn    Reason = "waiting on the reviewers: not the author's to answer"
+	ReasonNotAuthorsToMerge Reason = "approved, waiting on maintainers to merge: not the author's to answer"
 )
 
 // turnFresh applies the author-turn clock to an unlabelled PR whose last
@@ -377,16 +381,20 @@ func authorClock(act *Activity) time.Time {
 // turn), and otherwise only an update nothing explains postpones the close
 // (without un-staling: the next run would mark it again at once): a third
 // person's "+1" or a maintainer's ping does not.
-func turnStale(act *Activity, personSince bool) (unstale, stillPersonSince bool) {
+func turnStale(act *Activity, personSince bool) (unstale Reason, stillPersonSince bool) {
 	t := act.Turn
 	if t.Whose == TurnUnknown {
-		return false, personSince // not read: the caller asks for the timeline
+		return "", personSince // not read: the caller asks for the timeline
 	}
-	if t.Whose != TurnAuthor || act.AuthorPushedAfterMark ||
-		!act.MarkedAt.IsZero() && t.AuthorAt.Sub(act.MarkedAt) > 0 {
-		return true, false
+	switch {
+	case act.AuthorPushedAfterMark || !act.MarkedAt.IsZero() && t.AuthorAt.Sub(act.MarkedAt) > 0:
+		return ReasonAuthorActed, false
+	case t.Whose == TurnReviewers:
+		return ReasonNotAuthorsTurn, false
+	case t.Whose == TurnMaintainers:
+		return ReasonNotAuthorsToMerge, false
 	}
-	return false, personSince && act.LastPersonLogin == ""
+	return "", personSince && act.LastPersonLogin == ""
 }
 
 // NudgeAction is what the review nudge needs on one PR.

@@ -318,7 +318,7 @@ func TestSummaryGolden(t *testing.T) {
 		{"quiet-period-dry-run", quietRun(true)},
 		{"failed", sweep.Result{Items: []sweep.Item{{Outcome: sweep.Failed, Number: 7, Title: "T", URL: "https://github.com/o/r/pull/7", Err: "PUT labels: 500 Internal Server Error"}}}},
 		{"skipped", sweep.Result{Items: []sweep.Item{{Outcome: sweep.Skipped, Number: 8, Title: "Draft", Reason: lifecycle.ReasonDraft}}}},
-		{"cleaned", sweep.Result{Items: []sweep.Item{{Outcome: sweep.LabelCleaned, Number: 9, Title: "Merged"}}}},
+		{"cleaned", sweep.Result{Items: []sweep.Item{{Outcome: sweep.LabelCleaned, Number: 9, Title: "Merged", Reason: sweep.ReasonMerged}}}},
 		{"routes", sweep.Result{Requests: 9, Writes: 2, ByRoute: map[string]int{
 			"GET /repos/{owner}/{repo}/issues":                         5,
 			"POST /repos/{owner}/{repo}/issues/{issue_number}/labels":  2,

@@ -186,16 +186,17 @@ func (g failGroup) same() string {
 	return fmt.Sprintf(" (the same for %s: %s)", plural(len(g.more), "more pull request"), list)
 }
 
-// writeCleaned lists the clean-ups, folded: the stale label taken off PRs
-// a person closed, and when there are others (a branch deletion finished,
-// close-pr-label off a reopened PR) each with its outcome.
+// writeCleaned lists the clean-ups, folded: under one title when they are
+// one kind for one reason (the stale label off PRs a person closed), else
+// each with its outcome and reason (merged, closed by an earlier run of
+// ours, a branch deletion finished, close-pr-label off a reopened PR).
 func writeCleaned(b *strings.Builder, cleaned []sweep.Item, dry bool) {
 	if len(cleaned) == 0 {
 		return
 	}
-	if len(cleaned) == len(sweep.Result{Items: cleaned}.With(sweep.LabelCleaned)) {
-		fmt.Fprintf(b, "<details><summary>%s from %s closed or merged by a person</summary>\n\n",
-			wordLabelRemoved.title(dry), plural(len(cleaned), "pull request"))
+	if len(cleaned) == len(sweep.Result{Items: cleaned}.With(sweep.LabelCleaned)) && sameReason(cleaned) {
+		fmt.Fprintf(b, "<details><summary>%s from %s: %s</summary>\n\n",
+			wordLabelRemoved.title(dry), plural(len(cleaned), "pull request"), md(string(cleaned[0].Reason), maxReasonRunes))
 		writeTable(b, []string{"PR", "Title"}, len(cleaned), func(i int) []string {
 			it := cleaned[i]
 			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes)}
@@ -208,6 +209,16 @@ func writeCleaned(b *strings.Builder, cleaned []sweep.Item, dry bool) {
 		}, cleanedCap, nil)
 	}
 	b.WriteString("</details>\n\n")
+}
+
+// sameReason reports whether every item has the first one's reason.
+func sameReason(items []sweep.Item) bool {
+	for _, it := range items {
+		if it.Reason != items[0].Reason {
+			return false
+		}
+	}
+	return true
 }
 
 // folded writes a table of n rows, capped by c, inside a <details> block

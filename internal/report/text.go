@@ -63,8 +63,8 @@ func Text(r sweep.Result, repo string) string {
 	}
 	switch {
 	case len(cleaned) == 0:
-	case len(cleaned) == len(r.With(sweep.LabelCleaned)):
-		fmt.Fprintf(&b, "%s (closed or merged by a person):\n", wordLabelRemoved.title(dry))
+	case len(cleaned) == len(r.With(sweep.LabelCleaned)) && sameReason(cleaned):
+		fmt.Fprintf(&b, "%s (%s):\n", wordLabelRemoved.title(dry), oneLine(string(cleaned[0].Reason), maxReasonRunes))
 		textRows(&b, len(cleaned), func(i int) string {
 			it := cleaned[i]
 			return fmt.Sprintf("#%d %q", it.Number, oneLine(it.Title, maxTitleRunes))

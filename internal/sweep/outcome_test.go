@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -55,8 +56,8 @@ func TestCleanUpLogLinesAgreeWithCounts(t *testing.T) {
 		res := w.runLog(inputs, log)
 
 		want := map[bool]struct{ person, branch, counts string }{
-			false: {"stale label removed: closed or merged by a person", "branch deletion finished: closed earlier by stalepr", "un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 2"},
-			true:  {"would remove stale label: closed or merged by a person", "would finish branch deletion: closed earlier by stalepr", "would un-stale 0, would close 0, still stale 0, skipped 0, failed 0, labels to clean 2"},
+			false: {"stale label removed: closed by a person", "branch deletion finished: closed earlier by stalepr", "un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 2"},
+			true:  {"would remove stale label: closed by a person", "would finish branch deletion: closed earlier by stalepr", "would un-stale 0, would close 0, still stale 0, skipped 0, failed 0, labels to clean 2"},
 		}[dry]
 		if got := log.lineOf(byPerson); !strings.HasPrefix(got, "#"+strconv.Itoa(byPerson)+" "+want.person) {
 			t.Errorf("dry=%v: closed by a person, logged %q; want %q", dry, got, want.person)
@@ -69,6 +70,33 @@ func TestCleanUpLogLinesAgreeWithCounts(t *testing.T) {
 		}
 		if !dry && (w.hasLabel(byPerson, "stale") || w.hasLabel(ours, "stale") || w.fake.HasBranch("old-work")) {
 			t.Errorf("clean-ups not done: labels %v, %v; branch kept %v", w.labels(byPerson), w.labels(ours), w.fake.HasBranch("old-work"))
+		}
+	}
+}
+
+// TestCleanUpSaysWhoClosed (issue 31 item 2): the stale label taken off a
+// closed PR gives the reason that is true: a person's close, a merge, or
+// our own close whose run stopped before taking the label off, never "a
+// person" for a bot's close.
+func TestCleanUpSaysWhoClosed(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	byPerson := w.markedPR(10)
+	w.fake.Close(byPerson, alice, daysAgo(3), "")
+	merged := w.markedPR(10)
+	w.fake.Merge(merged, maint, daysAgo(2))
+	ours := w.markedPR(40)
+	w.fake.Comment(ours, action, daysAgo(1), "Closed as stale.\n\n<!-- stalepr:close -->")
+	w.fake.Close(ours, action, daysAgo(1).Add(time.Second), "")
+	res := w.run(nil)
+	want := map[int]lifecycle.Reason{byPerson: sweep.ReasonClosedByPerson, merged: sweep.ReasonMerged, ours: sweep.ReasonClosedBySelf}
+	got := map[int]lifecycle.Reason{}
+	for _, it := range res.With(sweep.LabelCleaned) {
+		got[it.Number] = it.Reason
+	}
+	for n, r := range want {
+		if got[n] != r {
+			t.Errorf("#%d cleaned with reason %q, want %q", n, got[n], r)
 		}
 	}
 }

@@ -14,7 +14,8 @@ import (
 
 // Reasons of the clean-up operations (the rules' reasons are lifecycle's).
 const (
-	ReasonClosedByPerson  lifecycle.Reason = "closed or merged by a person"
+	ReasonClosedByPerson  lifecycle.Reason = "closed by a person"
+	ReasonClosedBySelf    lifecycle.Reason = "closed earlier by stalepr, whose run stopped before taking the label off"
 	ReasonBranchFinishing lifecycle.Reason = "closed earlier by stalepr, whose run stopped before its branch deletion"
 	ReasonDuplicate       lifecycle.Reason = "a concurrent run posted the same notice"
 )

@@ -32,6 +32,7 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 	for _, pr := range closed {
 		o := op{out: LabelCleaned, pr: pr, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonClosedByPerson}}
 		if pr.Merged && !s.cfg.DeleteBranch {
+			o.d.Reason = ReasonMerged
 			ops = append(ops, o) // merged: nobody's stale close, whoever merged it
 			continue
 		}
@@ -50,7 +51,11 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 		switch {
 		case act.ClosedBySelf && s.cfg.DeleteBranch:
 			o.out, o.d = BranchFinished, lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonBranchFinishing}
-		case act.ClosedByBot && !act.ClosedBySelf && !pr.Merged:
+		case act.ClosedBySelf:
+			o.d.Reason = ReasonClosedBySelf
+		case pr.Merged:
+			o.d.Reason = ReasonMerged
+		case act.ClosedByBot:
 			continue
 		}
 		ops = append(ops, o)
