@@ -184,20 +184,59 @@ func Counts(r sweep.Result) string {
 func LeftForNextRun(r sweep.Result) string {
 	switch {
 	case !r.Unlisted:
-		return plural(r.Left, "pull request") + " left for the next run"
+		return plural(r.Left, "pull request") + leftKinds(r) + " left for the next run"
 	case r.Left == 0:
 		return "the pull requests it had not listed yet are left for the next run"
 	}
-	return plural(r.Left, "pull request") + ", and those it had not listed yet, left for the next run"
+	return plural(r.Left, "pull request") + leftKinds(r) + ", and those it had not listed yet, left for the next run"
 }
 
 // leftShort is LeftForNextRun for the counts line.
 func leftShort(r sweep.Result) string {
 	switch {
 	case !r.Unlisted:
-		return fmt.Sprintf("%d left for the next run", r.Left)
+		return fmt.Sprintf("%d%s left for the next run", r.Left, leftKinds(r))
 	case r.Left == 0:
 		return "those not listed yet left for the next run"
 	}
-	return fmt.Sprintf("%d and those not listed yet left for the next run", r.Left)
+	return fmt.Sprintf("%d%s and those not listed yet left for the next run", r.Left, leftKinds(r))
+}
+
+// leftWords names what a PR left for the next run was to get.
+var leftWords = []struct {
+	outs []sweep.Outcome
+	word string
+}{
+	{[]sweep.Outcome{sweep.Unstaled}, "to un-stale"},
+	{[]sweep.Outcome{sweep.Closed}, "to close"},
+	{[]sweep.Outcome{sweep.Marked, sweep.Notified}, "to mark"},
+	{[]sweep.Outcome{sweep.Nudged}, "to nudge"},
+	{[]sweep.Outcome{sweep.NudgeLabeled, sweep.TurnLabeled}, "to relabel"},
+	{[]sweep.Outcome{sweep.Reopened}, "to reopen"},
+	{[]sweep.Outcome{sweep.BranchFinished, sweep.LabelCleaned, sweep.CloseLabelCleaned}, "to clean up"},
+}
+
+// leftKinds is " (1,700 to mark, 34 to close)": what the PRs left were to
+// get, and how many still needed a read to tell; "" when nothing was
+// planned for them.
+func leftKinds(r sweep.Result) string {
+	var parts []string
+	planned := 0
+	for _, w := range leftWords {
+		n := 0
+		for _, o := range w.outs {
+			n += r.LeftBy[o]
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, w.word))
+			planned += n
+		}
+	}
+	if planned == 0 {
+		return ""
+	}
+	if rest := r.Left - planned; rest > 0 {
+		parts = append(parts, fmt.Sprintf("%d to read", rest))
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

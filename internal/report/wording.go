@@ -38,6 +38,8 @@ var (
 	wordFailed   = words{"failed", "failed"}
 	wordNudged   = words{"reviewers nudged", "would nudge reviewers"}
 	wordReopened = words{"reopened", "would reopen"}
+	wordLabeled  = words{"turn labels updated", "turn labels to update"}
+	wordDeduped  = words{"duplicate notices deleted", "duplicate notices to delete"}
 
 	// Headings over the PRs of a run.
 	wordActedOn      = words{"acted on", "would act on"}
@@ -69,9 +71,9 @@ var outcomes = map[sweep.Outcome]outcomeRow{
 	sweep.CloseLabelCleaned: {words{"close-pr-label removed", "would remove close-pr-label"}, &wordCleaned, ""},
 	sweep.Nudged:            {wordNudged, &wordNudged, ""},
 	sweep.Reopened:          {wordReopened, &wordReopened, ""},
-	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, nil, ""},
-	sweep.TurnLabeled:       {words{"turn label updated", "would update the turn label"}, nil, ""},
-	sweep.DuplicateDeleted:  {words{"duplicate notice deleted", "would delete duplicate notice"}, nil, ""},
+	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, &wordLabeled, ""},
+	sweep.TurnLabeled:       {words{"turn labels updated", "would update the turn labels"}, &wordLabeled, ""},
+	sweep.DuplicateDeleted:  {words{"duplicate notice deleted", "would delete duplicate notice"}, &wordDeduped, ""},
 
 	// The dashboard issue's: its line (dashLine) and the summary's.
 	sweep.DashboardCreated:         {words{"created", "would be created"}, nil, ""},
@@ -88,8 +90,8 @@ func wordsOf(o sweep.Outcome) words { return outcomes[o].words }
 // them. An entry in occasional shows only when it counts something: most
 // runs nudge nobody.
 var (
-	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordNudged, &wordReopened}
-	occasional = map[*words]bool{&wordNudged: true, &wordReopened: true}
+	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordNudged, &wordLabeled, &wordReopened, &wordDeduped}
+	occasional = map[*words]bool{&wordNudged: true, &wordLabeled: true, &wordReopened: true, &wordDeduped: true}
 )
 
 // tallyRow is one entry of the counts and how many PRs it counts.

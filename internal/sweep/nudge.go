@@ -1,6 +1,8 @@
 package sweep
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -8,7 +10,7 @@ import (
 
 // The review nudge and whose turn it is (README: "Whose turn it is").
 
-// ReasonReviewNudge is the reason of a nudge posted (or its label fixed).
+// ReasonReviewNudge is the reason of a nudge posted.
 const ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
 
 // needTurn reports whether the policy needs each PR's turn, which only its timeline tells.
@@ -27,12 +29,21 @@ func (s *sweeper) turnLabelOp(p planned) (op, bool) {
 	if p.d.Action == lifecycle.Close || p.act == nil || p.labels.Add == "" && p.labels.Remove == "" {
 		return op{}, false
 	}
-	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonTurnLabels, InactiveSince: p.act.Turn.Since}
+	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: turnLabelsReason(p.labels), InactiveSince: p.act.Turn.Since}
 	return op{out: TurnLabeled, pr: p.pr, d: d, act: p.act, labels: p.labels}, true
 }
 
-// ReasonTurnLabels is the reason of a turn label put on or taken off.
-const ReasonTurnLabels lifecycle.Reason = "the turn passed: turn labels updated"
+// turnLabelsReason says which turn labels go on and off, and why.
+func turnLabelsReason(l lifecycle.TurnLabels) lifecycle.Reason {
+	var parts []string
+	if l.Add != "" {
+		parts = append(parts, strconv.Quote(l.Add)+" on")
+	}
+	if l.Remove != "" {
+		parts = append(parts, strconv.Quote(l.Remove)+" off")
+	}
+	return lifecycle.Reason("the turn passed: " + strings.Join(parts, ", "))
+}
 
 // noteTurn records the turn of a PR whose timeline the run read on its
 // QueueItem, for the queue views, when the policy uses turns (otherwise
@@ -84,7 +95,11 @@ func (s *sweeper) nudgeOp(p planned) (op, bool) {
 	switch p.nudge {
 	case lifecycle.NudgePost:
 		return op{out: Nudged, pr: p.pr, d: d, act: p.act}, true
-	case lifecycle.NudgeLabel, lifecycle.NudgeUnlabel:
+	case lifecycle.NudgeLabel:
+		d.Reason = lifecycle.Reason("nudged in this turn: " + strconv.Quote(s.pol.NudgeLabel) + " on")
+		return op{out: NudgeLabeled, pr: p.pr, d: d, act: p.act}, true
+	case lifecycle.NudgeUnlabel:
+		d.Reason = lifecycle.Reason("the turn passed: " + strconv.Quote(s.pol.NudgeLabel) + " off")
 		return op{out: NudgeLabeled, pr: p.pr, d: d, act: p.act}, true
 	}
 	return op{}, false

@@ -1,6 +1,8 @@
 package sweep_test
 
 import (
+	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -98,5 +100,81 @@ func TestCleanUpSaysWhoClosed(t *testing.T) {
 		if got[n] != r {
 			t.Errorf("#%d cleaned with reason %q, want %q", n, got[n], r)
 		}
+	}
+}
+
+// TestEveryWriteIsReported (issue 31 item 3): every PR the run wrote to
+// (or, in a dry run, would have) has its log line, a row in the job
+// summary, and counts in the counts line: marks, un-stales, closes, nudges
+// and the turn labels alike. The PRs written to are taken from the fake's
+// own record of write requests, so a write kind nobody thought of is
+// caught too.
+func TestEveryWriteIsReported(t *testing.T) {
+	t.Parallel()
+	inputs := map[string]string{"days-before-stale": "30", "days-before-close": "7", "days-before-review-nudge": "5",
+		"author-turn-label": "waiting-on-author", "reviewers-turn-label": "waiting-on-review", "write-interval": "0s"}
+	build := func(t *testing.T) (*world, map[int]string) {
+		w := turnWorld(t)
+		f := w.fake
+		kinds := map[int]string{}
+		kinds[w.pr(40)] = "marked stale"
+		kinds[w.markedPR(10)] = "un-staled"
+		f.Comment(w.markedPR(10), alice, daysAgo(1), "still on it")
+		kinds[w.markedPR(20)] = "closed"
+		kinds[w.openPR(10, alice)] = "reviewers nudged"
+		asked := w.openPR(3, alice)
+		f.Comment(asked, maint, daysAgo(1), "could you add a test?")
+		kinds[asked] = "turn labels updated"
+		return w, kinds
+	}
+	for _, dry := range []bool{false, true} {
+		t.Run(fmt.Sprintf("dry=%v", dry), func(t *testing.T) {
+			t.Parallel()
+			w, kinds := build(t)
+			in := map[string]string{}
+			for k, v := range inputs {
+				in[k] = v
+			}
+			if dry {
+				in["debug-only"] = "true"
+			}
+			log := &lineLog{dry: dry}
+			res := w.runLog(in, log)
+			if !res.OK() {
+				t.Fatalf("failed %+v, stopped %v", res.Failed(), res.Stopped)
+			}
+			written := map[int]bool{}
+			if !dry {
+				issue := regexp.MustCompile(`/(?:issues|pulls)/(\d+)`)
+				for _, r := range w.fake.WriteRequests() {
+					if m := issue.FindStringSubmatch(r.Path); m != nil {
+						n, _ := strconv.Atoi(m[1])
+						written[n] = true
+					}
+				}
+			}
+			for n := range kinds {
+				written[n] = true // what the dry run would write: what the real one does
+			}
+			summary, counts := report.Summary(res, w.fake.FullName()), report.Counts(res)
+			for n := range written {
+				if log.lineOf(n) == "" {
+					t.Errorf("#%d written to, but no log line", n)
+				}
+				if !strings.Contains(summary, fmt.Sprintf("/pull/%d)", n)) {
+					t.Errorf("#%d written to, but not in the job summary", n)
+				}
+			}
+			for _, k := range []string{"marked stale", "un-staled", "closed", "reviewers nudged", "turn labels updated"} {
+				word := k
+				if dry {
+					word = map[string]string{"marked stale": "would mark stale", "un-staled": "would un-stale", "closed": "would close",
+						"reviewers nudged": "would nudge reviewers", "turn labels updated": "turn labels to update"}[k]
+				}
+				if !regexp.MustCompile(regexp.QuoteMeta(word) + ` [1-9]`).MatchString(counts) {
+					t.Errorf("counts %q lack %q", counts, word)
+				}
+			}
+		})
 	}
 }

@@ -189,11 +189,7 @@ func (s *sweeper) refuse(ctx context.Context, st step) error {
 // would have been).
 func (s *sweeper) done(o op, it Item) {
 	it.Outcome = o.out
-	if o.out == NudgeLabeled || o.out == TurnLabeled {
-		s.res.Items = append(s.res.Items, it)
-		return // the label of a nudge posted or a turn passed: nothing to tell
-	}
-	if o.issue == nil {
+	if o.issue == nil && o.out != NudgeLabeled && o.out != TurnLabeled {
 		s.acted(o)
 	}
 	s.record(it)
@@ -221,6 +217,10 @@ func (s *sweeper) notReached(o op) {
 		return // not one of the PRs that need work
 	}
 	s.res.Left++
+	if s.res.LeftBy == nil {
+		s.res.LeftBy = map[Outcome]int{}
+	}
+	s.res.LeftBy[o.out]++
 	if errors.Is(s.res.Stopped, context.Canceled) && !s.saidCancelled {
 		// One line, not one per PR: the end of the run counts them.
 		s.saidCancelled = true

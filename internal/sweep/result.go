@@ -93,6 +93,10 @@ type Result struct {
 	// context.Canceled, or a *ListingError.
 	Stopped error
 	Left    int // PRs known to need work that this run did not reach
+	// LeftBy counts the Left PRs whose write the run had planned, by the
+	// outcome it would have had; the rest of Left still needed a read to
+	// tell.
+	LeftBy map[Outcome]int
 	// Unlisted: the run stopped inside a listing of open PRs, so PRs it
 	// never listed may need work too; Left cannot count them.
 	Unlisted bool
