@@ -1,7 +1,7 @@
 package main
 
-// TestArchitecture checks the README's Architecture where a test can: which
-// of the project's packages each package imports. The README's imports
+// TestArchitecture checks docs/architecture.md where a test can: which
+// of the project's packages each package imports. Its imports
 // block is the drawing; the source's import lines (go/parser, no toolchain
 // needed) are the house.
 
@@ -19,7 +19,7 @@ import (
 
 const module = "github.com/stalepr/stalepr"
 
-// floor is one line of the README's imports block: a package, the
+// floor is one line of the imports block of docs/architecture.md: a package, the
 // project's packages it imports, and what the line says of the rest.
 type floor struct {
 	imports []string // the project's packages, by their path under internal/ ("main" for the root)
@@ -27,10 +27,10 @@ type floor struct {
 	noIO    bool     // "no I/O": none of the standard library's doors to the world
 }
 
-// readFloors parses the README's imports block: "name  a b c  (notes)".
+// readFloors parses the imports block of docs/architecture.md: "name  a b c  (notes)".
 func readFloors(t *testing.T) map[string]floor {
 	t.Helper()
-	body, _, _ := section(t, readReadme(t), "imports")
+	body := fileSection(t, architecturePath, "imports")
 	floors := map[string]floor{}
 	for _, line := range strings.Split(body, "\n") {
 		line = strings.TrimSpace(line)
@@ -40,7 +40,7 @@ func readFloors(t *testing.T) map[string]floor {
 		words, notes, _ := strings.Cut(line, "(")
 		fields := strings.Fields(words)
 		if _, dup := floors[fields[0]]; dup {
-			t.Fatalf("README imports block: %s given twice", fields[0])
+			t.Fatalf("docs/architecture.md imports block: %s given twice", fields[0])
 		}
 		floors[fields[0]] = floor{
 			imports: fields[1:],
@@ -102,7 +102,7 @@ func TestArchitecture(t *testing.T) {
 	for name, paths := range tree {
 		f, ok := floors[name]
 		if !ok {
-			t.Errorf("package %s is not in the README's imports block (Architecture): add its line", name)
+			t.Errorf("package %s is not in the imports block of docs/architecture.md: add its line", name)
 			continue
 		}
 		var project []string
@@ -111,25 +111,25 @@ func TestArchitecture(t *testing.T) {
 			case strings.HasPrefix(p, module+"/internal/"):
 				project = append(project, strings.TrimPrefix(p, module+"/internal/"))
 			case f.stdOnly && strings.Contains(first, "."):
-				t.Errorf("%s imports %s: the README says the standard library only", name, p)
+				t.Errorf("%s imports %s: docs/architecture.md says the standard library only", name, p)
 			case f.noIO && slices.Contains(ioPackages, p):
-				t.Errorf("%s imports %s: the README says no I/O", name, p)
+				t.Errorf("%s imports %s: docs/architecture.md says no I/O", name, p)
 			}
 		}
 		slices.Sort(project)
 		want := slices.Sorted(slices.Values(f.imports))
 		if !slices.Equal(project, want) {
-			t.Errorf("%s imports %v of the project's packages; the README's imports block says %v", name, project, want)
+			t.Errorf("%s imports %v of the project's packages; docs/architecture.md's imports block says %v", name, project, want)
 		}
 	}
 	for name := range floors {
 		if _, ok := tree[name]; !ok {
-			t.Errorf("the README's imports block names %s, which is no package of the tree", name)
+			t.Errorf("the imports block of docs/architecture.md names %s, which is no package of the tree", name)
 		}
 	}
 }
 
-// TestWhereAWriteGoes checks the README's "a new write kind" where a test
+// TestWhereAWriteGoes checks docs/architecture.md's "a new write kind" where a test
 // can: every method of the sweep's Writer role is sent by a step of the
 // sweep (s.gh.Method), and every write Outcome has its case in steps
 // (steps.go). That ghapi.Client implements the role, the compiler checks

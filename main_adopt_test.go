@@ -411,19 +411,22 @@ func TestCloseAtOnceKeepsNoStaleLabel(t *testing.T) {
 	}
 }
 
-// rehearsal is the line every switch recipe of the README starts its
+// rehearsal is the line every switch recipe (docs/migrating.md) starts its
 // with: with, step one of the switch.
 const rehearsal = "          debug-only: true # step one: a rehearsal that writes nothing. Delete this line to go live.\n"
 
-// TestReadmeSwitchRehearsesFirst: every workflow of the README that
+// TestReadmeSwitchRehearsesFirst: every workflow of docs/migrating.md that
 // switches from actions/stale to stalepr starts as a dry run, its first
 // with: key debug-only: true.
 func TestReadmeSwitchRehearsesFirst(t *testing.T) {
 	t.Parallel()
-	md := readReadme(t)
+	md := readMarkdown(t, migratingPath)
 	for _, name := range []string{"flink", "migration"} {
-		text, _, _ := section(t, md, name)
-		docs := markdownWorkflows(readmePath, []byte(text))
+		text, _, _ := section(t, migratingPath, md, name)
+		docs := markdownWorkflows(migratingPath, []byte(text))
+		if len(docs) == 0 {
+			t.Fatalf("the %s recipe of %s has no workflow", name, migratingPath)
+		}
 		last := string(docs[len(docs)-1].src)
 		if !strings.Contains(last, "- uses: "+actionRepo+"@") || !strings.Contains(last, "        with:\n"+rehearsal) {
 			t.Errorf("the %s recipe's switched workflow does not start its with: with debug-only: true:\n%s", name, last)
@@ -432,9 +435,9 @@ func TestReadmeSwitchRehearsesFirst(t *testing.T) {
 }
 
 // TestReadmeAdoptionGuide: the README answers "why was my PR marked or
-// closed?" with log lines as the run writes them, gives every input an
-// anchor of its own (as actions/stale's README does), and documents the
-// offline preview of a switch.
+// closed?" with log lines as the run writes them and gives every input an
+// anchor of its own (as actions/stale's README does), and docs/migrating.md,
+// which the README links to, documents the offline preview of a switch.
 func TestReadmeAdoptionGuide(t *testing.T) {
 	t.Parallel()
 	md := readReadme(t)
@@ -454,9 +457,13 @@ func TestReadmeAdoptionGuide(t *testing.T) {
 			t.Errorf("the input %s has no anchor of its own in the README", in.Name)
 		}
 	}
-	for _, s := range []string{"### Preview the switch offline", "-sandbox-synthetic 2000", "`created_days_ago`", "`marked_stale`", "inputs.json"} {
-		if !strings.Contains(md, s) {
-			t.Errorf("the README does not document the offline preview: no %q", s)
+	if !strings.Contains(md, "]("+migratingPath+"#preview-the-switch-offline)") {
+		t.Errorf("the README does not link to the offline preview of a switch, %s#preview-the-switch-offline", migratingPath)
+	}
+	preview := readMarkdown(t, migratingPath)
+	for _, s := range []string{"## Preview the switch offline", "-sandbox-synthetic 2000", "`created_days_ago`", "`marked_stale`", "inputs.json"} {
+		if !strings.Contains(preview, s) {
+			t.Errorf("%s does not document the offline preview: no %q", migratingPath, s)
 		}
 	}
 }

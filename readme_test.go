@@ -1,15 +1,21 @@
 package main
 
-// Checks of README.md against the code: the inputs table is generated from
-// config.Inputs (go test -run TestReadmeInputs -update . rewrites it), every
-// input the prose names exists, the migration example and the Flink recipe
-// really are one-line changes that stalepr accepts, the recipes' step
-// snippets lint, the pictures of what people see are what the code renders,
-// and every in-page link and the table of contents lead to real sections.
+// Checks of README.md and of the pages under docs/ it links to against the
+// code: the inputs table is generated from config.Inputs (go test -run
+// TestReadmeInputs -update . rewrites it), every input the prose names
+// exists, the README lists every input actions/stale lacks, the migration
+// example and the Flink recipe (docs/migrating.md) really are one-line
+// changes that stalepr accepts, the recipes' step snippets lint, the
+// pictures of what people see (docs/what-people-see.md) are what the code
+// renders, the README keeps to its line budget, and every link between the
+// pages and the table of contents lead to real files and sections.
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -25,36 +31,109 @@ import (
 
 const readmePath = "README.md"
 
+// The pages under docs/ that hold what the tests check beyond the README.
+const (
+	rulesPath        = "docs/rules.md"           // The rules, Fair to contributors, Whose turn it is
+	closureAuditPath = "docs/closure-audit.md"   // Closure audit
+	fleetPath        = "docs/fleet.md"           // Fleet
+	migratingPath    = "docs/migrating.md"       // the worked example, the Flink recipe, the offline preview
+	picturesPath     = "docs/what-people-see.md" // the notice, the closing comment, the job summary
+	architecturePath = "docs/architecture.md"    // the imports block
+)
+
+// The README's line budget: a newcomer reads the adoption part (from the
+// top to the end of the Inputs section) in ten minutes; the depth lives in
+// docs/.
+const (
+	readmeAdoptionLines = 400 // the adoption part has fewer lines than this
+	readmeLines         = 900 // the whole README has fewer lines than this
+)
+
 func readReadme(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(readmePath)
+	return readMarkdown(t, readmePath)
+}
+
+// readMarkdown reads a Markdown file of the repository, line ends as \n.
+func readMarkdown(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return strings.ReplaceAll(string(b), "\r\n", "\n")
 }
 
-// section returns the text between <!-- name:start --> and <!-- name:end -->
-// and the offsets of that text in md.
-func section(t *testing.T, md, name string) (body string, start, end int) {
+// docPaths lists the README and the pages under docs/, the README first.
+func docPaths(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) < 5 {
+		t.Fatalf("found %d pages under docs/, want the README's depth (at least 5): %q", len(pages), pages)
+	}
+	slices.Sort(pages)
+	out := []string{readmePath}
+	for _, p := range pages {
+		out = append(out, filepath.ToSlash(p))
+	}
+	return out
+}
+
+// section returns the text of md (read from file) between
+// <!-- name:start --> and <!-- name:end --> and the offsets of that text in md.
+func section(t *testing.T, file, md, name string) (body string, start, end int) {
 	t.Helper()
 	open, closing := "<!-- "+name+":start -->", "<!-- "+name+":end -->"
 	if strings.Count(md, open) != 1 || strings.Count(md, closing) != 1 {
-		t.Fatalf("%s must hold %s and %s exactly once each", readmePath, open, closing)
+		t.Fatalf("%s must hold %s and %s exactly once each", file, open, closing)
 	}
 	start = strings.Index(md, open) + len(open)
 	end = strings.Index(md, closing)
 	if end < start {
-		t.Fatalf("%s: %s comes before %s", readmePath, closing, open)
+		t.Fatalf("%s: %s comes before %s", file, closing, open)
 	}
 	return md[start:end], start, end
+}
+
+// fileSection reads file and returns its section name.
+func fileSection(t *testing.T, file, name string) string {
+	t.Helper()
+	body, _, _ := section(t, file, readMarkdown(t, file), name)
+	return body
+}
+
+// headingSection returns the part of md from the line heading (such as
+// "## Migrating from actions/stale") to the next heading of its level or
+// above, or to the end.
+func headingSection(t *testing.T, file, md, heading string) string {
+	t.Helper()
+	at := strings.Index("\n"+md, "\n"+heading+"\n")
+	if at < 0 {
+		t.Fatalf("%s has no heading %q", file, heading)
+	}
+	rest := md[at:]
+	level := len(heading) - len(strings.TrimLeft(heading, "#"))
+	lines := strings.Split(rest, "\n")
+	fence := false
+	for i, l := range lines[1:] {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			fence = !fence
+		}
+		if n := len(l) - len(strings.TrimLeft(l, "#")); !fence && n > 0 && n <= level && strings.HasPrefix(l[n:], " ") {
+			return strings.Join(lines[:i+1], "\n")
+		}
+	}
+	return rest
 }
 
 // TestReadmeInputs is serial: with -update it writes README.md, which other
 // tests read.
 func TestReadmeInputs(t *testing.T) {
 	md := readReadme(t)
-	body, start, end := section(t, md, "inputs")
+	body, start, end := section(t, readmePath, md, "inputs")
 	want := config.MarkdownTable()
 	if strings.TrimSpace(body) == strings.TrimSpace(want) {
 		return
@@ -81,20 +160,21 @@ var notInputs = map[string]bool{
 // or `debug-only: true`.
 var inputNameRE = regexp.MustCompile("`([a-z]+(?:-[a-z]+)+)(?::[^`]*)?`")
 
-// TestReadmeNamesOnlyRealInputs: every input named in the rules, in the
-// fairness notes and in the migration guide exists.
+// TestReadmeNamesOnlyRealInputs: every input named in the rules (in full in
+// docs/rules.md, in short in the README's More), in the fairness notes, the
+// closure audit, the fleet and the migration guide (the README's table and
+// lists, docs/migrating.md's worked example) exists.
 func TestReadmeNamesOnlyRealInputs(t *testing.T) {
 	t.Parallel()
 	md := readReadme(t)
-	var texts []string
-	rulesStart := strings.Index(md, "\n## The rules\n")
-	rulesEnd := strings.Index(md, "\n## Inputs\n")
-	if rulesStart < 0 || rulesEnd < rulesStart {
-		t.Fatalf("%s: cannot find the sections from \"## The rules\" to \"## Inputs\"", readmePath)
+	texts := []string{
+		readMarkdown(t, rulesPath),
+		readMarkdown(t, closureAuditPath),
+		readMarkdown(t, fleetPath),
+		stripFencedBlocks(headingSection(t, readmePath, md, "## Migrating from actions/stale")),
+		stripFencedBlocks(headingSection(t, readmePath, md, "## More")),
+		stripFencedBlocks(fileSection(t, migratingPath, "migration")),
 	}
-	texts = append(texts, md[rulesStart:rulesEnd])
-	migration, _, _ := section(t, md, "migration")
-	texts = append(texts, stripFencedBlocks(migration))
 
 	seen := 0
 	for _, text := range texts {
@@ -105,7 +185,7 @@ func TestReadmeNamesOnlyRealInputs(t *testing.T) {
 			}
 			seen++
 			if _, ok := config.Lookup(name); !ok {
-				t.Errorf("%s names %q, which is not an input", readmePath, m[0])
+				t.Errorf("the README or docs/ names %q, which is not an input", m[0])
 			}
 		}
 	}
@@ -136,9 +216,8 @@ func stripFencedBlocks(md string) string {
 // input without effect, as the guide says.
 func TestReadmeMigrationExample(t *testing.T) {
 	t.Parallel()
-	md := readReadme(t)
-	migration, _, _ := section(t, md, "migration")
-	docs := markdownWorkflows(readmePath, []byte(migration))
+	migration := fileSection(t, migratingPath, "migration")
+	docs := markdownWorkflows(migratingPath, []byte(migration))
 	if len(docs) != 2 {
 		t.Fatalf("the migration guide has %d workflow blocks, want 2 (before and after)", len(docs))
 	}
@@ -264,43 +343,273 @@ func numberWord(n int) string {
 	return fmt.Sprint(n)
 }
 
-// TestReadmeContents: every link to a place in the README (`](#anchor)`)
-// leads to a heading or an input's row, no two of them share an anchor, and the table of contents lists every section (##),
-// so a section moved, renamed or added cannot leave it behind.
+// TestReadmeContents: no two places of a page (README.md, docs/*.md) share
+// an anchor (a heading's, or an input's row), the README's table of contents
+// lists every section (##) of the README, in the README's order, so a
+// section moved, renamed or added cannot leave it behind, and the README's
+// More links to every page under docs/, so no page is left where nobody
+// finds it. That every link leads somewhere is TestDocsLinks's.
 func TestReadmeContents(t *testing.T) {
 	t.Parallel()
+	for _, file := range docPaths(t) {
+		md := readMarkdown(t, file)
+		heads := map[string]bool{}
+		for _, h := range headings(md) {
+			heads[h.anchor] = true
+		}
+		for _, m := range regexp.MustCompile(`<a name="([^"]+)"></a>`).FindAllStringSubmatch(md, -1) {
+			if heads[m[1]] {
+				t.Errorf("%s: the anchor #%s is a heading's and an input's", file, m[1])
+			}
+			heads[m[1]] = true
+		}
+	}
+
 	md := readReadme(t)
-	anchors := map[string]bool{}
 	var sections []string
 	for _, h := range headings(md) {
-		anchors[h.anchor] = true
 		if h.level == 2 {
 			sections = append(sections, h.anchor)
 		}
 	}
-	// The inputs table's rows are anchors too, one per input.
-	for _, m := range regexp.MustCompile(`<a name="([^"]+)"></a>`).FindAllStringSubmatch(md, -1) {
-		if anchors[m[1]] {
-			t.Errorf("%s: the anchor #%s is a heading's and an input's", readmePath, m[1])
-		}
-		anchors[m[1]] = true
-	}
-	for _, m := range regexp.MustCompile(`\]\(#([^)\s]+)\)`).FindAllStringSubmatch(md, -1) {
-		if !anchors[m[1]] {
-			t.Errorf("%s links to #%s, which no heading makes", readmePath, m[1])
-		}
-	}
-	toc := md[strings.Index(md, "\n## Contents\n"):]
-	if i := strings.Index(toc[1:], "\n## "); i >= 0 {
-		toc = toc[:i+1]
-	}
+	toc := headingSection(t, readmePath, md, "## Contents")
+	at := 0
 	for _, s := range sections {
-		if s != "contents" && !strings.Contains(toc, "](#"+s+")") {
+		if s == "contents" {
+			continue
+		}
+		i := strings.Index(toc, "](#"+s+")")
+		switch {
+		case i < 0:
 			t.Errorf("the table of contents of %s does not list the section #%s", readmePath, s)
+		case i < at:
+			t.Errorf("the table of contents of %s lists #%s before the section above it", readmePath, s)
+		default:
+			at = i
 		}
 	}
-	if len(sections) < 10 {
+	if len(sections) < 8 {
 		t.Errorf("found only %d sections: is the heading pattern broken?", len(sections))
+	}
+	more := headingSection(t, readmePath, md, "## More")
+	for _, page := range docPaths(t)[1:] {
+		if !strings.Contains(more, "]("+page+")") {
+			t.Errorf("the README's More does not link to %s", page)
+		}
+	}
+}
+
+// TestReadmeOrder: the README reads in the order a newcomer needs it:
+// what it does, the quick start, trying it offline, the switch from
+// actions/stale, the recipes, troubleshooting, then the reference (the
+// inputs and the outputs) and the links to the depth.
+func TestReadmeOrder(t *testing.T) {
+	t.Parallel()
+	var got []string
+	for _, h := range headings(readReadme(t)) {
+		if h.level == 2 && h.anchor != "contents" {
+			got = append(got, h.anchor)
+		}
+	}
+	want := []string{"quick-start", "try-it-offline-and-run-the-tests", "migrating-from-actionsstale",
+		"recipes", "troubleshooting", "inputs", "outputs", "more"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the sections of %s are %q, want %q", readmePath, got, want)
+	}
+}
+
+// adoptionLines is the number of lines of the README's adoption part: from
+// the top up to, not including, the line of the first heading after
+// "## Inputs" (of level 2 or above: "## Outputs"). It is -1 when the README
+// has no "## Inputs" or nothing after it.
+func adoptionLines(md string) int {
+	lines := strings.Split(md, "\n")
+	fence, inputs := false, false
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			fence = !fence
+			continue
+		}
+		if fence {
+			continue
+		}
+		if l == "## Inputs" {
+			inputs = true
+			continue
+		}
+		if inputs && (strings.HasPrefix(l, "## ") || strings.HasPrefix(l, "# ")) {
+			return i
+		}
+	}
+	return -1
+}
+
+// lineCount counts the lines of a text, the last one with or without its
+// line end.
+func lineCount(s string) int {
+	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
+}
+
+// TestReadmeLineBudget: the adoption part of the README (see adoptionLines)
+// has fewer than readmeAdoptionLines lines and the whole README fewer than
+// readmeLines. Past the budget, move depth to a page under docs/.
+func TestReadmeLineBudget(t *testing.T) {
+	t.Parallel()
+	md := readReadme(t)
+	n := adoptionLines(md)
+	if n < 0 {
+		t.Fatalf("%s has no \"## Inputs\" followed by another section (## Outputs)", readmePath)
+	}
+	if n >= readmeAdoptionLines {
+		t.Errorf("the adoption part of %s (from the top to the end of its Inputs) has %d lines, want fewer than %d: move depth to docs/",
+			readmePath, n, readmeAdoptionLines)
+	}
+	if all := lineCount(md); all >= readmeLines {
+		t.Errorf("%s has %d lines, want fewer than %d: move depth to docs/", readmePath, all, readmeLines)
+	}
+	t.Logf("%s: adoption part %d lines, whole %d", readmePath, n, lineCount(md))
+}
+
+// TestReadmeLineBudgetCounts checks adoptionLines on made-up READMEs, so a
+// bug in it cannot make the budget pass on nothing.
+func TestReadmeLineBudgetCounts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		md   string
+		want int
+	}{
+		{"# x\n\n## Inputs\n\ntable\n\n## Outputs\n\nmore\n", 6},
+		{"# x\n## Inputs\n### Sub\n```\n## not a heading\n```\n## Outputs\n", 6},
+		{"# x\n## Inputs\ntable\n", -1},
+		{"# x\n## Outputs\n", -1},
+	} {
+		if got := adoptionLines(tc.md); got != tc.want {
+			t.Errorf("adoptionLines(%q) = %d, want %d", tc.md, got, tc.want)
+		}
+	}
+	if lineCount("a\nb\n") != 2 || lineCount("a\nb") != 2 {
+		t.Error("lineCount miscounts")
+	}
+}
+
+// mdLinkRE matches an inline Markdown link's target: [text](target).
+var mdLinkRE = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// linkProblems checks every relative link of the Markdown files (path to
+// text, paths relative to the repository root, slash-separated): it must
+// lead to a file or directory that exists (exists says whether one does)
+// and, with an anchor, to a heading or an input's row of that Markdown
+// file. A link with a scheme (https:, mailto:) is not relative.
+func linkProblems(files map[string]string, exists func(string) bool) []string {
+	anchors := map[string]map[string]bool{}
+	anchorsOf := func(file string) map[string]bool {
+		if a, ok := anchors[file]; ok {
+			return a
+		}
+		a := map[string]bool{}
+		if md, ok := files[file]; ok {
+			for _, h := range headings(md) {
+				a[h.anchor] = true
+			}
+			for _, m := range regexp.MustCompile(`<a name="([^"]+)"></a>`).FindAllStringSubmatch(md, -1) {
+				a[m[1]] = true
+			}
+		}
+		anchors[file] = a
+		return a
+	}
+	var problems []string
+	names := slices.Sorted(maps.Keys(files))
+	for _, file := range names {
+		for _, m := range mdLinkRE.FindAllStringSubmatch(stripFencedBlocks(files[file]), -1) {
+			target := m[1]
+			if regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`).MatchString(target) {
+				continue
+			}
+			p, anchor, _ := strings.Cut(target, "#")
+			dest := file
+			if p != "" {
+				dest = path.Clean(path.Join(path.Dir(file), p))
+				if strings.HasPrefix(dest, "../") || dest == ".." {
+					problems = append(problems, fmt.Sprintf("%s: the link %s leads out of the repository", file, target))
+					continue
+				}
+				if !exists(dest) {
+					problems = append(problems, fmt.Sprintf("%s: the link %s leads to %s, which does not exist", file, target, dest))
+					continue
+				}
+			}
+			if anchor == "" {
+				continue
+			}
+			if _, ok := files[dest]; !ok {
+				problems = append(problems, fmt.Sprintf("%s: the link %s has an anchor into %s, which is not one of the Markdown pages checked", file, target, dest))
+				continue
+			}
+			if !anchorsOf(dest)[anchor] {
+				problems = append(problems, fmt.Sprintf("%s: the link %s leads to #%s, which no heading or input of %s makes", file, target, anchor, dest))
+			}
+		}
+	}
+	return problems
+}
+
+// TestDocsLinks: every relative link of README.md and docs/*.md leads to a
+// file that exists and, with an anchor, to a heading (GitHub's anchor: see
+// headings) or an input's row of it.
+func TestDocsLinks(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for _, p := range docPaths(t) {
+		files[p] = readMarkdown(t, p)
+	}
+	exists := func(p string) bool {
+		_, err := os.Stat(filepath.FromSlash(p))
+		return err == nil
+	}
+	links := 0
+	for _, md := range files {
+		links += len(mdLinkRE.FindAllString(stripFencedBlocks(md), -1))
+	}
+	if links < 50 {
+		t.Errorf("found only %d links in %d pages: is the link pattern broken?", links, len(files))
+	}
+	for _, p := range linkProblems(files, exists) {
+		t.Error(p)
+	}
+}
+
+// TestLinkProblems checks the link checker on made-up pages, so that a bug
+// in it cannot make TestDocsLinks pass on nothing.
+func TestLinkProblems(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"README.md": "# stalepr\n\n## Quick start\n\n| <a name=\"days-before-stale\"></a>`days-before-stale` |\n\n" +
+			"[ok](#quick-start) [ok](#days-before-stale) [ok](docs/rules.md) [ok](docs/rules.md#whose-turn-it-is)\n" +
+			"[ok](https://example.com/#x) [ok](LICENSE) [ok](internal/)\n" +
+			"[bad](#quick_start) [bad](docs/rules.md#the-rule) [bad](docs/nope.md) [bad](LICENSE#x)\n" +
+			"```\n[fenced, not checked](#nowhere)\n```\n",
+		"docs/rules.md": "# The rules\n\n## Whose turn it is?\n\n## Whose turn it is?\n\n" +
+			"[ok](../README.md#quick-start) [ok](#whose-turn-it-is-1) [ok](../README.md#days-before-stale)\n" +
+			"[bad](README.md) [bad](../README.md#rules) [bad](../../x.md) [bad](#whose-turn-it-is-2)\n",
+	}
+	exists := func(p string) bool {
+		_, ok := files[p]
+		return ok || p == "LICENSE" || p == "internal"
+	}
+	got := linkProblems(files, exists)
+	want := []string{
+		"README.md: the link #quick_start leads to #quick_start, which no heading or input of README.md makes",
+		"README.md: the link docs/rules.md#the-rule leads to #the-rule, which no heading or input of docs/rules.md makes",
+		"README.md: the link docs/nope.md leads to docs/nope.md, which does not exist",
+		"README.md: the link LICENSE#x has an anchor into LICENSE, which is not one of the Markdown pages checked",
+		"docs/rules.md: the link README.md leads to docs/README.md, which does not exist",
+		"docs/rules.md: the link ../README.md#rules leads to #rules, which no heading or input of README.md makes",
+		"docs/rules.md: the link ../../x.md leads out of the repository",
+		"docs/rules.md: the link #whose-turn-it-is-2 leads to #whose-turn-it-is-2, which no heading or input of docs/rules.md makes",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -341,8 +650,8 @@ func headings(md string) []heading {
 	return out
 }
 
-// TestReadmePictures: the README's pictures of what people see are what the
-// code renders, so they cannot go stale: the stale notice and the closing
+// TestReadmePictures: the pictures of what people see
+// (docs/what-people-see.md) are what the code renders, so they cannot go stale: the stale notice and the closing
 // comment are, to the byte, the ones the sandbox posts (the hidden marker
 // included: a blockquote hides it as GitHub hides it in a comment), and each
 // excerpt of the job summary (parts separated by a line "…") is a part of
@@ -350,13 +659,13 @@ func headings(md string) []heading {
 // new text from the failure message.
 func TestReadmePictures(t *testing.T) {
 	t.Parallel()
-	md := readReadme(t)
+	md := readMarkdown(t, picturesPath)
 	posted := sandboxComments(t)
 	for _, p := range []struct{ section, marker string }{
 		{"notice-picture", "<!-- stalepr:stale "},
 		{"close-picture", "<!-- stalepr:close -->"},
 	} {
-		body, _, _ := section(t, md, p.section)
+		body, _, _ := section(t, picturesPath, md, p.section)
 		got := unquote(t, p.section, body)
 		var want []string
 		for _, c := range posted {
@@ -368,13 +677,13 @@ func TestReadmePictures(t *testing.T) {
 			t.Fatalf("the sandbox posted no comment with %q", p.marker)
 		}
 		if !slices.Contains(want, got) {
-			t.Errorf("the README's %s is not a comment the sandbox posts:\n%s\nit posts, for example:\n%s",
-				p.section, got, quote(want[0]))
+			t.Errorf("the %s of %s is not a comment the sandbox posts:\n%s\nit posts, for example:\n%s",
+				p.section, picturesPath, got, quote(want[0]))
 		}
 	}
 
 	summary := goldenRun(t, true, []string{"-sandbox", "testdata/sandbox"})["summary.md"]
-	body, _, _ := section(t, md, "summary-picture")
+	body, _, _ := section(t, picturesPath, md, "summary-picture")
 	rest := summary
 	parts := strings.Split(unquote(t, "summary-picture", body), "\n…\n")
 	for i, part := range parts {
@@ -384,8 +693,8 @@ func TestReadmePictures(t *testing.T) {
 		}
 		at := strings.Index(rest, part+"\n")
 		if at < 0 || i == 0 && at != 0 {
-			t.Errorf("part %d of the README's summary-picture is not in the sandbox's job summary after part %d "+
-				"(the first part is its start):\n%s\nthe summary:\n%s", i+1, i, part, quote(summary))
+			t.Errorf("part %d of the summary-picture of %s is not in the sandbox's job summary after part %d "+
+				"(the first part is its start):\n%s\nthe summary:\n%s", i+1, picturesPath, i, part, quote(summary))
 			return
 		}
 		rest = rest[at+len(part):]
@@ -423,7 +732,7 @@ func unquote(t *testing.T, name, body string) string {
 	var out []string
 	for _, l := range strings.Split(strings.Trim(body, "\n"), "\n") {
 		if l != ">" && !strings.HasPrefix(l, "> ") {
-			t.Fatalf("line %q of the README's %s is not in its blockquote: every line starts with \"> \"", l, name)
+			t.Fatalf("line %q of the %s of %s is not in its blockquote: every line starts with \"> \"", l, name, picturesPath)
 		}
 		out = append(out, strings.TrimPrefix(strings.TrimPrefix(l, ">"), " "))
 	}
@@ -439,14 +748,26 @@ func quote(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// TestReadmeStepSnippets lints the README's step snippets (a ```yaml block
-// that starts with `- uses: stalepr/stalepr@...`, as the recipes show them)
-// as the steps of a workflow: valid YAML and expressions, and only
-// inputs the action declares.
+// TestReadmeStepSnippets lints the step snippets of the README and of
+// docs/ (a ```yaml block that starts with `- uses: stalepr/stalepr@...`, as
+// the README's recipes show them) as the steps of a workflow: valid YAML and
+// expressions, and only inputs the action declares.
 func TestReadmeStepSnippets(t *testing.T) {
 	t.Parallel()
-	lines := strings.Split(readReadme(t), "\n")
 	inputs := actionInputs(t, "action.yml")
+	for _, file := range docPaths(t) {
+		n := stepSnippets(t, file, inputs)
+		if file == readmePath && n < 3 {
+			t.Errorf("found %d step snippets in %s, want the recipes' (at least 3): is the pattern broken?", n, file)
+		}
+	}
+}
+
+// stepSnippets lints the step snippets of file (see TestReadmeStepSnippets)
+// and returns how many there are.
+func stepSnippets(t *testing.T, file string, inputs map[string]bool) int {
+	t.Helper()
+	lines := strings.Split(readMarkdown(t, file), "\n")
 	const head = "on: workflow_dispatch\njobs:\n  stale:\n    runs-on: ubuntu-latest\n    steps:\n"
 	snippets := 0
 	for i := 0; i < len(lines); i++ {
@@ -470,7 +791,7 @@ func TestReadmeStepSnippets(t *testing.T) {
 		}
 		snippets++
 		// The block's first line is line i+2 of the file; head adds 5.
-		d := yamlDoc{file: readmePath, line: i + 2 - strings.Count(head, "\n"), src: []byte(b.String())}
+		d := yamlDoc{file: file, line: i + 2 - strings.Count(head, "\n"), src: []byte(b.String())}
 		for _, msg := range lintDoc(t, d) {
 			t.Error(msg)
 		}
@@ -483,13 +804,11 @@ func TestReadmeStepSnippets(t *testing.T) {
 		}
 		i = j
 	}
-	if snippets < 3 {
-		t.Errorf("found %d step snippets, want the recipes' (at least 3): is the pattern broken?", snippets)
-	}
+	return snippets
 }
 
-// TestReadmeMarksPerRun: rule 10 quotes the same number of PRs a default
-// run marks as the description of operations-per-run, which
+// TestReadmeMarksPerRun: rule 10 (docs/rules.md) quotes the same number of
+// PRs a default run marks as the description of operations-per-run, which
 // internal/sweep's TestMarksPerRunAsDocumented measures.
 func TestReadmeMarksPerRun(t *testing.T) {
 	t.Parallel()
@@ -498,11 +817,11 @@ func TestReadmeMarksPerRun(t *testing.T) {
 	if m == nil {
 		t.Fatalf("the description of operations-per-run says no \"mark about N pull requests\": %s", in.Description)
 	}
-	md := readReadme(t)
-	rules := md[strings.Index(md, "\n## The rules\n"):]
-	rules = strings.Join(strings.Fields(rules[:strings.Index(rules[1:], "\n## ")+1]), " ")
+	// The rules are the page's first part, before its first ## section.
+	rules, _, _ := strings.Cut(headingSection(t, rulesPath, readMarkdown(t, rulesPath), "# The rules"), "\n## ")
+	rules = strings.Join(strings.Fields(rules), " ")
 	if want := "a run marks up to about " + m[1] + " PRs"; !strings.Contains(rules, want) {
-		t.Errorf("rule 10 of %s does not say %q, as the description of operations-per-run does", readmePath, want)
+		t.Errorf("rule 10 of %s does not say %q, as the description of operations-per-run does", rulesPath, want)
 	}
 }
 
@@ -530,9 +849,8 @@ func parseAsRunner(with map[string]string) (config.Config, error) {
 // is the one the recipe names, for ascending.
 func TestReadmeFlinkRecipe(t *testing.T) {
 	t.Parallel()
-	md := readReadme(t)
-	recipe, _, _ := section(t, md, "flink")
-	docs := markdownWorkflows(readmePath, []byte(recipe))
+	recipe := fileSection(t, migratingPath, "flink")
+	docs := markdownWorkflows(migratingPath, []byte(recipe))
 	if len(docs) != 1 {
 		t.Fatalf("the Flink recipe has %d workflow blocks, want 1", len(docs))
 	}
@@ -559,4 +877,97 @@ func TestReadmeFlinkRecipe(t *testing.T) {
 	if cfg.OperationsPerRun != 500 || cfg.CloseLabel != "closed-stale" {
 		t.Errorf("parsed operations-per-run %d, close-pr-label %q; want 500 and closed-stale", cfg.OperationsPerRun, cfg.CloseLabel)
 	}
+}
+
+// actionsStaleInputs are the inputs of actions/stale (its action.yml, v9 and
+// v10), pull-request, generic and issue-only ones alike.
+var actionsStaleInputs = strings.Fields(`repo-token stale-issue-message stale-pr-message close-issue-message
+	close-pr-message days-before-stale days-before-issue-stale days-before-pr-stale days-before-close
+	days-before-issue-close days-before-pr-close stale-issue-label close-issue-label exempt-issue-labels
+	close-issue-reason stale-pr-label close-pr-label exempt-pr-labels exempt-milestones exempt-issue-milestones
+	exempt-pr-milestones exempt-all-milestones exempt-all-issue-milestones exempt-all-pr-milestones only-labels
+	any-of-labels any-of-issue-labels any-of-pr-labels only-issue-labels only-pr-labels only-issue-types
+	operations-per-run remove-stale-when-updated remove-issue-stale-when-updated remove-pr-stale-when-updated
+	debug-only ascending sort-by delete-branch start-date exempt-assignees exempt-issue-assignees
+	exempt-pr-assignees exempt-all-assignees exempt-all-issue-assignees exempt-all-pr-assignees exempt-draft-pr
+	enable-statistics labels-to-add-when-unstale labels-to-remove-when-stale labels-to-remove-when-unstale
+	ignore-updates ignore-issue-updates ignore-pr-updates include-only-assigned`)
+
+// actionsStaleOutputs are the outputs of actions/stale.
+var actionsStaleOutputs = []string{"staled-issues-prs", "closed-issues-prs"}
+
+// TestReadmeNewInStalepr: the migration guide's "New in stalepr" names
+// exactly the inputs and outputs of action.yml that actions/stale does not
+// have, so a new input cannot be left out of it; and stalepr accepts every
+// input actions/stale has.
+func TestReadmeNewInStalepr(t *testing.T) {
+	t.Parallel()
+	meta := readActionMeta(t)
+	for _, name := range actionsStaleInputs {
+		if !slices.Contains(meta.inputs, name) {
+			t.Errorf("action.yml does not declare %s, an input of actions/stale", name)
+		}
+	}
+	var wantIn, wantOut []string
+	for _, name := range meta.inputs {
+		if !slices.Contains(actionsStaleInputs, name) {
+			wantIn = append(wantIn, name)
+		}
+	}
+	for _, name := range meta.outputs {
+		if !slices.Contains(actionsStaleOutputs, name) {
+			wantOut = append(wantOut, name)
+		}
+	}
+	migration := headingSection(t, readmePath, readReadme(t), "## Migrating from actions/stale")
+	m := regexp.MustCompile(`(?s)New in stalepr: the inputs (.*?),? and the outputs? (.*?)\.\n`).FindStringSubmatch(migration)
+	if m == nil {
+		t.Fatalf("the README's Migrating from actions/stale has no \"New in stalepr: the inputs ..., and the outputs ... .\"")
+	}
+	names := func(s string) []string {
+		var out []string
+		for _, n := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(s, -1) {
+			out = append(out, n[1])
+		}
+		slices.Sort(out)
+		return out
+	}
+	slices.Sort(wantIn)
+	slices.Sort(wantOut)
+	if got := names(m[1]); !slices.Equal(got, wantIn) {
+		t.Errorf("New in stalepr lists the inputs\n  %q\nwant those of action.yml that actions/stale lacks:\n  %q", got, wantIn)
+	}
+	if got := names(m[2]); !slices.Equal(got, wantOut) {
+		t.Errorf("New in stalepr lists the outputs %q, want those of action.yml that actions/stale lacks: %q", got, wantOut)
+	}
+	if len(wantIn) < 10 {
+		t.Errorf("only %d inputs of action.yml are not actions/stale's: is the list broken?", len(wantIn))
+	}
+}
+
+// actionMeta is what action.yml declares: its inputs and outputs, in order.
+type actionMeta struct{ inputs, outputs []string }
+
+func readActionMeta(t *testing.T) actionMeta {
+	t.Helper()
+	b, err := os.ReadFile("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(name string) []string {
+		m := mapValue(root.Content[0], name)
+		if m == nil {
+			t.Fatalf("action.yml has no %s", name)
+		}
+		var out []string
+		for i := 0; i < len(m.Content); i += 2 {
+			out = append(out, m.Content[i].Value)
+		}
+		return out
+	}
+	return actionMeta{inputs: keys("inputs"), outputs: keys("outputs")}
 }

@@ -1,7 +1,7 @@
 package main
 
 // Checks of the repository's GitHub Actions YAML: the workflows in
-// .github/workflows and the workflow examples in README.md are linted with
+// .github/workflows and the workflow examples in README.md and docs/*.md are linted with
 // actionlint (as a library, offline: shellcheck and pyflakes are off), and
 // every input a step passes to this action must be declared in action.yml.
 
@@ -62,9 +62,10 @@ func TestWorkflowsUseDeclaredInputs(t *testing.T) {
 	}
 }
 
-// TestReadmeWorkflows lints every workflow example of README.md and checks the
-// inputs it passes to the action; README.md must have at least one such
-// example using the action, so the test cannot pass on nothing.
+// TestReadmeWorkflows lints every workflow example of README.md and of the
+// pages under docs/ and checks the inputs it passes to the action; README.md
+// must have at least one such example using the action (the quick start),
+// so the test cannot pass on nothing.
 func TestReadmeWorkflows(t *testing.T) {
 	t.Parallel()
 	md, err := os.ReadFile("README.md")
@@ -81,19 +82,30 @@ func TestReadmeWorkflows(t *testing.T) {
 			"the usage example must be a complete workflow so it can be linted")
 	}
 	inputs := actionInputs(t, "action.yml")
-	uses := 0
-	for _, d := range docs {
-		for _, msg := range lintDoc(t, d) {
-			t.Error(msg)
+	lint := func(docs []yamlDoc) (uses int) {
+		for _, d := range docs {
+			for _, msg := range lintDoc(t, d) {
+				t.Error(msg)
+			}
+			n, problems := checkActionSteps(d, inputs)
+			uses += n
+			for _, p := range problems {
+				t.Error(p)
+			}
 		}
-		n, problems := checkActionSteps(d, inputs)
-		uses += n
-		for _, p := range problems {
-			t.Error(p)
-		}
+		return uses
 	}
-	if uses == 0 {
+	if lint(docs) == 0 {
 		t.Errorf("none of the %d workflow examples in README.md has a step `uses: %s@<ref>`", len(docs), actionRepo)
+	}
+	pages := 0
+	for _, p := range docPaths(t)[1:] {
+		docs := markdownWorkflows(p, []byte(readMarkdown(t, p)))
+		pages += len(docs)
+		lint(docs)
+	}
+	if pages < 3 {
+		t.Errorf("found %d workflow examples under docs/, want at least the migration guide's and the fleet's (3): is the pattern broken?", pages)
 	}
 }
 
@@ -923,9 +935,9 @@ func TestGoReleaserConfig(t *testing.T) {
 	}
 }
 
-// TestGoVersionAgrees: the Go version README.md asks for is go.mod's go
-// directive (a trailing .0 may be left out), and the release builds with
-// that minor version's latest patch.
+// TestGoVersionAgrees: the Go version README.md (and any page under docs/)
+// asks for is go.mod's go directive (a trailing .0 may be left out), and the
+// release builds with that minor version's latest patch.
 func TestGoVersionAgrees(t *testing.T) {
 	t.Parallel()
 	gomod, err := os.ReadFile("go.mod")
@@ -939,14 +951,15 @@ func TestGoVersionAgrees(t *testing.T) {
 	goVersion := strings.TrimSuffix(string(m[1]), ".0")
 	minor := goModMinor(t)
 
-	md := readReadme(t)
-	stated := regexp.MustCompile(`\bGo \((\d+\.\d+(?:\.\d+)?) or later\)`).FindAllStringSubmatch(md, -1)
-	if len(stated) == 0 {
+	goRE := regexp.MustCompile(`\bGo \((\d+\.\d+(?:\.\d+)?) or later\)`)
+	if !goRE.MatchString(readReadme(t)) {
 		t.Fatal(`README.md does not say which Go it needs, as "Go (1.N or later)"`)
 	}
-	for _, s := range stated {
-		if s[1] != goVersion {
-			t.Errorf("README.md says %q, go.mod says go %s: make them agree", s[0], m[1])
+	for _, file := range docPaths(t) {
+		for _, s := range goRE.FindAllStringSubmatch(readMarkdown(t, file), -1) {
+			if s[1] != goVersion {
+				t.Errorf("%s says %q, go.mod says go %s: make them agree", file, s[0], m[1])
+			}
 		}
 	}
 

@@ -248,7 +248,7 @@ func buildInputs() []Input {
 			Choices: []string{string(lifecycle.ClockInactivity), string(lifecycle.ClockAuthorTurn)},
 			Description: "What time counts toward marking and closing: inactivity (time without activity, see activity-from) " +
 				"or author-turn (only time on the author's turn: from a maintainer's review or comment, or the draft, until the author's push, reply or re-requested review; " +
-				"a pull request waiting on its reviewers or approved and waiting to be merged is never marked nor closed). See \"Whose turn it is\" in the README."},
+				"a pull request waiting on its reviewers or approved and waiting to be merged is never marked nor closed). See \"Whose turn it is\" in docs/rules.md."},
 		{Name: "bot-accounts", to: list(func(c *Config) *[]string { return &c.Policy.BotAccounts }), Kind: List,
 			Description: "Comma-separated logins that are bots whatever GitHub says (a CI account that is a plain user): what they do is never a person's activity (what activity-from: people and a stale pull request's un-staling count) and never passes the turn, under either stale-clock."},
 		{Name: "reviewers", to: list(func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
@@ -292,7 +292,7 @@ func buildInputs() []Input {
 		{Name: inputWriteInterval, to: duration("0s", maxWriteInterval, "1s or 500ms", func(c *Config) *time.Duration { return &c.WriteInterval }), Kind: Duration, Default: "1s",
 			Description: "Pause between writes, as GitHub asks: a duration from 0s to " + maxWriteInterval + " such as 1s or 500ms."},
 		{Name: "dashboard-issue", to: issueTitle(func(c *Config) *string { return &c.DashboardIssue }), Kind: Text,
-			Description: "Title of one issue stalepr keeps up to date on every run with the open pull requests by what they wait for (see the README's Dashboard issue). Empty: none."},
+			Description: "Title of one issue stalepr keeps up to date on every run with the open pull requests by what they wait for (see docs/dashboard.md). Empty: none."},
 		{Name: InputAuditClosedDays, to: auditDays(func(c *Config) *int { return &c.AuditClosedDays }), Kind: Count, Default: "0",
 			Description: "Closure audit: replay the pull requests a stale bot closed in the last this many days (closed with close-pr-label, by stalepr, or by a bot's comment and close with the stale label on) " +
 				"and report those closed while they waited on the reviewers or the maintainers (output wrongly-closed-prs, the job summary, the dashboard). 0 (the default): off."},
