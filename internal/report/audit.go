@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,6 +35,10 @@ var closedBy = map[lifecycle.CloseKind]string{
 func writeAudit(b *strings.Builder, r sweep.Result, heading string) {
 	a := r.Audit
 	if a == nil {
+		if slices.Contains(r.NotDone, sweep.PartAudit) {
+			fmt.Fprintf(b, "%s Closure audit: not done this run\n\nThe run stopped before it (%s); the next run does it.\n\n",
+				heading, md(StopReason(r.Stopped), maxReasonRunes))
+		}
 		return
 	}
 	fmt.Fprintf(b, "%s Closure audit: %s closed on the reviewers' or maintainers' turn\n\n", heading, plural(len(a.Wrong), "pull request"))
@@ -82,6 +87,10 @@ func reopenWords(r sweep.Result) func(sweep.Audited) string {
 func writeTextAudit(b *strings.Builder, r sweep.Result) {
 	a := r.Audit
 	if a == nil {
+		if slices.Contains(r.NotDone, sweep.PartAudit) {
+			fmt.Fprintf(b, "Closure audit: not done, the run stopped before it (%s); the next run does it.\n\n",
+				oneLine(StopReason(r.Stopped), maxReasonRunes))
+		}
 		return
 	}
 	fmt.Fprintf(b, "Closure audit, last %s: %d of %s by a stale bot made on the reviewers' or maintainers' turn", plural(a.Days, "day"), len(a.Wrong), plural(a.Closes, "close"))

@@ -268,6 +268,33 @@ func writeStopNote(b *strings.Builder, r sweep.Result) {
 // step and says whether anything was changed before it. esc escapes
 // untrusted text and code marks an input's name for where the note goes.
 func stopNote(r sweep.Result, esc func(string, int) string, code func(string) string) (head, rest string) {
+	head, rest = stopped(r, esc, code)
+	return head, rest + notDone(r)
+}
+
+// notDone names the parts of the run the stop left out: " The closure
+// audit was not done; the next run does it."
+func notDone(r sweep.Result) string {
+	if len(r.NotDone) == 0 {
+		return ""
+	}
+	names := make([]string, len(r.NotDone))
+	for i, p := range r.NotDone {
+		names[i] = string(p)
+	}
+	list := strings.Join(names, " and ")
+	if len(names) > 2 {
+		list = strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	verb, it := "was", "it"
+	if len(names) > 1 {
+		verb, it = "were", "them"
+	}
+	return " " + capitalise(list) + " " + verb + " not done; the next run does " + it + "."
+}
+
+// stopped is stopNote without the parts not done.
+func stopped(r sweep.Result, esc func(string, int) string, code func(string) string) (head, rest string) {
 	var b strings.Builder
 	var le *sweep.ListingError
 	if errors.As(r.Stopped, &le) {

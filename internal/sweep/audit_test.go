@@ -12,6 +12,7 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
 	"github.com/stalepr/stalepr/internal/testenv"
 )
@@ -312,4 +313,31 @@ func sameSet(a, b []int) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// TestAuditNotDoneSaysSo (issue 31 item 4): a run whose budget ends
+// before the closure audit names it, and the summary's audit section
+// says it was not done and why, instead of vanishing.
+func TestAuditNotDoneSaysSo(t *testing.T) {
+	t.Parallel()
+	w, _ := auditWorld(t)
+	for i := 0; i < 30; i++ {
+		w.pr(200 + float64(i)) // marks that spend the budget first
+	}
+	res := w.run(auditWith("operations-per-run", "20"))
+	if res.Stopped == nil {
+		t.Fatal("the run did not stop: the budget is too large for the test")
+	}
+	if res.Audit != nil || !slices.Contains(res.NotDone, sweep.PartAudit) || !slices.Contains(res.NotDone, sweep.PartLabelCleanUp) {
+		t.Fatalf("audit %+v, not done %q: want the audit and the clean-ups named not done", res.Audit, res.NotDone)
+	}
+	summary := report.Summary(res, w.fake.FullName())
+	// Where the section would be, and in the stop note, every part left
+	// out named together.
+	for _, want := range []string{"### Closure audit: not done this run\n\nThe run stopped before it",
+		"and the closure audit were not done; the next run does them."} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, summary)
+		}
+	}
 }

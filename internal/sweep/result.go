@@ -80,8 +80,10 @@ type Result struct {
 	QuietUntil time.Time
 	QuietHeld  int
 	// Audit is the closure audit's findings; nil when audit-closed-days
-	// is off.
+	// is off or the run stopped before it (NotDone says so).
 	Audit *AuditResult
+	// NotDone is the parts of the run a stop left out, in run order.
+	NotDone []Part
 	// Dashboard is what the run did to the dashboard issue (dashboard-issue):
 	// its update, one of the Dashboard outcomes or Failed, then any copy it
 	// closed; empty when dashboard-issue is off.
@@ -180,3 +182,13 @@ func (r Result) Cleaned() []Item { return r.With(cleanUps...) }
 
 // Nudged is the PRs whose review nudge was posted.
 func (r Result) Nudged() []Item { return r.With(Nudged) }
+
+// Part is a part of a run after its own work on the open PRs, as the
+// reports name it.
+type Part string
+
+const (
+	PartLabelCleanUp      Part = "the stale label's clean-up on closed pull requests"
+	PartCloseLabelCleanUp Part = "close-pr-label's clean-up on reopened pull requests"
+	PartAudit             Part = "the closure audit"
+)

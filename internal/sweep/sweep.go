@@ -142,25 +142,27 @@ func (s *sweeper) run(ctx context.Context) {
 		}
 	}
 	s.apply(ctx, s.plan(plan))
-	if s.res.Stopped == nil {
-		ops, err := s.closedOps(ctx)
-		s.apply(ctx, ops)
-		if err != nil {
-			s.stopOn(err)
-		}
-	}
-	if s.res.Stopped == nil {
-		ops, err := s.reopenedOps(ctx)
-		s.apply(ctx, ops)
-		if err != nil {
-			s.stopOn(err)
-		}
-	}
-	if s.res.Stopped == nil {
-		ops, err := s.auditOps(ctx)
-		s.apply(ctx, ops)
-		if err != nil {
-			s.stopOn(err)
+	// The parts after the run's own work; one a stop leaves out is named
+	// (Result.NotDone), not left to vanish from the reports.
+	for _, part := range []struct {
+		name Part
+		on   bool
+		ops  func(context.Context) ([]op, error)
+	}{
+		{PartLabelCleanUp, true, s.closedOps},
+		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", s.reopenedOps},
+		{PartAudit, s.cfg.AuditClosedDays > 0, s.auditOps},
+	} {
+		switch {
+		case !part.on:
+		case s.res.Stopped != nil:
+			s.res.NotDone = append(s.res.NotDone, part.name)
+		default:
+			ops, err := part.ops(ctx)
+			s.apply(ctx, ops)
+			if err != nil {
+				s.stopOn(err)
+			}
 		}
 	}
 	// A dry run reads back too (what a real run would spend), and refuses
