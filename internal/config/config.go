@@ -30,6 +30,7 @@ type Config struct {
 	DeleteBranch     bool
 	DebugOnly        bool
 	OperationsPerRun int           // cap on API requests of one run, reads and writes
+	NudgesPerRun     int           // cap on the review nudges one run posts
 	RateLimitReserve int           // stop when x-ratelimit-remaining falls below this
 	WriteInterval    time.Duration // pause between writes, as GitHub asks
 	DashboardIssue   string        // title of the dashboard issue; empty: none

@@ -57,6 +57,7 @@ func TestParseDefaults(t *testing.T) {
 		NudgeMessage:     notice.DefaultNudge,
 		ReopenMessage:    notice.DefaultReopen,
 		OperationsPerRun: 500,
+		NudgesPerRun:     20,
 		RateLimitReserve: 100,
 		WriteInterval:    time.Second,
 		RunTimeout:       30 * time.Minute,
@@ -601,7 +602,7 @@ func TestTable(t *testing.T) {
 		ignore-updates ignore-pr-updates include-only-assigned
 		activity-from exempt-awaiting-review rate-limit-reserve write-interval run-timeout repository
 		only-draft-pr exempt-pr-authors exempt-approved close-action
-		stale-clock days-before-review-nudge review-nudge-message review-nudge-label dashboard-issue quiet-periods
+		stale-clock days-before-review-nudge review-nudge-message review-nudge-label review-nudges-per-run dashboard-issue quiet-periods
 		bot-accounts reviewers author-turn-when-labeled author-turn-label reviewers-turn-label
 		audit-closed-days reopen-wrongly-closed reopen-message`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close

@@ -109,6 +109,7 @@ const (
 	inputReviewNudgeDays       = "days-before-review-nudge"
 	inputReviewNudgeMessage    = "review-nudge-message"
 	inputReviewNudgeLabel      = "review-nudge-label"
+	inputReviewNudgesPerRun    = "review-nudges-per-run"
 	inputAuthorTurnLabel       = "author-turn-label"
 	inputAuthorTurnWhenLabeled = "author-turn-when-labeled"
 	inputReviewersTurnLabel    = "reviewers-turn-label"
@@ -269,6 +270,9 @@ func buildInputs() []Input {
 				"{{days-waiting}} is the days on the reviewers' turn."},
 		{Name: inputReviewNudgeLabel, to: text(func(c *Config) *string { return &c.Policy.NudgeLabel }), Kind: Text,
 			Description: "Label added with the review nudge and removed when the turn passes. Empty: none."},
+		{Name: inputReviewNudgesPerRun, to: count(1, func(c *Config) *int { return &c.NudgesPerRun }), Kind: Count, Default: "20",
+			Description: "Most review nudges one run posts, longest on the reviewers' turn first: a whole number, 1 or more. " +
+				"A backlog's nudges are spread over the next runs instead of landing in the reviewers' inboxes at once."},
 		{Name: inputQuietPeriods, to: quietPeriods(func(c *Config) *lifecycle.Quiet { return &c.Policy.Quiet }), Kind: List,
 			Description: "Quiet periods: comma-separated UTC date ranges (2026-12-20..2027-01-06, both days included), single dates (2026-12-25) or weekdays (sat, sunday), " +
 				"at most 50, a range at most 366 days. On those days stalepr marks, closes and nudges nothing (un-stales and label clean-ups go on), " +

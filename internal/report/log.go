@@ -163,6 +163,9 @@ func Counts(r sweep.Result) string {
 		b.WriteString("dry run (nothing was changed): ")
 	}
 	fmt.Fprintf(&b, "%s; %s; rate limit %s", tallyLine(r), requests(r), rateLeft(r))
+	if note := pacedNote(r); note != "" {
+		b.WriteString("; " + note)
+	}
 	switch {
 	case r.Stopped == nil:
 	case r.ListingFailed():

@@ -289,6 +289,9 @@ func writeNextDays(b *strings.Builder, r sweep.Result) {
 			b.WriteString("\n")
 		}
 		b.WriteString("\n")
+		if nudges && r.NudgesPaced > 0 {
+			b.WriteString("Review nudges are paced (review-nudges-per-run), the longest waiting first: a nudge's date is the earliest it comes.\n\n")
+		}
 	}
 	if marksCutShort(r) {
 		fmt.Fprintf(b, "Marks are known up to %s: %s, so later ones show in later runs.\n\n",

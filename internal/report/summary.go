@@ -344,9 +344,9 @@ func stopped(r sweep.Result, esc func(string, int) string, code func(string) str
 	head = fmt.Sprintf("This run stopped early: %s.", esc(StopReason(r.Stopped), maxReasonRunes))
 	switch {
 	case r.Left == 1:
-		b.WriteString(" 1 pull request that needs work was left for the next run.")
+		fmt.Fprintf(&b, " 1 pull request that needs work%s was left for the next run.", leftKinds(r))
 	case r.Left > 1:
-		fmt.Fprintf(&b, " %d pull requests that need work were left for the next run.", r.Left)
+		fmt.Fprintf(&b, " %d pull requests that need work%s were left for the next run.", r.Left, leftKinds(r))
 	default:
 		b.WriteString(" Pull requests it did not reach are left for the next run.")
 	}
@@ -445,6 +445,22 @@ func writeCounts(b *strings.Builder, r sweep.Result) {
 		fmt.Fprintf(b, "| %s | %d |\n", row.words.title(r.DryRun), row.n)
 	}
 	b.WriteString("\n")
+	if note := pacedNote(r); note != "" {
+		b.WriteString(capitalise(note) + ".\n\n")
+	}
+}
+
+// pacedNote says how many nudges due review-nudges-per-run left for the
+// next runs; "" for none.
+func pacedNote(r sweep.Result) string {
+	if r.NudgesPaced == 0 {
+		return ""
+	}
+	verb := "wait"
+	if r.NudgesPaced == 1 {
+		verb = "waits"
+	}
+	return fmt.Sprintf("%s due %s for the next runs (review-nudges-per-run: the longest waiting go first)", plural(r.NudgesPaced, "review nudge"), verb)
 }
 
 // writeAPIUsage writes the request counts, folded: they matter when a run

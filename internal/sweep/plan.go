@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/config"
@@ -63,7 +64,42 @@ func (s *sweeper) plan(decided []planned) []op {
 			s.res.Items = append(s.res.Items, it)
 		}
 	}
-	return ops
+	return s.paceNudges(ops)
+}
+
+// paceNudges keeps the review nudges within review-nudges-per-run, those
+// longest on the reviewers' turn first: a backlog's nudges (the first run
+// with the nudge on) are spread over the runs after instead of landing in
+// the reviewers' inboxes at once. The others wait, due, for the next run.
+func (s *sweeper) paceNudges(ops []op) []op {
+	var nudges []int
+	for i, o := range ops {
+		if o.out == Nudged {
+			nudges = append(nudges, i)
+		}
+	}
+	if len(nudges) <= s.cfg.NudgesPerRun {
+		return ops
+	}
+	since := func(i int) time.Time {
+		if a := ops[i].act; a != nil {
+			return a.Turn.Since
+		}
+		return ops[i].pr.CreatedAt
+	}
+	sort.SliceStable(nudges, func(a, b int) bool { return since(nudges[a]).Before(since(nudges[b])) })
+	wait := map[int]bool{}
+	for _, i := range nudges[s.cfg.NudgesPerRun:] {
+		wait[i] = true
+	}
+	s.res.NudgesPaced = len(wait)
+	kept := ops[:0]
+	for i, o := range ops {
+		if !wait[i] {
+			kept = append(kept, o)
+		}
+	}
+	return kept
 }
 
 // apply runs a plan, in outcome order: the one executor of the sweep's

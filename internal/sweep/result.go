@@ -82,6 +82,9 @@ type Result struct {
 	// Audit is the closure audit's findings; nil when audit-closed-days
 	// is off or the run stopped before it (NotDone says so).
 	Audit *AuditResult
+	// NudgesPaced counts the review nudges due that review-nudges-per-run
+	// left for the next runs.
+	NudgesPaced int
 	// NotDone is the parts of the run a stop left out, in run order.
 	NotDone []Part
 	// Dashboard is what the run did to the dashboard issue (dashboard-issue):

@@ -2,6 +2,7 @@ package sweep_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/report"
 )
 
 // Whose turn it is, end to end through the HTTP path: README "Whose turn it is".
@@ -354,5 +356,34 @@ func TestTurnNudgeDryRun(t *testing.T) {
 	res := w.run(inputs)
 	if got := w.fake.Writes(); got != 0 || !has(res.Nudged(), n) {
 		t.Errorf("dry run: %d writes, nudged %v; want none, and #%d reported", got, numbers(res.Nudged()), n)
+	}
+}
+
+// TestNudgesPaced (issue 31 item 5): a backlog's nudges are spread over
+// runs, review-nudges-per-run at a time, the longest on the reviewers'
+// turn first; the counts say how many wait.
+func TestNudgesPaced(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	var prs []int
+	for i := 0; i < 7; i++ {
+		prs = append(prs, w.openPR(float64(30+i), alice)) // the reviewers' turn since its opening
+	}
+	in := map[string]string{"days-before-stale": "-1", "days-before-review-nudge": "7", "review-nudges-per-run": "3", "write-interval": "0s"}
+	for run, want := range [][]int{{prs[6], prs[5], prs[4]}, {prs[3], prs[2], prs[1]}, {prs[0]}} {
+		res := w.run(in)
+		got := numbers(res.Nudged())
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("run %d nudged %v, want %v (the longest waiting first)", run+1, got, want)
+		}
+		if paced := 7 - 3*(run+1); res.NudgesPaced != max(paced, 0) {
+			t.Errorf("run %d: %d nudges paced, want %d", run+1, res.NudgesPaced, max(paced, 0))
+		}
+		if run == 0 && !strings.Contains(report.Counts(res), "4 review nudges due wait for the next runs") {
+			t.Errorf("counts do not say what waits: %s", report.Counts(res))
+		}
+		w.clock.Set(w.now().Add(lifecycle.Day))
 	}
 }
