@@ -11,6 +11,7 @@ package main
 // pages and the table of contents lead to real files and sections.
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -849,6 +850,58 @@ func parseAsRunner(with map[string]string) (config.Config, error) {
 // is the one the recipe names, for ascending.
 func TestReadmeFlinkRecipe(t *testing.T) {
 	t.Parallel()
+	_, cfg := flinkRecipe(t)
+	if len(cfg.Warnings) != 1 || !strings.HasPrefix(cfg.Warnings[0], `input "ascending" `) {
+		t.Errorf("warnings %q, want the one the recipe names, for ascending", cfg.Warnings)
+	}
+	if cfg.OperationsPerRun != 500 || cfg.CloseLabel != "closed-stale" {
+		t.Errorf("parsed operations-per-run %d, close-pr-label %q; want 500 and closed-stale", cfg.OperationsPerRun, cfg.CloseLabel)
+	}
+}
+
+// TestReadmeFlinkFigures: what the Flink recipe says its first run would
+// do on the sandbox with 2,000 generated PRs (a switch day: actions/stale's
+// marks among them) is what a rehearsal with its inputs does there.
+func TestReadmeFlinkFigures(t *testing.T) {
+	t.Parallel()
+	testenv.Long(t)
+	with, _ := flinkRecipe(t)
+	said := regexp.MustCompile(`would mark (\d+), un-stale (\d+) and close (\d+),\s+and leave (\d+) to the next`).FindStringSubmatch(fileSection(t, migratingPath, "flink"))
+	if said == nil {
+		t.Fatal("the Flink recipe does not say what its first run would do")
+	}
+	dir := t.TempDir()
+	repo, err := os.ReadFile(filepath.Join("testdata", "sandbox", "repo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs, err := json.Marshal(with)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"repo.json": repo, "inputs.json": inputs} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := runWith(t, env{}, "-sandbox", dir, "-sandbox-synthetic", "2000")
+	got := []string{said[0]}
+	for _, re := range []string{`would mark stale (\d+)`, `would un-stale (\d+)`, `would close (\d+)`, `(\d+) pull requests? that needs? work(?: \([^)]*\))? (?:were|was) left for the next run`} {
+		m := regexp.MustCompile(re).FindStringSubmatch(o.stdout)
+		if m == nil {
+			t.Fatalf("the run's counts lack %s:\n%s", re, o.stdout)
+		}
+		got = append(got, m[1])
+	}
+	if !slices.Equal(said[1:], got[1:]) {
+		t.Errorf("the recipe says mark, un-stale, close, leave = %v; the rehearsal did %v", said[1:], got[1:])
+	}
+}
+
+// flinkRecipe is the Flink recipe's with: inputs, its expressions' fallbacks
+// taken, and stalepr's configuration of them.
+func flinkRecipe(t *testing.T) (map[string]string, config.Config) {
+	t.Helper()
 	recipe := fileSection(t, migratingPath, "flink")
 	docs := markdownWorkflows(migratingPath, []byte(recipe))
 	if len(docs) != 1 {
@@ -871,12 +924,7 @@ func TestReadmeFlinkRecipe(t *testing.T) {
 	if err != nil {
 		t.Fatalf("stalepr refuses the recipe's inputs:\n%v", err)
 	}
-	if len(cfg.Warnings) != 1 || !strings.HasPrefix(cfg.Warnings[0], `input "ascending" `) {
-		t.Errorf("warnings %q, want the one the recipe names, for ascending", cfg.Warnings)
-	}
-	if cfg.OperationsPerRun != 500 || cfg.CloseLabel != "closed-stale" {
-		t.Errorf("parsed operations-per-run %d, close-pr-label %q; want 500 and closed-stale", cfg.OperationsPerRun, cfg.CloseLabel)
-	}
+	return with, cfg
 }
 
 // actionsStaleInputs are the inputs of actions/stale (its action.yml, v9 and

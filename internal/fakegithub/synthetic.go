@@ -212,3 +212,61 @@ func (g *synth) markStale(rec *issueRec, num, markedDays, kind int) {
 		}
 	}
 }
+
+// The texts actions/stale posted in AddStaleBotHistory: a project's own,
+// as most set them (its stale-pr-message has no default).
+const (
+	synBotStaleNotice = "This pull request has been automatically marked as stale because it has not had recent activity. It will be closed in 7 days if no further activity occurs."
+	synBotCloseNotice = "This pull request has been closed because it has not had recent activity."
+)
+
+// AddStaleBotHistory makes the queue AddSynthetic built look like the day
+// a repository switches from actions/stale, reproducible from seed:
+//   - about a third of the open pull requests inactive for over 60 days
+//     carry actions/stale's label and notice, posted by github-actions[bot]
+//     (the account a workflow's GITHUB_TOKEN acts as, stalepr's too) 1-30
+//     days ago, without stalepr's marker;
+//   - 40 pull requests actions/stale closed in the last 30 days with its
+//     label on, half with its closing comment: some while they waited on
+//     their reviewers (never reviewed), the others after a maintainer asked
+//     for changes;
+//   - about a quarter of the open pull requests come from forks.
+func (s *Server) AddStaleBotHistory(seed int64) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x57a1e))
+	bot := Bot("github-actions[bot]")
+	now := s.Now()
+	ago := func(lo, hi int) time.Time {
+		return now.Add(-time.Duration(lo)*24*time.Hour - time.Duration(rng.IntN((hi-lo)*86400))*time.Second).Truncate(time.Second)
+	}
+	for _, is := range s.Issues() {
+		if !is.IsPR || is.State != "open" {
+			continue
+		}
+		if rng.IntN(4) == 0 && is.User.Type != "Bot" {
+			s.Edit(is.Number, func(e *Issue) { e.HeadRepo = is.User.Login + "/" + s.repo })
+		}
+		if is.HasLabel("stale") || is.Draft || now.Sub(is.UpdatedAt) < 60*24*time.Hour || rng.IntN(3) != 0 {
+			continue
+		}
+		at := ago(1, 30)
+		s.Comment(is.Number, bot, at, synBotStaleNotice)
+		s.Label(is.Number, bot, at.Add(time.Second), "stale")
+	}
+	maint := Person("maint1")
+	for i := 0; i < 40; i++ {
+		closed := ago(1, 29)
+		marked := closed.Add(-7 * 24 * time.Hour)
+		author := Person("dev" + strconv.Itoa(1+rng.IntN(200)))
+		n := s.AddPR(Issue{Title: synTitles[rng.IntN(len(synTitles))] + " (closed as stale)", User: author,
+			CreatedAt: marked.Add(-time.Duration(60+rng.IntN(200)) * 24 * time.Hour), UpdatedAt: marked.Add(-60 * 24 * time.Hour)})
+		if i%2 == 1 { // the author's turn: a maintainer asked for changes
+			s.Review(n, maint, marked.Add(-61*24*time.Hour), "CHANGES_REQUESTED", "Please add a test.")
+		}
+		s.Comment(n, bot, marked, synBotStaleNotice)
+		s.Label(n, bot, marked.Add(time.Second), "stale")
+		if i%4 < 2 {
+			s.Comment(n, bot, closed, synBotCloseNotice)
+		}
+		s.Close(n, bot, closed.Add(time.Second), "")
+	}
+}

@@ -43,7 +43,10 @@ func Open(dir string, now time.Time, flags config.Source, synthetic int) (*Sandb
 		return nil, fmt.Errorf("sandbox: %w (the directory needs repo.json, as testdata/sandbox has)", err)
 	}
 	if synthetic > 0 {
+		// A busy queue on the day of a switch from actions/stale: its
+		// marks, its closes to audit, forks among the rest.
 		fake.AddSynthetic(synthetic, syntheticSeed)
+		fake.AddStaleBotHistory(syntheticSeed)
 	}
 	fake.SetToken(sandboxToken)
 	inputs, err := readInputs(dir)
