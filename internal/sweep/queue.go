@@ -98,12 +98,14 @@ func (s *sweeper) settle(pr lifecycle.PR, act *lifecycle.Activity, d lifecycle.D
 	if it == nil {
 		return
 	}
-	due := lifecycle.Next(pr, act, d, s.now, s.pol).At
+	var due time.Time
 	switch d.Action {
 	case lifecycle.Mark:
 		due = s.pol.MarkDate(d.InactiveSince)
 	case lifecycle.Close:
 		due = d.CloseAt
+	default:
+		due = lifecycle.Next(pr, act, d, s.now, s.pol).At
 	}
 	stale := pr.HasLabel(s.pol.StaleLabel)
 	switch {
@@ -141,15 +143,17 @@ func (s *sweeper) acted(o op) {
 	if it == nil {
 		return
 	}
-	next := lifecycle.Next(o.pr, o.act, o.d, s.now, s.pol).At
+	// The step after the write: lifecycle.Next decides it on the facts
+	// the write leaves.
+	next := func() time.Time { return lifecycle.Next(o.pr, o.act, o.d, s.now, s.pol).At }
 	switch o.out {
 	case Marked:
-		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next
+		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next()
 	case Notified:
-		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next
+		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next()
 		it.LastActivity = s.beforeMark(o.d.MarkedAt)
 	case Unstaled:
-		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, next
+		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, next()
 		it.LastActivity = o.d.InactiveSince
 	case Nudged:
 		it.Nudged, it.NudgedAt, it.NudgeDue = true, s.now, time.Time{}
