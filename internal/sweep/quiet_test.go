@@ -105,25 +105,11 @@ func (e freezeEvent) String() string { return fmt.Sprintf("#%d %s@%d", e.pr, e.k
 // the runs did, from the fake's records.
 func (w *freezeWorld) replay(t *testing.T, last int, inputs map[string]string, each func(day int, res sweep.Result, log *nopLog)) []freezeEvent {
 	t.Helper()
-	type state struct {
-		open, stale   bool
-		nudges, marks int
-	}
-	read := func() map[int]state {
-		out := map[int]state{}
-		for _, is := range w.fake.Issues() {
-			if is.IsPR {
-				out[is.Number] = state{open: is.State == "open", stale: is.HasLabel("stale"),
-					nudges: w.notices(is.Number, "nudge"), marks: w.notices(is.Number, "stale")}
-			}
-		}
-		return out
-	}
 	var events []freezeEvent
 	for day := 0; day <= last; day++ {
 		w.clock.Set(t0.Add(time.Duration(day) * lifecycle.Day))
 		w.daily(day)
-		before := read()
+		before := readReplayed(w.world)
 		log := &nopLog{}
 		res := w.runLog(inputs, log)
 		if !res.OK() || res.Stopped != nil {
@@ -132,19 +118,9 @@ func (w *freezeWorld) replay(t *testing.T, last int, inputs map[string]string, e
 		if each != nil {
 			each(day, res, log)
 		}
-		for n, a := range read() {
-			b := before[n]
-			if b.open && !a.open {
-				events = append(events, freezeEvent{n, "close", day})
-			}
-			if !b.stale && a.stale || a.marks > b.marks {
-				events = append(events, freezeEvent{n, "mark", day})
-			}
-			if b.stale && !a.stale && a.open {
-				events = append(events, freezeEvent{n, "unstale", day})
-			}
-			if a.nudges > b.nudges {
-				events = append(events, freezeEvent{n, "nudge", day})
+		for n, kinds := range happened(before, readReplayed(w.world)) {
+			for _, k := range kinds {
+				events = append(events, freezeEvent{n, k, day})
 			}
 		}
 	}
