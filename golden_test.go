@@ -115,3 +115,24 @@ func TestGoldenBusySandbox(t *testing.T) {
 	got := goldenRun(t, true, []string{"-sandbox", filepath.Join("testdata", "sandbox"), "-sandbox-synthetic", "2000"})
 	testenv.Golden(t, filepath.Join("testdata", "golden", "sandbox-2000", "summary.md"), got["summary.md"])
 }
+
+// TestGoldenSwitchDay is the job summary of the first run after a switch
+// from actions/stale with every part of stalepr on (the fair clock, the
+// nudge, the turn labels, the closure audit reopening): the sandbox with
+// 2,000 generated pull requests on the day of a switch, and a budget
+// that reaches everything, so every kind of write is counted and listed.
+func TestGoldenSwitchDay(t *testing.T) {
+	t.Parallel()
+	testenv.Long(t)
+	got := goldenRun(t, true, []string{"-sandbox", filepath.Join("testdata", "sandbox"), "-sandbox-synthetic", "2000",
+		"-stale-clock", "author-turn", "-days-before-review-nudge", "14", "-review-nudge-label", "waiting-on-review",
+		"-author-turn-label", "waiting-on-author", "-audit-closed-days", "30", "-reopen-wrongly-closed",
+		"-operations-per-run", "5000"})
+	summary := got["summary.md"]
+	for _, kind := range []string{"| Marked stale |", "| Un-staled |", "| Closed |", "| Reviewers nudged |", "| Turn labels updated |", "| Reopened |"} {
+		if !regexp.MustCompile(regexp.QuoteMeta(kind) + ` [1-9]`).MatchString(summary) {
+			t.Errorf("the switch day's counts lack %s with a number above 0", kind)
+		}
+	}
+	testenv.Golden(t, filepath.Join("testdata", "golden", "switch-day", "summary.md"), summary)
+}
