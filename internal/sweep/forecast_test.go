@@ -2,15 +2,19 @@ package sweep_test
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
 	"github.com/stalepr/stalepr/internal/testenv"
 )
@@ -20,7 +24,8 @@ import (
 // and nudge a run's queue dates within 14 days must happen on the first run
 // at or after its date; every one that happens must have been dated by the
 // run before. The queue's dates are what the job summary's "Next 14 days"
-// and the dashboard issue print.
+// and the dashboard issue print; each day's summary is checked to count
+// them as the queue has them.
 
 // forecastHorizon is how far ahead the queue views date what comes.
 const forecastHorizon = 14 * lifecycle.Day
@@ -201,6 +206,7 @@ func replayForecasts(t *testing.T, w *world, inputs map[string]string, days int)
 			}
 		}
 		said = append(said, previous...)
+		checkNextDays(t, day, report.Summary(res, w.fake.FullName()), previous, now)
 	}
 	// Each forecast comes true on the first run at or after its date,
 	// unless stalepr wrote to the PR before (its own write moves the clock:
@@ -288,5 +294,48 @@ func TestForecastsComeTrue(t *testing.T) {
 				t.Errorf("only %d forecasts checked: the replay proves little", checked)
 			}
 		})
+	}
+}
+
+// checkNextDays checks the job summary's next 14 days against the queue's
+// forecasts: each date's count of closes, marks and nudges is the number of
+// forecasts on that day (those already due on the first row).
+func checkNextDays(t *testing.T, day int, summary string, fs []forecast, now time.Time) {
+	t.Helper()
+	today := now.UTC().Truncate(lifecycle.Day)
+	want := map[string]int{} // "2026-12-01 mark" -> count
+	for _, f := range fs {
+		if !f.at.Before(today.Add(forecastHorizon)) {
+			continue // the table's 14 dates are today's and the 13 after
+		}
+		d := f.at.UTC().Truncate(lifecycle.Day)
+		if d.Before(today) {
+			d = today
+		}
+		want[d.Format(time.DateOnly)+" "+f.kind]++
+	}
+	got := map[string]int{}
+	row := regexp.MustCompile(`(?m)^\| (\d{4}\x{2011}\d\d\x{2011}\d\d) \| ([^|]+) \| ([^|]+) \|(?: ([^|]+) \|)?$`)
+	count := regexp.MustCompile(`^(\d+):`)
+	for _, m := range row.FindAllStringSubmatch(summary, -1) {
+		date := strings.ReplaceAll(m[1], "\u2011", "-")
+		for i, kind := range []string{"close", "mark", "nudge"} {
+			if c := count.FindStringSubmatch(m[2+i]); c != nil {
+				n, _ := strconv.Atoi(c[1])
+				got[date+" "+kind] = n
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(maps.Collect(func(yield func(string, int) bool) {
+		for k, v := range got {
+			yield(k, v)
+		}
+		for k, v := range want {
+			yield(k, v)
+		}
+	}))) {
+		if got[k] != want[k] {
+			t.Errorf("day %d: the summary's next 14 days count %d on %s, the queue's forecasts %d", day, got[k], k, want[k])
+		}
 	}
 }
