@@ -137,29 +137,63 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	if shrink {
 		ctx = shrinkable(ctx)
 	}
-	qctx := context.WithValue(ctx, captureKey{}, &cap)
-	err := c.gql.Query(qctx, q, vars)
+	err := c.gql.Query(context.WithValue(ctx, captureKey{}, &cap), q, vars)
 	if err == nil && cap.body != nil && cap.status == http.StatusOK {
 		err = decodeAnswer(cap.body, q)
 	}
-	var env struct {
-		Errors gqlErrors `json:"errors"`
-		Data   *envData  `json:"data"`
+	env := envelopeOf(cap.body, err == nil, vars)
+	if stop := c.meter(env); stop != nil {
+		return nil, stop
 	}
+	if cap.body == nil && err != nil {
+		return nil, noAnswer(err, shrink)
+	}
+	if err := c.httpStatus(cap, shrink); err != nil {
+		return nil, err
+	}
+	pathed, perr := pathedErrors(env.Errors, cap.resp, shrink)
+	if perr != nil {
+		return nil, perr
+	}
+	if err != nil && len(env.Errors) == 0 {
+		return nil, fmt.Errorf("decoding GitHub's answer: %w", err) // the data did not fit the query
+	}
+	if len(env.Errors) == 0 && (env.Data == nil || hasRepository(vars) && isNull(env.Data.Repository)) {
+		// An answer that names no error and holds no data is no answer.
+		return nil, &malformedError{route: "POST /graphql", why: "it holds no data and names no error"}
+	}
+	return pathed, nil
+}
+
+// envelope is what query reads of an answer besides the caller's data.
+type envelope struct {
+	Errors gqlErrors `json:"errors"`
+	Data   *envData  `json:"data"`
+}
+
+// envelopeOf reads an answer's errors, rateLimit and repository. decoded:
+// decodeAnswer read the data; then, in the common answer that names no
+// error, only what query checks is read again, not the PRs.
+func envelopeOf(body []byte, decoded bool, vars map[string]any) envelope {
+	var env envelope
 	switch {
-	case cap.body == nil:
-	case err == nil && bytes.Contains(cap.body, []byte(`"data":{`)) && !bytes.Contains(cap.body, []byte(`"errors"`)):
-		// The common answer: decodeAnswer read it, it names no error.
-		// Only what the checks below read is decoded again, not the PRs.
+	case body == nil:
+	case decoded && bytes.Contains(body, []byte(`"data":{`)) && !bytes.Contains(body, []byte(`"errors"`)):
 		env.Data = &envData{}
-		_ = json.Unmarshal(rateLimitOf(cap.body), &env.Data.RateLimit)
+		_ = json.Unmarshal(rateLimitOf(body), &env.Data.RateLimit)
 		env.Data.Repository = json.RawMessage(`{}`)
-		if hasRepository(vars) && bytes.Contains(cap.body, []byte(`"repository":null`)) {
+		if hasRepository(vars) && bytes.Contains(body, []byte(`"repository":null`)) {
 			env.Data.Repository = nil
 		}
 	default:
-		_ = json.Unmarshal(cap.body, &env) // a body decodeAnswer could not decode fails below
+		_ = json.Unmarshal(body, &env) // a body decodeAnswer could not decode fails in query
 	}
+	return env
+}
+
+// meter counts an answer's rateLimit against the points, and is the stop
+// when the answer says the points are spent.
+func (c *Client) meter(env envelope) error {
 	if env.Data != nil && env.Data.RateLimit != nil {
 		r := env.Data.RateLimit
 		c.t.meterPoints(r.Cost, r.Limit, r.Remaining, r.ResetAt)
@@ -168,32 +202,38 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 		if e.rateLimited() {
 			stop := &rateLimitError{reset: c.t.pointsResetAt(), now: c.clock.Now(), graphql: true}
 			c.t.stop(stop)
-			return nil, stop
+			return stop
 		}
 	}
-	if cap.body == nil && err != nil {
-		var big *tooLargeError
-		if errors.As(err, &big) {
-			// Too large for the transport to accept (Limits.MaxBody): a
-			// page of many PRs with long comments. Smaller pages pass, as
-			// for a timeout; at one PR its size is that PR's own.
-			if shrink {
-				return nil, errShrink
-			}
-			big.onePR = true
+	return nil
+}
+
+// noAnswer is the error of a query that got no answer: the transport's (a
+// stop, a failure), or errShrink for an answer too large for the
+// transport to accept (Limits.MaxBody), a page of many PRs with long
+// comments: smaller pages pass, as for a timeout; at one PR its size is
+// that PR's own.
+func noAnswer(err error, shrink bool) error {
+	var big *tooLargeError
+	if errors.As(err, &big) {
+		if shrink {
+			return errShrink
 		}
-		return nil, err // no answer: the transport's error (a stop, a failure)
+		big.onePR = true
 	}
-	if err := c.httpStatus(cap, shrink); err != nil {
-		return nil, err
-	}
-	var pathed gqlErrors
-	for _, e := range env.Errors {
+	return err
+}
+
+// pathedErrors sorts an answer's errors: those on one part of the answer
+// are returned for the caller to leave what they spoil; any other is the
+// whole answer's failure (err).
+func pathedErrors(errs gqlErrors, resp *http.Response, shrink bool) (pathed gqlErrors, err error) {
+	for _, e := range errs {
 		switch {
 		case len(e.Path) == 1:
 			// The query's root (the repository) failed: nothing else in
 			// the answer counts. Its 404 or 403 is explained as REST's.
-			return nil, rootError(e, cap.resp)
+			return nil, rootError(e, resp)
 		case len(e.Path) > 1:
 			// One part of the answer failed, whatever the words ("something
 			// went wrong" too): the caller leaves what it spoils and reads
@@ -207,13 +247,6 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 			return nil, fmt.Errorf("GitHub answered the query with an error: %s", gqlErrors{e})
 		}
 		pathed = append(pathed, e)
-	}
-	if err != nil && len(env.Errors) == 0 {
-		return nil, fmt.Errorf("decoding GitHub's answer: %w", err) // the data did not fit the query
-	}
-	if len(env.Errors) == 0 && (env.Data == nil || hasRepository(vars) && isNull(env.Data.Repository)) {
-		// An answer that names no error and holds no data is no answer.
-		return nil, &malformedError{route: "POST /graphql", why: "it holds no data and names no error"}
 	}
 	return pathed, nil
 }
