@@ -23,7 +23,8 @@ ARG TARGETOS
 ARG TARGETARCH
 ARG VERSION=dev
 # repo_docker_test.go builds the binary with this line's flags and checks the result.
-RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /stalepr .
+# -tags release leaves out the sandbox and its fake GitHub (internal/sandbox).
+RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH go build -trimpath -tags release -ldflags="-s -w -X main.version=${VERSION}" -o /stalepr .
 
 # ---- runtime -----------------------------------------------------------------
 # distroless static: CA certificates, tzdata and /etc/passwd, no shell, no

@@ -10,6 +10,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -263,4 +264,29 @@ func stepsCases(files map[string]*ast.File) map[string]bool {
 		}
 	}
 	return cases
+}
+
+// TestReleaseBinaryDeps: the release build (-tags release, as the
+// Dockerfile and .goreleaser.yaml build it) carries no fake GitHub and no
+// GraphQL parser: the transport is told a query by its call site, and the
+// sandbox stays in checkouts.
+func TestReleaseBinaryDeps(t *testing.T) {
+	t.Parallel()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	out, err := exec.Command(goBin, "list", "-deps", "-tags", "release", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.Contains(pkg, "gqlparser") || strings.HasSuffix(pkg, "/internal/fakegithub") {
+			t.Errorf("the release binary imports %s", pkg)
+		}
+	}
+	out, err = exec.Command(goBin, "list", "-deps", ".").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "/internal/fakegithub") {
+		t.Errorf("without the tag the sandbox's fake GitHub is gone too (err %v): the test checks nothing", err)
+	}
 }

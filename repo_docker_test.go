@@ -235,10 +235,11 @@ func checkDockerBuilder(t *testing.T, builder dockerStage) {
 }
 
 // checkDockerBuildLine checks the go build line: no cgo, -trimpath, the
-// output path, the version stamped, symbols and DWARF stripped.
+// release tag (no sandbox), the output path, the version stamped, symbols
+// and DWARF stripped.
 func checkDockerBuildLine(t *testing.T, build dockerInstr) {
 	t.Helper()
-	for _, want := range []string{"CGO_ENABLED=0", "-trimpath", "-o /stalepr", "-X main.version=${VERSION}"} {
+	for _, want := range []string{"CGO_ENABLED=0", "-trimpath", "-tags release", "-o /stalepr", "-X main.version=${VERSION}"} {
 		if !strings.Contains(build.args, want) {
 			t.Errorf("Dockerfile:%d: the go build line lacks %s", build.line, want)
 		}

@@ -921,6 +921,9 @@ func TestGoReleaserConfig(t *testing.T) {
 	if !slices.Contains(bld.Flags, "-trimpath") {
 		t.Error(".goreleaser.yaml: builds without -trimpath")
 	}
+	if !slices.Contains(bld.Flags, "-tags=release") {
+		t.Error(".goreleaser.yaml: builds without -tags=release (the image's build leaves the sandbox out)")
+	}
 	ld := strings.Join(bld.Ldflags, " ")
 	if !strings.Contains(ld, "-s -w") || !strings.Contains(ld, "-X main.version={{ .Tag }}") {
 		t.Errorf(".goreleaser.yaml: ldflags %q, want -s -w and -X main.version={{ .Tag }} (the tag, v included, as the image's VERSION)", ld)

@@ -501,7 +501,7 @@ func (c *Client) Viewer(ctx context.Context) (string, error) {
 		} `json:"data"`
 		graphqlResponse
 	}
-	if _, err := c.gh.Do(ctx, req, &out); err != nil {
+	if _, err := c.gh.Do(asRead(ctx), req, &out); err != nil { // viewerQuery is a query
 		return "", c.fail(opRead, err, "ask GitHub who the token acts as")
 	}
 	if len(out.Errors) > 0 {

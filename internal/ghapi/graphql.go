@@ -14,8 +14,6 @@ import (
 
 	"github.com/google/go-github/v62/github"
 	"github.com/shurcooL/githubv4"
-	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // GraphQL reads go through shurcooL/githubv4 (typed queries from Go
@@ -137,7 +135,7 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	if shrink {
 		ctx = shrinkable(ctx)
 	}
-	err := c.gql.Query(context.WithValue(ctx, captureKey{}, &cap), q, vars)
+	err := c.gql.Query(context.WithValue(asRead(ctx), captureKey{}, &cap), q, vars)
 	if err == nil && cap.body != nil && cap.status == http.StatusOK {
 		err = decodeAnswer(cap.body, q)
 	}
@@ -383,95 +381,18 @@ func shrinks(status int) bool {
 	return status == http.StatusBadGateway || status == http.StatusGatewayTimeout
 }
 
-// isReadQuery reports a GraphQL POST that only reads: its body is one JSON
-// object whose keys are query, variables and operationName, each once, and
-// whose document's every operation is a query. A dry run sends it; a
-// mutation is never taken for it (not beside a query, not in a second JSON
-// value, not under a repeated key).
-func isReadQuery(r *http.Request) bool {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/graphql") || r.GetBody == nil {
-		return false
-	}
-	body, err := r.GetBody()
-	if err != nil {
-		return false
-	}
-	defer body.Close()
-	b, err := io.ReadAll(io.LimitReader(body, 1<<20))
-	if err != nil {
-		return false
-	}
-	doc, ok := queryOf(b)
-	return ok && onlyQueries(doc)
-}
+// readKey marks the GraphQL requests that only read: query's (githubv4's
+// Query writes a query operation only) and Viewer's. A dry run sends them;
+// every other GraphQL POST (the draft conversion's mutation) is a write,
+// refused in a dry run. The call site knows; the body is not parsed.
+type readKey struct{}
 
-// readDocs remembers whether a GraphQL document holds queries only: a run
-// sends the same few documents again and again, each page and history read
-// one of them. Bounded: emptied when full.
-var readDocs = struct {
-	sync.Mutex
-	m map[string]bool
-}{m: map[string]bool{}}
+func asRead(ctx context.Context) context.Context { return context.WithValue(ctx, readKey{}, true) }
 
-// onlyQueries reports whether every operation of doc is a query.
-func onlyQueries(doc string) bool {
-	readDocs.Lock()
-	read, known := readDocs.m[doc]
-	readDocs.Unlock()
-	if known {
-		return read
-	}
-	q, perr := parser.ParseQuery(&ast.Source{Input: doc})
-	read = perr == nil && len(q.Operations) > 0
-	for _, op := range q.Operations {
-		read = read && op.Operation == ast.Query
-	}
-	readDocs.Lock()
-	if len(readDocs.m) >= 64 {
-		clear(readDocs.m)
-	}
-	readDocs.m[doc] = read
-	readDocs.Unlock()
-	return read
-}
-
-// queryOf reads the query string of a GraphQL body, refusing anything but a
-// single object with known keys given once.
-func queryOf(b []byte) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return "", false
-	}
-	seen := map[string]bool{}
-	var doc string
-	for dec.More() {
-		t, err := dec.Token()
-		key, ok := t.(string)
-		if err != nil || !ok || seen[key] {
-			return "", false
-		}
-		seen[key] = true
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return "", false
-		}
-		switch key {
-		case "query":
-			if json.Unmarshal(raw, &doc) != nil {
-				return "", false
-			}
-		case "variables", "operationName":
-		default:
-			return "", false
-		}
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-		return "", false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return "", false // a second value after the object
-	}
-	return doc, doc != ""
+// isRead reports whether the request is a query's (readKey).
+func isRead(ctx context.Context) bool {
+	ok, _ := ctx.Value(readKey{}).(bool)
+	return ok
 }
 
 // httpStatus is the error an answer's HTTP status makes: errShrink for one a

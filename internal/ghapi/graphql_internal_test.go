@@ -209,25 +209,31 @@ func TestGraphQLBotLoginsAsREST(t *testing.T) {
 	}
 }
 
-// A dry run sends queries (reads) and refuses mutations, whatever the body
-// tries: a second JSON value, a repeated key, a mutation beside a query.
+// A dry run sends what query sends (githubv4 writes a query operation only)
+// and refuses every other GraphQL POST before it leaves, whatever its body
+// says: the draft conversion's mutation, and a read that did not come from
+// query.
 func TestDryRunSendsOnlyQueries(t *testing.T) {
 	t.Parallel()
-	for body, read := range map[string]bool{
-		`{"query":"query{viewer{login}}"}`: true,
-		`{"query":"query($n:Int!){repository(owner:\"o\",name:\"r\"){pullRequest(number:$n){id}}}","variables":{"n":1}}`: true,
-		`{"query":"{viewer{login}}"}`: true,
-		`{"query":"mutation{convertPullRequestToDraft(input:{pullRequestId:\"x\"}){clientMutationId}}"}`: false,
-		`{"query":"query{viewer{login}} mutation{x}"}`:                                                   false,
-		`{"query":"query{viewer{login}}","query":"mutation{x}"}`:                                         false,
-		`{"query":"query{viewer{login}}"}{"query":"mutation{x}"}`:                                        false,
-		`{"query":"query{viewer{login}}","extensions":{}}`:                                               false,
-		`{"query":"query{viewer{login}"}`:                                                                false,
-	} {
-		r, _ := http.NewRequest(http.MethodPost, "https://api.github.com/graphql", strings.NewReader(body))
-		if got := isReadQuery(r); got != read {
-			t.Errorf("%s: read %v, want %v", body, got, read)
-		}
+	var f firsts
+	srv, n := script(t, answer(&f, 200, gqlPage(gqlPR(1))))
+	c, _ := newTestClient(t, srv, Limits{DryRun: true})
+	ctx := context.Background()
+	if _, _, err := c.OpenPulls(ctx, sweep.Query{}, ""); err != nil || *n != 1 {
+		t.Fatalf("the listing's query: err %v after %d requests, want it sent", err, *n)
+	}
+	if err := c.ConvertToDraft(ctx, "PR_x"); !errors.Is(err, ErrDryRunWrite) {
+		t.Errorf("convert to draft: err %v, want ErrDryRunWrite", err)
+	}
+	req, err := c.gh.NewRequest(http.MethodPost, c.graphqlURL(), map[string]string{"query": "query{viewer{login}}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.gh.Do(ctx, req, nil); !errors.Is(err, ErrDryRunWrite) {
+		t.Errorf("a GraphQL POST not sent by query: err %v, want ErrDryRunWrite", err)
+	}
+	if *n != 1 {
+		t.Errorf("the server saw %d requests, want the listing's 1", *n)
 	}
 }
 

@@ -140,7 +140,7 @@ func repeatable(r *http.Request) bool {
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	gql := isGraphQL(req)
-	write := isWrite(req.Method) && !(gql && isReadQuery(req))
+	write := isWrite(req.Method) && !(gql && isRead(req.Context()))
 	if write && t.lim.DryRun {
 		return nil, ErrDryRunWrite
 	}
