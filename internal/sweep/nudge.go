@@ -3,7 +3,6 @@ package sweep
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
@@ -43,43 +42,6 @@ func turnLabelsReason(l lifecycle.TurnLabels) lifecycle.Reason {
 		parts = append(parts, strconv.Quote(l.Remove)+" off")
 	}
 	return lifecycle.Reason("the turn passed: " + strings.Join(parts, ", "))
-}
-
-// noteTurn records the turn of a PR whose timeline the run read on its
-// QueueItem, for the queue views, when the policy uses turns (otherwise
-// only some PRs' turns are known, by chance). It comes before settle, whose
-// mark date depends on the turn under stale-clock: author-turn.
-func (s *sweeper) noteTurn(p planned) {
-	if !s.needTurn() || p.act == nil || p.act.Turn.Whose == lifecycle.TurnUnknown {
-		return
-	}
-	it := s.queued(p.pr.Number)
-	if it == nil {
-		return
-	}
-	t := p.act.Turn
-	// Since when the clock counts (the author's last action on a draft
-	// they keep working on): what the notice says too.
-	it.Turn, it.TurnSince = t.Whose, t.ClockFrom()
-	if t.NudgedInTurn() {
-		it.NudgedAt = t.NudgedAt // nudged in this turn already, by an earlier run
-	}
-	it.NudgeDue = s.nudgeDue(p.pr, p.act)
-}
-
-// nudgeDue is when the reviewers of a PR get nudged if its turn does not
-// pass; zero when they will not be (nudge off, not their turn, nudged in it
-// already, exempt). DecideNudge asked at that time answers by the same
-// rules the nudge itself follows.
-func (s *sweeper) nudgeDue(pr lifecycle.PR, act *lifecycle.Activity) time.Time {
-	if s.pol.DaysBeforeReviewNudge < 0 || act.Turn.Whose != lifecycle.TurnReviewers {
-		return time.Time{}
-	}
-	due := s.pol.Due(s.pol.NudgeDate(act.Turn.Since), s.now)
-	if lifecycle.DecideNudge(pr, act, lifecycle.Later(due, s.now), s.pol) != lifecycle.NudgePost {
-		return time.Time{}
-	}
-	return due
 }
 
 // nudgeOp is the nudge's write for a planned PR, if any. A PR this run

@@ -226,7 +226,7 @@ func (s *sweeper) refuse(ctx context.Context, st step) error {
 func (s *sweeper) done(o op, it Item) {
 	it.Outcome = o.out
 	if o.issue == nil && o.out != NudgeLabeled && o.out != TurnLabeled {
-		s.acted(o)
+		s.book.acted(o)
 	}
 	s.record(it)
 }

@@ -57,57 +57,74 @@ type QueueItem struct {
 	NudgeDue time.Time
 }
 
-// queue collects the QueueItems of a run, one per PR, in listing order; a
-// later decision about a PR replaces an earlier one.
-type queue struct {
-	items []QueueItem
-	at    map[int]int // PR number -> index in items
+// book records where each open PR the run listed stands, from the
+// listing and the decisions the run makes anyway: the queue views' facts
+// (Result.Queue) and the PRs a quiet period holds. It reads and writes
+// nothing: the listing and the decide stage feed it values.
+type book struct {
+	pol   lifecycle.Policy
+	now   time.Time
+	turns bool // the policy reads turns: a decided PR's turn is recorded
+	quiet bool // the run falls in a quiet period: held decisions are counted
+
+	items      []QueueItem
+	at         map[int]int  // PR number -> index in items
+	held       map[int]bool // per PR: its latest decision is held by the quiet period
+	considered int          // PRs listed, each once
 }
 
-// enqueue records a PR as the listing shows it, and counts it considered;
-// a PR listed again (its newer copy, see listOpen) replaces its row.
-func (s *sweeper) enqueue(pr lifecycle.PR) {
-	if s.q.at == nil {
-		s.q.at = map[int]int{}
-	}
-	i, again := s.q.at[pr.Number]
+func newBook(pol lifecycle.Policy, now time.Time, turns bool) *book {
+	return &book{pol: pol, now: now, turns: turns, quiet: pol.Quiet.Paused(now), at: map[int]int{}, held: map[int]bool{}}
+}
+
+// listed records a PR as the listing shows it; a PR listed again (its
+// newer copy, see listOpen) replaces its row.
+func (b *book) listed(pr lifecycle.PR) {
+	i, again := b.at[pr.Number]
 	if !again {
-		s.res.Considered++
-		i = len(s.q.items)
-		s.q.items = append(s.q.items, QueueItem{})
+		b.considered++
+		i = len(b.items)
+		b.items = append(b.items, QueueItem{})
 	}
 	last := pr.UpdatedAt
-	if s.pol.IgnoreUpdates {
+	if b.pol.IgnoreUpdates {
 		last = pr.CreatedAt
 	}
 	it := QueueItem{Number: pr.Number, Title: pr.Title, URL: pr.URL, State: QueueFresh, LastActivity: last}
-	if pr.HasLabel(s.pol.StaleLabel) {
+	if pr.HasLabel(b.pol.StaleLabel) {
 		it.State = QueueStale
 	} else {
 		it.Since = last
 	}
-	s.q.at[pr.Number] = i
-	s.q.items[i] = it
+	b.at[pr.Number] = i
+	b.items[i] = it
 }
 
-// settle records a decision about a PR before any write: the state it is
-// in now and when its next step falls due: lifecycle.Next's date, or, for
-// a step this run takes, when it fell due (a date the run may not reach).
-func (s *sweeper) settle(pr lifecycle.PR, act *lifecycle.Activity, d lifecycle.Decision) {
-	it := s.queued(pr.Number)
+// decided records a decision about a PR before any write: whether a quiet
+// period holds it (a PR decided twice, from the listing and then from its
+// timeline, counts as its last decision says), its turn, the state it is
+// in now and when its next step falls due: lifecycle.Next's date, or, for a
+// step this run takes, when it fell due (a date the run may not reach).
+func (b *book) decided(p planned) {
+	if b.quiet {
+		b.held[p.pr.Number] = p.d.Reason == lifecycle.ReasonQuiet
+	}
+	it := b.queued(p.pr.Number)
 	if it == nil {
 		return
 	}
+	b.turn(it, p)
+	pr, d := p.pr, p.d
 	var due time.Time
 	switch d.Action {
 	case lifecycle.Mark:
-		due = s.pol.MarkDate(d.InactiveSince)
+		due = b.pol.MarkDate(d.InactiveSince)
 	case lifecycle.Close:
 		due = d.CloseAt
 	default:
-		due = lifecycle.Next(pr, act, d, s.now, s.pol).At
+		due = lifecycle.Next(pr, p.act, d, b.now, b.pol).At
 	}
-	stale := pr.HasLabel(s.pol.StaleLabel)
+	stale := pr.HasLabel(b.pol.StaleLabel)
 	switch {
 	case d.Action == lifecycle.Skip:
 		it.State, it.Due = QueueExempt, time.Time{}
@@ -115,7 +132,7 @@ func (s *sweeper) settle(pr lifecycle.PR, act *lifecycle.Activity, d lifecycle.D
 		it.Due = time.Time{} // the run did not learn enough to tell
 	case stale && d.Action != lifecycle.Unstale:
 		it.State, it.Since, it.Due = QueueStale, d.MarkedAt, due
-		it.LastActivity = s.beforeMark(d.MarkedAt)
+		it.LastActivity = b.beforeMark(d.MarkedAt)
 		return
 	default:
 		it.State, it.Since, it.Due = QueueFresh, d.InactiveSince, due
@@ -125,11 +142,42 @@ func (s *sweeper) settle(pr lifecycle.PR, act *lifecycle.Activity, d lifecycle.D
 	}
 }
 
+// turn records the turn of a PR whose timeline the run read, when the
+// policy reads turns (otherwise only some PRs' turns are known, by chance).
+func (b *book) turn(it *QueueItem, p planned) {
+	if !b.turns || p.act == nil || p.act.Turn.Whose == lifecycle.TurnUnknown {
+		return
+	}
+	t := p.act.Turn
+	// Since when the clock counts (the author's last action on a draft
+	// they keep working on): what the notice says too.
+	it.Turn, it.TurnSince = t.Whose, t.ClockFrom()
+	if t.NudgedInTurn() {
+		it.NudgedAt = t.NudgedAt // nudged in this turn already, by an earlier run
+	}
+	it.NudgeDue = b.nudgeDue(p.pr, p.act)
+}
+
+// nudgeDue is when the reviewers of a PR get nudged if its turn does not
+// pass; zero when they will not be (nudge off, not their turn, nudged in it
+// already, exempt). DecideNudge asked at that time answers by the same
+// rules the nudge itself follows.
+func (b *book) nudgeDue(pr lifecycle.PR, act *lifecycle.Activity) time.Time {
+	if b.pol.DaysBeforeReviewNudge < 0 || act.Turn.Whose != lifecycle.TurnReviewers {
+		return time.Time{}
+	}
+	due := b.pol.Due(b.pol.NudgeDate(act.Turn.Since), b.now)
+	if lifecycle.DecideNudge(pr, act, lifecycle.Later(due, b.now), b.pol) != lifecycle.NudgePost {
+		return time.Time{}
+	}
+	return due
+}
+
 // beforeMark is a stale PR's last activity as far as the queue views go:
 // its updated_at and the decision's clock are the mark itself, and a mark
 // comes after days-before-stale days without activity.
-func (s *sweeper) beforeMark(markedAt time.Time) time.Time {
-	cutoff, ok := s.pol.StaleCutoff(markedAt)
+func (b *book) beforeMark(markedAt time.Time) time.Time {
+	cutoff, ok := b.pol.StaleCutoff(markedAt)
 	if markedAt.IsZero() || !ok {
 		return markedAt
 	}
@@ -138,37 +186,37 @@ func (s *sweeper) beforeMark(markedAt time.Time) time.Time {
 
 // acted records a write done (or, in a dry run, one that would be): the
 // state the PR is in after it.
-func (s *sweeper) acted(o op) {
-	it := s.queued(o.pr.Number)
+func (b *book) acted(o op) {
+	it := b.queued(o.pr.Number)
 	if it == nil {
 		return
 	}
 	// The step after the write: lifecycle.Next decides it on the facts
 	// the write leaves.
-	next := func() time.Time { return lifecycle.Next(o.pr, o.act, o.d, s.now, s.pol).At }
+	next := func() time.Time { return lifecycle.Next(o.pr, o.act, o.d, b.now, b.pol).At }
 	switch o.out {
 	case Marked:
 		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next()
 	case Notified:
 		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next()
-		it.LastActivity = s.beforeMark(o.d.MarkedAt)
+		it.LastActivity = b.beforeMark(o.d.MarkedAt)
 	case Unstaled:
 		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, next()
 		it.LastActivity = o.d.InactiveSince
 	case Nudged:
-		it.Nudged, it.NudgedAt, it.NudgeDue = true, s.now, time.Time{}
+		it.Nudged, it.NudgedAt, it.NudgeDue = true, b.now, time.Time{}
 	case Closed:
 		// Closed (or converted to a draft without the label): out of the
 		// queue of PRs waiting on something.
-		delete(s.q.at, o.pr.Number)
+		delete(b.at, o.pr.Number)
 	}
 }
 
-// queueItems is the run's queue: every PR listed open, less those it closed.
-func (s *sweeper) queueItems() []QueueItem {
-	out := make([]QueueItem, 0, len(s.q.at))
-	for i, it := range s.q.items {
-		if j, ok := s.q.at[it.Number]; ok && j == i {
+// queue is the run's queue: every PR listed open, less those it closed.
+func (b *book) queue() []QueueItem {
+	out := make([]QueueItem, 0, len(b.at))
+	for i, it := range b.items {
+		if j, ok := b.at[it.Number]; ok && j == i {
 			out = append(out, it)
 		}
 	}
@@ -176,16 +224,27 @@ func (s *sweeper) queueItems() []QueueItem {
 }
 
 // queued is the QueueItem of a PR listed open by this run, or nil.
-func (s *sweeper) queued(number int) *QueueItem {
-	i, ok := s.q.at[number]
+func (b *book) queued(number int) *QueueItem {
+	i, ok := b.at[number]
 	if !ok {
 		return nil
 	}
-	return &s.q.items[i]
+	return &b.items[i]
+}
+
+// heldCount is how many PRs the run held for a quiet period's end.
+func (b *book) heldCount() int {
+	n := 0
+	for _, h := range b.held {
+		if h {
+			n++
+		}
+	}
+	return n
 }
 
 // markDue is when a PR last active at last gets marked; zero when never.
 // A mark a quiet period holds is due at its end.
-func (s *sweeper) markDue(last time.Time) time.Time {
-	return s.pol.Due(s.pol.MarkDate(last), s.now)
+func (b *book) markDue(last time.Time) time.Time {
+	return b.pol.Due(b.pol.MarkDate(last), b.now)
 }

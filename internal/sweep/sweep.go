@@ -51,10 +51,9 @@ type sweeper struct {
 	causes        map[string]int // each failure's cause (failCause) and the first PR that failed with it
 	saidCancelled bool           // the log said the run was cancelled, at the first PR not reached
 
-	q          queue               // every open PR listed, for the queue views (queue.go)
+	book       *book               // where every open PR listed stands, for the queue views (queue.go)
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
-	held       map[int]bool        // per PR: its latest decision is held by a quiet period (quiet.go)
 
 	access        map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login (access.go)
 	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
@@ -82,13 +81,14 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 		o(s)
 	}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
+	s.book = newBook(s.pol, now, s.needTurn())
 	s.quietStart()
 	release := s.holdDashboard()
 	s.run(ctx)
 	release()
-	s.res.Queue = s.queueItems()
-	s.res.QuietHeld = s.heldCount()
-	s.res.MarksKnownUntil = s.markDue(s.res.ListedUntil)
+	s.res.Considered, s.res.Queue = s.book.considered, s.book.queue()
+	s.res.QuietHeld = s.book.heldCount()
+	s.res.MarksKnownUntil = s.book.markDue(s.res.ListedUntil)
 	if s.res.ListedAll && !s.res.OpenTotalKnown {
 		s.res.OpenTotal, s.res.OpenTotalKnown = s.res.Considered, true
 	}
@@ -190,7 +190,7 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 
 // staleListed takes a listed stale-labelled PR in.
 func (s *sweeper) staleListed(ctx context.Context, pr lifecycle.PR) planned {
-	s.enqueue(pr)
+	s.book.listed(pr)
 	return s.decide(pr, s.listedActivity(ctx, pr))
 }
 
@@ -433,11 +433,9 @@ func (s *sweeper) listedActivity(ctx context.Context, pr lifecycle.PR) *lifecycl
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
-	s.noteHeld(pr.Number, p.d)
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
 	p.labels = lifecycle.DecideTurnLabels(pr, act, s.pol)
-	s.noteTurn(p)
-	s.settle(pr, act, p.d)
+	s.book.decided(p)
 	return p
 }
 
@@ -473,7 +471,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 			}
 			return // otherwise handled with the labelled ones
 		}
-		s.enqueue(pr)
+		s.book.listed(pr)
 		last := pr.UpdatedAt
 		if s.pol.IgnoreUpdates {
 			last = pr.CreatedAt
@@ -481,7 +479,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 		if !all && !last.Before(cutoff) {
 			// Active, on the page where the listing stops: decided only
 			// for the queue views (exempt or when its mark falls due).
-			s.settle(pr, nil, lifecycle.Decide(pr, nil, s.now, s.pol))
+			s.book.decided(planned{pr: pr, d: lifecycle.Decide(pr, nil, s.now, s.pol)})
 			return
 		}
 		cost += s.file(s.decide(pr, s.listedActivity(ctx, pr)), &plan, &unsure)
