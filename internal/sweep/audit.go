@@ -7,7 +7,6 @@ import (
 
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
-	"github.com/stalepr/stalepr/internal/notice"
 )
 
 // The closure audit (README "Closure audit"): the PRs a stale bot closed
@@ -181,57 +180,4 @@ func (s *sweeper) auditFailed(pr lifecycle.PR, err error) error {
 	}
 	s.fail(pr, err)
 	return nil
-}
-
-// reopenSteps reopen a wrongly closed PR: a fresh read (open again since
-// the listing: left alone), our comment with its marker, the stale and
-// close-pr-label off (an open PR with an old stale label would be closed
-// again at once), then the reopening. Every step is safe to stop after: the
-// marker after the close tells the next run's audit to finish (no second
-// comment), and once the reopening follows the marker the PR is never
-// audited again. Two runs at once: the one whose read comes after the
-// other's reopening leaves it; copies of the comment are deleted by the
-// read-back of this run's notices (duplicateOps), as for the stale notice.
-func (s *sweeper) reopenSteps(o *op) []step {
-	n := o.pr.Number
-	now := o.pr
-	read := step{request: reqPull, send: func(ctx context.Context) error {
-		pr, open, err := s.gh.PullNow(ctx, n)
-		switch {
-		case err != nil:
-			return err
-		case open:
-			return &leftAlone{reason: ReasonReopenedSince}
-		}
-		if r, kept := lifecycle.Kept(pr, s.pol); kept {
-			return &leftAlone{reason: r} // locked or exempt since the listing, or by its assignees
-		}
-		now = pr
-		return nil
-	}}
-	steps := []step{read}
-	if o.audit == nil || o.audit.ReopenPostedAt.IsZero() {
-		steps = append(steps, s.comment(n, func() string {
-			v := s.vars(*o)
-			if o.audit != nil {
-				v.DaysWaiting = daysSince(o.audit.Turn.Since, o.audit.ClosedAt)
-			}
-			return notice.Body(notice.Render(s.cfg.ReopenMessage, v), notice.ReopenMarker())
-		}))
-	}
-	drop := []string{s.pol.StaleLabel}
-	if s.cfg.CloseLabel != "" {
-		drop = append(drop, s.cfg.CloseLabel)
-	}
-	labels := step{request: reqLabelWrite,
-		when: func() bool { return len(without(now.Labels, drop)) < len(now.Labels) },
-		send: func(ctx context.Context) error {
-			want := without(now.Labels, drop)
-			if removed := without(now.Labels, want); len(removed) == 1 {
-				return s.gh.RemoveLabel(ctx, n, removed[0])
-			}
-			return s.gh.SetLabels(ctx, n, nonNil(want))
-		}}
-	reopen := step{request: reqReopen, send: func(ctx context.Context) error { return s.gh.Reopen(ctx, n) }}
-	return append(steps, labels, reopen)
 }

@@ -151,29 +151,6 @@ func (s *sweeper) dashboardItem(is api.Issue, out Outcome, why lifecycle.Reason)
 	return it
 }
 
-// createDashboardSteps create the issue with its label and markers in one
-// request, so it is found from the moment it exists, then list again: an
-// answer lost on the way back may hide an issue GitHub created, and a
-// concurrent run may have created one too.
-func (s *sweeper) createDashboardSteps(o *op) []step {
-	d := o.issue
-	create := step{request: reqCreateIssue,
-		preview: func() string {
-			return fmt.Sprintf("dashboard issue: the body a real run would create %q with:\n%s", s.cfg.DashboardIssue, d.body)
-		},
-		send: func(ctx context.Context) error {
-			created, err := s.gh.CreateIssue(ctx, s.cfg.DashboardIssue, d.body, []string{dashboard.Label})
-			if api.IsStop(err) {
-				return fmt.Errorf("create the dashboard issue: %w", err)
-			}
-			d.created, d.createErr = created, err
-			o.pr.Number, o.pr.URL = created.Number, created.URL
-			return nil
-		}}
-	relist := step{request: reqIssuesAgain, send: func(ctx context.Context) error { return s.dashboardCreated(ctx, o) }}
-	return []step{create, relist}
-}
-
 // dashboardCreated lists our issues after the creation and says whether it
 // took: the create's error stands only when no issue of ours shows up.
 func (s *sweeper) dashboardCreated(ctx context.Context, o *op) error {
@@ -200,22 +177,4 @@ func (s *sweeper) dashboardCreated(ctx context.Context, o *op) error {
 	}
 	d.after = ours
 	return nil
-}
-
-// editIssue writes a dashboard issue's body, closing it when close is set
-// (a duplicate).
-func (s *sweeper) editIssue(o *op, body string, close bool) step {
-	n := o.pr.Number
-	st := step{request: reqEditIssue, send: func(ctx context.Context) error {
-		if err := s.gh.EditIssue(ctx, n, body, close); err != nil {
-			return fmt.Errorf("update the dashboard issue #%d: %w", n, err)
-		}
-		return nil
-	}}
-	if !close {
-		st.preview = func() string {
-			return fmt.Sprintf("dashboard issue: the body a real run would write to #%d:\n%s", n, body)
-		}
-	}
-	return st
 }

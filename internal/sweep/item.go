@@ -7,45 +7,10 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
-	"github.com/stalepr/stalepr/internal/notice"
 )
 
 // What an operation's texts and its reported Item say of a PR, and the
 // label-set arithmetic its steps use.
-
-// vars are the placeholders' values in the texts posted on a PR.
-func (s *sweeper) vars(p op) notice.Vars {
-	v := notice.Vars{
-		Author:          p.pr.Author,
-		DaysInactive:    daysSince(p.d.InactiveSince, s.now),
-		DaysBeforeStale: s.pol.DaysBeforeStale,
-		DaysBeforeClose: s.pol.DaysBeforeClose,
-		CloseDate:       p.d.CloseAt,
-		StaleLabel:      s.pol.StaleLabel,
-		Labels:          p.pr.Labels,
-	}
-	if p.out == Nudged && (p.pr.AuthorBot || lifecycle.IsBotLogin(p.pr.Author) || lifecycle.ContainsFold(s.pol.BotAccounts, p.pr.Author)) {
-		// No bot is ever mentioned in a nudge: a mention of @Copilot can
-		// start the coding agent. (Pending reviewers hold no bot.)
-		v.Author = ""
-	}
-	if p.act != nil {
-		v.Reviewers = p.act.PendingReviewers
-		// On the author's turn the clock runs from the author's last
-		// action when that is later than the turn's start: the notice's
-		// numbers say what the rules counted.
-		clock := p.act.Turn.ClockFrom()
-		v.DaysWaiting = daysSince(clock, s.now)
-		v.TurnSince, v.TurnBy, v.TurnByReview = clock, p.act.Turn.By, p.act.Turn.ByReview
-		v.TurnLabel, v.TurnConflict = p.act.Turn.Label, p.act.Turn.Conflict
-		if p.out == Closed {
-			// Our mark and notice are not activity: count from the last
-			// thing a person did, or from the PR's creation.
-			v.DaysInactive = daysSince(lifecycle.Later(p.pr.CreatedAt, p.act.LastPersonAt), s.now)
-		}
-	}
-	return v
-}
 
 func (s *sweeper) item(p op) Item {
 	it := Item{

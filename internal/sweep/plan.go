@@ -126,7 +126,7 @@ func (s *sweeper) execute(ctx context.Context, o *op) {
 		s.notReached(*o)
 		return
 	}
-	steps := s.steps(o)
+	steps := s.w.steps(o)
 	if err := s.afford(*o, steps); err != nil {
 		s.stopOn(err)
 		s.notReached(*o)
@@ -291,14 +291,14 @@ func (s *sweeper) costOf(out Outcome, known bool) int {
 	if known {
 		o.act = &lifecycle.Activity{}
 	}
-	return cost(s.steps(&o))
+	return cost(s.w.steps(&o))
 }
 
 // need is what an operation on a PR whose timeline was read needs: its
 // steps and what must stay unspent after them.
 func (s *sweeper) need(out Outcome) int {
 	o := op{out: out, act: &lifecycle.Activity{}}
-	steps := s.steps(&o)
+	steps := s.w.steps(&o)
 	return cost(steps) + s.dedupeReserve(posts(steps))
 }
 
@@ -336,7 +336,7 @@ var (
 // one read more per 100), the steps of the dearest operation the
 // inputs allow and the read-back of what it posted. With less a run stops before acting, run after run.
 func MinBudget(cfg config.Config) int {
-	s := &sweeper{cfg: cfg, pol: cfg.Policy}
+	s := newSweeper(nil, cfg, time.Time{}, nil)
 	reads := reqListing.n
 	most := s.need(Unstaled)
 	if s.pol.DaysBeforeStale >= 0 {

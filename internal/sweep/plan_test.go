@@ -60,7 +60,7 @@ func renderPlan(inputs map[string]string, s *sweeper, ops []op) string {
 	sort.SliceStable(ops, func(i, j int) bool { return ops[i].out < ops[j].out })
 	total := 0
 	for i := range ops {
-		steps := s.steps(&ops[i])
+		steps := s.w.steps(&ops[i])
 		total += cost(steps)
 		b.WriteString(planLine(ops[i].pr.Number, ops[i].out, steps) + "\n")
 	}
@@ -69,6 +69,10 @@ func renderPlan(inputs map[string]string, s *sweeper, ops []op) string {
 }
 
 var planNow = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+// planSweeper is a sweeper with cfg at planNow that plans and costs
+// operations but never sends: no GitHub behind it, no history listed.
+func planSweeper(cfg config.Config) *sweeper { return newSweeper(nil, cfg, planNow, nil) }
 
 // planState is the operations of a typical run: every outcome once, on PRs
 // as the listing shows them; known is the activity of the PRs whose timeline
@@ -123,7 +127,7 @@ func TestPlansGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := &sweeper{cfg: cfg, pol: cfg.Policy, now: planNow}
+			s := planSweeper(cfg)
 			ops := planState()
 			if cfg.DashboardIssue != "" {
 				ops = append(ops, dashboardState()...)
@@ -160,7 +164,7 @@ func TestCostIsTheSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &sweeper{cfg: cfg, pol: cfg.Policy, now: planNow}
+	s := planSweeper(cfg)
 	// A close with delete-branch: the comment, the close, the head read,
 	// the two branch listings, the deletion, the stale label off.
 	if got := s.costOf(Closed, true); got != 7 {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
+	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 )
@@ -131,94 +133,117 @@ func posts(steps []step) bool {
 	return false
 }
 
+// writer builds each operation's request steps: every write is sent from
+// here, by the requests of the table above, and a dry run walks the same
+// steps refusing only the writes.
+type writer struct {
+	gh  GitHub
+	cfg config.Config
+	pol lifecycle.Policy
+	now time.Time
+	log Logger
+
+	// history reads a PR's activity for a message that needs it (the
+	// sweep's one reading, summarised once a run); wholeListed reports a PR
+	// whose listing page gave its whole history, read with no request.
+	history     func(context.Context, lifecycle.PR) (lifecycle.Activity, error)
+	wholeListed func(number int) bool
+	// afterCreate lists the dashboard issues again after a creation, to
+	// find a concurrent run's copy (dashboard.go).
+	afterCreate func(context.Context, *op) error
+
+	posted       int   // comments posted this run
+	draftRefused error // GitHub refused a draft conversion to this token: no more tries
+}
+
 // steps expands an operation into its requests. Steps may fill o (the
 // activity a template needs) for the steps after them.
-func (s *sweeper) steps(o *op) []step {
+func (w *writer) steps(o *op) []step {
 	n := o.pr.Number
-	stale := labelAsOn(o.pr, s.pol.StaleLabel)
+	stale := labelAsOn(o.pr, w.pol.StaleLabel)
 	switch o.out {
 	case Marked:
-		return s.markSteps(o)
+		return w.markSteps(o)
 	case Notified:
-		return s.noticeSteps(o, o.d.MarkedAt)
+		return w.noticeSteps(o, o.d.MarkedAt)
 	case Unstaled:
-		return s.unstaleSteps(o)
+		return w.unstaleSteps(o)
 	case Closed:
-		if s.pol.CloseAction == lifecycle.CloseToDraft {
-			return s.draftSteps(o)
+		if w.pol.CloseAction == lifecycle.CloseToDraft {
+			return w.draftSteps(o)
 		}
-		return s.closeSteps(o)
+		return w.closeSteps(o)
 	case BranchFinished:
-		return append(s.branchSteps(n), s.removeLabel(n, stale))
+		return append(w.branchSteps(n), w.removeLabel(n, stale))
 	case LabelCleaned:
-		return []step{s.removeLabel(n, stale)}
+		return []step{w.removeLabel(n, stale)}
 	case CloseLabelCleaned:
-		return s.closeLabelSteps(o)
+		return w.closeLabelSteps(o)
 	case DuplicateDeleted:
 		// A copy of our own notice, a bounded clean-up that keeps the
 		// one-notice promise: it may use rate-limit-reserve.
 		return []step{{request: reqDeleteComment, reserve: true, send: func(ctx context.Context) error {
-			return s.gh.DeleteComment(ctx, o.comment)
+			return w.gh.DeleteComment(ctx, o.comment)
 		}}}
 	case Nudged, NudgeLabeled:
-		return s.nudgeSteps(o)
+		return w.nudgeSteps(o)
 	case TurnLabeled:
-		return s.turnLabelSteps(o)
+		return w.turnLabelSteps(o)
 	case Reopened:
-		return s.reopenSteps(o)
+		return w.reopenSteps(o)
 	case DashboardCreated:
-		return s.createDashboardSteps(o)
+		return w.createDashboardSteps(o)
 	case DashboardEdited:
-		return []step{s.editIssue(o, o.issue.body, false)}
+		return []step{w.editIssue(o, o.issue.body, false)}
 	case DashboardDuplicateClosed:
-		return []step{s.editIssue(o, o.issue.body, true)}
+		return []step{w.editIssue(o, o.issue.body, true)}
 	}
 	return nil
 }
 
-func (s *sweeper) removeLabel(n int, label string) step {
-	return step{request: reqRemoveLabel, send: func(ctx context.Context) error { return s.gh.RemoveLabel(ctx, n, label) }}
+func (w *writer) removeLabel(n int, label string) step {
+	return step{request: reqRemoveLabel, send: func(ctx context.Context) error { return w.gh.RemoveLabel(ctx, n, label) }}
 }
 
-func (s *sweeper) addLabels(n int, labels []string) step {
-	return step{request: reqAddLabels, send: func(ctx context.Context) error { return s.gh.AddLabels(ctx, n, labels) }}
+func (w *writer) addLabels(n int, labels []string) step {
+	return step{request: reqAddLabels, send: func(ctx context.Context) error { return w.gh.AddLabels(ctx, n, labels) }}
 }
 
-func (s *sweeper) setLabels(n int, labels []string) step {
-	return step{request: reqSetLabels, send: func(ctx context.Context) error { return s.gh.SetLabels(ctx, n, labels) }}
+func (w *writer) setLabels(n int, labels []string) step {
+	return step{request: reqSetLabels, send: func(ctx context.Context) error { return w.gh.SetLabels(ctx, n, labels) }}
 }
 
 // markSteps puts the label first, then the notice. A crash before the notice leaves
 // a labelled PR without notice, which the next run recognises and
 // completes.
-func (s *sweeper) markSteps(o *op) []step {
-	steps := s.detailSteps(o, s.cfg.StaleMessage)
+func (w *writer) markSteps(o *op) []step {
+	steps := w.detailSteps(o, w.cfg.StaleMessage)
 	n := o.pr.Number
-	if want := without(o.pr.Labels, s.cfg.LabelsToRemoveWhenStale); len(want) == len(o.pr.Labels) {
-		steps = append(steps, s.addLabels(n, []string{s.pol.StaleLabel}))
+	if want := without(o.pr.Labels, w.cfg.LabelsToRemoveWhenStale); len(want) == len(o.pr.Labels) {
+		steps = append(steps, w.addLabels(n, []string{w.pol.StaleLabel}))
 	} else {
-		steps = append(steps, s.setLabels(n, append(want, s.pol.StaleLabel)))
+		steps = append(steps, w.setLabels(n, append(want, w.pol.StaleLabel)))
 	}
-	return append(steps, s.noticeSteps(o, s.now)...)
+	return append(steps, w.noticeSteps(o, w.now)...)
 }
 
 // noticeSteps post the stale notice, when there is one.
-func (s *sweeper) noticeSteps(o *op, markedAt time.Time) []step {
-	if s.cfg.StaleMessage == "" {
+func (w *writer) noticeSteps(o *op, markedAt time.Time) []step {
+	if w.cfg.StaleMessage == "" {
 		return nil
 	}
-	return []step{s.comment(o.pr.Number, func() string {
-		return notice.Body(notice.Render(s.cfg.StaleMessage, s.vars(*o)), notice.StaleMarker(markedAt, o.pr.HeadSHA))
+	return []step{w.comment(o.pr.Number, func() string {
+		return notice.Body(notice.Render(w.cfg.StaleMessage, w.vars(*o)), notice.StaleMarker(markedAt, o.pr.HeadSHA))
 	})}
 }
 
 // comment posts the body built just before it is sent (after the reads
 // that fill its template).
-func (s *sweeper) comment(n int, body func() string) step {
+func (w *writer) comment(n int, body func() string) step {
 	return step{request: reqComment, send: func(ctx context.Context) error {
-		err := s.gh.PostComment(ctx, n, body())
+		err := w.gh.PostComment(ctx, n, body())
 		if err == nil {
-			s.posted++
+			w.posted++
 		}
 		return err
 	}}
@@ -227,13 +252,13 @@ func (s *sweeper) comment(n int, body func() string) step {
 // detailSteps read the PR's timeline when a message needs it and the
 // decision came from the listing alone ({{reviewers}}, and
 // {{days-inactive}} when closing: updated_at is then our own mark).
-func (s *sweeper) detailSteps(o *op, tmpl string) []step {
+func (w *writer) detailSteps(o *op, tmpl string) []step {
 	closing := o.out == Closed
 	if o.act != nil || tmpl == "" || !(notice.Uses(tmpl, "reviewers") || closing && notice.Uses(tmpl, "days-inactive")) {
 		return nil
 	}
 	read := reqTimeline
-	if l, ok := s.hist[o.pr.Number]; ok && l.Older == "" {
+	if w.wholeListed(o.pr.Number) {
 		// The listing's page gave the whole history: summarised when the
 		// step runs, with no request (who the token acts as, when a marker
 		// needs it, came with the page too). Counting a read here would
@@ -243,7 +268,7 @@ func (s *sweeper) detailSteps(o *op, tmpl string) []step {
 		read = reqPageHistory
 	}
 	return []step{{request: read, send: func(ctx context.Context) error {
-		act, err := s.activity(ctx, o.pr)
+		act, err := w.history(ctx, o.pr)
 		if err == nil {
 			o.act = &act
 		}
@@ -257,25 +282,25 @@ func (s *sweeper) detailSteps(o *op, tmpl string) []step {
 // would undo a concurrent run's close (its close-pr-label) or a label a
 // person added meanwhile. The PR is read again right before that write, and
 // the set is computed from what it carries now.
-func (s *sweeper) unstaleSteps(o *op) []step {
+func (w *writer) unstaleSteps(o *op) []step {
 	n := o.pr.Number
-	if !s.unstaleSetsLabels() {
-		return []step{s.removeLabel(n, labelAsOn(o.pr, s.pol.StaleLabel))}
+	if !w.unstaleSetsLabels() {
+		return []step{w.removeLabel(n, labelAsOn(o.pr, w.pol.StaleLabel))}
 	}
 	var now lifecycle.PR
-	read := s.readOpen(n, &now, func(pr lifecycle.PR) error {
-		if !pr.HasLabel(s.pol.StaleLabel) {
+	read := w.readOpen(n, &now, func(pr lifecycle.PR) error {
+		if !pr.HasLabel(w.pol.StaleLabel) {
 			return &leftAlone{reason: "stale label already removed"}
 		}
 		return nil
 	})
 	write := step{request: reqLabelWrite, send: func(ctx context.Context) error {
-		drop := append([]string{s.pol.StaleLabel}, s.cfg.LabelsToRemoveWhenUnstale...)
-		want := union(without(now.Labels, drop), s.cfg.LabelsToAddWhenUnstale)
+		drop := append([]string{w.pol.StaleLabel}, w.cfg.LabelsToRemoveWhenUnstale...)
+		want := union(without(now.Labels, drop), w.cfg.LabelsToAddWhenUnstale)
 		if removed := without(now.Labels, want); len(removed) == 1 && len(want) == len(now.Labels)-1 {
-			return s.gh.RemoveLabel(ctx, n, removed[0])
+			return w.gh.RemoveLabel(ctx, n, removed[0])
 		}
-		return s.gh.SetLabels(ctx, n, want)
+		return w.gh.SetLabels(ctx, n, want)
 	}}
 	return []step{read, write}
 }
@@ -283,9 +308,9 @@ func (s *sweeper) unstaleSteps(o *op) []step {
 // readOpen reads PR n afresh into now, for a label write that a listing
 // minutes old cannot justify: a PR closed since is left alone, and check
 // (when set) may leave it alone for what it shows.
-func (s *sweeper) readOpen(n int, now *lifecycle.PR, check func(lifecycle.PR) error) step {
+func (w *writer) readOpen(n int, now *lifecycle.PR, check func(lifecycle.PR) error) step {
 	return step{request: reqPull, send: func(ctx context.Context) error {
-		pr, open, err := s.gh.PullNow(ctx, n)
+		pr, open, err := w.gh.PullNow(ctx, n)
 		switch {
 		case err != nil:
 			return err
@@ -303,8 +328,8 @@ func (s *sweeper) readOpen(n int, now *lifecycle.PR, check func(lifecycle.PR) er
 }
 
 // unstaleSetsLabels reports whether an un-stale changes more labels than the stale one.
-func (s *sweeper) unstaleSetsLabels() bool {
-	return len(s.cfg.LabelsToAddWhenUnstale)+len(s.cfg.LabelsToRemoveWhenUnstale) > 0
+func (w *writer) unstaleSetsLabels() bool {
+	return len(w.cfg.LabelsToAddWhenUnstale)+len(w.cfg.LabelsToRemoveWhenUnstale) > 0
 }
 
 // closeSteps posts the closing comment, then one request closes and swaps the
@@ -312,21 +337,21 @@ func (s *sweeper) unstaleSetsLabels() bool {
 // With delete-branch the stale label stays on until the branch is gone: a
 // stop in between leaves a closed PR with the label, which the next run's
 // clean-up recognises as closed by us and finishes.
-func (s *sweeper) closeSteps(o *op) []step {
+func (w *writer) closeSteps(o *op) []step {
 	n := o.pr.Number
-	steps := s.closingCommentSteps(o)
-	labels := s.closedLabels(o.pr)
-	if !s.cfg.DeleteBranch {
-		return append(steps, s.closeIssue(n, labels))
+	steps := w.closingCommentSteps(o)
+	labels := w.closedLabels(o.pr)
+	if !w.cfg.DeleteBranch {
+		return append(steps, w.closeIssue(n, labels))
 	}
-	stale := labelAsOn(o.pr, s.pol.StaleLabel)
-	steps = append(steps, s.closeIssue(n, union(labels, []string{stale})))
-	steps = append(steps, s.branchSteps(n)...)
-	return append(steps, s.removeLabel(n, stale))
+	stale := labelAsOn(o.pr, w.pol.StaleLabel)
+	steps = append(steps, w.closeIssue(n, union(labels, []string{stale})))
+	steps = append(steps, w.branchSteps(n)...)
+	return append(steps, w.removeLabel(n, stale))
 }
 
-func (s *sweeper) closeIssue(n int, labels []string) step {
-	return step{request: reqClose, send: func(ctx context.Context) error { return s.gh.Close(ctx, n, nonNil(labels)) }}
+func (w *writer) closeIssue(n int, labels []string) step {
+	return step{request: reqClose, send: func(ctx context.Context) error { return w.gh.Close(ctx, n, nonNil(labels)) }}
 }
 
 // draftSteps are close-action: draft. The conversion comes first: GitHub
@@ -334,41 +359,41 @@ func (s *sweeper) closeIssue(n int, labels []string) step {
 // to the PR (no closing comment for a conversion that did not take place).
 // A run stopped after it leaves a stale-labelled draft, which the next run
 // decides again and finishes: comment (once), then the labels.
-func (s *sweeper) draftSteps(o *op) []step {
+func (w *writer) draftSteps(o *op) []step {
 	n := o.pr.Number
 	convert := step{request: reqDraft,
-		when: func() bool { return !o.pr.Draft || s.draftRefused != nil },
+		when: func() bool { return !o.pr.Draft || w.draftRefused != nil },
 		send: func(ctx context.Context) error {
-			if s.draftRefused != nil {
-				return s.draftRefused
+			if w.draftRefused != nil {
+				return w.draftRefused
 			}
-			if err := s.gh.ConvertToDraft(ctx, o.pr.NodeID); err != nil {
+			if err := w.gh.ConvertToDraft(ctx, o.pr.NodeID); err != nil {
 				if errors.Is(err, api.ErrDraftForbidden) {
-					s.draftRefused = fmt.Errorf("not converted: %w", api.ErrDraftForbidden)
+					w.draftRefused = fmt.Errorf("not converted: %w", api.ErrDraftForbidden)
 				}
 				return fmt.Errorf("convert #%d to draft: %w", n, err)
 			}
 			return nil
 		}}
-	steps := append([]step{convert}, s.closingCommentSteps(o)...)
-	return append(steps, s.setLabels(n, s.closedLabels(o.pr)))
+	steps := append([]step{convert}, w.closingCommentSteps(o)...)
+	return append(steps, w.setLabels(n, w.closedLabels(o.pr)))
 }
 
 // closingCommentSteps post close-pr-message, unless a stopped run posted it.
-func (s *sweeper) closingCommentSteps(o *op) []step {
-	if s.cfg.CloseMessage == "" || o.d.CloseNoticePosted {
+func (w *writer) closingCommentSteps(o *op) []step {
+	if w.cfg.CloseMessage == "" || o.d.CloseNoticePosted {
 		return nil
 	}
-	return append(s.detailSteps(o, s.cfg.CloseMessage), s.comment(o.pr.Number, func() string {
-		return notice.Body(notice.Render(s.cfg.CloseMessage, s.vars(*o)), notice.CloseMarker())
+	return append(w.detailSteps(o, w.cfg.CloseMessage), w.comment(o.pr.Number, func() string {
+		return notice.Body(notice.Render(w.cfg.CloseMessage, w.vars(*o)), notice.CloseMarker())
 	}))
 }
 
 // closedLabels are a closed PR's labels: close-pr-label instead of stale.
-func (s *sweeper) closedLabels(pr lifecycle.PR) []string {
-	labels := without(pr.Labels, []string{s.pol.StaleLabel})
-	if s.cfg.CloseLabel != "" {
-		labels = union(labels, []string{s.cfg.CloseLabel})
+func (w *writer) closedLabels(pr lifecycle.PR) []string {
+	labels := without(pr.Labels, []string{w.pol.StaleLabel})
+	if w.cfg.CloseLabel != "" {
+		labels = union(labels, []string{w.cfg.CloseLabel})
 	}
 	return nonNil(labels)
 }
@@ -378,10 +403,10 @@ func (s *sweeper) closedLabels(pr lifecycle.PR) []string {
 // same-named branch of ours), is not the default branch, and no open PR uses
 // it: GitHub closes a PR whose base branch is deleted, and a stacked PR's
 // base is another PR's head.
-func (s *sweeper) branchSteps(n int) []step {
+func (w *writer) branchSteps(n int) []step {
 	var ref string // the branch, once the head read shows it may go
 	head := step{request: reqHead, send: func(ctx context.Context) error {
-		h, err := s.gh.PullHead(ctx, n)
+		h, err := w.gh.PullHead(ctx, n)
 		if err != nil {
 			return fmt.Errorf("closed, but not deleting its branch: %w", err)
 		}
@@ -391,20 +416,20 @@ func (s *sweeper) branchSteps(n int) []step {
 		return nil
 	}}
 	inUse := step{request: reqBranchInUse, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
-		used, err := s.gh.BranchInUse(ctx, ref)
+		used, err := w.gh.BranchInUse(ctx, ref)
 		if err != nil {
 			return fmt.Errorf("closed, but not deleting its branch: %w", err)
 		}
 		if used {
-			s.log.Printf("#%d: branch %q kept: an open pull request is based on it or uses it", n, ref)
+			w.log.Printf("#%d: branch %q kept: an open pull request is based on it or uses it", n, ref)
 			ref = ""
 		}
 		return nil
 	}}
 	del := step{request: reqDeleteRef, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
-		err := s.gh.DeleteBranch(ctx, ref)
+		err := w.gh.DeleteBranch(ctx, ref)
 		if errors.Is(err, api.ErrBranchKept) {
-			s.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
+			w.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
 			return nil
 		}
 		return err
@@ -416,11 +441,11 @@ func (s *sweeper) branchSteps(n int) []step {
 // open. That listing may be minutes old: a concurrent run may have closed
 // the PR since, putting the label on for good reason. So the PR is read
 // again right before the one write, which removes only that label.
-func (s *sweeper) closeLabelSteps(o *op) []step {
+func (w *writer) closeLabelSteps(o *op) []step {
 	n := o.pr.Number
-	label := s.cfg.CloseLabel
+	label := w.cfg.CloseLabel
 	read := step{request: reqPull, send: func(ctx context.Context) error {
-		now, open, err := s.gh.PullNow(ctx, n)
+		now, open, err := w.gh.PullNow(ctx, n)
 		if err != nil {
 			return err
 		}
@@ -429,7 +454,7 @@ func (s *sweeper) closeLabelSteps(o *op) []step {
 			return &leftAlone{reason: lifecycle.ReasonClosedSince}
 		case now.Locked:
 			return &leftAlone{reason: lifecycle.ReasonLocked}
-		case now.Draft && s.pol.CloseAction == lifecycle.CloseToDraft:
+		case now.Draft && w.pol.CloseAction == lifecycle.CloseToDraft:
 			return &leftAlone{reason: lifecycle.ReasonDraft}
 		case !now.HasLabel(label):
 			return &leftAlone{reason: "close-pr-label already removed"}
@@ -437,7 +462,7 @@ func (s *sweeper) closeLabelSteps(o *op) []step {
 		label = labelAsOn(now, label)
 		return nil
 	}}
-	write := step{request: reqRemoveLabel, send: func(ctx context.Context) error { return s.gh.RemoveLabel(ctx, n, label) }}
+	write := step{request: reqRemoveLabel, send: func(ctx context.Context) error { return w.gh.RemoveLabel(ctx, n, label) }}
 	return []step{read, write}
 }
 
@@ -446,19 +471,19 @@ func (s *sweeper) closeLabelSteps(o *op) []step {
 // again in this turn, and the next run adds the missing label. A
 // concurrent run's copy is found and deleted by the read-back of this
 // run's notices (duplicateOps), as for the stale notice.
-func (s *sweeper) nudgeSteps(o *op) []step {
-	n, label := o.pr.Number, s.pol.NudgeLabel
+func (w *writer) nudgeSteps(o *op) []step {
+	n, label := o.pr.Number, w.pol.NudgeLabel
 	if o.out == NudgeLabeled {
 		if o.pr.HasLabel(label) {
-			return []step{s.removeLabel(n, labelAsOn(o.pr, label))}
+			return []step{w.removeLabel(n, labelAsOn(o.pr, label))}
 		}
-		return []step{s.addLabels(n, []string{label})}
+		return []step{w.addLabels(n, []string{label})}
 	}
-	steps := []step{s.comment(n, func() string {
-		return notice.Body(strings.TrimSpace(notice.Render(s.cfg.NudgeMessage, s.vars(*o))), notice.NudgeMarker())
+	steps := []step{w.comment(n, func() string {
+		return notice.Body(strings.TrimSpace(notice.Render(w.cfg.NudgeMessage, w.vars(*o))), notice.NudgeMarker())
 	})}
 	if label != "" && !o.pr.HasLabel(label) {
-		steps = append(steps, s.addLabels(n, []string{label}))
+		steps = append(steps, w.addLabels(n, []string{label}))
 	}
 	return steps
 }
@@ -469,18 +494,18 @@ func (s *sweeper) nudgeSteps(o *op) []step {
 // swapped for the other (a label a person added meanwhile stays). A stop
 // before the write leaves the labels as they were, and the next run reads
 // the turn again: no state but the labels themselves.
-func (s *sweeper) turnLabelSteps(o *op) []step {
+func (w *writer) turnLabelSteps(o *op) []step {
 	n, add, remove := o.pr.Number, o.labels.Add, o.labels.Remove
 	switch {
 	case remove == "":
-		return []step{s.addLabels(n, []string{add})}
+		return []step{w.addLabels(n, []string{add})}
 	case add == "":
-		return []step{s.removeLabel(n, labelAsOn(o.pr, remove))}
+		return []step{w.removeLabel(n, labelAsOn(o.pr, remove))}
 	}
 	var now lifecycle.PR
-	read := s.readOpen(n, &now, nil)
+	read := w.readOpen(n, &now, nil)
 	write := step{request: reqSetLabels, send: func(ctx context.Context) error {
-		return s.gh.SetLabels(ctx, n, union(without(now.Labels, []string{remove}), []string{add}))
+		return w.gh.SetLabels(ctx, n, union(without(now.Labels, []string{remove}), []string{add}))
 	}}
 	return []step{read, write}
 }
@@ -515,4 +540,132 @@ func (o Outcome) String() string {
 		return name
 	}
 	return fmt.Sprintf("Outcome(%d)", int(o))
+}
+
+// reopenSteps reopen a wrongly closed PR: a fresh read (open again since
+// the listing: left alone), our comment with its marker, the stale and
+// close-pr-label off (an open PR with an old stale label would be closed
+// again at once), then the reopening. Every step is safe to stop after: the
+// marker after the close tells the next run's audit to finish (no second
+// comment), and once the reopening follows the marker the PR is never
+// audited again. Two runs at once: the one whose read comes after the
+// other's reopening leaves it; copies of the comment are deleted by the
+// read-back of this run's notices (duplicateOps), as for the stale notice.
+func (w *writer) reopenSteps(o *op) []step {
+	n := o.pr.Number
+	now := o.pr
+	read := step{request: reqPull, send: func(ctx context.Context) error {
+		pr, open, err := w.gh.PullNow(ctx, n)
+		switch {
+		case err != nil:
+			return err
+		case open:
+			return &leftAlone{reason: ReasonReopenedSince}
+		}
+		if r, kept := lifecycle.Kept(pr, w.pol); kept {
+			return &leftAlone{reason: r} // locked or exempt since the listing, or by its assignees
+		}
+		now = pr
+		return nil
+	}}
+	steps := []step{read}
+	if o.audit == nil || o.audit.ReopenPostedAt.IsZero() {
+		steps = append(steps, w.comment(n, func() string {
+			v := w.vars(*o)
+			if o.audit != nil {
+				v.DaysWaiting = daysSince(o.audit.Turn.Since, o.audit.ClosedAt)
+			}
+			return notice.Body(notice.Render(w.cfg.ReopenMessage, v), notice.ReopenMarker())
+		}))
+	}
+	drop := []string{w.pol.StaleLabel}
+	if w.cfg.CloseLabel != "" {
+		drop = append(drop, w.cfg.CloseLabel)
+	}
+	labels := step{request: reqLabelWrite,
+		when: func() bool { return len(without(now.Labels, drop)) < len(now.Labels) },
+		send: func(ctx context.Context) error {
+			want := without(now.Labels, drop)
+			if removed := without(now.Labels, want); len(removed) == 1 {
+				return w.gh.RemoveLabel(ctx, n, removed[0])
+			}
+			return w.gh.SetLabels(ctx, n, nonNil(want))
+		}}
+	reopen := step{request: reqReopen, send: func(ctx context.Context) error { return w.gh.Reopen(ctx, n) }}
+	return append(steps, labels, reopen)
+}
+
+// createDashboardSteps create the issue with its label and markers in one
+// request, so it is found from the moment it exists, then list again: an
+// answer lost on the way back may hide an issue GitHub created, and a
+// concurrent run may have created one too.
+func (w *writer) createDashboardSteps(o *op) []step {
+	d := o.issue
+	create := step{request: reqCreateIssue,
+		preview: func() string {
+			return fmt.Sprintf("dashboard issue: the body a real run would create %q with:\n%s", w.cfg.DashboardIssue, d.body)
+		},
+		send: func(ctx context.Context) error {
+			created, err := w.gh.CreateIssue(ctx, w.cfg.DashboardIssue, d.body, []string{dashboard.Label})
+			if api.IsStop(err) {
+				return fmt.Errorf("create the dashboard issue: %w", err)
+			}
+			d.created, d.createErr = created, err
+			o.pr.Number, o.pr.URL = created.Number, created.URL
+			return nil
+		}}
+	relist := step{request: reqIssuesAgain, send: func(ctx context.Context) error { return w.afterCreate(ctx, o) }}
+	return []step{create, relist}
+}
+
+// editIssue writes a dashboard issue's body, closing it when close is set
+// (a duplicate).
+func (w *writer) editIssue(o *op, body string, close bool) step {
+	n := o.pr.Number
+	st := step{request: reqEditIssue, send: func(ctx context.Context) error {
+		if err := w.gh.EditIssue(ctx, n, body, close); err != nil {
+			return fmt.Errorf("update the dashboard issue #%d: %w", n, err)
+		}
+		return nil
+	}}
+	if !close {
+		st.preview = func() string {
+			return fmt.Sprintf("dashboard issue: the body a real run would write to #%d:\n%s", n, body)
+		}
+	}
+	return st
+}
+
+// vars are the placeholders' values in the texts posted on a PR.
+func (w *writer) vars(p op) notice.Vars {
+	v := notice.Vars{
+		Author:          p.pr.Author,
+		DaysInactive:    daysSince(p.d.InactiveSince, w.now),
+		DaysBeforeStale: w.pol.DaysBeforeStale,
+		DaysBeforeClose: w.pol.DaysBeforeClose,
+		CloseDate:       p.d.CloseAt,
+		StaleLabel:      w.pol.StaleLabel,
+		Labels:          p.pr.Labels,
+	}
+	if p.out == Nudged && (p.pr.AuthorBot || lifecycle.IsBotLogin(p.pr.Author) || lifecycle.ContainsFold(w.pol.BotAccounts, p.pr.Author)) {
+		// No bot is ever mentioned in a nudge: a mention of @Copilot can
+		// start the coding agent. (Pending reviewers hold no bot.)
+		v.Author = ""
+	}
+	if p.act != nil {
+		v.Reviewers = p.act.PendingReviewers
+		// On the author's turn the clock runs from the author's last
+		// action when that is later than the turn's start: the notice's
+		// numbers say what the rules counted.
+		clock := p.act.Turn.ClockFrom()
+		v.DaysWaiting = daysSince(clock, w.now)
+		v.TurnSince, v.TurnBy, v.TurnByReview = clock, p.act.Turn.By, p.act.Turn.ByReview
+		v.TurnLabel, v.TurnConflict = p.act.Turn.Label, p.act.Turn.Conflict
+		if p.out == Closed {
+			// Our mark and notice are not activity: count from the last
+			// thing a person did, or from the PR's creation.
+			v.DaysInactive = daysSince(lifecycle.Later(p.pr.CreatedAt, p.act.LastPersonAt), w.now)
+		}
+	}
+	return v
 }

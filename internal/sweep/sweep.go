@@ -47,11 +47,11 @@ type sweeper struct {
 	selfAsked bool
 	selfErr   error
 
-	draftRefused  error          // GitHub refused a draft conversion to this token: no more tries
 	causes        map[string]int // each failure's cause (failCause) and the first PR that failed with it
 	saidCancelled bool           // the log said the run was cancelled, at the first PR not reached
 
 	book       *book               // where every open PR listed stands, for the queue views (queue.go)
+	w          *writer             // every operation's request steps (steps.go)
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
 
@@ -62,6 +62,17 @@ type sweeper struct {
 	render func(Result) string // the dashboard issue's content (WithDashboard); nil: none
 
 	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
+}
+
+// newSweeper is a run's sweeper with its stages wired: the book the
+// decisions go to, the writer whose steps the executor sends.
+func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweeper {
+	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
+	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
+	s.book = newBook(s.pol, now, s.needTurn())
+	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity, afterCreate: s.dashboardCreated,
+		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }}
+	return s
 }
 
 type planned struct {
@@ -76,12 +87,10 @@ type planned struct {
 // It never returns an error: every problem is in the Result (Failed PRs,
 // Stopped), so the summary can always be written.
 func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger, opts ...Option) Result {
-	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
+	s := newSweeper(gh, cfg, now, log)
 	for _, o := range opts {
 		o(s)
 	}
-	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
-	s.book = newBook(s.pol, now, s.needTurn())
 	s.quietStart()
 	release := s.holdDashboard()
 	s.run(ctx)

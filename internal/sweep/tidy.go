@@ -268,7 +268,7 @@ func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]Comment
 				seen[c.ID] = c
 			}
 		}
-		if len(fresh) == s.posted && prev == nil || sameIDs(prev, fresh) {
+		if len(fresh) == s.w.posted && prev == nil || sameIDs(prev, fresh) {
 			return fresh, nil
 		}
 		prev = fresh
