@@ -21,7 +21,7 @@ import (
 // assuming none leads to different decisions; then it reads the history
 // again with the answers.
 func (s *sweeper) summarize(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event) (lifecycle.Activity, error) {
-	o := s.pol.Options(s.self)
+	o := s.pol.Options(s.id.logins())
 	o.Access = s.access
 	act := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
 	if len(act.Unsure) == 0 || s.accessRefused || !s.accessMatters(pr, events, o) {

@@ -22,7 +22,7 @@ import (
 // stays in doubt. A failed read fails the PR: left untouched this run,
 // never closed; a stop stops the run.
 func (s *sweeper) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event, act lifecycle.Activity) (lifecycle.Activity, error) {
-	o := s.pol.Options(s.self)
+	o := s.pol.Options(s.id.logins())
 	o.Access = s.access
 	bots := o
 	bots.AssumeOnlyBots = true

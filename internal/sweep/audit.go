@@ -138,11 +138,11 @@ func (s *sweeper) auditOne(ctx context.Context, c ClosedListed) (o op, ok bool, 
 		}
 		events = append(older, events...)
 	}
-	if err := s.learnSelf(ctx, events); err != nil {
+	if err := s.id.learnFor(ctx, events, s.pol.StaleLabel); err != nil {
 		return op{}, false, s.auditFailed(c.PR, err)
 	}
 	s.noteNotices(c.PR.Number, events)
-	audit := lifecycle.AuditClose(c.PR, events, lifecycle.AuditPolicy{StaleLabel: s.pol.StaleLabel, CloseLabel: s.cfg.CloseLabel, Self: s.self})
+	audit := lifecycle.AuditClose(c.PR, events, lifecycle.AuditPolicy{StaleLabel: s.pol.StaleLabel, CloseLabel: s.cfg.CloseLabel, Self: s.id.logins()})
 	if audit.Kind == lifecycle.NotStaleClose || audit.Reopened {
 		return op{}, false, nil
 	}

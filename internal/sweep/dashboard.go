@@ -110,10 +110,10 @@ func (s *sweeper) ourDashboards(ctx context.Context) ([]api.Issue, error) {
 	if len(list) == 0 {
 		return nil, nil
 	}
-	if err := s.knowSelf(ctx); err != nil {
+	if err := s.id.learn(ctx); err != nil {
 		return nil, fmt.Errorf("dashboard issue left alone: %w", err)
 	}
-	return dashboard.Ours(list, s.self[0]), nil
+	return dashboard.Ours(list, s.id.login), nil
 }
 
 // dashboardOps are a plan's operations; the items of an update that writes

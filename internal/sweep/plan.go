@@ -196,7 +196,7 @@ func (s *sweeper) walk(ctx context.Context, steps []step) error {
 // the real run would count it, so the dry run stops where the real run
 // would and reports what it would reach.
 func (s *sweeper) refuse(ctx context.Context, st step) error {
-	if st.posts && len(s.self) == 0 && !s.selfAsked && s.gh.WroteAs() == "" {
+	if st.posts && s.id.login == "" && !s.id.asked && s.gh.WroteAs() == "" {
 		// The real run learns who it is from its first comment, at no
 		// extra request; the dry run asks. A listing page has usually
 		// named the viewer already, and then asking sends nothing: the
@@ -205,7 +205,8 @@ func (s *sweeper) refuse(ctx context.Context, st step) error {
 		before := s.gh.Usage().Requests
 		login, err := s.gh.Viewer(ctx)
 		if err == nil {
-			s.selfAsked, s.self = true, []string{login}
+			s.id.asked = true
+			s.id.told(login)
 			if s.gh.Usage().Requests > before {
 				return nil
 			}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
@@ -21,13 +20,13 @@ type Logger interface {
 }
 
 type sweeper struct {
-	gh   GitHub
-	cfg  config.Config
-	pol  lifecycle.Policy
-	now  time.Time
-	log  Logger
-	self []string // the login the token writes as, once GitHub has told
-	res  Result
+	gh  GitHub
+	cfg config.Config
+	pol lifecycle.Policy
+	now time.Time
+	log Logger
+	id  *identity // who the token acts as (identity.go)
+	res Result
 
 	firstPost time.Time
 	posts     int // comments this run tried to post
@@ -40,15 +39,10 @@ type sweeper struct {
 	// hist holds each listed open PR's history as its page gave it; a PR
 	// whose history reaches further back is read to its start when a
 	// decision needs it (activity).
-	hist map[int]Listed
-	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
-	// Who we are is asked of GitHub once per run (selfAsked), when first
-	// needed; selfErr is why GitHub did not tell.
-	selfAsked bool
-	selfErr   error
-
-	causes        map[string]int // each failure's cause (failCause) and the first PR that failed with it
-	saidCancelled bool           // the log said the run was cancelled, at the first PR not reached
+	hist          map[int]Listed
+	acts          map[int]lifecycle.Activity // each PR's history summarised, once per run
+	causes        map[string]int             // each failure's cause (failCause) and the first PR that failed with it
+	saidCancelled bool                       // the log said the run was cancelled, at the first PR not reached
 
 	book       *book               // where every open PR listed stands, for the queue views (queue.go)
 	w          *writer             // every operation's request steps (steps.go)
@@ -67,7 +61,8 @@ type sweeper struct {
 // newSweeper is a run's sweeper with its stages wired: the book the
 // decisions go to, the writer whose steps the executor sends.
 func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweeper {
-	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
+	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log},
+		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.book = newBook(s.pol, now, s.needTurn())
 	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity, afterCreate: s.dashboardCreated,
@@ -106,8 +101,8 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 	}
 	s.keepDashboard(ctx)
 	switch {
-	case len(s.self) > 0:
-		s.res.Self = s.self[0]
+	case s.id.login != "":
+		s.res.Self = s.id.login
 	default:
 		s.res.Self = gh.WroteAs()
 	}
@@ -323,68 +318,6 @@ func commentEvents(cs []Comment) []lifecycle.Event {
 // stalepr's own markers cannot be told from anyone else's.
 var errIdentityUnknown = errors.New("could not learn who the token acts as")
 
-// learnSelf makes sure stalepr knows who it is before it reads events that
-// depend on it: only comments by the token's own login carry our markers
-// (the workflow's GITHUB_TOKEN writes as github-actions[bot], an app's
-// token as its own bot, a personal token as its user), never those of
-// another bot or of a person quoting one; and the stale label's own changes
-// are ours or someone else's mark. GitHub is asked once per run, and only
-// when such an event shows up (a comment this run posted tells for free).
-// When it does not answer, every PR whose history holds one fails with
-// errIdentityUnknown and is left as it is: read wrong, our own notice would
-// count as a person's comment and un-stale it, or a quote would close it.
-func (s *sweeper) learnSelf(ctx context.Context, events []lifecycle.Event) error {
-	if len(s.self) > 0 || !s.needsSelf(events) {
-		return nil
-	}
-	return s.knowSelf(ctx)
-}
-
-// knowSelf learns who the token acts as, asking GitHub once per run at
-// most; the error says why it is not known.
-func (s *sweeper) knowSelf(ctx context.Context) error {
-	if len(s.self) > 0 {
-		return nil
-	}
-	if login := s.gh.WroteAs(); login != "" {
-		// GitHub named the author of a comment this run posted.
-		s.self, s.selfErr = []string{login}, nil
-		return nil
-	}
-	if s.selfAsked {
-		return s.selfErr // GitHub did not tell; once per run
-	}
-	s.selfAsked = true
-	login, err := s.gh.Viewer(ctx)
-	switch {
-	case err == nil:
-		s.self, s.selfErr = []string{login}, nil
-		return nil
-	case api.IsStop(err):
-		s.selfErr = err // the run stops: nothing more is decided
-		return err
-	}
-	s.log.Printf("could not learn who the token acts as: the pull requests whose history holds a stalepr marker or stale label are left untouched this run: %s", err)
-	s.selfErr = fmt.Errorf("%w, so stalepr's own markers cannot be told from a quote: left untouched, the next run asks again (%w)", errIdentityUnknown, err)
-	return s.selfErr
-}
-
-// needsSelf reports whether reading events needs to know who stalepr is: a
-// comment carries one of its markers, or the stale label was added or
-// removed, whoever did it.
-func (s *sweeper) needsSelf(events []lifecycle.Event) bool {
-	for _, e := range events {
-		switch {
-		case e.Actor == "":
-		case e.Notice != lifecycle.NoNotice, e.Kind == lifecycle.CommentDeleted:
-			return true // a marker, or a deleted comment, is ours only if its author is our identity
-		case (e.Kind == lifecycle.Labeled || e.Kind == lifecycle.Unlabeled) && strings.EqualFold(e.Label, s.pol.StaleLabel):
-			return true
-		}
-	}
-	return false
-}
-
 // listed reports whether the open listing gave the PR's history.
 func (s *sweeper) listed(n int) bool {
 	_, ok := s.hist[n]
@@ -410,7 +343,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 		}
 	}
 	events := l.History
-	if err := s.learnSelf(ctx, events); err != nil {
+	if err := s.id.learnFor(ctx, events, s.pol.StaleLabel); err != nil {
 		return lifecycle.Activity{}, err
 	}
 	s.noteNotices(pr.Number, events)
@@ -667,9 +600,7 @@ func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 			pg.Unread += pg.Total - got
 		}
 		s.res.Unread += pg.Unread
-		if len(s.self) == 0 && pg.Viewer != "" {
-			s.self = []string{pg.Viewer} // who the token acts as, told by the page
-		}
+		s.id.told(pg.Viewer) // who the token acts as, when the page names it
 		for _, l := range listed {
 			if s.seen[l.PR.Number] && !s.newer(l) {
 				continue

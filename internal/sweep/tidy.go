@@ -141,7 +141,7 @@ func (s *sweeper) duplicateOps(ctx context.Context) []op {
 	}
 	groups := map[key][]ourNotice{}
 	for _, n := range s.notices {
-		if lifecycle.ContainsFold(s.self, n.actor) {
+		if lifecycle.ContainsFold(s.id.logins(), n.actor) {
 			k := key{n.issue, n.kind}
 			groups[k] = append(groups[k], n)
 		}
@@ -256,14 +256,14 @@ func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]Comment
 		if err != nil {
 			return nil, err
 		}
-		if err := s.learnSelf(ctx, commentEvents(comments)); err != nil {
+		if err := s.id.learnFor(ctx, commentEvents(comments), s.pol.StaleLabel); err != nil {
 			return nil, err
 		}
 		// since filters on updated_at: an old notice edited meanwhile is
 		// not a duplicate of a fresh one.
 		var fresh []Comment
 		for _, c := range comments {
-			if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && lifecycle.ContainsFold(s.self, c.Event.Actor) {
+			if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && lifecycle.ContainsFold(s.id.logins(), c.Event.Actor) {
 				fresh = append(fresh, c)
 				seen[c.ID] = c
 			}
