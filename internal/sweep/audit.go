@@ -127,7 +127,7 @@ func (s *sweeper) auditOps(ctx context.Context) ([]op, error) {
 // failed.
 func (s *sweeper) auditOne(ctx context.Context, c ClosedListed) (o op, ok bool, err error) {
 	if c.Err != nil {
-		s.fail(c.PR, c.Err)
+		s.x.fail(c.PR, c.Err)
 		return op{}, false, nil
 	}
 	events := c.History
@@ -178,6 +178,6 @@ func (s *sweeper) auditFailed(pr lifecycle.PR, err error) error {
 	if api.IsStop(err) {
 		return err
 	}
-	s.fail(pr, err)
+	s.x.fail(pr, err)
 	return nil
 }

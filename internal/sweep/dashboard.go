@@ -64,20 +64,20 @@ func (s *sweeper) keepDashboard(ctx context.Context) {
 		return
 	}
 	if why := s.dashboardUnseen(); why != "" {
-		s.record(s.dashboardItem(api.Issue{}, DashboardLeftAlone, why))
+		s.x.record(s.dashboardItem(api.Issue{}, DashboardLeftAlone, why))
 		return
 	}
 	ours, err := s.ourDashboards(ctx)
 	if err != nil {
-		s.failItem(s.dashboardItem(api.Issue{}, Failed, ""), err)
+		s.x.failItem(s.dashboardItem(api.Issue{}, Failed, ""), err)
 		return
 	}
 	content := s.render(s.res)
 	ops := s.dashboardOps(dashboard.Decide(ours, content, s.now), 0)
-	s.apply(ctx, ops)
+	s.x.apply(ctx, ops)
 	for _, o := range ops {
 		if o.issue.after != nil {
-			s.apply(ctx, s.dashboardOps(dashboard.Decide(o.issue.after, content, s.now), o.pr.Number))
+			s.x.apply(ctx, s.dashboardOps(dashboard.Decide(o.issue.after, content, s.now), o.pr.Number))
 		}
 	}
 }
@@ -133,10 +133,10 @@ func (s *sweeper) dashboardOps(p dashboard.Plan, created int) []op {
 		ops = append(ops, s.dashboardOp(DashboardEdited, p.Issue, p.Body))
 	case dashboard.UpToDate:
 		if p.Issue.Number != created {
-			s.record(s.dashboardItem(p.Issue, DashboardUpToDate, ""))
+			s.x.record(s.dashboardItem(p.Issue, DashboardUpToDate, ""))
 		}
 	case dashboard.LeftAlone:
-		s.record(s.dashboardItem(p.Issue, DashboardLeftAlone, lifecycle.Reason(p.Reason)))
+		s.x.record(s.dashboardItem(p.Issue, DashboardLeftAlone, lifecycle.Reason(p.Reason)))
 	}
 	return ops
 }
@@ -146,7 +146,7 @@ func (s *sweeper) dashboardOp(out Outcome, is api.Issue, body string) op {
 }
 
 func (s *sweeper) dashboardItem(is api.Issue, out Outcome, why lifecycle.Reason) Item {
-	it := s.item(s.dashboardOp(out, is, ""))
+	it := s.x.item(s.dashboardOp(out, is, ""))
 	it.Outcome, it.Reason = out, why
 	return it
 }

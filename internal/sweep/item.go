@@ -12,35 +12,35 @@ import (
 // What an operation's texts and its reported Item say of a PR, and the
 // label-set arithmetic its steps use.
 
-func (s *sweeper) item(p op) Item {
+func (x *executor) item(p op) Item {
 	it := Item{
 		Number: p.pr.Number, Title: p.pr.Title, URL: p.pr.URL,
 		Action: p.d.Action, Reason: p.d.Reason,
-		LastActivity: p.d.InactiveSince, InactiveDays: daysSince(p.d.InactiveSince, s.now),
-		CloseAt:   s.pol.Due(p.d.CloseAt, s.now), // a close a quiet period holds: at its end
+		LastActivity: p.d.InactiveSince, InactiveDays: daysSince(p.d.InactiveSince, x.now),
+		CloseAt:   x.pol.Due(p.d.CloseAt, x.now), // a close a quiet period holds: at its end
 		Dashboard: p.issue != nil,
 	}
 	return it
 }
 
-func (s *sweeper) fail(pr lifecycle.PR, err error) {
-	s.failItem(Item{Number: pr.Number, Title: pr.Title, URL: pr.URL, Action: lifecycle.Skip}, err)
+func (x *executor) fail(pr lifecycle.PR, err error) {
+	x.failItem(Item{Number: pr.Number, Title: pr.Title, URL: pr.URL, Action: lifecycle.Skip}, err)
 }
 
 // failItem records a PR left untouched because of err. (ghapi keeps the
 // token out of every error it returns.)
-func (s *sweeper) failItem(it Item, err error) {
+func (x *executor) failItem(it Item, err error) {
 	it.Err, it.Outcome = err.Error(), Failed
 	cause := failCause(it)
-	if s.causes == nil {
-		s.causes = map[string]int{}
+	if x.causes == nil {
+		x.causes = map[string]int{}
 	}
-	if first, ok := s.causes[cause]; ok {
+	if first, ok := x.causes[cause]; ok {
 		it.SameAs = first
 	} else {
-		s.causes[cause] = it.Number
+		x.causes[cause] = it.Number
 	}
-	s.record(it)
+	x.record(it)
 }
 
 // failCause is a failure's error less the PR's own number (in "#12" and

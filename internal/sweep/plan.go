@@ -54,7 +54,7 @@ func (s *sweeper) plan(decided []planned) []op {
 			ops = append(ops, op{out: out, pr: p.pr, d: p.d, act: p.act})
 			continue
 		}
-		it := s.item(op{pr: p.pr, d: p.d})
+		it := s.x.item(op{pr: p.pr, d: p.d})
 		switch {
 		case p.d.Action == lifecycle.Skip:
 			it.Outcome = Skipped
@@ -64,22 +64,24 @@ func (s *sweeper) plan(decided []planned) []op {
 			s.res.Items = append(s.res.Items, it)
 		}
 	}
-	return s.paceNudges(ops)
+	ops, s.res.NudgesPaced = paceNudges(ops, s.cfg.NudgesPerRun)
+	return ops
 }
 
-// paceNudges keeps the review nudges within review-nudges-per-run, those
-// longest on the reviewers' turn first: a backlog's nudges (the first run
-// with the nudge on) are spread over the runs after instead of landing in
-// the reviewers' inboxes at once. The others wait, due, for the next run.
-func (s *sweeper) paceNudges(ops []op) []op {
+// paceNudges keeps the review nudges within perRun (review-nudges-per-run),
+// those longest on the reviewers' turn first: a backlog's nudges (the first
+// run with the nudge on) are spread over the runs after instead of landing
+// in the reviewers' inboxes at once. The others wait, due, for the next
+// run; paced counts them.
+func paceNudges(ops []op, perRun int) (kept []op, paced int) {
 	var nudges []int
 	for i, o := range ops {
 		if o.out == Nudged {
 			nudges = append(nudges, i)
 		}
 	}
-	if len(nudges) <= s.cfg.NudgesPerRun {
-		return ops
+	if len(nudges) <= perRun {
+		return ops, 0
 	}
 	since := func(i int) time.Time {
 		if a := ops[i].act; a != nil {
@@ -89,99 +91,117 @@ func (s *sweeper) paceNudges(ops []op) []op {
 	}
 	sort.SliceStable(nudges, func(a, b int) bool { return since(nudges[a]).Before(since(nudges[b])) })
 	wait := map[int]bool{}
-	for _, i := range nudges[s.cfg.NudgesPerRun:] {
+	for _, i := range nudges[perRun:] {
 		wait[i] = true
 	}
-	s.res.NudgesPaced = len(wait)
-	kept := ops[:0]
 	for i, o := range ops {
 		if !wait[i] {
 			kept = append(kept, o)
 		}
 	}
-	return kept
+	return kept, len(wait)
+}
+
+// executor runs the operations of a plan: the one place a run's writes
+// are sent from (by the writer's steps), within the budget, refused in a
+// dry run, logged, and recorded in the result and the book.
+type executor struct {
+	gh   GitHub
+	cfg  config.Config
+	pol  lifecycle.Policy
+	now  time.Time
+	log  Logger
+	w    *writer
+	book *book
+	id   *identity
+	res  *Result
+
+	firstPost     time.Time
+	posts         int            // comments this run tried to post (the end of the run reads them back)
+	causes        map[string]int // each failure's cause (failCause) and the first PR that failed with it
+	saidCancelled bool           // the log said the run was cancelled, at the first PR not reached
 }
 
 // apply runs a plan, in outcome order: the one executor of the sweep's
 // writes. The budget, the dry run, logging, stopping and failures are
 // handled here, once (the transport paces the writes and stays the last
 // guard of the budget).
-func (s *sweeper) apply(ctx context.Context, ops []op) {
+func (x *executor) apply(ctx context.Context, ops []op) {
 	sort.SliceStable(ops, func(i, j int) bool { return ops[i].out < ops[j].out })
 	for i := range ops {
-		s.execute(ctx, &ops[i])
+		x.execute(ctx, &ops[i])
 	}
 }
 
 // execute runs one operation's steps, once the budget pays for all of
 // them: a run never stops half-way through an operation for want of
 // requests.
-func (s *sweeper) execute(ctx context.Context, o *op) {
-	if s.res.Stopped != nil && !o.bounded() {
-		s.notReached(*o)
+func (x *executor) execute(ctx context.Context, o *op) {
+	if x.res.Stopped != nil && !o.bounded() {
+		x.notReached(*o)
 		return
 	}
 	if err := ctx.Err(); err != nil {
-		s.stopOn(err)
-		s.notReached(*o)
+		x.stopOn(err)
+		x.notReached(*o)
 		return
 	}
-	steps := s.w.steps(o)
-	if err := s.afford(*o, steps); err != nil {
-		s.stopOn(err)
-		s.notReached(*o)
+	steps := x.w.steps(o)
+	if err := x.afford(*o, steps); err != nil {
+		x.stopOn(err)
+		x.notReached(*o)
 		return
 	}
-	err := s.walk(ctx, steps)
-	it := s.item(*o) // after the steps, which may have named the issue they created
+	err := x.walk(ctx, steps)
+	it := x.item(*o) // after the steps, which may have named the issue they created
 	la, alone := asLeftAlone(err)
 	switch {
 	case err == nil:
-		s.done(*o, it)
+		x.done(*o, it)
 	case alone:
 		it.Outcome, it.Action, it.Reason = Skipped, lifecycle.Skip, la.reason
-		s.record(it)
+		x.record(it)
 	case o.issue != nil:
 		// The dashboard's failure, a stop or a refusal included, is its
 		// own: the sweep's work stands, and the run ends with a warning.
-		s.failItem(it, err)
+		x.failItem(it, err)
 	case api.IsStop(err):
-		s.stopOn(err)
-		s.notReached(*o)
+		x.stopOn(err)
+		x.notReached(*o)
 	default:
-		s.failItem(it, err)
-		if errors.Is(err, api.ErrWriteRefused) && s.res.Stopped == nil {
+		x.failItem(it, err)
+		if errors.Is(err, api.ErrWriteRefused) && x.res.Stopped == nil {
 			// Every later write would be refused too: stop rather than
 			// spend the run's requests on the same answer.
-			s.res.Stopped = &WriteRefusedError{Err: err}
-			s.log.Printf("stopping: GitHub refused the first write for want of permission; every later write would be refused too")
+			x.res.Stopped = &WriteRefusedError{Err: err}
+			x.log.Printf("stopping: GitHub refused the first write for want of permission; every later write would be refused too")
 		}
 	}
 }
 
 // walk sends an operation's steps in order. A dry run sends the reads and
 // refuses the writes (and the reads that only a write makes true).
-func (s *sweeper) walk(ctx context.Context, steps []step) error {
+func (x *executor) walk(ctx context.Context, steps []step) error {
 	for _, st := range steps {
 		if st.when != nil && !st.when() {
 			continue
 		}
 		if st.posts {
-			if s.posts == 0 {
-				s.firstPost = s.now
+			if x.posts == 0 {
+				x.firstPost = x.now
 			}
-			s.posts++ // tried: the end of the run reads back what it posted
+			x.posts++ // tried: the end of the run reads back what it posted
 		}
 		ctx := ctx
 		if st.reserve {
 			ctx = api.MayUseReserve(ctx)
 		}
 		var err error
-		if (st.write || st.afterWrite) && s.cfg.DebugOnly {
+		if (st.write || st.afterWrite) && x.cfg.DebugOnly {
 			if st.preview != nil {
-				s.log.Printf("%s", st.preview())
+				x.log.Printf("%s", st.preview())
 			}
-			err = s.refuse(ctx, st)
+			err = x.refuse(ctx, st)
 		} else {
 			err = st.send(ctx)
 		}
@@ -195,19 +215,19 @@ func (s *sweeper) walk(ctx context.Context, steps []step) error {
 // refuse is a dry run's write: not sent, but counted against the budget as
 // the real run would count it, so the dry run stops where the real run
 // would and reports what it would reach.
-func (s *sweeper) refuse(ctx context.Context, st step) error {
-	if st.posts && s.id.login == "" && !s.id.asked && s.gh.WroteAs() == "" {
+func (x *executor) refuse(ctx context.Context, st step) error {
+	if st.posts && x.id.login == "" && !x.id.asked && x.gh.WroteAs() == "" {
 		// The real run learns who it is from its first comment, at no
 		// extra request; the dry run asks. A listing page has usually
 		// named the viewer already, and then asking sends nothing: the
 		// comment is refused and counted as any write. Only a question
 		// sent takes the comment's place in the count.
-		before := s.gh.Usage().Requests
-		login, err := s.gh.Viewer(ctx)
+		before := x.gh.Usage().Requests
+		login, err := x.gh.Viewer(ctx)
 		if err == nil {
-			s.id.asked = true
-			s.id.told(login)
-			if s.gh.Usage().Requests > before {
+			x.id.asked = true
+			x.id.told(login)
+			if x.gh.Usage().Requests > before {
 				return nil
 			}
 		}
@@ -215,59 +235,59 @@ func (s *sweeper) refuse(ctx context.Context, st step) error {
 			return err
 		}
 	}
-	if err := s.gh.RefuseWrite(ctx, st.n); err != nil {
+	if err := x.gh.RefuseWrite(ctx, st.n); err != nil {
 		return err
 	}
-	s.res.WouldSend += st.n
+	x.res.WouldSend += st.n
 	return nil
 }
 
 // done records and logs an operation performed (or, in a dry run, one that
 // would have been).
-func (s *sweeper) done(o op, it Item) {
+func (x *executor) done(o op, it Item) {
 	it.Outcome = o.out
 	if o.issue == nil && o.out != NudgeLabeled && o.out != TurnLabeled {
-		s.book.acted(o)
+		x.book.acted(o)
 	}
-	s.record(it)
+	x.record(it)
 }
 
 // record reports an item and logs it: a PR's goes into Result.Items, the
 // dashboard issue's into Result.Dashboard.
-func (s *sweeper) record(it Item) {
+func (x *executor) record(it Item) {
 	if it.Dashboard {
-		s.res.Dashboard = append(s.res.Dashboard, it)
+		x.res.Dashboard = append(x.res.Dashboard, it)
 	} else {
-		s.res.Items = append(s.res.Items, it)
+		x.res.Items = append(x.res.Items, it)
 	}
-	s.log.PR(it)
+	x.log.PR(it)
 }
 
 // notReached counts a PR the run stopped before.
-func (s *sweeper) notReached(o op) {
+func (x *executor) notReached(o op) {
 	if o.issue != nil {
-		it := s.item(o)
+		it := x.item(o)
 		it.Outcome, it.Reason = DashboardLeftAlone, ReasonDashboardCancelled
-		s.record(it)
+		x.record(it)
 	}
 	if o.bounded() {
 		return // not one of the PRs that need work
 	}
-	s.res.Left++
-	if s.res.LeftBy == nil {
-		s.res.LeftBy = map[Outcome]int{}
+	x.res.Left++
+	if x.res.LeftBy == nil {
+		x.res.LeftBy = map[Outcome]int{}
 	}
-	s.res.LeftBy[o.out]++
-	if errors.Is(s.res.Stopped, context.Canceled) && !s.saidCancelled {
+	x.res.LeftBy[o.out]++
+	if errors.Is(x.res.Stopped, context.Canceled) && !x.saidCancelled {
 		// One line, not one per PR: the end of the run counts them.
-		s.saidCancelled = true
-		s.log.Printf("#%d not reached: the run was cancelled; nor is any pull request after it, all left for the next run", o.pr.Number)
+		x.saidCancelled = true
+		x.log.Printf("#%d not reached: the run was cancelled; nor is any pull request after it, all left for the next run", o.pr.Number)
 	}
 }
 
 // afford says whether the budget pays for an operation's steps, keeping
 // what the read-back of this run's notices will need.
-func (s *sweeper) afford(o op, steps []step) error {
+func (x *executor) afford(o op, steps []step) error {
 	if o.bounded() {
 		// A duplicate's deletion may use rate-limit-reserve, which
 		// RequestsLeft keeps out; the dashboard's requests were set aside
@@ -275,11 +295,11 @@ func (s *sweeper) afford(o op, steps []step) error {
 		// the limit's end.
 		return nil
 	}
-	left := s.gh.RequestsLeft()
-	if left < 0 || left >= cost(steps)+s.dedupeReserve(posts(steps)) {
+	left := x.gh.RequestsLeft()
+	if left < 0 || left >= cost(steps)+x.dedupeReserve(posts(steps)) {
 		return nil
 	}
-	if u := s.gh.Usage(); u.RateRemaining >= 0 && u.RateRemaining-s.cfg.RateLimitReserve <= left {
+	if u := x.gh.Usage(); u.RateRemaining >= 0 && u.RateRemaining-x.cfg.RateLimitReserve <= left {
 		return api.RateReserve
 	}
 	return api.Budget
@@ -287,30 +307,30 @@ func (s *sweeper) afford(o op, steps []step) error {
 
 // costOf is the number of requests an operation sends at most: its steps,
 // for a PR whose activity the run read (known) or did not.
-func (s *sweeper) costOf(out Outcome, known bool) int {
+func (x *executor) costOf(out Outcome, known bool) int {
 	o := op{out: out}
 	if known {
 		o.act = &lifecycle.Activity{}
 	}
-	return cost(s.w.steps(&o))
+	return cost(x.w.steps(&o))
 }
 
 // need is what an operation on a PR whose timeline was read needs: its
 // steps and what must stay unspent after them.
-func (s *sweeper) need(out Outcome) int {
+func (x *executor) need(out Outcome) int {
 	o := op{out: out, act: &lifecycle.Activity{}}
-	steps := s.w.steps(&o)
-	return cost(steps) + s.dedupeReserve(posts(steps))
+	steps := x.w.steps(&o)
+	return cost(steps) + x.dedupeReserve(posts(steps))
 }
 
 // costOfDecision is what a decision will spend: its operation's steps, or
 // for NeedDetail the timeline and a mark after it (the likeliest writes).
-func (s *sweeper) costOfDecision(a lifecycle.Action) int {
+func (x *executor) costOfDecision(a lifecycle.Action) int {
 	if a == lifecycle.NeedDetail {
-		return reqTimeline.n + s.costOf(Marked, true)
+		return reqTimeline.n + x.costOf(Marked, true)
 	}
 	if out, ok := outcomeOf[a]; ok {
-		return s.costOf(out, false)
+		return x.costOf(out, false)
 	}
 	return 0
 }
@@ -318,11 +338,11 @@ func (s *sweeper) costOfDecision(a lifecycle.Action) int {
 // dedupeReserve is what must stay unspent after an operation (one that
 // posts, or any once the run has posted), so the run can still read back
 // its notices and find a concurrent run's duplicate.
-func (s *sweeper) dedupeReserve(posting bool) int {
-	if !posting && s.posts == 0 {
+func (x *executor) dedupeReserve(posting bool) int {
+	if !posting && x.posts == 0 {
 		return 0
 	}
-	return 1 + (s.posts+1)/100
+	return 1 + (x.posts+1)/100
 }
 
 // Reads a run sends before any operation, as MinBudget counts them.
@@ -339,13 +359,13 @@ var (
 func MinBudget(cfg config.Config) int {
 	s := newSweeper(nil, cfg, time.Time{}, nil)
 	reads := reqListing.n
-	most := s.need(Unstaled)
+	most := s.x.need(Unstaled)
 	if s.pol.DaysBeforeStale >= 0 {
 		reads += reqListing.n
-		most = max(most, s.need(Marked))
+		most = max(most, s.x.need(Marked))
 	}
 	if s.pol.DaysBeforeClose >= 0 {
-		most = max(most, s.need(Closed))
+		most = max(most, s.x.need(Closed))
 	}
 	if cfg.DashboardIssue != "" {
 		reads += dashboard.Cost // set aside for the dashboard issue
@@ -368,16 +388,16 @@ func CheckBudget(cfg config.Config) error {
 
 // stopOn ends the run's writes on the first error that must stop it: a
 // limit (an api.Stop), the context's end, or a listing that failed.
-func (s *sweeper) stopOn(err error) {
-	if s.res.Stopped != nil {
+func (x *executor) stopOn(err error) {
+	if x.res.Stopped != nil {
 		return
 	}
 	switch {
 	case api.IsStop(err):
-		s.res.Stopped = err
+		x.res.Stopped = err
 	default:
-		s.res.Stopped = &ListingError{Err: err}
-		s.log.Printf("stopping: %s", err)
+		x.res.Stopped = &ListingError{Err: err}
+		x.log.Printf("stopping: %s", err)
 	}
 }
 

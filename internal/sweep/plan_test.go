@@ -167,13 +167,13 @@ func TestCostIsTheSteps(t *testing.T) {
 	s := planSweeper(cfg)
 	// A close with delete-branch: the comment, the close, the head read,
 	// the two branch listings, the deletion, the stale label off.
-	if got := s.costOf(Closed, true); got != 7 {
+	if got := s.x.costOf(Closed, true); got != 7 {
 		t.Errorf("close with delete-branch costs %d, want 7", got)
 	}
-	if got, want := s.costOfDecision(lifecycle.Close), s.costOf(Closed, false); got != want {
+	if got, want := s.x.costOfDecision(lifecycle.Close), s.x.costOf(Closed, false); got != want {
 		t.Errorf("a close decision costs %d, its operation %d", got, want)
 	}
-	if got, want := s.costOfDecision(lifecycle.NeedDetail), reqTimeline.n+s.costOf(Marked, true); got != want || got != 3 {
+	if got, want := s.x.costOfDecision(lifecycle.NeedDetail), reqTimeline.n+s.x.costOf(Marked, true); got != want || got != 3 {
 		t.Errorf("a decision that needs detail costs %d, want the timeline and a mark: %d (3)", got, want)
 	}
 }

@@ -28,10 +28,6 @@ type sweeper struct {
 	id  *identity // who the token acts as (identity.go)
 	res Result
 
-	firstPost time.Time
-	posts     int // comments this run tried to post
-	posted    int // and did
-
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
 	// relisted are the PRs a listing gave again, changed (newer): their
 	// newer copy is decided.
@@ -39,13 +35,12 @@ type sweeper struct {
 	// hist holds each listed open PR's history as its page gave it; a PR
 	// whose history reaches further back is read to its start when a
 	// decision needs it (activity).
-	hist          map[int]Listed
-	acts          map[int]lifecycle.Activity // each PR's history summarised, once per run
-	causes        map[string]int             // each failure's cause (failCause) and the first PR that failed with it
-	saidCancelled bool                       // the log said the run was cancelled, at the first PR not reached
+	hist map[int]Listed
+	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
 
 	book       *book               // where every open PR listed stands, for the queue views (queue.go)
 	w          *writer             // every operation's request steps (steps.go)
+	x          *executor           // runs the operations (plan.go)
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
 
@@ -67,6 +62,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	s.book = newBook(s.pol, now, s.needTurn())
 	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity, afterCreate: s.dashboardCreated,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }}
+	s.x = &executor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, w: s.w, book: s.book, id: s.id, res: &s.res}
 	return s
 }
 
@@ -116,7 +112,7 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 func (s *sweeper) run(ctx context.Context) {
 	stale, err := s.labelled(ctx)
 	if err != nil {
-		s.stopOn(err)
+		s.x.stopOn(err)
 		s.res.Unlisted = true
 		return
 	}
@@ -131,10 +127,10 @@ func (s *sweeper) run(ctx context.Context) {
 	s.res.Unlisted = ferr != nil
 	switch {
 	case serr != nil:
-		s.stopOn(serr)
+		s.x.stopOn(serr)
 		s.res.Left += len(freshUnsure)
 	case ferr != nil:
-		s.stopOn(ferr)
+		s.x.stopOn(ferr)
 	default:
 		// Reads come out of what the writes already known leave: a run
 		// that spent its budget reading and wrote nothing would find the
@@ -142,10 +138,10 @@ func (s *sweeper) run(ctx context.Context) {
 		detailed, derr := s.detailFresh(ctx, freshUnsure, s.writeCost(plan))
 		plan = append(plan, detailed...)
 		if derr != nil {
-			s.stopOn(derr)
+			s.x.stopOn(derr)
 		}
 	}
-	s.apply(ctx, s.plan(plan))
+	s.x.apply(ctx, s.plan(plan))
 	// The parts after the run's own work; one a stop leaves out is named
 	// (Result.NotDone), not left to vanish from the reports.
 	for _, part := range []struct {
@@ -163,15 +159,15 @@ func (s *sweeper) run(ctx context.Context) {
 			s.res.NotDone = append(s.res.NotDone, part.name)
 		default:
 			ops, err := part.ops(ctx)
-			s.apply(ctx, ops)
+			s.x.apply(ctx, ops)
 			if err != nil {
-				s.stopOn(err)
+				s.x.stopOn(err)
 			}
 		}
 	}
 	// A dry run reads back too (what a real run would spend), and refuses
 	// the deletions of what it finds.
-	s.apply(ctx, s.duplicateOps(ctx))
+	s.x.apply(ctx, s.duplicateOps(ctx))
 }
 
 // labelled lists the open PRs carrying the stale label. Every one that is
@@ -238,7 +234,7 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 				s.res.Left += len(unsure) - i // this PR and those not reached
 				return out, err
 			}
-			s.fail(p.pr, err)
+			s.x.fail(p.pr, err)
 			continue
 		}
 		if np != nil {
@@ -263,7 +259,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 				s.res.Left += len(fresh) - i
 				return out, err
 			}
-			s.fail(p.pr, err)
+			s.x.fail(p.pr, err)
 			continue
 		}
 		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone || np.labels.Any()) {
@@ -290,7 +286,7 @@ func (s *sweeper) readAndDecide(ctx context.Context, p planned, budget *allowanc
 		return nil, err
 	}
 	np := s.decide(p.pr, &act)
-	budget.spend(s.costOfDecision(np.d.Action))
+	budget.spend(s.x.costOfDecision(np.d.Action))
 	return &np, nil
 }
 
@@ -462,14 +458,14 @@ func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
 	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any():
 		*plan = append(*plan, p) // decided, on the listing's facts or the page's history
 	}
-	return s.costOfDecision(d.Action)
+	return s.x.costOfDecision(d.Action)
 }
 
 // costOfDetail is what deciding an unsure PR may cost: its history read
 // further back when its page did not reach its start, and the mark it may
 // lead to.
 func (s *sweeper) costOfDetail(pr lifecycle.PR) int {
-	n := s.costOf(Marked, true)
+	n := s.x.costOf(Marked, true)
 	if s.hist[pr.Number].Older != "" {
 		n += reqTimeline.n
 	}
@@ -480,7 +476,7 @@ func (s *sweeper) costOfDetail(pr lifecycle.PR) int {
 func (s *sweeper) writeCost(plan []planned) int {
 	n := 0
 	for _, p := range plan {
-		n += s.costOfDecision(p.d.Action)
+		n += s.x.costOfDecision(p.d.Action)
 	}
 	return n
 }
@@ -607,7 +603,7 @@ func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 			}
 			s.seen[l.PR.Number] = true
 			if l.Err != nil {
-				s.fail(l.PR, l.Err)
+				s.x.fail(l.PR, l.Err)
 				continue
 			}
 			s.hist[l.PR.Number] = l

@@ -45,7 +45,7 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 			if api.IsStop(err) {
 				return ops, err
 			}
-			s.fail(pr, err)
+			s.x.fail(pr, err)
 			continue
 		}
 		switch {
@@ -119,8 +119,8 @@ func (s *sweeper) noteNotices(issue int, events []lifecycle.Event) {
 // whose read-back was refused shows up. Only our own notices count: a
 // person quoting one is never deleted.
 func (s *sweeper) duplicateOps(ctx context.Context) []op {
-	if s.posts > 0 {
-		since := s.firstPost.Add(-time.Minute)
+	if s.x.posts > 0 {
+		since := s.x.firstPost.Add(-time.Minute)
 		fresh, err := s.recentNotices(api.MayUseReserve(ctx), since)
 		if err != nil && ctx.Err() == nil { // a cancelled run says so once, elsewhere
 			s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s "+
