@@ -146,7 +146,11 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		out.Fail("", err.Error())
 		return ExitUsage
 	}
-	res := sweep.Run(ctx, client, cfg, now, log, sweep.WithDashboard(report.Dashboard))
+	run := sweep.New(client, cfg, now, log)
+	res := run.PRs(ctx)
+	if cfg.DashboardIssue != "" {
+		res = run.KeepDashboard(ctx, report.Dashboard(res))
+	}
 	endLog()
 	for _, w := range report.DashboardWarnings(res) {
 		out.Warn(w)

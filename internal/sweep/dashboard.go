@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
+	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
@@ -16,14 +18,15 @@ import (
 // words. dashboard.Decide says what the update is; this file reads what it
 // needs and turns it into operations.
 
-// Option adds to what Run does.
-type Option func(*sweeper)
-
-// WithDashboard keeps the dashboard issue when dashboard-issue is set:
-// render turns the run's Result into what its marked block holds
-// (report.Dashboard).
-func WithDashboard(render func(Result) string) Option {
-	return func(s *sweeper) { s.render = render }
+// keeper keeps the dashboard issue: a stage after the sweep, on the
+// sweep's executor, fed the content the sweep's Result renders to.
+type keeper struct {
+	gh  GitHub
+	cfg config.Config
+	now time.Time
+	log Logger
+	id  *identity
+	x   *executor
 }
 
 // Why the dashboard issue is not updated: the run did not see what it
@@ -43,55 +46,54 @@ type issueOp struct {
 	after     []api.Issue // ours, as the listing after the creation shows them
 }
 
-// dashboardOn reports whether the run keeps the dashboard issue.
-func (s *sweeper) dashboardOn() bool { return s.cfg.DashboardIssue != "" && s.render != nil }
+// on reports whether the run keeps the dashboard issue.
+func (k *keeper) on() bool { return k.cfg.DashboardIssue != "" }
 
-// holdDashboard sets the dashboard's requests aside from the sweep's
+// hold sets the dashboard's requests aside from the sweep's
 // budget, until the release it returns.
-func (s *sweeper) holdDashboard() (release func()) {
-	if !s.dashboardOn() {
+func (k *keeper) hold() (release func()) {
+	if !k.on() {
 		return func() {}
 	}
-	return s.gh.Hold(dashboard.Cost)
+	return k.gh.Hold(dashboard.Cost)
 }
 
-// keepDashboard brings the dashboard issue up to date with the run's
+// keep brings the dashboard issue up to date with the run's
 // Result: one read finds our issues, Decide plans the update, the executor
 // sends it. After a creation, the listing again may show a concurrent
 // run's copy: every run then keeps the oldest and closes the others.
-func (s *sweeper) keepDashboard(ctx context.Context) {
-	if !s.dashboardOn() {
+func (k *keeper) keep(ctx context.Context, res Result, content string) {
+	if !k.on() {
 		return
 	}
-	if why := s.dashboardUnseen(); why != "" {
-		s.x.record(s.dashboardItem(api.Issue{}, DashboardLeftAlone, why))
+	if why := unseen(res); why != "" {
+		k.x.record(k.item(api.Issue{}, DashboardLeftAlone, why))
 		return
 	}
-	ours, err := s.ourDashboards(ctx)
+	ours, err := k.ours(ctx)
 	if err != nil {
-		s.x.failItem(s.dashboardItem(api.Issue{}, Failed, ""), err)
+		k.x.failItem(k.item(api.Issue{}, Failed, ""), err)
 		return
 	}
-	content := s.render(s.res)
-	ops := s.dashboardOps(dashboard.Decide(ours, content, s.now), 0)
-	s.x.apply(ctx, ops)
+	ops := k.ops(dashboard.Decide(ours, content, k.now), 0)
+	k.x.apply(ctx, ops)
 	for _, o := range ops {
 		if o.issue.after != nil {
-			s.x.apply(ctx, s.dashboardOps(dashboard.Decide(o.issue.after, content, s.now), o.pr.Number))
+			k.x.apply(ctx, k.ops(dashboard.Decide(o.issue.after, content, k.now), o.pr.Number))
 		}
 	}
 }
 
-// dashboardUnseen is why the run must not update the dashboard issue; ""
+// unseen is why the run must not update the dashboard issue; ""
 // when it may. A run its budget stopped still may: the budget held the
 // dashboard's requests back, and the block says what the run did not list.
 // Any other stop (a listing failed, the rate limit or its reserve, the
 // deadline) leaves nothing to spend on it, or nothing true to show.
-func (s *sweeper) dashboardUnseen() lifecycle.Reason {
-	switch stop := s.res.Stopped; {
+func unseen(res Result) lifecycle.Reason {
+	switch stop := res.Stopped; {
 	case stop == nil, errors.Is(stop, api.Budget):
 		return ""
-	case s.res.WriteRefused() != nil:
+	case res.WriteRefused() != nil:
 		return ReasonDashboardRefused
 	case errors.Is(stop, context.Canceled):
 		return ReasonDashboardCancelled
@@ -99,68 +101,68 @@ func (s *sweeper) dashboardUnseen() lifecycle.Reason {
 	return ReasonDashboardUnseen
 }
 
-// ourDashboards lists the dashboard issues stalepr's identity wrote,
+// ours lists the dashboard issues stalepr's identity wrote,
 // oldest first. An identity GitHub does not tell is an error: without it
 // no issue can be told ours, and creating one could make a second.
-func (s *sweeper) ourDashboards(ctx context.Context) ([]api.Issue, error) {
-	list, err := s.gh.LabelledIssues(ctx, dashboard.Label)
+func (k *keeper) ours(ctx context.Context) ([]api.Issue, error) {
+	list, err := k.gh.LabelledIssues(ctx, dashboard.Label)
 	if err != nil {
 		return nil, fmt.Errorf("find the dashboard issue: %w", err)
 	}
 	if len(list) == 0 {
 		return nil, nil
 	}
-	if err := s.id.learn(ctx); err != nil {
+	if err := k.id.learn(ctx); err != nil {
 		return nil, fmt.Errorf("dashboard issue left alone: %w", err)
 	}
-	return dashboard.Ours(list, s.id.login), nil
+	return dashboard.Ours(list, k.id.login), nil
 }
 
-// dashboardOps are a plan's operations; the items of an update that writes
+// ops are a plan's operations; the items of an update that writes
 // nothing are recorded at once. created is the issue this run just created
 // (0 before): found up to date, it is not reported twice.
-func (s *sweeper) dashboardOps(p dashboard.Plan, created int) []op {
+func (k *keeper) ops(p dashboard.Plan, created int) []op {
 	var ops []op
 	for _, d := range p.Duplicates {
-		o := s.dashboardOp(DashboardDuplicateClosed, d, dashboard.DuplicateBody(p.Issue.Number))
+		o := k.op(DashboardDuplicateClosed, d, dashboard.DuplicateBody(p.Issue.Number))
 		o.d.Reason = lifecycle.Reason(fmt.Sprintf("a copy of #%d, made by two runs at once", p.Issue.Number))
 		ops = append(ops, o)
 	}
 	switch p.Action {
 	case dashboard.Create:
-		ops = append(ops, s.dashboardOp(DashboardCreated, api.Issue{}, p.Body))
+		ops = append(ops, k.op(DashboardCreated, api.Issue{}, p.Body))
 	case dashboard.Edit:
-		ops = append(ops, s.dashboardOp(DashboardEdited, p.Issue, p.Body))
+		ops = append(ops, k.op(DashboardEdited, p.Issue, p.Body))
 	case dashboard.UpToDate:
 		if p.Issue.Number != created {
-			s.x.record(s.dashboardItem(p.Issue, DashboardUpToDate, ""))
+			k.x.record(k.item(p.Issue, DashboardUpToDate, ""))
 		}
 	case dashboard.LeftAlone:
-		s.x.record(s.dashboardItem(p.Issue, DashboardLeftAlone, lifecycle.Reason(p.Reason)))
+		k.x.record(k.item(p.Issue, DashboardLeftAlone, lifecycle.Reason(p.Reason)))
 	}
 	return ops
 }
 
-func (s *sweeper) dashboardOp(out Outcome, is api.Issue, body string) op {
-	return op{out: out, pr: lifecycle.PR{Number: is.Number, Title: s.cfg.DashboardIssue, URL: is.URL}, issue: &issueOp{body: body}}
+func (k *keeper) op(out Outcome, is api.Issue, body string) op {
+	return op{out: out, pr: lifecycle.PR{Number: is.Number, Title: k.cfg.DashboardIssue, URL: is.URL}, issue: &issueOp{body: body}}
 }
 
-func (s *sweeper) dashboardItem(is api.Issue, out Outcome, why lifecycle.Reason) Item {
-	it := s.x.item(s.dashboardOp(out, is, ""))
+func (k *keeper) item(is api.Issue, out Outcome, why lifecycle.Reason) Item {
+	it := k.x.item(k.op(out, is, ""))
 	it.Outcome, it.Reason = out, why
 	return it
 }
 
-// dashboardCreated lists our issues after the creation and says whether it
+// created lists our issues after the creation and says whether it
 // took: the create's error stands only when no issue of ours shows up.
-func (s *sweeper) dashboardCreated(ctx context.Context, o *op) error {
+func (k *keeper) created(ctx context.Context, o *op) error {
 	d := o.issue
-	ours, err := s.ourDashboards(ctx)
+	ours, err := k.ours(ctx)
 	switch {
 	case err != nil && d.createErr != nil:
 		return fmt.Errorf("create the dashboard issue: %w", d.createErr)
 	case err != nil:
-		s.log.Printf("dashboard issue: created #%d; could not list again to look for a concurrent run's copy (%v): the next run does", d.created.Number, err)
+		k.log.Printf("dashboard issue: created #%d; could not list again to look for a concurrent run's copy (%v): the next run does", d.created.Number, err)
 		return nil
 	case len(ours) == 0 && d.createErr != nil:
 		return fmt.Errorf("create the dashboard issue: %w", d.createErr)

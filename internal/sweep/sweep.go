@@ -48,8 +48,6 @@ type sweeper struct {
 	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
 	accessFailed  map[string]error            // accounts whose permission read failed this run (not refused), by lower-case login
 
-	render func(Result) string // the dashboard issue's content (WithDashboard); nil: none
-
 	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
 }
 
@@ -60,7 +58,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.book = newBook(s.pol, now, s.needTurn())
-	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity, afterCreate: s.dashboardCreated,
+	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }}
 	s.x = &executor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, w: s.w, book: s.book, id: s.id, res: &s.res}
 	return s
@@ -74,39 +72,93 @@ type planned struct {
 	labels lifecycle.TurnLabels  // the turn labels' (see nudge.go)
 }
 
-// Run performs one sweep, then keeps the dashboard issue (WithDashboard).
-// It never returns an error: every problem is in the Result (Failed PRs,
-// Stopped), so the summary can always be written.
-func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger, opts ...Option) Result {
+// Sweep is one run over a repository, in stages: PRs sweeps the pull
+// requests, then KeepDashboard brings the dashboard issue up to date with
+// what PRs found. Neither returns an error: every problem is in the Result
+// (Failed PRs, Stopped), so the summary can always be written.
+type Sweep struct {
+	s       *sweeper
+	k       *keeper
+	release func() // gives back the requests set aside for the dashboard
+}
+
+// New prepares a run. With dashboard-issue set, the dashboard's requests
+// are set aside from the sweep's budget until PRs has run.
+func New(gh GitHub, cfg config.Config, now time.Time, log Logger) *Sweep {
 	s := newSweeper(gh, cfg, now, log)
-	for _, o := range opts {
-		o(s)
-	}
+	k := &keeper{gh: gh, cfg: cfg, now: now, log: log, id: s.id, x: s.x}
+	s.w.afterCreate = k.created
+	return &Sweep{s: s, k: k, release: k.hold()}
+}
+
+// PRs sweeps the open pull requests (and the clean-ups and the closure
+// audit after them) and returns what it did.
+func (r *Sweep) PRs(ctx context.Context) Result {
+	s := r.s
 	s.quietStart()
-	release := s.holdDashboard()
 	s.run(ctx)
-	release()
+	r.release()
 	s.res.Considered, s.res.Queue = s.book.considered, s.book.queue()
 	s.res.QuietHeld = s.book.heldCount()
 	s.res.MarksKnownUntil = s.book.markDue(s.res.ListedUntil)
 	if s.res.ListedAll && !s.res.OpenTotalKnown {
 		s.res.OpenTotal, s.res.OpenTotalKnown = s.res.Considered, true
 	}
-	if cutoff, ok := s.pol.StaleCutoff(now); ok {
+	if cutoff, ok := s.pol.StaleCutoff(s.now); ok {
 		s.res.StaleCutoff = cutoff
 	}
-	s.keepDashboard(ctx)
+	return s.finish()
+}
+
+// KeepDashboard brings the dashboard issue up to date with content, what
+// PRs' Result renders to (report.Dashboard), on the sweep's executor: its
+// budget, its dry run. It returns PRs' Result with the dashboard's outcome
+// and the run's requests. With dashboard-issue off it does nothing.
+func (r *Sweep) KeepDashboard(ctx context.Context, content string) Result {
+	r.k.keep(ctx, r.s.res, content)
+	return r.s.finish()
+}
+
+// finish is the Result with who the token acts as and the requests sent
+// so far.
+func (s *sweeper) finish() Result {
 	switch {
 	case s.id.login != "":
 		s.res.Self = s.id.login
 	default:
-		s.res.Self = gh.WroteAs()
+		s.res.Self = s.gh.WroteAs()
 	}
-	u := gh.Usage()
+	u := s.gh.Usage()
 	s.res.Requests, s.res.Writes, s.res.ByRoute = u.Requests, u.Writes, u.ByRoute
 	s.res.RateLimit, s.res.RateRemaining = u.RateLimit, u.RateRemaining
 	s.res.Queries, s.res.Points, s.res.PointsLimit, s.res.PointsRemaining = u.Queries, u.Points, u.PointsLimit, u.PointsRemaining
 	return s.res
+}
+
+// Option adds to what Run does.
+type Option func(*runOptions)
+
+type runOptions struct{ render func(Result) string }
+
+// WithDashboard has Run keep the dashboard issue with render's content of
+// the sweep's Result (report.Dashboard).
+func WithDashboard(render func(Result) string) Option {
+	return func(o *runOptions) { o.render = render }
+}
+
+// Run is a whole run in one call: PRs, then KeepDashboard when
+// WithDashboard gives the content.
+func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log Logger, opts ...Option) Result {
+	var o runOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	r := New(gh, cfg, now, log)
+	res := r.PRs(ctx)
+	if o.render == nil {
+		return res
+	}
+	return r.KeepDashboard(ctx, o.render(res))
 }
 
 func (s *sweeper) run(ctx context.Context) {
