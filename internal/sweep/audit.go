@@ -141,7 +141,7 @@ func (s *sweeper) auditOne(ctx context.Context, c ClosedListed) (o op, ok bool, 
 	if err := s.id.learnFor(ctx, events, s.pol.StaleLabel); err != nil {
 		return op{}, false, s.auditFailed(c.PR, err)
 	}
-	s.noteNotices(c.PR.Number, events)
+	s.dd.seen(c.PR.Number, events)
 	audit := lifecycle.AuditClose(c.PR, events, lifecycle.AuditPolicy{StaleLabel: s.pol.StaleLabel, CloseLabel: s.cfg.CloseLabel, Self: s.id.logins()})
 	if audit.Kind == lifecycle.NotStaleClose || audit.Reopened {
 		return op{}, false, nil

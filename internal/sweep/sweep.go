@@ -38,11 +38,10 @@ type sweeper struct {
 	hist map[int]Listed
 	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
 
-	book       *book               // where every open PR listed stands, for the queue views (queue.go)
-	w          *writer             // every operation's request steps (steps.go)
-	x          *executor           // runs the operations (plan.go)
-	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID (tidy.go)
-	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
+	book *book     // where every open PR listed stands, for the queue views (queue.go)
+	w    *writer   // every operation's request steps (steps.go)
+	x    *executor // runs the operations (plan.go)
+	dd   *dedup    // our notices seen, and their copies deleted (tidy.go)
 
 	access        map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login (access.go)
 	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
@@ -61,6 +60,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }}
 	s.x = &executor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, w: s.w, book: s.book, id: s.id, res: &s.res}
+	s.dd = &dedup{gh: gh, pol: s.pol, now: now, log: log, id: s.id, w: s.w, x: s.x, res: &s.res}
 	return s
 }
 
@@ -219,7 +219,7 @@ func (s *sweeper) run(ctx context.Context) {
 	}
 	// A dry run reads back too (what a real run would spend), and refuses
 	// the deletions of what it finds.
-	s.x.apply(ctx, s.duplicateOps(ctx))
+	s.x.apply(ctx, s.dd.ops(ctx))
 }
 
 // labelled lists the open PRs carrying the stale label. Every one that is
@@ -394,7 +394,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 	if err := s.id.learnFor(ctx, events, s.pol.StaleLabel); err != nil {
 		return lifecycle.Activity{}, err
 	}
-	s.noteNotices(pr.Number, events)
+	s.dd.seen(pr.Number, events)
 	act, err := s.summarize(ctx, pr, events)
 	if err == nil && act.NeedsAncestry {
 		act, err = s.ancestry(ctx, pr, events, act) // ancestry.go

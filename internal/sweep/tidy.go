@@ -71,6 +71,23 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 // days-before-close after that.
 const duplicateWindow = time.Hour
 
+// dedup keeps the one-notice promise against concurrent runs: it keeps
+// the notices of ours this run's reads met (seen), and at the run's end
+// reads back what this run posted (ops) and deletes the copies.
+type dedup struct {
+	gh  GitHub
+	pol lifecycle.Policy
+	now time.Time
+	log Logger
+	id  *identity
+	w   *writer
+	x   *executor
+	res *Result
+
+	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID
+	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
+}
+
 // ourNotice is one of our notices, as seen in a read of this run.
 type ourNotice struct {
 	id       int64
@@ -82,34 +99,34 @@ type ourNotice struct {
 	fresh    bool // posted since this run's first post
 }
 
-// noteNotices keeps the notices among a PR's comments, read for its
+// seen keeps the notices among a PR's comments, read for its
 // activity anyway, so duplicates a concurrent run left (its read-back
 // refused) are found at no extra cost. Who wrote them is checked at the end,
 // once the run knows who it is.
-func (s *sweeper) noteNotices(issue int, events []lifecycle.Event) {
+func (d *dedup) seen(issue int, events []lifecycle.Event) {
 	for _, e := range events {
 		// A timeline shows what separates two notices that are not
 		// copies: the stale label taken off (then a new mark), a reopening
 		// (then a new close).
-		if e.Kind == lifecycle.Reopened || e.Kind == lifecycle.Unlabeled && strings.EqualFold(e.Label, s.pol.StaleLabel) {
-			if s.boundaries == nil {
-				s.boundaries = map[int][]time.Time{}
+		if e.Kind == lifecycle.Reopened || e.Kind == lifecycle.Unlabeled && strings.EqualFold(e.Label, d.pol.StaleLabel) {
+			if d.boundaries == nil {
+				d.boundaries = map[int][]time.Time{}
 			}
-			s.boundaries[issue] = append(s.boundaries[issue], e.At)
+			d.boundaries[issue] = append(d.boundaries[issue], e.At)
 		}
 		if e.Kind != lifecycle.Commented || e.Notice == lifecycle.NoNotice || e.CommentID == 0 || e.Actor == "" {
 			continue
 		}
-		if s.notices == nil {
-			s.notices = map[int64]ourNotice{}
+		if d.notices == nil {
+			d.notices = map[int64]ourNotice{}
 		}
-		if _, ok := s.notices[e.CommentID]; !ok {
-			s.notices[e.CommentID] = ourNotice{id: e.CommentID, issue: issue, kind: e.Notice, at: e.At, markedAt: e.MarkedAt, actor: e.Actor}
+		if _, ok := d.notices[e.CommentID]; !ok {
+			d.notices[e.CommentID] = ourNotice{id: e.CommentID, issue: issue, kind: e.Notice, at: e.At, markedAt: e.MarkedAt, actor: e.Actor}
 		}
 	}
 }
 
-// duplicateOps deletes copies of our notices: the same notice posted on the
+// ops deletes copies of our notices: the same notice posted on the
 // same PR by a concurrent run, or by this one and a concurrent one. Every
 // run keeps the oldest and deletes the others, so the end state has exactly
 // one. Two sources are looked at: the read-back of the notices posted since
@@ -118,37 +135,37 @@ func (s *sweeper) noteNotices(issue int, events []lifecycle.Event) {
 // anyway for the stale PRs' activity, where a copy left by earlier runs
 // whose read-back was refused shows up. Only our own notices count: a
 // person quoting one is never deleted.
-func (s *sweeper) duplicateOps(ctx context.Context) []op {
-	if s.x.posts > 0 {
-		since := s.x.firstPost.Add(-time.Minute)
-		fresh, err := s.recentNotices(api.MayUseReserve(ctx), since)
+func (d *dedup) ops(ctx context.Context) []op {
+	if d.x.posts > 0 {
+		since := d.x.firstPost.Add(-time.Minute)
+		fresh, err := d.recent(api.MayUseReserve(ctx), since)
 		if err != nil && ctx.Err() == nil { // a cancelled run says so once, elsewhere
-			s.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s "+
+			d.log.Printf("could not read back this run's notices to look for a concurrent run's duplicates: %s "+
 				"(the markers stop later runs from posting again, and a later run deletes any duplicate left)", err)
 		}
 		for _, c := range fresh {
-			if s.notices == nil {
-				s.notices = map[int64]ourNotice{}
+			if d.notices == nil {
+				d.notices = map[int64]ourNotice{}
 			}
-			s.notices[c.ID] = ourNotice{id: c.ID, issue: c.Issue, kind: c.Event.Notice, at: c.Event.At,
+			d.notices[c.ID] = ourNotice{id: c.ID, issue: c.Issue, kind: c.Event.Notice, at: c.Event.At,
 				markedAt: c.Event.MarkedAt, actor: c.Event.Actor, fresh: true}
 		}
 	}
-	s.noteRecentlyClosed(api.MayUseReserve(ctx))
+	d.recentlyClosed(api.MayUseReserve(ctx))
 	type key struct {
 		issue int
 		kind  lifecycle.Notice
 	}
 	groups := map[key][]ourNotice{}
-	for _, n := range s.notices {
-		if lifecycle.ContainsFold(s.id.logins(), n.actor) {
+	for _, n := range d.notices {
+		if lifecycle.ContainsFold(d.id.logins(), n.actor) {
 			k := key{n.issue, n.kind}
 			groups[k] = append(groups[k], n)
 		}
 	}
 	var ops []op
 	for _, g := range groups {
-		for _, c := range duplicatesIn(g, s.boundaries[g[0].issue]) {
+		for _, c := range duplicatesIn(g, d.boundaries[g[0].issue]) {
 			ops = append(ops, op{out: DuplicateDeleted, pr: lifecycle.PR{Number: c.issue}, comment: c.id,
 				d: lifecycle.Decision{Reason: ReasonDuplicate}})
 		}
@@ -162,36 +179,36 @@ func (s *sweeper) duplicateOps(ctx context.Context) []op {
 // so within a run's span (run-timeout is at most 6 hours).
 const closedWindow = lifecycle.Day
 
-// noteRecentlyClosed notes our notices in the histories of the PRs closed
+// recentlyClosed notes our notices in the histories of the PRs closed
 // in the last closedWindow, most recently updated first: a concurrent run's
 // copy of a closing comment is on a PR the open listings no longer show
 // (about one GraphQL point a run). Nothing to look for when stalepr never
 // closes; a failed read leaves the copies to a later run.
-func (s *sweeper) noteRecentlyClosed(ctx context.Context) {
-	if s.pol.DaysBeforeClose < 0 || s.res.Stopped != nil {
+func (d *dedup) recentlyClosed(ctx context.Context) {
+	if d.pol.DaysBeforeClose < 0 || d.res.Stopped != nil {
 		return
 	}
-	if a := s.res.Audit; a != nil && a.Complete && !a.Since.After(s.now.Add(-closedWindow)) {
+	if a := d.res.Audit; a != nil && a.Complete && !a.Since.After(d.now.Add(-closedWindow)) {
 		return // the closure audit read these histories already, and noted our notices
 	}
-	since := s.now.Add(-closedWindow)
+	since := d.now.Add(-closedWindow)
 	read := map[string]bool{}
 	var pages api.Pages
 	for after := ""; !read[after]; {
 		read[after] = true
-		page, pg, err := s.gh.ClosedPulls(ctx, s.pol.ReadsAssignees(), after)
+		page, pg, err := d.gh.ClosedPulls(ctx, d.pol.ReadsAssignees(), after)
 		if err == nil {
 			err = bound(&pages, len(page), pg, read, "list recently closed pull requests")
 		}
 		if err != nil {
 			if ctx.Err() == nil {
-				s.log.Printf("could not list the recently closed pull requests to look for a concurrent run's duplicate closing comments: %s (a later run looks again)", err)
+				d.log.Printf("could not list the recently closed pull requests to look for a concurrent run's duplicate closing comments: %s (a later run looks again)", err)
 			}
 			return
 		}
 		for _, c := range page {
 			if c.Err == nil && c.Older == "" && !c.ClosedAt.Before(since) {
-				s.noteNotices(c.PR.Number, c.History)
+				d.seen(c.PR.Number, c.History)
 			}
 		}
 		if pg.After == "" || pg.LastKey.Before(since) {
@@ -243,32 +260,32 @@ func within(a, b time.Time, d time.Duration) bool {
 	return a.Sub(b).Abs() <= d
 }
 
-// recentNotices lists our notices created since a time. When it finds other
+// recent lists our notices created since a time. When it finds other
 // notices than the ones this run posted, another run is at work, and it may
 // be deleting its duplicates while the listing is read: that can shift a
 // comment out of sight between two pages, so the listing is then read again
 // until two reads agree (a few times at most).
-func (s *sweeper) recentNotices(ctx context.Context, since time.Time) ([]Comment, error) {
+func (d *dedup) recent(ctx context.Context, since time.Time) ([]Comment, error) {
 	var prev []Comment
 	seen := map[int64]Comment{} // every notice any read showed
 	for range 4 {
-		comments, err := s.gh.RecentComments(ctx, since)
+		comments, err := d.gh.RecentComments(ctx, since)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.id.learnFor(ctx, commentEvents(comments), s.pol.StaleLabel); err != nil {
+		if err := d.id.learnFor(ctx, commentEvents(comments), d.pol.StaleLabel); err != nil {
 			return nil, err
 		}
 		// since filters on updated_at: an old notice edited meanwhile is
 		// not a duplicate of a fresh one.
 		var fresh []Comment
 		for _, c := range comments {
-			if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && lifecycle.ContainsFold(s.id.logins(), c.Event.Actor) {
+			if c.Event.Notice != lifecycle.NoNotice && !c.Event.At.Before(since) && lifecycle.ContainsFold(d.id.logins(), c.Event.Actor) {
 				fresh = append(fresh, c)
 				seen[c.ID] = c
 			}
 		}
-		if len(fresh) == s.w.posted && prev == nil || sameIDs(prev, fresh) {
+		if len(fresh) == d.w.posted && prev == nil || sameIDs(prev, fresh) {
 			return fresh, nil
 		}
 		prev = fresh
