@@ -48,6 +48,7 @@ type Client struct {
 	wroteAs string // the author GitHub gave a comment this client created (WroteAs)
 
 	gql    *githubv4.Client // GraphQL reads, on the same http.Client
+	gqlURL string           // the GraphQL endpoint, beside the REST API (graphqlURL)
 	pages  pages            // the page size GitHub answers in time
 	viewer string           // the login a query's viewer named
 }
@@ -74,7 +75,8 @@ func New(o Options) (*Client, error) {
 	}
 	gh.BaseURL, gh.UploadURL = base, base
 	c := &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}
-	c.gql = newGraphQL(c.graphqlURL(), hc)
+	c.gqlURL = graphqlURL(c.gh.BaseURL)
+	c.gql = newGraphQL(c.gqlURL, hc)
 	return c, nil
 }
 
@@ -489,7 +491,7 @@ func (c *Client) Viewer(ctx context.Context) (string, error) {
 	if login := c.knownViewer(); login != "" {
 		return login, nil // a page's query asked already
 	}
-	req, err := c.gh.NewRequest(http.MethodPost, c.graphqlURL(), map[string]string{"query": viewerQuery})
+	req, err := c.gh.NewRequest(http.MethodPost, c.gqlURL, map[string]string{"query": viewerQuery})
 	if err != nil {
 		return "", err
 	}

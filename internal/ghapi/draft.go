@@ -44,7 +44,7 @@ func (c *Client) convertToDraft(ctx context.Context, nodeID string) error {
 		return errors.New("convert to draft: the pull request's node ID is unknown")
 	}
 	body := map[string]any{"query": convertToDraft, "variables": map[string]string{"id": nodeID}}
-	req, err := c.gh.NewRequest(http.MethodPost, c.graphqlURL(), body)
+	req, err := c.gh.NewRequest(http.MethodPost, c.gqlURL, body)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -140,7 +141,7 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 		err = decodeAnswer(cap.body, q)
 	}
 	env := envelopeOf(cap.body, err == nil, vars)
-	if stop := c.meter(env); stop != nil {
+	if stop := c.t.meterAnswer(env, c.clock.Now()); stop != nil {
 		return nil, stop
 	}
 	if cap.body == nil && err != nil {
@@ -189,17 +190,17 @@ func envelopeOf(body []byte, decoded bool, vars map[string]any) envelope {
 	return env
 }
 
-// meter counts an answer's rateLimit against the points, and is the stop
-// when the answer says the points are spent.
-func (c *Client) meter(env envelope) error {
+// meterAnswer counts an answer's rateLimit against the points, and is the
+// stop when the answer says the points are spent.
+func (t *transport) meterAnswer(env envelope, now time.Time) error {
 	if env.Data != nil && env.Data.RateLimit != nil {
 		r := env.Data.RateLimit
-		c.t.meterPoints(r.Cost, r.Limit, r.Remaining, r.ResetAt)
+		t.meterPoints(r.Cost, r.Limit, r.Remaining, r.ResetAt)
 	}
 	for _, e := range env.Errors {
 		if e.rateLimited() {
-			stop := &rateLimitError{reset: c.t.pointsResetAt(), now: c.clock.Now(), graphql: true}
-			c.t.stop(stop)
+			stop := &rateLimitError{reset: t.pointsResetAt(), now: now, graphql: true}
+			t.stop(stop)
 			return stop
 		}
 	}
@@ -404,7 +405,7 @@ func (c *Client) httpStatus(cap captured, shrink bool) error {
 	case shrink && shrinks(cap.status):
 		return errShrink
 	case cap.status == http.StatusNotFound:
-		return &noGraphQLError{url: c.graphqlURL()}
+		return &noGraphQLError{url: c.gqlURL}
 	case cap.status != http.StatusOK:
 		cap.resp.Body = io.NopCloser(bytes.NewReader(cap.body))
 		if cerr := github.CheckResponse(cap.resp); cerr != nil {
@@ -419,8 +420,8 @@ func (c *Client) httpStatus(cap captured, shrink bool) error {
 // https://api.github.com/graphql on github.com, https://HOST/api/graphql on
 // Enterprise Server (REST root https://HOST/api/v3), and ROOT/graphql
 // otherwise (GHE.com's https://api.SUBDOMAIN.ghe.com, the fake GitHub).
-func (c *Client) graphqlURL() string {
-	base := *c.gh.BaseURL
+func graphqlURL(api *url.URL) string {
+	base := *api
 	switch {
 	case strings.HasSuffix(base.Path, "/api/v3/"):
 		base.Path = strings.TrimSuffix(base.Path, "v3/") + "graphql"

@@ -225,7 +225,7 @@ func TestDryRunSendsOnlyQueries(t *testing.T) {
 	if err := c.ConvertToDraft(ctx, "PR_x"); !errors.Is(err, ErrDryRunWrite) {
 		t.Errorf("convert to draft: err %v, want ErrDryRunWrite", err)
 	}
-	req, err := c.gh.NewRequest(http.MethodPost, c.graphqlURL(), map[string]string{"query": "query{viewer{login}}"})
+	req, err := c.gh.NewRequest(http.MethodPost, c.gqlURL, map[string]string{"query": "query{viewer{login}}"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestGraphQLURL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.graphqlURL(); got != want {
+		if got := c.gqlURL; got != want {
 			t.Errorf("APIURL %q: GraphQL at %q, want %q", api, got, want)
 		}
 	}

@@ -430,7 +430,7 @@ func TestDryRunViewerQueryIsTheExactBody(t *testing.T) {
 	} {
 		srv, n := script(t, ok)
 		c, _ := newTestClient(t, srv, Limits{DryRun: true})
-		req, err := http.NewRequest(http.MethodPost, c.graphqlURL(), strings.NewReader(body))
+		req, err := http.NewRequest(http.MethodPost, c.gqlURL, strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
