@@ -17,7 +17,6 @@ import (
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/apiurl"
 	"github.com/stalepr/stalepr/internal/lifecycle"
-	"github.com/stalepr/stalepr/internal/notice"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -283,7 +282,6 @@ func logins(users []*github.User) []string {
 }
 
 func toComment(ic *github.IssueComment) sweep.Comment {
-	kind, markedAt, head := notice.Parse(ic.GetBody())
 	n := 0
 	if u := ic.GetIssueURL(); u != "" {
 		fmt.Sscanf(u[strings.LastIndex(u, "/")+1:], "%d", &n)
@@ -293,7 +291,7 @@ func toComment(ic *github.IssueComment) sweep.Comment {
 		Event: lifecycle.Event{
 			Kind: lifecycle.Commented, At: ic.GetCreatedAt().Time, CommentID: ic.GetID(),
 			Actor: ic.GetUser().GetLogin(), Bot: ic.GetUser().GetType() == "Bot",
-			Notice: kind, MarkedAt: markedAt, MarkHead: head, Association: ic.GetAuthorAssociation(),
+			Body: ic.GetBody(), Association: ic.GetAuthorAssociation(),
 		},
 	}
 }

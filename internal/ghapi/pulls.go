@@ -10,7 +10,6 @@ import (
 
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
-	"github.com/stalepr/stalepr/internal/notice"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -591,7 +590,7 @@ func (it *timelineItem) event() (lifecycle.Event, bool) {
 		c := it.IssueComment
 		e = lifecycle.Event{Kind: lifecycle.Commented, At: c.CreatedAt.Time, CommentID: c.DatabaseID, Association: c.AuthorAssociation}
 		e.Actor, e.Bot = c.Author.identity()
-		e.Notice, e.MarkedAt, e.MarkHead = notice.Parse(c.Body)
+		e.Body = c.Body
 	case "PullRequestReview":
 		r := it.PullRequestReview
 		if r.SubmittedAt == nil {

@@ -50,7 +50,10 @@ type Event struct {
 	Actor string // login; empty for Committed (GitHub records no pusher)
 	Bot   bool   // the actor's account type is Bot; for Committed, a bot authored or committed it
 	Label string // Labeled, Unlabeled
-	// Commented only.
+	// Commented only. Body is the comment's text as the adapter read it;
+	// the sweep reads our marker from it into Notice, MarkedAt and
+	// MarkHead (and drops the text).
+	Body     string
 	Notice   Notice
 	MarkedAt time.Time // carried by a StaleNotice: when the label was added
 	MarkHead string    // carried by a StaleNotice: the head commit when the label was added

@@ -53,6 +53,9 @@ type sweeper struct {
 // newSweeper is a run's sweeper with its stages wired: the book the
 // decisions go to, the writer whose steps the executor sends.
 func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweeper {
+	if gh != nil {
+		gh = markerReader{gh}
+	}
 	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log},
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}

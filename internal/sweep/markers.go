@@ -1,0 +1,61 @@
+package sweep
+
+import (
+	"context"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/notice"
+)
+
+// markerReader reads our markers out of the comments every read brings:
+// the adapter returns comments' texts, the sweep tells what in them is
+// ours (notice.Parse) and drops the texts, which a run would otherwise
+// keep for every listed PR. Whose a marker is, identity decides later.
+type markerReader struct{ GitHub }
+
+func (m markerReader) OpenPulls(ctx context.Context, q Query, after string) ([]Listed, Page, error) {
+	listed, pg, err := m.GitHub.OpenPulls(ctx, q, after)
+	for i := range listed {
+		readMarkers(listed[i].History)
+	}
+	return listed, pg, err
+}
+
+func (m markerReader) ClosedPulls(ctx context.Context, assignees bool, after string) ([]ClosedListed, Page, error) {
+	closed, pg, err := m.GitHub.ClosedPulls(ctx, assignees, after)
+	for i := range closed {
+		readMarkers(closed[i].History)
+	}
+	return closed, pg, err
+}
+
+func (m markerReader) History(ctx context.Context, number int, before string) ([]lifecycle.Event, error) {
+	events, err := m.GitHub.History(ctx, number, before)
+	readMarkers(events)
+	return events, err
+}
+
+func (m markerReader) RecentComments(ctx context.Context, since time.Time) ([]Comment, error) {
+	comments, err := m.GitHub.RecentComments(ctx, since)
+	for i := range comments {
+		readMarker(&comments[i].Event)
+	}
+	return comments, err
+}
+
+func readMarkers(events []lifecycle.Event) {
+	for i := range events {
+		readMarker(&events[i])
+	}
+}
+
+// readMarker reads a comment's marker from its text and drops the text. An
+// event without text (an adapter that read none) keeps what it says.
+func readMarker(e *lifecycle.Event) {
+	if e.Kind != lifecycle.Commented || e.Body == "" {
+		return
+	}
+	e.Notice, e.MarkedAt, e.MarkHead = notice.Parse(e.Body)
+	e.Body = ""
+}

@@ -1,0 +1,35 @@
+package sweep
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/notice"
+)
+
+// The sweep, not the adapter, reads our markers: from a comment's text,
+// which it then drops; an event the adapter gave without text keeps what it
+// says, and only comments carry markers.
+func TestReadMarkers(t *testing.T) {
+	marked := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	events := []lifecycle.Event{
+		{Kind: lifecycle.Commented, Body: notice.Body("stale", notice.StaleMarker(marked, "abc1234"))},
+		{Kind: lifecycle.Commented, Body: "a person's words, no marker"},
+		{Kind: lifecycle.Commented, Notice: lifecycle.CloseNotice},
+		{Kind: lifecycle.Labeled, Body: notice.CloseMarker()},
+	}
+	readMarkers(events)
+	if e := events[0]; e.Notice != lifecycle.StaleNotice || !e.MarkedAt.Equal(marked) || e.MarkHead != "abc1234" || e.Body != "" {
+		t.Errorf("stale notice read as %+v", e)
+	}
+	if e := events[1]; e.Notice != lifecycle.NoNotice || e.Body != "" {
+		t.Errorf("a person's comment read as %+v", e)
+	}
+	if e := events[2]; e.Notice != lifecycle.CloseNotice {
+		t.Errorf("an event without text lost its notice: %+v", e)
+	}
+	if e := events[3]; e.Notice != lifecycle.NoNotice {
+		t.Errorf("a label event read as a notice: %+v", e)
+	}
+}
