@@ -1,6 +1,6 @@
 package main
 
-// A misbehaving GitHub (issue 19) through the whole program: a bad answer is
+// A misbehaving GitHub through the whole program: a bad answer is
 // a failed read of that PR or listing, never a crash or a budget sink, and
 // no server text reaches the log raw.
 

@@ -1,6 +1,6 @@
 package main
 
-// Issue 24: adopting stalepr on a busy repository without a surprise.
+// Adopting stalepr on a busy repository without a surprise.
 
 import (
 	"fmt"

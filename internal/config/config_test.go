@@ -116,7 +116,7 @@ func TestParseValues(t *testing.T) {
 	}{
 		{"exempt-pr-authors", map[string]string{"exempt-pr-authors": "*[bot], Alice ,,"},
 			nil, func(c Config) any { return c.Policy.ExemptAuthors }, []string{"*[bot]", "Alice", "Alice[bot]"}}, // a name matches its bot account too
-		{"issue 12 bools and close-action", map[string]string{"exempt-approved": "TRUE", "only-draft-pr": "true", "close-action": "CLOSE"},
+		{"bools and close-action in any case", map[string]string{"exempt-approved": "TRUE", "only-draft-pr": "true", "close-action": "CLOSE"},
 			nil, func(c Config) any {
 				return fmt.Sprintf("%v %v %v", c.Policy.ExemptApproved, c.Policy.OnlyDraft, c.Policy.CloseAction)
 			}, "true true close"},

@@ -9,7 +9,8 @@ import (
 	"time"
 )
 
-// This file serves what issue 12 added: the repositories an App installation
+// This file serves what the fleet, close-action: draft and exempt-approved
+// read and write: the repositories an App installation
 // sees, a file's contents, the GraphQL mutation convertPullRequestToDraft,
 // and dismissed reviews.
 

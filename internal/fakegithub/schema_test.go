@@ -18,7 +18,7 @@ import (
 func TestSchema(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)
-	// Issue 12: a dismissed approval, in the reviews listing and the timeline.
+	// A dismissed approval, in the reviews listing and the timeline.
 	rev := s.Review(1, Person("erin"), daysAgo(50), "APPROVED", "")
 	s.DismissReview(1, rev.ID, Person("bob"), daysAgo(49))
 	ctx := context.Background()

@@ -1,6 +1,6 @@
 package ghapi_test
 
-// Answers a misbehaving server gives (issue 19): each is a failed read of
+// Answers a misbehaving server gives: each is a failed read of
 // that PR or listing, refused cleanly, never a crash, a run-wide budget sink
 // or a leak of the token.
 

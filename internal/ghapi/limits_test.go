@@ -1,6 +1,6 @@
 package ghapi_test
 
-// Issue 30 items 10 to 12: pages that never end, answers too large to
+// Pages that never end, answers too large to
 // accept, the points reserve with a reset in the past, and pages that
 // disagree about who the token is. Each through the HTTP path against the
 // fake GitHub, counting the requests it logged.

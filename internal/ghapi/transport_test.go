@@ -465,7 +465,7 @@ func TestGraphQLRateLimitHeadersDoNotMoveTheReserve(t *testing.T) {
 	}
 }
 
-// Issue 19 item 1: a request that may use the reserve goes below
+// A request that may use the reserve goes below
 // rate-limit-reserve, never past the window's last request, never after a
 // stop, and never past operations-per-run.
 func TestMayUseReserveFloors(t *testing.T) {

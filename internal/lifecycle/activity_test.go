@@ -427,7 +427,7 @@ func TestSummarizeNoticeInTheSameSecondAsItsLabel(t *testing.T) {
 
 // TestSummarizeTimelineEndingClosed: the rules read open PRs; a history
 // ending with a close means it was closed after it was listed (a concurrent
-// run closed it: issue 19), and nothing may be written on the listing's word.
+// run closed it), and nothing may be written on the listing's word.
 func TestSummarizeTimelineEndingClosed(t *testing.T) {
 	t.Parallel()
 	marked := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
@@ -612,7 +612,7 @@ func TestSummarizeExplainsUpdatedAt(t *testing.T) {
 		{"a later person's activity wins over an earlier unexplained update", daysAgo(2),
 			append(slices.Clone(marked), comment(daysAgo(1), "bob")), daysAgo(1), "bob"},
 		{"no listing (zero updated_at): nothing to explain", time.Time{}, marked, time.Time{}, ""},
-		// Issue 30: a deleted comment is an event of its own.
+		// A deleted comment is an event of its own.
 		{"a maintainer deleting our notice explains it, and is nobody's activity", daysAgo(1),
 			[]lifecycle.Event{labeled(m, selfLogin, staleLabel), deleted(daysAgo(1), "maint", selfLogin)}, time.Time{}, ""},
 		{"deleting a person's comment is the deleter's activity", daysAgo(1),

@@ -54,7 +54,7 @@ func TestAuditClose(t *testing.T) {
 		{name: "a bot's comment and close without the stale label is no stale close",
 			events: []lifecycle.Event{asBot(comment(d(90), gha)), asBot(ev(lifecycle.Closed, d(90), gha))},
 			kind:   lifecycle.NotStaleClose, whose: lifecycle.TurnReviewers},
-		// Issue 30: actions/stale with no close-pr-message closes with a
+		// actions/stale, with no close-pr-message, closes with a
 		// bare PATCH, its comment (if any) long before, the label on.
 		{name: "a bot's bare close with the stale label on is its stale close",
 			events: join(ghaMark, []lifecycle.Event{asBot(ev(lifecycle.Closed, d(90), gha))}),

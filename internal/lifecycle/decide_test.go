@@ -193,7 +193,7 @@ func TestDecideKeptAlive(t *testing.T) { // rule 2
 			inactiveSince: daysAgo(3), markedAt: daysAgo(10), closeAt: daysAgo(3).Add(closeDays * lifecycle.Day),
 		},
 		{
-			// The reason says what the clock counted from (issue 15): a person
+			// The reason says what the clock counted from: a person
 			// acted after the mark, so not "since the mark".
 			name:   "RemoveStaleWhenUpdated false: close clock runs from the last person activity",
 			pr:     pr(daysAgo(8), staleLabel),
@@ -299,7 +299,7 @@ func TestDecideExemptions(t *testing.T) { // rule 6
 	pol := func(f func(*lifecycle.Policy)) lifecycle.Policy { return policy(f) }
 	runDecide(t, []decideCase{
 		{
-			// Issue 15: a locked conversation is left alone, as actions/stale
+			// A locked conversation is left alone, as actions/stale
 			// does: no notice, no close, and a stale label stays as it is.
 			name: "locked: not marked",
 			pr:   with(pr(old), func(p *lifecycle.PR) { p.Locked = true }), policy: policy(),
@@ -317,7 +317,7 @@ func TestDecideExemptions(t *testing.T) { // rule 6
 			want: lifecycle.Skip, reason: lifecycle.ReasonLocked,
 		},
 		{
-			// Issue 19: the listing said open; a concurrent run closed it
+			// The listing said open; a concurrent run closed it
 			// before its history was read.
 			name: "history ends with a close: closed since it was listed, left alone",
 			pr:   pr(daysAgo(1), staleLabel),

@@ -72,7 +72,7 @@ func TestApproved(t *testing.T) {
 		{"change request, then approval by the same reviewer",
 			[]lifecycle.Review{r("bob", changes, 5), r("bob", approved, 2)}, true},
 		// GitHub's reviewDecision: any reviewer's standing change request
-		// makes the PR wait on its author, whoever approved (issue 15).
+		// makes the PR wait on its author, whoever approved.
 		{"change request by one reviewer, later approval by another: changes still requested",
 			[]lifecycle.Review{r("bob", changes, 5), r("carol", approved, 2)}, false},
 		{"approval by one reviewer, later change request by another: waits on the author",
@@ -122,7 +122,7 @@ func TestApprovedSameInstantKeepsOrder(t *testing.T) {
 	}
 }
 
-func TestDecideNewExemptions(t *testing.T) { // issue 12: exempt-pr-authors, only-draft-pr, close-action draft
+func TestDecideNewExemptions(t *testing.T) { // exempt-pr-authors, only-draft-pr, close-action draft
 	old := daysAgo(60)
 	due := marked(daysAgo(20))
 	pol := func(f func(*lifecycle.Policy)) lifecycle.Policy { return policy(f) }

@@ -108,7 +108,7 @@ func auditWorld(t *testing.T) (*world, auditCase) {
 	gone := w.ghaClosed(120, 9)
 	w.fake.DeleteBranch(w.fake.MustIssue(gone).HeadRef)
 	c.kept[gone] = sweep.ReasonBranchGone
-	// Issue 30: the lock and the exemptions hold for the audit too.
+	// The lock and the exemptions hold for the audit too.
 	for _, k := range []struct {
 		edit func(*fakegithub.Issue)
 		why  lifecycle.Reason
@@ -315,7 +315,7 @@ func sameSet(a, b []int) bool {
 	return slices.Equal(a, b)
 }
 
-// TestAuditNotDoneSaysSo (issue 31 item 4): a run whose budget ends
+// TestAuditNotDoneSaysSo: a run whose budget ends
 // before the closure audit names it, and the summary's audit section
 // says it was not done and why, instead of vanishing.
 func TestAuditNotDoneSaysSo(t *testing.T) {

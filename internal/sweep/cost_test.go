@@ -30,7 +30,7 @@ var costInputs = map[string]string{
 	"write-interval":     "0s",
 }
 
-// lowerBound is issue #3's LB for one run, from the repository as it was
+// lowerBound is the lower bound (LB) of one run's requests, from the repository as it was
 // before the run and the PRs the run changed:
 //
 //	LB = P + min(Lw, ceil(Cw/100) + M) + W
@@ -125,7 +125,7 @@ func changedPRs(res sweep.Result) map[int]bool {
 	return changed
 }
 
-// TestRequestsWithinLowerBound checks issue #3's target: at most 1.25 × LB
+// TestRequestsWithinLowerBound: at most 1.25 × LB
 // requests, on synthetic repositories, with and without the default budget,
 // for the first run and for the run a day later.
 func TestRequestsWithinLowerBound(t *testing.T) {

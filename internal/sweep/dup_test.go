@@ -50,7 +50,7 @@ func ourDuplicates(w *world, prs []int) []string {
 	return out
 }
 
-// Issue 19 item 1: two default runs started together on a few hundred PRs
+// Two default runs started together on a few hundred PRs
 // spend the shared hourly limit down to rate-limit-reserve; neither run's
 // budget runs out. The duplicates they post must not survive: the read-back
 // may use the reserve, and the next run (the limit reset) cleans what is
@@ -117,7 +117,7 @@ func commentIDs(w *world, n int, marker string) []int64 {
 	return out
 }
 
-// Issue 19 item 1: copies of our notices that two earlier runs left (their
+// Copies of our notices that two earlier runs left (their
 // read-backs refused) are deleted by the next run from the comments it reads
 // anyway, the oldest kept; a person's quote of a marker, and a notice of an
 // earlier mark, stay.
@@ -216,7 +216,7 @@ func TestDupLaterRunCleansWhatConcurrentRunsLeft(t *testing.T) {
 	}
 }
 
-// Issue 19 item 1 (a): a concurrent run posts the same notice and spends the
+// A concurrent run posts the same notice and spends the
 // shared limit down to rate-limit-reserve; this run's read-back of its own
 // notices may go below the reserve, so the copy is deleted at once.
 func TestDupReadBackMayUseTheReserve(t *testing.T) {
@@ -247,5 +247,38 @@ func TestDupReadBackMayUseTheReserve(t *testing.T) {
 	}
 	if !res.OK() {
 		t.Errorf("failed %+v, stopped %v", res.Failed(), res.Stopped)
+	}
+}
+
+// Concurrent runs' copies are deleted, never a notice of a new mark: with
+// days-before-stale: 0 and runs more often than hourly, a PR un-staled
+// after a person's comment is marked again within the hour. Its new notice
+// is no copy of the old one (the un-stale lies between them), also when the
+// run learns of the old one from the repository's comments only.
+func TestDupNewMarkWithinTheHourIsKept(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	inputs := map[string]string{"days-before-stale": "0", "days-before-close": "5"}
+	n := w.pr(1)
+	w.pr(1)
+	w.pr(1)
+	w.run(inputs) // marks all three
+	if w.notices(n, "stale") != 1 {
+		t.Fatalf("#%d: %d notices after the first run, want 1", n, w.notices(n, "stale"))
+	}
+	w.clock.Advance(10 * time.Minute)
+	w.fake.Comment(n, bob, w.now(), "still working on it")
+	w.clock.Advance(10 * time.Minute)
+	res := w.run(inputs)
+	if w.hasLabel(n, "stale") || !has(res.Unstaled(), n) {
+		t.Fatalf("#%d not un-staled after bob's comment (setup): %v", n, w.labels(n))
+	}
+	for i := range 3 {
+		w.clock.Advance(10 * time.Minute)
+		w.run(inputs)
+		if c := w.notices(n, "stale"); c != 2 || !w.hasLabel(n, "stale") {
+			t.Errorf("run %d after the un-stale: #%d has %d stale notices, labels %v; want the old and the new mark's, stale",
+				i+1, n, c, w.labels(n))
+		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/stalepr/stalepr/internal/testenv"
 )
 
-// Every dated forecast comes true (issue 31): a synthetic repository is
+// Every dated forecast comes true: a synthetic repository is
 // replayed day by day with nobody but stalepr acting, and every mark, close
 // and nudge a run's queue dates within 14 days must happen on the first run
 // at or after its date; every one that happens must have been dated by the

@@ -2,16 +2,20 @@ package sweep_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -190,3 +194,73 @@ func has(items []sweep.Item, n int) bool {
 	}
 	return false
 }
+
+func locked(is *fakegithub.Issue) { is.Locked = true }
+
+// why is the reason n is listed with in items; "" when not listed.
+func why(items []sweep.Item, n int) lifecycle.Reason {
+	r, _ := reasonOf(items, n)
+	return r
+}
+
+// writesTo lists the write routes sent for PR n.
+func (w *world) writesTo(n int) []string {
+	var out []string
+	for _, r := range w.fake.WriteRequests() {
+		if sfPROf(r) == n {
+			out = append(out, r.Route)
+		}
+	}
+	return out
+}
+
+var onePull = regexp.MustCompile(`/pulls/[0-9]+$`)
+
+// hookBase runs hook once, before the first request that match selects,
+// then sends every request on.
+type hookBase struct {
+	once  sync.Once
+	match func(*http.Request) bool
+	hook  func()
+}
+
+func (h *hookBase) RoundTrip(r *http.Request) (*http.Response, error) {
+	if h.match(r) {
+		h.once.Do(h.hook)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// graphqlDoc is the query document of a GraphQL request, "" for any other.
+func graphqlDoc(r *http.Request) string {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/graphql") || r.GetBody == nil {
+		return ""
+	}
+	b, err := r.GetBody()
+	if err != nil {
+		return ""
+	}
+	defer b.Close()
+	var body struct {
+		Query string `json:"query"`
+	}
+	if json.NewDecoder(b).Decode(&body) != nil {
+		return ""
+	}
+	return body.Query
+}
+
+// isWrite tells a request that changes something: any method but GET and
+// HEAD, except a GraphQL query (a listing page, a history, the viewer),
+// which only reads.
+func isWrite(r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return false
+	}
+	doc := graphqlDoc(r)
+	return doc == "" || strings.HasPrefix(strings.TrimSpace(doc), "mutation")
+}
+
+// isOpenPage tells a request for a page of the open pull requests, which
+// carries their histories.
+func isOpenPage(r *http.Request) bool { return strings.Contains(graphqlDoc(r), "pullRequests(") }

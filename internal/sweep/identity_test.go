@@ -1,6 +1,6 @@
 package sweep_test
 
-// Issue 19, items 2 and 3: who stalepr is. Its markers count only in
+// Who stalepr is. Its markers count only in
 // comments by the identity the token writes as, which GitHub names for every
 // kind of token; an identity that cannot be learnt leaves the PRs marked
 // under it alone and fails the step. Every test runs through the HTTP path

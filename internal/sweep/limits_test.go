@@ -1,6 +1,6 @@
 package sweep_test
 
-// Issue 30 items 10 and 12 through the sweep: listings and histories whose
+// Through the sweep: listings and histories whose
 // pages never end, and pages that disagree about who the token is.
 
 import (

@@ -34,7 +34,7 @@ func (l *lineLog) lineOf(n int) string {
 	return ""
 }
 
-// TestCleanUpLogLinesAgreeWithCounts (issue 16, item 1): a clean-up is its
+// TestCleanUpLogLinesAgreeWithCounts: a clean-up is its
 // own outcome, and its log line says what the counts line counts. The stale
 // label taken off a PR a person closed was logged "un-staled: closed or
 // merged by a person" while the counts said "un-staled 0, … labels cleaned
@@ -76,7 +76,7 @@ func TestCleanUpLogLinesAgreeWithCounts(t *testing.T) {
 	}
 }
 
-// TestCleanUpSaysWhoClosed (issue 31 item 2): the stale label taken off a
+// TestCleanUpSaysWhoClosed: the stale label taken off a
 // closed PR gives the reason that is true: a person's close, a merge, or
 // our own close whose run stopped before taking the label off, never "a
 // person" for a bot's close.
@@ -103,7 +103,7 @@ func TestCleanUpSaysWhoClosed(t *testing.T) {
 	}
 }
 
-// TestEveryWriteIsReported (issue 31 item 3): every PR the run wrote to
+// TestEveryWriteIsReported: every PR the run wrote to
 // (or, in a dry run, would have) has its log line, a row in the job
 // summary, and counts in the counts line: marks, un-stales, closes, nudges
 // and the turn labels alike. The PRs written to are taken from the fake's

@@ -84,7 +84,7 @@ func outcomesOf(r sweep.Result) map[int][]string {
 	return out
 }
 
-// TestDryRunPreviewsTheRealRun (issue 15, item 7): on the same repository
+// TestDryRunPreviewsTheRealRun: on the same repository
 // and inputs, a dry run reports the outcomes the real run reaches, PR by PR,
 // and stops where it stops: it counts the requests the real run would send
 // (its reads, and the writes it refuses) against operations-per-run. Its

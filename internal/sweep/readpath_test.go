@@ -15,7 +15,7 @@ import (
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
-// Issue 30: GitHub's real answer shapes on the GraphQL read path never lead
+// GitHub's real answer shapes on the GraphQL read path never lead
 // to a wrong close.
 
 // tapAnswers is a base transport that hands every GraphQL answer the fake

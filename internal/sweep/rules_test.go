@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/testenv"
 )
 
@@ -482,5 +483,106 @@ func TestRule4ZeroDaysBeforeCloseClosesInTheSameRun(t *testing.T) {
 	}
 	if !has(res.Closed(), n) {
 		t.Fatalf("Closed = %v", numbers(res.Closed()))
+	}
+}
+
+// Rule 3, remove-stale-when-updated: false: a push after the mark postpones
+// the close. A review nudge posted after that push (while the nudge was on)
+// is our comment but says nothing of what came between the mark and it: a
+// run that reads the repository's comments (three stale PRs) must not take
+// it for "nothing happened after the mark" and close on the mark's clock.
+func TestKeptLabelPushBeforeANudgeStillPostponesTheClose(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	on := map[string]string{"days-before-stale": "10", "days-before-close": "20", "remove-stale-when-updated": "false",
+		"days-before-review-nudge": "7"}
+	off := sfWith(on, "days-before-review-nudge", "-1")
+	n := w.markedPR(15)
+	for range 2 { // on their author's turn: not nudged, and their notices open the comment listing's window
+		m := w.markedPR(15)
+		w.fake.Comment(m, maint, daysAgo(20), "please add a test")
+	}
+	w.fake.Push(n, "alice", daysAgo(12), "the fix") // after the mark: the close moves to 8 days from now
+	w.run(on)
+	if w.notices(n, "nudge") != 1 {
+		t.Fatalf("#%d: %d nudges, want 1 (setup)", n, w.notices(n, "nudge"))
+	}
+	w.clock.Advance(6 * lifecycle.Day) // due from the mark, not from the push
+	res := w.run(off)
+	if w.state(n) != "open" || has(res.Closed(), n) {
+		t.Errorf("#%d closed 18 days after a push that postpones its close by 20", n)
+	}
+	w.clock.Advance(3 * lifecycle.Day)
+	w.run(off)
+	if w.state(n) != "closed" {
+		t.Errorf("#%d: %s 21 days after the push, want closed", n, w.state(n))
+	}
+}
+
+// Rule 3, remove-stale-when-updated: false. A person's comment after the
+// mark is the PR's last update; the repository's comments do not date the
+// mark (three stale PRs make the comment listing cheaper than timelines, and
+// it starts after the notice; or the notice's marker carries no date): the
+// timeline does, and the PR closes days-before-close after the comment.
+func TestKeptLabelClosesWhenTheCommentsCannotDateTheMark(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		marker string // the notice's marker; "" for the harness's dated one
+	}{
+		{"notice before the comment listing's start", ""},
+		{"bare marker without a date", "<!-- stalepr:stale -->"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			inputs := map[string]string{"remove-stale-when-updated": "false"}
+			var n int
+			if tc.marker == "" {
+				n = w.markedPR(80)
+			} else {
+				n = w.pr(170)
+				w.fake.Label(n, action, daysAgo(80), "stale")
+				w.fake.Comment(n, action, daysAgo(80).Add(time.Second), "This PR is stale.\n\n"+tc.marker)
+			}
+			w.fake.Comment(n, bob, daysAgo(35), "I will get back to it")
+			others := []int{w.markedPR(2), w.markedPR(3), w.markedPR(4)}
+			res := w.run(inputs)
+			if w.state(n) != "closed" || !has(res.Closed(), n) {
+				t.Fatalf("#%d: %s, skipped as %q; want closed 30 days after the person's comment", n, w.state(n), why(res.Skipped(), n))
+			}
+			if r := why(res.Closed(), n); r != lifecycle.ReasonCloseDueSincePerson {
+				t.Errorf("closed as %q, want %q: the clock ran from the person's comment", r, lifecycle.ReasonCloseDueSincePerson)
+			}
+			for _, o := range others {
+				if w.state(o) != "open" || !w.hasLabel(o, "stale") {
+					t.Errorf("#%d marked days ago changed: %s %v", o, w.state(o), w.labels(o))
+				}
+			}
+		})
+	}
+}
+
+// With marking off (days-before-stale: -1) and an input that reads the
+// whole open listing, the stale PRs are still listed: the labelled listing
+// was skipped for the open one, which marking off did not read, and a PR
+// marked before stayed open for ever (found by the GraphQL tests' review).
+func TestMarkingOffStillClosesTheMarked(t *testing.T) {
+	t.Parallel()
+	for _, inputs := range []map[string]string{
+		{"days-before-stale": "-1", "activity-from": "people"},
+		{"days-before-stale": "-1", "stale-clock": "author-turn"},
+	} {
+		w := turnWorld(t) // maintainer is a member: a maintainer
+		due := w.markedPR(40)
+		w.fake.Review(due, maint, daysAgo(135), "CHANGES_REQUESTED", "please rebase") // the author's turn since
+		revived := w.markedPR(10)
+		w.fake.Comment(revived, bob, daysAgo(2), "still on it")
+		res := w.run(inputs)
+		if w.state(due) != "closed" || !has(res.Closed(), due) {
+			t.Errorf("%v: #%d marked 40 days ago: state %s; want closed", inputs, due, w.state(due))
+		}
+		if w.hasLabel(revived, "stale") {
+			t.Errorf("%v: #%d: a person commented after the mark, still labelled", inputs, revived)
+		}
 	}
 }

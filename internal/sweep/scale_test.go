@@ -11,7 +11,7 @@ import (
 	"github.com/stalepr/stalepr/internal/testenv"
 )
 
-// Issue 22's figures: what a run reads, in REST requests and GraphQL
+// Figures: what a run reads, in REST requests and GraphQL
 // points, on the synthetic repositories, budgets lifted. They are
 // deterministic, so the test asserts them; BenchmarkReads prints them.
 
@@ -42,7 +42,7 @@ func openPRs(tb testing.TB, prs int) *world {
 	return syntheticWorld(tb, int(math.Round(float64(prs)/0.92)))
 }
 
-// TestFairClockAtScale: issue 22's targets for the author-turn clock.
+// TestFairClockAtScale: the cost targets of the author-turn clock.
 // 2,000 open PRs: a quiet day (the run after one that acted) reads at most
 // 60 REST requests and points in all. 20,000 open PRs: one run knows every
 // PR's turn, with at most 300 points and 50 REST reads.
@@ -110,7 +110,7 @@ func actionsStaleReads(open, labelled int) int {
 
 // TestSwitchDayReads: under the inactivity clock, the first run after a
 // switch from actions/stale reads at most 0.05× what actions/stale reads on
-// the same repository (issue 22).
+// the same repository.
 func TestSwitchDayReads(t *testing.T) {
 	t.Parallel()
 	testenv.Long(t)
@@ -134,7 +134,7 @@ func TestSwitchDayReads(t *testing.T) {
 	}
 }
 
-// BenchmarkReads prints issue 22's figures: REST reads, GraphQL queries and
+// BenchmarkReads prints the cost figures: REST reads, GraphQL queries and
 // points per run, day 0 and a quiet day after, on synthetic repositories.
 //
 //	STALEPR_SLOW=1 go test -run '^$' -bench BenchmarkReads -benchtime 1x ./internal/sweep/

@@ -1,6 +1,6 @@
 package sweep_test
 
-// Issue #9: histories real repositories have. One test per item, each
+// Histories real repositories have. One test per item, each
 // through the real HTTP path against the fake GitHub, each failing on the
 // code before the fix.
 
@@ -181,7 +181,7 @@ func TestTrustBranchDeletion(t *testing.T) {
 	}
 }
 
-// Issue 10: a protected branch is kept, said in the log, and the close is
+// A protected branch is kept, said in the log, and the close is
 // finished (no retry on every later run).
 func TestProtectedBranchIsKeptAndSaid(t *testing.T) {
 	t.Parallel()

@@ -359,7 +359,7 @@ func TestTurnNudgeDryRun(t *testing.T) {
 	}
 }
 
-// TestNudgesPaced (issue 31 item 5): a backlog's nudges are spread over
+// TestNudgesPaced: a backlog's nudges are spread over
 // runs, review-nudges-per-run at a time, the longest on the reviewers'
 // turn first; the counts say how many wait.
 func TestNudgesPaced(t *testing.T) {
@@ -385,5 +385,59 @@ func TestNudgesPaced(t *testing.T) {
 			t.Errorf("counts do not say what waits: %s", report.Counts(res))
 		}
 		w.clock.Set(w.now().Add(lifecycle.Day))
+	}
+}
+
+// Rule 8: a PR closed after the listing (by a person, by a concurrent run)
+// is left alone: no review nudge is posted into it either. A page of open
+// PRs carries their histories, so the PR closed while the run lists (before
+// the page that would list it) is neither listed nor nudged. One closed
+// after its page was read is not read again before its nudge: a comment
+// and a label added on a closed PR are noise, not harm, and a fresh read
+// would cost a request per nudge.
+func TestNudgeNotPostedOnAPRClosedSinceTheListing(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(10, alice)
+	w.fake.RequestReview(n, alice, daysAgo(10), "rey")
+	other := w.openPR(10, alice) // nudged: the run did list and decide
+	w.fake.RequestReview(other, alice, daysAgo(10), "rey")
+	res := w.sfRun(nudgeInputs, sfOpts{base: &hookBase{match: isOpenPage, hook: func() {
+		w.fake.Close(n, maint, w.now(), "not planned")
+	}}})
+	if c := w.notices(n, "nudge"); c != 0 || w.hasLabel(n, "waiting-on-review") || has(res.Nudged(), n) {
+		t.Errorf("#%d closed since the listing: %d nudges, labels %v, nudged %v; want it left alone",
+			n, c, w.labels(n), has(res.Nudged(), n))
+	}
+	if !has(res.Nudged(), other) || w.notices(other, "nudge") != 1 {
+		t.Errorf("#%d, open, was not nudged: %d nudges (the run must nudge what it lists)", other, w.notices(other, "nudge"))
+	}
+}
+
+// Rule 5 under stale-clock: author-turn: a PR closed as stale and reopened
+// (by its author, or by a maintainer) is fresh: the next run neither marks
+// nor closes it.
+func TestTurnReopenedIsFresh(t *testing.T) {
+	t.Parallel()
+	for _, by := range []fakegithub.User{alice, maint} {
+		t.Run(by.Login, func(t *testing.T) {
+			w := turnWorld(t)
+			f := w.fake
+			n := w.openPR(60, alice)
+			f.Review(n, maint, daysAgo(40), "CHANGES_REQUESTED", "please rename")
+			w.run(authorTurnInputs) // marks: 40 days on the author's turn
+			w.clock.Advance(6 * lifecycle.Day)
+			w.run(authorTurnInputs) // closes
+			if w.state(n) != "closed" {
+				t.Fatalf("#%d: %s, %v; want closed as stale first", n, w.state(n), w.labels(n))
+			}
+			w.clock.Advance(lifecycle.Day)
+			f.Reopen(n, by, w.now())
+			w.clock.Advance(lifecycle.Day / 24)
+			res := w.run(authorTurnInputs)
+			if w.hasLabel(n, "stale") || w.state(n) != "open" || has(res.Marked(), n) {
+				t.Errorf("#%d reopened by %s an hour ago: %s, labels %v; want open and not stale", n, by.Login, w.state(n), w.labels(n))
+			}
+		})
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Who counts and what moves the turn, end to end through the HTTP path:
-// README "Whose turn it is", one test per rule (issue 23).
+// README "Whose turn it is", one test per rule.
 
 // expectMarked runs nothing: it checks each PR's stale label against want.
 func (w *world) expectMarked(t *testing.T, want map[int]bool, names map[int]string) {

@@ -11,7 +11,7 @@ import (
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
-// Issue 19 item 9: a comment that GitHub applies after the client's timeout
+// A comment that GitHub applies after the client's timeout
 // (the verifying read sees nothing yet) is not posted again: the PR is left
 // for the next run, which finds the late notice and posts nothing.
 func TestUnknownOutcomeLateCommentIsNotPostedTwice(t *testing.T) {
@@ -82,7 +82,7 @@ func faultsOf(w *world) string {
 	return b.String()
 }
 
-// Issue 19 item 9: only an answer saying the PR is now a draft counts as a
+// Only an answer saying the PR is now a draft counts as a
 // conversion. Any other answer of the mutation fails that PR: no closing
 // comment, no label change on a PR that is still a normal open PR.
 func TestUnknownOutcomeDraftConversionMustSayDraft(t *testing.T) {

@@ -1,7 +1,5 @@
 package sweep_test
 
-// Issue #12: what maintainers keep asking stale bots for, end to end.
-
 import (
 	"strings"
 	"sync"
@@ -10,51 +8,6 @@ import (
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
-
-func TestExemptPRAuthors(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	dependabot := w.pr(120, func(is *fakegithub.Issue) { is.User = fakegithub.Bot("dependabot[bot]") })
-	renovate := w.pr(120, func(is *fakegithub.Issue) { is.User = fakegithub.Bot("Renovate[bot]") })
-	security := w.pr(120, func(is *fakegithub.Issue) { is.User = fakegithub.Person("sec-team-lead") })
-	person := w.pr(120)
-	w.run(map[string]string{"exempt-pr-authors": "*[bot], SEC-*"})
-	for _, n := range []int{dependabot, renovate, security} {
-		if w.hasLabel(n, "stale") {
-			t.Errorf("#%d by an exempt author was marked", n)
-		}
-	}
-	if !w.hasLabel(person, "stale") {
-		t.Error("a PR by an author not listed was not marked")
-	}
-}
-
-func TestExemptApproved(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	w.fake.AddMember(maint.Login) // only reviews by accounts with write access count
-	approved := w.pr(100)
-	w.fake.Review(approved, maint, daysAgo(100), "APPROVED", "")
-	dismissed := w.pr(100)
-	rv := w.fake.Review(dismissed, maint, daysAgo(101), "APPROVED", "")
-	w.fake.DismissReview(dismissed, rv.ID, maint, daysAgo(100))
-	withdrawn := w.pr(100)
-	w.fake.Review(withdrawn, maint, daysAgo(102), "APPROVED", "")
-	w.fake.Review(withdrawn, maint, daysAgo(101), "CHANGES_REQUESTED", "one more thing")
-	plain := w.pr(100)
-
-	w.run(map[string]string{"exempt-approved": "true"})
-	if w.hasLabel(approved, "stale") {
-		t.Error("a PR with a standing approval was marked")
-	}
-	for _, n := range []int{dismissed, withdrawn, plain} {
-		if !w.hasLabel(n, "stale") {
-			t.Errorf("#%d (approval dismissed, withdrawn, or none) was not marked", n)
-		}
-	}
-}
-
-var draftInputs = map[string]string{"close-action": "draft", "exempt-draft-pr": "true", "close-pr-label": "closed-stale"}
 
 func TestCloseActionDraft(t *testing.T) {
 	t.Parallel()

@@ -1,17 +1,9 @@
 package sweep_test
 
-// Edges a team switching from actions/stale meets (issue 15) and what
-// concurrent runs broke (issue 19): locked PRs, close-pr-label on open PRs,
-// remove-stale-when-updated: false, exempt-approved against GitHub's review
-// decision.
-
 import (
-	"encoding/json"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,52 +11,6 @@ import (
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
-
-func locked(is *fakegithub.Issue) { is.Locked = true }
-
-// why is the reason n is listed with in items; "" when not listed.
-func why(items []sweep.Item, n int) lifecycle.Reason {
-	r, _ := reasonOf(items, n)
-	return r
-}
-
-// writesTo lists the write routes sent for PR n.
-func (w *world) writesTo(n int) []string {
-	var out []string
-	for _, r := range w.fake.WriteRequests() {
-		if sfPROf(r) == n {
-			out = append(out, r.Route)
-		}
-	}
-	return out
-}
-
-// Rule 6: a locked conversation is left alone, as actions/stale does: not
-// marked, not closed, and its stale label stays whatever happens on it.
-func TestLockedPRsAreLeftAlone(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	inactive := w.pr(200, locked)     // found by the pulls listing
-	due := w.markedPR(40, locked)     // found by the stale-label listing
-	revived := w.markedPR(20, locked) // a person commented after the mark
-	w.fake.Comment(revived, bob, daysAgo(1), "still on it")
-	open := w.pr(200)
-	res := w.run(map[string]string{"labels-to-add-when-unstale": "active"})
-	for _, n := range []int{inactive, due, revived} {
-		if got := w.writesTo(n); len(got) != 0 {
-			t.Errorf("locked #%d got writes %v; want none", n, got)
-		}
-		if r := why(res.Skipped(), n); r != lifecycle.ReasonLocked {
-			t.Errorf("locked #%d: skipped as %q, want %q", n, r, lifecycle.ReasonLocked)
-		}
-	}
-	if w.state(due) != "open" || !w.hasLabel(due, "stale") || !w.hasLabel(revived, "stale") {
-		t.Errorf("locked PRs changed: #%d %s %v, #%d %v", due, w.state(due), w.labels(due), revived, w.labels(revived))
-	}
-	if !has(res.Marked(), open) {
-		t.Errorf("the unlocked PR #%d was not marked", open)
-	}
-}
 
 // Rule 4 and the migration table: close-pr-label means "closed as stale".
 // A PR closed so and reopened loses it on the next run (one write, that
@@ -115,58 +61,7 @@ func TestCloseLabelComesOffReopenedPRs(t *testing.T) {
 	}
 }
 
-var onePull = regexp.MustCompile(`/pulls/[0-9]+$`)
-
-// hookBase runs hook once, before the first request that match selects,
-// then sends every request on.
-type hookBase struct {
-	once  sync.Once
-	match func(*http.Request) bool
-	hook  func()
-}
-
-func (h *hookBase) RoundTrip(r *http.Request) (*http.Response, error) {
-	if h.match(r) {
-		h.once.Do(h.hook)
-	}
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-// graphqlDoc is the query document of a GraphQL request, "" for any other.
-func graphqlDoc(r *http.Request) string {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/graphql") || r.GetBody == nil {
-		return ""
-	}
-	b, err := r.GetBody()
-	if err != nil {
-		return ""
-	}
-	defer b.Close()
-	var body struct {
-		Query string `json:"query"`
-	}
-	if json.NewDecoder(b).Decode(&body) != nil {
-		return ""
-	}
-	return body.Query
-}
-
-// isWrite tells a request that changes something: any method but GET and
-// HEAD, except a GraphQL query (a listing page, a history, the viewer),
-// which only reads.
-func isWrite(r *http.Request) bool {
-	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		return false
-	}
-	doc := graphqlDoc(r)
-	return doc == "" || strings.HasPrefix(strings.TrimSpace(doc), "mutation")
-}
-
-// isOpenPage tells a request for a page of the open pull requests, which
-// carries their histories.
-func isOpenPage(r *http.Request) bool { return strings.Contains(graphqlDoc(r), "pullRequests(") }
-
-// Issue 19: a run that finds a PR closed by a concurrent run since its
+// A run that finds a PR closed by a concurrent run since its
 // listing leaves it alone: it keeps close-pr-label, gets no
 // labels-to-add-when-unstale, and is not reported un-staled.
 func TestConcurrentCloseIsNotTakenForAReopen(t *testing.T) {
@@ -288,95 +183,5 @@ func TestCloseLabelKeptOnAPRClosedSinceTheListing(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("#%d not skipped as %q: %+v", n, lifecycle.ReasonClosedSince, res.Skipped())
-	}
-}
-
-// Rule 3, remove-stale-when-updated: false. A person's comment after the
-// mark is the PR's last update; the repository's comments do not date the
-// mark (three stale PRs make the comment listing cheaper than timelines, and
-// it starts after the notice; or the notice's marker carries no date): the
-// timeline does, and the PR closes days-before-close after the comment.
-func TestKeptLabelClosesWhenTheCommentsCannotDateTheMark(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name   string
-		marker string // the notice's marker; "" for the harness's dated one
-	}{
-		{"notice before the comment listing's start", ""},
-		{"bare marker without a date", "<!-- stalepr:stale -->"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t)
-			inputs := map[string]string{"remove-stale-when-updated": "false"}
-			var n int
-			if tc.marker == "" {
-				n = w.markedPR(80)
-			} else {
-				n = w.pr(170)
-				w.fake.Label(n, action, daysAgo(80), "stale")
-				w.fake.Comment(n, action, daysAgo(80).Add(time.Second), "This PR is stale.\n\n"+tc.marker)
-			}
-			w.fake.Comment(n, bob, daysAgo(35), "I will get back to it")
-			others := []int{w.markedPR(2), w.markedPR(3), w.markedPR(4)}
-			res := w.run(inputs)
-			if w.state(n) != "closed" || !has(res.Closed(), n) {
-				t.Fatalf("#%d: %s, skipped as %q; want closed 30 days after the person's comment", n, w.state(n), why(res.Skipped(), n))
-			}
-			if r := why(res.Closed(), n); r != lifecycle.ReasonCloseDueSincePerson {
-				t.Errorf("closed as %q, want %q: the clock ran from the person's comment", r, lifecycle.ReasonCloseDueSincePerson)
-			}
-			for _, o := range others {
-				if w.state(o) != "open" || !w.hasLabel(o, "stale") {
-					t.Errorf("#%d marked days ago changed: %s %v", o, w.state(o), w.labels(o))
-				}
-			}
-		})
-	}
-}
-
-// exempt-approved follows GitHub's review decision: an approval does not
-// exempt while another reviewer's latest review requests changes.
-func TestExemptApprovedNotWhileChangesAreRequested(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	w.fake.AddMember(maint.Login, bob.Login) // only reviews by accounts with write access count
-	blocked := w.pr(100)
-	w.fake.Review(blocked, maint, daysAgo(105), "APPROVED", "")
-	w.fake.Review(blocked, bob, daysAgo(101), "CHANGES_REQUESTED", "the API changes need a test")
-	settled := w.pr(100)
-	w.fake.Review(settled, maint, daysAgo(105), "APPROVED", "")
-	w.fake.Review(settled, bob, daysAgo(103), "CHANGES_REQUESTED", "needs a test")
-	w.fake.Review(settled, bob, daysAgo(101), "APPROVED", "")
-	res := w.run(map[string]string{"exempt-approved": "true"})
-	if !w.hasLabel(blocked, "stale") || !has(res.Marked(), blocked) {
-		t.Errorf("#%d approved by one, changes requested by another: not marked (%q); it waits on its author", blocked, why(res.Skipped(), blocked))
-	}
-	if w.hasLabel(settled, "stale") || why(res.Skipped(), settled) != lifecycle.ReasonApproved {
-		t.Errorf("#%d approved by both in the end: marked, want exempt", settled)
-	}
-}
-
-// With marking off (days-before-stale: -1) and an input that reads the
-// whole open listing, the stale PRs are still listed: the labelled listing
-// was skipped for the open one, which marking off did not read, and a PR
-// marked before stayed open for ever (found by the GraphQL tests' review).
-func TestMarkingOffStillClosesTheMarked(t *testing.T) {
-	t.Parallel()
-	for _, inputs := range []map[string]string{
-		{"days-before-stale": "-1", "activity-from": "people"},
-		{"days-before-stale": "-1", "stale-clock": "author-turn"},
-	} {
-		w := turnWorld(t) // maintainer is a member: a maintainer
-		due := w.markedPR(40)
-		w.fake.Review(due, maint, daysAgo(135), "CHANGES_REQUESTED", "please rebase") // the author's turn since
-		revived := w.markedPR(10)
-		w.fake.Comment(revived, bob, daysAgo(2), "still on it")
-		res := w.run(inputs)
-		if w.state(due) != "closed" || !has(res.Closed(), due) {
-			t.Errorf("%v: #%d marked 40 days ago: state %s; want closed", inputs, due, w.state(due))
-		}
-		if w.hasLabel(revived, "stale") {
-			t.Errorf("%v: #%d: a person commented after the mark, still labelled", inputs, revived)
-		}
 	}
 }
