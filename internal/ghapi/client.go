@@ -118,7 +118,7 @@ func originOf(u *url.URL) string {
 // this package with it in its text.
 func (c *Client) fail(kind opKind, err error, format string, args ...any) error {
 	op := fmt.Sprintf(format, args...)
-	if p := classify(err, kind, scene{repo: c.owner + "/" + c.repo, workflow: c.workflow, sends: c.t.sends, token: c.token}); p != nil {
+	if p := classify(err, kind, failureContext{repo: c.owner + "/" + c.repo, workflow: c.workflow, sends: c.t.sends, token: c.token}); p != nil {
 		p.Op = op
 		return c.redact(asStop(p))
 	}

@@ -222,9 +222,9 @@ const (
 	writePerms = "`pull-requests: write` and `issues: write`"
 )
 
-// scene is what the client knows of a failure beyond the error: the advice
-// depends on it.
-type scene struct {
+// failureContext is what the client knows of a failure beyond the error:
+// the advice depends on it.
+type failureContext struct {
 	repo string // owner/name
 	// workflow: the run is a GitHub Actions job, whose token's permissions
 	// are the workflow's `permissions:`; outside one (a terminal) they are
@@ -238,9 +238,9 @@ type scene struct {
 	token string
 }
 
-// classify explains err for an operation of kind op in scene s; nil when
+// classify explains err for an operation of kind op in the context s; nil when
 // err is of no known class.
-func classify(err error, op opKind, s scene) *Problem {
+func classify(err error, op opKind, s failureContext) *Problem {
 	var (
 		rl    *rateLimitError
 		grl   *github.RateLimitError
@@ -318,7 +318,7 @@ func classify(err error, op opKind, s scene) *Problem {
 	return p
 }
 
-func classifyStatus(p *Problem, er *github.ErrorResponse, op opKind, s scene) *Problem {
+func classifyStatus(p *Problem, er *github.ErrorResponse, op opKind, s failureContext) *Problem {
 	code := er.Response.StatusCode
 	said := fmt.Sprintf("GitHub answered %d", code)
 	if er.Message != "" {
@@ -358,7 +358,7 @@ func classifyStatus(p *Problem, er *github.ErrorResponse, op opKind, s scene) *P
 
 // serverFailure says which request GitHub failed and how often it was sent:
 // GET /repos/{owner}/{repo}/issues (tried 4 times, with backoff).
-func serverFailure(er *github.ErrorResponse, s scene) string {
+func serverFailure(er *github.ErrorResponse, s failureContext) string {
 	code := er.Response.StatusCode
 	said := fmt.Sprintf("GitHub answered %d %s", code, http.StatusText(code))
 	if er.Message != "" && !strings.EqualFold(er.Message, http.StatusText(code)) {

@@ -34,10 +34,10 @@ type op struct {
 	issue   *issueOp             // the dashboard's operations: the issue, not a PR (dashboard.go)
 }
 
-// bounded reports whether o is a bounded write after the run's own work (a
+// afterStop reports whether o is a bounded write after the run's own work (a
 // duplicate notice, the dashboard issue): it runs after a stop, and the
 // transport alone keeps its budget.
-func (o op) bounded() bool { return o.out == DuplicateDeleted || o.issue != nil }
+func (o op) afterStop() bool { return o.out == DuplicateDeleted || o.issue != nil }
 
 // plan turns decisions into operations; the decisions that need no write
 // (skipped, kept, still stale) go straight into the result.
@@ -137,7 +137,7 @@ func (x *executor) apply(ctx context.Context, ops []op) {
 // them: a run never stops half-way through an operation for want of
 // requests.
 func (x *executor) execute(ctx context.Context, o *op) {
-	if x.res.Stopped != nil && !o.bounded() {
+	if x.res.Stopped != nil && !o.afterStop() {
 		x.notReached(*o)
 		return
 	}
@@ -270,7 +270,7 @@ func (x *executor) notReached(o op) {
 		it.Outcome, it.Reason = DashboardLeftAlone, ReasonDashboardCancelled
 		x.record(it)
 	}
-	if o.bounded() {
+	if o.afterStop() {
 		return // not one of the PRs that need work
 	}
 	x.res.Left++
@@ -288,7 +288,7 @@ func (x *executor) notReached(o op) {
 // afford says whether the budget pays for an operation's steps, keeping
 // what the read-back of this run's notices will need.
 func (x *executor) afford(o op, steps []step) error {
-	if o.bounded() {
+	if o.afterStop() {
 		// A duplicate's deletion may use rate-limit-reserve, which
 		// RequestsLeft keeps out; the dashboard's requests were set aside
 		// (dashboard.Cost): the transport enforces operations-per-run and
