@@ -1,6 +1,9 @@
 package fakegithub
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Repository permissions: GET /repos/{owner}/{repo}/collaborators/{username}/permission,
 // which tells whether an account is a maintainer (write, maintain, admin).
@@ -75,4 +78,45 @@ func (s *Server) canPush(login string) bool {
 		return true
 	}
 	return false
+}
+
+// SetCollaboratorsForbidden makes Repository.collaborators answer as GitHub
+// does to a token that may not list them: null, with a FORBIDDEN error on
+// its path.
+func (s *Server) SetCollaboratorsForbidden(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.collaboratorsForbidden = on
+}
+
+// collaborator is one edge of Repository.collaborators.
+type collaborator struct {
+	key   []int64
+	login string
+	role  string
+}
+
+// collaboratorItems are the accounts with a role on the repository (the
+// owner, the members, SetPermission's), by login, as
+// Repository.collaborators(affiliation: ALL) lists them.
+func (s *Server) collaboratorItems() []item {
+	roles := map[string]string{}
+	roles[s.owner] = "admin"
+	for m := range s.members {
+		roles[m] = "write"
+	}
+	for login, role := range s.permissions {
+		roles[login] = role
+	}
+	logins := make([]string, 0, len(roles))
+	for l := range roles {
+		logins = append(logins, l)
+	}
+	sort.Strings(logins)
+	items := make([]item, len(logins))
+	for i, l := range logins {
+		key := []int64{int64(i)}
+		items[i] = item{key: key, v: collaborator{key: key, login: l, role: s.roleLocked(l)}}
+	}
+	return items
 }

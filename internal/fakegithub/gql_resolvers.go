@@ -68,6 +68,29 @@ func init() {
 		resolvers[t] = connResolvers
 	}
 	resolvers["Repository"] = repositoryResolvers
+	resolvers["RepositoryCollaboratorConnection"] = map[string]resolver{
+		"edges": field(func(c conn) any {
+			out := make([]any, len(c.nodes))
+			for i, n := range c.nodes {
+				out[i] = gobj{"RepositoryCollaboratorEdge", n}
+			}
+			return out
+		}),
+		"nodes": field(func(c conn) any {
+			out := make([]any, len(c.nodes))
+			for i, n := range c.nodes {
+				out[i] = gobj{"User", actor{n.(collaborator).login}}
+			}
+			return out
+		}),
+		"pageInfo":   field(func(c conn) any { return gobj{"PageInfo", c.info} }),
+		"totalCount": field(func(c conn) any { return c.total }),
+	}
+	resolvers["RepositoryCollaboratorEdge"] = map[string]resolver{
+		"cursor":     field(func(e collaborator) any { return encodeCursor(e.key) }),
+		"node":       field(func(e collaborator) any { return gobj{"User", actor{e.login}} }),
+		"permission": field(func(e collaborator) any { return strings.ToUpper(e.role) }),
+	}
 	resolvers["PullRequest"] = pullRequestResolvers
 	for _, t := range []string{"User", "Bot", "Mannequin", "Organization"} {
 		resolvers[t] = actorResolvers
@@ -280,6 +303,12 @@ var repositoryResolvers = map[string]resolver{
 			return nil, partialError()
 		}
 		return gobj{"PullRequest", rec}, nil
+	},
+	"collaborators": func(x *gexec, src any, args map[string]any) (any, error) {
+		if x.s.collaboratorsForbidden {
+			return nil, &gqlFieldError{"FORBIDDEN", "Resource not accessible by integration"}
+		}
+		return paginate(x.s.collaboratorItems(), args)
 	},
 	"pullRequests": func(x *gexec, src any, args map[string]any) (any, error) {
 		if src.(repoRef).full != x.s.FullName() {

@@ -53,6 +53,8 @@ type Server struct {
 	installed      []InstalledRepo   // other repositories of GET /installation/repositories
 	files          map[string][]byte // default branch contents by path
 	draftForbidden bool              // convertPullRequestToDraft answers FORBIDDEN
+	// collaboratorsForbidden: Repository.collaborators answers FORBIDDEN.
+	collaboratorsForbidden bool
 
 	gql             gqlBucket     // GraphQL points
 	gqlPulls        gqlPullsCache // the last pullRequests listing

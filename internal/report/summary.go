@@ -545,7 +545,22 @@ func apiUsage(r sweep.Result) string {
 		}
 		line += fmt.Sprintf(" GraphQL: %s of them, %s; %s.", queries, plural(r.Points, "point"), pointsLeft(r))
 	}
-	return line
+	return line + whoMayPush(r)
+}
+
+// whoMayPush says how the run learnt who may push, and what it cost: the
+// collaborator listing, accounts' permissions read one by one, or both
+// (the listing refused or unsure of some); "" when it needed neither.
+func whoMayPush(r sweep.Result) string {
+	switch {
+	case r.CollaboratorPages > 0 && r.PermissionReads > 0:
+		return fmt.Sprintf(" Who may push: the collaborator listing (%s) and %s.", plural(r.CollaboratorPages, "request"), plural(r.PermissionReads, "permission read"))
+	case r.CollaboratorPages > 0:
+		return fmt.Sprintf(" Who may push: the collaborator listing, %s.", plural(r.CollaboratorPages, "request"))
+	case r.PermissionReads > 0:
+		return fmt.Sprintf(" Who may push: %s, one per account.", plural(r.PermissionReads, "permission read"))
+	}
+	return ""
 }
 
 // plural is "1 pull request" or "2 pull requests".

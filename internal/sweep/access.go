@@ -44,21 +44,37 @@ func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lif
 	return s.differ(pr, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, write), lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, none))
 }
 
-// learnAccess asks GitHub an account's repository permission, once per
-// run. GitHub's refusal (403: a token that may not read it) is no reason to
-// stop: the account's author_association decides, and no more is asked this
-// run. Any other failure (a 502, an answer that does not decode, a timeout)
-// is a failed read: the PRs that need that account's answer are left
-// untouched, and it is not asked again this run.
+// learnAccess learns an account's write access, once per run: from the
+// collaborator listing, read once at the first need, which answers for
+// every account (one not in it may not push); from the account's own
+// permission read when GitHub refuses this token the listing, or the
+// listing gives a permission it does not know. GitHub's refusal of that read
+// (403: a token that may not read it) is no reason to stop: the account's
+// author_association decides, and no more is asked this run. Any other
+// failure (a 502, an answer that does not decode, a timeout), of the
+// listing or of the read, is a failed read: the PRs that need the answer
+// are left untouched, and it is not asked again this run.
 func (s *sweeper) learnAccess(ctx context.Context, login string) error {
 	key := strings.ToLower(login)
 	if err, failed := s.accessFailed[key]; failed {
 		return err
 	}
-	if _, asked := s.access[key]; asked {
+	if a, asked := s.access[key]; asked && (a != lifecycle.AccessUnknown || s.accessRefused) {
 		return nil
 	}
+	switch err := s.listCollaborators(ctx); {
+	case err == nil:
+		if a, listed := s.access[key]; !listed || a != lifecycle.AccessUnknown {
+			if !listed {
+				s.access[key] = lifecycle.AccessNone // not a collaborator
+			}
+			return nil
+		}
+	case !errors.Is(err, api.ErrPermissionRefused):
+		return err
+	}
 	a, err := s.gh.Permission(ctx, login)
+	s.res.PermissionReads++
 	switch {
 	case api.IsStop(err):
 		return err
@@ -72,9 +88,37 @@ func (s *sweeper) learnAccess(ctx context.Context, login string) error {
 		s.accessFailed[key] = err
 		return err
 	}
+	s.access[key] = a
+	return nil
+}
+
+// listCollaborators reads the collaborator listing once a run into access
+// (Result.CollaboratorPages says what it cost). GitHub's refusal is logged
+// once and returned, as is a failure, on every later call: neither is
+// asked again this run.
+func (s *sweeper) listCollaborators(ctx context.Context) error {
 	if s.access == nil {
 		s.access = map[string]lifecycle.Access{}
 	}
-	s.access[key] = a
-	return nil
+	if s.collabAsked {
+		return s.collabErr
+	}
+	before := s.gh.Usage()
+	listed, err := s.gh.Collaborators(ctx)
+	if api.IsStop(err) {
+		return err // the run stops; a later run asks
+	}
+	s.collabAsked, s.collabErr = true, err
+	s.res.CollaboratorPages = s.gh.Usage().Requests - before.Requests
+	switch {
+	case errors.Is(err, api.ErrPermissionRefused):
+		s.log.Printf("GitHub refuses this token the repository's collaborator listing, so each account's permission is read as needed: %s", err)
+	case err == nil:
+		for login, a := range listed {
+			if _, known := s.access[login]; !known {
+				s.access[login] = a
+			}
+		}
+	}
+	return err
 }

@@ -218,6 +218,11 @@ func (m *memGitHub) Permission(_ context.Context, login string) (lifecycle.Acces
 	return lifecycle.AccessUnknown, nil
 }
 
+func (m *memGitHub) Collaborators(context.Context) (map[string]lifecycle.Access, error) {
+	m.call("list the collaborators")
+	return nil, api.ErrPermissionRefused // as Permission: nothing known, author_association decides
+}
+
 func (m *memGitHub) BranchInUse(_ context.Context, branch string) (bool, error) {
 	m.call("look for open PRs on %s", branch)
 	for _, p := range m.prs {

@@ -47,6 +47,11 @@ type Reader interface {
 	// Permission is an account's write access to the repository (its
 	// repository permission); AccessNone when it is no collaborator.
 	Permission(ctx context.Context, login string) (lifecycle.Access, error)
+	// Collaborators is the write access of every account with access to
+	// the repository, by lower-case login, in one paged read; an account
+	// it does not hold has none. api.ErrPermissionRefused when GitHub
+	// refuses this token the listing.
+	Collaborators(ctx context.Context) (map[string]lifecycle.Access, error)
 	Viewer(ctx context.Context) (login string, err error)
 	RecentComments(ctx context.Context, since time.Time) ([]Comment, error)
 	// LabelledIssues reads the issues (not PRs) carrying label, open and

@@ -56,7 +56,11 @@ func (w *world) runTapped(inputs map[string]string, tap func(doc string, body []
 // nullNode sets the last node of every connection named conn in the answer
 // (timelineItems, labels) to null, as GitHub answers a node it failed to
 // resolve, without an error.
-func nullNode(body []byte, conn string) []byte {
+func nullNode(body []byte, conn string) []byte { return nullLast(body, conn, "nodes") }
+
+// nullLast sets the last element of list (nodes, edges) of every
+// connection named conn in the answer to null.
+func nullLast(body []byte, conn, list string) []byte {
 	var v any
 	if json.Unmarshal(body, &v) != nil {
 		return body
@@ -66,7 +70,7 @@ func nullNode(body []byte, conn string) []byte {
 		switch x := x.(type) {
 		case map[string]any:
 			if c, ok := x[conn].(map[string]any); ok {
-				if nodes, ok := c["nodes"].([]any); ok && len(nodes) > 0 {
+				if nodes, ok := c[list].([]any); ok && len(nodes) > 0 {
 					nodes[len(nodes)-1] = nil
 				}
 			}
@@ -230,6 +234,7 @@ func TestFailedPermissionReadLeavesThePRUntouched(t *testing.T) {
 			orgmate := fakegithub.Person("orgmate")
 			w.fake.AddMember(orgmate.Login)
 			w.fake.SetPermission(orgmate.Login, "read") // a member, no role here: not a maintainer
+			w.fake.SetCollaboratorsForbidden(true)      // the listing refused: each account is read
 			w.fake.InjectFault(fakegithub.FaultRule{Route: route, Times: -1, Fault: tt.fault})
 			first := w.openPR(60, alice)
 			w.fake.Comment(first, orgmate, daysAgo(30), "+1, we need this")

@@ -106,6 +106,12 @@ type Result struct {
 	// never listed may need work too; Left cannot count them.
 	Unlisted bool
 
+	// How the run learnt who may push (stale-clock: author-turn, the
+	// nudge): CollaboratorPages is the collaborator listing's requests (0:
+	// not read), PermissionReads the accounts read one by one.
+	CollaboratorPages int
+	PermissionReads   int
+
 	Requests int // every HTTP request sent, retries included
 	// WouldSend is, in a dry run, the requests a real run would have sent
 	// on top of Requests: the writes it refused. Requests + WouldSend is

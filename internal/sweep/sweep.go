@@ -46,6 +46,8 @@ type sweeper struct {
 	access        map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login (access.go)
 	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
 	accessFailed  map[string]error            // accounts whose permission read failed this run (not refused), by lower-case login
+	collabAsked   bool                        // the collaborator listing was read this run (access.go)
+	collabErr     error                       // and why it answered nothing: GitHub's refusal or a failure
 
 	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
 }

@@ -1,6 +1,7 @@
 package sweep_test
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // Who counts and what moves the turn, end to end through the HTTP path:
@@ -115,44 +117,66 @@ func TestTurnRuleBotAccounts(t *testing.T) {
 }
 
 // TestTurnRuleMaintainerIsWriteAccess: a maintainer is an account with
-// write access, read once per account per run and only where it changes a
-// decision; reviewers adds maintainers.
+// write access, learnt once per run and only where it changes a decision:
+// from the collaborator listing, one read for every account, or, where
+// GitHub refuses the listing, from each account's permission; reviewers
+// adds maintainers. Both ways decide alike.
 func TestTurnRuleMaintainerIsWriteAccess(t *testing.T) {
 	t.Parallel()
-	w := turnWorld(t)
-	f := w.fake
-	orgmate, quiet, docs := fakegithub.Person("orgmate"), fakegithub.Person("quiet"), fakegithub.Person("docs-lead")
-	f.AddMember(orgmate.Login)
-	f.SetPermission(orgmate.Login, "read") // MEMBER of the organisation, no role here
-	f.SetPermission(quiet.Login, "write")  // a private member: association CONTRIBUTOR
-	memberOnly := w.openPR(60, alice)
-	f.Comment(memberOnly, orgmate, daysAgo(30), "+1, we need this")
-	again := w.openPR(60, alice)
-	f.Comment(again, orgmate, daysAgo(30), "+1")
-	writer := w.openPR(60, alice)
-	f.Comment(writer, quiet, daysAgo(30), "please rebase")
-	reviewer := w.openPR(60, alice)
-	f.Comment(reviewer, docs, daysAgo(30), "the docs need a section")
-	teamReview := w.openPR(60, alice)
-	f.RequestReview(teamReview, alice, daysAgo(59), "team:docs")
-	f.Review(teamReview, fakegithub.Person("writer"), daysAgo(30), "CHANGES_REQUESTED", "a section is missing")
-	young := w.openPR(5, alice)
-	f.Comment(young, fakegithub.Person("newcomer"), daysAgo(4), "nice")
-	w.run(sfWith(authorTurnInputs, "reviewers", "docs-lead, octo/docs"))
-	w.expectMarked(t, map[int]bool{memberOnly: false, again: false, writer: true, reviewer: true, teamReview: true},
-		map[int]string{memberOnly: "an org member without write access commented", again: "the same again",
-			writer: "a writer with association CONTRIBUTOR commented", reviewer: "a listed reviewer commented",
-			teamReview: "the listed docs team's requested review"})
-	asked := map[string]int{}
-	for _, r := range f.Requests() {
-		if r.Route == "GET /repos/{owner}/{repo}/collaborators/{username}/permission" {
-			parts := strings.Split(r.Path, "/")
-			asked[parts[len(parts)-2]]++
+	for _, listing := range []bool{true, false} {
+		t.Run(fmt.Sprintf("listing allowed %v", listing), func(t *testing.T) {
+			t.Parallel()
+			w := turnWorld(t)
+			f := w.fake
+			f.SetCollaboratorsForbidden(!listing)
+			orgmate, quiet, docs := fakegithub.Person("orgmate"), fakegithub.Person("quiet"), fakegithub.Person("docs-lead")
+			f.AddMember(orgmate.Login)
+			f.SetPermission(orgmate.Login, "read") // MEMBER of the organisation, no role here
+			f.SetPermission(quiet.Login, "write")  // a private member: association CONTRIBUTOR
+			memberOnly := w.openPR(60, alice)
+			f.Comment(memberOnly, orgmate, daysAgo(30), "+1, we need this")
+			again := w.openPR(60, alice)
+			f.Comment(again, orgmate, daysAgo(30), "+1")
+			writer := w.openPR(60, alice)
+			f.Comment(writer, quiet, daysAgo(30), "please rebase")
+			reviewer := w.openPR(60, alice)
+			f.Comment(reviewer, docs, daysAgo(30), "the docs need a section")
+			teamReview := w.openPR(60, alice)
+			f.RequestReview(teamReview, alice, daysAgo(59), "team:docs")
+			f.Review(teamReview, fakegithub.Person("writer"), daysAgo(30), "CHANGES_REQUESTED", "a section is missing")
+			young := w.openPR(5, alice)
+			f.Comment(young, fakegithub.Person("newcomer"), daysAgo(4), "nice")
+			res := w.run(sfWith(authorTurnInputs, "reviewers", "docs-lead, octo/docs"))
+			w.expectMarked(t, map[int]bool{memberOnly: false, again: false, writer: true, reviewer: true, teamReview: true},
+				map[int]string{memberOnly: "an org member without write access commented", again: "the same again",
+					writer: "a writer with association CONTRIBUTOR commented", reviewer: "a listed reviewer commented",
+					teamReview: "the listed docs team's requested review"})
+			asked := map[string]int{}
+			for _, r := range f.Requests() {
+				if r.Route == "GET /repos/{owner}/{repo}/collaborators/{username}/permission" {
+					parts := strings.Split(r.Path, "/")
+					asked[parts[len(parts)-2]]++
+				}
+			}
+			switch {
+			case listing && (len(asked) != 0 || collaboratorQueries(w) != 1 || res.CollaboratorPages != 1):
+				t.Errorf("permission reads %v, %d listings (%d pages reported); want the one listing and no permission read", asked, collaboratorQueries(w), res.CollaboratorPages)
+			case !listing && (asked["orgmate"] != 1 || asked["quiet"] != 1 || len(asked) != 2 || collaboratorQueries(w) != 1):
+				t.Errorf("permission reads %v after %d listings, want the refused listing once, then orgmate and quiet once each (docs-lead is a listed reviewer, the newcomer's PR is too young to matter)", asked, collaboratorQueries(w))
+			}
+		})
+	}
+}
+
+// collaboratorQueries counts the GraphQL queries that list the collaborators.
+func collaboratorQueries(w *world) int {
+	n := 0
+	for _, r := range w.fake.Requests() {
+		if r.Route == "POST /graphql" && strings.Contains(r.Body, "collaborators(") {
+			n++
 		}
 	}
-	if asked["orgmate"] != 1 || asked["quiet"] != 1 || len(asked) != 2 {
-		t.Errorf("permission reads %v, want orgmate and quiet once each (docs-lead is a listed reviewer, the newcomer's PR is too young to matter)", asked)
-	}
+	return n
 }
 
 // TestTurnRuleCommitsByTheirAccounts: a maintainer's fixup on the
@@ -353,4 +377,89 @@ func TestTurnLabelsKeptRight(t *testing.T) {
 	w.clock.Advance(time.Hour)
 	w.run(turnLabelInputs)
 	want("the next run", map[int]string{asked: "waiting-on-author"})
+}
+
+// TestCollaboratorListingFailures: who may push comes from one listing a
+// run; each way it can go wrong leaves no PR decided on a guess. Refused,
+// each account's permission is read instead, with the same decisions; a
+// failure (a 5xx on every try, a null collaborator) leaves the PRs that
+// need it untouched and the run not OK, and reads no account one by one;
+// a listing longer than a page is read page by page.
+func TestCollaboratorListingFailures(t *testing.T) {
+	t.Parallel()
+	const permissionRoute = "GET /repos/{owner}/{repo}/collaborators/{username}/permission"
+	cases := []struct {
+		name    string
+		setup   func(w *world)
+		tap     func(doc string, body []byte) []byte
+		failed  bool
+		perAcct int // permission reads
+		extra   int // accounts with a role besides the commenters, for pages
+		pages   int
+	}{
+		{name: "listed", pages: 1},
+		{name: "refused", setup: func(w *world) { w.fake.SetCollaboratorsForbidden(true) }, perAcct: 2, pages: 1},
+		{name: "5xx on every try", setup: func(w *world) {
+			w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+				if strings.Contains(r.Body, "collaborators(") {
+					return fakegithub.ServerError(502)
+				}
+				return nil
+			})
+		}, failed: true},
+		{name: "a null collaborator", tap: func(doc string, body []byte) []byte {
+			if strings.Contains(doc, "collaborators(") {
+				return nullLast(body, "collaborators", "edges")
+			}
+			return body
+		}, failed: true, pages: 1},
+		{name: "three pages", extra: 230, pages: 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := turnWorld(t)
+			f := w.fake
+			orgmate, quiet := fakegithub.Person("orgmate"), fakegithub.Person("quiet")
+			f.AddMember(orgmate.Login)
+			f.SetPermission(orgmate.Login, "read") // MEMBER, no role here: not a maintainer
+			f.SetPermission(quiet.Login, "write")  // CONTRIBUTOR with write: a maintainer
+			for i := range tc.extra {
+				f.SetPermission(fmt.Sprintf("collaborator%03d", i), "triage")
+			}
+			member := w.openPR(60, alice)
+			f.Comment(member, orgmate, daysAgo(30), "+1, we need this")
+			writer := w.openPR(60, alice)
+			f.Comment(writer, quiet, daysAgo(30), "please rebase")
+			if tc.setup != nil {
+				tc.setup(w)
+			}
+			inputs := sfWith(authorTurnInputs, "write-interval", "0s")
+			var res sweep.Result
+			if tc.tap != nil {
+				res = w.runTapped(inputs, tc.tap)
+			} else {
+				res = w.run(inputs)
+			}
+			if tc.failed {
+				for _, n := range []int{member, writer} {
+					if len(w.writesTo(n)) != 0 || !has(res.Failed(), n) {
+						t.Errorf("#%d: the listing failed; want it untouched and failed, got writes %v, failed %v", n, w.writesTo(n), numbers(res.Failed()))
+					}
+				}
+				if res.OK() {
+					t.Error("OK() with the collaborator listing failed")
+				}
+			} else {
+				w.expectMarked(t, map[int]bool{member: false, writer: true},
+					map[int]string{member: "an org member without write access commented", writer: "a writer with association CONTRIBUTOR commented"})
+			}
+			if got := f.CountBy()[permissionRoute]; got != tc.perAcct {
+				t.Errorf("%d permission reads, want %d", got, tc.perAcct)
+			}
+			if tc.pages > 0 && collaboratorQueries(w) != tc.pages {
+				t.Errorf("%d collaborator queries, want %d", collaboratorQueries(w), tc.pages)
+			}
+		})
+	}
 }

@@ -1,0 +1,102 @@
+package ghapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/shurcooL/githubv4"
+
+	"github.com/stalepr/stalepr/internal/api"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+type collaboratorsQuery struct {
+	RateLimit  rateLimit
+	Repository struct {
+		Collaborators *struct {
+			TotalCount int
+			Edges      []*struct {
+				Permission string
+				Node       struct{ Login string }
+			}
+			PageInfo struct {
+				HasNextPage bool
+				EndCursor   string
+			}
+		} `graphql:"collaborators(first: 100, after: $after, affiliation: ALL)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// Collaborators reads who may push to the repository: every account with
+// access (affiliation ALL: direct and outside collaborators, organisation
+// members through teams or the base permission, owners) and its
+// permission, 100 a query (one point each). GitHub answers the field null
+// with FORBIDDEN to a token that may not list them: that refusal is
+// api.ErrPermissionRefused, so the caller falls back to reading an
+// account's permission. A null edge is an account not read: the listing
+// fails rather than say no for it.
+//
+// GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (collaborators)
+func (c *Client) Collaborators(ctx context.Context) (map[string]lifecycle.Access, error) {
+	out := map[string]lifecycle.Access{}
+	seen := map[string]bool{}
+	var pages api.Pages
+	for after, first := "", true; first || after != ""; first = false {
+		if seen[after] {
+			return nil, c.fail(opRead, errors.New("GitHub's pages loop: the collaborators' cursor points back to a page already read"), "list the repository's collaborators")
+		}
+		seen[after] = true
+		var cursor *githubv4.String
+		if after != "" {
+			cursor = githubv4.NewString(githubv4.String(after))
+		}
+		var q collaboratorsQuery
+		vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "after": cursor}
+		errs, err := c.query(ctx, false, &q, vars)
+		for _, e := range errs {
+			if e.Type == "FORBIDDEN" && err == nil {
+				return nil, fmt.Errorf("%w: list the repository's collaborators: %s", api.ErrPermissionRefused, e.Message)
+			}
+		}
+		switch {
+		case err == nil && len(errs) > 0:
+			err = fmt.Errorf("GitHub's answer has errors: %s", errs)
+		case err == nil && q.Repository.Collaborators == nil:
+			err = errors.New("GitHub's answer holds no collaborators and names no error")
+		}
+		if err != nil {
+			return nil, c.fail(opRead, err, "list the repository's collaborators")
+		}
+		cs := q.Repository.Collaborators
+		for _, e := range cs.Edges {
+			if e == nil || e.Node.Login == "" {
+				return nil, c.fail(opRead, errors.New("GitHub's answer has a null collaborator"), "list the repository's collaborators")
+			}
+			out[strings.ToLower(e.Node.Login)] = accessOfPermission(e.Permission)
+		}
+		after = ""
+		if cs.PageInfo.HasNextPage {
+			after = cs.PageInfo.EndCursor
+		}
+		if err := pages.Next(len(cs.Edges), 100, cs.TotalCount+100, after != "" && !seen[after]); err != nil {
+			return nil, c.fail(opRead, err, "list the repository's collaborators")
+		}
+	}
+	return out, nil
+}
+
+// accessOfPermission is GraphQL's RepositoryPermission as write access:
+// ADMIN, MAINTAIN and WRITE may push (a custom role answers its base
+// role); an unknown word is unknown (the sweep then reads that account's
+// permission).
+func accessOfPermission(p string) lifecycle.Access {
+	switch strings.ToUpper(p) {
+	case "ADMIN", "MAINTAIN", "WRITE":
+		return lifecycle.AccessWrite
+	case "READ", "TRIAGE":
+		return lifecycle.AccessNone
+	}
+	return lifecycle.AccessUnknown
+}
