@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 	"github.com/stalepr/stalepr/internal/testenv"
@@ -86,6 +87,124 @@ func TestFairClockAtScale(t *testing.T) {
 	})
 }
 
+// contributorWorld is openPRs on a mature open-source project's queue:
+// about 300 distinct commenters, most of them CONTRIBUTOR (the 200 synthetic
+// authors and 100 helpers with a merged PR each), some of whom may push
+// (every tenth), commenting on others' PRs within the last 60 days. Whose
+// turn their comments leave a PR on only their write access tells.
+func contributorWorld(tb testing.TB, prs int) *world {
+	w := openPRs(tb, prs)
+	f := w.fake
+	var people []fakegithub.User
+	for i := 1; i <= 200; i++ {
+		people = append(people, fakegithub.Person(fmt.Sprintf("dev%d", i)))
+	}
+	for i := 1; i <= 100; i++ {
+		helper := fakegithub.Person(fmt.Sprintf("helper%d", i))
+		n := f.AddPR(fakegithub.Issue{Title: "A fix", User: helper, CreatedAt: daysAgo(400), UpdatedAt: daysAgo(399)})
+		f.Merge(n, maint, daysAgo(399))
+		people = append(people, helper)
+	}
+	for i, p := range people {
+		if i%10 == 0 {
+			f.SetPermission(p.Login, "write")
+		}
+	}
+	k := 0
+	for _, is := range f.Issues() {
+		if !is.IsPR || is.State != "open" || is.HasLabel("stale") {
+			continue
+		}
+		k++
+		if k%5 > 1 {
+			continue // two PRs in five
+		}
+		p := people[(k*7)%len(people)]
+		if p.Login == is.User.Login {
+			continue
+		}
+		at := t0.Add(-time.Duration(1+(k*13)%59) * lifecycle.Day)
+		if at.Before(is.CreatedAt) || at.Before(is.UpdatedAt) {
+			continue // after the PR's last activity: a commenter's word is its latest
+		}
+		f.Comment(is.Number, p, at, "Could you add a test for this?")
+	}
+	return w
+}
+
+// contributorInputs are fairInputs with the review nudge on.
+var contributorInputs = sfWith(fairInputs, "days-before-review-nudge", "7")
+
+// TestWhoMayPushAtScale: on a queue with hundreds of contributors, who may
+// push is one listing a run: a quiet day of 2,000 PRs under the fair clock
+// with the nudge reads at most 60 REST requests and points in all, one run
+// of 20,000 PRs at most 50 REST reads and 300 points; and the decisions are
+// those of reading every account's permission, PR by PR.
+func TestWhoMayPushAtScale(t *testing.T) {
+	t.Parallel()
+	testenv.Long(t)
+	t.Run("2000 PRs, a quiet day", func(t *testing.T) {
+		t.Parallel()
+		w := contributorWorld(t, 2000)
+		w.run(contributorInputs)
+		w.clock.Advance(lifecycle.Day)
+		res := w.run(contributorInputs)
+		r := readsOf(res)
+		t.Logf("quiet day: %v; collaborator pages %d, permission reads %d", r, res.CollaboratorPages, res.PermissionReads)
+		if r.rest+r.points > 60 || !res.OK() {
+			t.Errorf("quiet day: %v; want at most 60 REST reads and points in all (ok %v, stopped %v)", r, res.OK(), res.Stopped)
+		}
+	})
+	t.Run("2000 PRs, the same decisions as per-account reads", func(t *testing.T) {
+		t.Parallel()
+		listed, perAccount := contributorWorld(t, 2000), contributorWorld(t, 2000)
+		perAccount.fake.SetCollaboratorsForbidden(true)
+		a, b := listed.run(contributorInputs), perAccount.run(contributorInputs)
+		t.Logf("day 0, the listing: %v (%d pages); per account: %v (%d permission reads)", readsOf(a), a.CollaboratorPages, readsOf(b), b.PermissionReads)
+		if b.PermissionReads < 100 || a.PermissionReads != 0 || a.CollaboratorPages == 0 {
+			t.Fatalf("listing: %d pages, %d permission reads; per account: %d reads: the comparison compares nothing", a.CollaboratorPages, a.PermissionReads, b.PermissionReads)
+		}
+		decided := func(res sweep.Result) map[int]string {
+			out := map[int]string{}
+			for _, it := range res.Items {
+				out[it.Number] += fmt.Sprintf("%v %s; ", it.Outcome, it.Reason)
+			}
+			for _, it := range res.Queue {
+				out[it.Number] += fmt.Sprintf("due %s, nudge due %s", it.Due, it.NudgeDue)
+				if it.State != sweep.QueueExempt {
+					// An exempt PR's turn decides nothing: per account, the
+					// run does not ask (it reads as nobody's write access);
+					// the listing knows it for free.
+					out[it.Number] += fmt.Sprintf(", turn %v since %s", it.Turn, it.TurnSince)
+				}
+			}
+			return out
+		}
+		da, db := decided(a), decided(b)
+		diff := 0
+		for n, d := range db {
+			if da[n] != d && diff < 5 {
+				t.Errorf("#%d: with the listing %q, with per-account reads %q", n, da[n], d)
+				diff++
+			}
+		}
+		if len(da) != len(db) {
+			t.Errorf("%d PRs decided with the listing, %d with per-account reads", len(da), len(db))
+		}
+	})
+	t.Run("20000 PRs, one run", func(t *testing.T) {
+		t.Parallel()
+		testenv.Slow(t)
+		w := contributorWorld(t, 20000)
+		res := w.run(contributorInputs)
+		r := readsOf(res)
+		t.Logf("one run: %v; collaborator pages %d, permission reads %d", r, res.CollaboratorPages, res.PermissionReads)
+		if r.points > 300 || r.rest > 50 || !res.OK() {
+			t.Errorf("%v; want at most 300 points and 50 REST reads (ok %v)", r, res.OK())
+		}
+	})
+}
+
 // switchFrom labels every PR inactive past the stale cutoff stale as
 // actions/stale does (its comment, then its label, as github-actions[bot]),
 // days ago: the repository as it is when a team switches to stalepr.
@@ -143,18 +262,22 @@ func BenchmarkReads(b *testing.B) {
 	if testenv.SlowEnabled() {
 		sizes = append(sizes, 20000)
 	}
-	for _, clock := range []string{"author-turn", "inactivity"} {
+	for _, clock := range []string{"author-turn", "inactivity", "author-turn+nudge+contributors"} {
 		for _, n := range sizes {
 			b.Run(fmt.Sprintf("clock=%s/prs=%d", clock, n), func(b *testing.B) {
 				inputs := map[string]string{}
 				for k, v := range fairInputs {
 					inputs[k] = v
 				}
+				world := openPRs
 				inputs["stale-clock"] = clock
+				if clock == "author-turn+nudge+contributors" {
+					inputs, world = contributorInputs, contributorWorld
+				}
 				var day0, day1 reads
 				for i := 0; i < b.N; i++ {
 					b.StopTimer()
-					w := openPRs(b, n)
+					w := world(b, n)
 					b.StartTimer()
 					day0 = readsOf(w.run(inputs))
 					w.clock.Advance(lifecycle.Day)
