@@ -56,7 +56,7 @@ func (c *Client) Collaborators(ctx context.Context) (map[string]lifecycle.Access
 		vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "after": cursor}
 		errs, err := c.query(ctx, false, &q, vars)
 		for _, e := range errs {
-			if e.Type == "FORBIDDEN" && err == nil {
+			if refusesListing(e) && err == nil {
 				return nil, fmt.Errorf("%w: list the repository's collaborators: %s", api.ErrPermissionRefused, e.Message)
 			}
 		}
@@ -85,6 +85,18 @@ func (c *Client) Collaborators(ctx context.Context) (map[string]lifecycle.Access
 		}
 	}
 	return out, nil
+}
+
+// refusesListing reports GitHub's refusal to list the collaborators to
+// this token: FORBIDDEN (no write access), NOT_FOUND (what it may not see
+// it does not name), INSUFFICIENT_SCOPES (a classic token without repo and
+// read:org).
+func refusesListing(e gqlError) bool {
+	switch e.Type {
+	case "FORBIDDEN", "NOT_FOUND", "INSUFFICIENT_SCOPES":
+		return true
+	}
+	return false
 }
 
 // accessOfPermission is GraphQL's RepositoryPermission as write access:

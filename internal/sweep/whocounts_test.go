@@ -1,6 +1,7 @@
 package sweep_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -399,6 +400,9 @@ func TestCollaboratorListingFailures(t *testing.T) {
 	}{
 		{name: "listed", pages: 1},
 		{name: "refused", setup: func(w *world) { w.fake.SetCollaboratorsForbidden(true) }, perAcct: 2, pages: 1},
+		{name: "refused as not found", tap: refuseCollaborators("NOT_FOUND"), perAcct: 2, pages: 1},
+		{name: "refused for the token's scopes", tap: refuseCollaborators("INSUFFICIENT_SCOPES"), perAcct: 2, pages: 1},
+		{name: "an error of another type", tap: refuseCollaborators("SERVICE_UNAVAILABLE"), failed: true, pages: 1},
 		{name: "5xx on every try", setup: func(w *world) {
 			w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
 				if strings.Contains(r.Body, "collaborators(") {
@@ -461,5 +465,28 @@ func TestCollaboratorListingFailures(t *testing.T) {
 				t.Errorf("%d collaborator queries, want %d", collaboratorQueries(w), tc.pages)
 			}
 		})
+	}
+}
+
+// refuseCollaborators answers the collaborator listing as GitHub refuses a
+// field: null, with an error of type typ on its path.
+func refuseCollaborators(typ string) func(doc string, body []byte) []byte {
+	return func(doc string, body []byte) []byte {
+		if !strings.Contains(doc, "collaborators(") {
+			return body
+		}
+		var v map[string]any
+		if json.Unmarshal(body, &v) != nil {
+			return body
+		}
+		if data, ok := v["data"].(map[string]any); ok {
+			if repo, ok := data["repository"].(map[string]any); ok {
+				repo["collaborators"] = nil
+			}
+		}
+		v["errors"] = []any{map[string]any{"type": typ, "path": []any{"repository", "collaborators"},
+			"locations": []any{map[string]any{"line": 1, "column": 2}}, "message": "refused (" + typ + ")"}}
+		out, _ := json.Marshal(v)
+		return out
 	}
 }
