@@ -49,7 +49,7 @@ type Client struct {
 	gql    *githubv4.Client // GraphQL reads, on the same http.Client
 	gqlURL string           // the GraphQL endpoint, beside the REST API (graphqlURL)
 	pages  pages            // the page size GitHub answers in time
-	viewer string           // the login a query's viewer named
+	viewer viewerSeen       // the login a query's viewer named
 }
 
 const perPage = 100
@@ -486,7 +486,7 @@ func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/queries#viewer
 func (c *Client) Viewer(ctx context.Context) (string, error) {
-	if login := c.knownViewer(); login != "" {
+	if login := c.viewer.known(); login != "" {
 		return login, nil // a page's query asked already
 	}
 	req, err := c.gh.NewRequest(http.MethodPost, c.gqlURL, map[string]string{"query": viewerQuery})
@@ -511,7 +511,7 @@ func (c *Client) Viewer(ctx context.Context) (string, error) {
 	if out.Data.Viewer.Login == "" {
 		return "", errors.New("ask GitHub who the token acts as: GitHub's answer named no login")
 	}
-	if err := c.sawViewer(out.Data.Viewer.Login); err != nil {
+	if err := c.viewer.saw(out.Data.Viewer.Login, c.t.stop); err != nil {
 		return "", c.redact(err) // a page named another since: one answer or none
 	}
 	return out.Data.Viewer.Login, nil

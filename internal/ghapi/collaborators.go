@@ -15,18 +15,20 @@ import (
 type collaboratorsQuery struct {
 	RateLimit  rateLimit
 	Repository struct {
-		Collaborators *struct {
-			TotalCount int
-			Edges      []*struct {
-				Permission string
-				Node       struct{ Login string }
-			}
-			PageInfo struct {
-				HasNextPage bool
-				EndCursor   string
-			}
-		} `graphql:"collaborators(first: 100, after: $after, affiliation: ALL)"`
+		Collaborators *collaboratorsPage `graphql:"collaborators(first: 100, after: $after, affiliation: ALL)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+type collaboratorsPage struct {
+	TotalCount int
+	Edges      []*struct {
+		Permission string
+		Node       struct{ Login string }
+	}
+	PageInfo struct {
+		HasNextPage bool
+		EndCursor   string
+	}
 }
 
 // Collaborators reads who may push to the repository: every account with
@@ -48,28 +50,10 @@ func (c *Client) Collaborators(ctx context.Context) (map[string]lifecycle.Access
 			return nil, c.fail(opRead, errors.New("GitHub's pages loop: the collaborators' cursor points back to a page already read"), "list the repository's collaborators")
 		}
 		seen[after] = true
-		var cursor *githubv4.String
-		if after != "" {
-			cursor = githubv4.NewString(githubv4.String(after))
-		}
-		var q collaboratorsQuery
-		vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "after": cursor}
-		errs, err := c.query(ctx, false, &q, vars)
-		for _, e := range errs {
-			if refusesListing(e) && err == nil {
-				return nil, fmt.Errorf("%w: list the repository's collaborators: %s", api.ErrPermissionRefused, e.Message)
-			}
-		}
-		switch {
-		case err == nil && len(errs) > 0:
-			err = fmt.Errorf("GitHub's answer has errors: %s", errs)
-		case err == nil && q.Repository.Collaborators == nil:
-			err = errors.New("GitHub's answer holds no collaborators and names no error")
-		}
+		cs, err := c.readCollaborators(ctx, after)
 		if err != nil {
-			return nil, c.fail(opRead, err, "list the repository's collaborators")
+			return nil, err
 		}
-		cs := q.Repository.Collaborators
 		for _, e := range cs.Edges {
 			if e == nil || e.Node.Login == "" {
 				return nil, c.fail(opRead, errors.New("GitHub's answer has a null collaborator"), "list the repository's collaborators")
@@ -85,6 +69,32 @@ func (c *Client) Collaborators(ctx context.Context) (map[string]lifecycle.Access
 		}
 	}
 	return out, nil
+}
+
+// readCollaborators reads one page of the listing, after the cursor after.
+func (c *Client) readCollaborators(ctx context.Context, after string) (*collaboratorsPage, error) {
+	var cursor *githubv4.String
+	if after != "" {
+		cursor = githubv4.NewString(githubv4.String(after))
+	}
+	var q collaboratorsQuery
+	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "after": cursor}
+	errs, err := c.query(ctx, false, &q, vars)
+	for _, e := range errs {
+		if refusesListing(e) && err == nil {
+			return nil, fmt.Errorf("%w: list the repository's collaborators: %s", api.ErrPermissionRefused, e.Message)
+		}
+	}
+	switch {
+	case err == nil && len(errs) > 0:
+		err = fmt.Errorf("GitHub's answer has errors: %s", errs)
+	case err == nil && q.Repository.Collaborators == nil:
+		err = errors.New("GitHub's answer holds no collaborators and names no error")
+	}
+	if err != nil {
+		return nil, c.fail(opRead, err, "list the repository's collaborators")
+	}
+	return q.Repository.Collaborators, nil
 }
 
 // refusesListing reports GitHub's refusal to list the collaborators to

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,55 +24,51 @@ import (
 // learns each struct type's fields and fragments once. githubv4 still
 // writes the query from the struct and sends it.
 
-// decodeAnswer decodes a GraphQL answer's data into q as githubv4 does: the
-// body's first JSON value is read for its data and errors; the data, when
-// not null, is decoded into q; an answer with errors returns them as the
-// error (with its first message as githubv4's), after the data.
-func decodeAnswer(body []byte, q any) error {
+// gqlAnswer is what query reads of a GraphQL answer beside the caller's data,
+// from the one decoding of it (readAnswer).
+type gqlAnswer struct {
+	errors   gqlErrors
+	data     bool // the answer holds data, not null
+	repoNull bool // its repository is null
+}
+
+// readAnswer decodes a GraphQL answer once: its errors, and its data, when
+// not null, into q as githubv4 would (q nil: the errors only). err is a
+// body that does not decode, or data that does not fit q.
+func readAnswer(body []byte, q any) (gqlAnswer, error) {
 	var out struct {
 		Data   *json.RawMessage
-		Errors answerErrors
+		Errors gqlErrors
 	}
 	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&out); err != nil {
-		return err
+		return gqlAnswer{}, err
 	}
-	if out.Data != nil {
-		if err := unmarshalGraphQL(*out.Data, q); err != nil {
-			return err
-		}
+	a := gqlAnswer{errors: out.Errors, data: out.Data != nil && string(*out.Data) != "null"}
+	if !a.data || q == nil {
+		return a, nil
 	}
-	if len(out.Errors) > 0 {
-		return out.Errors
-	}
-	return nil
+	nulls, err := unmarshalGraphQL(*out.Data, q)
+	a.repoNull = slices.Contains(nulls, "repository")
+	return a, err
 }
-
-// answerErrors are an answer's errors as githubv4 reads them.
-type answerErrors []struct {
-	Message   string
-	Locations []struct {
-		Line   int
-		Column int
-	}
-}
-
-func (e answerErrors) Error() string { return e[0].Message }
 
 // unmarshalGraphQL decodes data, one JSON value that encoding/json has
-// read already (decodeAnswer's data), into the query struct q points to.
-func unmarshalGraphQL(data []byte, q any) error {
+// read already (readAnswer's data), into the query struct q points to.
+// nulls are the keys of data's top level that are null (a repository
+// GitHub did not resolve).
+func unmarshalGraphQL(data []byte, q any) (nulls []string, err error) {
 	rv := reflect.ValueOf(q)
 	if rv.Kind() != reflect.Pointer {
-		return fmt.Errorf("cannot decode into non-pointer %T", q)
+		return nil, fmt.Errorf("cannot decode into non-pointer %T", q)
 	}
 	d := gqlDecoder{b: data}
 	if err := d.value([]reflect.Value{rv.Elem()}); err != nil {
-		return err
+		return d.topNulls, err
 	}
 	if d.skipSpace(); d.i < len(d.b) {
-		return fmt.Errorf("invalid token after top-level value at offset %d", d.i)
+		return d.topNulls, fmt.Errorf("invalid token after top-level value at offset %d", d.i)
 	}
-	return nil
+	return d.topNulls, nil
 }
 
 // gqlDecoder decodes one JSON value into every place that takes it: a
@@ -80,8 +77,10 @@ func unmarshalGraphQL(data []byte, q any) error {
 // already, so it checks no syntax: it tells the values apart and leaves
 // what is not plain (a string with escapes, a number) to encoding/json.
 type gqlDecoder struct {
-	b []byte
-	i int
+	b        []byte
+	i        int
+	depth    int      // objects open
+	topNulls []string // the top-level object's keys whose value is null
 }
 
 var errEnd = errors.New("unexpected end of JSON input")
@@ -184,6 +183,8 @@ func (d *gqlDecoder) value(into []reflect.Value) error {
 // into, of their fragments and of their embedded structs; a nil pointer
 // among into is given a new value first.
 func (d *gqlDecoder) object(into []reflect.Value) error {
+	d.depth++
+	defer func() { d.depth-- }()
 	var places []reflect.Value
 	for _, v := range into {
 		if v.Kind() == reflect.Pointer && v.IsNil() {
@@ -220,6 +221,9 @@ func (d *gqlDecoder) object(into []reflect.Value) error {
 		}
 		if len(fields) == 0 {
 			return fmt.Errorf("struct field for %q doesn't exist in any of %v places to unmarshal", key, max(len(places), 1))
+		}
+		if d.depth == 1 && d.peek() == 'n' {
+			d.topNulls = append(d.topNulls, key)
 		}
 		// The value's own decoding may append to fields' backing array
 		// no more: it gets a copy.

@@ -28,26 +28,35 @@ func bodyClient(body []byte) *http.Client {
 	})}
 }
 
-// decodeBoth decodes body into a new Q with githubv4 and with decodeAnswer
+// decodeBoth decodes body into a new Q with githubv4 and with readAnswer
 // and fails t where they part: one errs and not the other, or what they
-// decoded differs (on an error too: both stop at the same place).
+// decoded differs (on an error too: both stop at the same place). An
+// answer's errors are githubv4's error, its first message.
 func decodeBoth[Q any](t *testing.T, name string, body []byte) {
 	t.Helper()
 	var want, got Q
 	werr := githubv4.NewClient(bodyClient(body)).Query(context.Background(), &want, nil)
-	gerr := decodeAnswer(body, &got)
+	ans, gerr := readAnswer(body, &got)
+	if gerr == nil && len(ans.errors) > 0 {
+		gerr = answerErrors(ans.errors)
+	}
 	if (werr == nil) != (gerr == nil) {
-		t.Errorf("%s: githubv4 says %v, decodeAnswer %v", name, werr, gerr)
+		t.Errorf("%s: githubv4 says %v, readAnswer %v", name, werr, gerr)
 	}
 	if werr == nil && gerr == nil || isAnswerErrors(werr) {
 		if werr != nil && gerr != nil && werr.Error() != gerr.Error() {
-			t.Errorf("%s: githubv4's error %q, decodeAnswer's %q", name, werr, gerr)
+			t.Errorf("%s: githubv4's error %q, readAnswer's %q", name, werr, gerr)
 		}
 		if !reflect.DeepEqual(want, got) {
-			t.Errorf("%s: decoded differently\ngithubv4:     %+v\ndecodeAnswer: %+v", name, want, got)
+			t.Errorf("%s: decoded differently\ngithubv4:   %+v\nreadAnswer: %+v", name, want, got)
 		}
 	}
 }
+
+// answerErrors are an answer's errors as githubv4 says them.
+type answerErrors gqlErrors
+
+func (e answerErrors) Error() string { return e[0].Message }
 
 // isAnswerErrors reports an answer's errors (after its data was decoded),
 // not a failure to decode.

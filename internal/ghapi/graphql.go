@@ -3,12 +3,12 @@ package ghapi
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -20,11 +20,12 @@ import (
 // GraphQL reads go through shurcooL/githubv4 (typed queries from Go
 // structs: it writes and sends each one) on the same http.Client, so the
 // transport counts, budgets, paces and redacts them as every REST request.
-// The capture transport keeps the answer's body for the query that asked:
-// decodeAnswer decodes its data as githubv4 would (gqldecode.go; githubv4's
-// own decoder was half the test suite's CPU), and the errors' type and path
-// (which PR of a page failed, a rate limit), which githubv4 drops, are read
-// here.
+// The capture transport keeps the answer's body for the query that asked,
+// and readAnswer decodes it once (gqldecode.go): its data as githubv4
+// would (githubv4's own decoder was half the test suite's CPU), its errors
+// with the type and path githubv4 drops (which PR of a page failed, a rate
+// limit), and whether its repository is null; the rateLimit is read from
+// the decoded query.
 
 // errShrink means GitHub could not answer the query in time (a timeout, a 502,
 // "something went wrong") or answered more than the transport accepts
@@ -99,7 +100,7 @@ type captured struct {
 
 // forGithubv4 is the body githubv4 is given of an answer of 200 instead of
 // the answer: an object without data or errors, which it decodes to
-// nothing, as query decodes the answer itself (decodeAnswer).
+// nothing, as query decodes the answer itself (readAnswer).
 var forGithubv4 = []byte(`{}`)
 
 // capture keeps the final answer's status and body of a request whose
@@ -137,11 +138,15 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 		ctx = shrinkable(ctx)
 	}
 	err := c.gql.Query(context.WithValue(asRead(ctx), captureKey{}, &cap), q, vars)
-	if err == nil && cap.body != nil && cap.status == http.StatusOK {
-		err = decodeAnswer(cap.body, q)
+	var ans gqlAnswer
+	switch {
+	case cap.body == nil:
+	case cap.status == http.StatusOK && err == nil:
+		ans, err = readAnswer(cap.body, q)
+	default:
+		ans, _ = readAnswer(cap.body, nil) // the errors of an answer httpStatus explains
 	}
-	env := envelopeOf(cap.body, err == nil, vars)
-	if stop := c.t.meterAnswer(env, c.clock.Now()); stop != nil {
+	if stop := c.t.meterAnswer(ans.errors, rateOf(q, ans), c.clock.Now()); stop != nil {
 		return nil, stop
 	}
 	if cap.body == nil && err != nil {
@@ -150,54 +155,48 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	if err := c.httpStatus(cap, shrink); err != nil {
 		return nil, err
 	}
-	pathed, perr := pathedErrors(env.Errors, cap.resp, shrink)
+	pathed, perr := pathedErrors(ans.errors, cap.resp, shrink)
 	if perr != nil {
 		return nil, perr
 	}
-	if err != nil && len(env.Errors) == 0 {
+	if err != nil && len(ans.errors) == 0 {
 		return nil, fmt.Errorf("decoding GitHub's answer: %w", err) // the data did not fit the query
 	}
-	if len(env.Errors) == 0 && (env.Data == nil || hasRepository(vars) && isNull(env.Data.Repository)) {
+	if len(ans.errors) == 0 && (!ans.data || hasRepository(vars) && ans.repoNull) {
 		// An answer that names no error and holds no data is no answer.
 		return nil, &malformedError{route: "POST /graphql", why: "it holds no data and names no error"}
 	}
 	return pathed, nil
 }
 
-// envelope is what query reads of an answer besides the caller's data.
-type envelope struct {
-	Errors gqlErrors `json:"errors"`
-	Data   *envData  `json:"data"`
-}
-
-// envelopeOf reads an answer's errors, rateLimit and repository. decoded:
-// decodeAnswer read the data; then, in the common answer that names no
-// error, only what query checks is read again, not the PRs.
-func envelopeOf(body []byte, decoded bool, vars map[string]any) envelope {
-	var env envelope
-	switch {
-	case body == nil:
-	case decoded && bytes.Contains(body, []byte(`"data":{`)) && !bytes.Contains(body, []byte(`"errors"`)):
-		env.Data = &envData{}
-		_ = json.Unmarshal(rateLimitOf(body), &env.Data.RateLimit)
-		env.Data.Repository = json.RawMessage(`{}`)
-		if hasRepository(vars) && bytes.Contains(body, []byte(`"repository":null`)) {
-			env.Data.Repository = nil
-		}
-	default:
-		_ = json.Unmarshal(body, &env) // a body decodeAnswer could not decode fails in query
+// rateOf is the rateLimit q asked for and the answer gave; nil when it did
+// not (no data, no rateLimit field, or GitHub left it out).
+func rateOf(q any, ans gqlAnswer) *rateLimit {
+	if !ans.data {
+		return nil
 	}
-	return env
+	v := reflect.ValueOf(q)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.Elem().FieldByName("RateLimit")
+	if !f.IsValid() || f.Type() != reflect.TypeOf(rateLimit{}) {
+		return nil
+	}
+	r := f.Addr().Interface().(*rateLimit)
+	if r.Limit == 0 {
+		return nil // not in the answer
+	}
+	return r
 }
 
 // meterAnswer counts an answer's rateLimit against the points, and is the
 // stop when the answer says the points are spent.
-func (t *transport) meterAnswer(env envelope, now time.Time) error {
-	if env.Data != nil && env.Data.RateLimit != nil {
-		r := env.Data.RateLimit
-		t.meterPoints(r.Cost, r.Limit, r.Remaining, r.ResetAt)
+func (t *transport) meterAnswer(errs gqlErrors, r *rateLimit, now time.Time) error {
+	if r != nil {
+		t.meterPoints(r.Cost, r.Limit, r.Remaining, r.ResetAt.Time)
 	}
-	for _, e := range env.Errors {
+	for _, e := range errs {
 		if e.rateLimited() {
 			stop := &rateLimitError{reset: t.pointsResetAt(), now: now, graphql: true}
 			t.stop(stop)
@@ -250,40 +249,10 @@ func pathedErrors(errs gqlErrors, resp *http.Response, shrink bool) (pathed gqlE
 	return pathed, nil
 }
 
-// envData is what query reads of an answer's data besides the caller.
-type envData struct {
-	Repository json.RawMessage `json:"repository"`
-	RateLimit  *struct {
-		Cost      int       `json:"cost"`
-		Limit     int       `json:"limit"`
-		Remaining int       `json:"remaining"`
-		ResetAt   time.Time `json:"resetAt"`
-	} `json:"rateLimit"`
-}
-
-// rateLimitOf is the rateLimit object of an answer, found without decoding
-// the rest: GraphQL answers it as a flat object of scalars; "null" when the
-// answer has none.
-func rateLimitOf(body []byte) []byte {
-	i := bytes.Index(body, []byte(`"rateLimit":`))
-	if i < 0 {
-		return []byte("null")
-	}
-	rest := body[i+len(`"rateLimit":`):]
-	if end := bytes.IndexByte(rest, '}'); len(rest) > 0 && rest[0] == '{' && end > 0 {
-		return rest[:end+1]
-	}
-	return []byte("null")
-}
-
 // hasRepository reports whether the query asks for a repository (its variables name it).
 func hasRepository(vars map[string]any) bool {
 	_, ok := vars["owner"]
 	return ok
-}
-
-func isNull(raw json.RawMessage) bool {
-	return len(raw) == 0 || string(raw) == "null"
 }
 
 // rootError is an error on the query's root field as the REST answer of
@@ -307,10 +276,11 @@ type pages struct {
 	size map[int]int // by connections per PR
 }
 
-func (c *Client) pageFor(connections int) int {
-	c.pages.mu.Lock()
-	defer c.pages.mu.Unlock()
-	if n, ok := c.pages.size[connections]; ok {
+// sizeFor is the page size of a query with connections per PR.
+func (p *pages) sizeFor(connections int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n, ok := p.size[connections]; ok {
 		return n
 	}
 	return pageSize(connections)
@@ -318,42 +288,47 @@ func (c *Client) pageFor(connections int) int {
 
 // shrink halves the page after GitHub could not answer one of size in time;
 // the rest of the run keeps the smaller size.
-func (c *Client) shrink(connections, size int) {
-	c.pages.mu.Lock()
-	defer c.pages.mu.Unlock()
-	if c.pages.size == nil {
-		c.pages.size = map[int]int{}
+func (p *pages) shrink(connections, size int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.size == nil {
+		p.size = map[int]int{}
 	}
-	c.pages.size[connections] = max(size/2, 1)
+	p.size[connections] = max(size/2, 1)
 }
 
-// sawViewer keeps the login a page's viewer named, so Viewer needs no
+// viewerSeen keeps the login a page's viewer named, so Viewer needs no
 // request of its own. Who the token is must be one answer: stalepr's own
 // markers and labels are told from anyone else's by it, so a page naming
 // another login than an earlier one (a proxy mixing tokens, a token
-// swapped mid-run) stops the run, every later request refused with the
-// error, rather than let either answer decide what is written.
-func (c *Client) sawViewer(login string) error {
+// swapped mid-run) stops the run (stop: every later request refused with
+// the error), rather than let either answer decide what is written.
+type viewerSeen struct {
+	mu    sync.Mutex
+	login string
+}
+
+func (v *viewerSeen) saw(login string, stop func(error)) error {
 	if login == "" {
 		return nil
 	}
-	c.pages.mu.Lock()
-	defer c.pages.mu.Unlock()
-	if c.viewer != "" && !strings.EqualFold(c.viewer, login) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.login != "" && !strings.EqualFold(v.login, login) {
 		err := fmt.Errorf("GitHub named two accounts as the one this token acts as (the viewer): %q, then %q; "+
 			"the run stops and writes nothing more, since stalepr's own markers cannot be told from others'. "+
-			"Check that nothing between stalepr and GitHub (a proxy, a cache) mixes answers to different tokens", c.viewer, login)
-		c.t.stop(err)
+			"Check that nothing between stalepr and GitHub (a proxy, a cache) mixes answers to different tokens", v.login, login)
+		stop(err)
 		return err
 	}
-	c.viewer = login
+	v.login = login
 	return nil
 }
 
-func (c *Client) knownViewer() string {
-	c.pages.mu.Lock()
-	defer c.pages.mu.Unlock()
-	return c.viewer
+func (v *viewerSeen) known() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.login
 }
 
 func newGraphQL(url string, hc *http.Client) *githubv4.Client {

@@ -380,7 +380,7 @@ func pulls[N any, P interface {
 }](ctx context.Context, c *Client, q sweep.Query, states []githubv4.PullRequestState, after string, connections int) ([]listedNode[P], sweep.Page, error) {
 	order, labels, cursor := pullsArgs(q, after)
 	for {
-		size := c.pageFor(connections)
+		size := c.pages.sizeFor(connections)
 		var out pullsQuery[N]
 		vars := map[string]any{
 			"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
@@ -389,13 +389,13 @@ func pulls[N any, P interface {
 		}
 		errs, err := c.query(ctx, size > 1, &out, vars)
 		if errors.Is(err, errShrink) {
-			c.shrink(connections, size)
+			c.pages.shrink(connections, size)
 			continue
 		}
 		if err != nil {
 			return nil, sweep.Page{}, c.fail(opList, err, "list pull requests")
 		}
-		if err := c.sawViewer(out.Viewer.Login); err != nil {
+		if err := c.viewer.saw(out.Viewer.Login, c.t.stop); err != nil {
 			return nil, sweep.Page{}, c.fail(opList, err, "list pull requests")
 		}
 		pr := out.Repository.PullRequests
