@@ -732,7 +732,8 @@ type imageBuild struct {
 }
 
 var imageBuildOnce = sync.OnceValues(func() (imageBuild, error) {
-	cmd := exec.Command("go", "list", "-deps", "-f", `{{with .Module}}{{if .Main}}{{range $.GoFiles}}F {{$.Dir}}/{{.}}
+	// -tags release: as the Dockerfile's go build line (checkDockerBuildLine).
+	cmd := exec.Command("go", "list", "-deps", "-tags", "release", "-f", `{{with .Module}}{{if .Main}}{{range $.GoFiles}}F {{$.Dir}}/{{.}}
 {{end}}{{range $.EmbedFiles}}F {{$.Dir}}/{{.}}
 {{end}}{{else}}M {{.Path}} {{.Version}}
 {{end}}{{end}}`, ".")
