@@ -281,7 +281,7 @@ func TestForecastsComeTrue(t *testing.T) {
 			t.Parallel()
 			days, n := 30, 420
 			if testing.Short() {
-				days, n = 20, 420
+				days, n = 12, 420
 			}
 			if tc.name != "author-turn" {
 				testenv.Long(t)
