@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 const module = "github.com/stalepr/stalepr"
@@ -272,6 +274,7 @@ func stepsCases(files map[string]*ast.File) map[string]bool {
 // sandbox stays in checkouts.
 func TestReleaseBinaryDeps(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t) // two go list runs: CI's, not the quick loop's
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command on PATH")
