@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/event"
 	"github.com/stalepr/stalepr/internal/fleet"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/report"
@@ -135,7 +136,16 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	out.Mask(string(cfg.Token))
 
-	w, endLog := out.StartLog(fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository()))
+	ev, onePR, code, done := eventOf(getenv, out, cli.sandbox == "")
+	if done {
+		return code
+	}
+	title := fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository())
+	if onePR {
+		cfg.OperationsPerRun = min(cfg.OperationsPerRun, eventRequests)
+		title = fmt.Sprintf("Evaluating #%d of %s after its %s event", ev.Number, cfg.Repository(), ev.Name)
+	}
+	w, endLog := out.StartLog(title)
 	log := &logger{w: w, dry: cfg.DebugOnly}
 	// The transport says when it slows down, inside the run's log.
 	// The deadline counts from the run's start: a fleet's file read is part
@@ -146,17 +156,64 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		out.Fail("", err.Error())
 		return ExitUsage
 	}
-	run := sweep.New(client, cfg, now, log)
-	res := run.PRs(ctx)
-	if cfg.DashboardIssue != "" {
-		res = run.KeepDashboard(ctx, report.Dashboard(res))
-	}
+	res := runSweep(ctx, sweep.New(client, cfg, now, log), cfg, ev, onePR)
 	endLog()
 	for _, w := range report.DashboardWarnings(res) {
 		out.Warn(w)
 	}
 	out.Line(report.Counts(res))
 	return finish(out, res, cfg.Repository(), extra)
+}
+
+// runSweep is the run: the PR of an event alone, or the whole sweep and
+// then the dashboard issue.
+func runSweep(ctx context.Context, run *sweep.Sweep, cfg config.Config, ev event.Event, onePR bool) sweep.Result {
+	if onePR {
+		return run.OnePR(ctx, ev.Number, ev.Sender)
+	}
+	res := run.PRs(ctx)
+	if cfg.DashboardIssue != "" {
+		res = run.KeepDashboard(ctx, report.Dashboard(res))
+	}
+	return res
+}
+
+// eventOf reads the event of a workflow run on one pull request, before
+// any request: onePR when the run is to evaluate that PR alone (sweep.OnePR);
+// done, with the exit code, when the payload cannot be read (a usage
+// error) or the event asks nothing. A sandbox run, or one outside a
+// workflow or on another event (schedule, workflow_dispatch), sweeps.
+func eventOf(getenv func(string) string, out seam.Seam, mayBeEvent bool) (ev event.Event, onePR bool, code int, done bool) {
+	name := getenv("GITHUB_EVENT_NAME")
+	if !mayBeEvent || !seam.InWorkflow(getenv) || !event.OnePR(name) {
+		return event.Event{}, false, 0, false
+	}
+	ev, err := readEvent(name, getenv("GITHUB_EVENT_PATH"))
+	if err != nil {
+		out.Fail("event", err.Error())
+		return ev, false, ExitUsage, true
+	}
+	if why := ev.Skip(); why != "" {
+		out.Line(fmt.Sprintf("stalepr: %s event: %s; nothing to do", name, why))
+		return ev, false, ExitOK, true
+	}
+	return ev, true, 0, false
+}
+
+// eventRequests caps an event run's requests: the PR's read, then its
+// un-stale or turn labels.
+const eventRequests = 3
+
+// readEvent reads the payload of the run's event at path.
+func readEvent(name, path string) (event.Event, error) {
+	if path == "" {
+		return event.Event{}, fmt.Errorf("a %s event run needs its payload, but GITHUB_EVENT_PATH is not set", name)
+	}
+	payload, err := os.ReadFile(path)
+	if err != nil {
+		return event.Event{}, fmt.Errorf("read the %s event's payload: %w", name, err)
+	}
+	return event.Parse(name, payload)
 }
 
 // readFlags parses the command line. A nil seam means the run ends here

@@ -660,3 +660,44 @@ func (r requestEvent) reviewer() (login, team string, bot bool) {
 	}
 	return rr.User.Login, "", lifecycle.IsBotLogin(rr.User.Login)
 }
+
+// prOne is one pull request as Pull reads it: a page's fields, its
+// assignees, and its state.
+type prOne struct {
+	prWithAssignees
+	State string
+}
+
+type pullQuery struct {
+	Viewer     struct{ Login string }
+	RateLimit  rateLimit
+	Repository struct {
+		PullRequest *prOne `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// Pull reads one pull request as a listing page gives it (its fields,
+// labels, assignees and latest 100 timeline items, the viewer), and
+// whether it is open: one query, the event path's one read.
+//
+// GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequest)
+func (c *Client) Pull(ctx context.Context, number int) (sweep.Listed, bool, error) {
+	var out pullQuery
+	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
+		"number": githubv4.Int(number), "before": (*githubv4.String)(nil)}
+	errs, err := c.query(ctx, false, &out, vars)
+	switch {
+	case err == nil && len(errs) > 0:
+		err = fmt.Errorf("GitHub's answer has errors: %s", errs)
+	case err == nil && out.Repository.PullRequest == nil:
+		err = errors.New("GitHub's answer names no such pull request")
+	}
+	if err == nil {
+		err = c.viewer.saw(out.Viewer.Login, c.t.stop)
+	}
+	if err != nil {
+		return sweep.Listed{}, false, c.fail(opRead, err, "read #%d", number)
+	}
+	p := out.Repository.PullRequest
+	return toListed(p), p.State == "OPEN", nil
+}

@@ -30,6 +30,12 @@ func (m markerReader) ClosedPulls(ctx context.Context, assignees bool, after str
 	return closed, pg, err
 }
 
+func (m markerReader) Pull(ctx context.Context, number int) (Listed, bool, error) {
+	l, open, err := m.GitHub.Pull(ctx, number)
+	readMarkers(l.History)
+	return l, open, err
+}
+
 func (m markerReader) History(ctx context.Context, number int, before string) ([]lifecycle.Event, error) {
 	events, err := m.GitHub.History(ctx, number, before)
 	readMarkers(events)

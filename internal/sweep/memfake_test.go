@@ -213,6 +213,12 @@ func (m *memGitHub) PullNow(_ context.Context, n int) (lifecycle.PR, bool, error
 	return p.pr, p.open, nil
 }
 
+func (m *memGitHub) Pull(_ context.Context, n int) (sweep.Listed, bool, error) {
+	m.call("read #%d and its history", n)
+	p := m.prs[n]
+	return sweep.Listed{PR: p.pr, History: slices.Clone(p.timeline)}, p.open, nil
+}
+
 func (m *memGitHub) Permission(_ context.Context, login string) (lifecycle.Access, error) {
 	m.call("read the permission of %s", login)
 	return lifecycle.AccessUnknown, nil

@@ -34,6 +34,9 @@ type Reader interface {
 	// the closure audit (and their assignees, when a rule reads them);
 	// after is the cursor Page.After gave.
 	ClosedPulls(ctx context.Context, assignees bool, after string) ([]ClosedListed, Page, error)
+	// Pull reads one pull request as a listing page gives it, and whether
+	// it is open (the event path's read).
+	Pull(ctx context.Context, number int) (Listed, bool, error)
 	// History reads a PR's history older than the cursor before (Listed.Older),
 	// oldest first, to its beginning.
 	History(ctx context.Context, number int, before string) ([]lifecycle.Event, error)

@@ -1,0 +1,98 @@
+// Package event reads the GitHub Actions event that started a run on one
+// pull request (GITHUB_EVENT_NAME, the payload at GITHUB_EVENT_PATH): which
+// pull request it concerns, whether it is open, who caused it. A run whose
+// event names no pull request (schedule, workflow_dispatch) sweeps the
+// repository.
+package event
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// actions are, per event that concerns one pull request, the actions that
+// change what stalepr reads of it: a person's comment, review or push, a
+// reopening, a label, a review requested. Other actions leave it alone.
+var actions = map[string][]string{
+	"issue_comment":               {"created", "edited"},
+	"pull_request_review":         {"submitted", "dismissed"},
+	"pull_request_review_comment": {"created"},
+	"pull_request_target":         {"synchronize", "reopened", "ready_for_review", "labeled", "unlabeled", "review_requested", "converted_to_draft"},
+	"pull_request":                {"synchronize", "reopened", "ready_for_review", "labeled", "unlabeled", "review_requested", "converted_to_draft"},
+}
+
+// OnePR reports whether an event of this name concerns one pull request.
+func OnePR(name string) bool { _, ok := actions[name]; return ok }
+
+// Event is what stalepr reads of an event's payload.
+type Event struct {
+	Name   string
+	Action string
+	Number int  // the pull request; 0 when the event is on an issue
+	Closed bool // the pull request was closed when the event fired
+	Sender string
+	Bot    bool // the sender is a Bot account
+}
+
+// Parse reads the payload of an event of this name. An error says what is
+// missing or malformed.
+func Parse(name string, payload []byte) (Event, error) {
+	var p struct {
+		Action string `json:"action"`
+		Issue  *struct {
+			Number      int             `json:"number"`
+			State       string          `json:"state"`
+			PullRequest json.RawMessage `json:"pull_request"`
+		} `json:"issue"`
+		PullRequest *struct {
+			Number int    `json:"number"`
+			State  string `json:"state"`
+		} `json:"pull_request"`
+		Sender *struct {
+			Login string `json:"login"`
+			Type  string `json:"type"`
+		} `json:"sender"`
+	}
+	if err := json.Unmarshal(payload, &p); err != nil {
+		return Event{}, fmt.Errorf("the %s event's payload is not JSON: %v", name, err)
+	}
+	if p.Sender == nil || p.Sender.Login == "" {
+		return Event{}, fmt.Errorf("the %s event's payload names no sender", name)
+	}
+	e := Event{Name: name, Action: p.Action, Sender: p.Sender.Login, Bot: p.Sender.Type == "Bot" || strings.HasSuffix(p.Sender.Login, "[bot]")}
+	switch {
+	case name == "issue_comment" && p.Issue != nil:
+		if len(p.Issue.PullRequest) > 0 && string(p.Issue.PullRequest) != "null" {
+			e.Number = p.Issue.Number // a comment on a pull request, not an issue
+		}
+		e.Closed = p.Issue.State == "closed"
+	case name != "issue_comment" && p.PullRequest != nil:
+		e.Number, e.Closed = p.PullRequest.Number, p.PullRequest.State == "closed"
+	default:
+		return Event{}, fmt.Errorf("the %s event's payload names no pull request (no %q)", name, map[bool]string{true: "issue", false: "pull_request"}[name == "issue_comment"])
+	}
+	if e.Number < 0 || name != "issue_comment" && e.Number == 0 {
+		return Event{}, fmt.Errorf("the %s event's payload gives no pull request number", name)
+	}
+	return e, nil
+}
+
+// Skip is why the event asks nothing of stalepr: "" when its pull request
+// is to be evaluated.
+func (e Event) Skip() string {
+	switch {
+	case e.Number == 0:
+		return "a comment on an issue, not a pull request"
+	case e.Closed:
+		return fmt.Sprintf("#%d is closed", e.Number)
+	case e.Bot:
+		return fmt.Sprintf("%s is a bot: a bot's action is never activity", e.Sender)
+	}
+	for _, a := range actions[e.Name] {
+		if a == e.Action {
+			return ""
+		}
+	}
+	return fmt.Sprintf("%s %s changes nothing stalepr reads", e.Name, e.Action)
+}

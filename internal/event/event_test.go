@@ -1,0 +1,57 @@
+package event
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		event, payload string
+		want           Event
+		skip, err      string
+	}{
+		"a comment on a PR": {"issue_comment", `{"action":"created","issue":{"number":12,"state":"open","pull_request":{"url":"u"}},"sender":{"login":"alice","type":"User"}}`,
+			Event{Name: "issue_comment", Action: "created", Number: 12, Sender: "alice"}, "", ""},
+		"a comment on an issue": {"issue_comment", `{"action":"created","issue":{"number":12,"state":"open"},"sender":{"login":"alice","type":"User"}}`,
+			Event{Name: "issue_comment", Action: "created", Sender: "alice"}, "not a pull request", ""},
+		"a review": {"pull_request_review", `{"action":"submitted","pull_request":{"number":3,"state":"open"},"sender":{"login":"maya","type":"User"}}`,
+			Event{Name: "pull_request_review", Action: "submitted", Number: 3, Sender: "maya"}, "", ""},
+		"a push to a closed PR": {"pull_request_target", `{"action":"synchronize","pull_request":{"number":3,"state":"closed"},"sender":{"login":"alice","type":"User"}}`,
+			Event{Name: "pull_request_target", Action: "synchronize", Number: 3, Closed: true, Sender: "alice"}, "closed", ""},
+		"a bot's label": {"pull_request_target", `{"action":"labeled","pull_request":{"number":3,"state":"open"},"sender":{"login":"github-actions[bot]","type":"Bot"}}`,
+			Event{Name: "pull_request_target", Action: "labeled", Number: 3, Sender: "github-actions[bot]", Bot: true}, "bot", ""},
+		"an action that changes nothing": {"pull_request_target", `{"action":"milestoned","pull_request":{"number":3,"state":"open"},"sender":{"login":"alice","type":"User"}}`,
+			Event{Name: "pull_request_target", Action: "milestoned", Number: 3, Sender: "alice"}, "changes nothing", ""},
+		"no sender":       {"pull_request_review_comment", `{"action":"created","pull_request":{"number":3}}`, Event{}, "", "no sender"},
+		"no pull request": {"pull_request_review", `{"action":"submitted","sender":{"login":"a","type":"User"}}`, Event{}, "", "no pull request"},
+		"not JSON":        {"issue_comment", `{"action"`, Event{}, "", "not JSON"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := Parse(tc.event, []byte(tc.payload))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want one saying %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("Parse = %+v, %v; want %+v", got, err, tc.want)
+			}
+			if skip := got.Skip(); tc.skip == "" && skip != "" || tc.skip != "" && !strings.Contains(skip, tc.skip) {
+				t.Errorf("Skip = %q, want %q", skip, tc.skip)
+			}
+		})
+	}
+}
+
+func TestOnePR(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{"issue_comment": true, "pull_request_target": true, "pull_request_review": true,
+		"pull_request_review_comment": true, "schedule": false, "workflow_dispatch": false, "push": false} {
+		if OnePR(name) != want {
+			t.Errorf("OnePR(%q) = %v", name, !want)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package sweep
+
+import (
+	"context"
+	"strings"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// The event path: a run started by an event on one pull request (a
+// comment, a review, a push) evaluates that PR alone, at once, and writes
+// only what a person's action can call for now: the stale label off, the
+// turn labels, the nudge label off when the turn passed. Marks, notices,
+// closes, nudges, the clean-ups and the closure audit stay the scheduled
+// run's: an event run never starts a clock's end.
+
+// eventOutcomes are the writes an event run may make.
+var eventOutcomes = map[Outcome]bool{Unstaled: true, TurnLabeled: true, NudgeLabeled: true}
+
+// Reasons an event run leaves its PR alone.
+const (
+	ReasonEventOwn    lifecycle.Reason = "the event is stalepr's own write"
+	ReasonEventClosed lifecycle.Reason = "closed: nothing for an event run to do"
+	ReasonEventLater  lifecycle.Reason = "left for the scheduled run"
+)
+
+// OnePR evaluates pull request number after an event sender caused:
+// one read of it, then at most the writes eventOutcomes allow. An event of
+// the token's own identity (its own writes, with a personal token) ends
+// after that read, writing nothing: no loop.
+func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
+	s := r.s
+	r.release()
+	l, open, err := s.gh.Pull(ctx, number)
+	if err != nil {
+		s.x.stopOn(err)
+		s.x.fail(lifecycle.PR{Number: number}, err)
+		return s.finish()
+	}
+	pr := l.PR
+	if login, _ := s.gh.Viewer(ctx); login != "" {
+		s.id.told(login) // the read named the viewer: no request
+	}
+	switch {
+	case s.id.login != "" && strings.EqualFold(s.id.login, sender):
+		s.x.skip(op{pr: pr}, ReasonEventOwn)
+		return s.finish()
+	case !open:
+		s.x.skip(op{pr: pr}, ReasonEventClosed)
+		return s.finish()
+	}
+	s.seen[pr.Number], s.hist[pr.Number] = true, l
+	s.book.listed(pr)
+	if l.Err != nil {
+		s.x.fail(pr, l.Err)
+		return s.finish()
+	}
+	act, err := s.activity(ctx, pr)
+	if err != nil {
+		s.x.stopOn(err)
+		s.x.fail(pr, err)
+		return s.finish()
+	}
+	var ops []op
+	for _, o := range s.plan([]planned{s.decide(pr, &act)}) {
+		// The nudge label may come off (the turn passed), not go on.
+		if eventOutcomes[o.out] && (o.out != NudgeLabeled || pr.HasLabel(s.pol.NudgeLabel)) {
+			ops = append(ops, o)
+			continue
+		}
+		s.x.skip(o, ReasonEventLater)
+	}
+	s.x.apply(ctx, ops)
+	s.res.Considered, s.res.Queue = s.book.considered, s.book.queue()
+	return s.finish()
+}
+
+// skip records o's PR as left alone, for why.
+func (x *executor) skip(o op, why lifecycle.Reason) {
+	it := x.item(o)
+	it.Outcome, it.Action, it.Reason = Skipped, lifecycle.Skip, why
+	x.record(it)
+}

@@ -1,0 +1,176 @@
+package sweep_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// The event path through HTTP: a run started by an event on one PR reads
+// that PR once and writes only an un-stale or turn labels, within 3
+// requests; it never lists the repository, and never marks, notifies,
+// closes or nudges.
+
+// eventRun evaluates PR n as main does after an event sender caused: the
+// budget is the event path's 3 requests.
+func (w *world) eventRun(inputs map[string]string, n int, sender string) sweep.Result {
+	w.t.Helper()
+	before := w.fake.Count()
+	res := w.eventRunBeside(inputs, n, sender)
+	for _, r := range w.fake.Requests()[before:] {
+		if strings.Contains(r.Body, "pullRequests(") {
+			w.t.Errorf("the event run listed the repository: %s", r.Route)
+		}
+	}
+	return res
+}
+
+// eventRunBeside is eventRun with other runs at once: the requests are
+// not all its own.
+func (w *world) eventRunBeside(inputs map[string]string, n int, sender string) sweep.Result {
+	cfg := w.config(sfWith(inputs, "write-interval", "0s"))
+	cfg.OperationsPerRun = 3
+	return sweep.New(w.client(cfg, w.clock, nil), cfg, w.now(), &nopLog{}).OnePR(context.Background(), n, sender)
+}
+
+func TestEventUnstalesAtOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.markedPR(5)
+	w.fake.Comment(n, alice, daysAgo(0.01), "still working on it")
+	res := w.eventRun(nil, n, alice.Login)
+	if w.hasLabel(n, "stale") || !has(res.Unstaled(), n) {
+		t.Fatalf("#%d: labels %v after the author's comment; want it un-staled at once", n, w.labels(n))
+	}
+	if got := w.fake.Count(); got > 3 {
+		t.Errorf("%d requests, want at most 3", got)
+	}
+	t.Logf("un-stale: %v", w.fake.CountBy())
+}
+
+func TestEventTurnLabelsFollowAtOnce(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(10, alice)
+	w.fake.Comment(n, maint, daysAgo(0.01), "could you add a test?")
+	res := w.eventRun(turnLabelInputs, n, maint.Login)
+	if !w.hasLabel(n, "waiting-on-author") || len(res.With(sweep.TurnLabeled)) != 1 {
+		t.Fatalf("#%d: labels %v after a maintainer's request; want waiting-on-author at once", n, w.labels(n))
+	}
+	if got := w.fake.Count(); got > 3 {
+		t.Errorf("%d requests, want at most 3", got)
+	}
+}
+
+// The marks, notices, closes and nudges are the schedule's: an event on a
+// PR that is due one writes nothing.
+func TestEventLeavesTheScheduleItsWrites(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	due := w.markedPR(40)        // a close is due
+	inactive := w.pr(100)        // a mark is due
+	nudge := w.openPR(30, alice) // a nudge is due
+	inputs := map[string]string{"days-before-review-nudge": "7"}
+	for _, n := range []int{due, inactive, nudge} {
+		before := w.fake.Writes()
+		res := w.eventRun(inputs, n, bob.Login)
+		if w.fake.Writes() != before || len(res.Closed())+len(res.Marked())+len(res.Nudged()) != 0 {
+			t.Errorf("#%d: the event run wrote %d times (closed %v, marked %v, nudged %v); want none",
+				n, w.fake.Writes()-before, numbers(res.Closed()), numbers(res.Marked()), numbers(res.Nudged()))
+		}
+		if w.state(n) != "open" {
+			t.Errorf("#%d closed by an event run", n)
+		}
+	}
+}
+
+// An event of stalepr's own identity (its own label change, with a
+// personal token) and one on a PR closed since the event end after the
+// one read, writing nothing: no loop, nothing stale.
+func TestEventDoNothingAfterTheRead(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		setup  func(w *world) int
+		sender string
+	}{
+		{"our own write", func(w *world) int {
+			n := w.markedPR(5)
+			w.fake.Comment(n, alice, daysAgo(0.01), "still working on it")
+			return n
+		}, action.Login},
+		{"closed since", func(w *world) int {
+			n := w.markedPR(5)
+			w.fake.Comment(n, alice, daysAgo(0.01), "never mind")
+			w.fake.Close(n, alice, daysAgo(0.005), "")
+			return n
+		}, alice.Login},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			n := tc.setup(w)
+			res := w.eventRun(nil, n, tc.sender)
+			if got := w.fake.Count(); got != 1 || w.fake.Writes() != 0 {
+				t.Errorf("%d requests, %d writes; want the one read and no write", got, w.fake.Writes())
+			}
+			if !has(res.Skipped(), n) || !res.OK() {
+				t.Errorf("#%d not reported skipped (ok %v): %+v", n, res.OK(), res.Items)
+			}
+		})
+	}
+}
+
+// An event run and the scheduled run at once on the PR a person answered:
+// the label comes off, the notice stays the only one, neither fails.
+func TestEventBesideTheScheduledRun(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.markedPR(5)
+	for i := 0; i < 20; i++ {
+		w.pr(100) // the scheduled run marks these meanwhile
+	}
+	w.fake.Comment(n, alice, daysAgo(0.01), "still working on it")
+	var wg sync.WaitGroup
+	var scheduled, evented sweep.Result
+	wg.Add(2)
+	go func() { defer wg.Done(); scheduled = w.run(sfWith(nil, "write-interval", "0s")) }()
+	go func() { defer wg.Done(); evented = w.eventRunBeside(nil, n, alice.Login) }()
+	wg.Wait()
+	if w.hasLabel(n, "stale") || w.notices(n, "stale") != 1 {
+		t.Errorf("#%d: labels %v, %d notices; want the label off and its one notice", n, w.labels(n), w.notices(n, "stale"))
+	}
+	if !scheduled.OK() || !evented.OK() {
+		t.Errorf("scheduled ok %v (failed %+v), event ok %v (failed %+v)", scheduled.OK(), scheduled.Failed(), evented.OK(), evented.Failed())
+	}
+}
+
+// BenchmarkEvent is one event run on a 2,000-PR repository: the requests
+// it sends (it never lists the repository) and its time against the fake.
+//
+//	go test -run '^$' -bench BenchmarkEvent -benchtime 20x ./internal/sweep/
+func BenchmarkEvent(b *testing.B) {
+	w := openPRs(b, 2000)
+	n := w.markedPR(5)
+	cfg := w.config(map[string]string{"write-interval": "0s", "stale-clock": "author-turn"})
+	cfg.OperationsPerRun = 3
+	var requests int
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		w.fake.Comment(n, alice, w.now(), "still working on it")
+		before := w.fake.Count()
+		b.StartTimer()
+		res := sweep.New(w.client(cfg, w.clock, nil), cfg, w.now(), &nopLog{}).OnePR(context.Background(), n, alice.Login)
+		b.StopTimer()
+		requests = w.fake.Count() - before
+		if !res.OK() {
+			b.Fatalf("failed %+v", res.Failed())
+		}
+		w.fake.Label(n, action, w.now(), "stale") // marked again for the next round
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(requests), "requests/event")
+}

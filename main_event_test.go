@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The event path from the runner's side: GITHUB_EVENT_NAME and the
+// payload at GITHUB_EVENT_PATH. A payload that cannot be read is a usage
+// error before any request; an event that asks nothing (an issue's
+// comment, a closed PR, a bot's) ends with no request; an event on an open
+// PR evaluates that PR alone within 3 requests.
+
+func eventEnv(t *testing.T, w *world, name, payload string) env {
+	t.Helper()
+	e := w.env(t)
+	e["GITHUB_EVENT_NAME"] = name
+	if payload != "" {
+		path := filepath.Join(t.TempDir(), "event.json")
+		if err := os.WriteFile(path, []byte(payload), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e["GITHUB_EVENT_PATH"] = path
+	}
+	return e
+}
+
+func TestEventPayloadErrorsBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct{ event, payload, want string }{
+		"no payload":      {"issue_comment", "", "GITHUB_EVENT_PATH is not set"},
+		"not JSON":        {"issue_comment", "{", "not JSON"},
+		"no sender":       {"pull_request_target", `{"action":"synchronize","pull_request":{"number":3,"state":"open"}}`, "names no sender"},
+		"no pull request": {"pull_request_review", `{"action":"submitted","sender":{"login":"alice","type":"User"}}`, "names no pull request"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			o := runWith(t, eventEnv(t, w, tc.event, tc.payload))
+			if o.code != ExitUsage || !strings.Contains(o.stdout, tc.want) || w.fake.Count() != 0 {
+				t.Errorf("exit %d after %d requests, want %d and %q before any request:\n%s", o.code, w.fake.Count(), ExitUsage, tc.want, o)
+			}
+		})
+	}
+}
+
+func TestEventThatAsksNothingSendsNothing(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct{ event, payload string }{
+		"a comment on an issue": {"issue_comment", `{"action":"created","issue":{"number":7,"state":"open"},"sender":{"login":"alice","type":"User"}}`},
+		"a closed PR":           {"pull_request_target", `{"action":"labeled","pull_request":{"number":%d,"state":"closed"},"sender":{"login":"alice","type":"User"}}`},
+		"a bot's comment":       {"issue_comment", `{"action":"created","issue":{"number":%d,"state":"open","pull_request":{}},"sender":{"login":"ci[bot]","type":"Bot"}}`},
+		"an action it ignores":  {"pull_request_target", `{"action":"assigned","pull_request":{"number":%d,"state":"open"},"sender":{"login":"alice","type":"User"}}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			payload := tc.payload
+			if strings.Contains(payload, "%d") {
+				payload = fmt.Sprintf(payload, w.toUnstale)
+			}
+			o := runWith(t, eventEnv(t, w, tc.event, payload))
+			if o.code != ExitOK || w.fake.Count() != 0 || !strings.Contains(o.stdout, "nothing to do") {
+				t.Errorf("exit %d after %d requests, want %d and none:\n%s", o.code, w.fake.Count(), ExitOK, o)
+			}
+		})
+	}
+}
+
+func TestEventOnAnOpenPREvaluatesItAlone(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	payload := fmt.Sprintf(`{"action":"created","issue":{"number":%d,"state":"open","pull_request":{"url":"x"}},"comment":{"body":"still on it"},"sender":{"login":"bob","type":"User"}}`, w.toUnstale)
+	o := runWith(t, eventEnv(t, w, "issue_comment", payload))
+	if o.code != ExitOK {
+		t.Fatalf("exit %d:\n%s", o.code, o)
+	}
+	if w.hasLabel(w.toUnstale, "stale") {
+		t.Errorf("#%d still stale after bob's comment", w.toUnstale)
+	}
+	if w.fake.Count() > 3 || !w.hasLabel(w.toClose, "stale") || w.fake.MustIssue(w.toClose).State != "open" {
+		t.Errorf("%d requests; the other PRs: #%d %s %v: want at most 3 and the others untouched",
+			w.fake.Count(), w.toClose, w.fake.MustIssue(w.toClose).State, w.fake.Labels(w.toClose))
+	}
+	if !strings.Contains(o.stdout, fmt.Sprintf("Evaluating #%d", w.toUnstale)) {
+		t.Errorf("the log does not say which PR the event run evaluated:\n%s", o.stdout)
+	}
+}
