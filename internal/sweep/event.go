@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -33,8 +34,7 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 	r.release()
 	l, open, err := s.gh.Pull(ctx, number)
 	if err != nil {
-		s.x.stopOn(err)
-		s.x.fail(lifecycle.PR{Number: number}, err)
+		s.failEvent(lifecycle.PR{Number: number}, err)
 		return s.finish()
 	}
 	pr := l.PR
@@ -57,8 +57,7 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 	}
 	act, err := s.activity(ctx, pr)
 	if err != nil {
-		s.x.stopOn(err)
-		s.x.fail(pr, err)
+		s.failEvent(pr, err)
 		return s.finish()
 	}
 	var ops []op
@@ -73,6 +72,16 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 	s.x.apply(ctx, ops)
 	s.res.Considered, s.res.Queue = s.book.considered, s.book.queue()
 	return s.finish()
+}
+
+// failEvent reports the event's PR failed: a read of it failed, or the
+// budget (a stop) ended the run before its decision. The scheduled run
+// takes it up.
+func (s *sweeper) failEvent(pr lifecycle.PR, err error) {
+	if api.IsStop(err) {
+		s.x.stopOn(err)
+	}
+	s.x.fail(pr, err)
 }
 
 // skip records o's PR as left alone, for why.

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -173,4 +174,19 @@ func BenchmarkEvent(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(requests), "requests/event")
+}
+
+// A failed read leaves the event's PR to the scheduled run: reported
+// failed, nothing written.
+func TestEventFailedReadWritesNothing(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.markedPR(5)
+	w.fake.Comment(n, alice, daysAgo(0.01), "still working on it")
+	w.fake.InjectFault(fakegithub.FaultRule{Route: "POST /graphql", Times: -1, Fault: fakegithub.ServerError(502)})
+	res := w.eventRun(nil, n, alice.Login)
+	if w.fake.Writes() != 0 || !has(res.Failed(), n) || res.OK() || res.ListingFailed() {
+		t.Errorf("writes %d, failed %v, ok %v, listing failed %v: want #%d failed, nothing written, no listing blamed",
+			w.fake.Writes(), numbers(res.Failed()), res.OK(), res.ListingFailed(), n)
+	}
 }
