@@ -72,20 +72,30 @@ func TestEventThatAsksNothingSendsNothing(t *testing.T) {
 
 func TestEventOnAnOpenPREvaluatesItAlone(t *testing.T) {
 	t.Parallel()
-	w, _ := newWorld(t, false)
-	payload := fmt.Sprintf(`{"action":"created","issue":{"number":%d,"state":"open","pull_request":{"url":"x"}},"comment":{"body":"still on it"},"sender":{"login":"bob","type":"User"}}`, w.toUnstale)
-	o := runWith(t, eventEnv(t, w, "issue_comment", payload))
-	if o.code != ExitOK {
-		t.Fatalf("exit %d:\n%s", o.code, o)
-	}
-	if w.hasLabel(w.toUnstale, "stale") {
-		t.Errorf("#%d still stale after bob's comment", w.toUnstale)
-	}
-	if w.fake.Count() > 3 || !w.hasLabel(w.toClose, "stale") || w.fake.MustIssue(w.toClose).State != "open" {
-		t.Errorf("%d requests; the other PRs: #%d %s %v: want at most 3 and the others untouched",
-			w.fake.Count(), w.toClose, w.fake.MustIssue(w.toClose).State, w.fake.Labels(w.toClose))
-	}
-	if !strings.Contains(o.stdout, fmt.Sprintf("Evaluating #%d", w.toUnstale)) {
-		t.Errorf("the log does not say which PR the event run evaluated:\n%s", o.stdout)
+	sender := `"sender":{"login":"bob","type":"User"}`
+	for event, payload := range map[string]string{
+		"issue_comment":               `{"action":"created","issue":{"number":%d,"state":"open","pull_request":{"url":"x"}},"comment":{"body":"still on it"},` + sender + `}`,
+		"pull_request_review":         `{"action":"submitted","pull_request":{"number":%d,"state":"open"},` + sender + `}`,
+		"pull_request_review_comment": `{"action":"created","pull_request":{"number":%d,"state":"open"},` + sender + `}`,
+		"pull_request_target":         `{"action":"synchronize","pull_request":{"number":%d,"state":"open"},` + sender + `}`,
+	} {
+		t.Run(event, func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			o := runWith(t, eventEnv(t, w, event, fmt.Sprintf(payload, w.toUnstale)))
+			if o.code != ExitOK {
+				t.Fatalf("exit %d:\n%s", o.code, o)
+			}
+			if w.hasLabel(w.toUnstale, "stale") {
+				t.Errorf("#%d still stale after bob's comment", w.toUnstale)
+			}
+			if w.fake.Count() > 3 || !w.hasLabel(w.toClose, "stale") || w.fake.MustIssue(w.toClose).State != "open" {
+				t.Errorf("%d requests; the other PRs: #%d %s %v: want at most 3 and the others untouched",
+					w.fake.Count(), w.toClose, w.fake.MustIssue(w.toClose).State, w.fake.Labels(w.toClose))
+			}
+			if !strings.Contains(o.stdout, fmt.Sprintf("Evaluating #%d", w.toUnstale)) {
+				t.Errorf("the log does not say which PR the event run evaluated:\n%s", o.stdout)
+			}
+		})
 	}
 }
