@@ -39,7 +39,7 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 	}
 	pr := l.PR
 	if login, _ := s.gh.Viewer(ctx); login != "" {
-		s.id.told(login) // the read named the viewer: no request
+		s.id.told(login) // the read named the viewer, so this asks nothing
 	}
 	switch {
 	case s.id.login != "" && strings.EqualFold(s.id.login, sender):
