@@ -41,7 +41,11 @@ const DefaultReopen = "Reopening this pull request: it was closed as stale after
 
 // Vars are the values a message may refer to.
 type Vars struct {
-	Author          string
+	Author string
+	// AuthorBot: the author is a bot (the Copilot coding agent, a
+	// dependency bot): {{author}} names it without a mention, since a
+	// mention of an agent can start a paid run of it.
+	AuthorBot       bool
 	Reviewers       []string
 	DaysInactive    int
 	DaysBeforeStale int
@@ -61,7 +65,12 @@ type Vars struct {
 }
 
 var placeholders = map[string]func(Vars) string{
-	"author":            func(v Vars) string { return mention(v.Author) },
+	"author": func(v Vars) string {
+		if v.AuthorBot {
+			return v.Author
+		}
+		return mention(v.Author)
+	},
 	"reviewers":         func(v Vars) string { return mentions(v.Reviewers) },
 	"days-inactive":     func(v Vars) string { return fmt.Sprint(v.DaysInactive) },
 	"days-before-stale": func(v Vars) string { return fmt.Sprint(v.DaysBeforeStale) },

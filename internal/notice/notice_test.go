@@ -38,6 +38,8 @@ func TestRender(t *testing.T) {
 		{name: "author with spaces inside the braces", tmpl: "Hi {{ author }}!", want: "Hi @alice!"},
 		{name: "author with tabs and uneven spaces", tmpl: "Hi {{\tauthor   }}!", want: "Hi @alice!"},
 		{name: "empty author renders empty, not a bare @", tmpl: "Hi {{author}}!", mod: func(v *notice.Vars) { v.Author = "" }, want: "Hi !"},
+		{name: "a bot author is named, never mentioned (a mention can start an agent)", tmpl: "not on {{author}}",
+			mod: func(v *notice.Vars) { v.Author, v.AuthorBot = "Copilot", true }, want: "not on Copilot"},
 		{name: "reviewers are mentioned, comma separated", tmpl: "{{reviewers}}", want: "@bob, @carol"},
 		{name: "no reviewers renders empty", tmpl: "[{{reviewers}}]", mod: func(v *notice.Vars) { v.Reviewers = nil }, want: "[]"},
 		{name: "days-inactive", tmpl: "{{days-inactive}}", want: "45"},

@@ -647,9 +647,11 @@ func (w *writer) vars(p op) notice.Vars {
 		StaleLabel:      w.pol.StaleLabel,
 		Labels:          p.pr.Labels,
 	}
-	if p.out == Nudged && (p.pr.AuthorBot || lifecycle.IsBotLogin(p.pr.Author) || lifecycle.ContainsFold(w.pol.BotAccounts, p.pr.Author)) {
-		// No bot is ever mentioned in a nudge: a mention of @Copilot can
-		// start the coding agent. (Pending reviewers hold no bot.)
+	// No bot is ever mentioned: a mention of @Copilot can start the coding
+	// agent. A nudge names no bot author at all (pending reviewers hold
+	// no bot); the other texts name it without the @.
+	v.AuthorBot = p.pr.AuthorBot || lifecycle.IsBotLogin(p.pr.Author) || lifecycle.ContainsFold(w.pol.BotAccounts, p.pr.Author)
+	if p.out == Nudged && v.AuthorBot {
 		v.Author = ""
 	}
 	if p.act != nil {
