@@ -87,6 +87,27 @@ func writeHistogram(b *strings.Builder, r sweep.Result) {
 	if note := listedNote(r); note != "" {
 		b.WriteString(note + "\n\n")
 	}
+	writeAuthors(b, r)
+}
+
+// writeAuthors says where the open queue comes from: how many of its PRs
+// people, first-time contributors, coding agents and other bots opened;
+// nothing when people opened them all.
+func writeAuthors(b *strings.Builder, r sweep.Result) {
+	var n [4]int
+	for _, it := range r.Queue {
+		n[it.Author]++
+	}
+	if n[lifecycle.AuthorPerson] == len(r.Queue) {
+		return
+	}
+	parts := make([]string, 0, len(n))
+	for c, k := range n {
+		if k > 0 {
+			parts = append(parts, fmt.Sprintf("%d from %s", k, lifecycle.AuthorClass(c)))
+		}
+	}
+	fmt.Fprintf(b, "By author: %s.\n\n", strings.Join(parts, ", "))
 }
 
 // bucketCell is the count of bucket i, n, marked when the bucket holds

@@ -241,3 +241,24 @@ func TestDashboard(t *testing.T) {
 		t.Errorf("hostile title not escaped")
 	}
 }
+
+// TestByAuthor: the queue says where it comes from when not every PR is a
+// person's, coding agents counted apart from the other bots.
+func TestByAuthor(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	r := sweep.Result{Now: now, Queue: []sweep.QueueItem{
+		{Number: 1, LastActivity: now}, {Number: 2, LastActivity: now},
+		{Number: 3, LastActivity: now, Author: lifecycle.AuthorAgent},
+		{Number: 4, LastActivity: now, Author: lifecycle.AuthorFirstTime},
+		{Number: 5, LastActivity: now, Author: lifecycle.AuthorBot},
+	}}
+	want := "By author: 2 from people, 1 from first-time contributors, 1 from coding agents, 1 from bots."
+	if s := Summary(r, "o/r"); !strings.Contains(s, want) {
+		t.Errorf("summary lacks %q:\n%s", want, s)
+	}
+	r.Queue = r.Queue[:2]
+	if s := Summary(r, "o/r"); strings.Contains(s, "By author") {
+		t.Errorf("a queue of people's PRs only says where it comes from:\n%s", s)
+	}
+}

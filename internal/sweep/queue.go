@@ -26,6 +26,9 @@ type QueueItem struct {
 	Title  string // untrusted: sanitise before printing
 	URL    string
 	State  QueueState
+	// Author is who the PR comes from: a person, a first-time
+	// contributor, a coding agent, another bot.
+	Author lifecycle.AuthorClass
 	// Since is when the PR entered its state: its last activity (fresh,
 	// revived) or its mark (stale); zero when unknown (a stale PR whose
 	// activity the run did not read).
@@ -90,7 +93,8 @@ func (b *book) listed(pr lifecycle.PR) {
 	if b.pol.IgnoreUpdates {
 		last = pr.CreatedAt
 	}
-	it := QueueItem{Number: pr.Number, Title: pr.Title, URL: pr.URL, State: QueueFresh, LastActivity: last}
+	it := QueueItem{Number: pr.Number, Title: pr.Title, URL: pr.URL, State: QueueFresh, LastActivity: last,
+		Author: lifecycle.ClassOf(pr, b.pol.BotAccounts)}
 	if pr.HasLabel(b.pol.StaleLabel) {
 		it.State = QueueStale
 	} else {
