@@ -154,7 +154,7 @@ func dashboardByTurn(r sweep.Result) string {
 	groups := make([]dashGroup, 0, len(turns))
 	counts := make([]string, 0, len(turns))
 	for _, g := range turns {
-		headers, row := turnTable(g.whose, now, dry, true)
+		headers, row := turnTable(g.whose, now, dry, true, r.NudgesPaced > 0)
 		headers[2] = "Waiting for"
 		days := func(it sweep.QueueItem) []string {
 			cells := row(it)

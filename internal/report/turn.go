@@ -74,12 +74,15 @@ func party(w lifecycle.Whose) string     { return turnWords[w].party }
 // nudged by this run (the outcome's words; dated instead, where the text
 // outlives the run), or earlier in this turn, due on a date, or "—" (the
 // nudge is off, or the PR exempt).
-func nudgeCell(it sweep.QueueItem, dry, dated bool) string {
+func nudgeCell(it sweep.QueueItem, dry, dated, paced bool) string {
 	switch {
 	case it.Nudged && (dry || !dated):
 		return wordNudged.in(dry)
 	case !it.NudgedAt.IsZero():
 		return "nudged " + mdDay(it.NudgedAt)
+	case !it.NudgeDue.IsZero() && paced:
+		// review-nudges-per-run holds some back: the date is the earliest.
+		return "due from " + mdDay(it.NudgeDue)
 	case !it.NudgeDue.IsZero():
 		return "due " + mdDay(it.NudgeDue)
 	}
@@ -136,7 +139,7 @@ func writeTurns(b *strings.Builder, r sweep.Result) {
 		if len(g.items) == 0 {
 			continue
 		}
-		headers, row := turnTable(g.whose, r.Now, dry, false)
+		headers, row := turnTable(g.whose, r.Now, dry, false, r.NudgesPaced > 0)
 		fmt.Fprintf(b, "#### %s (%d)\n\n", waitingOn(g.whose), len(g.items))
 		folded(b, len(g.items), turnCap, func(b *strings.Builder) {
 			writeTable(b, headers, len(g.items), func(i int) []string { return row(g.items[i]) }, turnCap, nil)
@@ -145,15 +148,17 @@ func writeTurns(b *strings.Builder, r sweep.Result) {
 }
 
 // turnTable is the headers and rows of one turn's table in the job summary.
-// dated: a nudge of this run is dated, for the dashboard issue.
-func turnTable(w lifecycle.Whose, now time.Time, dry, dated bool) ([]string, func(sweep.QueueItem) []string) {
+// dated: a nudge of this run is dated, for the dashboard issue; paced: the
+// run held nudges back (review-nudges-per-run), so a nudge's date is its
+// earliest.
+func turnTable(w lifecycle.Whose, now time.Time, dry, dated, paced bool) ([]string, func(sweep.QueueItem) []string) {
 	headers := []string{"PR", "Title", "Days in turn"}
 	base := func(it sweep.QueueItem) []string {
 		return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), strconv.Itoa(daysIn(it.TurnSince, now))}
 	}
 	switch w {
 	case lifecycle.TurnReviewers:
-		return append(headers, "Nudge"), func(it sweep.QueueItem) []string { return append(base(it), nudgeCell(it, dry, dated)) }
+		return append(headers, "Nudge"), func(it sweep.QueueItem) []string { return append(base(it), nudgeCell(it, dry, dated, paced)) }
 	case lifecycle.TurnAuthor:
 		return append(headers, "Next"), func(it sweep.QueueItem) []string { return append(base(it), nextCell(it)) }
 	}

@@ -190,3 +190,19 @@ func TestTurnViewsWithinCaps(t *testing.T) {
 		t.Errorf("dashboard of 50,000 PRs by turn is %d bytes, over 45,000, or does not say what it left out", len(d))
 	}
 }
+
+// TestPacedNudgeIsDatedFrom: while review-nudges-per-run holds nudges
+// back, a nudge's date is its earliest, and the turn tables say so.
+func TestPacedNudgeIsDatedFrom(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	it := sweep.QueueItem{Number: 7, Turn: lifecycle.TurnReviewers, TurnSince: now.AddDate(0, 0, -10), NudgeDue: now.AddDate(0, 0, -2), LastActivity: now}
+	r := sweep.Result{Now: now, StaleClock: lifecycle.ClockAuthorTurn, Queue: []sweep.QueueItem{it}}
+	if s := Summary(r, "o/r"); !strings.Contains(s, "due "+mdDay(it.NudgeDue)) || strings.Contains(s, "due from") {
+		t.Errorf("unpaced: want the plain due date:\n%s", s)
+	}
+	r.NudgesPaced = 3
+	if s := Summary(r, "o/r"); !strings.Contains(s, "due from "+mdDay(it.NudgeDue)) {
+		t.Errorf("paced: want the date said to be the earliest:\n%s", s)
+	}
+}
