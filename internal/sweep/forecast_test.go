@@ -279,13 +279,8 @@ func TestForecastsComeTrue(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			testenv.Long(t) // a month's replay: the long tests', as the quiet freezes'
 			days, n := 30, 420
-			if testing.Short() {
-				days, n = 12, 420
-			}
-			if tc.name != "author-turn" {
-				testenv.Long(t)
-			}
 			w := replayWorld(t, n, 31)
 			for k, v := range map[string]string{"write-interval": "0s", "operations-per-run": "100000"} {
 				tc.inputs[k] = v
