@@ -130,16 +130,10 @@ func TestTurnRuleMaintainerIsWriteAccess(t *testing.T) {
 			w := turnWorld(t)
 			f := w.fake
 			f.SetCollaboratorsForbidden(!listing)
-			orgmate, quiet, docs := fakegithub.Person("orgmate"), fakegithub.Person("quiet"), fakegithub.Person("docs-lead")
-			f.AddMember(orgmate.Login)
-			f.SetPermission(orgmate.Login, "read") // MEMBER of the organisation, no role here
-			f.SetPermission(quiet.Login, "write")  // a private member: association CONTRIBUTOR
-			memberOnly := w.openPR(60, alice)
-			f.Comment(memberOnly, orgmate, daysAgo(30), "+1, we need this")
+			docs := fakegithub.Person("docs-lead")
+			memberOnly, writer := w.memberAndWriter()
 			again := w.openPR(60, alice)
-			f.Comment(again, orgmate, daysAgo(30), "+1")
-			writer := w.openPR(60, alice)
-			f.Comment(writer, quiet, daysAgo(30), "please rebase")
+			f.Comment(again, fakegithub.Person("orgmate"), daysAgo(30), "+1")
 			reviewer := w.openPR(60, alice)
 			f.Comment(reviewer, docs, daysAgo(30), "the docs need a section")
 			teamReview := w.openPR(60, alice)
@@ -167,6 +161,23 @@ func TestTurnRuleMaintainerIsWriteAccess(t *testing.T) {
 			}
 		})
 	}
+}
+
+// memberAndWriter are two PRs by alice a month quiet since a comment: by
+// orgmate, a MEMBER of the organisation with no role on the repository
+// (no maintainer), and by quiet, a CONTRIBUTOR with write access (a
+// maintainer): only their access tells them apart.
+func (w *world) memberAndWriter() (member, writer int) {
+	f := w.fake
+	orgmate, quiet := fakegithub.Person("orgmate"), fakegithub.Person("quiet")
+	f.AddMember(orgmate.Login)
+	f.SetPermission(orgmate.Login, "read")
+	f.SetPermission(quiet.Login, "write")
+	member = w.openPR(60, alice)
+	f.Comment(member, orgmate, daysAgo(30), "+1, we need this")
+	writer = w.openPR(60, alice)
+	f.Comment(writer, quiet, daysAgo(30), "please rebase")
+	return member, writer
 }
 
 // collaboratorQueries counts the GraphQL queries that list the collaborators.
@@ -424,17 +435,10 @@ func TestCollaboratorListingFailures(t *testing.T) {
 			t.Parallel()
 			w := turnWorld(t)
 			f := w.fake
-			orgmate, quiet := fakegithub.Person("orgmate"), fakegithub.Person("quiet")
-			f.AddMember(orgmate.Login)
-			f.SetPermission(orgmate.Login, "read") // MEMBER, no role here: not a maintainer
-			f.SetPermission(quiet.Login, "write")  // CONTRIBUTOR with write: a maintainer
 			for i := range tc.extra {
 				f.SetPermission(fmt.Sprintf("collaborator%03d", i), "triage")
 			}
-			member := w.openPR(60, alice)
-			f.Comment(member, orgmate, daysAgo(30), "+1, we need this")
-			writer := w.openPR(60, alice)
-			f.Comment(writer, quiet, daysAgo(30), "please rebase")
+			member, writer := w.memberAndWriter()
 			if tc.setup != nil {
 				tc.setup(w)
 			}
