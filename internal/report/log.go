@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -205,38 +207,31 @@ func leftShort(r sweep.Result) string {
 	return fmt.Sprintf("%d%s and those not listed yet left for the next run", r.Left, leftKinds(r))
 }
 
-// leftWords names what a PR left for the next run was to get.
-var leftWords = []struct {
-	outs []sweep.Outcome
-	word string
-}{
-	{[]sweep.Outcome{sweep.Unstaled}, "to un-stale"},
-	{[]sweep.Outcome{sweep.Closed}, "to close"},
-	{[]sweep.Outcome{sweep.Marked, sweep.Notified}, "to mark"},
-	{[]sweep.Outcome{sweep.Nudged}, "to nudge"},
-	{[]sweep.Outcome{sweep.NudgeLabeled, sweep.TurnLabeled}, "to relabel"},
-	{[]sweep.Outcome{sweep.Reopened}, "to reopen"},
-	{[]sweep.Outcome{sweep.BranchFinished, sweep.LabelCleaned, sweep.CloseLabelCleaned}, "to clean up"},
-}
-
 // leftKinds is " (1,700 to mark, 34 to close)": what the PRs left were to
-// get, and how many still needed a read to tell; "" when nothing was
-// planned for them.
+// get, in the plan's order, and how many still needed a read to tell; ""
+// when nothing was planned for them.
 func leftKinds(r sweep.Result) string {
-	var parts []string
+	outs := slices.Sorted(maps.Keys(r.LeftBy))
+	var order []string
+	n := map[string]int{}
 	planned := 0
-	for _, w := range leftWords {
-		n := 0
-		for _, o := range w.outs {
-			n += r.LeftBy[o]
+	for _, o := range outs {
+		w := outcomes[o].left
+		if w == "" || r.LeftBy[o] == 0 {
+			continue
 		}
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, w.word))
-			planned += n
+		if n[w] == 0 {
+			order = append(order, w)
 		}
+		n[w] += r.LeftBy[o]
+		planned += r.LeftBy[o]
 	}
 	if planned == 0 {
 		return ""
+	}
+	parts := make([]string, 0, len(order)+1)
+	for _, w := range order {
+		parts = append(parts, fmt.Sprintf("%d %s", n[w], w))
 	}
 	if rest := r.Left - planned; rest > 0 {
 		parts = append(parts, fmt.Sprintf("%d to read", rest))

@@ -48,39 +48,41 @@ var (
 
 // outcomeRow is how the reports word one outcome: the PR's log line and
 // table cell (words), the counts line's entry it counts under (count: nil
-// for none; the order of tallied says where it goes) and the step output
-// that lists it ("" for none).
+// for none; the order of tallied says where it goes), the step output
+// that lists it ("" for none), and what a PR left for the next run was to
+// get ("to mark"; "" for an outcome that writes nothing).
 type outcomeRow struct {
 	words  words
 	count  *words
 	output string
+	left   string
 }
 
 // outcomes is the one table of outcome words, keyed by sweep.Outcome. A new
 // outcome gets its row here; TestEveryOutcomeWorded fails until it does.
 var outcomes = map[sweep.Outcome]outcomeRow{
-	sweep.Marked:            {wordMarked, &wordMarked, OutputStaled},
-	sweep.Notified:          {wordNotified, &wordMarked, OutputStaled},
-	sweep.Unstaled:          {wordUnstaled, &wordUnstaled, OutputUnstaled},
-	sweep.Closed:            {wordClosed, &wordClosed, OutputClosed},
-	sweep.StillStale:        {wordStale, &wordStale, ""},
-	sweep.Skipped:           {wordSkipped, &wordSkipped, ""},
-	sweep.Failed:            {wordFailed, &wordFailed, ""},
-	sweep.LabelCleaned:      {words{"stale label removed", "would remove stale label"}, &wordCleaned, ""},
-	sweep.BranchFinished:    {words{"branch deletion finished", "would finish branch deletion"}, &wordCleaned, ""},
-	sweep.CloseLabelCleaned: {words{"close-pr-label removed", "would remove close-pr-label"}, &wordCleaned, ""},
-	sweep.Nudged:            {wordNudged, &wordNudged, ""},
-	sweep.Reopened:          {wordReopened, &wordReopened, ""},
-	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, &wordLabeled, ""},
-	sweep.TurnLabeled:       {words{"turn labels updated", "would update the turn labels"}, &wordLabeled, ""},
-	sweep.DuplicateDeleted:  {words{"duplicate notice deleted", "would delete duplicate notice"}, &wordDeduped, ""},
+	sweep.Marked:            {wordMarked, &wordMarked, OutputStaled, "to mark"},
+	sweep.Notified:          {wordNotified, &wordMarked, OutputStaled, "to mark"},
+	sweep.Unstaled:          {wordUnstaled, &wordUnstaled, OutputUnstaled, "to un-stale"},
+	sweep.Closed:            {wordClosed, &wordClosed, OutputClosed, "to close"},
+	sweep.StillStale:        {wordStale, &wordStale, "", ""},
+	sweep.Skipped:           {wordSkipped, &wordSkipped, "", ""},
+	sweep.Failed:            {wordFailed, &wordFailed, "", ""},
+	sweep.LabelCleaned:      {words{"stale label removed", "would remove stale label"}, &wordCleaned, "", "to clean up"},
+	sweep.BranchFinished:    {words{"branch deletion finished", "would finish branch deletion"}, &wordCleaned, "", "to clean up"},
+	sweep.CloseLabelCleaned: {words{"close-pr-label removed", "would remove close-pr-label"}, &wordCleaned, "", "to clean up"},
+	sweep.Nudged:            {wordNudged, &wordNudged, "", "to nudge"},
+	sweep.Reopened:          {wordReopened, &wordReopened, "", "to reopen"},
+	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, &wordLabeled, "", "to relabel"},
+	sweep.TurnLabeled:       {words{"turn labels updated", "would update the turn labels"}, &wordLabeled, "", "to relabel"},
+	sweep.DuplicateDeleted:  {words{"duplicate notice deleted", "would delete duplicate notice"}, &wordDeduped, "", ""},
 
 	// The dashboard issue's: its line (dashLine) and the summary's.
-	sweep.DashboardCreated:         {words{"created", "would be created"}, nil, ""},
-	sweep.DashboardEdited:          {words{"updated", "would be updated"}, nil, ""},
-	sweep.DashboardDuplicateClosed: {words{"closed", "would be closed"}, nil, ""},
-	sweep.DashboardUpToDate:        {words{"up to date", "up to date"}, nil, ""},
-	sweep.DashboardLeftAlone:       {words{"left alone", "left alone"}, nil, ""},
+	sweep.DashboardCreated:         {words{"created", "would be created"}, nil, "", ""},
+	sweep.DashboardEdited:          {words{"updated", "would be updated"}, nil, "", ""},
+	sweep.DashboardDuplicateClosed: {words{"closed", "would be closed"}, nil, "", ""},
+	sweep.DashboardUpToDate:        {words{"up to date", "up to date"}, nil, "", ""},
+	sweep.DashboardLeftAlone:       {words{"left alone", "left alone"}, nil, "", ""},
 }
 
 // wordsOf is an outcome's phrase.
