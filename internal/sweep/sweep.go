@@ -160,8 +160,8 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 	}
 	r := New(gh, cfg, now, log)
 	res := r.PRs(ctx)
-	if o.render == nil {
-		return res
+	if o.render == nil || cfg.DashboardIssue == "" {
+		return res // nothing to render the content for
 	}
 	return r.KeepDashboard(ctx, o.render(res))
 }
