@@ -64,12 +64,15 @@ func (s *sweeper) learnAccess(ctx context.Context, login string) error {
 	}
 	switch err := s.listCollaborators(ctx); {
 	case err == nil:
-		if a, listed := s.access[key]; !listed || a != lifecycle.AccessUnknown {
-			if !listed {
-				s.access[key] = lifecycle.AccessNone // not a collaborator
-			}
+		a, listed := s.access[key]
+		if !listed {
+			s.access[key] = lifecycle.AccessNone // not a collaborator
 			return nil
 		}
+		if a != lifecycle.AccessUnknown {
+			return nil
+		}
+		// Listed with a permission the listing does not name: read it.
 	case !errors.Is(err, api.ErrPermissionRefused):
 		return err
 	}
