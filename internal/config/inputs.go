@@ -259,9 +259,9 @@ func buildInputs() []Input {
 			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added; not author-turn-label nor reviewers-turn-label, which stalepr adds itself. Empty: none."},
 		{Name: inputAuthorTurnLabel, to: text(func(c *Config) *string { return &c.Policy.AuthorTurnLabel }), Kind: Text,
 			Description: "Label kept on a pull request while it is its author's turn (e.g. waiting-on-author), added when the turn passes to the author and removed when it passes back; " +
-				"a maintainer adding it by hand hands the turn to the author. Empty (the default): off. Costs one timeline read of every open pull request a run."},
+				"a person adding it by hand hands the turn to the author, taking it off hands it to the reviewers, and stalepr never puts back a label a person took off while that turn lasts. Empty (the default): off. Costs one timeline read of every open pull request a run."},
 		{Name: inputReviewersTurnLabel, to: text(func(c *Config) *string { return &c.Policy.ReviewersTurnLabel }), Kind: Text,
-			Description: "Label kept on a pull request while it is its reviewers' turn (e.g. waiting-on-review), as author-turn-label; a maintainer adding it by hand hands the turn to the reviewers. Empty (the default): off."},
+			Description: "Label kept on a pull request while it is its reviewers' turn (e.g. waiting-on-review), as author-turn-label; a person adding it by hand hands the turn to the reviewers, taking it off hands it to the author. Empty (the default): off."},
 		{Name: inputReviewNudgeDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeReviewNudge }), Kind: Days, Default: "-1",
 			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the pending requested reviewers, at most once per turn: " +
 				"a whole number, or -1 (the default) to never nudge. Works with either stale-clock; it never marks, labels stale or closes."},

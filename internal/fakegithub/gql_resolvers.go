@@ -445,7 +445,12 @@ var pullRequestResolvers = map[string]resolver{
 	"baseRefName":       pr(func(r *issueRec) any { return r.BaseRef }),
 	"isCrossRepository": pr(func(r *issueRec) any { return r.HeadRepo != "" || r.HeadRepoDeleted }),
 	// The fake computes no merges; REST says mergeable null, "unknown".
-	"mergeable": pr(func(*issueRec) any { return "UNKNOWN" }),
+	"mergeable": pr(func(r *issueRec) any {
+		if r.Mergeable != "" {
+			return r.Mergeable
+		}
+		return "UNKNOWN"
+	}),
 	"milestone": pr(func(r *issueRec) any {
 		if r.Milestone == "" {
 			return nil
@@ -704,9 +709,13 @@ var reviewResolvers = map[string]resolver{
 }
 
 var commitResolvers = map[string]resolver{
-	"id":            field(func(c commitRef) any { return nodeID("C", c.e.ID) }),
-	"oid":           field(func(c commitRef) any { return c.e.SHA }),
-	"message":       field(func(c commitRef) any { return c.e.Message }),
+	"id":      field(func(c commitRef) any { return nodeID("C", c.e.ID) }),
+	"oid":     field(func(c commitRef) any { return c.e.SHA }),
+	"message": field(func(c commitRef) any { return c.e.Message }),
+	"messageHeadline": field(func(c commitRef) any {
+		first, _, _ := strings.Cut(c.e.Message, "\n")
+		return first
+	}),
 	"authoredDate":  field(func(c commitRef) any { return ts(c.e.At) }),
 	"committedDate": field(func(c commitRef) any { return ts(c.e.At) }),
 	"author": field(func(c commitRef) any {

@@ -71,6 +71,9 @@ type Issue struct {
 	BaseRef            string    // default: the repository's default branch
 	RequestedReviewers []string
 	RequestedTeams     []string // team slugs
+	// Mergeable is GraphQL's mergeable (MERGEABLE, CONFLICTING); "" answers
+	// UNKNOWN, as GitHub does before it has computed it.
+	Mergeable string
 }
 
 // HasLabel reports whether the issue carries the label (case-insensitive).

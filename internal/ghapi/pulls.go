@@ -104,10 +104,11 @@ type timelineItem struct {
 	} `graphql:"... on PullRequestReview"`
 	PullRequestCommit struct {
 		Commit struct {
-			Oid           string
-			CommittedDate githubv4.DateTime
-			Author        gitActor
-			Committer     gitActor
+			Oid             string
+			CommittedDate   githubv4.DateTime
+			MessageHeadline string
+			Author          gitActor
+			Committer       gitActor
 		}
 	} `graphql:"... on PullRequestCommit"`
 	HeadRefForcePushedEvent struct {
@@ -604,7 +605,7 @@ func (it *timelineItem) event() (lifecycle.Event, bool) {
 		}
 	case "PullRequestCommit":
 		c := it.PullRequestCommit.Commit
-		e = lifecycle.Event{Kind: lifecycle.Committed, At: c.CommittedDate.Time, SHA: c.Oid,
+		e = lifecycle.Event{Kind: lifecycle.Committed, At: c.CommittedDate.Time, SHA: c.Oid, Headline: c.MessageHeadline,
 			Bot:          c.Author.person().isBot() || c.Committer.person().isBot(),
 			CommitAuthor: c.Author.login(), CommitCommitter: c.Committer.login()}
 	case "HeadRefForcePushedEvent":

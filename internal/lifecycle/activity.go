@@ -63,9 +63,11 @@ type Event struct {
 	// DeletedAuthor: CommentDeleted only, who wrote the deleted comment.
 	DeletedAuthor string
 
-	// Committed only: the commit and its parents.
-	SHA     string
-	Parents []string
+	// Committed only: the commit and its parents, and its message's first
+	// line (Headline), which tells a merge where the parents are not read.
+	SHA      string
+	Parents  []string
+	Headline string
 	// Association is GitHub's author_association of a comment, review or
 	// review comment (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE...);
 	// empty on other events, which GitHub does not qualify.
@@ -98,6 +100,25 @@ type Event struct {
 	// the permission GitHub's reviewDecision counts; AccessUnknown when the
 	// source does not tell (REST).
 	Access Access
+}
+
+// IsMerge reports whether a Committed event merges another branch into
+// the PR's: two parents where the source names them, else a headline as
+// git and GitHub's "Update branch" write it ("Merge branch 'main' into
+// x", "Merge remote-tracking branch 'origin/main' into x"). A merge
+// brings the base's work, not the PR's: it answers no one. A merge under
+// another headline is taken for content, the harmless reading (the
+// reviewers' turn).
+func (e Event) IsMerge() bool {
+	if len(e.Parents) > 1 {
+		return true
+	}
+	for _, p := range []string{"Merge branch ", "Merge remote-tracking branch ", "Merge commit "} {
+		if strings.HasPrefix(e.Headline, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Access is what a source tells of an account's write access to the

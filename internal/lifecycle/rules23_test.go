@@ -26,6 +26,11 @@ type turnCase struct {
 
 var yes, no = true, false
 
+func withTurnLabels(o lifecycle.Options, labels ...string) lifecycle.Options {
+	o.AuthorTurnLabels = labels
+	return o
+}
+
 func runTurnCases(t *testing.T, cases []turnCase) {
 	t.Helper()
 	for _, c := range cases {
@@ -78,9 +83,19 @@ func TestTurnReviewRequestByMaintainer(t *testing.T) {
 		{name: "a maintainer's comment while a review is requested: still the reviewers'",
 			events: []lifecycle.Event{requested(daysAgo(50), author, "CONTRIBUTOR", other), said(daysAgo(40), maintainer, "MEMBER")},
 			whose:  lifecycle.TurnReviewers},
+		{name: "the requested reviewer's own comment answers the request: the author's",
+			events: []lifecycle.Event{reviewed(daysAgo(50), maintainer, "MEMBER", "changes_requested"), pushed(daysAgo(45), false),
+				requested(daysAgo(45), author, "CONTRIBUTOR", maintainer), said(daysAgo(40), maintainer, "MEMBER")},
+			whose: lifecycle.TurnAuthor, since: daysAgo(40), pending: []string{maintainer}},
+		{name: "another maintainer's comment while it is requested of someone else does not",
+			events: []lifecycle.Event{requested(daysAgo(45), author, "CONTRIBUTOR", maintainer), said(daysAgo(40), other, "MEMBER")},
+			whose:  lifecycle.TurnReviewers, since: daysAgo(60)},
 		{name: "a maintainer's comment with no review requested: the author's",
 			events: []lifecycle.Event{said(daysAgo(40), maintainer, "MEMBER")},
 			whose:  lifecycle.TurnAuthor, since: daysAgo(40)},
+		{name: "a request GitHub does not qualify is its maker's, as their comment tells",
+			events: []lifecycle.Event{said(daysAgo(40), maintainer, "MEMBER"), requested(daysAgo(30), maintainer, "", other)},
+			whose:  lifecycle.TurnReviewers, since: daysAgo(30)},
 		{name: "a maintainer's request of a bot passes nothing",
 			events: []lifecycle.Event{said(daysAgo(40), maintainer, "MEMBER"),
 				{Kind: lifecycle.ReviewRequested, At: daysAgo(30), Actor: maintainer, Association: "MEMBER", Reviewer: "Copilot", ReviewerBot: true}},
@@ -202,15 +217,33 @@ func TestTurnMaintainerIsWriteAccess(t *testing.T) {
 }
 
 // TestTurnCommitsByTheirAccounts: commits count by their GitHub author and
-// committer: a maintainer's fixup or "Update branch" hands nothing back.
+// committer: someone else's content push (a co-author's, a maintainer
+// finishing the work) answers for the PR's side as the author's does; a
+// merge of the base ("Update branch") or a bot's commit answers nothing.
 func TestTurnCommitsByTheirAccounts(t *testing.T) {
 	asked := reviewed(daysAgo(30), maintainer, "MEMBER", "changes_requested")
+	approved := reviewed(daysAgo(30), maintainer, "MEMBER", "approved")
 	runTurnCases(t, []turnCase{
-		{name: "a maintainer's fixup hands nothing back",
-			events: []lifecycle.Event{asked, {Kind: lifecycle.Committed, At: daysAgo(20), CommitAuthor: maintainer, CommitCommitter: maintainer}},
+		{name: "a maintainer's fixup answers for the PR: the reviewers' turn",
+			events: []lifecycle.Event{asked, {Kind: lifecycle.Committed, At: daysAgo(20), CommitAuthor: maintainer, CommitCommitter: maintainer, Headline: "Rename as asked"}},
+			whose:  lifecycle.TurnReviewers, since: daysAgo(20)},
+		{name: "a co-author's commit with no committer account answers too",
+			events: []lifecycle.Event{asked, {Kind: lifecycle.Committed, At: daysAgo(20), CommitAuthor: "carol"}},
+			whose:  lifecycle.TurnReviewers, since: daysAgo(20)},
+		{name: "a maintainer's Update branch (a merge by its headline) answers nothing",
+			events: []lifecycle.Event{asked, {Kind: lifecycle.Committed, At: daysAgo(20), CommitAuthor: other, Headline: "Merge branch 'main' into rename"}},
 			whose:  lifecycle.TurnAuthor, since: daysAgo(30)},
-		{name: "a maintainer's Update branch (web-flow committer) hands nothing back",
-			events: []lifecycle.Event{asked, {Kind: lifecycle.Committed, At: daysAgo(20), CommitAuthor: other}},
+		{name: "a merge of the upstream remote answers nothing",
+			events: []lifecycle.Event{asked, {Kind: lifecycle.Committed, At: daysAgo(20), CommitAuthor: other, Headline: "Merge remote-tracking branch 'upstream/main' into rename"}},
+			whose:  lifecycle.TurnAuthor, since: daysAgo(30)},
+		{name: "a merge by its parents answers nothing",
+			events: []lifecycle.Event{asked, {Kind: lifecycle.Committed, At: daysAgo(20), CommitAuthor: other, SHA: "m", Parents: []string{"a", "b"}}},
+			whose:  lifecycle.TurnAuthor, since: daysAgo(30)},
+		{name: "a maintainer's push after an approval sets it aside: the reviewers'",
+			events: []lifecycle.Event{approved, {Kind: lifecycle.Committed, At: daysAgo(20), CommitAuthor: other, Headline: "Fix the typo"}},
+			whose:  lifecycle.TurnReviewers, since: daysAgo(20)},
+		{name: "a bot's commit by its account answers nothing",
+			events: []lifecycle.Event{asked, {Kind: lifecycle.Committed, At: daysAgo(20), CommitAuthor: "pre-commit-ci[bot]", Bot: true, Headline: "[pre-commit.ci] auto fixes"}},
 			whose:  lifecycle.TurnAuthor, since: daysAgo(30)},
 		{name: "the author's commit hands it back",
 			events: []lifecycle.Event{asked, {Kind: lifecycle.Committed, At: daysAgo(20), CommitAuthor: "Alice"}},
@@ -309,6 +342,32 @@ func TestTurnConflictOrAuthorLabel(t *testing.T) {
 	})
 }
 
+// TestTurnLabelNeverPutBack: a turn label a person took off is not put
+// back while the turn they left lasts (a draft stays its author's whatever
+// the label says); a new turn, passed by an action, labels afresh.
+func TestTurnLabelNeverPutBack(t *testing.T) {
+	const onAuthor, onReviewers = "waiting-on-author", "waiting-on-review"
+	pol := policy(func(p *lifecycle.Policy) { p.AuthorTurnLabel, p.ReviewersTurnLabel = onAuthor, onReviewers })
+	opts := lifecycle.Options{Self: []string{selfLogin}, AuthorTurnLabel: onAuthor, ReviewersTurnLabel: onReviewers}
+	draft := with(pr(daysAgo(1)), func(p *lifecycle.PR) { p.Draft, p.CreatedAt = true, daysAgo(60) })
+	removed := []lifecycle.Event{asBot(labeled(daysAgo(50), selfLogin, onAuthor)), unlabeled(daysAgo(20), maintainer, onAuthor)}
+	for _, c := range []struct {
+		name   string
+		events []lifecycle.Event
+		want   lifecycle.TurnLabels
+	}{
+		{"taken off by a person: not put back", removed, lifecycle.TurnLabels{}},
+		{"a new turn after it: labelled afresh", append(removed, kind(lifecycle.ReadyForReview, daysAgo(10), author),
+			kind(lifecycle.ConvertedToDraft, daysAgo(5), author)), lifecycle.TurnLabels{Add: onAuthor}},
+		{"taken off by stalepr: put on", []lifecycle.Event{asBot(unlabeled(daysAgo(20), selfLogin, onAuthor))}, lifecycle.TurnLabels{Add: onAuthor}},
+	} {
+		a := lifecycle.SummarizeWith(draft, c.events, staleLabel, opts)
+		if got := lifecycle.DecideTurnLabels(draft, &a, pol); got != c.want {
+			t.Errorf("%s: %+v (turn %v, unwanted %q), want %+v", c.name, got, a.Turn.Whose, a.Turn.Unwanted, c.want)
+		}
+	}
+}
+
 // TestTurnStaleMaintainersPushAfterMark: under author-turn a maintainer's
 // commit pushed on the marked head (its git date old) un-stales nothing,
 // so the next run does not mark the PR again; the author's does.
@@ -362,11 +421,14 @@ func TestDecideTurnLabels(t *testing.T) {
 	}
 }
 
-// TestTurnLabelHandOver: a maintainer adding a turn label by hand hands the
-// turn to that party; stalepr's own label and a stranger's pass nothing.
+// TestTurnLabelHandOver: a person adding a turn label by hand hands the
+// turn to that party, taking one off hands it to the other; stalepr's own
+// label and another bot's pass nothing. Labelling needs the triage role,
+// so a triager's word counts as a maintainer's.
 func TestTurnLabelHandOver(t *testing.T) {
 	opts := lifecycle.Options{AuthorTurnLabel: "waiting-on-author", ReviewersTurnLabel: "waiting-on-review",
 		Access: map[string]lifecycle.Access{maintainer: lifecycle.AccessWrite, "carol": lifecycle.AccessNone}}
+	conflict := lifecycle.PR{Mergeable: "CONFLICTING", UpdatedAt: daysAgo(1)}
 	runTurnCases(t, []turnCase{
 		{name: "a maintainer's waiting-on-author: the author's turn", opts: opts,
 			events: []lifecycle.Event{labeled(daysAgo(20), maintainer, "waiting-on-author")}, whose: lifecycle.TurnAuthor, since: daysAgo(20)},
@@ -375,8 +437,34 @@ func TestTurnLabelHandOver(t *testing.T) {
 			whose:  lifecycle.TurnReviewers, since: daysAgo(20)},
 		{name: "stalepr's own label passes nothing", opts: opts,
 			events: []lifecycle.Event{asBot(labeled(daysAgo(20), selfLogin, "waiting-on-author"))}, whose: lifecycle.TurnReviewers},
-		{name: "a stranger's passes nothing", opts: opts,
-			events: []lifecycle.Event{labeled(daysAgo(20), "carol", "waiting-on-author")}, whose: lifecycle.TurnReviewers},
+		{name: "another bot's label passes nothing", opts: opts,
+			events: []lifecycle.Event{asBot(labeled(daysAgo(20), "triagebot[bot]", "waiting-on-author"))}, whose: lifecycle.TurnReviewers},
+		{name: "a triager's label (no write access) hands it over", opts: opts,
+			events: []lifecycle.Event{labeled(daysAgo(20), "carol", "waiting-on-author")}, whose: lifecycle.TurnAuthor, since: daysAgo(20)},
+		{name: "the author taking waiting-on-author off: the reviewers'", opts: opts,
+			events: []lifecycle.Event{said(daysAgo(30), maintainer, "MEMBER"), labeled(daysAgo(29), selfLogin, "waiting-on-author"),
+				unlabeled(daysAgo(20), author, "waiting-on-author")},
+			whose: lifecycle.TurnReviewers, since: daysAgo(20)},
+		{name: "a maintainer taking waiting-on-review off: the author's", opts: opts,
+			events: []lifecycle.Event{labeled(daysAgo(29), selfLogin, "waiting-on-review"), unlabeled(daysAgo(20), maintainer, "waiting-on-review")},
+			whose:  lifecycle.TurnAuthor, since: daysAgo(20)},
+		{name: "stalepr taking its label off passes nothing", opts: opts,
+			events: []lifecycle.Event{said(daysAgo(30), maintainer, "MEMBER"), asBot(unlabeled(daysAgo(20), selfLogin, "waiting-on-author"))},
+			whose:  lifecycle.TurnAuthor, since: daysAgo(30)},
+		{name: "a conflict does not overrule a person's later word", opts: opts, pr: conflict,
+			events: []lifecycle.Event{said(daysAgo(30), maintainer, "MEMBER"), unlabeled(daysAgo(20), maintainer, "waiting-on-author")},
+			whose:  lifecycle.TurnReviewers, since: daysAgo(20)},
+		{name: "a conflict overrules a word an action has since passed by", opts: opts, pr: conflict,
+			events: []lifecycle.Event{unlabeled(daysAgo(25), maintainer, "waiting-on-author"), said(daysAgo(20), maintainer, "MEMBER"),
+				said(daysAgo(10), author, "CONTRIBUTOR")},
+			whose: lifecycle.TurnAuthor, since: daysAgo(1)},
+		{name: "an author-turn-when-labeled label added after the word overrules it",
+			opts: withTurnLabels(opts, "needs-rebase"), pr: lifecycle.PR{Labels: []string{"needs-rebase"}},
+			events: []lifecycle.Event{unlabeled(daysAgo(20), maintainer, "waiting-on-author"), labeled(daysAgo(10), maintainer, "needs-rebase")},
+			whose:  lifecycle.TurnAuthor, since: daysAgo(10)},
+		{name: "one added before the word does not", opts: withTurnLabels(opts, "needs-rebase"), pr: lifecycle.PR{Labels: []string{"needs-rebase"}},
+			events: []lifecycle.Event{labeled(daysAgo(25), maintainer, "needs-rebase"), unlabeled(daysAgo(20), maintainer, "waiting-on-author")},
+			whose:  lifecycle.TurnReviewers, since: daysAgo(60)},
 		{name: "the author's push hands it back after the hand-over", opts: opts,
 			events: []lifecycle.Event{labeled(daysAgo(20), maintainer, "waiting-on-author"), pushed(daysAgo(10), false)},
 			whose:  lifecycle.TurnReviewers, since: daysAgo(10)},

@@ -48,6 +48,9 @@ type Turn struct {
 	Conflict bool
 	// NudgedAt is our latest review nudge; zero when none.
 	NudgedAt time.Time
+	// Unwanted are the turn labels a person took off during this turn:
+	// stalepr never puts them back while it lasts.
+	Unwanted []string
 }
 
 // NudgedInTurn reports whether the reviewers were nudged in this turn of
@@ -113,7 +116,11 @@ type turnFold struct {
 	// handOver: the turn labels, which a maintainer adding one by hand
 	// hands the turn with (to the author, to the reviewers).
 	handOver map[Whose]string
-	t        Turn
+	// wordAt: a person last set the turn by a turn label; a conflict or an
+	// author-turn-when-labeled label older than their word does not
+	// overrule it.
+	wordAt time.Time
+	t      Turn
 }
 
 func newTurnFold(pr PR, sorted []Event, w who, o Options) turnFold {
@@ -152,6 +159,8 @@ func (f *turnFold) add(e Event, pending []string) {
 	case e.Kind == ConvertedToDraft:
 		f.draft = true
 		f.settle(e.At, "", false)
+	case isLabelChange(e) && f.handOverLabel(e.Label) != TurnUnknown:
+		f.handedByLabel(e)
 	case e.Kind == Reopened:
 		// Reopened is fresh (rule 5): the author's reopening hands the
 		// turn back like any action of theirs; anyone else's restarts the
@@ -165,9 +174,6 @@ func (f *turnFold) add(e Event, pending []string) {
 		}
 	case f.w.counts(e) && f.pass(e, pending):
 		f.settle(e.At, e.Actor, e.Kind == Reviewed)
-		if e.Kind == Labeled && f.t.Whose == TurnAuthor && f.t.Since.Equal(e.At) {
-			f.t.By, f.t.Label = "", e.Label // handed over with the label
-		}
 	}
 }
 
@@ -185,8 +191,12 @@ func (f *turnFold) pass(e Event, pending []string) bool {
 		}
 		return true
 	}
-	if e.Kind == Labeled {
-		return f.handedOver(e)
+	if f.contentPush(e) {
+		// The PR's side answered, though not its author: the reviewers'
+		// turn, the approvals set aside as after the author's push.
+		f.base = TurnReviewers
+		f.setApprovalsAside()
+		return true
 	}
 	if !maintainerAction(e) || !f.w.maintainer(e) {
 		return false
@@ -199,8 +209,11 @@ func (f *turnFold) pass(e Event, pending []string) bool {
 		}
 		f.base = TurnReviewers // a review asked of (or moved to) a person or team
 		return true
-	case e.Kind == Commented && len(pending) > 0:
-		return false // a review is still requested: a comment asks the author for nothing
+	case e.Kind == Commented && len(pending) > 0 && !ContainsFold(pending, e.Actor):
+		// A review is still requested of someone else: a comment asks the
+		// author for nothing. The requested reviewer's own comment answers
+		// the request, as their review would.
+		return false
 	case e.Kind == Reviewed && state != ReviewStateCommented:
 		f.latest[strings.ToLower(e.Actor)] = state
 	}
@@ -212,17 +225,60 @@ func (f *turnFold) pass(e Event, pending []string) bool {
 	return true
 }
 
-// handedOver reports whether a maintainer added a turn label by hand (triagebot's
-// S-waiting-on-author): an explicit hand-over to that party. Our own label
-// writes are a bot's and pass nothing.
-func (f *turnFold) handedOver(e Event) bool {
-	for whose, label := range f.handOver {
-		if label != "" && strings.EqualFold(e.Label, label) && f.w.maintainer(e) {
-			f.base = whose
-			return true
+// contentPush reports whether e is a commit someone other than the author
+// pushed to the PR's branch with content of its own (a co-author, a
+// maintainer finishing the work or taking over a bot's PR): the PR's side
+// answering, as the author's push does. A merge of another branch
+// ("Update branch") answers nothing, nor does a bot's commit.
+func (f *turnFold) contentPush(e Event) bool {
+	return e.Kind == Committed && f.w.isPerson(e) && !e.IsMerge()
+}
+
+// handOverLabel is the party a turn label hands the turn to when a person
+// adds it ("" when label is no turn label); taking it off hands the turn
+// to the other party.
+func (f *turnFold) handOverLabel(label string) Whose {
+	for whose, l := range f.handOver {
+		if l != "" && strings.EqualFold(label, l) {
+			return whose
 		}
 	}
-	return false
+	return TurnUnknown
+}
+
+// handedByLabel applies a turn label a person added or took off by hand
+// (triagebot's S-waiting-on-author): their word on whose turn it is.
+// Adding one hands the turn to its party, taking it off to the other.
+// Labelling needs the triage role, so any person's label counts; our own
+// label writes and other bots' pass nothing.
+func (f *turnFold) handedByLabel(e Event) {
+	if !f.w.isPerson(e) {
+		return
+	}
+	whose := f.handOverLabel(e.Label)
+	if e.Kind == Unlabeled {
+		whose = other(whose)
+	}
+	f.base = whose
+	f.settle(e.At, "", false)
+	f.wordAt = e.At
+	if f.t.Whose == TurnAuthor {
+		f.t.By, f.t.ByReview, f.t.Label = "", false, ""
+		if e.Kind == Labeled {
+			f.t.Label = e.Label
+		}
+	}
+	if e.Kind == Unlabeled && !ContainsFold(f.t.Unwanted, e.Label) {
+		f.t.Unwanted = append(f.t.Unwanted, e.Label)
+	}
+}
+
+// other is the party a turn passes to from whose.
+func other(whose Whose) Whose {
+	if whose == TurnAuthor {
+		return TurnReviewers
+	}
+	return TurnAuthor
 }
 
 // setApprovalsAside forgets the approvals standing before the author's
@@ -249,7 +305,7 @@ func (f *turnFold) settle(at time.Time, actor string, review bool) {
 	if w == f.t.Whose {
 		return
 	}
-	f.t.Whose, f.t.Since, f.t.By, f.t.ByReview, f.t.Label = w, at, "", false, ""
+	f.t.Whose, f.t.Since, f.t.By, f.t.ByReview, f.t.Label, f.t.Unwanted = w, at, "", false, "", nil
 	if w == TurnAuthor && !f.draft {
 		f.t.By, f.t.ByReview = actor, review
 	}
@@ -272,7 +328,7 @@ func (f *turnFold) final(pr PR) Turn {
 		return t
 	}
 	for _, l := range pr.Labels {
-		if ContainsFold(f.labels, l) {
+		if ContainsFold(f.labels, l) && !(f.wordStands(t) && !f.labelAt.After(f.wordAt)) {
 			since := Later(t.Since, f.labelAt)
 			if f.labelAt.IsZero() {
 				since = Later(t.Since, pr.UpdatedAt)
@@ -280,10 +336,18 @@ func (f *turnFold) final(pr PR) Turn {
 			return Turn{Whose: TurnAuthor, Since: since, AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Label: l}
 		}
 	}
-	if strings.EqualFold(pr.Mergeable, MergeableConflicting) {
+	// GitHub does not date a conflict: a person's word given in this turn
+	// may have been given knowing of it, so it stands.
+	if strings.EqualFold(pr.Mergeable, MergeableConflicting) && !f.wordStands(t) {
 		return Turn{Whose: TurnAuthor, Since: Later(t.Since, pr.UpdatedAt), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
 	}
 	return t
+}
+
+// wordStands reports whether a person's turn label decided turn t: given
+// since the turn began, with nothing passing the turn after it.
+func (f *turnFold) wordStands(t Turn) bool {
+	return !f.wordAt.IsZero() && !f.wordAt.Before(t.Since)
 }
 
 // authorAction reports whether e is what the author does that hands the turn back.
@@ -476,7 +540,7 @@ func DecideTurnLabels(pr PR, act *Activity, p Policy) TurnLabels {
 		want, other = p.ReviewersTurnLabel, []string{p.AuthorTurnLabel}
 	}
 	var t TurnLabels
-	if want != "" && !pr.HasLabel(want) {
+	if want != "" && !pr.HasLabel(want) && !ContainsFold(act.Turn.Unwanted, want) {
 		t.Add = want
 	}
 	for _, l := range other {

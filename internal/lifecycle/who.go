@@ -67,17 +67,25 @@ type who struct {
 	// unsure collects the accounts whose maintainer-ness their
 	// author_association decided (access unknown), by lower-case login.
 	unsure map[string]string
+	// association is each account's author_association as its comments
+	// and reviews tell it, by lower-case login, for its events GitHub
+	// does not qualify (a review request, a label): one account, one
+	// answer, whatever the event.
+	association map[string]string
 }
 
 func newWho(o Options, pr PR, events []Event) who {
 	w := who{self: o.Self, bots: o.Bots, reviewers: o.Reviewers, author: pr.Author, assume: o.Assume,
-		access: map[string]Access{}, unsure: map[string]string{}}
+		access: map[string]Access{}, unsure: map[string]string{}, association: map[string]string{}}
 	for k, v := range o.Access {
 		w.access[strings.ToLower(k)] = v
 	}
 	for _, e := range events {
 		if e.Kind == Reviewed && e.Access != AccessUnknown && e.Actor != "" {
 			w.access[strings.ToLower(e.Actor)] = e.Access
+		}
+		if e.Association != "" && e.Actor != "" {
+			w.association[strings.ToLower(e.Actor)] = e.Association
 		}
 	}
 	w.authorBot = pr.AuthorBot || w.isBotLogin(pr.Author)
@@ -177,6 +185,9 @@ func (w who) maintainer(e Event) bool {
 	key := strings.ToLower(login)
 	if a, ok := w.access[key]; ok && a != AccessUnknown {
 		return a == AccessWrite
+	}
+	if association == "" {
+		association = w.association[key]
 	}
 	switch strings.ToUpper(association) {
 	case "OWNER":

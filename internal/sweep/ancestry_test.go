@@ -41,7 +41,7 @@ func graphQLQueries(w *world) (queries, points int) {
 // A person pushes work made long ago after the mark, pre-commit.ci
 // commits its fixes on top: not closed, un-staled (or, keeping the label,
 // its close postponed). Under author-turn the author's push hides as well
-// under a maintainer's fixup.
+// under a maintainer's "Update branch" merge, which answers nothing itself.
 func TestAncestryPersonsOldCommitsUnderABotsCommit(t *testing.T) {
 	t.Parallel()
 	onTop := func(w *world, n int) { w.fake.PushAs(n, preCommit, daysAgo(0.5), "[pre-commit.ci] auto fixes") }
@@ -60,8 +60,8 @@ func TestAncestryPersonsOldCommitsUnderABotsCommit(t *testing.T) {
 		{"remove-stale-when-updated false", nil, onTop, map[string]string{"remove-stale-when-updated": "false"}},
 		{"dry run", nil, onTop, map[string]string{"debug-only": "true"}},
 		{"author-turn, on the author's turn", authorsTurn, onTop, authorTurn},
-		{"author-turn, a maintainer's fixup on top", authorsTurn, func(w *world, n int) {
-			w.fake.PushAs(n, maint, daysAgo(0.5), "fixup")
+		{"author-turn, a maintainer's Update branch on top", authorsTurn, func(w *world, n int) {
+			w.fake.PushAs(n, maint, daysAgo(0.5), "Merge branch 'main' into feature")
 		}, authorTurn},
 	} {
 		t.Run(c.name, func(t *testing.T) {

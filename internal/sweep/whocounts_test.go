@@ -191,21 +191,25 @@ func collaboratorQueries(w *world) int {
 	return n
 }
 
-// TestTurnRuleCommitsByTheirAccounts: a maintainer's fixup on the
-// author's PR is not the author's push: it hands nothing back.
+// TestTurnRuleCommitsByTheirAccounts: a maintainer's content push on the
+// author's PR answers for the PR's side, as the author's own does; their
+// "Update branch" merge answers nothing.
 func TestTurnRuleCommitsByTheirAccounts(t *testing.T) {
 	t.Parallel()
 	w := turnWorld(t)
 	f := w.fake
 	fixed := w.openPR(60, alice)
 	f.Review(fixed, maint, daysAgo(30), "CHANGES_REQUESTED", "please rename")
-	f.PushAs(fixed, maint, daysAgo(20), "fixup: a typo")
+	f.PushAs(fixed, maint, daysAgo(20), "Rename as asked\n\nFinishing it for alice.")
+	merged := w.openPR(60, alice)
+	f.Review(merged, maint, daysAgo(30), "CHANGES_REQUESTED", "please rename")
+	f.PushAs(merged, maint, daysAgo(20), "Merge branch 'main' into rename")
 	answered := w.openPR(60, alice)
 	f.Review(answered, maint, daysAgo(30), "CHANGES_REQUESTED", "please rename")
 	f.PushAs(answered, alice, daysAgo(20), "rename")
 	w.run(authorTurnInputs)
-	w.expectMarked(t, map[int]bool{fixed: true, answered: false},
-		map[int]string{fixed: "a maintainer's fixup", answered: "the author's own push"})
+	w.expectMarked(t, map[int]bool{fixed: false, merged: true, answered: false},
+		map[int]string{fixed: "a maintainer's content push", merged: "a maintainer's Update branch", answered: "the author's own push"})
 }
 
 // TestTurnRuleTeamAndBotReviewers: a team's request is answered by a
@@ -389,6 +393,52 @@ func TestTurnLabelsKeptRight(t *testing.T) {
 	w.clock.Advance(time.Hour)
 	w.run(turnLabelInputs)
 	want("the next run", map[int]string{asked: "waiting-on-author"})
+}
+
+// TestTurnPersonsWord: a person taking a turn label off by hand hands the
+// turn to the other party and stalepr never puts that label back while the
+// turn lasts (a draft stays its author's, so its label stays off); the
+// requested reviewer's own comment answers the request; a conflict does
+// not overrule a person's later word.
+func TestTurnPersonsWord(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	offAuthor := w.openPR(10, alice)
+	f.Comment(offAuthor, maint, daysAgo(5), "could you add a test?")
+	draft := w.openPR(10, alice, func(is *fakegithub.Issue) { is.Draft = true })
+	conflicted := w.openPR(10, alice)
+	f.Comment(conflicted, maint, daysAgo(5), "please rebase")
+	reviewerSaid := w.openPR(10, alice)
+	f.Review(reviewerSaid, maint, daysAgo(8), "CHANGES_REQUESTED", "please rename")
+	f.Push(reviewerSaid, "alice", daysAgo(6), "rename")
+	f.RequestReview(reviewerSaid, alice, daysAgo(6), maint.Login)
+	inputs := sfWith(turnLabelInputs, "exempt-draft-pr", "false")
+	w.run(inputs)
+	labels := func(n int) string { return strings.Join(w.labels(n), ",") }
+	for n, l := range map[int]string{offAuthor: "waiting-on-author", draft: "waiting-on-author", conflicted: "waiting-on-author", reviewerSaid: "waiting-on-review"} {
+		if got := labels(n); got != l {
+			t.Fatalf("first run: #%d labels %q, want %q", n, got, l)
+		}
+	}
+
+	f.Unlabel(offAuthor, maint, w.now(), "waiting-on-author") // "this one is on us"
+	f.Unlabel(draft, maint, w.now(), "waiting-on-author")
+	f.Unlabel(conflicted, maint, w.now(), "waiting-on-author")
+	f.Edit(conflicted, func(is *fakegithub.Issue) { is.Mergeable = "CONFLICTING" })
+	f.Comment(reviewerSaid, maint, w.now(), "one more thing: the docs")
+	w.clock.Advance(time.Hour)
+	w.run(inputs)
+	for n, c := range map[int]struct{ want, why string }{
+		offAuthor:    {"waiting-on-review", "a maintainer took waiting-on-author off"},
+		draft:        {"", "still a draft: its author's, the label a person removed stays off"},
+		conflicted:   {"waiting-on-review", "a conflict does not overrule the later word"},
+		reviewerSaid: {"waiting-on-author", "the requested reviewer's comment answered the request"},
+	} {
+		if got := labels(n); got != c.want {
+			t.Errorf("#%d labels %q, want %q: %s", n, got, c.want, c.why)
+		}
+	}
 }
 
 // TestCollaboratorListingFailures: who may push comes from one listing a
