@@ -112,6 +112,15 @@ func init() {
 		"id":     func(_ *gexec, src any, _ map[string]any) (any, error) { return "REF_" + src.(string), nil },
 		"name":   func(_ *gexec, src any, _ map[string]any) (any, error) { return src, nil },
 		"prefix": func(_ *gexec, _ any, _ map[string]any) (any, error) { return "refs/heads/", nil },
+		// The fake models the commits of the base repository's branches
+		// only where a test pushed one (PushBase); null otherwise.
+		"target": func(x *gexec, src any, _ map[string]any) (any, error) {
+			e, ok := x.s.baseHeads[src.(string)]
+			if !ok {
+				return nil, nil
+			}
+			return gobj{"Commit", commitRef{e}}, nil
+		},
 	}
 	resolvers["ReviewRequest"] = reviewRequestResolvers
 	resolvers["IssueComment"] = issueCommentResolvers
@@ -443,6 +452,7 @@ var pullRequestResolvers = map[string]resolver{
 	"headRefName":       pr(func(r *issueRec) any { return r.HeadRef }),
 	"headRefOid":        pr(func(r *issueRec) any { return r.HeadSHA }),
 	"baseRefName":       pr(func(r *issueRec) any { return r.BaseRef }),
+	"baseRef":           pr(func(r *issueRec) any { return gobj{"Ref", r.BaseRef} }),
 	"isCrossRepository": pr(func(r *issueRec) any { return r.HeadRepo != "" || r.HeadRepoDeleted }),
 	// The fake computes no merges; REST says mergeable null, "unknown".
 	"mergeable": pr(func(r *issueRec) any {

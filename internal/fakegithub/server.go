@@ -39,6 +39,9 @@ type Server struct {
 	labels     map[string]labelDef // key: lower-case name
 	milestones []string            // titles; number = index+1
 	branches   map[string]bool
+	// baseHeads are the head commits pushed to branches of the base
+	// repository (PushBase), by branch: what a PR's baseRef targets.
+	baseHeads map[string]Event
 
 	version    uint64 // bumped on every mutation; keys list caches
 	issueCache listCache
@@ -117,6 +120,7 @@ func New(o Options) *Server {
 		nextID:        1000,
 		labels:        map[string]labelDef{},
 		branches:      map[string]bool{},
+		baseHeads:     map[string]Event{},
 	}
 	switch {
 	case o.Clock != nil:
@@ -614,6 +618,21 @@ func (s *Server) push(n int, at time.Time, message, name, email, login string) E
 	rec.HeadSHA = sha
 	return s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: message,
 		AuthorName: name, AuthorEmail: email, AuthorLogin: login})
+}
+
+// PushBase records a commit pushed to a branch of the base repository
+// ("" the default branch) at `at`: the branch's head, which its PRs'
+// baseRef targets (a push that may put them in conflict).
+func (s *Server) PushBase(branch string, at time.Time, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if branch == "" {
+		branch = s.defaultBranch
+	}
+	s.nextID++
+	s.branches[branch] = true
+	s.baseHeads[branch] = Event{ID: s.nextID, Type: EventCommitted, At: at, SHA: fakeSHA("base", s.nextID), Message: message}
+	s.version++
 }
 
 // PushAs records a commit that account u made and pushed, with the git

@@ -196,9 +196,15 @@ type prFields struct {
 	AuthorAssociation string
 	Milestone         *struct{ Title string }
 	HeadRefOid        string
-	Mergeable         string
-	ReviewDecision    string
-	Labels            struct {
+	// BaseRef dates a conflict: its head commit, the base's latest push.
+	BaseRef *struct {
+		Target *struct {
+			Commit struct{ CommittedDate githubv4.DateTime } `graphql:"... on Commit"`
+		}
+	}
+	Mergeable      string
+	ReviewDecision string
+	Labels         struct {
 		TotalCount int
 		Nodes      []*struct{ Name string }
 	} `graphql:"labels(first: 100)"`
@@ -446,6 +452,9 @@ func toListed(n prNode) sweep.Listed {
 	}
 	if f.Milestone != nil {
 		pr.Milestone = f.Milestone.Title
+	}
+	if f.BaseRef != nil && f.BaseRef.Target != nil {
+		pr.BaseHeadAt = f.BaseRef.Target.Commit.CommittedDate.Time
 	}
 	nulls := 0
 	for _, l := range f.Labels.Nodes {

@@ -317,8 +317,9 @@ func (f *turnFold) settle(at time.Time, actor string, review bool) {
 // accounts with write access), so it is not the maintainers' turn; a merge
 // conflict (mergeable CONFLICTING) or an author-turn label is the
 // author's to resolve. The author's turn then counts from when the label
-// was added (or, for a conflict, which GitHub does not date, from the PR's
-// last update), never before the turn it replaces began.
+// was added (or, for a conflict, which GitHub does not date, from the
+// base's latest push: conflictSince), never before the turn it replaces
+// began.
 func (f *turnFold) final(pr PR) Turn {
 	t := f.t
 	if t.Whose == TurnMaintainers && pr.ReviewDecision != "" && !strings.EqualFold(pr.ReviewDecision, ReviewDecisionApproved) {
@@ -339,9 +340,19 @@ func (f *turnFold) final(pr PR) Turn {
 	// GitHub does not date a conflict: a person's word given in this turn
 	// may have been given knowing of it, so it stands.
 	if strings.EqualFold(pr.Mergeable, MergeableConflicting) && !f.wordStands(t) {
-		return Turn{Whose: TurnAuthor, Since: Later(t.Since, pr.UpdatedAt), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
+		return Turn{Whose: TurnAuthor, Since: Later(t.Since, conflictSince(pr)), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
 	}
 	return t
+}
+
+// conflictSince is when a PR's merge conflict arose at the latest: the
+// push of the base branch's head; where the read does not tell it, the
+// PR's last update (which our own writes move: later, never earlier).
+func conflictSince(pr PR) time.Time {
+	if !pr.BaseHeadAt.IsZero() {
+		return pr.BaseHeadAt
+	}
+	return pr.UpdatedAt
 }
 
 // wordStands reports whether a person's turn label decided turn t: given

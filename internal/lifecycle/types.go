@@ -32,6 +32,12 @@ type PR struct {
 	// "CONFLICTING" or "UNKNOWN" (GitHub has not computed it yet); "" when
 	// the source does not tell. A conflict is the author's to resolve.
 	Mergeable string
+	// BaseHeadAt is the committer date of the base branch's head commit;
+	// zero when the source does not tell. A conflict arose by the push of
+	// that commit at the latest, so it dates the conflict without
+	// charging the author for the time before (GitHub records no push
+	// time; the committer date of a commit merged on GitHub is the merge).
+	BaseHeadAt time.Time
 	// ReviewDecision is GitHub's GraphQL reviewDecision: "APPROVED",
 	// "CHANGES_REQUESTED" or "REVIEW_REQUIRED"; "" when there is none (no
 	// review is required and none decided) or the source does not tell.

@@ -441,6 +441,33 @@ func TestTurnPersonsWord(t *testing.T) {
 	}
 }
 
+// TestTurnConflictDatedByTheBasePush: a merge conflict puts the PR on its
+// author's turn from the base's latest push (its head commit, read with the
+// listing's page at no point more), not from the PR's last update: a PR
+// quiet for months is not charged for them by a conflict five days old,
+// and a bot's comment since does not restart a conflict twenty days old.
+func TestTurnConflictDatedByTheBasePush(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	conflict := func(is *fakegithub.Issue) { is.Mergeable = "CONFLICTING" }
+	quiet := w.openPR(60, alice, conflict)
+	f.Push(quiet, "alice", daysAgo(60), "the work")
+	commented := w.openPR(60, alice, conflict)
+	f.Comment(commented, fakegithub.Bot("ci-helper[bot]"), daysAgo(3), "coverage report")
+	f.PushBase("", daysAgo(20), "Merge pull request #900 from octo/refactor")
+	w.run(authorTurnInputs)
+	w.expectMarked(t, map[int]bool{quiet: true, commented: true},
+		map[int]string{quiet: "a conflict 20 days old", commented: "a conflict 20 days old, a bot's comment since"})
+
+	w2 := turnWorld(t)
+	fresh := w2.openPR(60, alice, conflict)
+	w2.fake.Push(fresh, "alice", daysAgo(60), "the work")
+	w2.fake.PushBase("", daysAgo(5), "Merge pull request #901 from octo/rename")
+	w2.run(authorTurnInputs)
+	w2.expectMarked(t, map[int]bool{fresh: false}, map[int]string{fresh: "a conflict 5 days old on a PR quiet for 60"})
+}
+
 // TestCollaboratorListingFailures: who may push comes from one listing a
 // run; each way it can go wrong leaves no PR decided on a guess. Refused,
 // each account's permission is read instead, with the same decisions; a
