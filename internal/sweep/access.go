@@ -24,7 +24,7 @@ func (s *sweeper) summarize(ctx context.Context, pr lifecycle.PR, events []lifec
 	o := s.pol.Options(s.id.logins())
 	o.Access = s.access
 	act := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
-	if len(act.Unsure) == 0 || s.accessRefused || !s.accessMatters(pr, events, o) {
+	if len(act.Unsure) == 0 || s.accessRefused || !s.accessMatters(pr, events, o, act) {
 		return act, nil
 	}
 	for _, login := range act.Unsure {
@@ -37,11 +37,17 @@ func (s *sweeper) summarize(ctx context.Context, pr lifecycle.PR, events []lifec
 }
 
 // accessMatters reports whether the decisions on pr (differ's) differ
-// between every unknown account being a maintainer and none being.
-func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lifecycle.Options) bool {
+// between every unknown account being a maintainer and none being, or
+// between those and act, where each account's author_association decided:
+// the rules are not monotone in who maintains (one maintainer's comment
+// passes the turn to the author, another's review request passes it back),
+// so a mixture can decide what neither extreme does, and then only the
+// accounts' access may decide.
+func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lifecycle.Options, act lifecycle.Activity) bool {
 	write, none := o, o
 	write.Assume, none.Assume = lifecycle.AccessWrite, lifecycle.AccessNone
-	return s.differ(pr, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, write), lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, none))
+	w := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, write)
+	return s.differ(pr, w, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, none)) || s.differ(pr, w, act)
 }
 
 // learnAccess learns an account's write access, once per run: from the

@@ -49,6 +49,27 @@ func TestTurnRuleReviewRequestByMaintainer(t *testing.T) {
 		map[int]string{moved: "the request moved to mia", pending: "a comment while mia's review is requested", asked: "a plain comment, nothing requested"})
 }
 
+// TestTurnRuleMixedAccessIsAsked: two accounts of unknown access, one a
+// MEMBER by its comment, the other unqualified (its only act a review
+// request, which GitHub gives no author_association): every one a
+// maintainer and none decide alike (not marked), but each by its own
+// association would mark (the comment passes the turn to the author, the
+// request passes nothing back). The run reads who may push instead of
+// deciding on the mixture.
+func TestTurnRuleMixedAccessIsAsked(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	n := w.openPR(60, alice)
+	f.Comment(n, maint, daysAgo(40), "could you split this?")
+	f.RequestReview(n, mia, daysAgo(30), "rey")
+	res := w.run(authorTurnInputs)
+	w.expectMarked(t, map[int]bool{n: false}, map[int]string{n: "a maintainer's request after another's comment"})
+	if res.CollaboratorPages == 0 && res.PermissionReads == 0 {
+		t.Error("who may push was not read: the mixture decided")
+	}
+}
+
 // TestTurnRuleBotAuthorActs: a bot author's own actions count: Dependabot
 // rebasing when asked hands the PR back to the reviewers.
 func TestTurnRuleBotAuthorActs(t *testing.T) {
