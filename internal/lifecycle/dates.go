@@ -75,3 +75,20 @@ func (p Policy) CleanupSince(now time.Time) time.Time {
 	}
 	return now.Add(-time.Duration(max(days, 1)) * Day)
 }
+
+// ListingCutoff is the stale cutoff of the open listing: the latest of the
+// classes' cutoffs (with the agent clock, the agents' may be later than
+// everyone's), so that a listing stopping at it misses no PR that may be
+// stale. ok is false when no clock marks.
+func (p Policy) ListingCutoff(now time.Time) (cutoff time.Time, ok bool) {
+	cutoff, ok = p.StaleCutoff(now)
+	if !p.AgentClock.On {
+		return cutoff, ok
+	}
+	agents := p
+	agents.DaysBeforeStale = p.AgentClock.DaysBeforeStale
+	if c, marks := agents.StaleCutoff(now); marks && (!ok || c.After(cutoff)) {
+		return c, true
+	}
+	return cutoff, ok
+}

@@ -94,7 +94,7 @@ func (b *book) listed(pr lifecycle.PR) {
 		last = pr.CreatedAt
 	}
 	it := QueueItem{Number: pr.Number, Title: pr.Title, URL: pr.URL, State: QueueFresh, LastActivity: last,
-		Author: lifecycle.ClassOf(pr, b.pol.BotAccounts)}
+		Author: b.pol.ClassOf(pr)}
 	if pr.HasLabel(b.pol.StaleLabel) {
 		it.State = QueueStale
 	} else {
