@@ -225,6 +225,35 @@ func message(field func(*Config) *string) target {
 	})
 }
 
+// agentDays reads one of the agent clock's days, which only a value turns
+// on: unset, the input leaves the clock as it is, and parser.agentClock
+// fills the half left unset from everyone's clock.
+func agentDays(field func(*Config) *int) target {
+	d := days(field)
+	return target{kind: Days, parse: func(p *parser, in Input, c *Config) bool {
+		if !p.isSet(in.Name) {
+			return true
+		}
+		c.Policy.AgentClock.On = true
+		return d.parse(p, in, c)
+	}}
+}
+
+// agentClock fills the agent clock's unset half, when the other is set,
+// from everyone's clock (days-before-stale, days-before-close or their
+// pr- overrides).
+func (p *parser) agentClock(pol *lifecycle.Policy) {
+	if !pol.AgentClock.On {
+		return
+	}
+	if !p.isSet(inputAgentStaleDays) {
+		pol.AgentClock.DaysBeforeStale = pol.DaysBeforeStale
+	}
+	if !p.isSet(inputAgentCloseDays) {
+		pol.AgentClock.DaysBeforeClose = pol.DaysBeforeClose
+	}
+}
+
 func days(field func(*Config) *int) target {
 	return store(Days, field, func(p *parser, in Input) (int, bool) {
 		v, _ := p.value(in)
@@ -556,6 +585,7 @@ func (p *parser) config() Config {
 
 	p.turn(&c)
 	p.audit(&c)
+	p.agentClock(pol)
 	// Without a stale notice our marks carry no marker: the rules must not
 	// wait for one (see lifecycle.Policy.NoStaleNotice).
 	pol.NoStaleNotice = c.StaleMessage == ""
