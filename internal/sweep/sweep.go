@@ -109,7 +109,7 @@ func (r *Sweep) PRs(ctx context.Context) Result {
 	if s.res.ListedAll && !s.res.OpenTotalKnown {
 		s.res.OpenTotal, s.res.OpenTotalKnown = s.res.Considered, true
 	}
-	if cutoff, ok := s.pol.StaleCutoff(s.now); ok {
+	if cutoff, ok := s.pol.ListingCutoff(s.now); ok {
 		s.res.StaleCutoff = cutoff
 	}
 	return s.finish()
@@ -262,7 +262,7 @@ func (s *sweeper) readsAllOpen() bool {
 // listsOpen reports whether the run lists the open PRs at all: to mark
 // them, to nudge their reviewers, or to keep their turn labels.
 func (s *sweeper) listsOpen() bool {
-	_, marks := s.pol.StaleCutoff(s.now)
+	_, marks := s.pol.ListingCutoff(s.now)
 	return marks || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn()
 }
 
@@ -412,11 +412,12 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 }
 
 // listedActivity is the activity of a PR whose listing page gave its whole
-// history, when the run reads turns: it costs no request, and the queue
-// then knows every PR's turn. nil otherwise (the decision asks when it
-// needs it).
+// history, when the run reads turns or the PR is a coding agent's (its
+// notices address its human of record, whom only the history names): it
+// costs no request, and the queue then knows every PR's turn. nil
+// otherwise (the decision asks when it needs it).
 func (s *sweeper) listedActivity(ctx context.Context, pr lifecycle.PR) *lifecycle.Activity {
-	if l, ok := s.hist[pr.Number]; !ok || l.Older != "" || !s.needTurn() {
+	if l, ok := s.hist[pr.Number]; !ok || l.Older != "" || !s.needTurn() && !s.pol.IsAgent(pr.Author) {
 		return nil
 	}
 	act, err := s.activity(ctx, pr)
@@ -451,7 +452,9 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 	if !s.listsOpen() {
 		return nil, nil, nil, nil
 	}
-	cutoff, _ := s.pol.StaleCutoff(s.now)
+	// With the agent clock sooner than everyone's, the agents' cutoff:
+	// each PR is decided on its own clock (lifecycle.Policy.For).
+	cutoff, _ := s.pol.ListingCutoff(s.now)
 	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees()}
 	if s.pol.IgnoreUpdates {
 		q.Sort = "created"
