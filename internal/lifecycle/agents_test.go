@@ -246,3 +246,23 @@ func TestDecideAgentTurn(t *testing.T) {
 		t.Errorf("marked ready, waiting on review: %v, want kept on the reviewers' turn", got)
 	}
 }
+
+// An agent of agent-accounts that GitHub shows as a plain user is a bot all
+// the same: never a person's activity, never a pending reviewer (a nudge
+// would mention it), never the human of record.
+func TestAgentAccountsAreBots(t *testing.T) {
+	o := lifecycle.Options{Self: []string{selfLogin}, Agents: []string{"acme-agent"}}
+	events := []lifecycle.Event{
+		{Kind: lifecycle.ReviewRequested, At: daysAgo(5), Actor: author, Reviewer: "acme-agent"},
+		comment(daysAgo(4), "acme-agent"),
+	}
+	act := lifecycle.SummarizeWith(pr(daysAgo(4)), events, staleLabel, o)
+	if len(act.PendingReviewers) != 0 || act.LastPersonLogin == "acme-agent" {
+		t.Errorf("pending %v, last person %q: want the agent neither pending nor a person", act.PendingReviewers, act.LastPersonLogin)
+	}
+	agentsPR := with(pr(daysAgo(4)), func(p *lifecycle.PR) { p.Author = "acme-agent" })
+	act = lifecycle.SummarizeWith(agentsPR, []lifecycle.Event{ev(lifecycle.ReadyForReview, daysAgo(4), "acme-agent")}, staleLabel, o)
+	if act.HumanOfRecord != "" {
+		t.Errorf("HumanOfRecord = %q, want nobody", act.HumanOfRecord)
+	}
+}

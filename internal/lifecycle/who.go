@@ -105,7 +105,7 @@ func (w who) isHuman(login string) bool { return w.human != "" && strings.EqualF
 // agent's PR: no bot, no agent, not stalepr, not a deleted account
 // (REST's "ghost": nobody to mention).
 func (w who) personLogin(login string, bot bool) bool {
-	return login != "" && !bot && !w.isBotLogin(login) && !w.isAgent(login) && !strings.EqualFold(login, "ghost")
+	return login != "" && !bot && !w.isBotLogin(login) && !strings.EqualFold(login, "ghost")
 }
 
 // humanOfRecord is the person who answers for an agent's PR, from its
@@ -165,9 +165,10 @@ func (w who) delegator(e Event) string {
 
 func (w who) isSelf(login string) bool { return login != "" && ContainsFold(w.self, login) }
 
-// isBotLogin reports whether login is a GitHub App's login, one of bot-accounts, or stalepr itself.
+// isBotLogin reports whether login is a GitHub App's login, one of bot-accounts, a coding
+// agent's (one of agent-accounts may be a plain user), or stalepr itself.
 func (w who) isBotLogin(login string) bool {
-	return IsBotLogin(login) || login != "" && ContainsFold(w.bots, login) || w.isSelf(login)
+	return IsBotLogin(login) || login != "" && ContainsFold(w.bots, login) || w.isAgent(login) || w.isSelf(login)
 }
 
 // isBot reports whether e's actor is a bot account (GitHub's type, its login, bot-accounts), or stalepr itself.
