@@ -177,3 +177,23 @@ func TestAgentUnknownHumanMentionsNobody(t *testing.T) {
 		t.Errorf("notice %q, want the agent named without a mention, and no one mentioned", body)
 	}
 }
+
+// An agent's PR whose history is longer than its listing page, the
+// assignment in the older part: its history is read before the mark, so
+// the notice addresses the person who assigned the agent.
+func TestAgentLongHistoryReadsTheHumanOfRecord(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(200, copilot)
+	w.fake.Assign(n, alice, daysAgo(200), copilot)
+	for i := range 110 {
+		w.fake.Comment(n, ci, daysAgo(199-float64(i)/10), "build passed")
+	}
+	res := w.run(map[string]string{"days-before-agent-pr-stale": "14", "stale-pr-message": "{{author}}: no activity.", "write-interval": "0s"})
+	if !w.hasLabel(n, "stale") {
+		t.Fatalf("not marked: %v", res.Items)
+	}
+	if body := w.onlyComment(t, n); !strings.HasPrefix(body, "@alice: no activity.") {
+		t.Errorf("notice %q, want it to address @alice", body)
+	}
+}

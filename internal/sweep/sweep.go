@@ -512,13 +512,21 @@ func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
 		return s.costOfDetail(p.pr)
 	}
 	switch {
-	case d.Action == lifecycle.NeedDetail:
+	case d.Action == lifecycle.NeedDetail || s.needsHuman(p):
 		*unsure = append(*unsure, planned{pr: p.pr, d: d})
 		return s.costOfDetail(p.pr)
 	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any():
 		*plan = append(*plan, p) // decided, on the listing's facts or the page's history
 	}
 	return s.x.costOfDecision(d.Action)
+}
+
+// needsHuman reports whether p's notice would address a coding agent's PR
+// whose history was not read (longer than its listing page): only the
+// history names its human of record, so it is read before the notice, which
+// would otherwise mention nobody.
+func (s *sweeper) needsHuman(p planned) bool {
+	return p.act == nil && (p.d.Action == lifecycle.Mark || p.d.Action == lifecycle.Close) && s.pol.IsAgent(p.pr.Author)
 }
 
 // costOfDetail is what deciding an unsure PR may cost: its history read
