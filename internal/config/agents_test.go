@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,5 +52,17 @@ func TestParseAgentErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: %v, want %s", tt.inputs, err, tt.want)
 		}
+	}
+}
+
+func TestAgentClockWarnings(t *testing.T) {
+	t.Parallel()
+	c := mustParse(t, map[string]string{"close-action": "draft", "exempt-draft-pr": "true", "days-before-agent-pr-stale": "14"})
+	if !slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.Contains(w, "days-before-agent-pr-stale") }) {
+		t.Errorf("close-action draft with the agent clock: no warning that agents' drafts are converted again: %q", c.Warnings)
+	}
+	c = mustParse(t, map[string]string{"days-before-stale": "-1", "days-before-close": "-1", "days-before-agent-pr-stale": "14"})
+	if slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.Contains(w, "neither mark nor close") }) {
+		t.Errorf("the agent clock marks, yet a warning says nothing will: %q", c.Warnings)
 	}
 }

@@ -714,7 +714,13 @@ func (p *parser) warnings(c Config) []string {
 		w = append(w, "close-action draft without exempt-draft-pr: a converted draft is marked and converted again after another "+
 			"days-before-stale days without activity; set exempt-draft-pr: true to leave converted drafts alone")
 	}
-	if c.Policy.DaysBeforeStale < 0 && c.Policy.DaysBeforeClose < 0 {
+	if c.Policy.CloseAction == lifecycle.CloseToDraft && c.Policy.AgentClock.On && c.Policy.AgentClock.DaysBeforeStale >= 0 {
+		// The agent clock lifts exempt-draft-pr for agents' drafts, the
+		// converted ones too.
+		w = append(w, "close-action draft with days-before-agent-pr-stale or days-before-agent-pr-close: agents' drafts are not exempt, "+
+			"so a coding agent's pull request converted to a draft is marked and converted again after another days-before-agent-pr-stale days without activity")
+	}
+	if !c.Policy.Marks() && !c.Policy.Closes() {
 		w = append(w, "days before stale and before close are both -1 (never): the run will neither mark nor close pull requests")
 	}
 	return w
