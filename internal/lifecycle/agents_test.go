@@ -266,3 +266,23 @@ func TestAgentAccountsAreBots(t *testing.T) {
 		t.Errorf("HumanOfRecord = %q, want nobody", act.HumanOfRecord)
 	}
 }
+
+// With the agent clock, an agent's draft is no longer exempt for the turn
+// labels either (a draft is its author's turn); it is never nudged (never
+// the reviewers' turn).
+func TestAgentDraftTurnLabelsAndNudge(t *testing.T) {
+	p := policy(exemptDrafts, agentClock(14, 5), func(p *lifecycle.Policy) {
+		p.AuthorTurnLabel, p.DaysBeforeReviewNudge = "waiting-on-author", 7
+	})
+	d := agentPR(daysAgo(20), draft)
+	act := lifecycle.SummarizeWith(d, []lifecycle.Event{assigned(daysAgo(60), "alice", agent)}, staleLabel, lifecycle.Options{})
+	if got := lifecycle.DecideTurnLabels(d, &act, p); got.Add != "waiting-on-author" {
+		t.Errorf("turn labels %+v, want waiting-on-author added", got)
+	}
+	if got := lifecycle.DecideNudge(d, &act, now, p); got != lifecycle.NudgeNone {
+		t.Errorf("nudge %v, want none on a draft", got)
+	}
+	if got := lifecycle.DecideTurnLabels(d, &act, policy(exemptDrafts, func(p *lifecycle.Policy) { p.AuthorTurnLabel = "waiting-on-author" })); got.Any() {
+		t.Errorf("without the agent clock the draft is exempt: %+v", got)
+	}
+}
