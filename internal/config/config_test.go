@@ -604,7 +604,8 @@ func TestTable(t *testing.T) {
 		only-draft-pr exempt-pr-authors exempt-approved close-action
 		stale-clock days-before-review-nudge review-nudge-message review-nudge-label review-nudges-per-run dashboard-issue quiet-periods
 		bot-accounts reviewers author-turn-when-labeled author-turn-label reviewers-turn-label
-		audit-closed-days reopen-wrongly-closed reopen-message`)
+		audit-closed-days reopen-wrongly-closed reopen-message
+		agent-accounts days-before-agent-pr-stale days-before-agent-pr-close`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close
 		stale-issue-label close-issue-label exempt-issue-labels close-issue-reason exempt-issue-milestones
 		exempt-all-issue-milestones only-issue-labels any-of-issue-labels remove-issue-stale-when-updated

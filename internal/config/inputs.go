@@ -107,6 +107,8 @@ const (
 
 	inputStaleClock            = "stale-clock"
 	inputReviewNudgeDays       = "days-before-review-nudge"
+	inputAgentStaleDays        = "days-before-agent-pr-stale"
+	inputAgentCloseDays        = "days-before-agent-pr-close"
 	inputReviewNudgeMessage    = "review-nudge-message"
 	inputReviewNudgeLabel      = "review-nudge-label"
 	inputReviewNudgesPerRun    = "review-nudges-per-run"
@@ -178,6 +180,11 @@ func buildInputs() []Input {
 			Description: "Days a pull request stays marked stale without activity before it is closed: a whole number, or -1 to never close."},
 		{Name: "days-before-pr-close", Kind: Days, Overrides: "days-before-close",
 			Description: "Overrides days-before-close when set: a whole number of days, or -1 to never close."},
+		{Name: inputAgentStaleDays, to: agentDays(func(c *Config) *int { return &c.Policy.AgentClock.DaysBeforeStale }), Kind: Days,
+			Description: "Days without activity before a coding agent's pull request (see agent-accounts) is marked stale, instead of days-before-stale: a whole number, or -1 to never mark. " +
+				"When this or days-before-agent-pr-close is set, agents' drafts are not exempt by exempt-draft-pr (the Copilot coding agent's pull requests stay drafts until a person marks them ready) and run on this clock; the one left unset follows everyone's. Empty (the default): agents' pull requests follow the same rules as everyone's."},
+		{Name: inputAgentCloseDays, to: agentDays(func(c *Config) *int { return &c.Policy.AgentClock.DaysBeforeClose }), Kind: Days,
+			Description: "Days a coding agent's pull request stays marked stale without activity before it is closed, instead of days-before-close: a whole number, or -1 to never close. Empty (the default): as days-before-close."},
 
 		{Name: inputStaleLabel, to: text(func(c *Config) *string { return &c.Policy.StaleLabel }), Kind: Text, Default: "stale",
 			Description: "Label that marks a pull request stale, added on marking and removed on activity. It may contain spaces and slashes (lifecycle/stale)."},
@@ -252,6 +259,10 @@ func buildInputs() []Input {
 				"a pull request waiting on its reviewers or approved and waiting to be merged is never marked nor closed). See \"Whose turn it is\" in docs/rules.md."},
 		{Name: "bot-accounts", to: list(func(c *Config) *[]string { return &c.Policy.BotAccounts }), Kind: List,
 			Description: "Comma-separated logins that are bots whatever GitHub says (a CI account that is a plain user): what they do is never a person's activity (what activity-from: people and a stale pull request's un-staling count) and never passes the turn, under either stale-clock."},
+		{Name: "agent-accounts", to: list(func(c *Config) *[]string { return &c.Policy.AgentAccounts }), Kind: List,
+			Description: "Comma-separated logins of coding agents, compared ignoring case, besides those known: the Copilot coding agent (Copilot, copilot-swe-agent[bot]), Devin (devin-ai-integration[bot]), Jules (google-labs-jules[bot]), Cursor's background agents (cursor[bot]). " +
+				"An agent's pull request answers to its human of record (the person who assigned the agent, else who marked it ready, else the first person to push to it): " +
+				"the author's turn is theirs, {{author}} names them, and no text ever mentions an agent. Its clock: days-before-agent-pr-stale."},
 		{Name: "reviewers", to: list(func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
 			Description: "Comma-separated reviewers besides the accounts with write access to the repository, for whose turn it is (for projects whose reviewers are not all committers): " +
 				"logins, counted as maintainers; and teams as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token)."},

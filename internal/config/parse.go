@@ -225,6 +225,35 @@ func message(field func(*Config) *string) target {
 	})
 }
 
+// agentDays reads one of the agent clock's days, which only a value turns
+// on: unset, the input leaves the clock as it is, and parser.agentClock
+// fills the half left unset from everyone's clock.
+func agentDays(field func(*Config) *int) target {
+	d := days(field)
+	return target{kind: Days, parse: func(p *parser, in Input, c *Config) bool {
+		if !p.isSet(in.Name) {
+			return true
+		}
+		c.Policy.AgentClock.On = true
+		return d.parse(p, in, c)
+	}}
+}
+
+// agentClock fills the agent clock's unset half, when the other is set,
+// from everyone's clock (days-before-stale, days-before-close or their
+// pr- overrides).
+func (p *parser) agentClock(pol *lifecycle.Policy) {
+	if !pol.AgentClock.On {
+		return
+	}
+	if !p.isSet(inputAgentStaleDays) {
+		pol.AgentClock.DaysBeforeStale = pol.DaysBeforeStale
+	}
+	if !p.isSet(inputAgentCloseDays) {
+		pol.AgentClock.DaysBeforeClose = pol.DaysBeforeClose
+	}
+}
+
 func days(field func(*Config) *int) target {
 	return store(Days, field, func(p *parser, in Input) (int, bool) {
 		v, _ := p.value(in)
@@ -556,6 +585,7 @@ func (p *parser) config() Config {
 
 	p.turn(&c)
 	p.audit(&c)
+	p.agentClock(pol)
 	// Without a stale notice our marks carry no marker: the rules must not
 	// wait for one (see lifecycle.Policy.NoStaleNotice).
 	pol.NoStaleNotice = c.StaleMessage == ""
@@ -684,7 +714,13 @@ func (p *parser) warnings(c Config) []string {
 		w = append(w, "close-action draft without exempt-draft-pr: a converted draft is marked and converted again after another "+
 			"days-before-stale days without activity; set exempt-draft-pr: true to leave converted drafts alone")
 	}
-	if c.Policy.DaysBeforeStale < 0 && c.Policy.DaysBeforeClose < 0 {
+	if c.Policy.CloseAction == lifecycle.CloseToDraft && c.Policy.AgentClock.On && c.Policy.AgentClock.DaysBeforeStale >= 0 {
+		// The agent clock lifts exempt-draft-pr for agents' drafts, the
+		// converted ones too.
+		w = append(w, "close-action draft with days-before-agent-pr-stale or days-before-agent-pr-close: agents' drafts are not exempt, "+
+			"so a coding agent's pull request converted to a draft is marked and converted again after another days-before-agent-pr-stale days without activity")
+	}
+	if !c.Policy.Marks() && !c.Policy.Closes() {
 		w = append(w, "days before stale and before close are both -1 (never): the run will neither mark nor close pull requests")
 	}
 	return w

@@ -579,7 +579,7 @@ var gqlItemTypes = map[string]string{
 	EventReadyForReview: "ReadyForReviewEvent", EventConvertToDraft: "ConvertToDraftEvent", EventMerged: "MergedEvent",
 	EventReviewDismissed: "ReviewDismissedEvent", EventRenamed: "RenamedTitleEvent",
 	EventReviewRequested: "ReviewRequestedEvent", EventReviewRequestRemoved: "ReviewRequestRemovedEvent",
-	"assigned": "AssignedEvent", "unassigned": "UnassignedEvent", "milestoned": "MilestonedEvent",
+	EventAssigned: "AssignedEvent", EventUnassigned: "UnassignedEvent", "milestoned": "MilestonedEvent",
 	"demilestoned": "DemilestonedEvent", "base_ref_changed": "BaseRefChangedEvent",
 	EventCommentDeleted: "CommentDeletedEvent",
 }
@@ -647,6 +647,8 @@ func eventResolvers(typ string) map[string]resolver {
 		m["requestedReviewer"] = ev(func(t tlItem) any {
 			return reviewReqResolve(reviewReq{n: t.rec.Number, user: t.it.Event.Reviewer, team: t.it.Event.Team})
 		})
+	case "AssignedEvent", "UnassignedEvent":
+		m["assignee"] = ev(func(t tlItem) any { return actorObj(t.it.Event.Assignee) })
 	case "CommentDeletedEvent":
 		m["deletedCommentAuthor"] = ev(func(t tlItem) any { return actorObj(t.it.Event.DeletedAuthor) })
 	case "HeadRefForcePushedEvent":

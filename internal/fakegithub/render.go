@@ -754,6 +754,12 @@ func (s *Server) issueEvent(c *call, e Event) map[string]any {
 		} else {
 			m["requested_reviewer"] = c.user(userFor(e.Reviewer))
 		}
+	case EventAssigned, EventUnassigned:
+		// REST's assigned-issue-event: the assigner is the actor.
+		m["assignee"], m["assigner"] = nil, c.user(e.Actor)
+		if e.Assignee.Login != "" {
+			m["assignee"] = c.user(e.Assignee)
+		}
 	case EventMerged, EventHeadRefForcePushed:
 		if e.SHA != "" {
 			m["commit_id"] = e.SHA

@@ -715,6 +715,19 @@ func (s *Server) setDraftLocked(rec *issueRec, u User, at time.Time, draft bool)
 	s.addEventLocked(rec, Event{Type: ev, Actor: u, At: at})
 }
 
+// Assign assigns assignee to issue n as u (an assigned event), as a
+// person assigning the Copilot coding agent, or the agent assigning the PR
+// to the person who delegated the work, does.
+func (s *Server) Assign(n int, u User, at time.Time, assignee User) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.mustGet(n)
+	if !slices.Contains(rec.Assignees, assignee.Login) {
+		rec.Assignees = append(rec.Assignees, assignee.Login)
+	}
+	s.addEventLocked(rec, Event{Type: EventAssigned, Actor: u, At: at, Assignee: assignee})
+}
+
 // RequestReview requests a review from a user login or, with a "team:"
 // prefix ("team:core"), a team, as u.
 func (s *Server) RequestReview(n int, u User, at time.Time, reviewer string) {

@@ -119,6 +119,10 @@ const (
 	// EventCommentDeleted: a comment was deleted (GraphQL's
 	// CommentDeletedEvent); the comment itself leaves the timeline.
 	EventCommentDeleted = "comment_deleted"
+	// EventAssigned, EventUnassigned: an account was (un)assigned
+	// (Event.Assignee), GraphQL's AssignedEvent and UnassignedEvent.
+	EventAssigned   = "assigned"
+	EventUnassigned = "unassigned"
 )
 
 // Event is one timeline entry other than a plain comment. Only the fields
@@ -156,6 +160,8 @@ type Event struct {
 	Team     string // ...or a team slug
 
 	DeletedAuthor User // comment_deleted: who wrote the deleted comment
+
+	Assignee User // assigned, unassigned: the account (un)assigned
 
 	LineComments []LineComment // line-commented
 

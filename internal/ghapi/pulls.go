@@ -129,7 +129,7 @@ type timelineItem struct {
 	ReadyForReviewEvent  plainEvent   `graphql:"... on ReadyForReviewEvent"`
 	ConvertToDraftEvent  plainEvent   `graphql:"... on ConvertToDraftEvent"`
 	RenamedTitleEvent    plainEvent   `graphql:"... on RenamedTitleEvent"`
-	AssignedEvent        plainEvent   `graphql:"... on AssignedEvent"`
+	AssignedEvent        assignEvent  `graphql:"... on AssignedEvent"`
 	UnassignedEvent      plainEvent   `graphql:"... on UnassignedEvent"`
 	MilestonedEvent      plainEvent   `graphql:"... on MilestonedEvent"`
 	DemilestonedEvent    plainEvent   `graphql:"... on DemilestonedEvent"`
@@ -141,6 +141,28 @@ type timelineItem struct {
 type plainEvent struct {
 	Actor     *actor
 	CreatedAt githubv4.DateTime
+}
+
+// assignEvent is an assignment: who assigned whom. On a coding agent's PR
+// it names the person who delegated the work (lifecycle's human of record).
+type assignEvent struct {
+	Actor     *actor
+	CreatedAt githubv4.DateTime
+	// Assignee is GraphQL's Assignee union (Bot, Mannequin, Organization,
+	// User), every member an Actor; nil for a deleted account.
+	Assignee *struct {
+		Typename string                 `graphql:"__typename"`
+		Actor    struct{ Login string } `graphql:"... on Actor"`
+	}
+}
+
+// assignee is the assigned account in REST's form, as actor.identity
+// names one; "" when GitHub names none.
+func (a assignEvent) assignee() (login string, bot bool) {
+	if a.Assignee == nil {
+		return "", false
+	}
+	return (&actor{Typename: a.Assignee.Typename, Login: a.Assignee.Actor.Login}).identity()
 }
 
 type labelEvent struct {
@@ -575,7 +597,6 @@ var plainKinds = map[string]struct {
 	"ReadyForReviewEvent": {lifecycle.ReadyForReview, func(it *timelineItem) *plainEvent { return &it.ReadyForReviewEvent }},
 	"ConvertToDraftEvent": {lifecycle.ConvertedToDraft, func(it *timelineItem) *plainEvent { return &it.ConvertToDraftEvent }},
 	"RenamedTitleEvent":   {lifecycle.Renamed, func(it *timelineItem) *plainEvent { return &it.RenamedTitleEvent }},
-	"AssignedEvent":       {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.AssignedEvent }},
 	"UnassignedEvent":     {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.UnassignedEvent }},
 	"MilestonedEvent":     {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.MilestonedEvent }},
 	"DemilestonedEvent":   {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.DemilestonedEvent }},
@@ -636,6 +657,11 @@ func (it *timelineItem) event() (lifecycle.Event, bool) {
 		}
 		e = lifecycle.Event{Kind: kind, At: l.CreatedAt.Time, Label: l.Label.Name}
 		e.Actor, e.Bot = l.Actor.identity()
+	case "AssignedEvent":
+		a := it.AssignedEvent
+		e = lifecycle.Event{Kind: lifecycle.Edited, At: a.CreatedAt.Time}
+		e.Actor, e.Bot = a.Actor.identity()
+		e.Assignee, e.AssigneeBot = a.assignee()
 	case "ReviewRequestedEvent", "ReviewRequestRemovedEvent":
 		r, kind := it.ReviewRequestedEvent, lifecycle.ReviewRequested
 		if it.Typename == "ReviewRequestRemovedEvent" {

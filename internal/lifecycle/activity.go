@@ -63,6 +63,13 @@ type Event struct {
 	// DeletedAuthor: CommentDeleted only, who wrote the deleted comment.
 	DeletedAuthor string
 
+	// Assignee: Edited of an assignment only (GraphQL's AssignedEvent),
+	// the account assigned, in REST's form ("NAME[bot]" for an app;
+	// "Copilot" for the coding agent); AssigneeBot: it is a Bot. An agent's
+	// PR is its delegator's (see who.humanOfRecord).
+	Assignee    string
+	AssigneeBot bool
+
 	// Committed only: the commit and its parents, and its message's first
 	// line (Headline), which tells a merge where the parents are not read.
 	SHA      string
@@ -165,6 +172,11 @@ type Activity struct {
 	// updated_at later than it is a change nobody can name (a push of old
 	// commits, an edit): the rules count it as a person's.
 	LastEventAt time.Time
+	// HumanOfRecord is, on a coding agent's PR, the person who answers for
+	// it (see who.humanOfRecord): the author's turn is theirs and notices
+	// address them, never the agent. "" on anyone else's PR, or when the
+	// history names nobody: then nobody is mentioned.
+	HumanOfRecord string
 	// Turn is whose turn the PR is on (see turnFold); unknown when only
 	// the repository's comments were read (FromComments).
 	Turn Turn
@@ -290,7 +302,8 @@ func (f *folds) activity() Activity {
 		LastPersonLogin:  f.person.login,
 		ReopenedAt:       f.close.reopenedAt,
 		PendingReviewers: pending,
-		AwaitingReview:   len(pending) > 0 && author != "" && strings.EqualFold(f.person.login, author),
+		AwaitingReview:   len(pending) > 0 && author != "" && (strings.EqualFold(f.person.login, author) || f.w.isHuman(f.person.login)),
+		HumanOfRecord:    f.w.human,
 		Approved:         approved,
 		ClosedBySelf:     f.close.bySelf,
 		ClosedByBot:      f.close.byBot,

@@ -65,13 +65,46 @@ func (p Policy) Due(due, now time.Time) time.Time {
 }
 
 // CleanupSince is how far back label hygiene looks for closed PRs that
-// still carry the stale label (rule 12): days-before-close days, 30 when
+// still carry the stale label (rule 12): days-before-close days (the
+// agents' when longer), 30 when
 // closing is off, at least one. Calendar days: clean-ups go on in quiet
 // periods, so none waits through one.
 func (p Policy) CleanupSince(now time.Time) time.Time {
 	days := p.DaysBeforeClose
+	if p.AgentClock.On && p.AgentClock.DaysBeforeClose > days {
+		days = p.AgentClock.DaysBeforeClose // agents' PRs close later
+	}
 	if days < 0 {
 		days = 30
 	}
 	return now.Add(-time.Duration(max(days, 1)) * Day)
+}
+
+// ListingCutoff is the stale cutoff of the open listing: the later of the
+// classes' cutoffs (the agents' is later when their clock is the sooner),
+// so that a listing stopping at it misses no PR that may be stale. ok is
+// false when no clock marks.
+func (p Policy) ListingCutoff(now time.Time) (cutoff time.Time, ok bool) {
+	return p.Soonest().StaleCutoff(now)
+}
+
+// Soonest is the policy whose stale clock marks soonest of everyone's and,
+// when on, the agents': what the listing's cutoff and the marks it can
+// foresee count with.
+func (p Policy) Soonest() Policy {
+	a := p.AgentClock
+	if a.On && a.DaysBeforeStale >= 0 && (p.DaysBeforeStale < 0 || a.DaysBeforeStale < p.DaysBeforeStale) {
+		p.DaysBeforeStale = a.DaysBeforeStale
+	}
+	return p
+}
+
+// Marks reports whether some clock marks: everyone's or the agents'.
+func (p Policy) Marks() bool {
+	return p.DaysBeforeStale >= 0 || p.AgentClock.On && p.AgentClock.DaysBeforeStale >= 0
+}
+
+// Closes reports whether some clock closes: everyone's or the agents'.
+func (p Policy) Closes() bool {
+	return p.DaysBeforeClose >= 0 || p.AgentClock.On && p.AgentClock.DaysBeforeClose >= 0
 }

@@ -91,9 +91,11 @@ func (d Decision) String() string {
 	return fmt.Sprintf("%s (%s)", d.Action, d.Reason)
 }
 
-// Decide applies the rules to one PR. act is nil when only the listing is
-// known; the decision is then NeedDetail whenever the listing cannot settle it.
+// Decide applies the rules to one PR, under the policy For it (a coding
+// agent's clock). act is nil when only the listing is known; the decision
+// is then NeedDetail whenever the listing cannot settle it.
 func Decide(pr PR, act *Activity, now time.Time, p Policy) Decision {
+	p = p.For(pr)
 	if r, exempt := exemption(pr, p); exempt {
 		return Decision{Action: Skip, Reason: r}
 	}

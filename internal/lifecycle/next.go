@@ -16,6 +16,7 @@ type Step struct {
 // it is asked of Decide itself: a date Decide does not confirm, taking the
 // step at At and not an instant before, is not given (the zero Step).
 func Next(pr PR, act *Activity, d Decision, now time.Time, p Policy) Step {
+	p = p.For(pr)
 	switch d.Action {
 	case Mark, Notify:
 		// The notice announces the close: nothing but a person's activity

@@ -166,7 +166,7 @@ func (f *turnFold) add(e Event, pending []string) {
 		// turn back like any action of theirs; anyone else's restarts the
 		// author's turn, so a PR closed as stale is not marked again at
 		// once on the turn's old clock.
-		if f.w.counts(e) && f.w.isAuthor(e.Actor) {
+		if f.w.counts(e) && f.w.byAuthor(e) {
 			f.t.AuthorAt, f.base = e.At, TurnReviewers
 			f.settle(e.At, "", false)
 		} else if f.t.Whose == TurnAuthor {
@@ -485,8 +485,10 @@ const (
 
 // DecideNudge applies the review nudge: after DaysBeforeReviewNudge days
 // on the reviewers' turn, one nudge per turn, its label on while that turn
-// lasts. Exempt and filtered-out PRs are left alone, as by Decide.
+// lasts. Exempt and filtered-out PRs are left alone, as by Decide (under
+// the policy For the PR).
 func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
+	p = p.For(pr)
 	labelled := p.NudgeLabel != "" && pr.HasLabel(p.NudgeLabel)
 	if p.DaysBeforeReviewNudge < 0 && !labelled {
 		return NudgeNone
@@ -534,6 +536,7 @@ func (t TurnLabels) Any() bool { return t.Detail || t.Add != "" || t.Remove != "
 // reads the turn afresh, so the labels follow it without a state of their
 // own, and a label already right costs nothing.
 func DecideTurnLabels(pr PR, act *Activity, p Policy) TurnLabels {
+	p = p.For(pr)
 	if p.AuthorTurnLabel == "" && p.ReviewersTurnLabel == "" {
 		return TurnLabels{}
 	}

@@ -103,7 +103,14 @@ type Policy struct {
 	DaysBeforeReviewNudge int        // -1: never nudge
 	NudgeLabel            string     // added with the nudge, removed when the turn passes; "" none
 
-	BotAccounts      []string // bot-accounts: bots whatever GitHub says (see Options.Bots)
+	BotAccounts []string // bot-accounts: bots whatever GitHub says (see Options.Bots)
+	// AgentAccounts are coding agents' logins besides Agents
+	// (agent-accounts): their PRs have a human of record (see
+	// Activity.HumanOfRecord) and run on AgentClock.
+	AgentAccounts []string
+	// AgentClock is the clock of coding agents' PRs; off, they run on
+	// everyone's (see For).
+	AgentClock       AgentClock
 	Reviewers        []string // reviewers: logins counted as maintainers (see Options.Reviewers)
 	AuthorTurnLabels []string // author-turn-when-labeled: labels that put a PR on its author's turn
 

@@ -45,12 +45,15 @@ type Options struct {
 	// decision?).
 	Ancestry       []Commit
 	AssumeOnlyBots bool
+	// Agents are coding agents' logins besides Agents (agent-accounts):
+	// their PRs have a human of record (who.humanOfRecord).
+	Agents []string
 }
 
 // Options are the Summarize options of a policy, for self.
 func (p Policy) Options(self []string) Options {
 	return Options{Self: self, Bots: p.BotAccounts, Reviewers: p.Reviewers, AuthorTurnLabels: p.AuthorTurnLabels,
-		AuthorTurnLabel: p.AuthorTurnLabel, ReviewersTurnLabel: p.ReviewersTurnLabel}
+		AuthorTurnLabel: p.AuthorTurnLabel, ReviewersTurnLabel: p.ReviewersTurnLabel, Agents: p.AgentAccounts}
 }
 
 // who tells stalepr's own logins, the bots, the PR's author, the
@@ -72,11 +75,16 @@ type who struct {
 	// does not qualify (a review request, a label): one account, one
 	// answer, whatever the event.
 	association map[string]string
+	agents      []string // agent-accounts
+	// human is the human of record of an agent's PR (humanOfRecord): what
+	// they do but review counts as the author's. "" on anyone else's PR,
+	// and when unknown.
+	human string
 }
 
 func newWho(o Options, pr PR, events []Event) who {
 	w := who{self: o.Self, bots: o.Bots, reviewers: o.Reviewers, author: pr.Author, assume: o.Assume,
-		access: map[string]Access{}, unsure: map[string]string{}, association: map[string]string{}}
+		access: map[string]Access{}, unsure: map[string]string{}, association: map[string]string{}, agents: o.Agents}
 	for k, v := range o.Access {
 		w.access[strings.ToLower(k)] = v
 	}
@@ -89,14 +97,86 @@ func newWho(o Options, pr PR, events []Event) who {
 		}
 	}
 	w.authorBot = pr.AuthorBot || w.isBotLogin(pr.Author)
+	if w.isAgent(pr.Author) {
+		w.human = w.humanOfRecord(events)
+	}
 	return w
+}
+
+// isAgent reports whether login is a coding agent's (Agents, agent-accounts).
+func (w who) isAgent(login string) bool { return isAgent(login, w.agents) }
+
+// isHuman reports whether login is the human of record of the agent's PR.
+func (w who) isHuman(login string) bool { return w.human != "" && strings.EqualFold(login, w.human) }
+
+// personLogin reports whether login is a person's who may answer for an
+// agent's PR: no bot, no agent, not stalepr, not a deleted account
+// (REST's "ghost": nobody to mention).
+func (w who) personLogin(login string, bot bool) bool {
+	return login != "" && !bot && !w.isBotLogin(login) && !strings.EqualFold(login, "ghost")
+}
+
+// humanOfRecord is the person who answers for an agent's PR, from its
+// history (oldest first): the person who delegated the work to the agent,
+// as GitHub records it either way ("alice assigned Copilot", or the agent
+// assigning the PR to the person it works for), the latest such; else the
+// last person who marked it ready for review; else the first person whose
+// commit or force-push reached it. "" when the history names nobody: then
+// nobody is mentioned.
+func (w who) humanOfRecord(events []Event) string {
+	var delegated, ready, pushed string
+	for _, e := range events {
+		switch e.Kind {
+		case Edited:
+			if d := w.delegator(e); d != "" {
+				delegated = d
+			}
+		case ReadyForReview:
+			if w.personLogin(e.Actor, e.Bot) {
+				ready = e.Actor
+			}
+		case Committed:
+			if pushed == "" && w.personLogin(e.CommitAuthor, false) {
+				pushed = e.CommitAuthor
+			}
+		case ForcePushed:
+			if pushed == "" && w.personLogin(e.Actor, e.Bot) {
+				pushed = e.Actor
+			}
+		}
+	}
+	switch {
+	case delegated != "":
+		return delegated
+	case ready != "":
+		return ready
+	}
+	return pushed
+}
+
+// delegator is the person an assignment names as the agent's delegator: a
+// person assigning the agent, or the agent assigning a person; "" for any
+// other assignment.
+func (w who) delegator(e Event) string {
+	agentAssigned := w.isAgent(e.Assignee) || strings.EqualFold(e.Assignee, w.author)
+	agentActed := w.isAgent(e.Actor) || strings.EqualFold(e.Actor, w.author)
+	switch {
+	case e.Assignee == "":
+		return ""
+	case agentAssigned && w.personLogin(e.Actor, e.Bot):
+		return e.Actor
+	case agentActed && w.personLogin(e.Assignee, e.AssigneeBot):
+		return e.Assignee
+	}
+	return ""
 }
 
 func (w who) isSelf(login string) bool { return login != "" && ContainsFold(w.self, login) }
 
-// isBotLogin reports whether login is a GitHub App's login, one of bot-accounts, or stalepr itself.
+// isBotLogin reports whether login is a GitHub App's login, one of bot-accounts, a coding
+// agent's (one of agent-accounts may be a plain user), or stalepr itself.
 func (w who) isBotLogin(login string) bool {
-	return IsBotLogin(login) || login != "" && ContainsFold(w.bots, login) || w.isSelf(login)
+	return IsBotLogin(login) || login != "" && ContainsFold(w.bots, login) || w.isAgent(login) || w.isSelf(login)
 }
 
 // isBot reports whether e's actor is a bot account (GitHub's type, its login, bot-accounts), or stalepr itself.
@@ -121,12 +201,14 @@ func (w who) isPerson(e Event) bool {
 // is the author acting.
 func (w who) counts(e Event) bool { return w.isPerson(e) || w.byAuthor(e) }
 
-// byAuthor reports whether the PR's author did e.
+// byAuthor reports whether the PR's author did e: on an agent's PR, the
+// agent or its human of record, whose reviews stay reviews (they ask the
+// agent for changes; GitHub lets them review a PR they did not open).
 func (w who) byAuthor(e Event) bool {
 	if e.Kind == Committed {
 		return w.commitIsAuthor(e)
 	}
-	return w.isAuthor(e.Actor)
+	return w.isAuthor(e.Actor) || w.isHuman(e.Actor) && e.Kind != Reviewed && e.Kind != ReviewCommented
 }
 
 // commitBot reports whether a bot authored or committed the commit, by its git identity
@@ -140,7 +222,7 @@ func (w who) commitBot(e Event) bool {
 // or committer says so when either is known; a commit with no account is
 // the author's unless a bot made it, and then only on a bot's PR.
 func (w who) commitIsAuthor(e Event) bool {
-	if w.isAuthor(e.CommitAuthor) || w.isAuthor(e.CommitCommitter) {
+	if w.isAuthor(e.CommitAuthor) || w.isAuthor(e.CommitCommitter) || w.isHuman(e.CommitAuthor) || w.isHuman(e.CommitCommitter) {
 		return true
 	}
 	if e.CommitAuthor != "" || e.CommitCommitter != "" {

@@ -360,11 +360,11 @@ func MinBudget(cfg config.Config) int {
 	s := newSweeper(nil, cfg, time.Time{}, nil)
 	reads := reqListing.n
 	most := s.x.need(Unstaled)
-	if s.pol.DaysBeforeStale >= 0 {
+	if s.pol.Marks() {
 		reads += reqListing.n
 		most = max(most, s.x.need(Marked))
 	}
-	if s.pol.DaysBeforeClose >= 0 {
+	if s.pol.Closes() {
 		most = max(most, s.x.need(Closed))
 	}
 	if cfg.DashboardIssue != "" {

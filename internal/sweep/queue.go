@@ -94,7 +94,7 @@ func (b *book) listed(pr lifecycle.PR) {
 		last = pr.CreatedAt
 	}
 	it := QueueItem{Number: pr.Number, Title: pr.Title, URL: pr.URL, State: QueueFresh, LastActivity: last,
-		Author: lifecycle.ClassOf(pr, b.pol.BotAccounts)}
+		Author: b.pol.ClassOf(pr)}
 	if pr.HasLabel(b.pol.StaleLabel) {
 		it.State = QueueStale
 	} else {
@@ -122,7 +122,7 @@ func (b *book) decided(p planned) {
 	var due time.Time
 	switch d.Action {
 	case lifecycle.Mark:
-		due = b.pol.MarkDate(d.InactiveSince)
+		due = b.pol.For(pr).MarkDate(d.InactiveSince)
 	case lifecycle.Close:
 		due = d.CloseAt
 	default:
@@ -136,7 +136,7 @@ func (b *book) decided(p planned) {
 		it.Due = time.Time{} // the run did not learn enough to tell
 	case stale && d.Action != lifecycle.Unstale:
 		it.State, it.Since, it.Due = QueueStale, d.MarkedAt, due
-		it.LastActivity = b.beforeMark(d.MarkedAt)
+		it.LastActivity = b.beforeMark(pr, d.MarkedAt)
 		return
 	default:
 		it.State, it.Since, it.Due = QueueFresh, d.InactiveSince, due
@@ -179,9 +179,10 @@ func (b *book) nudgeDue(pr lifecycle.PR, act *lifecycle.Activity) time.Time {
 
 // beforeMark is a stale PR's last activity as far as the queue views go:
 // its updated_at and the decision's clock are the mark itself, and a mark
-// comes after days-before-stale days without activity.
-func (b *book) beforeMark(markedAt time.Time) time.Time {
-	cutoff, ok := b.pol.StaleCutoff(markedAt)
+// comes after days-before-stale days without activity (on the PR's own
+// clock: an agent's may differ).
+func (b *book) beforeMark(pr lifecycle.PR, markedAt time.Time) time.Time {
+	cutoff, ok := b.pol.For(pr).StaleCutoff(markedAt)
 	if markedAt.IsZero() || !ok {
 		return markedAt
 	}
@@ -203,7 +204,7 @@ func (b *book) acted(o op) {
 		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next()
 	case Notified:
 		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next()
-		it.LastActivity = b.beforeMark(o.d.MarkedAt)
+		it.LastActivity = b.beforeMark(o.pr, o.d.MarkedAt)
 	case Unstaled:
 		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, next()
 		it.LastActivity = o.d.InactiveSince
@@ -247,8 +248,9 @@ func (b *book) heldCount() int {
 	return n
 }
 
-// markDue is when a PR last active at last gets marked; zero when never.
+// markDue is when a PR last active at last gets marked, on the soonest
+// clock (an agent's PR may run on its own); zero when never.
 // A mark a quiet period holds is due at its end.
 func (b *book) markDue(last time.Time) time.Time {
-	return b.pol.Due(b.pol.MarkDate(last), b.now)
+	return b.pol.Due(b.pol.Soonest().MarkDate(last), b.now)
 }

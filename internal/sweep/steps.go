@@ -638,19 +638,25 @@ func (w *writer) editIssue(o *op, body string, close bool) step {
 
 // vars are the placeholders' values in the texts posted on a PR.
 func (w *writer) vars(p op) notice.Vars {
+	pol := w.pol.For(p.pr) // an agent's PR may run on its own clock
 	v := notice.Vars{
 		Author:          p.pr.Author,
 		DaysInactive:    daysSince(p.d.InactiveSince, w.now),
-		DaysBeforeStale: w.pol.DaysBeforeStale,
-		DaysBeforeClose: w.pol.DaysBeforeClose,
+		DaysBeforeStale: pol.DaysBeforeStale,
+		DaysBeforeClose: pol.DaysBeforeClose,
 		CloseDate:       p.d.CloseAt,
 		StaleLabel:      w.pol.StaleLabel,
 		Labels:          p.pr.Labels,
 	}
 	// No bot is ever mentioned: a mention of @Copilot can start the coding
-	// agent. A nudge names no bot author at all (pending reviewers hold
-	// no bot); the other texts name it without the @.
-	v.AuthorBot = p.pr.AuthorBot || lifecycle.IsBotLogin(p.pr.Author) || lifecycle.ContainsFold(w.pol.BotAccounts, p.pr.Author)
+	// agent. A coding agent's PR addresses its human of record, when its
+	// history names one. A nudge names no bot author at all (pending
+	// reviewers hold no bot); the other texts name it without the @.
+	v.AuthorBot = p.pr.AuthorBot || lifecycle.IsBotLogin(p.pr.Author) || lifecycle.ContainsFold(w.pol.BotAccounts, p.pr.Author) ||
+		w.pol.IsAgent(p.pr.Author)
+	if p.act != nil && p.act.HumanOfRecord != "" {
+		v.Author, v.AuthorBot = p.act.HumanOfRecord, false
+	}
 	if p.out == Nudged && v.AuthorBot {
 		v.Author = ""
 	}

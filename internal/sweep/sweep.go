@@ -109,7 +109,7 @@ func (r *Sweep) PRs(ctx context.Context) Result {
 	if s.res.ListedAll && !s.res.OpenTotalKnown {
 		s.res.OpenTotal, s.res.OpenTotalKnown = s.res.Considered, true
 	}
-	if cutoff, ok := s.pol.StaleCutoff(s.now); ok {
+	if cutoff, ok := s.pol.ListingCutoff(s.now); ok {
 		s.res.StaleCutoff = cutoff
 	}
 	return s.finish()
@@ -262,7 +262,7 @@ func (s *sweeper) readsAllOpen() bool {
 // listsOpen reports whether the run lists the open PRs at all: to mark
 // them, to nudge their reviewers, or to keep their turn labels.
 func (s *sweeper) listsOpen() bool {
-	_, marks := s.pol.StaleCutoff(s.now)
+	_, marks := s.pol.ListingCutoff(s.now)
 	return marks || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn()
 }
 
@@ -412,11 +412,12 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 }
 
 // listedActivity is the activity of a PR whose listing page gave its whole
-// history, when the run reads turns: it costs no request, and the queue
-// then knows every PR's turn. nil otherwise (the decision asks when it
-// needs it).
+// history, when the run reads turns or the PR is a coding agent's (its
+// notices address its human of record, whom only the history names): it
+// costs no request, and the queue then knows every PR's turn. nil
+// otherwise (the decision asks when it needs it).
 func (s *sweeper) listedActivity(ctx context.Context, pr lifecycle.PR) *lifecycle.Activity {
-	if l, ok := s.hist[pr.Number]; !ok || l.Older != "" || !s.needTurn() {
+	if l, ok := s.hist[pr.Number]; !ok || l.Older != "" || !s.needTurn() && !s.pol.IsAgent(pr.Author) {
 		return nil
 	}
 	act, err := s.activity(ctx, pr)
@@ -451,7 +452,9 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 	if !s.listsOpen() {
 		return nil, nil, nil, nil
 	}
-	cutoff, _ := s.pol.StaleCutoff(s.now)
+	// With the agent clock sooner than everyone's, the agents' cutoff:
+	// each PR is decided on its own clock (lifecycle.Policy.For).
+	cutoff, _ := s.pol.ListingCutoff(s.now)
 	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees()}
 	if s.pol.IgnoreUpdates {
 		q.Sort = "created"
@@ -509,13 +512,21 @@ func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
 		return s.costOfDetail(p.pr)
 	}
 	switch {
-	case d.Action == lifecycle.NeedDetail:
+	case d.Action == lifecycle.NeedDetail || s.needsHuman(p):
 		*unsure = append(*unsure, planned{pr: p.pr, d: d})
 		return s.costOfDetail(p.pr)
 	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any():
 		*plan = append(*plan, p) // decided, on the listing's facts or the page's history
 	}
 	return s.x.costOfDecision(d.Action)
+}
+
+// needsHuman reports whether p's notice would address a coding agent's PR
+// whose history was not read (longer than its listing page): only the
+// history names its human of record, so it is read before the notice, which
+// would otherwise mention nobody.
+func (s *sweeper) needsHuman(p planned) bool {
+	return p.act == nil && (p.d.Action == lifecycle.Mark || p.d.Action == lifecycle.Close) && s.pol.IsAgent(p.pr.Author)
 }
 
 // costOfDetail is what deciding an unsure PR may cost: its history read

@@ -185,7 +185,7 @@ const closedWindow = lifecycle.Day
 // (about one GraphQL point a run). Nothing to look for when stalepr never
 // closes; a failed read leaves the copies to a later run.
 func (d *dedup) recentlyClosed(ctx context.Context) {
-	if d.pol.DaysBeforeClose < 0 || d.res.Stopped != nil {
+	if !d.pol.Closes() || d.res.Stopped != nil {
 		return
 	}
 	if a := d.res.Audit; a != nil && a.Complete && !a.Since.After(d.now.Add(-closedWindow)) {
