@@ -293,3 +293,68 @@ func TestReleaseBinaryDeps(t *testing.T) {
 		t.Errorf("without the tag the sandbox's fake GitHub is gone too (err %v): the test checks nothing", err)
 	}
 }
+
+// maxMethods is the most methods a production type may have: past it, the
+// type holds more than one stage or role, and a change to one reads through
+// all of them. The fake GitHub is a test double (left out of release builds)
+// and is not held to it.
+const maxMethods = 40
+
+// TestNoTypeOverMaxMethods counts, for each named type of the production
+// code, the methods declared on it (pointer and value receivers alike).
+func TestNoTypeOverMaxMethods(t *testing.T) {
+	t.Parallel()
+	counts := map[string]int{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "fakegithub" || strings.HasPrefix(d.Name(), ".") && path != ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || len(fn.Recv.List) == 0 {
+				continue
+			}
+			counts[filepath.Dir(path)+"."+receiverName(fn.Recv.List[0].Type)]++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(counts) == 0 {
+		t.Fatal("no method found: the walk is broken")
+	}
+	for typ, n := range counts {
+		if n > maxMethods {
+			t.Errorf("%s has %d methods, more than %d: split it by stage or role", typ, n, maxMethods)
+		}
+	}
+}
+
+// receiverName is the name of a method's receiver type: T of T, *T, T[K], *T[K].
+func receiverName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return "?"
+		}
+	}
+}
