@@ -185,10 +185,12 @@ func (m *turnMonth) act(n int, g *turnGen, at time.Time) {
 		m.requested[n] = true
 		g.set(lifecycle.TurnAuthor, at)
 	case r < 3:
-		fake.Comment(n, m.reviewer(n), at, "a question")
-		// While a review is requested, a comment asks the author
-		// for nothing.
-		if g.whose != lifecycle.TurnMaintainers && len(g.pending) == 0 {
+		rv := m.reviewer(n)
+		fake.Comment(n, rv, at, "a question")
+		// While a review is requested of someone else, a comment asks
+		// the author for nothing; the requested reviewer's own answers
+		// the request.
+		if g.whose != lifecycle.TurnMaintainers && (len(g.pending) == 0 || g.pending[rv.Login]) {
 			g.set(lifecycle.TurnAuthor, at)
 		}
 	case r < 4:
@@ -222,6 +224,10 @@ func (m *turnMonth) act(n int, g *turnGen, at time.Time) {
 	case r < 13 && g.whose == lifecycle.TurnMaintainers:
 		fake.Merge(n, maint, at)
 		g.closed = true
+	case r < 14 && g.whose == lifecycle.TurnAuthor && !g.draft:
+		// A maintainer finishes the work: the PR's side answered.
+		fake.PushAs(n, m.reviewer(n), at, "finish the rename")
+		g.set(lifecycle.TurnReviewers, at)
 	}
 }
 
