@@ -132,10 +132,13 @@ type Activity struct {
 	LastPersonLogin       string
 	ReopenedAt            time.Time // the last reopening, by anyone
 	PendingReviewers      []string  // review requested and not yet given
-	AwaitingReview        bool      // the author acted last and waits for a requested review
-	Approved              bool      // an approval still stands (see Approved)
-	ClosedBySelf          bool      // the last close was stalepr's, after its own closing comment
-	ClosedByBot           bool      // the last close was a bot's (stalepr's included)
+	// Answered are the reviewers whose change request the author answered
+	// since, with no review request of them after it (see handBackFold).
+	Answered       []Answered
+	AwaitingReview bool // the author acted last and waits for a requested review
+	Approved       bool // an approval still stands (see Approved)
+	ClosedBySelf   bool // the last close was stalepr's, after its own closing comment
+	ClosedByBot    bool // the last close was a bot's (stalepr's included)
 	// ClosedNow: the history ends with a close, no reopening after it. The
 	// rules read open PRs, so the PR was closed after it was listed (by a
 	// concurrent run, by a person): it is left alone.
@@ -223,17 +226,19 @@ type folds struct {
 	reviews     reviewFold
 	close       closeFold
 	turn        turnFold
+	handBack    handBackFold
 }
 
 func newFolds(pr PR, sorted []Event, staleLabel string, w who, o Options) *folds {
 	return &folds{
-		w:       w,
-		pr:      pr,
-		mark:    markFold{w: w, staleLabel: staleLabel, botComments: map[string]time.Time{}},
-		person:  personFold{w: w, staleLabel: staleLabel},
-		reviews: reviewFold{w: w},
-		close:   closeFold{w: w},
-		turn:    newTurnFold(pr, sorted, w, o),
+		w:        w,
+		pr:       pr,
+		mark:     markFold{w: w, staleLabel: staleLabel, botComments: map[string]time.Time{}},
+		person:   personFold{w: w, staleLabel: staleLabel},
+		reviews:  reviewFold{w: w},
+		close:    closeFold{w: w},
+		turn:     newTurnFold(pr, sorted, w, o),
+		handBack: newHandBackFold(w),
 	}
 }
 
@@ -250,6 +255,7 @@ func (f *folds) add(e Event) {
 	f.mark.add(e)
 	f.reviews.add(e)
 	f.turn.add(e, f.reviews.pending)
+	f.handBack.add(e)
 }
 
 func (f *folds) activity() Activity {
@@ -269,6 +275,7 @@ func (f *folds) activity() Activity {
 		LastPersonLogin:  f.person.login,
 		ReopenedAt:       f.close.reopenedAt,
 		PendingReviewers: pending,
+		Answered:         f.handBack.answered(pending),
 		AwaitingReview:   len(pending) > 0 && author != "" && strings.EqualFold(f.person.login, author),
 		Approved:         approved,
 		ClosedBySelf:     f.close.bySelf,

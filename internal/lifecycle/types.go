@@ -96,6 +96,10 @@ type Policy struct {
 	StaleClock            StaleClock // "" means ClockInactivity
 	DaysBeforeReviewNudge int        // -1: never nudge
 	NudgeLabel            string     // added with the nudge, removed when the turn passes; "" none
+	// RerequestOnAnswer: request again the review of those whose change
+	// request the author answered (rerequest-reviewers-on-answer; see
+	// DecideRerequest).
+	RerequestOnAnswer bool
 
 	BotAccounts      []string // bot-accounts: bots whatever GitHub says (see Options.Bots)
 	Reviewers        []string // reviewers: logins counted as maintainers (see Options.Reviewers)
