@@ -110,6 +110,7 @@ const (
 	inputReviewNudgeMessage    = "review-nudge-message"
 	inputReviewNudgeLabel      = "review-nudge-label"
 	inputReviewNudgesPerRun    = "review-nudges-per-run"
+	inputRerequestOnAnswer     = "rerequest-reviewers-on-answer"
 	inputAuthorTurnLabel       = "author-turn-label"
 	inputAuthorTurnWhenLabeled = "author-turn-when-labeled"
 	inputReviewersTurnLabel    = "reviewers-turn-label"
@@ -266,13 +267,17 @@ func buildInputs() []Input {
 			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the pending requested reviewers, at most once per turn: " +
 				"a whole number, or -1 (the default) to never nudge. Works with either stale-clock; it never marks, labels stale or closes."},
 		{Name: inputReviewNudgeMessage, to: message(func(c *Config) *string { return &c.NudgeMessage }), Kind: Message, Default: notice.DefaultNudge,
-			Description: "Comment of the review nudge; it cannot be empty while the nudge is on. Placeholders: " + placeholders + "; {{reviewers}} mentions the pending requested reviewers, " +
+			Description: "Comment of the review nudge; it cannot be empty while the nudge is on. Placeholders: " + placeholders + "; {{reviewers}} mentions the reviewers it waits on " +
+				"(the pending requested reviewers, and those who asked for changes that the author has since answered), " +
 				"{{days-waiting}} is the days on the reviewers' turn."},
 		{Name: inputReviewNudgeLabel, to: text(func(c *Config) *string { return &c.Policy.NudgeLabel }), Kind: Text,
 			Description: "Label added with the review nudge and removed when the turn passes. Empty: none."},
 		{Name: inputReviewNudgesPerRun, to: count(1, func(c *Config) *int { return &c.NudgesPerRun }), Kind: Count, Default: "20",
 			Description: "Most review nudges one run posts, longest on the reviewers' turn first: a whole number, 1 or more. " +
 				"A backlog's nudges are spread over the next runs instead of landing in the reviewers' inboxes at once."},
+		{Name: inputRerequestOnAnswer, to: boolean(func(c *Config) *bool { return &c.Policy.RerequestOnAnswer }), Kind: Bool, Default: "false",
+			Description: "true or false: when true, once the author answers a change request (a push, a comment, a reply), stalepr requests the review of those who asked for changes again, " +
+				"as the author would (a fork's author cannot): once per answer, never when they reviewed again or a review of them was requested or withdrawn since, never of the author or a bot; it un-requests nobody."},
 		{Name: inputQuietPeriods, to: quietPeriods(func(c *Config) *lifecycle.Quiet { return &c.Policy.Quiet }), Kind: List,
 			Description: "Quiet periods: comma-separated UTC date ranges (2026-12-20..2027-01-06, both days included), single dates (2026-12-25) or weekdays (sat, sunday), " +
 				"at most 50, a range at most 366 days. On those days stalepr marks, closes and nudges nothing (un-stales and label clean-ups go on), " +

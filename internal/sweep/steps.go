@@ -31,6 +31,7 @@ const (
 	Closed                    // closing comment, then close (or convert to draft), branch
 	Notified                  // our label lacked its notice (a run stopped in between): posted
 	Marked                    // the stale label, then the notice
+	Rerequested               // the author answered a change request: its reviewers' review requested again (nudge.go)
 	Nudged                    // the review nudge, then review-nudge-label (nudge.go)
 	NudgeLabeled              // the nudge label added (a run stopped after the nudge) or removed (the turn passed)
 	TurnLabeled               // a turn label added or removed (author-turn-label, reviewers-turn-label)
@@ -97,6 +98,8 @@ var (
 	reqDraft         = request{name: "POST graphql", write: true, n: 1}
 	reqDeleteComment = request{name: "DELETE comment", write: true, n: 1}
 	reqReopen        = request{name: "PATCH pull", write: true, n: 1}
+	reqPullRecent    = request{name: "POST graphql", n: 1} // the PR and its latest history, afresh
+	reqReviewers     = request{name: "POST requested_reviewers", write: true, n: 1}
 	reqCreateIssue   = request{name: "POST issue", write: true, n: 1}
 	reqEditIssue     = request{name: "PATCH issue", write: true, n: 1}
 	reqIssuesAgain   = request{name: "GET issues", n: 1, afterWrite: true} // labelled issues, once ours is created
@@ -185,6 +188,8 @@ func (w *writer) steps(o *op) []step {
 		return []step{{request: reqDeleteComment, reserve: true, send: func(ctx context.Context) error {
 			return w.gh.DeleteComment(ctx, o.comment)
 		}}}
+	case Rerequested:
+		return w.rerequestSteps(o)
 	case Nudged, NudgeLabeled:
 		return w.nudgeSteps(o)
 	case TurnLabeled:
@@ -488,6 +493,42 @@ func (w *writer) nudgeSteps(o *op) []step {
 	return steps
 }
 
+// rerequestSteps request again the review of those whose change request
+// the author answered. The PR is read afresh first: a request made since
+// the listing (a concurrent run's, the author's) or a review is in its
+// latest history, and the reviewers it answers are left out; with none
+// left, nothing is written. Our request itself is what makes it once per
+// answer: every later run finds it after the answer (DecideRerequest), so
+// a stop after the write leaves nothing to finish.
+func (w *writer) rerequestSteps(o *op) []step {
+	n := o.pr.Number
+	logins := o.reviewers
+	read := step{request: reqPullRecent, send: func(ctx context.Context) error {
+		l, open, err := w.gh.Pull(ctx, n)
+		switch {
+		case err != nil:
+			return err
+		case l.Err != nil:
+			return fmt.Errorf("read #%d: %w", n, l.Err)
+		case !open:
+			return &leftAlone{reason: lifecycle.ReasonClosedSince}
+		}
+		var answered []lifecycle.Answered
+		if o.act != nil {
+			answered = o.act.Answered
+		}
+		logins = lifecycle.StillUnrequested(logins, answered, l.History)
+		if len(logins) == 0 {
+			return &leftAlone{reason: ReasonRequestedSince}
+		}
+		return nil
+	}}
+	write := step{request: reqReviewers, send: func(ctx context.Context) error {
+		return w.gh.RequestReviewers(ctx, n, logins)
+	}}
+	return []step{read, write}
+}
+
 // turnLabelSteps put the turn's label on or take the other off with one
 // write; when the turn passed from one labelled party to the other, the PR
 // is read again and one request sets its labels as they are now, the one
@@ -526,7 +567,7 @@ func asLeftAlone(err error) (*leftAlone, bool) {
 // outcomeNames name the outcomes in plans and tests (the report's words are
 // report's).
 var outcomeNames = map[Outcome]string{
-	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Nudged: "nudge",
+	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Rerequested: "rerequest", Nudged: "nudge",
 	NudgeLabeled: "nudge-label", TurnLabeled: "turn-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
 	CloseLabelCleaned: "clean-close-label", Reopened: "reopen", DuplicateDeleted: "delete-duplicate",
 	DashboardCreated: "create-dashboard", DashboardEdited: "edit-dashboard", DashboardDuplicateClosed: "close-dashboard-copy",
@@ -655,7 +696,7 @@ func (w *writer) vars(p op) notice.Vars {
 		v.Author = ""
 	}
 	if p.act != nil {
-		v.Reviewers = p.act.PendingReviewers
+		v.Reviewers = p.act.WaitsOn(p.pr.Author)
 		// On the author's turn the clock runs from the author's last
 		// action when that is later than the turn's start: the notice's
 		// numbers say what the rules counted.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -75,6 +76,8 @@ type planned struct {
 	act    *lifecycle.Activity
 	nudge  lifecycle.NudgeAction // the review nudge's decision (see nudge.go)
 	labels lifecycle.TurnLabels  // the turn labels' (see nudge.go)
+	// rerequest are the reviewers whose review to request again (see nudge.go).
+	rerequest []string
 }
 
 // Sweep is one run over a repository, in stages: PRs sweeps the pull
@@ -263,7 +266,7 @@ func (s *sweeper) readsAllOpen() bool {
 // them, to nudge their reviewers, or to keep their turn labels.
 func (s *sweeper) listsOpen() bool {
 	_, marks := s.pol.StaleCutoff(s.now)
-	return marks || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn()
+	return marks || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn() || s.pol.RerequestOnAnswer
 }
 
 // detailStale decides the stale PRs on their histories, the most recently
@@ -319,7 +322,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 			s.x.fail(p.pr, err)
 			continue
 		}
-		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone || np.labels.Any()) {
+		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone || np.labels.Any() || len(np.rerequest) > 0) {
 			out = append(out, *np)
 		}
 	}
@@ -430,6 +433,7 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
 	p.labels = lifecycle.DecideTurnLabels(pr, act, s.pol)
+	p.rerequest = lifecycle.DecideRerequest(pr, act, s.now, s.pol)
 	s.book.decided(p)
 	return p
 }
@@ -439,7 +443,8 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
 	return lifecycle.Decide(pr, &a, s.now, s.pol).Action != lifecycle.Decide(pr, &b, s.now, s.pol).Action ||
 		lifecycle.DecideNudge(pr, &a, s.now, s.pol) != lifecycle.DecideNudge(pr, &b, s.now, s.pol) ||
-		lifecycle.DecideTurnLabels(pr, &a, s.pol) != lifecycle.DecideTurnLabels(pr, &b, s.pol)
+		lifecycle.DecideTurnLabels(pr, &a, s.pol) != lifecycle.DecideTurnLabels(pr, &b, s.pol) ||
+		!slices.Equal(lifecycle.DecideRerequest(pr, &a, s.now, s.pol), lifecycle.DecideRerequest(pr, &b, s.now, s.pol))
 }
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
@@ -512,7 +517,7 @@ func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
 	case d.Action == lifecycle.NeedDetail:
 		*unsure = append(*unsure, planned{pr: p.pr, d: d})
 		return s.costOfDetail(p.pr)
-	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any():
+	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any() || len(p.rerequest) > 0:
 		*plan = append(*plan, p) // decided, on the listing's facts or the page's history
 	}
 	return s.x.costOfDecision(d.Action)
