@@ -98,7 +98,7 @@ var (
 	reqDraft         = request{name: "POST graphql", write: true, n: 1}
 	reqDeleteComment = request{name: "DELETE comment", write: true, n: 1}
 	reqReopen        = request{name: "PATCH pull", write: true, n: 1}
-	reqPullRecent    = request{name: "POST graphql", n: 1} // the PR and its latest history, afresh
+	reqPullRecent    = request{name: "POST graphql (the PR)", n: 1} // the PR and its latest history, afresh
 	reqReviewers     = request{name: "POST requested_reviewers", write: true, n: 1}
 	reqCreateIssue   = request{name: "POST issue", write: true, n: 1}
 	reqEditIssue     = request{name: "PATCH issue", write: true, n: 1}
