@@ -1,6 +1,7 @@
 package sweep_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -188,4 +190,30 @@ func TestHandBackRerequestTwoRunsAtOnce(t *testing.T) {
 			t.Errorf("the later run's reason %q, want %q", why(first.Items, n), sweep.ReasonRequestedSince)
 		}
 	})
+}
+
+// TestHandBackCounted: the counts, the job summary and the dashboard say
+// whose review a run requested again, naming them without a mention.
+func TestHandBackCounted(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.answeredPR(1)
+	inputs := sfWith(rerequestInputs, "stale-clock", "author-turn", "days-before-stale", "30")
+	for _, dry := range []bool{true, false} {
+		in, done := inputs, "review requested again"
+		if dry {
+			in, done = sfWith(inputs, "debug-only", "true"), "would request the review again"
+		}
+		res := w.run(in)
+		if got := report.Counts(res); !strings.Contains(got, "requested again 1") && !strings.Contains(got, "reviews again 1") {
+			t.Errorf("dry %v: counts %q name no re-request", dry, got)
+		}
+		cell := done + " (" + maint.Login + ")"
+		if s := report.Summary(res, "octo/repo"); !strings.Contains(s, cell) || !strings.Contains(s, fmt.Sprintf("#%d", n)) {
+			t.Errorf("dry %v: the summary has no %q for #%d:\n%s", dry, cell, n, s)
+		}
+		if d := report.Dashboard(res); !strings.Contains(d, cell) || strings.Contains(d, "@"+maint.Login) {
+			t.Errorf("dry %v: the dashboard has no %q, or mentions the reviewer:\n%s", dry, cell, d)
+		}
+	}
 }

@@ -58,6 +58,10 @@ type QueueItem struct {
 	Nudged   bool
 	NudgedAt time.Time
 	NudgeDue time.Time
+	// Rerequested are the reviewers whose review this run requested again
+	// (or would have, in a dry run): the author answered their change
+	// request (rerequest-reviewers-on-answer).
+	Rerequested []string
 }
 
 // book records where each open PR the run listed stands, from the
@@ -209,6 +213,8 @@ func (b *book) acted(o op) {
 		it.LastActivity = o.d.InactiveSince
 	case Nudged:
 		it.Nudged, it.NudgedAt, it.NudgeDue = true, b.now, time.Time{}
+	case Rerequested:
+		it.Rerequested = o.reviewers
 	case Closed:
 		// Closed (or converted to a draft without the label): out of the
 		// queue of PRs waiting on something.
