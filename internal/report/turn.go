@@ -168,7 +168,9 @@ func turnTable(w lifecycle.Whose, now time.Time, dry, dated, paced bool) ([]stri
 	}
 	switch w {
 	case lifecycle.TurnReviewers:
-		return append(headers, "Nudge"), func(it sweep.QueueItem) []string { return append(base(it), nudgeCell(it, dry, dated, paced)+askedBackCell(it, dry)) }
+		return append(headers, "Nudge"), func(it sweep.QueueItem) []string {
+			return append(base(it), nudgeCell(it, dry, dated, paced)+askedBackCell(it, dry))
+		}
 	case lifecycle.TurnAuthor:
 		return append(headers, "Next"), func(it sweep.QueueItem) []string { return append(base(it), nextCell(it)) }
 	}
