@@ -344,7 +344,7 @@ func (m *markFold) comment(e Event) {
 		m.at = Later(m.at, e.MarkedAt)
 	case CloseNotice:
 		m.closeNoticeAt = e.At
-	case NudgeNotice:
+	case NudgeNotice, EscalateNotice:
 		// Ours, and no notice of a mark: never a bot's own notice next to
 		// its label.
 	default:

@@ -111,7 +111,7 @@ func (h *handBackFold) answered(pending []string) []Answered {
 func (a Activity) WaitsOn(author string) []string {
 	var out []string
 	add := func(login string) {
-		if login != "" && !strings.EqualFold(login, author) && !IsBotLogin(login) && !ContainsFold(out, login) {
+		if login != "" && !strings.EqualFold(login, author) && !IsBotLogin(login) && !ContainsFold(Agents, login) && !ContainsFold(out, login) {
 			out = append(out, login)
 		}
 	}
@@ -141,7 +141,7 @@ func DecideRerequest(pr PR, act *Activity, now time.Time, p Policy) []string {
 	}
 	var out []string
 	for _, a := range act.Answered {
-		if !strings.EqualFold(a.Reviewer, pr.Author) && !IsBotLogin(a.Reviewer) && !ContainsFold(p.BotAccounts, a.Reviewer) {
+		if !strings.EqualFold(a.Reviewer, pr.Author) && !IsBotLogin(a.Reviewer) && !ContainsFold(p.BotAccounts, a.Reviewer) && !ContainsFold(Agents, a.Reviewer) {
 			out = append(out, a.Reviewer)
 		}
 	}

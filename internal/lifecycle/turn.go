@@ -48,6 +48,8 @@ type Turn struct {
 	Conflict bool
 	// NudgedAt is our latest review nudge; zero when none.
 	NudgedAt time.Time
+	// EscalatedAt is our latest review escalation; zero when none.
+	EscalatedAt time.Time
 }
 
 // NudgedInTurn reports whether the reviewers were nudged in this turn of
@@ -144,6 +146,8 @@ func (f *turnFold) add(e Event, pending []string) {
 	switch {
 	case e.Kind == Commented && e.Notice == NudgeNotice: // ours: trusted markers only
 		f.t.NudgedAt = e.At
+	case e.Kind == Commented && e.Notice == EscalateNotice:
+		f.t.EscalatedAt = e.At
 	case e.Kind == Labeled && ContainsFold(f.labels, e.Label):
 		f.labelAt = e.At
 	case e.Kind == ReadyForReview: // by anyone: the reviewers' turn begins

@@ -100,6 +100,11 @@ type Policy struct {
 	// request the author answered (rerequest-reviewers-on-answer; see
 	// DecideRerequest).
 	RerequestOnAnswer bool
+	// DaysBeforeEscalation: days after an unanswered review nudge before
+	// the escalation (-1: never); EscalationReviewers are whom it asks,
+	// logins or org/team (see DecideEscalation).
+	DaysBeforeEscalation int
+	EscalationReviewers  []string
 
 	BotAccounts      []string // bot-accounts: bots whatever GitHub says (see Options.Bots)
 	Reviewers        []string // reviewers: logins counted as maintainers (see Options.Reviewers)
