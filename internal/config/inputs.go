@@ -111,6 +111,8 @@ const (
 	inputReviewNudgeLabel      = "review-nudge-label"
 	inputReviewNudgesPerRun    = "review-nudges-per-run"
 	inputRerequestOnAnswer     = "rerequest-reviewers-on-answer"
+	inputEscalationDays        = "days-before-review-escalation"
+	inputEscalationReviewers   = "escalation-reviewers"
 	inputAuthorTurnLabel       = "author-turn-label"
 	inputAuthorTurnWhenLabeled = "author-turn-when-labeled"
 	inputReviewersTurnLabel    = "reviewers-turn-label"
@@ -275,6 +277,12 @@ func buildInputs() []Input {
 		{Name: inputReviewNudgesPerRun, to: count(1, func(c *Config) *int { return &c.NudgesPerRun }), Kind: Count, Default: "20",
 			Description: "Most review nudges one run posts, longest on the reviewers' turn first: a whole number, 1 or more. " +
 				"A backlog's nudges are spread over the next runs instead of landing in the reviewers' inboxes at once."},
+		{Name: inputEscalationDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeEscalation }), Kind: Days, Default: "-1",
+			Description: "Days after a review nudge that nobody answered (the PR still on the reviewers' turn) before one escalation, at most once per turn: " +
+				"a review request of escalation-reviewers with a comment naming them, or, when none is set, a row in the dashboard issue's Escalated section. " +
+				"A whole number, or -1 (the default) to never escalate; it needs days-before-review-nudge."},
+		{Name: inputEscalationReviewers, to: list(func(c *Config) *[]string { return &c.Policy.EscalationReviewers }), Kind: List,
+			Description: "Comma-separated logins and teams (org/team) an escalation asks for a review; never the pull request's author nor a bot. Empty: escalations are listed in the dashboard issue only."},
 		{Name: inputRerequestOnAnswer, to: boolean(func(c *Config) *bool { return &c.Policy.RerequestOnAnswer }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, once the author answers a change request (a push, a comment, a reply), stalepr requests the review of those who asked for changes again, " +
 				"as the author would (a fork's author cannot): once per answer, never when they reviewed again or a review of them was requested or withdrawn since, never of the author or a bot; it un-requests nobody."},

@@ -32,6 +32,11 @@ const (
 		"A review, or a comment saying what it needs, hands it back to its author."
 )
 
+// DefaultEscalation is the comment of a review escalation: the reviewers'
+// nudge went unanswered, and {{reviewers}} are the escalation reviewers.
+const DefaultEscalation = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review, " +
+	"and the reminder to its reviewers went unanswered: could you review it, or find someone who can?"
+
 // DefaultReopen is the comment on a pull request the closure audit
 // reopens: a stale bot closed it while it waited on the reviewers or the
 // maintainers, not on its author. {{days-waiting}} is the days on that turn
@@ -175,6 +180,7 @@ const (
 	closeKind    = "close"
 	nudgeKind    = "nudge"
 	reopenKind   = "reopened"
+	escalateKind = "escalated"
 )
 
 // StaleMarker returns the hidden line appended to a stale notice. head is
@@ -196,11 +202,15 @@ func CloseMarker() string { return markerPrefix + closeKind + " -->" }
 // turn's own start is in the timeline, so the nudge needs only its kind.
 func NudgeMarker() string { return markerPrefix + nudgeKind + " -->" }
 
+// EscalateMarker returns the hidden line appended to a review escalation:
+// once per reviewers' turn, as the nudge.
+func EscalateMarker() string { return markerPrefix + escalateKind + " -->" }
+
 // ReopenMarker returns the hidden line appended to the comment of a
 // reopening by the closure audit: once per PR.
 func ReopenMarker() string { return markerPrefix + reopenKind + " -->" }
 
-var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
+var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened|escalated)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
 
 // Parse finds our marker in a comment body.
 func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string) {
@@ -215,6 +225,8 @@ func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string)
 		return lifecycle.NudgeNotice, time.Time{}, ""
 	case reopenKind:
 		return lifecycle.ReopenNotice, time.Time{}, ""
+	case escalateKind:
+		return lifecycle.EscalateNotice, time.Time{}, ""
 	}
 	t, _ := time.Parse(time.RFC3339, m[2])
 	return lifecycle.StaleNotice, t, m[3]
