@@ -38,6 +38,7 @@ var (
 	wordFailed    = words{"failed", "failed"}
 	wordNudged    = words{"reviewers nudged", "would nudge reviewers"}
 	wordAskedBack = words{"reviews requested again", "would request reviews again"}
+	wordEscalated = words{"reviews escalated", "would escalate reviews"}
 	wordReopened  = words{"reopened", "would reopen"}
 	wordLabeled   = words{"turn labels updated", "turn labels to update"}
 	wordDeduped   = words{"duplicate notices deleted", "duplicate notices to delete"}
@@ -73,6 +74,7 @@ var outcomes = map[sweep.Outcome]outcomeRow{
 	sweep.BranchFinished:    {words{"branch deletion finished", "would finish branch deletion"}, &wordCleaned, "", "to clean up"},
 	sweep.CloseLabelCleaned: {words{"close-pr-label removed", "would remove close-pr-label"}, &wordCleaned, "", "to clean up"},
 	sweep.Nudged:            {wordNudged, &wordNudged, "", "to nudge"},
+	sweep.Escalated:         {words{"review escalated", "would escalate the review"}, &wordEscalated, "", "to escalate"},
 	sweep.Rerequested:       {words{"review requested again", "would request the review again"}, &wordAskedBack, "", "to request reviews again"},
 	sweep.Reopened:          {wordReopened, &wordReopened, "", "to reopen"},
 	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, &wordLabeled, "", "to relabel"},
@@ -94,8 +96,8 @@ func wordsOf(o sweep.Outcome) words { return outcomes[o].words }
 // them. An entry in occasional shows only when it counts something: most
 // runs nudge nobody.
 var (
-	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordAskedBack, &wordNudged, &wordLabeled, &wordReopened, &wordDeduped}
-	occasional = map[*words]bool{&wordAskedBack: true, &wordNudged: true, &wordLabeled: true, &wordReopened: true, &wordDeduped: true}
+	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordAskedBack, &wordNudged, &wordEscalated, &wordLabeled, &wordReopened, &wordDeduped}
+	occasional = map[*words]bool{&wordAskedBack: true, &wordEscalated: true, &wordNudged: true, &wordLabeled: true, &wordReopened: true, &wordDeduped: true}
 )
 
 // tallyRow is one entry of the counts and how many PRs it counts.

@@ -83,3 +83,19 @@ func (s *sweeper) rerequestOp(p planned) (op, bool) {
 		Reason: lifecycle.Reason("the author answered the change request: review requested again of " + strings.Join(p.rerequest, ", "))}
 	return op{out: Rerequested, pr: p.pr, d: d, act: p.act, reviewers: p.rerequest}, true
 }
+
+// ReasonEscalated is the reason of an escalation.
+const ReasonEscalated lifecycle.Reason = "the review nudge went unanswered: escalated"
+
+// escalateOp is the escalation's write for a planned PR, if any: the
+// escalation reviewers asked, once per turn. A PR this run closes is not
+// escalated.
+func (s *sweeper) escalateOp(p planned) (op, bool) {
+	if p.escalate != lifecycle.EscalatePost || p.d.Action == lifecycle.Close || p.act == nil {
+		return op{}, false
+	}
+	to := lifecycle.EscalationTo(p.pr, s.pol)
+	d := lifecycle.Decision{Action: lifecycle.Keep, InactiveSince: p.act.Turn.Since,
+		Reason: lifecycle.Reason(string(ReasonEscalated) + " to " + strings.Join(to, ", "))}
+	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to}, true
+}

@@ -52,6 +52,9 @@ func (s *sweeper) plan(decided []planned) []op {
 		if o, ok := s.nudgeOp(p); ok {
 			ops = append(ops, o)
 		}
+		if o, ok := s.escalateOp(p); ok {
+			ops = append(ops, o)
+		}
 		if o, ok := s.turnLabelOp(p); ok {
 			ops = append(ops, o)
 		}

@@ -72,8 +72,8 @@ type Writer interface {
 	Close(ctx context.Context, number int, labels []string) error
 	DeleteBranch(ctx context.Context, branch string) error
 	ConvertToDraft(ctx context.Context, nodeID string) error
-	// RequestReviewers requests the review of logins on a pull request,
-	// un-requesting nobody.
+	// RequestReviewers requests the review of logins (and teams, as
+	// org/team) on a pull request, un-requesting nobody.
 	RequestReviewers(ctx context.Context, number int, logins []string) error
 	// Reopen reopens a closed pull request.
 	Reopen(ctx context.Context, number int) error

@@ -62,6 +62,14 @@ type QueueItem struct {
 	// (or would have, in a dry run): the author answered their change
 	// request (rerequest-reviewers-on-answer).
 	Rerequested []string
+	// EscalatedAt is this turn's review escalation of the reviewers'
+	// (this run's, or would be in a dry run, or an earlier run's); zero
+	// when none. Escalate: the escalation is due with nobody to ask
+	// (escalation-reviewers empty): the dashboard lists it, since when it
+	// was due (EscalationDue).
+	EscalatedAt   time.Time
+	Escalate      bool
+	EscalationDue time.Time
 }
 
 // book records where each open PR the run listed stands, from the
@@ -164,6 +172,12 @@ func (b *book) turn(it *QueueItem, p planned) {
 		it.NudgedAt = t.NudgedAt // nudged in this turn already, by an earlier run
 	}
 	it.NudgeDue = b.nudgeDue(p.pr, p.act)
+	if t.EscalatedInTurn() {
+		it.EscalatedAt = t.EscalatedAt
+	}
+	if p.escalate == lifecycle.EscalateListed {
+		it.Escalate, it.EscalationDue = true, b.pol.EscalationDate(t.NudgedAt)
+	}
 }
 
 // nudgeDue is when the reviewers of a PR get nudged if its turn does not
@@ -215,6 +229,8 @@ func (b *book) acted(o op) {
 		it.Nudged, it.NudgedAt, it.NudgeDue = true, b.now, time.Time{}
 	case Rerequested:
 		it.Rerequested = o.reviewers
+	case Escalated:
+		it.EscalatedAt = b.now
 	case Closed:
 		// Closed (or converted to a draft without the label): out of the
 		// queue of PRs waiting on something.

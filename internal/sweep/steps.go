@@ -33,6 +33,7 @@ const (
 	Marked                    // the stale label, then the notice
 	Rerequested               // the author answered a change request: its reviewers' review requested again (nudge.go)
 	Nudged                    // the review nudge, then review-nudge-label (nudge.go)
+	Escalated                 // the nudge went unanswered: the escalation reviewers' review requested, then our comment naming them (nudge.go)
 	NudgeLabeled              // the nudge label added (a run stopped after the nudge) or removed (the turn passed)
 	TurnLabeled               // a turn label added or removed (author-turn-label, reviewers-turn-label)
 	BranchFinished            // we closed it, a stopped run left its branch: deleted, stale label off
@@ -192,6 +193,8 @@ func (w *writer) steps(o *op) []step {
 		return w.rerequestSteps(o)
 	case Nudged, NudgeLabeled:
 		return w.nudgeSteps(o)
+	case Escalated:
+		return w.escalateSteps(o)
 	case TurnLabeled:
 		return w.turnLabelSteps(o)
 	case Reopened:
@@ -529,6 +532,26 @@ func (w *writer) rerequestSteps(o *op) []step {
 	return []step{read, write}
 }
 
+// escalateSteps request the review of the escalation reviewers, then post
+// the comment naming them, whose marker makes it once per turn. A stop
+// between the two leaves a request without the comment: the next run finds
+// no marker and sends both again, and GitHub adds nothing for a reviewer
+// requested already. Requesting second would leave, after such a stop, a
+// marker that stops every later run while nobody was asked. A concurrent
+// run's copy of the comment is deleted by the read-back of this run's
+// notices (duplicateOps), as for the nudge.
+func (w *writer) escalateSteps(o *op) []step {
+	n := o.pr.Number
+	request := step{request: reqReviewers, send: func(ctx context.Context) error {
+		return w.gh.RequestReviewers(ctx, n, o.reviewers)
+	}}
+	return []step{request, w.comment(n, func() string {
+		v := w.vars(*o)
+		v.Reviewers = o.reviewers
+		return notice.Body(strings.TrimSpace(notice.Render(notice.DefaultEscalation, v)), notice.EscalateMarker())
+	})}
+}
+
 // turnLabelSteps put the turn's label on or take the other off with one
 // write; when the turn passed from one labelled party to the other, the PR
 // is read again and one request sets its labels as they are now, the one
@@ -567,7 +590,7 @@ func asLeftAlone(err error) (*leftAlone, bool) {
 // outcomeNames name the outcomes in plans and tests (the report's words are
 // report's).
 var outcomeNames = map[Outcome]string{
-	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Rerequested: "rerequest", Nudged: "nudge",
+	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Rerequested: "rerequest", Nudged: "nudge", Escalated: "escalate",
 	NudgeLabeled: "nudge-label", TurnLabeled: "turn-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
 	CloseLabelCleaned: "clean-close-label", Reopened: "reopen", DuplicateDeleted: "delete-duplicate",
 	DashboardCreated: "create-dashboard", DashboardEdited: "edit-dashboard", DashboardDuplicateClosed: "close-dashboard-copy",

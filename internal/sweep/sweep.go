@@ -78,6 +78,7 @@ type planned struct {
 	labels lifecycle.TurnLabels  // the turn labels' (see nudge.go)
 	// rerequest are the reviewers whose review to request again (see nudge.go).
 	rerequest []string
+	escalate  lifecycle.EscalateAction // the review escalation's decision (see nudge.go)
 }
 
 // Sweep is one run over a repository, in stages: PRs sweeps the pull
@@ -322,7 +323,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 			s.x.fail(p.pr, err)
 			continue
 		}
-		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone || np.labels.Any() || len(np.rerequest) > 0) {
+		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone || np.labels.Any() || len(np.rerequest) > 0 || np.escalate == lifecycle.EscalatePost) {
 			out = append(out, *np)
 		}
 	}
@@ -434,6 +435,7 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
 	p.labels = lifecycle.DecideTurnLabels(pr, act, s.pol)
 	p.rerequest = lifecycle.DecideRerequest(pr, act, s.now, s.pol)
+	p.escalate = lifecycle.DecideEscalation(pr, act, s.now, s.pol)
 	s.book.decided(p)
 	return p
 }
@@ -444,7 +446,8 @@ func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
 	return lifecycle.Decide(pr, &a, s.now, s.pol).Action != lifecycle.Decide(pr, &b, s.now, s.pol).Action ||
 		lifecycle.DecideNudge(pr, &a, s.now, s.pol) != lifecycle.DecideNudge(pr, &b, s.now, s.pol) ||
 		lifecycle.DecideTurnLabels(pr, &a, s.pol) != lifecycle.DecideTurnLabels(pr, &b, s.pol) ||
-		!slices.Equal(lifecycle.DecideRerequest(pr, &a, s.now, s.pol), lifecycle.DecideRerequest(pr, &b, s.now, s.pol))
+		!slices.Equal(lifecycle.DecideRerequest(pr, &a, s.now, s.pol), lifecycle.DecideRerequest(pr, &b, s.now, s.pol)) ||
+		lifecycle.DecideEscalation(pr, &a, s.now, s.pol) != lifecycle.DecideEscalation(pr, &b, s.now, s.pol)
 }
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
@@ -517,7 +520,7 @@ func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
 	case d.Action == lifecycle.NeedDetail:
 		*unsure = append(*unsure, planned{pr: p.pr, d: d})
 		return s.costOfDetail(p.pr)
-	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any() || len(p.rerequest) > 0:
+	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any() || len(p.rerequest) > 0 || p.escalate == lifecycle.EscalatePost:
 		*plan = append(*plan, p) // decided, on the listing's facts or the page's history
 	}
 	return s.x.costOfDecision(d.Action)
