@@ -57,7 +57,9 @@ func EscalationTo(pr PR, p Policy) []string {
 
 // DecideEscalation applies the review escalation: once the review nudge of
 // this reviewers' turn has gone unanswered for DaysBeforeEscalation days
-// (the turn has not passed since), one escalation per turn. It never
+// (the turn has not passed since), one escalation per turn; when every
+// reviewer the PR waits on is away (away-reviewers), at once, on the day
+// the nudge, withheld, would have come. It never
 // writes in a quiet period; exempt and filtered-out PRs, and a PR closed
 // since it was listed, are left alone, as by Decide. The nudge's own turn
 // read is what it needs: a PR whose turn is unknown is not escalated.
@@ -69,11 +71,16 @@ func DecideEscalation(pr PR, act *Activity, now time.Time, p Policy) EscalateAct
 		return EscalateNone
 	}
 	t := act.Turn
-	if !t.NudgedInTurn() || t.EscalatedInTurn() {
-		return EscalateNone
-	}
 	due := p.EscalationDate(t.NudgedAt)
-	if due.IsZero() || now.Before(due) || p.Quiet.Paused(now) {
+	if !t.NudgedInTurn() {
+		// No nudge: only one withheld because every reviewer the PR waits
+		// on is away, and then at once, when the nudge falls due.
+		due = time.Time{}
+		if t.Whose == TurnReviewers && allAway(pr, act, p) {
+			due = p.NudgeDate(t.Since)
+		}
+	}
+	if t.EscalatedInTurn() || due.IsZero() || now.Before(due) || p.Quiet.Paused(now) {
 		return EscalateNone
 	}
 	if len(EscalationTo(pr, p)) == 0 {

@@ -414,7 +414,8 @@ const (
 
 // DecideNudge applies the review nudge: after DaysBeforeReviewNudge days
 // on the reviewers' turn, one nudge per turn, its label on while that turn
-// lasts. Exempt and filtered-out PRs are left alone, as by Decide.
+// lasts; none while every reviewer the PR waits on is away, nor after the
+// turn's escalation (DecideEscalation), which comes in its place. Exempt and filtered-out PRs are left alone, as by Decide.
 func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	labelled := p.NudgeLabel != "" && pr.HasLabel(p.NudgeLabel)
 	if p.DaysBeforeReviewNudge < 0 && !labelled {
@@ -436,7 +437,7 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	onReviewers := t.Whose == TurnReviewers
 	nudged := t.NudgedInTurn()
 	switch {
-	case onReviewers && !nudged && p.nudgeDue(t.Since, now):
+	case onReviewers && !nudged && !t.EscalatedInTurn() && p.nudgeDue(t.Since, now) && !allAway(pr, act, p):
 		return NudgePost
 	case nudged && p.NudgeLabel != "" && !labelled && !p.Quiet.Paused(now):
 		return NudgeLabel

@@ -105,6 +105,9 @@ type Policy struct {
 	// logins or org/team (see DecideEscalation).
 	DaysBeforeEscalation int
 	EscalationReviewers  []string
+	// AwayReviewers are reviewers who are away (away-reviewers): never
+	// nudged; a PR that waits on them alone is escalated at once.
+	AwayReviewers []string
 
 	BotAccounts      []string // bot-accounts: bots whatever GitHub says (see Options.Bots)
 	Reviewers        []string // reviewers: logins counted as maintainers (see Options.Reviewers)

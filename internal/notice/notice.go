@@ -172,6 +172,19 @@ func mentions(logins []string) string {
 	return strings.Join(out, ", ")
 }
 
+// AwayNote is the sentence a nudge or an escalation ends with when some
+// reviewers the PR waits on are away (away-reviewers): why they are not
+// asked. They are named without a mention; "" when nobody is away.
+func AwayNote(away []string) string {
+	switch len(away) {
+	case 0:
+		return ""
+	case 1:
+		return "\n\nNot asked: " + away[0] + ", who is away."
+	}
+	return "\n\nNot asked: " + strings.Join(away[:len(away)-1], ", ") + " and " + away[len(away)-1] + ", who are away."
+}
+
 // Hidden markers. A stale marker carries when the label was added, so a later
 // run can time the close from the repository's comment listing alone.
 const (

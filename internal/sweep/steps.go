@@ -488,7 +488,7 @@ func (w *writer) nudgeSteps(o *op) []step {
 		return []step{w.addLabels(n, []string{label})}
 	}
 	steps := []step{w.comment(n, func() string {
-		return notice.Body(strings.TrimSpace(notice.Render(w.cfg.NudgeMessage, w.vars(*o))), notice.NudgeMarker())
+		return notice.Body(strings.TrimSpace(notice.Render(w.cfg.NudgeMessage, w.vars(*o)))+notice.AwayNote(w.away(o)), notice.NudgeMarker())
 	})}
 	if label != "" && !o.pr.HasLabel(label) {
 		steps = append(steps, w.addLabels(n, []string{label}))
@@ -548,7 +548,7 @@ func (w *writer) escalateSteps(o *op) []step {
 	return []step{request, w.comment(n, func() string {
 		v := w.vars(*o)
 		v.Reviewers = o.reviewers
-		return notice.Body(strings.TrimSpace(notice.Render(notice.DefaultEscalation, v)), notice.EscalateMarker())
+		return notice.Body(strings.TrimSpace(notice.Render(notice.DefaultEscalation, v))+notice.AwayNote(w.away(o)), notice.EscalateMarker())
 	})}
 }
 
@@ -700,6 +700,15 @@ func (w *writer) editIssue(o *op, body string, close bool) step {
 	return st
 }
 
+// away are the reviewers a PR waits on who are away (away-reviewers).
+func (w *writer) away(o *op) []string {
+	if o.act == nil {
+		return nil
+	}
+	_, away := w.pol.AwayFrom(o.act.WaitsOn(o.pr.Author))
+	return away
+}
+
 // vars are the placeholders' values in the texts posted on a PR.
 func (w *writer) vars(p op) notice.Vars {
 	v := notice.Vars{
@@ -719,7 +728,7 @@ func (w *writer) vars(p op) notice.Vars {
 		v.Author = ""
 	}
 	if p.act != nil {
-		v.Reviewers = p.act.WaitsOn(p.pr.Author)
+		v.Reviewers, _ = w.pol.AwayFrom(p.act.WaitsOn(p.pr.Author))
 		// On the author's turn the clock runs from the author's last
 		// action when that is later than the turn's start: the notice's
 		// numbers say what the rules counted.
