@@ -41,13 +41,13 @@ func (p Policy) EscalationDate(nudgedAt time.Time) time.Time {
 
 // EscalationTo is whom an escalation on pr asks (escalation-reviewers):
 // never its author, a bot or an agent (a mention of an agent can start a
-// paid run of it).
+// paid run of it), nor anyone away (away-reviewers).
 func EscalationTo(pr PR, p Policy) []string {
 	var out []string
 	for _, r := range p.EscalationReviewers {
 		r = strings.TrimSpace(r)
 		if r == "" || strings.EqualFold(r, pr.Author) || IsBotLogin(r) || ContainsFold(p.BotAccounts, r) || ContainsFold(Agents, r) ||
-			ContainsFold(out, r) {
+			ContainsFold(p.AwayReviewers, r) || ContainsFold(out, r) {
 			continue
 		}
 		out = append(out, r)
