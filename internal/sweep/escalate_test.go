@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -168,4 +169,24 @@ func TestEscalationTwoRunsAtOnce(t *testing.T) {
 			t.Errorf("#%d: %d escalations, %d requests of lead after two runs at once; want one each", n, c, r)
 		}
 	}
+}
+
+// TestEscalationCost: an escalation is two writes (the request, the
+// comment) and the read-back of this run's notices; the turn comes with
+// the open listing's pages.
+func TestEscalationCost(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	const quiet = 150
+	for range quiet {
+		w.openPR(3, alice)
+	}
+	w.nudgedPR(8)
+	res := w.run(escalateInputs)
+	pages := (quiet + 1 + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
+	if res.Writes != 2 || res.Queries != pages+1 || res.Points != pages+1 {
+		t.Errorf("%d writes, %d queries costing %d points; want 2 writes, %d queries of 1 point: %v",
+			res.Writes, res.Queries, res.Points, pages+1, w.fake.CountBy())
+	}
+	t.Logf("%d open PRs, one escalated: %d requests (%d writes, %d queries, %d points)", quiet+1, res.Requests, res.Writes, res.Queries, res.Points)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -216,4 +217,25 @@ func TestHandBackCounted(t *testing.T) {
 			t.Errorf("dry %v: the dashboard has no %q, or mentions the reviewer:\n%s", dry, cell, d)
 		}
 	}
+}
+
+// TestHandBackCost: the hand-back costs the open listing read to its end
+// (the histories come with its pages) and, per re-request, one GraphQL
+// read of the PR (one point) and the request.
+func TestHandBackCost(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	const quiet = 150
+	for range quiet {
+		w.openPR(30, alice)
+	}
+	w.answeredPR(1)
+	res := w.run(rerequestInputs)
+	pages := (quiet + 1 + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
+	// The open pages, the recently closed page (duplicate read-back), the fresh read.
+	if res.Writes != 1 || res.Queries != pages+2 || res.Points != pages+2 {
+		t.Errorf("%d writes, %d queries costing %d points; want 1 write, %d queries of 1 point: %v",
+			res.Writes, res.Queries, res.Points, pages+2, w.fake.CountBy())
+	}
+	t.Logf("%d open PRs, one answered: %d requests (%d writes, %d queries, %d points)", quiet+1, res.Requests, res.Writes, res.Queries, res.Points)
 }
