@@ -51,6 +51,7 @@ func TestParseDefaults(t *testing.T) {
 			CloseAction:            lifecycle.CloseClosed,
 			StaleClock:             lifecycle.ClockInactivity,
 			DaysBeforeReviewNudge:  -1,
+			DaysBeforeEscalation:   -1,
 		},
 		StaleMessage:     notice.DefaultStale,
 		CloseMessage:     notice.DefaultClose,
@@ -603,6 +604,7 @@ func TestTable(t *testing.T) {
 		activity-from exempt-awaiting-review rate-limit-reserve write-interval run-timeout repository
 		only-draft-pr exempt-pr-authors exempt-approved close-action
 		stale-clock days-before-review-nudge review-nudge-message review-nudge-label review-nudges-per-run dashboard-issue quiet-periods
+		rerequest-reviewers-on-answer days-before-review-escalation escalation-reviewers away-reviewers
 		bot-accounts reviewers author-turn-when-labeled author-turn-label reviewers-turn-label
 		audit-closed-days reopen-wrongly-closed reopen-message
 		agent-accounts days-before-agent-pr-stale days-before-agent-pr-close`)

@@ -112,6 +112,10 @@ const (
 	inputReviewNudgeMessage    = "review-nudge-message"
 	inputReviewNudgeLabel      = "review-nudge-label"
 	inputReviewNudgesPerRun    = "review-nudges-per-run"
+	inputRerequestOnAnswer     = "rerequest-reviewers-on-answer"
+	inputEscalationDays        = "days-before-review-escalation"
+	inputEscalationReviewers   = "escalation-reviewers"
+	inputAwayReviewers         = "away-reviewers"
 	inputAuthorTurnLabel       = "author-turn-label"
 	inputAuthorTurnWhenLabeled = "author-turn-when-labeled"
 	inputReviewersTurnLabel    = "reviewers-turn-label"
@@ -274,16 +278,28 @@ func buildInputs() []Input {
 		{Name: inputReviewersTurnLabel, to: text(func(c *Config) *string { return &c.Policy.ReviewersTurnLabel }), Kind: Text,
 			Description: "Label kept on a pull request while it is its reviewers' turn (e.g. waiting-on-review), as author-turn-label; a person adding it by hand hands the turn to the reviewers, taking it off hands it to the author. Empty (the default): off."},
 		{Name: inputReviewNudgeDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeReviewNudge }), Kind: Days, Default: "-1",
-			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the pending requested reviewers, at most once per turn: " +
+			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the reviewers it waits on, at most once per turn: " +
 				"a whole number, or -1 (the default) to never nudge. Works with either stale-clock; it never marks, labels stale or closes."},
 		{Name: inputReviewNudgeMessage, to: message(func(c *Config) *string { return &c.NudgeMessage }), Kind: Message, Default: notice.DefaultNudge,
-			Description: "Comment of the review nudge; it cannot be empty while the nudge is on. Placeholders: " + placeholders + "; {{reviewers}} mentions the pending requested reviewers, " +
+			Description: "Comment of the review nudge; it cannot be empty while the nudge is on. Placeholders: " + placeholders + "; {{reviewers}} mentions the reviewers it waits on " +
+				"(the pending requested reviewers, and those who asked for changes that the author has since answered), " +
 				"{{days-waiting}} is the days on the reviewers' turn."},
 		{Name: inputReviewNudgeLabel, to: text(func(c *Config) *string { return &c.Policy.NudgeLabel }), Kind: Text,
 			Description: "Label added with the review nudge and removed when the turn passes. Empty: none."},
 		{Name: inputReviewNudgesPerRun, to: count(1, func(c *Config) *int { return &c.NudgesPerRun }), Kind: Count, Default: "20",
 			Description: "Most review nudges one run posts, longest on the reviewers' turn first: a whole number, 1 or more. " +
 				"A backlog's nudges are spread over the next runs instead of landing in the reviewers' inboxes at once."},
+		{Name: inputEscalationDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeEscalation }), Kind: Days, Default: "-1",
+			Description: "Days after a review nudge that nobody answered (the PR still on the reviewers' turn) before one escalation, at most once per turn: " +
+				"a review request of escalation-reviewers with a comment naming them, or, when none is set, a row in the dashboard issue's Escalated section. " +
+				"A whole number, or -1 (the default) to never escalate; it needs days-before-review-nudge."},
+		{Name: inputEscalationReviewers, to: list(func(c *Config) *[]string { return &c.Policy.EscalationReviewers }), Kind: List,
+			Description: "Comma-separated logins and teams (org/team) an escalation asks for a review; never the pull request's author nor a bot. Empty: escalations are listed in the dashboard issue only."},
+		{Name: inputAwayReviewers, to: list(func(c *Config) *[]string { return &c.Policy.AwayReviewers }), Kind: List,
+			Description: "Comma-separated logins of reviewers who are away: a review nudge does not mention them and says so; a pull request that waits on them alone gets no nudge, and, with days-before-review-escalation, is escalated on the day the nudge would have come. Empty: none."},
+		{Name: inputRerequestOnAnswer, to: boolean(func(c *Config) *bool { return &c.Policy.RerequestOnAnswer }), Kind: Bool, Default: "false",
+			Description: "true or false: when true, once the author answers a change request (a push, a comment, a reply), stalepr requests the review of those who asked for changes again, " +
+				"as the author would (a fork's author cannot): once per answer, never when they reviewed again or a review of them was requested or withdrawn since, never of the author or a bot; it un-requests nobody."},
 		{Name: inputQuietPeriods, to: quietPeriods(func(c *Config) *lifecycle.Quiet { return &c.Policy.Quiet }), Kind: List,
 			Description: "Quiet periods: comma-separated UTC date ranges (2026-12-20..2027-01-06, both days included), single dates (2026-12-25) or weekdays (sat, sunday), " +
 				"at most 50, a range at most 366 days. On those days stalepr marks, closes and nudges nothing (un-stales and label clean-ups go on), " +

@@ -31,6 +31,7 @@ func (p *parser) turn(c *Config) {
 		p.fail(inputReviewNudgeLabel, "is %s, the same label as stale-pr-label: a nudged pull request would read as stale; choose another label", quote(l))
 	}
 	p.turnLabels(pol)
+	p.escalation(pol)
 	if pol.DaysBeforeReviewNudge >= 0 && c.NudgeMessage == "" {
 		// The nudge's hidden marker is what keeps it to one per turn.
 		p.fail(inputReviewNudgeMessage, "is empty, but the nudge is a comment; set a message, or days-before-review-nudge to -1")
@@ -63,5 +64,20 @@ func (p *parser) turnLabels(pol *lifecycle.Policy) {
 	}
 	if a := pol.AuthorTurnLabel; a != "" && strings.EqualFold(a, pol.ReviewersTurnLabel) {
 		p.fail(inputReviewersTurnLabel, "is %s, the same label as author-turn-label: one label cannot show both turns", quote(a))
+	}
+}
+
+// escalation checks the escalation's inputs: it counts from the nudge, and
+// asks accounts and teams by name.
+func (p *parser) escalation(pol *lifecycle.Policy) {
+	if pol.DaysBeforeEscalation >= 0 && pol.DaysBeforeReviewNudge < 0 {
+		p.fail(inputEscalationDays, "is %d, but days-before-review-nudge is off: an escalation follows a nudge nobody answered; set both, or this to -1",
+			pol.DaysBeforeEscalation)
+	}
+	for _, r := range pol.EscalationReviewers {
+		org, team, isTeam := strings.Cut(r, "/")
+		if strings.ContainsAny(r, " @*") || isTeam && (org == "" || team == "" || strings.Contains(team, "/")) {
+			p.fail(inputEscalationReviewers, "holds %s: want a login (no @) or a team as org/team", quote(r))
+		}
 	}
 }

@@ -473,6 +473,12 @@ func TestRoutesAreOpenAPITemplates(t *testing.T) {
 		if rt.method == "POST" && rt.tmpl == "/graphql" {
 			continue // GraphQL, not part of the REST description
 		}
+		if rt.tmpl == "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers" {
+			// Not in the subset either: GitHub's "Request reviewers for a
+			// pull request" answers 201 with a pull-request-simple, which
+			// the fake renders as for the pulls listing.
+			continue
+		}
 		if rt.tmpl == "/repos/{owner}/{repo}/collaborators/{username}/permission" {
 			// Not in the subset yet (a verbatim cut of @octokit/openapi that
 			// predates it): its shape is GitHub's

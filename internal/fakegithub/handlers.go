@@ -14,6 +14,7 @@ const (
 	docListIssues   = "https://docs.github.com/rest/issues/issues#list-repository-issues"
 	docUpdateIssue  = "https://docs.github.com/rest/issues/issues#update-an-issue"
 	docUpdatePull   = "https://docs.github.com/rest/pulls/pulls#update-a-pull-request"
+	docReviewers    = "https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request"
 	docComment      = "https://docs.github.com/rest/issues/comments#create-an-issue-comment"
 	docListComments = "https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository"
 	docAddLabels    = "https://docs.github.com/rest/issues/labels#add-labels-to-an-issue"
@@ -760,4 +761,50 @@ func (s *Server) deleteRef(c *call) reply {
 	}
 	s.version++
 	return reply{status: http.StatusNoContent}
+}
+
+// requestReviewers requests reviews of users (reviewers) and teams
+// (team_reviewers) as the token's account, adding to those requested: a
+// review_requested event for each one not requested yet (an account
+// requested already gets none, as on GitHub), and 201 with the pull
+// request. GitHub refuses (422) a request of the PR's author and one of
+// nobody.
+func (s *Server) requestReviewers(c *call) reply {
+	rec, found := s.pullRec(c)
+	if !found {
+		return notFound()
+	}
+	var in struct {
+		Reviewers     []string `json:"reviewers"`
+		TeamReviewers []string `json:"team_reviewers"`
+	}
+	if json.Unmarshal(c.body, &in) != nil {
+		return badJSON(docReviewers)
+	}
+	if len(in.Reviewers)+len(in.TeamReviewers) == 0 {
+		return invalid(docReviewers, fieldError{Resource: "PullRequest", Field: "reviewers", Code: "missing_field"})
+	}
+	for _, r := range in.Reviewers {
+		if strings.EqualFold(r, rec.User.Login) {
+			return reply{status: http.StatusUnprocessableEntity, body: errorBody{
+				Message: "Review cannot be requested from pull request author.", DocumentationURL: docReviewers, Status: "422"}}
+		}
+	}
+	before := len(rec.events)
+	for _, r := range in.Reviewers {
+		if !slices.ContainsFunc(rec.RequestedReviewers, func(x string) bool { return strings.EqualFold(x, r) }) {
+			rec.RequestedReviewers = append(rec.RequestedReviewers, r)
+			s.addEventLocked(rec, Event{Type: EventReviewRequested, Actor: s.identity, At: c.now, Reviewer: r})
+		}
+	}
+	for _, t := range in.TeamReviewers {
+		if !slices.Contains(rec.RequestedTeams, t) {
+			rec.RequestedTeams = append(rec.RequestedTeams, t)
+			s.addEventLocked(rec, Event{Type: EventReviewRequested, Actor: s.identity, At: c.now, Team: t})
+		}
+	}
+	if len(rec.events) != before {
+		rec.UpdatedAt = c.now
+	}
+	return reply{status: http.StatusCreated, body: s.pullSimple(c, rec)}
 }

@@ -595,7 +595,11 @@ func (s *Server) Review(n int, u User, at time.Time, state, body string) Event {
 	if state == "" {
 		state = "COMMENTED"
 	}
-	return s.addEventLocked(s.mustGet(n), Event{Type: EventReviewed, Actor: u, At: at, ReviewState: strings.ToUpper(state), Body: body})
+	rec := s.mustGet(n)
+	// A review fulfils the request of its reviewer: GitHub lists them as
+	// requested no more (the timeline keeps the request).
+	rec.RequestedReviewers = slices.DeleteFunc(rec.RequestedReviewers, func(x string) bool { return strings.EqualFold(x, u.Login) })
+	return s.addEventLocked(rec, Event{Type: EventReviewed, Actor: u, At: at, ReviewState: strings.ToUpper(state), Body: body})
 }
 
 // Push records a commit on the head branch (a "committed" event: git

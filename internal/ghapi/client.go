@@ -445,6 +445,27 @@ func (c *Client) Close(ctx context.Context, number int, labels []string) error {
 	return nil
 }
 
+// RequestReviewers requests the review of logins on a pull request (a
+// team as org/team: GitHub takes its slug, in the repository's organisation), adding to the reviewers requested already: it un-requests
+// nobody. GitHub answers 422 for an account that cannot review (not a
+// collaborator, the author).
+//
+// GitHub API docs: https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request
+func (c *Client) RequestReviewers(ctx context.Context, number int, logins []string) error {
+	var req github.ReviewersRequest
+	for _, l := range logins {
+		if _, slug, team := strings.Cut(l, "/"); team {
+			req.TeamReviewers = append(req.TeamReviewers, slug)
+		} else {
+			req.Reviewers = append(req.Reviewers, l)
+		}
+	}
+	if _, _, err := c.gh.PullRequests.RequestReviewers(ctx, c.owner, c.repo, number, req); err != nil {
+		return c.fail(opWrite, err, "request the review of %s on #%d", strings.Join(logins, ", "), number)
+	}
+	return nil
+}
+
 // Reopen reopens a closed pull request. GitHub refuses (422) one that was
 // merged or whose head branch is gone.
 //

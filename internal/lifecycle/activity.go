@@ -160,10 +160,13 @@ type Activity struct {
 	LastPersonLogin       string
 	ReopenedAt            time.Time // the last reopening, by anyone
 	PendingReviewers      []string  // review requested and not yet given
-	AwaitingReview        bool      // the author acted last and waits for a requested review
-	Approved              bool      // an approval still stands (see Approved)
-	ClosedBySelf          bool      // the last close was stalepr's, after its own closing comment
-	ClosedByBot           bool      // the last close was a bot's (stalepr's included)
+	// Answered are the reviewers whose change request the author answered
+	// since, with no review request of them after it (see handBackFold).
+	Answered       []Answered
+	AwaitingReview bool // the author acted last and waits for a requested review
+	Approved       bool // an approval still stands (see Approved)
+	ClosedBySelf   bool // the last close was stalepr's, after its own closing comment
+	ClosedByBot    bool // the last close was a bot's (stalepr's included)
 	// ClosedNow: the history ends with a close, no reopening after it. The
 	// rules read open PRs, so the PR was closed after it was listed (by a
 	// concurrent run, by a person): it is left alone.
@@ -256,17 +259,19 @@ type folds struct {
 	reviews     reviewFold
 	close       closeFold
 	turn        turnFold
+	handBack    handBackFold
 }
 
 func newFolds(pr PR, sorted []Event, staleLabel string, w who, o Options) *folds {
 	return &folds{
-		w:       w,
-		pr:      pr,
-		mark:    markFold{w: w, staleLabel: staleLabel, botComments: map[string]time.Time{}},
-		person:  personFold{w: w, staleLabel: staleLabel},
-		reviews: reviewFold{w: w},
-		close:   closeFold{w: w},
-		turn:    newTurnFold(pr, sorted, w, o),
+		w:        w,
+		pr:       pr,
+		mark:     markFold{w: w, staleLabel: staleLabel, botComments: map[string]time.Time{}},
+		person:   personFold{w: w, staleLabel: staleLabel},
+		reviews:  reviewFold{w: w},
+		close:    closeFold{w: w},
+		turn:     newTurnFold(pr, sorted, w, o),
+		handBack: newHandBackFold(w),
 	}
 }
 
@@ -283,6 +288,7 @@ func (f *folds) add(e Event) {
 	f.mark.add(e)
 	f.reviews.add(e)
 	f.turn.add(e, f.reviews.pending)
+	f.handBack.add(e)
 }
 
 func (f *folds) activity() Activity {
@@ -302,6 +308,7 @@ func (f *folds) activity() Activity {
 		LastPersonLogin:  f.person.login,
 		ReopenedAt:       f.close.reopenedAt,
 		PendingReviewers: pending,
+		Answered:         f.handBack.answered(pending),
 		AwaitingReview:   len(pending) > 0 && author != "" && (strings.EqualFold(f.person.login, author) || f.w.isHuman(f.person.login)),
 		HumanOfRecord:    f.w.human,
 		Approved:         approved,
@@ -371,7 +378,7 @@ func (m *markFold) comment(e Event) {
 		m.at = Later(m.at, e.MarkedAt)
 	case CloseNotice:
 		m.closeNoticeAt = e.At
-	case NudgeNotice:
+	case NudgeNotice, EscalateNotice:
 		// Ours, and no notice of a mark: never a bot's own notice next to
 		// its label.
 	default:

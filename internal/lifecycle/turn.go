@@ -48,6 +48,8 @@ type Turn struct {
 	Conflict bool
 	// NudgedAt is our latest review nudge; zero when none.
 	NudgedAt time.Time
+	// EscalatedAt is our latest review escalation; zero when none.
+	EscalatedAt time.Time
 	// Unwanted are the turn labels a person took off during this turn:
 	// stalepr never puts them back while it lasts.
 	Unwanted []string
@@ -151,6 +153,8 @@ func (f *turnFold) add(e Event, pending []string) {
 	switch {
 	case e.Kind == Commented && e.Notice == NudgeNotice: // ours: trusted markers only
 		f.t.NudgedAt = e.At
+	case e.Kind == Commented && e.Notice == EscalateNotice:
+		f.t.EscalatedAt = e.At
 	case e.Kind == Labeled && ContainsFold(f.labels, e.Label):
 		f.labelAt = e.At
 	case e.Kind == ReadyForReview: // by anyone: the reviewers' turn begins
@@ -485,8 +489,10 @@ const (
 
 // DecideNudge applies the review nudge: after DaysBeforeReviewNudge days
 // on the reviewers' turn, one nudge per turn, its label on while that turn
-// lasts. Exempt and filtered-out PRs are left alone, as by Decide (under
-// the policy For the PR).
+// lasts; none while every reviewer the PR waits on is away, nor after the
+// turn's escalation (DecideEscalation), which comes in its place. Exempt
+// and filtered-out PRs are left alone, as by Decide (under the policy For
+// the PR).
 func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	p = p.For(pr)
 	labelled := p.NudgeLabel != "" && pr.HasLabel(p.NudgeLabel)
@@ -509,7 +515,7 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	onReviewers := t.Whose == TurnReviewers
 	nudged := t.NudgedInTurn()
 	switch {
-	case onReviewers && !nudged && p.nudgeDue(t.Since, now):
+	case onReviewers && !nudged && !t.EscalatedInTurn() && p.nudgeDue(t.Since, now) && !allAway(pr, act, p):
 		return NudgePost
 	case nudged && p.NudgeLabel != "" && !labelled && !p.Quiet.Paused(now):
 		return NudgeLabel

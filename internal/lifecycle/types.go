@@ -102,6 +102,18 @@ type Policy struct {
 	StaleClock            StaleClock // "" means ClockInactivity
 	DaysBeforeReviewNudge int        // -1: never nudge
 	NudgeLabel            string     // added with the nudge, removed when the turn passes; "" none
+	// RerequestOnAnswer: request again the review of those whose change
+	// request the author answered (rerequest-reviewers-on-answer; see
+	// DecideRerequest).
+	RerequestOnAnswer bool
+	// DaysBeforeEscalation: days after an unanswered review nudge before
+	// the escalation (-1: never); EscalationReviewers are whom it asks,
+	// logins or org/team (see DecideEscalation).
+	DaysBeforeEscalation int
+	EscalationReviewers  []string
+	// AwayReviewers are reviewers who are away (away-reviewers): never
+	// nudged; a PR that waits on them alone is escalated at once.
+	AwayReviewers []string
 
 	BotAccounts []string // bot-accounts: bots whatever GitHub says (see Options.Bots)
 	// AgentAccounts are coding agents' logins besides Agents

@@ -32,6 +32,11 @@ const (
 		"A review, or a comment saying what it needs, hands it back to its author."
 )
 
+// DefaultEscalation is the comment of a review escalation: the reviewers'
+// nudge went unanswered, and {{reviewers}} are the escalation reviewers.
+const DefaultEscalation = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review, " +
+	"and the reminder to its reviewers went unanswered: could you review it, or find someone who can?"
+
 // DefaultReopen is the comment on a pull request the closure audit
 // reopens: a stale bot closed it while it waited on the reviewers or the
 // maintainers, not on its author. {{days-waiting}} is the days on that turn
@@ -167,6 +172,19 @@ func mentions(logins []string) string {
 	return strings.Join(out, ", ")
 }
 
+// AwayNote is the sentence a nudge or an escalation ends with when some
+// reviewers the PR waits on are away (away-reviewers): why they are not
+// asked. They are named without a mention; "" when nobody is away.
+func AwayNote(away []string) string {
+	switch len(away) {
+	case 0:
+		return ""
+	case 1:
+		return "\n\nNot asked: " + away[0] + ", who is away."
+	}
+	return "\n\nNot asked: " + strings.Join(away[:len(away)-1], ", ") + " and " + away[len(away)-1] + ", who are away."
+}
+
 // Hidden markers. A stale marker carries when the label was added, so a later
 // run can time the close from the repository's comment listing alone.
 const (
@@ -175,6 +193,7 @@ const (
 	closeKind    = "close"
 	nudgeKind    = "nudge"
 	reopenKind   = "reopened"
+	escalateKind = "escalated"
 )
 
 // StaleMarker returns the hidden line appended to a stale notice. head is
@@ -196,11 +215,15 @@ func CloseMarker() string { return markerPrefix + closeKind + " -->" }
 // turn's own start is in the timeline, so the nudge needs only its kind.
 func NudgeMarker() string { return markerPrefix + nudgeKind + " -->" }
 
+// EscalateMarker returns the hidden line appended to a review escalation:
+// once per reviewers' turn, as the nudge.
+func EscalateMarker() string { return markerPrefix + escalateKind + " -->" }
+
 // ReopenMarker returns the hidden line appended to the comment of a
 // reopening by the closure audit: once per PR.
 func ReopenMarker() string { return markerPrefix + reopenKind + " -->" }
 
-var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
+var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened|escalated)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
 
 // Parse finds our marker in a comment body.
 func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string) {
@@ -215,6 +238,8 @@ func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string)
 		return lifecycle.NudgeNotice, time.Time{}, ""
 	case reopenKind:
 		return lifecycle.ReopenNotice, time.Time{}, ""
+	case escalateKind:
+		return lifecycle.EscalateNotice, time.Time{}, ""
 	}
 	t, _ := time.Parse(time.RFC3339, m[2])
 	return lifecycle.StaleNotice, t, m[3]

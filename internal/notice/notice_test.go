@@ -217,6 +217,7 @@ func TestMarkers(t *testing.T) {
 		{name: "close marker round-trips", body: notice.CloseMarker(), kind: lifecycle.CloseNotice},
 		{name: "nudge marker round-trips", body: notice.Body(notice.Render(notice.DefaultNudge, vars()), notice.NudgeMarker()), kind: lifecycle.NudgeNotice},
 		{name: "reopen marker round-trips", body: notice.Body(notice.Render(notice.DefaultReopen, vars()), notice.ReopenMarker()), kind: lifecycle.ReopenNotice},
+		{name: "escalation marker round-trips", body: notice.Body(notice.Render(notice.DefaultEscalation, vars()), notice.EscalateMarker()), kind: lifecycle.EscalateNotice},
 		{
 			name:     "stale marker embedded in a rendered notice",
 			body:     notice.Body(notice.Render(notice.DefaultStale, vars())+"\n\n", notice.StaleMarker(markedAt, "")),

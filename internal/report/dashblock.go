@@ -115,9 +115,10 @@ func writeDashGroups(b *strings.Builder, groups []dashGroup) {
 	}
 }
 
-// dashTail is what ends the dashboard whatever the clock: how far marks
-// are known, and the histogram.
+// dashTail is what ends the dashboard whatever the clock: the escalated
+// PRs, how far marks are known, and the histogram.
 func dashTail(b *strings.Builder, r sweep.Result) {
+	writeDashGroups(b, []dashGroup{escalatedGroup(r)})
 	if marksCutShort(r) {
 		fmt.Fprintf(b, "Marks are known up to %s: later ones show in later runs.\n\n", mdDay(r.MarksKnownUntil))
 	}
@@ -219,4 +220,29 @@ func dashboardNote(r sweep.Result, link func(sweep.Item) string, text func(strin
 		parts = append(parts, part)
 	}
 	return "Dashboard issue: " + strings.Join(parts, "; ") + ".\n\n"
+}
+
+// escalatedGroup is the dashboard's Escalated section: the PRs on the
+// reviewers' turn whose nudge went unanswered days-before-review-escalation
+// days, escalated to escalation-reviewers in this turn (by this run or an
+// earlier one), or due with nobody to ask, which this section is the
+// escalation of. Names are never mentioned: the dashboard is an issue.
+func escalatedGroup(r sweep.Result) dashGroup {
+	var items []sweep.QueueItem
+	for _, it := range r.Queue {
+		if it.Escalate || !it.EscalatedAt.IsZero() {
+			items = append(items, it)
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].TurnSince.Before(items[j].TurnSince) })
+	return dashGroup{title: "Escalated", items: items, cap: dashTurnCap,
+		intro:   "Their review nudge went unanswered for `days-before-review-escalation` days, longest waiting first.",
+		headers: []string{"PR", "Title", "Waiting for", "Escalation"},
+		row: func(it sweep.QueueItem) []string {
+			cell := "asked " + mdDay(it.EscalatedAt)
+			if it.EscalatedAt.IsZero() {
+				cell = "due " + mdDay(it.EscalationDue) + ": nobody to ask (`escalation-reviewers` is empty)"
+			}
+			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), plural(daysIn(it.TurnSince, r.Now), "day"), cell}
+		}}
 }

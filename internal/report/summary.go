@@ -597,7 +597,7 @@ func actedRows(r sweep.Result) []actedRow {
 	// Every write a PR gets is listed: the rules' first, then the turn's
 	// (nudges, turn labels) and the copies of notices deleted.
 	for _, outs := range [][]sweep.Outcome{{sweep.Marked, sweep.Notified}, {sweep.Unstaled}, {sweep.Closed},
-		{sweep.Nudged}, {sweep.TurnLabeled, sweep.NudgeLabeled}, {sweep.DuplicateDeleted}} {
+		{sweep.Rerequested}, {sweep.Nudged}, {sweep.Escalated}, {sweep.TurnLabeled, sweep.NudgeLabeled}, {sweep.DuplicateDeleted}} {
 		for _, it := range r.With(outs...) {
 			rows = append(rows, actedRow{it})
 		}

@@ -89,6 +89,16 @@ func nudgeCell(it sweep.QueueItem, dry, dated, paced bool) string {
 	return "—"
 }
 
+// askedBackCell adds to a nudge cell the reviewers whose review this run
+// requested again, named without a mention: the dashboard is an issue, and
+// a mention there would notify them a second time.
+func askedBackCell(it sweep.QueueItem, dry bool) string {
+	if len(it.Rerequested) == 0 {
+		return ""
+	}
+	return "; " + outcomes[sweep.Rerequested].words.in(dry) + " (" + md(strings.Join(it.Rerequested, ", "), maxTitleRunes) + ")"
+}
+
 // nextCell is the next step of a PR on its author's turn: its close when
 // stale, its mark, or "—".
 func nextCell(it sweep.QueueItem) string {
@@ -158,7 +168,9 @@ func turnTable(w lifecycle.Whose, now time.Time, dry, dated, paced bool) ([]stri
 	}
 	switch w {
 	case lifecycle.TurnReviewers:
-		return append(headers, "Nudge"), func(it sweep.QueueItem) []string { return append(base(it), nudgeCell(it, dry, dated, paced)) }
+		return append(headers, "Nudge"), func(it sweep.QueueItem) []string {
+			return append(base(it), nudgeCell(it, dry, dated, paced)+askedBackCell(it, dry))
+		}
 	case lifecycle.TurnAuthor:
 		return append(headers, "Next"), func(it sweep.QueueItem) []string { return append(base(it), nextCell(it)) }
 	}

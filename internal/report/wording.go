@@ -28,18 +28,20 @@ func (w words) title(dry bool) string { return capitalise(w.in(dry)) }
 // log, the job summary and the terminal's text summary all take their words
 // from outcomes below, so a dry run reads the same everywhere.
 var (
-	wordMarked   = words{"marked stale", "would mark stale"}
-	wordNotified = words{"stale notice posted", "would post stale notice"}
-	wordUnstaled = words{"un-staled", "would un-stale"}
-	wordClosed   = words{"closed", "would close"}
-	wordCleaned  = words{"labels cleaned", "labels to clean"}
-	wordStale    = words{"still stale", "still stale"}
-	wordSkipped  = words{"skipped", "skipped"}
-	wordFailed   = words{"failed", "failed"}
-	wordNudged   = words{"reviewers nudged", "would nudge reviewers"}
-	wordReopened = words{"reopened", "would reopen"}
-	wordLabeled  = words{"turn labels updated", "turn labels to update"}
-	wordDeduped  = words{"duplicate notices deleted", "duplicate notices to delete"}
+	wordMarked    = words{"marked stale", "would mark stale"}
+	wordNotified  = words{"stale notice posted", "would post stale notice"}
+	wordUnstaled  = words{"un-staled", "would un-stale"}
+	wordClosed    = words{"closed", "would close"}
+	wordCleaned   = words{"labels cleaned", "labels to clean"}
+	wordStale     = words{"still stale", "still stale"}
+	wordSkipped   = words{"skipped", "skipped"}
+	wordFailed    = words{"failed", "failed"}
+	wordNudged    = words{"reviewers nudged", "would nudge reviewers"}
+	wordAskedBack = words{"reviews requested again", "would request reviews again"}
+	wordEscalated = words{"reviews escalated", "would escalate reviews"}
+	wordReopened  = words{"reopened", "would reopen"}
+	wordLabeled   = words{"turn labels updated", "turn labels to update"}
+	wordDeduped   = words{"duplicate notices deleted", "duplicate notices to delete"}
 
 	// Headings over the PRs of a run.
 	wordActedOn      = words{"acted on", "would act on"}
@@ -72,6 +74,8 @@ var outcomes = map[sweep.Outcome]outcomeRow{
 	sweep.BranchFinished:    {words{"branch deletion finished", "would finish branch deletion"}, &wordCleaned, "", "to clean up"},
 	sweep.CloseLabelCleaned: {words{"close-pr-label removed", "would remove close-pr-label"}, &wordCleaned, "", "to clean up"},
 	sweep.Nudged:            {wordNudged, &wordNudged, "", "to nudge"},
+	sweep.Escalated:         {words{"review escalated", "would escalate the review"}, &wordEscalated, "", "to escalate"},
+	sweep.Rerequested:       {words{"review requested again", "would request the review again"}, &wordAskedBack, "", "to request reviews again"},
 	sweep.Reopened:          {wordReopened, &wordReopened, "", "to reopen"},
 	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, &wordLabeled, "", "to relabel"},
 	sweep.TurnLabeled:       {words{"turn labels updated", "would update the turn labels"}, &wordLabeled, "", "to relabel"},
@@ -92,8 +96,8 @@ func wordsOf(o sweep.Outcome) words { return outcomes[o].words }
 // them. An entry in occasional shows only when it counts something: most
 // runs nudge nobody.
 var (
-	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordNudged, &wordLabeled, &wordReopened, &wordDeduped}
-	occasional = map[*words]bool{&wordNudged: true, &wordLabeled: true, &wordReopened: true, &wordDeduped: true}
+	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordAskedBack, &wordNudged, &wordEscalated, &wordLabeled, &wordReopened, &wordDeduped}
+	occasional = map[*words]bool{&wordAskedBack: true, &wordEscalated: true, &wordNudged: true, &wordLabeled: true, &wordReopened: true, &wordDeduped: true}
 )
 
 // tallyRow is one entry of the counts and how many PRs it counts.

@@ -22,17 +22,17 @@ import (
 // again with the answers.
 func (s *sweeper) summarize(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event) (lifecycle.Activity, error) {
 	o := s.pol.Options(s.id.logins())
-	o.Access = s.access
+	o.Access = s.who.known
 	act := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
-	if len(act.Unsure) == 0 || s.accessRefused || !s.accessMatters(pr, events, o, act) {
+	if len(act.Unsure) == 0 || s.who.refused || !s.accessMatters(pr, events, o, act) {
 		return act, nil
 	}
 	for _, login := range act.Unsure {
-		if err := s.learnAccess(ctx, login); err != nil {
+		if err := s.who.learn(ctx, login); err != nil {
 			return lifecycle.Activity{}, err
 		}
 	}
-	o.Access = s.access
+	o.Access = s.who.known
 	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
 }
 
@@ -50,7 +50,21 @@ func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lif
 	return s.differ(pr, w, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, none)) || s.differ(pr, w, act)
 }
 
-// learnAccess learns an account's write access, once per run: from the
+// access is who may push, as the run learns it: at most once per account,
+// and only for the accounts whose answer changes what the run does.
+type access struct {
+	gh  GitHub
+	log Logger
+	res *Result
+
+	known       map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login
+	refused     bool                        // GitHub refused a permission read: author_association decides for the rest of the run
+	failed      map[string]error            // accounts whose permission read failed this run (not refused), by lower-case login
+	collabAsked bool                        // the collaborator listing was read this run
+	collabErr   error                       // and why it answered nothing: GitHub's refusal or a failure
+}
+
+// learn learns an account's write access, once per run: from the
 // collaborator listing, read once at the first need, which answers for
 // every account (one not in it may not push); from the account's own
 // permission read when GitHub refuses this token the listing, or the
@@ -60,19 +74,19 @@ func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lif
 // failure (a 502, an answer that does not decode, a timeout), of the
 // listing or of the read, is a failed read: the PRs that need the answer
 // are left untouched, and it is not asked again this run.
-func (s *sweeper) learnAccess(ctx context.Context, login string) error {
+func (ac *access) learn(ctx context.Context, login string) error {
 	key := strings.ToLower(login)
-	if err, failed := s.accessFailed[key]; failed {
+	if err, failed := ac.failed[key]; failed {
 		return err
 	}
-	if a, asked := s.access[key]; asked && (a != lifecycle.AccessUnknown || s.accessRefused) {
+	if a, asked := ac.known[key]; asked && (a != lifecycle.AccessUnknown || ac.refused) {
 		return nil
 	}
-	switch err := s.listCollaborators(ctx); {
+	switch err := ac.listCollaborators(ctx); {
 	case err == nil:
-		a, listed := s.access[key]
+		a, listed := ac.known[key]
 		if !listed {
-			s.access[key] = lifecycle.AccessNone // not a collaborator
+			ac.known[key] = lifecycle.AccessNone // not a collaborator
 			return nil
 		}
 		if a != lifecycle.AccessUnknown {
@@ -82,22 +96,22 @@ func (s *sweeper) learnAccess(ctx context.Context, login string) error {
 	case !errors.Is(err, api.ErrPermissionRefused):
 		return err
 	}
-	a, err := s.gh.Permission(ctx, login)
-	s.res.PermissionReads++
+	a, err := ac.gh.Permission(ctx, login)
+	ac.res.PermissionReads++
 	switch {
 	case api.IsStop(err):
 		return err
 	case errors.Is(err, api.ErrPermissionRefused):
-		s.log.Printf("GitHub refuses to tell this token the repository permission of %s, so author_association says who is a maintainer for the rest of this run: %s", login, err)
-		s.accessRefused, a = true, lifecycle.AccessUnknown
+		ac.log.Printf("GitHub refuses to tell this token the repository permission of %s, so author_association says who is a maintainer for the rest of this run: %s", login, err)
+		ac.refused, a = true, lifecycle.AccessUnknown
 	case err != nil:
-		if s.accessFailed == nil {
-			s.accessFailed = map[string]error{}
+		if ac.failed == nil {
+			ac.failed = map[string]error{}
 		}
-		s.accessFailed[key] = err
+		ac.failed[key] = err
 		return err
 	}
-	s.access[key] = a
+	ac.known[key] = a
 	return nil
 }
 
@@ -105,27 +119,27 @@ func (s *sweeper) learnAccess(ctx context.Context, login string) error {
 // (Result.CollaboratorPages says what it cost). GitHub's refusal is logged
 // once and returned, as is a failure, on every later call: neither is
 // asked again this run.
-func (s *sweeper) listCollaborators(ctx context.Context) error {
-	if s.access == nil {
-		s.access = map[string]lifecycle.Access{}
+func (ac *access) listCollaborators(ctx context.Context) error {
+	if ac.known == nil {
+		ac.known = map[string]lifecycle.Access{}
 	}
-	if s.collabAsked {
-		return s.collabErr
+	if ac.collabAsked {
+		return ac.collabErr
 	}
-	before := s.gh.Usage()
-	listed, err := s.gh.Collaborators(ctx)
+	before := ac.gh.Usage()
+	listed, err := ac.gh.Collaborators(ctx)
 	if api.IsStop(err) {
 		return err // the run stops; a later run asks
 	}
-	s.collabAsked, s.collabErr = true, err
-	s.res.CollaboratorPages = s.gh.Usage().Requests - before.Requests
+	ac.collabAsked, ac.collabErr = true, err
+	ac.res.CollaboratorPages = ac.gh.Usage().Requests - before.Requests
 	switch {
 	case errors.Is(err, api.ErrPermissionRefused):
-		s.log.Printf("GitHub refuses this token the repository's collaborator listing, so each account's permission is read as needed: %s", err)
+		ac.log.Printf("GitHub refuses this token the repository's collaborator listing, so each account's permission is read as needed: %s", err)
 	case err == nil:
 		for login, a := range listed {
-			if _, known := s.access[login]; !known {
-				s.access[login] = a
+			if _, known := ac.known[login]; !known {
+				ac.known[login] = a
 			}
 		}
 	}

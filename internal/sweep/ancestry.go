@@ -23,7 +23,7 @@ import (
 // never closed; a stop stops the run.
 func (s *sweeper) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event, act lifecycle.Activity) (lifecycle.Activity, error) {
 	o := s.pol.Options(s.id.logins())
-	o.Access = s.access
+	o.Access = s.who.known
 	bots := o
 	bots.AssumeOnlyBots = true
 	if !s.differ(pr, act, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, bots)) {

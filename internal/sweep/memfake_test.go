@@ -319,6 +319,15 @@ func (m *memGitHub) Reopen(_ context.Context, n int) error {
 	return nil
 }
 
+func (m *memGitHub) RequestReviewers(_ context.Context, n int, logins []string) error {
+	m.write("request reviews #%d %s", n, strings.Join(logins, ","))
+	p := m.touch(n)
+	for _, l := range logins {
+		p.timeline = append(p.timeline, lifecycle.Event{Kind: lifecycle.ReviewRequested, At: m.now, Actor: m.self, Bot: true, Reviewer: l})
+	}
+	return nil
+}
+
 func (m *memGitHub) DeleteBranch(_ context.Context, branch string) error {
 	m.write("delete branch %s", branch)
 	delete(m.branches, branch)

@@ -12,9 +12,13 @@ import (
 // ReasonReviewNudge is the reason of a nudge posted.
 const ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
 
+// ReasonRequestedSince is the reason a re-request was left alone: a fresh
+// read found a review, or a request of the reviewers, since the listing.
+const ReasonRequestedSince lifecycle.Reason = "the review was requested again, or given, since the listing"
+
 // needTurn reports whether the policy needs each PR's turn, which only its timeline tells.
 func (s *sweeper) needTurn() bool {
-	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn()
+	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn() || s.pol.RerequestOnAnswer
 }
 
 // turnLabelsOn reports whether author-turn-label or reviewers-turn-label is set.
@@ -65,4 +69,33 @@ func (s *sweeper) nudgeOp(p planned) (op, bool) {
 		return op{out: NudgeLabeled, pr: p.pr, d: d, act: p.act}, true
 	}
 	return op{}, false
+}
+
+// rerequestOp is the hand-back's write for a planned PR, if any: the
+// review of those whose change request the author answered, requested
+// again (rerequest-reviewers-on-answer). A PR this run closes is left as it
+// is.
+func (s *sweeper) rerequestOp(p planned) (op, bool) {
+	if len(p.rerequest) == 0 || p.d.Action == lifecycle.Close || p.act == nil {
+		return op{}, false
+	}
+	d := lifecycle.Decision{Action: lifecycle.Keep, InactiveSince: p.act.Turn.Since,
+		Reason: lifecycle.Reason("the author answered the change request: review requested again of " + strings.Join(p.rerequest, ", "))}
+	return op{out: Rerequested, pr: p.pr, d: d, act: p.act, reviewers: p.rerequest}, true
+}
+
+// ReasonEscalated is the reason of an escalation.
+const ReasonEscalated lifecycle.Reason = "the review nudge went unanswered: escalated"
+
+// escalateOp is the escalation's write for a planned PR, if any: the
+// escalation reviewers asked, once per turn. A PR this run closes is not
+// escalated.
+func (s *sweeper) escalateOp(p planned) (op, bool) {
+	if p.escalate != lifecycle.EscalatePost || p.d.Action == lifecycle.Close || p.act == nil {
+		return op{}, false
+	}
+	to := lifecycle.EscalationTo(p.pr, s.pol)
+	d := lifecycle.Decision{Action: lifecycle.Keep, InactiveSince: p.act.Turn.Since,
+		Reason: lifecycle.Reason(string(ReasonEscalated) + " to " + strings.Join(to, ", "))}
+	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to}, true
 }

@@ -30,8 +30,10 @@ type op struct {
 	act     *lifecycle.Activity  // nil when the listing alone decided
 	comment int64                // DuplicateDeleted
 	labels  lifecycle.TurnLabels // TurnLabeled
-	audit   *lifecycle.Audit     // Reopened: the close the audit replayed
-	issue   *issueOp             // the dashboard's operations: the issue, not a PR (dashboard.go)
+	// reviewers are those whose review Rerequested requests again.
+	reviewers []string
+	audit     *lifecycle.Audit // Reopened: the close the audit replayed
+	issue     *issueOp         // the dashboard's operations: the issue, not a PR (dashboard.go)
 }
 
 // afterStop reports whether o is a bounded write after the run's own work (a
@@ -44,7 +46,13 @@ func (o op) afterStop() bool { return o.out == DuplicateDeleted || o.issue != ni
 func (s *sweeper) plan(decided []planned) []op {
 	var ops []op
 	for _, p := range decided {
+		if o, ok := s.rerequestOp(p); ok {
+			ops = append(ops, o)
+		}
 		if o, ok := s.nudgeOp(p); ok {
+			ops = append(ops, o)
+		}
+		if o, ok := s.escalateOp(p); ok {
 			ops = append(ops, o)
 		}
 		if o, ok := s.turnLabelOp(p); ok {

@@ -91,6 +91,10 @@ func planState() []op {
 		{out: Closed, pr: pr(15, "stale")},
 		{out: Closed, pr: pr(16, "stale"), act: known, d: lifecycle.Decision{CloseNoticePosted: true}},
 		{out: Nudged, pr: pr(17), act: known},
+		// The author answered a change request: a fresh read, the request.
+		{out: Rerequested, pr: pr(25), act: known, reviewers: []string{"maya"}},
+		// The nudge went unanswered: the request, then the comment naming them.
+		{out: Escalated, pr: pr(26), act: known, reviewers: []string{"lead", "octo/core"}},
 		{out: NudgeLabeled, pr: pr(18, "waiting-on-review"), act: known},
 		{out: BranchFinished, pr: pr(19, "stale")},
 		{out: LabelCleaned, pr: pr(20, "stale")},
@@ -112,7 +116,10 @@ func TestPlansGolden(t *testing.T) {
 		"no-messages":         {"stale-pr-message": "", "close-pr-message": ""},
 		"label-sets": {"labels-to-add-when-unstale": "revived", "labels-to-remove-when-stale": "needs-work",
 			"close-pr-label": "closed-stale"},
-		"review-nudge":  {"days-before-review-nudge": "7", "review-nudge-label": "waiting-on-review"},
+		"review-nudge": {"days-before-review-nudge": "7", "review-nudge-label": "waiting-on-review"},
+		"hand-back":    {"days-before-review-nudge": "7", "rerequest-reviewers-on-answer": "true"},
+		"escalation": {"days-before-review-nudge": "7", "days-before-review-escalation": "7",
+			"escalation-reviewers": "lead,octo/core"},
 		"closure-audit": {"audit-closed-days": "30", "reopen-wrongly-closed": "true", "close-pr-label": "closed-stale"},
 		"dashboard":     {"dashboard-issue": "Pull request queue"},
 	} {

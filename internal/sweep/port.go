@@ -72,6 +72,9 @@ type Writer interface {
 	Close(ctx context.Context, number int, labels []string) error
 	DeleteBranch(ctx context.Context, branch string) error
 	ConvertToDraft(ctx context.Context, nodeID string) error
+	// RequestReviewers requests the review of logins (and teams, as
+	// org/team) on a pull request, un-requesting nobody.
+	RequestReviewers(ctx context.Context, number int, logins []string) error
 	// Reopen reopens a closed pull request.
 	Reopen(ctx context.Context, number int) error
 	// CreateIssue opens an issue with its labels in the one request. It is

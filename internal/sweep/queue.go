@@ -58,6 +58,18 @@ type QueueItem struct {
 	Nudged   bool
 	NudgedAt time.Time
 	NudgeDue time.Time
+	// Rerequested are the reviewers whose review this run requested again
+	// (or would have, in a dry run): the author answered their change
+	// request (rerequest-reviewers-on-answer).
+	Rerequested []string
+	// EscalatedAt is this turn's review escalation of the reviewers'
+	// (this run's, or would be in a dry run, or an earlier run's); zero
+	// when none. Escalate: the escalation is due with nobody to ask
+	// (escalation-reviewers empty): the dashboard lists it, since when it
+	// was due (EscalationDue).
+	EscalatedAt   time.Time
+	Escalate      bool
+	EscalationDue time.Time
 }
 
 // book records where each open PR the run listed stands, from the
@@ -160,6 +172,12 @@ func (b *book) turn(it *QueueItem, p planned) {
 		it.NudgedAt = t.NudgedAt // nudged in this turn already, by an earlier run
 	}
 	it.NudgeDue = b.nudgeDue(p.pr, p.act)
+	if t.EscalatedInTurn() {
+		it.EscalatedAt = t.EscalatedAt
+	}
+	if p.escalate == lifecycle.EscalateListed {
+		it.Escalate, it.EscalationDue = true, b.pol.EscalationDate(t.NudgedAt)
+	}
 }
 
 // nudgeDue is when the reviewers of a PR get nudged if its turn does not
@@ -210,6 +228,10 @@ func (b *book) acted(o op) {
 		it.LastActivity = o.d.InactiveSince
 	case Nudged:
 		it.Nudged, it.NudgedAt, it.NudgeDue = true, b.now, time.Time{}
+	case Rerequested:
+		it.Rerequested = o.reviewers
+	case Escalated:
+		it.EscalatedAt = b.now
 	case Closed:
 		// Closed (or converted to a draft without the label): out of the
 		// queue of PRs waiting on something.

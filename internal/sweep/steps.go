@@ -31,7 +31,9 @@ const (
 	Closed                    // closing comment, then close (or convert to draft), branch
 	Notified                  // our label lacked its notice (a run stopped in between): posted
 	Marked                    // the stale label, then the notice
+	Rerequested               // the author answered a change request: its reviewers' review requested again (nudge.go)
 	Nudged                    // the review nudge, then review-nudge-label (nudge.go)
+	Escalated                 // the nudge went unanswered: the escalation reviewers' review requested, then our comment naming them (nudge.go)
 	NudgeLabeled              // the nudge label added (a run stopped after the nudge) or removed (the turn passed)
 	TurnLabeled               // a turn label added or removed (author-turn-label, reviewers-turn-label)
 	BranchFinished            // we closed it, a stopped run left its branch: deleted, stale label off
@@ -97,6 +99,8 @@ var (
 	reqDraft         = request{name: "POST graphql", write: true, n: 1}
 	reqDeleteComment = request{name: "DELETE comment", write: true, n: 1}
 	reqReopen        = request{name: "PATCH pull", write: true, n: 1}
+	reqPullRecent    = request{name: "POST graphql (the PR)", n: 1} // the PR and its latest history, afresh
+	reqReviewers     = request{name: "POST requested_reviewers", write: true, n: 1}
 	reqCreateIssue   = request{name: "POST issue", write: true, n: 1}
 	reqEditIssue     = request{name: "PATCH issue", write: true, n: 1}
 	reqIssuesAgain   = request{name: "GET issues", n: 1, afterWrite: true} // labelled issues, once ours is created
@@ -185,8 +189,12 @@ func (w *writer) steps(o *op) []step {
 		return []step{{request: reqDeleteComment, reserve: true, send: func(ctx context.Context) error {
 			return w.gh.DeleteComment(ctx, o.comment)
 		}}}
+	case Rerequested:
+		return w.rerequestSteps(o)
 	case Nudged, NudgeLabeled:
 		return w.nudgeSteps(o)
+	case Escalated:
+		return w.escalateSteps(o)
 	case TurnLabeled:
 		return w.turnLabelSteps(o)
 	case Reopened:
@@ -480,12 +488,68 @@ func (w *writer) nudgeSteps(o *op) []step {
 		return []step{w.addLabels(n, []string{label})}
 	}
 	steps := []step{w.comment(n, func() string {
-		return notice.Body(strings.TrimSpace(notice.Render(w.cfg.NudgeMessage, w.vars(*o))), notice.NudgeMarker())
+		return notice.Body(strings.TrimSpace(notice.Render(w.cfg.NudgeMessage, w.vars(*o)))+notice.AwayNote(w.away(o)), notice.NudgeMarker())
 	})}
 	if label != "" && !o.pr.HasLabel(label) {
 		steps = append(steps, w.addLabels(n, []string{label}))
 	}
 	return steps
+}
+
+// rerequestSteps request again the review of those whose change request
+// the author answered. The PR is read afresh first: a request made since
+// the listing (a concurrent run's, the author's) or a review is in its
+// latest history, and the reviewers it answers are left out; with none
+// left, nothing is written. Our request itself is what makes it once per
+// answer: every later run finds it after the answer (DecideRerequest), so
+// a stop after the write leaves nothing to finish.
+func (w *writer) rerequestSteps(o *op) []step {
+	n := o.pr.Number
+	logins := o.reviewers
+	read := step{request: reqPullRecent, send: func(ctx context.Context) error {
+		l, open, err := w.gh.Pull(ctx, n)
+		switch {
+		case err != nil:
+			return err
+		case l.Err != nil:
+			return fmt.Errorf("read #%d: %w", n, l.Err)
+		case !open:
+			return &leftAlone{reason: lifecycle.ReasonClosedSince}
+		}
+		var answered []lifecycle.Answered
+		if o.act != nil {
+			answered = o.act.Answered
+		}
+		logins = lifecycle.StillUnrequested(logins, answered, l.History)
+		if len(logins) == 0 {
+			return &leftAlone{reason: ReasonRequestedSince}
+		}
+		return nil
+	}}
+	write := step{request: reqReviewers, send: func(ctx context.Context) error {
+		return w.gh.RequestReviewers(ctx, n, logins)
+	}}
+	return []step{read, write}
+}
+
+// escalateSteps request the review of the escalation reviewers, then post
+// the comment naming them, whose marker makes it once per turn. A stop
+// between the two leaves a request without the comment: the next run finds
+// no marker and sends both again, and GitHub adds nothing for a reviewer
+// requested already. Requesting second would leave, after such a stop, a
+// marker that stops every later run while nobody was asked. A concurrent
+// run's copy of the comment is deleted by the read-back of this run's
+// notices (duplicateOps), as for the nudge.
+func (w *writer) escalateSteps(o *op) []step {
+	n := o.pr.Number
+	request := step{request: reqReviewers, send: func(ctx context.Context) error {
+		return w.gh.RequestReviewers(ctx, n, o.reviewers)
+	}}
+	return []step{request, w.comment(n, func() string {
+		v := w.vars(*o)
+		v.Reviewers = o.reviewers
+		return notice.Body(strings.TrimSpace(notice.Render(notice.DefaultEscalation, v))+notice.AwayNote(w.away(o)), notice.EscalateMarker())
+	})}
 }
 
 // turnLabelSteps put the turn's label on or take the other off with one
@@ -526,7 +590,7 @@ func asLeftAlone(err error) (*leftAlone, bool) {
 // outcomeNames name the outcomes in plans and tests (the report's words are
 // report's).
 var outcomeNames = map[Outcome]string{
-	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Nudged: "nudge",
+	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Rerequested: "rerequest", Nudged: "nudge", Escalated: "escalate",
 	NudgeLabeled: "nudge-label", TurnLabeled: "turn-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
 	CloseLabelCleaned: "clean-close-label", Reopened: "reopen", DuplicateDeleted: "delete-duplicate",
 	DashboardCreated: "create-dashboard", DashboardEdited: "edit-dashboard", DashboardDuplicateClosed: "close-dashboard-copy",
@@ -636,6 +700,15 @@ func (w *writer) editIssue(o *op, body string, close bool) step {
 	return st
 }
 
+// away are the reviewers a PR waits on who are away (away-reviewers).
+func (w *writer) away(o *op) []string {
+	if o.act == nil {
+		return nil
+	}
+	_, away := w.pol.AwayFrom(o.act.WaitsOn(o.pr.Author))
+	return away
+}
+
 // vars are the placeholders' values in the texts posted on a PR.
 func (w *writer) vars(p op) notice.Vars {
 	pol := w.pol.For(p.pr) // an agent's PR may run on its own clock
@@ -661,7 +734,7 @@ func (w *writer) vars(p op) notice.Vars {
 		v.Author = ""
 	}
 	if p.act != nil {
-		v.Reviewers = p.act.PendingReviewers
+		v.Reviewers, _ = w.pol.AwayFrom(p.act.WaitsOn(p.pr.Author))
 		// On the author's turn the clock runs from the author's last
 		// action when that is later than the turn's start: the notice's
 		// numbers say what the rules counted.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -43,11 +44,7 @@ type sweeper struct {
 	x    *executor // runs the operations (plan.go)
 	dd   *dedup    // our notices seen, and their copies deleted (tidy.go)
 
-	access        map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login (access.go)
-	accessRefused bool                        // GitHub refused a permission read: author_association decides for the rest of the run
-	accessFailed  map[string]error            // accounts whose permission read failed this run (not refused), by lower-case login
-	collabAsked   bool                        // the collaborator listing was read this run (access.go)
-	collabErr     error                       // and why it answered nothing: GitHub's refusal or a failure
+	who *access // who may push, learnt as decisions need it (access.go)
 
 	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
 }
@@ -61,6 +58,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log},
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
+	s.who = &access{gh: gh, log: log, res: &s.res}
 	s.book = newBook(s.pol, now, s.needTurn())
 	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }}
@@ -75,6 +73,9 @@ type planned struct {
 	act    *lifecycle.Activity
 	nudge  lifecycle.NudgeAction // the review nudge's decision (see nudge.go)
 	labels lifecycle.TurnLabels  // the turn labels' (see nudge.go)
+	// rerequest are the reviewers whose review to request again (see nudge.go).
+	rerequest []string
+	escalate  lifecycle.EscalateAction // the review escalation's decision (see nudge.go)
 }
 
 // Sweep is one run over a repository, in stages: PRs sweeps the pull
@@ -263,7 +264,7 @@ func (s *sweeper) readsAllOpen() bool {
 // them, to nudge their reviewers, or to keep their turn labels.
 func (s *sweeper) listsOpen() bool {
 	_, marks := s.pol.ListingCutoff(s.now)
-	return marks || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn()
+	return marks || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn() || s.pol.RerequestOnAnswer
 }
 
 // detailStale decides the stale PRs on their histories, the most recently
@@ -319,7 +320,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 			s.x.fail(p.pr, err)
 			continue
 		}
-		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone || np.labels.Any()) {
+		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone || np.labels.Any() || len(np.rerequest) > 0 || np.escalate == lifecycle.EscalatePost) {
 			out = append(out, *np)
 		}
 	}
@@ -431,6 +432,8 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
 	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
 	p.labels = lifecycle.DecideTurnLabels(pr, act, s.pol)
+	p.rerequest = lifecycle.DecideRerequest(pr, act, s.now, s.pol)
+	p.escalate = lifecycle.DecideEscalation(pr, act, s.now, s.pol)
 	s.book.decided(p)
 	return p
 }
@@ -440,7 +443,9 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
 	return lifecycle.Decide(pr, &a, s.now, s.pol).Action != lifecycle.Decide(pr, &b, s.now, s.pol).Action ||
 		lifecycle.DecideNudge(pr, &a, s.now, s.pol) != lifecycle.DecideNudge(pr, &b, s.now, s.pol) ||
-		lifecycle.DecideTurnLabels(pr, &a, s.pol) != lifecycle.DecideTurnLabels(pr, &b, s.pol)
+		lifecycle.DecideTurnLabels(pr, &a, s.pol) != lifecycle.DecideTurnLabels(pr, &b, s.pol) ||
+		!slices.Equal(lifecycle.DecideRerequest(pr, &a, s.now, s.pol), lifecycle.DecideRerequest(pr, &b, s.now, s.pol)) ||
+		lifecycle.DecideEscalation(pr, &a, s.now, s.pol) != lifecycle.DecideEscalation(pr, &b, s.now, s.pol)
 }
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
@@ -515,7 +520,7 @@ func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
 	case d.Action == lifecycle.NeedDetail || s.needsHuman(p):
 		*unsure = append(*unsure, planned{pr: p.pr, d: d})
 		return s.costOfDetail(p.pr)
-	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any():
+	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any() || len(p.rerequest) > 0 || p.escalate == lifecycle.EscalatePost:
 		*plan = append(*plan, p) // decided, on the listing's facts or the page's history
 	}
 	return s.x.costOfDecision(d.Action)

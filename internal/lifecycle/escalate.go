@@ -1,0 +1,90 @@
+package lifecycle
+
+import (
+	"strings"
+	"time"
+)
+
+// EscalateNotice is our review escalation (see DecideEscalation): at most
+// one per reviewers' turn. A value apart from the others, as ReopenNotice.
+const EscalateNotice Notice = 65
+
+// EscalateAction is what the review escalation needs on one PR.
+type EscalateAction int
+
+const (
+	EscalateNone EscalateAction = iota
+	// EscalatePost: request the review of the escalation reviewers, then
+	// post the comment naming them (its marker makes it once per turn).
+	EscalatePost
+	// EscalateListed: due, with nobody to ask (escalation-reviewers
+	// empty): the dashboard issue's Escalated section lists it; nothing
+	// is written on the PR.
+	EscalateListed
+)
+
+// EscalatedInTurn reports whether the reviewers' turn was escalated: our
+// latest escalation came at or after the turn's start.
+func (t Turn) EscalatedInTurn() bool {
+	return t.Whose == TurnReviewers && !t.EscalatedAt.IsZero() && !t.EscalatedAt.Before(t.Since)
+}
+
+// EscalationDate is when a nudge posted at nudgedAt that nobody answered
+// is escalated (days-before-review-escalation, quiet days not counted);
+// zero when escalation is off or there was no nudge.
+func (p Policy) EscalationDate(nudgedAt time.Time) time.Time {
+	if p.DaysBeforeEscalation < 0 || nudgedAt.IsZero() {
+		return time.Time{}
+	}
+	return p.Quiet.after(nudgedAt, time.Duration(p.DaysBeforeEscalation)*Day)
+}
+
+// EscalationTo is whom an escalation on pr asks (escalation-reviewers):
+// never its author, a bot or an agent (a mention of an agent can start a
+// paid run of it), nor anyone away (away-reviewers).
+func EscalationTo(pr PR, p Policy) []string {
+	var out []string
+	for _, r := range p.EscalationReviewers {
+		r = strings.TrimSpace(r)
+		if r == "" || strings.EqualFold(r, pr.Author) || IsBotLogin(r) || ContainsFold(p.BotAccounts, r) || ContainsFold(Agents, r) ||
+			ContainsFold(p.AwayReviewers, r) || ContainsFold(out, r) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// DecideEscalation applies the review escalation: once the review nudge of
+// this reviewers' turn has gone unanswered for DaysBeforeEscalation days
+// (the turn has not passed since), one escalation per turn; when every
+// reviewer the PR waits on is away (away-reviewers), at once, on the day
+// the nudge, withheld, would have come. It never
+// writes in a quiet period; exempt and filtered-out PRs, and a PR closed
+// since it was listed, are left alone, as by Decide. The nudge's own turn
+// read is what it needs: a PR whose turn is unknown is not escalated.
+func DecideEscalation(pr PR, act *Activity, now time.Time, p Policy) EscalateAction {
+	if p.DaysBeforeEscalation < 0 || act == nil || act.ClosedNow {
+		return EscalateNone
+	}
+	if _, exempt := exemption(pr, p); exempt {
+		return EscalateNone
+	}
+	t := act.Turn
+	due := p.EscalationDate(t.NudgedAt)
+	if !t.NudgedInTurn() {
+		// No nudge: only one withheld because every reviewer the PR waits
+		// on is away, and then at once, when the nudge falls due.
+		due = time.Time{}
+		if t.Whose == TurnReviewers && allAway(pr, act, p) {
+			due = p.NudgeDate(t.Since)
+		}
+	}
+	if t.EscalatedInTurn() || due.IsZero() || now.Before(due) || p.Quiet.Paused(now) {
+		return EscalateNone
+	}
+	if len(EscalationTo(pr, p)) == 0 {
+		return EscalateListed
+	}
+	return EscalatePost
+}

@@ -1,0 +1,62 @@
+package sweep_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// Availability, end to end through the HTTP path: docs/rules.md
+// "Availability".
+
+// TestAwayNotNudged: a reviewer listed away is not mentioned by the nudge,
+// which says why; the others are.
+func TestAwayNotNudged(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(10, alice)
+	w.fake.RequestReview(n, alice, daysAgo(10), "rey")
+	w.fake.RequestReview(n, alice, daysAgo(10), "sam")
+	w.run(sfWith(nudgeInputs, "away-reviewers", "rey"))
+	if w.notices(n, "nudge") != 1 {
+		t.Fatalf("#%d: %d nudges, want 1", n, w.notices(n, "nudge"))
+	}
+	body := w.fake.Comments(n)[0].Body
+	if !strings.Contains(body, "@sam") || strings.Contains(body, "@rey") || !strings.Contains(body, "Not asked: rey, who is away.") {
+		t.Errorf("the nudge must mention @sam, and name rey as away without a mention:\n%s", body)
+	}
+}
+
+// TestAwayEscalatesAtOnce: a PR that waits on away reviewers alone gets no
+// nudge; on the day the nudge would have come it is escalated, once, and
+// the escalation says why. Without escalation, nothing is written.
+func TestAwayEscalatesAtOnce(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(10, alice)
+	w.fake.RequestReview(n, alice, daysAgo(10), "rey")
+	young := w.openPR(5, alice)
+	w.fake.RequestReview(young, alice, daysAgo(5), "rey")
+
+	w.run(sfWith(nudgeInputs, "away-reviewers", "rey"))
+	if got := w.fake.Writes(); got != 0 {
+		t.Fatalf("without escalation: %d writes, want none", got)
+	}
+	inputs := sfWith(escalateInputs, "away-reviewers", "rey")
+	res := w.run(inputs)
+	if got := numbers(res.With(sweep.Escalated)); len(got) != 1 || got[0] != n || len(res.Nudged()) != 0 {
+		t.Fatalf("escalated %v, nudged %v; want #%d escalated alone, nobody nudged", got, numbers(res.Nudged()), n)
+	}
+	body := w.fake.Comments(n)[0].Body
+	if !strings.Contains(body, "@lead") || strings.Contains(body, "@rey") || !strings.Contains(body, "Not asked: rey, who is away.") {
+		t.Errorf("the escalation must mention @lead and name rey as away:\n%s", body)
+	}
+	w.clock.Advance(3 * lifecycle.Day)
+	w.run(inputs)
+	if w.escalations(n) != 1 || w.notices(n, "nudge") != 0 || w.escalations(young) != 1 {
+		t.Errorf("after three days: #%d %d escalations, %d nudges (want 1, 0); #%d %d escalations (want 1)",
+			n, w.escalations(n), w.notices(n, "nudge"), young, w.escalations(young))
+	}
+}

@@ -1,0 +1,192 @@
+package sweep_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/report"
+	"github.com/stalepr/stalepr/internal/sweep"
+)
+
+// The review escalation, end to end through the HTTP path: docs/rules.md
+// "Escalation".
+
+var escalateInputs = map[string]string{"days-before-stale": "-1", "days-before-review-nudge": "7",
+	"days-before-review-escalation": "7", "escalation-reviewers": "lead,alice,octo/core"}
+
+// nudgedPR adds a PR by alice waiting on rey's review for 20 days, which
+// an earlier run nudged d days ago.
+func (w *world) nudgedPR(d float64) int {
+	n := w.openPR(20, alice)
+	w.fake.RequestReview(n, alice, daysAgo(20), "rey")
+	w.fake.Comment(n, action, daysAgo(d), "@rey This pull request has been waiting 13 days for a review.\n\n<!-- stalepr:nudge -->")
+	return n
+}
+
+// escalations counts our escalation comments on PR n.
+func (w *world) escalations(n int) int { return w.notices(n, "escalated") }
+
+// teamRequests counts the review requests of team slug on PR n by actor.
+func (w *world) teamRequests(n int, slug string, actor fakegithub.User) int {
+	c := 0
+	for _, e := range w.fake.Events(n) {
+		if e.Type == fakegithub.EventReviewRequested && e.Team == slug && e.Actor.Login == actor.Login {
+			c++
+		}
+	}
+	return c
+}
+
+// TestEscalation: a nudge unanswered for days-before-review-escalation days
+// is escalated once per turn: the escalation reviewers' review requested
+// (never the author's) and one comment naming them.
+func TestEscalation(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.nudgedPR(8)
+	early := w.nudgedPR(5)
+	onAuthor := w.nudgedPR(10)
+	w.fake.Review(onAuthor, maint, daysAgo(9), "CHANGES_REQUESTED", "please add a test") // the nudge was answered
+
+	res := w.run(escalateInputs)
+	if got := numbers(res.With(sweep.Escalated)); len(got) != 1 || got[0] != n {
+		t.Fatalf("escalated %v, want #%d alone", got, n)
+	}
+	if w.escalations(n) != 1 || w.requestsOf(n, "lead", action) != 1 || w.teamRequests(n, "core", action) != 1 {
+		t.Errorf("#%d: %d escalations, %d requests of lead, %d of the team; want one each", n,
+			w.escalations(n), w.requestsOf(n, "lead", action), w.teamRequests(n, "core", action))
+	}
+	if w.requestsOf(n, alice.Login, action) != 0 {
+		t.Errorf("#%d: the author's review was requested", n)
+	}
+	cs := w.fake.Comments(n)
+	body := cs[len(cs)-1].Body
+	if !strings.Contains(body, "@lead") || !strings.Contains(body, "@octo/core") || strings.Contains(body, "@alice") || strings.Count(body, "@") != 2 {
+		t.Errorf("the escalation must name @lead and @octo/core, nobody else:\n%s", body)
+	}
+	for _, m := range []int{early, onAuthor} {
+		if got := w.writesTo(m); len(got) != 0 {
+			t.Errorf("#%d: writes %v, want none", m, got)
+		}
+	}
+	// Once per turn: the next runs find our marker.
+	for range 3 {
+		w.clock.Advance(lifecycle.Day)
+		w.fake.Reset()
+		w.run(escalateInputs)
+		if got := w.writesTo(n); len(got) != 0 {
+			t.Fatalf("a later run wrote %v to #%d", got, n)
+		}
+	}
+	if w.escalations(n) != 1 || w.escalations(early) != 1 {
+		t.Errorf("after three more days: %d escalations of #%d (want 1), %d of #%d (want 1, now due)", w.escalations(n), n, w.escalations(early), early)
+	}
+	// Never un-requesting anyone: rey is still requested.
+	if is := w.fake.MustIssue(n); !strings.Contains(strings.Join(is.RequestedReviewers, ","), "rey") {
+		t.Errorf("#%d: requested reviewers %v lost rey", n, is.RequestedReviewers)
+	}
+}
+
+// TestEscalationListed: with no escalation reviewers, the escalation is a
+// row of the dashboard's Escalated section; nothing is written on the PR.
+func TestEscalationListed(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.nudgedPR(8)
+	res := w.run(sfWith(escalateInputs, "escalation-reviewers", ""))
+	if got := w.writesTo(n); len(got) != 0 {
+		t.Errorf("#%d: writes %v, want none", n, got)
+	}
+	d := report.Dashboard(res)
+	if !strings.Contains(d, "#### Escalated (1)") || !strings.Contains(d, fmt.Sprintf("#%d", n)) || !strings.Contains(d, "nobody to ask") {
+		t.Errorf("the dashboard has no Escalated row for #%d:\n%s", n, d)
+	}
+}
+
+// TestEscalationDryRun: a dry run reports the escalation and sends no write.
+func TestEscalationDryRun(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.nudgedPR(8)
+	res := w.run(sfWith(escalateInputs, "debug-only", "true"))
+	if got := w.fake.Writes(); got != 0 || !has(res.With(sweep.Escalated), n) {
+		t.Errorf("dry run: %d writes, escalated %v; want none, and #%d reported", got, numbers(res.With(sweep.Escalated)), n)
+	}
+	if !strings.Contains(report.Counts(res), "would escalate reviews 1") {
+		t.Errorf("counts %q", report.Counts(res))
+	}
+}
+
+// TestEscalationCrash: a run that dies after the request or after the
+// comment leaves a state the next run finishes: one comment, one request.
+func TestEscalationCrash(t *testing.T) {
+	t.Parallel()
+	for k := 1; k <= 2; k++ {
+		t.Run(fmt.Sprintf("kill after write %d", k), func(t *testing.T) {
+			t.Parallel()
+			w := turnWorld(t)
+			n := w.nudgedPR(8)
+			w.sfKillAfter(k)
+			w.run(escalateInputs)
+			w.fake.ClearFaults()
+			w.clock.Advance(time.Hour)
+			w.run(escalateInputs)
+			if c, r := w.escalations(n), w.requestsOf(n, "lead", action); c != 1 || r != 1 {
+				t.Errorf("%d escalations, %d requests of lead; want one each", c, r)
+			}
+			w.fake.Reset()
+			w.run(escalateInputs)
+			if got := w.fake.Writes(); got != 0 {
+				t.Errorf("a third run wrote %d times", got)
+			}
+		})
+	}
+}
+
+// TestEscalationTwoRunsAtOnce: two runs planned from the same state both
+// escalate; the read-back leaves one comment, GitHub one request.
+func TestEscalationTwoRunsAtOnce(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	var prs []int
+	for range 3 {
+		prs = append(prs, w.nudgedPR(8))
+	}
+	results := sfRunTwoAtOnce(w, escalateInputs, true, nil)
+	checkPostedTwiceDeletedOnce(t, w, len(prs))
+	for i, r := range results {
+		if !r.OK() {
+			t.Errorf("run %d: failed %+v stopped %v", i, r.Failed(), r.Stopped)
+		}
+	}
+	for _, n := range prs {
+		if c, r := w.escalations(n), w.requestsOf(n, "lead", action); c != 1 || r != 1 {
+			t.Errorf("#%d: %d escalations, %d requests of lead after two runs at once; want one each", n, c, r)
+		}
+	}
+}
+
+// TestEscalationCost: an escalation is two writes (the request, the
+// comment) and the read-back of this run's notices; the turn comes with
+// the open listing's pages.
+func TestEscalationCost(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	const quiet = 150
+	for range quiet {
+		w.openPR(3, alice)
+	}
+	w.nudgedPR(8)
+	res := w.run(escalateInputs)
+	pages := (quiet + 1 + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
+	if res.Writes != 2 || res.Queries != pages+1 || res.Points != pages+1 {
+		t.Errorf("%d writes, %d queries costing %d points; want 2 writes, %d queries of 1 point: %v",
+			res.Writes, res.Queries, res.Points, pages+1, w.fake.CountBy())
+	}
+	t.Logf("%d open PRs, one escalated: %d requests (%d writes, %d queries, %d points)", quiet+1, res.Requests, res.Writes, res.Queries, res.Points)
+}
