@@ -46,6 +46,9 @@ type Turn struct {
 	// maintainer); Conflict: a merge conflict did. Both leave By empty.
 	Label    string
 	Conflict bool
+	// Check is the required check whose failure on the head commit put the
+	// PR on the author's turn (author-turn-when-checks-fail); By is empty.
+	Check string
 	// NudgedAt is our latest review nudge; zero when none.
 	NudgedAt time.Time
 }
@@ -96,8 +99,9 @@ func IsMaintainer(association string) bool {
 //     no maintainer's latest review requests changes, unless it is a
 //     draft; the author's push after it sets the approvals aside;
 //   - at the end (final): GitHub's reviewDecision, when known, may deny
-//     the maintainers' turn; a merge conflict or an author-turn label puts
-//     the PR on the author's turn.
+//     the maintainers' turn; a merge conflict, an author-turn label or
+//     (with ChecksFail) a required check failing on the head commit after
+//     the author's last push puts the PR on the author's turn.
 //
 // Third persons (no write access), bots and stalepr never change the turn;
 // nor does anyone else's push. On a maintainer's own PR the author's
@@ -110,6 +114,8 @@ type turnFold struct {
 	latest  map[string]string // each maintainer's latest review that is not a comment
 	labels  []string          // author-turn-when-labeled
 	labelAt time.Time         // one of labels was last added
+	checks  bool              // ChecksFail
+	pushAt  time.Time         // the author's last push
 	// handOver: the turn labels, which a maintainer adding one by hand
 	// hands the turn with (to the author, to the reviewers).
 	handOver map[Whose]string
@@ -118,7 +124,7 @@ type turnFold struct {
 
 func newTurnFold(pr PR, sorted []Event, w who, o Options) turnFold {
 	f := turnFold{
-		w: w, draft: openedAsDraft(pr, sorted), labels: o.AuthorTurnLabels,
+		w: w, draft: openedAsDraft(pr, sorted), labels: o.AuthorTurnLabels, checks: o.ChecksFail,
 		handOver: map[Whose]string{TurnAuthor: o.AuthorTurnLabel, TurnReviewers: o.ReviewersTurnLabel},
 		base:     TurnReviewers, latest: map[string]string{},
 		t: Turn{Whose: TurnReviewers, Since: pr.CreatedAt},
@@ -181,6 +187,7 @@ func (f *turnFold) pass(e Event, pending []string) bool {
 		f.t.AuthorAt = e.At
 		f.base = TurnReviewers
 		if e.Kind == Committed || e.Kind == ForcePushed {
+			f.pushAt = Later(f.pushAt, e.At)
 			f.setApprovalsAside()
 		}
 		return true
@@ -259,10 +266,11 @@ func (f *turnFold) settle(at time.Time, actor string, review bool) {
 // says now: a reviewDecision other than APPROVED means the approvals seen
 // do not make it GitHub's approved PR (not enough of them, or not by
 // accounts with write access), so it is not the maintainers' turn; a merge
-// conflict (mergeable CONFLICTING) or an author-turn label is the
-// author's to resolve. The author's turn then counts from when the label
-// was added (or, for a conflict, which GitHub does not date, from the PR's
-// last update), never before the turn it replaces began.
+// conflict (mergeable CONFLICTING), an author-turn label or a required
+// check failing on the head commit (failingCheck) is the author's to
+// resolve. The author's turn then counts from when the label was added (for
+// a conflict, which GitHub does not date, from the PR's last update; for a
+// check, from its completion), never before the turn it replaces began.
 func (f *turnFold) final(pr PR) Turn {
 	t := f.t
 	if t.Whose == TurnMaintainers && pr.ReviewDecision != "" && !strings.EqualFold(pr.ReviewDecision, ReviewDecisionApproved) {
@@ -282,6 +290,9 @@ func (f *turnFold) final(pr PR) Turn {
 	}
 	if strings.EqualFold(pr.Mergeable, MergeableConflicting) {
 		return Turn{Whose: TurnAuthor, Since: Later(t.Since, pr.UpdatedAt), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
+	}
+	if name, at, ok := failingCheck(pr, f.pushAt); ok && f.checks {
+		return Turn{Whose: TurnAuthor, Since: Later(t.Since, at), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Check: name}
 	}
 	return t
 }

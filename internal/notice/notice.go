@@ -62,6 +62,7 @@ type Vars struct {
 	TurnByReview bool
 	TurnLabel    string // the author-turn label that passed the turn; "" none
 	TurnConflict bool   // a merge conflict passed the turn
+	TurnCheck    string // the required check whose failure passed the turn; "" none
 }
 
 var placeholders = map[string]func(Vars) string{
@@ -98,6 +99,8 @@ var placeholders = map[string]func(Vars) string{
 			s += ", labelled " + v.TurnLabel
 		case v.TurnConflict:
 			s += ", with a merge conflict to resolve"
+		case v.TurnCheck != "":
+			s += ", with the required check " + v.TurnCheck + " failing"
 		default:
 			s += ", as a draft"
 		}

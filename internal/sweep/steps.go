@@ -662,7 +662,7 @@ func (w *writer) vars(p op) notice.Vars {
 		clock := p.act.Turn.ClockFrom()
 		v.DaysWaiting = daysSince(clock, w.now)
 		v.TurnSince, v.TurnBy, v.TurnByReview = clock, p.act.Turn.By, p.act.Turn.ByReview
-		v.TurnLabel, v.TurnConflict = p.act.Turn.Label, p.act.Turn.Conflict
+		v.TurnLabel, v.TurnConflict, v.TurnCheck = p.act.Turn.Label, p.act.Turn.Conflict, p.act.Turn.Check
 		if p.out == Closed {
 			// Our mark and notice are not activity: count from the last
 			// thing a person did, or from the PR's creation.
