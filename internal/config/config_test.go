@@ -603,7 +603,7 @@ func TestTable(t *testing.T) {
 		activity-from exempt-awaiting-review rate-limit-reserve write-interval run-timeout repository
 		only-draft-pr exempt-pr-authors exempt-approved close-action
 		stale-clock days-before-review-nudge review-nudge-message review-nudge-label review-nudges-per-run dashboard-issue quiet-periods
-		bot-accounts reviewers author-turn-when-labeled author-turn-label reviewers-turn-label
+		bot-accounts reviewers author-turn-when-labeled author-turn-when-checks-fail author-turn-label reviewers-turn-label
 		audit-closed-days reopen-wrongly-closed reopen-message`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close
 		stale-issue-label close-issue-label exempt-issue-labels close-issue-reason exempt-issue-milestones
