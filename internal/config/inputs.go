@@ -258,7 +258,7 @@ func buildInputs() []Input {
 		{Name: inputAuthorTurnWhenLabeled, to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
 			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added; not author-turn-label nor reviewers-turn-label, which stalepr adds itself. Empty: none."},
 		{Name: "author-turn-when-checks-fail", to: boolean(func(c *Config) *bool { return &c.Policy.AuthorTurnWhenChecksFail }), Kind: Bool, Default: "false",
-			Description: "true or false: when true, a required check (as GitHub's branch protection or rulesets require it) that completed failing on the pull request's head commit after its author's last push puts the pull request on its author's turn, from the check's completion. " +
+			Description: "true or false: when true, a required check (as GitHub's branch protection or rulesets require it) that completed failing on the pull request's head commit after its author's last push or answer puts the pull request on its author's turn, from the check's completion. " +
 				"Pending, optional, cancelled and re-run-green checks and failures on older commits do not: a failure may be spurious. Only read where the turn is (stale-clock: author-turn, the nudge, the turn labels); costs no request per pull request (see docs/cost.md)."},
 		{Name: inputAuthorTurnLabel, to: text(func(c *Config) *string { return &c.Policy.AuthorTurnLabel }), Kind: Text,
 			Description: "Label kept on a pull request while it is its author's turn (e.g. waiting-on-author), added when the turn passes to the author and removed when it passes back; " +

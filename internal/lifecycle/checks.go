@@ -97,7 +97,9 @@ func latestChecks(contexts []Check) map[string]Check {
 // failingCheck is the required check whose failure puts the PR on its
 // author's turn, and when it completed: the earliest of the latest
 // contexts (one per name) on the PR's head commit that completed failing
-// after the author's last push (after) and that GitHub requires. Anything
+// after the author's last action (after: a push, or an answer such as "a
+// flaky test, please re-run", which hands the turn back as any answer
+// does) and that GitHub requires. Anything
 // unknown (the rollup not read or not complete, of another commit, a
 // requirement GitHub did not state) puts nobody on a turn: a failure may be
 // spurious (a flaky test, a runner's outage), so only a failure that

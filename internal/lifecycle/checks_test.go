@@ -9,7 +9,7 @@ import (
 
 // TestTurnChecksFail: with author-turn-when-checks-fail, a completed,
 // failing, required check on the head commit, completed after the author's
-// last push, puts the PR on the author's turn from its completion; nothing
+// last push (or other action), puts the PR on the author's turn from its completion; nothing
 // less certain does (a failure may be spurious: only one that blocks the
 // merge of the current head counts).
 func TestTurnChecksFail(t *testing.T) {
@@ -54,6 +54,8 @@ func TestTurnChecksFail(t *testing.T) {
 			pr: checks("h1", failed), events: []lifecycle.Event{push}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
 		{name: "a failure before the author's last push: the reviewers'", opts: on,
 			pr: checks(head, failed), events: []lifecycle.Event{pushed(daysAgo(10), false)}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "the author's answer after the failure hands it back", opts: on,
+			pr: checks(head, failed), events: []lifecycle.Event{push, said(daysAgo(10), author, "CONTRIBUTOR")}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
 		{name: "a rollup not read to its end: the reviewers'", opts: on,
 			pr: incomplete, events: []lifecycle.Event{push}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
 		{name: "a cancelled run: the reviewers'", opts: on,

@@ -101,7 +101,7 @@ func IsMaintainer(association string) bool {
 //   - at the end (final): GitHub's reviewDecision, when known, may deny
 //     the maintainers' turn; a merge conflict, an author-turn label or
 //     (with ChecksFail) a required check failing on the head commit after
-//     the author's last push puts the PR on the author's turn.
+//     the author's last action puts the PR on the author's turn.
 //
 // Third persons (no write access), bots and stalepr never change the turn;
 // nor does anyone else's push. On a maintainer's own PR the author's
@@ -115,7 +115,6 @@ type turnFold struct {
 	labels  []string          // author-turn-when-labeled
 	labelAt time.Time         // one of labels was last added
 	checks  bool              // ChecksFail
-	pushAt  time.Time         // the author's last push
 	// handOver: the turn labels, which a maintainer adding one by hand
 	// hands the turn with (to the author, to the reviewers).
 	handOver map[Whose]string
@@ -187,7 +186,6 @@ func (f *turnFold) pass(e Event, pending []string) bool {
 		f.t.AuthorAt = e.At
 		f.base = TurnReviewers
 		if e.Kind == Committed || e.Kind == ForcePushed {
-			f.pushAt = Later(f.pushAt, e.At)
 			f.setApprovalsAside()
 		}
 		return true
@@ -291,7 +289,7 @@ func (f *turnFold) final(pr PR) Turn {
 	if strings.EqualFold(pr.Mergeable, MergeableConflicting) {
 		return Turn{Whose: TurnAuthor, Since: Later(t.Since, pr.UpdatedAt), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
 	}
-	if name, at, ok := failingCheck(pr, f.pushAt); ok && f.checks {
+	if name, at, ok := failingCheck(pr, t.AuthorAt); ok && f.checks {
 		return Turn{Whose: TurnAuthor, Since: Later(t.Since, at), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Check: name}
 	}
 	return t

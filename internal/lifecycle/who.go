@@ -34,7 +34,7 @@ type Options struct {
 	// (author-turn-when-labeled).
 	AuthorTurnLabels []string
 	// ChecksFail: a completed, failing, required check on the head commit
-	// after the author's last push puts a PR on its author's turn
+	// after the author's last action puts a PR on its author's turn
 	// (author-turn-when-checks-fail; see failingCheck).
 	ChecksFail bool
 	// AuthorTurnLabel, ReviewersTurnLabel are the turn labels stalepr keeps
