@@ -73,7 +73,9 @@ func TestGraphQLStatusCheckRollup(t *testing.T) {
 		t.Errorf("isRequired without a pull request: %s, want GitHub's UNPROCESSABLE", r.raw)
 	}
 	var none struct {
-		Repository struct{ PullRequest struct{ StatusCheckRollup any } }
+		Repository struct {
+			PullRequest struct{ StatusCheckRollup any }
+		}
 	}
 	gql(t, ts, `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { pullRequest(number: 6) { statusCheckRollup { id } } } }`,
 		repoVars).into(t, &none)

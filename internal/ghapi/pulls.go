@@ -267,7 +267,12 @@ type pullsQuery[N any] struct {
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
 func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
 	open := []githubv4.PullRequestState{githubv4.PullRequestStateOpen}
-	if q.Assignees {
+	switch {
+	case q.Checks && q.Assignees:
+		return openPullsWithChecks[prWithAssigneesChecks](ctx, c, q, after, 4)
+	case q.Checks:
+		return openPullsWithChecks[prWithChecks](ctx, c, q, after, 3)
+	case q.Assignees:
 		return listedOnly(pulls[prWithAssignees](ctx, c, q, open, after, 3))
 	}
 	return listedOnly(pulls[prFields](ctx, c, q, open, after, 2))
@@ -662,9 +667,10 @@ func (r requestEvent) reviewer() (login, team string, bot bool) {
 }
 
 // prOne is one pull request as Pull reads it: a page's fields, its
-// assignees, and its state.
+// assignees, its head commit's checks and its state.
 type prOne struct {
 	prWithAssignees
+	checkRollupOne
 	State string
 }
 
@@ -699,5 +705,7 @@ func (c *Client) Pull(ctx context.Context, number int) (sweep.Listed, bool, erro
 		return sweep.Listed{}, false, c.fail(opRead, err, "read #%d", number)
 	}
 	p := out.Repository.PullRequest
-	return toListed(p), p.State == "OPEN", nil
+	l := toListed(p)
+	l.PR.Checks = p.checkRollupOne.checks()
+	return l, p.State == "OPEN", nil
 }

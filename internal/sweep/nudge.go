@@ -17,6 +17,12 @@ func (s *sweeper) needTurn() bool {
 	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn()
 }
 
+// readsChecks reports whether the listing reads the head commits' checks:
+// author-turn-when-checks-fail is on and a rule reads the turn they change.
+func (s *sweeper) readsChecks() bool {
+	return s.pol.AuthorTurnWhenChecksFail && s.needTurn()
+}
+
 // turnLabelsOn reports whether author-turn-label or reviewers-turn-label is set.
 func (s *sweeper) turnLabelsOn() bool {
 	return s.pol.AuthorTurnLabel != "" || s.pol.ReviewersTurnLabel != ""

@@ -108,6 +108,9 @@ type Query struct {
 	// Assignees: OpenPulls reads each PR's assignees too (a rule reads
 	// them); without, its pages cost less.
 	Assignees bool
+	// Checks: OpenPulls reads each PR's head commit's checks too, and
+	// whether the failing ones are required (author-turn-when-checks-fail).
+	Checks bool
 }
 
 // Listed is one open PR of an OpenPulls page and its history, as far as the

@@ -235,7 +235,8 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 	if s.readsAllOpen() {
 		return nil, nil
 	}
-	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees()}
+	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees(),
+		Checks: s.readsChecks()}
 	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return // GitHub matched the label; defend against a fake that did not
@@ -452,7 +453,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 		return nil, nil, nil, nil
 	}
 	cutoff, _ := s.pol.StaleCutoff(s.now)
-	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees()}
+	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees(), Checks: s.readsChecks()}
 	if s.pol.IgnoreUpdates {
 		q.Sort = "created"
 	}
