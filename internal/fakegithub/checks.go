@@ -85,6 +85,30 @@ func (s *Server) rollup(rec *issueRec) any {
 	return gobj{"StatusCheckRollup", rec.HeadSHA}
 }
 
+// rollupState is the rollup's combined state over the latest context of
+// each name (the last added): FAILURE when one failed (a conclusion other
+// than SUCCESS, NEUTRAL and SKIPPED, or a status's FAILURE or ERROR), else
+// PENDING when one is not done, else SUCCESS.
+func (s *Server) rollupState(sha string) string {
+	latest := map[string]*checkRec{}
+	for _, c := range s.checks[sha] {
+		latest[c.Name] = c
+	}
+	pending := false
+	for _, c := range latest {
+		switch {
+		case c.Status != "" && c.Status != "COMPLETED", c.Status == "" && (c.Conclusion == "PENDING" || c.Conclusion == "EXPECTED"):
+			pending = true
+		case c.Conclusion != "SUCCESS" && c.Conclusion != "NEUTRAL" && c.Conclusion != "SKIPPED":
+			return "FAILURE"
+		}
+	}
+	if pending {
+		return "PENDING"
+	}
+	return "SUCCESS"
+}
+
 // isRequired is GitHub's CheckRun/StatusContext.isRequired: whether the
 // base branch requires the check for the pull request named by number or
 // ID, one of which GitHub insists on.
@@ -110,6 +134,7 @@ func init() {
 	resolvers["StatusCheckRollup"] = map[string]resolver{
 		"id":     field(func(sha string) any { return "SCR_" + sha }),
 		"commit": field(func(sha string) any { return gobj{"Commit", commitRef{Event{SHA: sha}}} }),
+		"state":  func(x *gexec, src any, _ map[string]any) (any, error) { return x.s.rollupState(src.(string)), nil },
 		"contexts": func(x *gexec, src any, args map[string]any) (any, error) {
 			cs := x.s.checks[src.(string)]
 			items := make([]item, len(cs))

@@ -7,7 +7,7 @@ import (
 )
 
 // The head commit's rollup lists its check runs and commit statuses, re-runs
-// included; isRequired follows the base branch's required checks and, as on
+// included, and its state is failing when one of them is; isRequired follows the base branch's required checks and, as on
 // GitHub, needs the pull request it is asked for; a node ID reads a check
 // again.
 func TestGraphQLStatusCheckRollup(t *testing.T) {
@@ -18,7 +18,7 @@ func TestGraphQLStatusCheckRollup(t *testing.T) {
 	s.AddCheck(5, Check{Name: "lint", Status: "IN_PROGRESS"})
 	s.AddCheck(5, Check{Name: "ci/legacy", Conclusion: "ERROR", At: daysAgo(2)})
 	const q = `query($owner: String!, $name: String!, $n: Int!) { repository(owner: $owner, name: $name) {
-		pullRequest(number: $n) { headRefOid statusCheckRollup { commit { oid } contexts(first: 10) { totalCount nodes {
+		pullRequest(number: $n) { headRefOid statusCheckRollup { state commit { oid } contexts(first: 10) { totalCount nodes {
 			__typename
 			... on CheckRun { id name status conclusion completedAt isRequired(pullRequestNumber: $n) }
 			... on StatusContext { id context state createdAt isRequired(pullRequestNumber: $n) } } } } } } }`
@@ -27,6 +27,7 @@ func TestGraphQLStatusCheckRollup(t *testing.T) {
 			PullRequest struct {
 				HeadRefOid        string
 				StatusCheckRollup *struct {
+					State    string
 					Commit   struct{ Oid string }
 					Contexts struct {
 						TotalCount int
@@ -45,6 +46,9 @@ func TestGraphQLStatusCheckRollup(t *testing.T) {
 	pr := out.Repository.PullRequest
 	if pr.StatusCheckRollup == nil || pr.StatusCheckRollup.Commit.Oid != head || pr.HeadRefOid != head {
 		t.Fatalf("rollup %+v of %s, want the head %s's", pr.StatusCheckRollup, pr.HeadRefOid, head)
+	}
+	if pr.StatusCheckRollup.State != "FAILURE" {
+		t.Errorf("rollup state %s, want FAILURE", pr.StatusCheckRollup.State)
 	}
 	var got []string
 	for _, n := range pr.StatusCheckRollup.Contexts.Nodes {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/shurcooL/githubv4"
@@ -13,39 +14,71 @@ import (
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
-// The head commit's CI state (author-turn-when-checks-fail) comes with the
-// listing's pages: PullRequest.statusCheckRollup, its check runs and commit
-// statuses, one connection more per PR (pages of pageSize(3), still one
-// point). Whether a check is required GitHub tells only per pull request
-// (isRequired takes the PR's number or ID, and refuses to answer without
-// one), which a page of many PRs cannot pass in one query; so the few
-// contexts whose requirement decides anything (the latest of their name,
-// completed, failing: lifecycle.Checks.Undecided) are asked in one query
-// more per page that has any, each by its node ID with its PR's number, up
-// to requiredPerQuery a query (no connection: one point). A page without a
-// failing check costs nothing more.
+// The head commit's CI state (author-turn-when-checks-fail). Whether a
+// check is required GitHub tells only for a pull request named in the
+// field's argument (isRequired(pullRequestNumber:), which refuses to answer
+// without one), and a page of many PRs cannot pass each its own. So the
+// listing's pages read only each PR's rollup state
+// (PullRequest.statusCheckRollup.state: no connection, so a page keeps its
+// size and its point), and for the PRs of the page whose state is failing,
+// one query more reads their checks, each PR by its number as a variable
+// with its checks' isRequired: up to checksPerQuery PRs a query, one
+// connection each, one point. A page without a failing PR costs nothing
+// more; nothing is read per PR.
+
+// checksPerQuery is the most PRs one checks query reads: the most that
+// keep it at one point (one contexts connection each), more than a page
+// holds.
+const checksPerQuery = costPerPoint
+
+// rollupState is what a listing page reads of a PR's checks: the rollup's
+// combined state (null: no check at all).
+type rollupState struct {
+	StatusCheckRollup *struct{ State string }
+}
+
+// failing reports whether the rollup's combined state says some check
+// failed. GitHub's state is failing whenever one of its contexts is, so a
+// PR it does not call failing has no failing check to read.
+func (r *rollupState) failing() bool {
+	ro := r.StatusCheckRollup
+	return ro != nil && (strings.EqualFold(ro.State, "FAILURE") || strings.EqualFold(ro.State, "ERROR"))
+}
+
+// prWithChecks and prWithAssigneesChecks are read instead when
+// author-turn-when-checks-fail is on.
+type prWithChecks struct {
+	prFields
+	rollupState
+}
+
+type prWithAssigneesChecks struct {
+	prWithAssignees
+	rollupState
+}
 
 // checkContext is one node of a rollup's contexts, a union: Typename names
-// the fragment that holds its fields.
+// the fragment that holds its fields; IsRequired is asked for the PR read
+// ($number; the checks query renames it per PR).
 type checkContext struct {
 	Typename string `graphql:"__typename"`
 	CheckRun struct {
-		ID          string
 		Name        string
 		Status      string
 		Conclusion  string
 		CompletedAt *githubv4.DateTime
+		IsRequired  bool `graphql:"isRequired(pullRequestNumber: $number)"`
 	} `graphql:"... on CheckRun"`
 	StatusContext struct {
-		ID        string
-		Context   string
-		State     string
-		CreatedAt githubv4.DateTime
+		Context    string
+		State      string
+		CreatedAt  githubv4.DateTime
+		IsRequired bool `graphql:"isRequired(pullRequestNumber: $number)"`
 	} `graphql:"... on StatusContext"`
 }
 
-// checkRollup is a PR's statusCheckRollup: the head commit's contexts, null
-// when it has none.
+// checkRollup is a PR's statusCheckRollup with its contexts: the head
+// commit's check runs and commit statuses, null when it has none.
 type checkRollup struct {
 	StatusCheckRollup *struct {
 		Commit   *struct{ Oid string }
@@ -56,68 +89,54 @@ type checkRollup struct {
 	}
 }
 
-// checks converts the rollup: the contexts with their node IDs (in the
-// same order), Required still unknown. A null rollup is a head without a
-// check GitHub knows of: nothing fails. A null context, or more contexts
-// than one page holds, leaves the rollup incomplete, which counts for
-// nobody.
-func (r *checkRollup) checks() (lifecycle.Checks, []string) {
+// checks converts the rollup. A null rollup is a head without a check
+// GitHub knows of: nothing fails. A null context, or more contexts than one
+// page holds, leaves it incomplete, which counts for nobody.
+func (r *checkRollup) checks() lifecycle.Checks {
 	ro := r.StatusCheckRollup
 	if ro == nil {
-		return lifecycle.Checks{}, nil
+		return lifecycle.Checks{}
 	}
-	return rollupChecks(ro.Commit, ro.Contexts.TotalCount, ro.Contexts.Nodes)
-}
-
-func rollupChecks(commit *struct{ Oid string }, total int, nodes []*checkContext) (lifecycle.Checks, []string) {
-	out := lifecycle.Checks{Complete: len(nodes) == total}
-	if commit != nil {
-		out.Commit = commit.Oid
+	out := lifecycle.Checks{Complete: len(ro.Contexts.Nodes) == ro.Contexts.TotalCount}
+	if ro.Commit != nil {
+		out.Commit = ro.Commit.Oid
 	}
-	ids := make([]string, 0, len(nodes))
-	for _, n := range nodes {
+	for _, n := range ro.Contexts.Nodes {
 		if n == nil {
 			out.Complete = false
 			continue
 		}
-		c, id := n.check()
-		out.Contexts = append(out.Contexts, c)
-		ids = append(ids, id)
+		out.Contexts = append(out.Contexts, n.check())
 	}
-	return out, ids
+	return out
 }
 
-func (n *checkContext) check() (lifecycle.Check, string) {
+func (n *checkContext) check() lifecycle.Check {
 	if n.Typename == "StatusContext" {
 		s := n.StatusContext
-		return lifecycle.Check{Name: s.Context, Conclusion: s.State, At: s.CreatedAt.Time}, s.ID
+		return lifecycle.Check{Name: s.Context, Conclusion: s.State, At: s.CreatedAt.Time, Required: required(s.IsRequired)}
 	}
 	r := n.CheckRun
-	c := lifecycle.Check{Name: r.Name, Status: r.Status, Conclusion: r.Conclusion}
+	c := lifecycle.Check{Name: r.Name, Status: r.Status, Conclusion: r.Conclusion, Required: required(r.IsRequired)}
 	if r.CompletedAt != nil {
 		c.At = r.CompletedAt.Time
 	}
-	return c, r.ID
+	return c
 }
 
-// prWithChecks and prWithAssigneesChecks are read instead when
-// author-turn-when-checks-fail is on.
-type prWithChecks struct {
-	prFields
-	checkRollup
+func required(yes bool) lifecycle.Required {
+	if yes {
+		return lifecycle.RequiredYes
+	}
+	return lifecycle.RequiredNo
 }
 
-type prWithAssigneesChecks struct {
-	prWithAssignees
-	checkRollup
-}
-
-// openPullsWithChecks reads a page with each PR's rollup, then asks
-// whether the contexts that decide anything are required.
+// openPullsWithChecks reads a page with each PR's rollup state, then the
+// checks of the PRs whose state is failing.
 func openPullsWithChecks[N any, P interface {
 	*N
 	prNode
-	checks() (lifecycle.Checks, []string)
+	failing() bool
 }](ctx context.Context, c *Client, q sweep.Query, after string, connections int) ([]sweep.Listed, sweep.Page, error) {
 	open := []githubv4.PullRequestState{githubv4.PullRequestStateOpen}
 	nodes, page, err := pulls[N, P](ctx, c, q, open, after, connections)
@@ -125,169 +144,138 @@ func openPullsWithChecks[N any, P interface {
 		return nil, page, err
 	}
 	out := make([]sweep.Listed, len(nodes))
-	var asks []requiredAsk
+	var failing []int
 	for i, n := range nodes {
 		out[i] = n.Listed
-		checks, ids := n.node.checks()
-		out[i].PR.Checks = checks
-		for _, j := range checks.Undecided() {
-			asks = append(asks, requiredAsk{pr: i, context: j, number: n.PR.Number, id: ids[j]})
+		if n.node.failing() && n.Err == nil {
+			failing = append(failing, i)
 		}
 	}
-	if err := c.required(ctx, asks, out); err != nil {
-		return nil, sweep.Page{}, err
+	for len(failing) > 0 {
+		batch := failing[:min(len(failing), checksPerQuery)]
+		failing = failing[len(batch):]
+		if err := c.checks(ctx, out, batch); err != nil {
+			return nil, sweep.Page{}, err
+		}
 	}
 	return out, page, nil
 }
 
-// requiredAsk is one context whose requirement is asked: which PR of the
-// page and which of its contexts, the PR's number and the context's node ID.
-type requiredAsk struct {
-	pr, context, number int
-	id                  string
-}
-
-// requiredPerQuery is the most contexts one follow-up query asks about.
-const requiredPerQuery = 100
-
-// required fills in Required for asks, requiredPerQuery a query. A context
-// GitHub does not answer for (an error, a null node) stays unknown, which
-// counts for nobody; only a stop (the budget, the rate limit) is an error.
-func (c *Client) required(ctx context.Context, asks []requiredAsk, listed []sweep.Listed) error {
-	for len(asks) > 0 {
-		batch := asks[:min(len(asks), requiredPerQuery)]
-		asks = asks[len(batch):]
-		q := reflect.New(requiredQueryType(len(batch)))
-		vars := map[string]any{}
-		for i, a := range batch {
-			vars[fmt.Sprintf("c%d", i)] = githubv4.ID(a.id)
-			vars[fmt.Sprintf("n%d", i)] = githubv4.Int(a.number)
-		}
-		errs, err := c.query(ctx, false, q.Interface(), vars)
-		if api.IsStop(err) {
-			return c.fail(opList, err, "read whether failing checks are required")
-		}
-		if err != nil {
-			continue // unknown: no author's turn from these checks
-		}
-		bad := map[string]bool{}
-		for _, e := range errs {
-			if len(e.Path) > 0 {
-				if alias, ok := e.Path[0].(string); ok {
-					bad[alias] = true
-				}
+// checks reads the checks of the PRs listed[i] for i in batch, in one
+// query. A PR GitHub does not answer for (an error, a null) keeps no
+// checks, which counts for nobody; only a stop (the budget, the rate limit)
+// is an error.
+func (c *Client) checks(ctx context.Context, listed []sweep.Listed, batch []int) error {
+	q := reflect.New(checksQueryType(len(batch)))
+	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo)}
+	for k, i := range batch {
+		vars[fmt.Sprintf("n%d", k)] = githubv4.Int(listed[i].PR.Number)
+	}
+	errs, err := c.query(ctx, false, q.Interface(), vars)
+	if api.IsStop(err) {
+		return c.fail(opList, err, "read the failing checks of %d pull requests", len(batch))
+	}
+	if err != nil {
+		return nil // unknown: no author's turn from these checks
+	}
+	bad := map[string]bool{}
+	for _, e := range errs {
+		if len(e.Path) > 1 {
+			if alias, ok := e.Path[1].(string); ok {
+				bad[alias] = true
 			}
 		}
-		for i, a := range batch {
-			f := q.Elem().Field(i + 1)
-			if f.IsNil() || bad[fmt.Sprintf("c%d", i)] || len(errs) > 0 && len(bad) == 0 {
-				continue
-			}
-			// The built type is requiredNode but for its tags.
-			node := f.Elem().Convert(reflect.TypeOf(requiredNode{})).Interface().(requiredNode)
-			req := lifecycle.RequiredNo
-			if node.required() {
-				req = lifecycle.RequiredYes
-			}
-			listed[a.pr].PR.Checks.Contexts[a.context].Required = req
+	}
+	repo := q.Elem().FieldByName("Repository")
+	for k, i := range batch {
+		f := repo.Field(k)
+		if f.IsNil() || bad[fmt.Sprintf("p%d", k)] || len(errs) > 0 && len(bad) == 0 {
+			continue
 		}
+		var r checkRollup
+		copyRetagged(reflect.ValueOf(&r).Elem(), f.Elem())
+		listed[i].PR.Checks = r.checks()
 	}
 	return nil
 }
 
-// requiredNode is a check run or commit status read again by its node ID:
-// whether it is required for the PR whose number the query names beside it.
-// requiredQueryType builds it with the fragments' tags of each alias.
-type requiredNode struct {
-	Typename      string `graphql:"__typename"`
-	CheckRun      struct{ IsRequired bool }
-	StatusContext struct{ IsRequired bool }
-}
+var checksTypes sync.Map // int → reflect.Type
 
-func (n requiredNode) required() bool {
-	switch n.Typename {
-	case "CheckRun":
-		return n.CheckRun.IsRequired
-	case "StatusContext":
-		return n.StatusContext.IsRequired
-	}
-	return false
-}
-
-var requiredTypes sync.Map // int → reflect.Type
-
-// requiredQueryType is the query of n contexts: RateLimit, then
-// c0: node(id: $c0) { ... on CheckRun { isRequired(pullRequestNumber: $n0) } ... },
-// one field per context. The arguments are variables, so the type depends
-// on n alone and is built (and learnt by the decoder) once per size.
-func requiredQueryType(n int) reflect.Type {
-	if t, ok := requiredTypes.Load(n); ok {
+// checksQueryType is the query of n PRs' checks: RateLimit, and in
+// repository(owner: $owner, name: $name) one field per PR,
+// pK: pullRequest(number: $nK) { statusCheckRollup {...} }, its checks'
+// isRequired asking for $nK. The arguments are variables, so the type
+// depends on n alone and is built (and learnt by the decoder) once per size.
+func checksQueryType(n int) reflect.Type {
+	if t, ok := checksTypes.Load(n); ok {
 		return t.(reflect.Type)
 	}
-	fields := []reflect.StructField{{Name: "RateLimit", Type: reflect.TypeOf(rateLimit{})}}
-	for i := range n {
-		isReq := reflect.StructOf([]reflect.StructField{{Name: "IsRequired", Type: reflect.TypeOf(false),
-			Tag: reflect.StructTag(fmt.Sprintf(`graphql:"isRequired(pullRequestNumber: $n%d)"`, i))}})
-		node := reflect.StructOf([]reflect.StructField{
-			{Name: "Typename", Type: reflect.TypeOf(""), Tag: `graphql:"__typename"`},
-			{Name: "CheckRun", Type: isReq, Tag: `graphql:"... on CheckRun"`},
-			{Name: "StatusContext", Type: isReq, Tag: `graphql:"... on StatusContext"`},
-		})
-		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("C%d", i), Type: reflect.PointerTo(node),
-			Tag: reflect.StructTag(fmt.Sprintf(`graphql:"c%d: node(id: $c%d)"`, i, i))})
+	var prs []reflect.StructField
+	for k := range n {
+		pr := retag(reflect.TypeOf(checkRollup{}), "$number", fmt.Sprintf("$n%d", k))
+		prs = append(prs, reflect.StructField{Name: fmt.Sprintf("P%d", k), Type: reflect.PointerTo(pr),
+			Tag: reflect.StructTag(fmt.Sprintf(`graphql:"p%d: pullRequest(number: $n%d)"`, k, k))})
 	}
-	t, _ := requiredTypes.LoadOrStore(n, reflect.StructOf(fields))
-	return t.(reflect.Type)
+	t := reflect.StructOf([]reflect.StructField{
+		{Name: "RateLimit", Type: reflect.TypeOf(rateLimit{})},
+		{Name: "Repository", Type: reflect.StructOf(prs), Tag: `graphql:"repository(owner: $owner, name: $name)"`},
+	})
+	t2, _ := checksTypes.LoadOrStore(n, t)
+	return t2.(reflect.Type)
 }
 
-// checkContextOne is a context as Pull reads it: with whether it is
-// required for the one PR read, whose number the query has ($number).
-type checkContextOne struct {
-	checkContext
-	CheckRunRequired struct {
-		IsRequired bool `graphql:"isRequired(pullRequestNumber: $number)"`
-	} `graphql:"... on CheckRun"`
-	StatusContextRequired struct {
-		IsRequired bool `graphql:"isRequired(pullRequestNumber: $number)"`
-	} `graphql:"... on StatusContext"`
-}
-
-// checkRollupOne is a PR's statusCheckRollup as Pull reads it: the event
-// path's one read knows the turn as the schedule's listing does, so the
-// turn labels it writes agree with the next scheduled run's.
-type checkRollupOne struct {
-	StatusCheckRollup *struct {
-		Commit   *struct{ Oid string }
-		Contexts struct {
-			TotalCount int
-			Nodes      []*checkContextOne
-		} `graphql:"contexts(first: 100)"`
-	}
-}
-
-// checks converts the rollup as checkRollup.checks does, with each
-// context's requirement.
-func (r *checkRollupOne) checks() lifecycle.Checks {
-	ro := r.StatusCheckRollup
-	if ro == nil {
-		return lifecycle.Checks{}
-	}
-	nodes := make([]*checkContext, len(ro.Contexts.Nodes))
-	var required []bool
-	for i, n := range ro.Contexts.Nodes {
-		if n == nil {
-			continue
+// retag is t with from replaced by to in every graphql tag of its structs
+// (through pointers and slices); types without such a tag are kept.
+func retag(t reflect.Type, from, to string) reflect.Type {
+	switch t.Kind() {
+	case reflect.Pointer:
+		if e := retag(t.Elem(), from, to); e != t.Elem() {
+			return reflect.PointerTo(e)
 		}
-		nodes[i] = &n.checkContext
-		required = append(required, n.Typename == "CheckRun" && n.CheckRunRequired.IsRequired ||
-			n.Typename == "StatusContext" && n.StatusContextRequired.IsRequired)
-	}
-	out, _ := rollupChecks(ro.Commit, ro.Contexts.TotalCount, nodes)
-	for i := range out.Contexts {
-		out.Contexts[i].Required = lifecycle.RequiredNo
-		if required[i] {
-			out.Contexts[i].Required = lifecycle.RequiredYes
+	case reflect.Slice:
+		if e := retag(t.Elem(), from, to); e != t.Elem() {
+			return reflect.SliceOf(e)
+		}
+	case reflect.Struct:
+		fields, changed := make([]reflect.StructField, t.NumField()), false
+		for i := range t.NumField() {
+			f := t.Field(i)
+			ft := retag(f.Type, from, to)
+			tag := strings.ReplaceAll(string(f.Tag), from, to)
+			changed = changed || ft != f.Type || tag != string(f.Tag)
+			fields[i] = reflect.StructField{Name: f.Name, Type: ft, Tag: reflect.StructTag(tag)}
+		}
+		if changed {
+			return reflect.StructOf(fields)
 		}
 	}
-	return out
+	return t
+}
+
+// copyRetagged copies src into dst, whose type is src's as retag built it
+// from dst's: the same fields in the same order, but for their tags (which
+// reflect's conversions do not ignore in a type of its making).
+func copyRetagged(dst, src reflect.Value) {
+	if dst.Type() == src.Type() {
+		dst.Set(src)
+		return
+	}
+	switch src.Kind() {
+	case reflect.Pointer:
+		if !src.IsNil() {
+			dst.Set(reflect.New(dst.Type().Elem()))
+			copyRetagged(dst.Elem(), src.Elem())
+		}
+	case reflect.Slice:
+		if !src.IsNil() {
+			dst.Set(reflect.MakeSlice(dst.Type(), src.Len(), src.Len()))
+			for i := range src.Len() {
+				copyRetagged(dst.Index(i), src.Index(i))
+			}
+		}
+	case reflect.Struct:
+		for i := range src.NumField() {
+			copyRetagged(dst.Field(i), src.Field(i))
+		}
+	}
 }

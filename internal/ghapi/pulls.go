@@ -269,9 +269,9 @@ func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]
 	open := []githubv4.PullRequestState{githubv4.PullRequestStateOpen}
 	switch {
 	case q.Checks && q.Assignees:
-		return openPullsWithChecks[prWithAssigneesChecks](ctx, c, q, after, 4)
+		return openPullsWithChecks[prWithAssigneesChecks](ctx, c, q, after, 3)
 	case q.Checks:
-		return openPullsWithChecks[prWithChecks](ctx, c, q, after, 3)
+		return openPullsWithChecks[prWithChecks](ctx, c, q, after, 2)
 	case q.Assignees:
 		return listedOnly(pulls[prWithAssignees](ctx, c, q, open, after, 3))
 	}
@@ -670,7 +670,7 @@ func (r requestEvent) reviewer() (login, team string, bot bool) {
 // assignees, its head commit's checks and its state.
 type prOne struct {
 	prWithAssignees
-	checkRollupOne
+	checkRollup
 	State string
 }
 
@@ -706,6 +706,6 @@ func (c *Client) Pull(ctx context.Context, number int) (sweep.Listed, bool, erro
 	}
 	p := out.Repository.PullRequest
 	l := toListed(p)
-	l.PR.Checks = p.checkRollupOne.checks()
+	l.PR.Checks = p.checkRollup.checks()
 	return l, p.State == "OPEN", nil
 }

@@ -119,18 +119,3 @@ func failingCheck(pr PR, after time.Time) (name string, at time.Time, ok bool) {
 	}
 	return name, at, ok
 }
-
-// Undecided lists the contexts (their indexes) whose requirement would
-// decide the turn: the latest of their name, completed and failing, with
-// Required unknown. Only for these is it worth asking GitHub.
-func (c Checks) Undecided() []int {
-	latest := latestChecks(c.Contexts)
-	var out []int
-	for i, x := range c.Contexts {
-		l := latest[x.Name]
-		if x.Required == RequiredUnknown && x.completed() && x.failed() && l.At.Equal(x.At) && l.failed() {
-			out = append(out, i)
-		}
-	}
-	return out
-}
