@@ -4,8 +4,12 @@ import (
 	"maps"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // TestTurnChecksFail: with author-turn-when-checks-fail, through the HTTP
@@ -103,5 +107,66 @@ func TestTurnChecksFail(t *testing.T) {
 	}
 	if got, want := on.fake.GraphQLPoints(), off.fake.GraphQLPoints()+1; got != want {
 		t.Errorf("GraphQL points with the input on: %d, want %d (off: %d)", got, want, off.fake.GraphQLPoints())
+	}
+}
+
+// checksWorld is openPRs with CI on every open PR's head: a required build
+// that passed; on one PR in five a required test that failed (on one of
+// those three a re-run passed since), on one in ten an optional lint that
+// failed. The checks completed a day after the PR's last update.
+func checksWorld(tb testing.TB, prs int) *world {
+	w := openPRs(tb, prs)
+	f := w.fake
+	f.SetRequiredChecks("build", "test")
+	k := 0
+	for _, is := range f.Issues() {
+		if !is.IsPR || is.State != "open" {
+			continue
+		}
+		k++
+		at := is.UpdatedAt.Add(lifecycle.Day)
+		if at.After(t0) {
+			at = t0
+		}
+		f.AddCheck(is.Number, fakegithub.Check{Name: "build", Status: "COMPLETED", Conclusion: "SUCCESS", At: at})
+		if k%5 == 0 {
+			f.AddCheck(is.Number, fakegithub.Check{Name: "test", Status: "COMPLETED", Conclusion: "FAILURE", At: at})
+			if k%15 == 0 {
+				f.AddCheck(is.Number, fakegithub.Check{Name: "test", Status: "COMPLETED", Conclusion: "SUCCESS", At: at.Add(time.Hour)})
+			}
+		}
+		if k%10 == 3 {
+			f.AddCheck(is.Number, fakegithub.Check{Name: "lint", Status: "COMPLETED", Conclusion: "FAILURE", At: at})
+		}
+	}
+	return w
+}
+
+// TestChecksCostAtScale: author-turn-when-checks-fail reads no request per
+// PR: on 2,000 open PRs under author-turn, a quiet day's listing keeps its
+// pages and points, plus at most one query (one point) per page for its
+// failing PRs' checks; REST reads are the same.
+func TestChecksCostAtScale(t *testing.T) {
+	t.Parallel()
+	testenv.Long(t)
+	on := maps.Clone(fairInputs)
+	on["author-turn-when-checks-fail"] = "true"
+	quiet := func(inputs map[string]string) (day0, day1 reads) {
+		w := checksWorld(t, 2000)
+		day0 = readsOf(w.run(inputs))
+		w.clock.Advance(lifecycle.Day)
+		res := w.run(inputs)
+		if !res.OK() {
+			t.Fatalf("quiet day: failed %+v, stopped %v", res.Failed(), res.Stopped)
+		}
+		return day0, readsOf(res)
+	}
+	off0, off1 := quiet(fairInputs)
+	on0, on1 := quiet(on)
+	t.Logf("off: first run %v; a quiet day %v", off0, off1)
+	t.Logf("on:  first run %v; a quiet day %v", on0, on1)
+	pages := (off1.prs + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
+	if on1.rest != off1.rest || on1.queries > off1.queries+pages || on1.points > off1.points+pages {
+		t.Errorf("a quiet day with the input on: %v; want off's REST reads and at most %d queries and points more than %v", on1, pages, off1)
 	}
 }
