@@ -20,15 +20,13 @@ import (
 // without one), and a page of many PRs cannot pass each its own. So the
 // listing's pages read only each PR's rollup state
 // (PullRequest.statusCheckRollup.state: no connection, so a page keeps its
-// size and its point), and for the PRs of the page whose state is failing,
-// one query more reads their checks, each PR by its number as a variable
-// with its checks' isRequired: up to checksPerQuery PRs a query, one
-// connection each, one point. A page without a failing PR costs nothing
-// more; nothing is read per PR.
+// size and its point), and the sweep gathers the PRs whose state is
+// failing, across pages, and reads their checks with Checks: each PR by its
+// number as a variable with its checks' isRequired, up to checksPerQuery
+// PRs a query, one connection each, one point. Nothing is read per PR.
 
 // checksPerQuery is the most PRs one checks query reads: the most that
-// keep it at one point (one contexts connection each), more than a page
-// holds.
+// keep it at one point (one contexts connection each).
 const checksPerQuery = costPerPoint
 
 // rollupState is what a listing page reads of a PR's checks: the rollup's
@@ -131,8 +129,8 @@ func required(yes bool) lifecycle.Required {
 	return lifecycle.RequiredNo
 }
 
-// openPullsWithChecks reads a page with each PR's rollup state, then the
-// checks of the PRs whose state is failing.
+// openPullsWithChecks reads a page with each PR's rollup state; a PR whose
+// state is failing is marked for the sweep to read its checks (Checks).
 func openPullsWithChecks[N any, P interface {
 	*N
 	prNode
@@ -144,36 +142,42 @@ func openPullsWithChecks[N any, P interface {
 		return nil, page, err
 	}
 	out := make([]sweep.Listed, len(nodes))
-	var failing []int
 	for i, n := range nodes {
 		out[i] = n.Listed
-		if n.node.failing() && n.Err == nil {
-			failing = append(failing, i)
-		}
-	}
-	for len(failing) > 0 {
-		batch := failing[:min(len(failing), checksPerQuery)]
-		failing = failing[len(batch):]
-		if err := c.checks(ctx, out, batch); err != nil {
-			return nil, sweep.Page{}, err
-		}
+		out[i].ChecksFailing = n.node.failing()
 	}
 	return out, page, nil
 }
 
-// checks reads the checks of the PRs listed[i] for i in batch, in one
-// query. A PR GitHub does not answer for (an error, a null) keeps no
-// checks, which counts for nobody; only a stop (the budget, the rate limit)
+// Checks reads the head commits' check rollups of the PRs numbers, with
+// whether each check is required for its PR, checksPerQuery PRs a query
+// (one point). A PR GitHub does not answer for (an error, a null) is left
+// out, which counts for nobody; only a stop (the budget, the rate limit)
 // is an error.
-func (c *Client) checks(ctx context.Context, listed []sweep.Listed, batch []int) error {
+//
+// GitHub API docs: https://docs.github.com/graphql/reference/objects#statuscheckrollup
+func (c *Client) Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error) {
+	out := map[int]lifecycle.Checks{}
+	for len(numbers) > 0 {
+		batch := numbers[:min(len(numbers), checksPerQuery)]
+		numbers = numbers[len(batch):]
+		if err := c.checks(ctx, batch, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// checks reads one query's batch into out.
+func (c *Client) checks(ctx context.Context, batch []int, out map[int]lifecycle.Checks) error {
 	q := reflect.New(checksQueryType(len(batch)))
 	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo)}
-	for k, i := range batch {
-		vars[fmt.Sprintf("n%d", k)] = githubv4.Int(listed[i].PR.Number)
+	for k, n := range batch {
+		vars[fmt.Sprintf("n%d", k)] = githubv4.Int(n)
 	}
 	errs, err := c.query(ctx, false, q.Interface(), vars)
 	if api.IsStop(err) {
-		return c.fail(opList, err, "read the failing checks of %d pull requests", len(batch))
+		return c.fail(opRead, err, "read the checks of %d pull requests", len(batch))
 	}
 	if err != nil {
 		return nil // unknown: no author's turn from these checks
@@ -187,14 +191,14 @@ func (c *Client) checks(ctx context.Context, listed []sweep.Listed, batch []int)
 		}
 	}
 	repo := q.Elem().FieldByName("Repository")
-	for k, i := range batch {
+	for k, n := range batch {
 		f := repo.Field(k)
 		if f.IsNil() || bad[fmt.Sprintf("p%d", k)] || len(errs) > 0 && len(bad) == 0 {
 			continue
 		}
 		var r checkRollup
 		copyRetagged(reflect.ValueOf(&r).Elem(), f.Elem())
-		listed[i].PR.Checks = r.checks()
+		out[n] = r.checks()
 	}
 	return nil
 }

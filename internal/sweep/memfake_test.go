@@ -207,6 +207,12 @@ func (m *memGitHub) Ancestry(_ context.Context, n int) ([]lifecycle.Commit, erro
 	return slices.Clone(m.prs[n].ancestry), nil
 }
 
+// Checks knows no check: the memory fake's pages never say one fails.
+func (m *memGitHub) Checks(_ context.Context, numbers []int) (map[int]lifecycle.Checks, error) {
+	m.call("read the checks of %d pull requests", len(numbers))
+	return map[int]lifecycle.Checks{}, nil
+}
+
 func (m *memGitHub) PullNow(_ context.Context, n int) (lifecycle.PR, bool, error) {
 	m.call("read #%d", n)
 	p := m.prs[n]

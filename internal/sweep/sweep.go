@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -549,6 +550,41 @@ func everyPage(Page) bool { return true }
 // before the listings end, so the newer copy is decided instead (current
 // drops the plans made on the older one). A copy of a PR that failed stays
 // failed: it is reported once.
+// held are the listed PRs whose checks a page said are failing: their
+// checks are read ChecksPerRead at a time (across pages, so a page with a
+// failing PR costs no request of its own), then they are decided.
+type held []Listed
+
+// drop forgets the held copy of PR n, if any.
+func (h *held) drop(n int) {
+	*h = slices.DeleteFunc(*h, func(l Listed) bool { return l.PR.Number == n })
+}
+
+// readChecks reads the held PRs' checks, ChecksPerRead a request, and hands
+// each PR on to each, with the history its page gave. Before the listing
+// ends (all false) it reads full requests only: the rest waits for the
+// next pages' failing PRs.
+func (s *sweeper) readChecks(ctx context.Context, h *held, each func(lifecycle.PR), all bool) error {
+	for len(*h) >= ChecksPerRead || all && len(*h) > 0 {
+		batch := (*h)[:min(len(*h), ChecksPerRead)]
+		numbers := make([]int, len(batch))
+		for i, l := range batch {
+			numbers[i] = l.PR.Number
+		}
+		checks, err := s.gh.Checks(ctx, numbers)
+		if err != nil {
+			return err
+		}
+		for _, l := range batch {
+			l.PR.Checks = checks[l.PR.Number]
+			s.hist[l.PR.Number] = l
+			each(l.PR)
+		}
+		*h = (*h)[len(batch):]
+	}
+	return nil
+}
+
 func (s *sweeper) newer(l Listed) bool {
 	n := l.PR.Number
 	prev, ok := s.hist[n]
@@ -636,7 +672,8 @@ func bound(p *api.Pages, n int, pg Page, read map[string]bool, what string) erro
 // on part of its facts; a cursor met twice ends the listing.
 func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[string]bool{}
-	got := 0 // PRs the pages gave, or said they could not
+	got := 0      // PRs the pages gave, or said they could not
+	var held held // PRs whose checks are still to be read
 	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
@@ -660,19 +697,27 @@ func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 				continue
 			}
 			s.seen[l.PR.Number] = true
-			if l.Err != nil {
+			held.drop(l.PR.Number) // a newer copy replaces a held one
+			switch {
+			case l.Err != nil:
 				s.x.fail(l.PR, l.Err)
-				continue
+			case l.ChecksFailing:
+				s.hist[l.PR.Number] = l
+				held = append(held, l)
+			default:
+				s.hist[l.PR.Number] = l
+				each(l.PR)
 			}
-			s.hist[l.PR.Number] = l
-			each(l.PR)
+		}
+		if err := s.readChecks(ctx, &held, each, false); err != nil {
+			return err
 		}
 		if !more(pg) || pg.After == "" {
-			return nil
+			return s.readChecks(ctx, &held, each, true)
 		}
 		if read[pg.After] {
 			s.log.Printf("GitHub's listing gives a page's cursor again: the listing ends here")
-			return nil
+			return s.readChecks(ctx, &held, each, true)
 		}
 		after = pg.After
 	}
