@@ -53,11 +53,19 @@ type Turn struct {
 	NudgedAt time.Time
 }
 
-// NudgedInTurn reports whether the reviewers were nudged in this turn of
-// theirs: our latest nudge came at or after the turn's start. One nudge per
-// turn: a nudge of an earlier turn does not count.
+// NudgedInTurn reports whether the PR was nudged in this turn of the
+// reviewers' or the maintainers': our latest nudge came at or after the
+// turn's start. One nudge per turn: a nudge of an earlier turn does not
+// count.
 func (t Turn) NudgedInTurn() bool {
-	return t.Whose == TurnReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
+	return t.Nudged() && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
+}
+
+// Nudged reports whether the turn is one the nudge reminds of: the
+// reviewers', to review, or the maintainers', to merge an approved PR
+// nothing blocks.
+func (t Turn) Nudged() bool {
+	return t.Whose == TurnReviewers || t.Whose == TurnMaintainers
 }
 
 // ClockFrom is when the stale clock of the turn starts: on the author's
@@ -418,8 +426,9 @@ const (
 )
 
 // DecideNudge applies the review nudge: after DaysBeforeReviewNudge days
-// on the reviewers' turn, one nudge per turn, its label on while that turn
-// lasts. Exempt and filtered-out PRs are left alone, as by Decide.
+// on the reviewers' turn, or on the maintainers' (approved, nothing
+// blocking, nobody merges: the nudge then names the merge), one nudge per
+// turn, its label on while that turn lasts. Exempt and filtered-out PRs are left alone, as by Decide.
 func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	labelled := p.NudgeLabel != "" && pr.HasLabel(p.NudgeLabel)
 	if p.DaysBeforeReviewNudge < 0 && !labelled {
@@ -438,10 +447,9 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 		return NudgeNone
 	}
 	t := act.Turn
-	onReviewers := t.Whose == TurnReviewers
 	nudged := t.NudgedInTurn()
 	switch {
-	case onReviewers && !nudged && p.nudgeDue(t.Since, now):
+	case t.Nudged() && !nudged && p.nudgeDue(t.Since, now):
 		return NudgePost
 	case nudged && p.NudgeLabel != "" && !labelled && !p.Quiet.Paused(now):
 		return NudgeLabel

@@ -30,6 +30,12 @@ const (
 		"otherwise it will be closed on {{close-date}}."
 	DefaultNudge = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review. " +
 		"A review, or a comment saying what it needs, hands it back to its author."
+	// DefaultMergeNudge is the nudge's default on the maintainers' turn: an
+	// approval stands, nothing blocks, nobody merged. It mentions nobody:
+	// who may merge is not known, and the reviewers who approved follow the
+	// pull request already.
+	DefaultMergeNudge = "This pull request was approved and has been waiting {{days-waiting}} days to be merged. " +
+		"Merging it, or a comment saying what it still needs, moves it on."
 )
 
 // DefaultReopen is the comment on a pull request the closure audit

@@ -9,8 +9,12 @@ import (
 
 // The review nudge and whose turn it is (README: "Whose turn it is").
 
-// ReasonReviewNudge is the reason of a nudge posted.
-const ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
+// ReasonReviewNudge is the reason of a nudge posted on the reviewers'
+// turn; ReasonMergeNudge on the maintainers', to merge.
+const (
+	ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
+	ReasonMergeNudge  lifecycle.Reason = "approved, waiting on maintainers to merge: merge nudge"
+)
 
 // needTurn reports whether the policy needs each PR's turn, which only its timeline tells.
 func (s *sweeper) needTurn() bool {
@@ -59,6 +63,9 @@ func (s *sweeper) nudgeOp(p planned) (op, bool) {
 	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonReviewNudge}
 	if p.act != nil {
 		d.InactiveSince = p.act.Turn.Since
+		if p.act.Turn.Whose == lifecycle.TurnMaintainers {
+			d.Reason = ReasonMergeNudge
+		}
 	}
 	switch p.nudge {
 	case lifecycle.NudgePost:

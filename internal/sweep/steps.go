@@ -480,12 +480,22 @@ func (w *writer) nudgeSteps(o *op) []step {
 		return []step{w.addLabels(n, []string{label})}
 	}
 	steps := []step{w.comment(n, func() string {
-		return notice.Body(strings.TrimSpace(notice.Render(w.cfg.NudgeMessage, w.vars(*o))), notice.NudgeMarker())
+		return notice.Body(strings.TrimSpace(notice.Render(w.nudgeMessage(o), w.vars(*o))), notice.NudgeMarker())
 	})}
 	if label != "" && !o.pr.HasLabel(label) {
 		steps = append(steps, w.addLabels(n, []string{label}))
 	}
 	return steps
+}
+
+// nudgeMessage is the nudge's text: on the maintainers' turn the default
+// names the merge the PR waits for (DefaultMergeNudge), not a review; a
+// review-nudge-message of the project's own serves both turns.
+func (w *writer) nudgeMessage(o *op) string {
+	if w.cfg.NudgeMessage == notice.DefaultNudge && o.act != nil && o.act.Turn.Whose == lifecycle.TurnMaintainers {
+		return notice.DefaultMergeNudge
+	}
+	return w.cfg.NudgeMessage
 }
 
 // turnLabelSteps put the turn's label on or take the other off with one
