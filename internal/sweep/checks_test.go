@@ -172,3 +172,26 @@ func TestChecksCostAtScale(t *testing.T) {
 		t.Errorf("a quiet day with the input on: %v; want off's REST reads and at most %d queries and points more than %v", on1, most, off1)
 	}
 }
+
+// TestEventKeepsTheChecksTurn: the event path's one read carries the
+// checks, so an event on a PR a failing required check put on its author's
+// turn (a third person's "+1") leaves the turn labels as the schedule set
+// them, instead of swapping them for the reviewers' until the next run.
+func TestEventKeepsTheChecksTurn(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	w.fake.SetRequiredChecks("test")
+	n := w.openPR(10, alice)
+	w.fake.Push(n, "alice", daysAgo(5), "add the feature")
+	w.fake.AddCheck(n, fakegithub.Check{Name: "test", Status: "COMPLETED", Conclusion: "FAILURE", At: daysAgo(4)})
+	inputs := maps.Clone(turnLabelInputs)
+	inputs["author-turn-when-checks-fail"] = "true"
+	if res := w.run(inputs); !res.OK() || !w.hasLabel(n, "waiting-on-author") {
+		t.Fatalf("the schedule: labels %v (ok %v); want waiting-on-author", w.labels(n), res.OK())
+	}
+	w.fake.Comment(n, carol, daysAgo(0.01), "+1, I need this too")
+	res := w.eventRun(inputs, n, carol.Login)
+	if !w.hasLabel(n, "waiting-on-author") || w.hasLabel(n, "waiting-on-review") || len(res.With(sweep.TurnLabeled)) != 0 {
+		t.Errorf("after the event: labels %v, turn label writes %d; want waiting-on-author kept, no write", w.labels(n), len(res.With(sweep.TurnLabeled)))
+	}
+}
