@@ -9,7 +9,6 @@ import (
 
 	"github.com/shurcooL/githubv4"
 
-	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -152,8 +151,7 @@ func openPullsWithChecks[N any, P interface {
 // Checks reads the head commits' check rollups of the PRs numbers, with
 // whether each check is required for its PR, checksPerQuery PRs a query
 // (one point). A PR GitHub does not answer for (an error, a null) is left
-// out, which counts for nobody; only a stop (the budget, the rate limit)
-// is an error.
+// out, which counts for nobody; a query that fails altogether is an error.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#statuscheckrollup
 func (c *Client) Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error) {
@@ -176,11 +174,8 @@ func (c *Client) checks(ctx context.Context, batch []int, out map[int]lifecycle.
 		vars[fmt.Sprintf("n%d", k)] = githubv4.Int(n)
 	}
 	errs, err := c.query(ctx, false, q.Interface(), vars)
-	if api.IsStop(err) {
-		return c.fail(opRead, err, "read the checks of %d pull requests", len(batch))
-	}
 	if err != nil {
-		return nil // unknown: no author's turn from these checks
+		return c.fail(opRead, err, "read the checks of %d pull requests", len(batch))
 	}
 	bad := map[string]bool{}
 	for _, e := range errs {

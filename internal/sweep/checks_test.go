@@ -2,6 +2,7 @@ package sweep_test
 
 import (
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -193,5 +194,28 @@ func TestEventKeepsTheChecksTurn(t *testing.T) {
 	res := w.eventRun(inputs, n, carol.Login)
 	if !w.hasLabel(n, "waiting-on-author") || w.hasLabel(n, "waiting-on-review") || len(res.With(sweep.TurnLabeled)) != 0 {
 		t.Errorf("after the event: labels %v, turn label writes %d; want waiting-on-author kept, no write", w.labels(n), len(res.With(sweep.TurnLabeled)))
+	}
+}
+
+// TestChecksUnreadCountForNobody: when GitHub fails the checks' read, the
+// run goes on, says so, and a failing check puts nobody on the author's
+// turn: the PR is not marked.
+func TestChecksUnreadCountForNobody(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	w.fake.SetRequiredChecks("test")
+	n := w.openPR(60, alice)
+	w.fake.AddCheck(n, fakegithub.Check{Name: "test", Status: "COMPLETED", Conclusion: "FAILURE", At: daysAgo(20)})
+	// The listing's page is the first GraphQL request, the checks' read the second.
+	w.fake.InjectFault(fakegithub.FaultRule{Route: "POST /graphql", Nth: 2, Times: 5, Fault: fakegithub.ServerError(502)})
+	inputs := maps.Clone(authorTurnInputs)
+	inputs["author-turn-when-checks-fail"] = "true"
+	log := &nopLog{}
+	res := w.runLog(inputs, log)
+	if res.Stopped != nil || w.hasLabel(n, "stale") {
+		t.Errorf("stopped %v, labels %v: want the run to go on and #%d unmarked", res.Stopped, w.labels(n), n)
+	}
+	if !slices.ContainsFunc(log.printed, func(s string) bool { return strings.Contains(s, "Could not read the checks of 1 pull requests") }) {
+		t.Errorf("the log does not say the checks were not read:\n%s", strings.Join(log.printed, "\n"))
 	}
 }

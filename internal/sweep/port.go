@@ -40,7 +40,8 @@ type Reader interface {
 	// Checks reads the head commits' check rollups of the PRs numbers
 	// (at most ChecksPerRead), with whether each check is required for its
 	// PR, in one request: by number; a PR it could not read is absent
-	// (unknown, which puts nobody on a turn).
+	// (unknown, which puts nobody on a turn). An error that is no stop
+	// leaves them all unknown.
 	Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error)
 	// History reads a PR's history older than the cursor before (Listed.Older),
 	// oldest first, to its beginning.
