@@ -1,6 +1,7 @@
 package sweep_test
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -217,5 +218,27 @@ func TestChecksUnreadCountForNobody(t *testing.T) {
 	}
 	if !slices.ContainsFunc(log.printed, func(s string) bool { return strings.Contains(s, "Could not read the checks of 1 pull requests") }) {
 		t.Errorf("the log does not say the checks were not read:\n%s", strings.Join(log.printed, "\n"))
+	}
+}
+
+// TestChecksSmallestBudgetActs: with author-turn-when-checks-fail the least
+// operations-per-run counts the checks' read, and at it a PR a failing
+// required check puts on its author's turn is marked.
+func TestChecksSmallestBudgetActs(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	w.fake.SetRequiredChecks("test")
+	n := w.openPR(60, alice)
+	w.fake.AddCheck(n, fakegithub.Check{Name: "test", Status: "COMPLETED", Conclusion: "FAILURE", At: daysAgo(20)})
+	inputs := maps.Clone(authorTurnInputs)
+	off := sweep.MinBudget(w.config(inputs))
+	inputs["author-turn-when-checks-fail"] = "true"
+	min := sweep.MinBudget(w.config(inputs))
+	if min != off+1 {
+		t.Errorf("MinBudget = %d with the input on, %d off; want one request more", min, off)
+	}
+	inputs["operations-per-run"] = fmt.Sprint(min)
+	if res := w.run(inputs); !has(res.Marked(), n) {
+		t.Errorf("budget %d: #%d not marked (%d requests, stopped %v)", min, n, res.Requests, res.Stopped)
 	}
 }
