@@ -94,6 +94,14 @@ func TestTurnChecksFail(t *testing.T) {
 			t.Errorf("input off, %s: #%d marked", c.name, prs[i])
 		}
 	}
+	// Off, no query asks for checks: the queries are those of before the
+	// input (GitHub Enterprise Server before PullRequest.statusCheckRollup
+	// answers them too).
+	for _, r := range off.fake.Requests() {
+		if strings.Contains(r.Body, "statusCheckRollup") {
+			t.Errorf("input off, %s asked for checks", r.Route)
+		}
+	}
 	// One listing page either way, and one query more with the input on:
 	// whether the page's three failing checks are required.
 	gql := func(w *world) int {
@@ -195,6 +203,14 @@ func TestEventKeepsTheChecksTurn(t *testing.T) {
 	res := w.eventRun(inputs, n, carol.Login)
 	if !w.hasLabel(n, "waiting-on-author") || w.hasLabel(n, "waiting-on-review") || len(res.With(sweep.TurnLabeled)) != 0 {
 		t.Errorf("after the event: labels %v, turn label writes %d; want waiting-on-author kept, no write", w.labels(n), len(res.With(sweep.TurnLabeled)))
+	}
+	// Off, the event's read asks for no checks.
+	before := w.fake.Count()
+	w.eventRun(turnLabelInputs, n, carol.Login)
+	for _, r := range w.fake.Requests()[before:] {
+		if strings.Contains(r.Body, "statusCheckRollup") {
+			t.Errorf("input off, the event's %s asked for checks", r.Route)
+		}
 	}
 }
 

@@ -219,7 +219,7 @@ func (m *memGitHub) PullNow(_ context.Context, n int) (lifecycle.PR, bool, error
 	return p.pr, p.open, nil
 }
 
-func (m *memGitHub) Pull(_ context.Context, n int) (sweep.Listed, bool, error) {
+func (m *memGitHub) Pull(_ context.Context, n int, _ bool) (sweep.Listed, bool, error) {
 	m.call("read #%d and its history", n)
 	p := m.prs[n]
 	return sweep.Listed{PR: p.pr, History: slices.Clone(p.timeline)}, p.open, nil

@@ -35,8 +35,9 @@ type Reader interface {
 	// after is the cursor Page.After gave.
 	ClosedPulls(ctx context.Context, assignees bool, after string) ([]ClosedListed, Page, error)
 	// Pull reads one pull request as a listing page gives it, and whether
-	// it is open (the event path's read).
-	Pull(ctx context.Context, number int) (Listed, bool, error)
+	// it is open (the event path's read); with checks, its head commit's
+	// checks too (as Checks reads them).
+	Pull(ctx context.Context, number int, checks bool) (Listed, bool, error)
 	// Checks reads the head commits' check rollups of the PRs numbers
 	// (at most ChecksPerRead), with whether each check is required for its
 	// PR, in one request: by number; a PR it could not read is absent
