@@ -272,13 +272,17 @@ func buildInputs() []Input {
 				"logins, counted as maintainers; and teams as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token)."},
 		{Name: inputAuthorTurnWhenLabeled, to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
 			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added; not author-turn-label nor reviewers-turn-label, which stalepr adds itself. Empty: none."},
+		{Name: "author-turn-when-checks-fail", to: boolean(func(c *Config) *bool { return &c.Policy.AuthorTurnWhenChecksFail }), Kind: Bool, Default: "false",
+			Description: "true or false: when true, a required check (as GitHub's branch protection or rulesets require it) that completed failing on the pull request's head commit after its author's last push or answer puts the pull request on its author's turn, from the check's completion. " +
+				"Pending, optional, cancelled and re-run-green checks and failures on older commits do not: a failure may be spurious. Only read where the turn is (stale-clock: author-turn, the nudge, the turn labels); costs one GraphQL point per 100 pull requests with a failing check, none per pull request (see docs/cost.md)."},
 		{Name: inputAuthorTurnLabel, to: text(func(c *Config) *string { return &c.Policy.AuthorTurnLabel }), Kind: Text,
 			Description: "Label kept on a pull request while it is its author's turn (e.g. waiting-on-author), added when the turn passes to the author and removed when it passes back; " +
 				"a person adding it by hand hands the turn to the author, taking it off hands it to the reviewers, and stalepr never puts back a label a person took off while that turn lasts. Empty (the default): off. Costs one timeline read of every open pull request a run."},
 		{Name: inputReviewersTurnLabel, to: text(func(c *Config) *string { return &c.Policy.ReviewersTurnLabel }), Kind: Text,
 			Description: "Label kept on a pull request while it is its reviewers' turn (e.g. waiting-on-review), as author-turn-label; a person adding it by hand hands the turn to the reviewers, taking it off hands it to the author. Empty (the default): off."},
 		{Name: inputReviewNudgeDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeReviewNudge }), Kind: Days, Default: "-1",
-			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the reviewers it waits on, at most once per turn: " +
+			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the reviewers it waits on, at most once per turn " +
+				"(on the maintainers' turn, an approved pull request nobody merges, the default comment names the merge instead): " +
 				"a whole number, or -1 (the default) to never nudge. Works with either stale-clock; it never marks, labels stale or closes."},
 		{Name: inputReviewNudgeMessage, to: message(func(c *Config) *string { return &c.NudgeMessage }), Kind: Message, Default: notice.DefaultNudge,
 			Description: "Comment of the review nudge; it cannot be empty while the nudge is on. Placeholders: " + placeholders + "; {{reviewers}} mentions the reviewers it waits on " +

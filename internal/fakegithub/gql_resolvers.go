@@ -178,10 +178,14 @@ var queryResolvers = map[string]resolver{
 	},
 }
 
-// node resolves a global ID; the fake knows its pull requests'.
+// node resolves a global ID; the fake knows its pull requests' and its
+// check runs' and commit statuses'.
 func (x *gexec) node(id string) (any, error) {
 	if rec := x.s.pullByNodeID(id); rec != nil {
 		return gobj{"PullRequest", rec}, nil
+	}
+	if c := x.s.checkByNodeID(id); c != nil {
+		return gobj{c.typename(), c}, nil
 	}
 	return nil, &gqlFieldError{"NOT_FOUND", fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}
 }

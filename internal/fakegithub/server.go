@@ -62,6 +62,10 @@ type Server struct {
 	gql             gqlBucket     // GraphQL points
 	gqlPulls        gqlPullsCache // the last pullRequests listing
 	reviewsRequired bool          // reviewDecision is served (branch protection requires reviews)
+	// checks are the status check rollups' contexts, by commit;
+	// requiredChecks the names the base branch requires (isRequired).
+	checks         map[string][]*checkRec
+	requiredChecks []string
 
 	log       []RequestInfo
 	seq       int

@@ -110,7 +110,7 @@ func (c Command) Main(ctx context.Context, args []string) int {
 		out.Fail("list-repositories", err.Error())
 		return seam.ExitUsage
 	}
-	repos, err := client.ListRepositories(ctx, owner, ghapi.RepoListOptions{IncludeArchived: *archived, IncludeForks: *forks})
+	repos, err := ghapi.FleetOf(client).ListRepositories(ctx, owner, ghapi.RepoListOptions{IncludeArchived: *archived, IncludeForks: *forks})
 	if err != nil {
 		out.Fail("list-repositories", err.Error())
 		return seam.ExitFailed

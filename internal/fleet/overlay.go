@@ -70,7 +70,7 @@ func Source(ctx context.Context, src config.Source, orgYAML string, newClient Ne
 	if err != nil {
 		return base, origin, false, err
 	}
-	data, found, err := client.RepoFile(ctx, RepoFilePath)
+	data, found, err := ghapi.FleetOf(client).RepoFile(ctx, RepoFilePath)
 	if err != nil {
 		// The file may hold an opt-out: never sweep on a guess.
 		return base, origin, false, &fileError{fmt.Errorf("%s of %s: %w", RepoFilePath, cfg.Repository(), err)}

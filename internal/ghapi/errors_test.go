@@ -331,7 +331,7 @@ func TestEveryCallIsExplained(t *testing.T) {
 		"History":        func() error { _, err := c.History(ctx, 1, ""); return err },
 		"OpenPulls":      func() error { _, _, err := c.OpenPulls(ctx, sweep.Query{}, ""); return err },
 		"PRComments":     func() error { _, err := c.PRComments(ctx, 1, c.clock.Now()); return err },
-		"RepoFile":       func() error { _, _, err := c.RepoFile(ctx, ".github/stalepr.yml"); return err },
+		"RepoFile":       func() error { _, _, err := FleetOf(c).RepoFile(ctx, ".github/stalepr.yml"); return err },
 		"ConvertToDraft": func() error { return c.ConvertToDraft(ctx, "PR_1") },
 	} {
 		if got := classOf(call()); got != BadCredentials {
@@ -420,7 +420,7 @@ func TestMissingPermissionInATerminal(t *testing.T) {
 			"label":         func() error { return c.AddLabels(ctx, 1, []string{"stale"}) },
 			"listing":       func() error { _, _, err := c.ListPRs(ctx, sweep.Query{}, 1); return err },
 			"delete branch": func() error { return c.DeleteBranch(ctx, "feature") },
-			"file":          func() error { _, _, err := c.RepoFile(ctx, ".github/stalepr.yml"); return err },
+			"file":          func() error { _, _, err := FleetOf(c).RepoFile(ctx, ".github/stalepr.yml"); return err },
 		} {
 			err := call()
 			msg := err.Error()

@@ -15,6 +15,14 @@ import (
 var errNotInstallation = errors.New("listing repositories needs a GitHub App installation token " +
 	"(actions/create-github-app-token); a personal access token or GITHUB_TOKEN cannot list an installation's repositories")
 
+// Fleet is the fleet's reads, outside the sweep's port: the repositories
+// an installation token sees, and a repository's own file of overrides. It
+// shares its Client's transport: the same budget, limits and deadline.
+type Fleet struct{ c *Client }
+
+// FleetOf is c's fleet reads.
+func FleetOf(c *Client) Fleet { return Fleet{c} }
+
 // RepoListOptions select repositories of an installation.
 type RepoListOptions struct {
 	IncludeArchived bool
@@ -27,7 +35,8 @@ type RepoListOptions struct {
 // requests.
 //
 // GitHub API docs: https://docs.github.com/rest/apps/installations#list-repositories-accessible-to-the-app-installation
-func (c *Client) ListRepositories(ctx context.Context, owner string, o RepoListOptions) ([]string, error) {
+func (f Fleet) ListRepositories(ctx context.Context, owner string, o RepoListOptions) ([]string, error) {
+	c := f.c
 	var out []string
 	opts := &github.ListOptions{PerPage: perPage}
 	for {
@@ -62,7 +71,8 @@ func (c *Client) ListRepositories(ctx context.Context, owner string, o RepoListO
 // request; found is false when there is no such file (404).
 //
 // GitHub API docs: https://docs.github.com/rest/repos/contents#get-repository-content
-func (c *Client) RepoFile(ctx context.Context, path string) (content []byte, found bool, err error) {
+func (f Fleet) RepoFile(ctx context.Context, path string) (content []byte, found bool, err error) {
+	c := f.c
 	fc, _, _, err := c.gh.Repositories.GetContents(ctx, c.owner, c.repo, path, nil)
 	if IsNotFound(err) {
 		return nil, false, nil

@@ -18,7 +18,7 @@ func TestListRepositoriesNeedsInstallationToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.ListRepositories(context.Background(), "octo-org", RepoListOptions{})
+	_, err = FleetOf(c).ListRepositories(context.Background(), "octo-org", RepoListOptions{})
 	if !errors.Is(err, errNotInstallation) {
 		t.Errorf("err = %v, want ErrNotInstallation", err)
 	}

@@ -25,7 +25,7 @@ func TestListRepositories(t *testing.T) {
 	c := serve(t, fake, "/api/v3")
 	ctx := context.Background()
 
-	got, err := c.ListRepositories(ctx, "OCTO-ORG", ghapi.RepoListOptions{})
+	got, err := ghapi.FleetOf(c).ListRepositories(ctx, "OCTO-ORG", ghapi.RepoListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestListRepositories(t *testing.T) {
 		t.Errorf("%d requests for 124 repositories, want 2 pages of 100", pages)
 	}
 
-	all, err := c.ListRepositories(ctx, "octo-org", ghapi.RepoListOptions{IncludeArchived: true, IncludeForks: true})
+	all, err := ghapi.FleetOf(c).ListRepositories(ctx, "octo-org", ghapi.RepoListOptions{IncludeArchived: true, IncludeForks: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestListRepositories(t *testing.T) {
 		t.Errorf("with archived and forks: %d repositories, want 124", len(all))
 	}
 
-	other, err := c.ListRepositories(ctx, "someone-else", ghapi.RepoListOptions{})
+	other, err := ghapi.FleetOf(c).ListRepositories(ctx, "someone-else", ghapi.RepoListOptions{})
 	if err != nil || len(other) != 0 {
 		t.Errorf("another owner: %v, %v; want none", other, err)
 	}
@@ -61,11 +61,11 @@ func TestRepoFile(t *testing.T) {
 	c := serve(t, fake, "/api/v3")
 	ctx := context.Background()
 
-	got, found, err := c.RepoFile(ctx, ".github/stalepr.yml")
+	got, found, err := ghapi.FleetOf(c).RepoFile(ctx, ".github/stalepr.yml")
 	if err != nil || !found || string(got) != content {
 		t.Fatalf("RepoFile = %q, %v, %v; want the file", got, found, err)
 	}
-	got, found, err = c.RepoFile(ctx, ".github/absent.yml")
+	got, found, err = ghapi.FleetOf(c).RepoFile(ctx, ".github/absent.yml")
 	if err != nil || found || got != nil {
 		t.Errorf("absent file: %q, %v, %v; want not found and no error", got, found, err)
 	}

@@ -94,7 +94,7 @@ var reads = []struct {
 	{"installation repositories", routeInstall, func(items string) string {
 		return `{"total_count":1,"repositories":` + items + `}`
 	}, func(ctx context.Context, c *ghapi.Client) error {
-		_, err := c.ListRepositories(ctx, "octo-org", ghapi.RepoListOptions{})
+		_, err := ghapi.FleetOf(c).ListRepositories(ctx, "octo-org", ghapi.RepoListOptions{})
 		return err
 	}},
 }
@@ -374,7 +374,7 @@ func TestFleetListingErrorIsRedacted(t *testing.T) {
 		fake := newFake()
 		c := hostile(t, fake, ghapi.Limits{}, nil)
 		fake.InjectFault(fakegithub.FaultRule{Route: routeInstall, Fault: fakegithub.StatusFault(st, `{"message":`+quote(leakText)+`}`)})
-		_, err := c.ListRepositories(context.Background(), "octo-org", ghapi.RepoListOptions{})
+		_, err := ghapi.FleetOf(c).ListRepositories(context.Background(), "octo-org", ghapi.RepoListOptions{})
 		checkClean(t, "list repositories "+strconv.Itoa(st), err)
 	}
 }

@@ -296,7 +296,12 @@ type pullsQuery[N any] struct {
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
 func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
 	open := []githubv4.PullRequestState{githubv4.PullRequestStateOpen}
-	if q.Assignees {
+	switch {
+	case q.Checks && q.Assignees:
+		return openPullsWithChecks[prWithAssigneesChecks](ctx, c, q, after, 3)
+	case q.Checks:
+		return openPullsWithChecks[prWithChecks](ctx, c, q, after, 2)
+	case q.Assignees:
 		return listedOnly(pulls[prWithAssignees](ctx, c, q, open, after, 3))
 	}
 	return listedOnly(pulls[prFields](ctx, c, q, open, after, 2))
@@ -698,27 +703,52 @@ func (r requestEvent) reviewer() (login, team string, bot bool) {
 }
 
 // prOne is one pull request as Pull reads it: a page's fields, its
-// assignees, and its state.
+// assignees and its state.
 type prOne struct {
 	prWithAssignees
 	State string
 }
 
-type pullQuery struct {
+func (p *prOne) state() string            { return p.State }
+func (p *prOne) checks() lifecycle.Checks { return lifecycle.Checks{} }
+
+// prOneChecks is read instead when author-turn-when-checks-fail is on: with
+// the head commit's checks, each with whether it is required for this PR.
+type prOneChecks struct {
+	prOne
+	checkRollup
+}
+
+func (p *prOneChecks) checks() lifecycle.Checks { return p.checkRollup.checks() }
+
+type pullQuery[N any] struct {
 	Viewer     struct{ Login string }
 	RateLimit  rateLimit
 	Repository struct {
-		PullRequest *prOne `graphql:"pullRequest(number: $number)"`
+		PullRequest *N `graphql:"pullRequest(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
 // Pull reads one pull request as a listing page gives it (its fields,
-// labels, assignees and latest 100 timeline items, the viewer), and
-// whether it is open: one query, the event path's one read.
+// labels, assignees and latest 100 timeline items, the viewer), with its
+// head commit's checks when asked (checks), and whether it is open: one
+// query, the event path's one read.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequest)
-func (c *Client) Pull(ctx context.Context, number int) (sweep.Listed, bool, error) {
-	var out pullQuery
+func (c *Client) Pull(ctx context.Context, number int, checks bool) (sweep.Listed, bool, error) {
+	if checks {
+		return pull[prOneChecks](ctx, c, number)
+	}
+	return pull[prOne](ctx, c, number)
+}
+
+func pull[N any, P interface {
+	*N
+	prNode
+	state() string
+	checks() lifecycle.Checks
+}](ctx context.Context, c *Client, number int) (sweep.Listed, bool, error) {
+	var out pullQuery[N]
 	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
 		"number": githubv4.Int(number), "before": (*githubv4.String)(nil)}
 	errs, err := c.query(ctx, false, &out, vars)
@@ -734,6 +764,8 @@ func (c *Client) Pull(ctx context.Context, number int) (sweep.Listed, bool, erro
 	if err != nil {
 		return sweep.Listed{}, false, c.fail(opRead, err, "read #%d", number)
 	}
-	p := out.Repository.PullRequest
-	return toListed(p), p.State == "OPEN", nil
+	p := P(out.Repository.PullRequest)
+	l := toListed(p)
+	l.PR.Checks = p.checks()
+	return l, p.state() == "OPEN", nil
 }

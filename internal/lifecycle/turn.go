@@ -46,6 +46,9 @@ type Turn struct {
 	// maintainer); Conflict: a merge conflict did. Both leave By empty.
 	Label    string
 	Conflict bool
+	// Check is the required check whose failure on the head commit put the
+	// PR on the author's turn (author-turn-when-checks-fail); By is empty.
+	Check string
 	// NudgedAt is our latest review nudge; zero when none.
 	NudgedAt time.Time
 	// EscalatedAt is our latest review escalation; zero when none.
@@ -55,11 +58,19 @@ type Turn struct {
 	Unwanted []string
 }
 
-// NudgedInTurn reports whether the reviewers were nudged in this turn of
-// theirs: our latest nudge came at or after the turn's start. One nudge per
-// turn: a nudge of an earlier turn does not count.
+// NudgedInTurn reports whether the PR was nudged in this turn of the
+// reviewers' or the maintainers': our latest nudge came at or after the
+// turn's start. One nudge per turn: a nudge of an earlier turn does not
+// count.
 func (t Turn) NudgedInTurn() bool {
-	return t.Whose == TurnReviewers && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
+	return t.Nudged() && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
+}
+
+// Nudged reports whether the turn is one the nudge reminds of: the
+// reviewers', to review, or the maintainers', to merge an approved PR
+// nothing blocks.
+func (t Turn) Nudged() bool {
+	return t.Whose == TurnReviewers || t.Whose == TurnMaintainers
 }
 
 // ClockFrom is when the stale clock of the turn starts: on the author's
@@ -101,8 +112,9 @@ func IsMaintainer(association string) bool {
 //     no maintainer's latest review requests changes, unless it is a
 //     draft; the author's push after it sets the approvals aside;
 //   - at the end (final): GitHub's reviewDecision, when known, may deny
-//     the maintainers' turn; a merge conflict or an author-turn label puts
-//     the PR on the author's turn.
+//     the maintainers' turn; a merge conflict, an author-turn label or
+//     (with ChecksFail) a required check failing on the head commit after
+//     the author's last action puts the PR on the author's turn.
 //
 // Third persons (no write access), bots and stalepr never change the turn;
 // nor does anyone else's push. On a maintainer's own PR the author's
@@ -115,6 +127,7 @@ type turnFold struct {
 	latest  map[string]string // each maintainer's latest review that is not a comment
 	labels  []string          // author-turn-when-labeled
 	labelAt time.Time         // one of labels was last added
+	checks  bool              // ChecksFail
 	// handOver: the turn labels, which a maintainer adding one by hand
 	// hands the turn with (to the author, to the reviewers).
 	handOver map[Whose]string
@@ -127,7 +140,7 @@ type turnFold struct {
 
 func newTurnFold(pr PR, sorted []Event, w who, o Options) turnFold {
 	f := turnFold{
-		w: w, draft: openedAsDraft(pr, sorted), labels: o.AuthorTurnLabels,
+		w: w, draft: openedAsDraft(pr, sorted), labels: o.AuthorTurnLabels, checks: o.ChecksFail,
 		handOver: map[Whose]string{TurnAuthor: o.AuthorTurnLabel, TurnReviewers: o.ReviewersTurnLabel},
 		base:     TurnReviewers, latest: map[string]string{},
 		t: Turn{Whose: TurnReviewers, Since: pr.CreatedAt},
@@ -319,11 +332,12 @@ func (f *turnFold) settle(at time.Time, actor string, review bool) {
 // says now: a reviewDecision other than APPROVED means the approvals seen
 // do not make it GitHub's approved PR (not enough of them, or not by
 // accounts with write access), so it is not the maintainers' turn; a merge
-// conflict (mergeable CONFLICTING) or an author-turn label is the
-// author's to resolve. The author's turn then counts from when the label
-// was added (or, for a conflict, which GitHub does not date, from the
-// base's latest push: conflictSince), never before the turn it replaces
-// began.
+// conflict (mergeable CONFLICTING), an author-turn label or a required
+// check failing on the head commit (failingCheck) is the author's to
+// resolve. The author's turn then counts from when the label was added (for
+// a conflict, which GitHub does not date, from the base's latest push:
+// conflictSince; for a check, from its completion), never before the turn
+// it replaces began.
 func (f *turnFold) final(pr PR) Turn {
 	t := f.t
 	if t.Whose == TurnMaintainers && pr.ReviewDecision != "" && !strings.EqualFold(pr.ReviewDecision, ReviewDecisionApproved) {
@@ -345,6 +359,9 @@ func (f *turnFold) final(pr PR) Turn {
 	// may have been given knowing of it, so it stands.
 	if strings.EqualFold(pr.Mergeable, MergeableConflicting) && !f.wordStands(t) {
 		return Turn{Whose: TurnAuthor, Since: Later(t.Since, conflictSince(pr)), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
+	}
+	if name, at, ok := failingCheck(pr, t.AuthorAt); ok && f.checks {
+		return Turn{Whose: TurnAuthor, Since: Later(t.Since, at), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Check: name}
 	}
 	return t
 }
@@ -488,11 +505,12 @@ const (
 )
 
 // DecideNudge applies the review nudge: after DaysBeforeReviewNudge days
-// on the reviewers' turn, one nudge per turn, its label on while that turn
-// lasts; none while every reviewer the PR waits on is away, nor after the
-// turn's escalation (DecideEscalation), which comes in its place. Exempt
-// and filtered-out PRs are left alone, as by Decide (under the policy For
-// the PR).
+// on the reviewers' turn, or on the maintainers' (approved, nothing
+// blocking, nobody merges: the nudge then names the merge), one nudge per
+// turn, its label on while that turn lasts; none while every reviewer the
+// PR waits on is away, nor after the turn's escalation (DecideEscalation),
+// which comes in its place. Exempt and filtered-out PRs are left alone, as
+// by Decide (under the policy For the PR).
 func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	p = p.For(pr)
 	labelled := p.NudgeLabel != "" && pr.HasLabel(p.NudgeLabel)
@@ -512,10 +530,9 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 		return NudgeNone
 	}
 	t := act.Turn
-	onReviewers := t.Whose == TurnReviewers
 	nudged := t.NudgedInTurn()
 	switch {
-	case onReviewers && !nudged && !t.EscalatedInTurn() && p.nudgeDue(t.Since, now) && !allAway(pr, act, p):
+	case t.Nudged() && !nudged && !t.EscalatedInTurn() && p.nudgeDue(t.Since, now) && !allAway(pr, act, p):
 		return NudgePost
 	case nudged && p.NudgeLabel != "" && !labelled && !p.Quiet.Paused(now):
 		return NudgeLabel

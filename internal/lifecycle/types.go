@@ -51,6 +51,9 @@ type PR struct {
 	// AuthorAssociation is GitHub's author_association of the PR's author
 	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE...); "" when unknown.
 	AuthorAssociation string
+	// Checks is the head commit's status check rollup, when the listing
+	// read it (author-turn-when-checks-fail).
+	Checks Checks
 }
 
 // HasLabel reports whether the PR carries label, compared case-insensitively
@@ -125,6 +128,9 @@ type Policy struct {
 	AgentClock       AgentClock
 	Reviewers        []string // reviewers: logins counted as maintainers (see Options.Reviewers)
 	AuthorTurnLabels []string // author-turn-when-labeled: labels that put a PR on its author's turn
+	// AuthorTurnWhenChecksFail: a completed, failing, required check on the
+	// head commit puts a PR on its author's turn (author-turn-when-checks-fail).
+	AuthorTurnWhenChecksFail bool
 
 	AuthorTurnLabel    string // author-turn-label: on while it is the author's turn; "" off (see DecideTurnLabels)
 	ReviewersTurnLabel string // reviewers-turn-label: on while it is the reviewers' turn; "" off

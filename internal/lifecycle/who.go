@@ -33,6 +33,10 @@ type Options struct {
 	// AuthorTurnLabels put a PR on its author's turn while it carries one
 	// (author-turn-when-labeled).
 	AuthorTurnLabels []string
+	// ChecksFail: a completed, failing, required check on the head commit
+	// after the author's last action puts a PR on its author's turn
+	// (author-turn-when-checks-fail; see failingCheck).
+	ChecksFail bool
 	// AuthorTurnLabel, ReviewersTurnLabel are the turn labels stalepr keeps
 	// (DecideTurnLabels); a maintainer adding one by hand hands the turn
 	// to that party.
@@ -53,7 +57,8 @@ type Options struct {
 // Options are the Summarize options of a policy, for self.
 func (p Policy) Options(self []string) Options {
 	return Options{Self: self, Bots: p.BotAccounts, Reviewers: p.Reviewers, AuthorTurnLabels: p.AuthorTurnLabels,
-		AuthorTurnLabel: p.AuthorTurnLabel, ReviewersTurnLabel: p.ReviewersTurnLabel, Agents: p.AgentAccounts}
+		ChecksFail: p.AuthorTurnWhenChecksFail, AuthorTurnLabel: p.AuthorTurnLabel, ReviewersTurnLabel: p.ReviewersTurnLabel,
+		Agents: p.AgentAccounts}
 }
 
 // who tells stalepr's own logins, the bots, the PR's author, the

@@ -30,6 +30,12 @@ const (
 		"otherwise it will be closed on {{close-date}}."
 	DefaultNudge = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review. " +
 		"A review, or a comment saying what it needs, hands it back to its author."
+	// DefaultMergeNudge is the nudge's default on the maintainers' turn: an
+	// approval stands, nothing blocks, nobody merged. It mentions nobody:
+	// who may merge is not known, and the reviewers who approved follow the
+	// pull request already.
+	DefaultMergeNudge = "This pull request was approved and has been waiting {{days-waiting}} days to be merged. " +
+		"Merging it, or a comment saying what it still needs, moves it on."
 )
 
 // DefaultEscalation is the comment of a review escalation: the reviewers'
@@ -67,6 +73,7 @@ type Vars struct {
 	TurnByReview bool
 	TurnLabel    string // the author-turn label that passed the turn; "" none
 	TurnConflict bool   // a merge conflict passed the turn
+	TurnCheck    string // the required check whose failure passed the turn; "" none
 }
 
 var placeholders = map[string]func(Vars) string{
@@ -103,6 +110,8 @@ var placeholders = map[string]func(Vars) string{
 			s += ", labelled " + v.TurnLabel
 		case v.TurnConflict:
 			s += ", with a merge conflict to resolve"
+		case v.TurnCheck != "":
+			s += ", with the required check " + v.TurnCheck + " failing"
 		default:
 			s += ", as a draft"
 		}

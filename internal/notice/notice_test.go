@@ -133,6 +133,7 @@ func TestTurnDefaults(t *testing.T) {
 	}{
 		{notice.Vars{TurnLabel: "needs-rebase"}, "on its author, labelled needs-rebase"},
 		{notice.Vars{TurnConflict: true}, "on its author, with a merge conflict to resolve"},
+		{notice.Vars{TurnCheck: "test (ubuntu)"}, "on its author, with the required check test (ubuntu) failing"},
 	} {
 		if got := notice.Render("{{waiting-on-author}}", c.v); got != c.want {
 			t.Errorf("waiting-on-author = %q, want %q", got, c.want)

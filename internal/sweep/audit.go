@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
+	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -69,20 +70,35 @@ func (r Result) WronglyClosed() []int {
 // Reopened is the PRs the audit reopened (or would, in a dry run).
 func (r Result) Reopened() []Item { return r.With(Reopened) }
 
-// auditOps reads the closed PRs in the audit's window, in the open
+// auditor is the closure audit, a stage after the sweep: it replays the
+// closes of the last audit-closed-days and plans the reopenings on the
+// run's executor.
+type auditor struct {
+	gh  GitHub
+	cfg config.Config
+	pol lifecycle.Policy
+	now time.Time
+	log Logger
+	id  *identity
+	x   *executor
+	dd  *dedup
+	res *Result
+}
+
+// ops reads the closed PRs in the audit's window, in the open
 // listing's GraphQL pages (most recently updated first: a PR's updated_at
 // is no earlier than its close, so the first page older than the window
 // ends the listing), and plans the reopenings.
-func (s *sweeper) auditOps(ctx context.Context) ([]op, error) {
-	days := s.cfg.AuditClosedDays
+func (au *auditor) ops(ctx context.Context) ([]op, error) {
+	days := au.cfg.AuditClosedDays
 	if days <= 0 {
 		return nil, nil
 	}
-	a := &AuditResult{Days: days, Since: s.now.Add(-time.Duration(days) * lifecycle.Day)}
-	s.res.Audit = a
+	a := &AuditResult{Days: days, Since: au.now.Add(-time.Duration(days) * lifecycle.Day)}
+	au.res.Audit = a
 	defer sort.SliceStable(a.Wrong, func(i, j int) bool { return a.Wrong[i].ClosedAt.After(a.Wrong[j].ClosedAt) })
 	closedNow := map[int]bool{}
-	for _, it := range s.res.Closed() {
+	for _, it := range au.res.Closed() {
 		closedNow[it.Number] = true // this run's own closes are audited by the next
 	}
 	var ops []op
@@ -90,7 +106,7 @@ func (s *sweeper) auditOps(ctx context.Context) ([]op, error) {
 	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
-		page, pg, err := s.gh.ClosedPulls(ctx, s.pol.ReadsAssignees(), after)
+		page, pg, err := au.gh.ClosedPulls(ctx, au.pol.ReadsAssignees(), after)
 		if err == nil {
 			err = bound(&pages, len(page), pg, read, "list closed pull requests for the closure audit")
 		}
@@ -102,7 +118,7 @@ func (s *sweeper) auditOps(ctx context.Context) ([]op, error) {
 				continue
 			}
 			seen[c.PR.Number] = true
-			o, ok, err := s.auditOne(ctx, c)
+			o, ok, err := au.one(ctx, c)
 			if err != nil {
 				return ops, err
 			}
@@ -115,38 +131,38 @@ func (s *sweeper) auditOps(ctx context.Context) ([]op, error) {
 			return ops, nil
 		}
 		if read[pg.After] {
-			s.log.Printf("GitHub's listing of closed pull requests gives a page's cursor again: the audit ends here")
+			au.log.Printf("GitHub's listing of closed pull requests gives a page's cursor again: the audit ends here")
 			return ops, nil
 		}
 		after = pg.After
 	}
 }
 
-// auditOne replays one closed PR; ok when it is to be reopened. Only a
+// one replays one closed PR; ok when it is to be reopened. Only a
 // stop is returned as an error: a PR that cannot be read is reported
 // failed.
-func (s *sweeper) auditOne(ctx context.Context, c ClosedListed) (o op, ok bool, err error) {
+func (au *auditor) one(ctx context.Context, c ClosedListed) (o op, ok bool, err error) {
 	if c.Err != nil {
-		s.x.fail(c.PR, c.Err)
+		au.x.fail(c.PR, c.Err)
 		return op{}, false, nil
 	}
 	events := c.History
 	if c.Older != "" {
-		older, err := s.gh.History(ctx, c.PR.Number, c.Older)
+		older, err := au.gh.History(ctx, c.PR.Number, c.Older)
 		if err != nil {
-			return op{}, false, s.auditFailed(c.PR, err)
+			return op{}, false, au.failed(c.PR, err)
 		}
 		events = append(older, events...)
 	}
-	if err := s.id.learnFor(ctx, events, s.pol.StaleLabel); err != nil {
-		return op{}, false, s.auditFailed(c.PR, err)
+	if err := au.id.learnFor(ctx, events, au.pol.StaleLabel); err != nil {
+		return op{}, false, au.failed(c.PR, err)
 	}
-	s.dd.seen(c.PR.Number, events)
-	audit := lifecycle.AuditClose(c.PR, events, lifecycle.AuditPolicy{StaleLabel: s.pol.StaleLabel, CloseLabel: s.cfg.CloseLabel, Self: s.id.logins()})
+	au.dd.seen(c.PR.Number, events)
+	audit := lifecycle.AuditClose(c.PR, events, lifecycle.AuditPolicy{StaleLabel: au.pol.StaleLabel, CloseLabel: au.cfg.CloseLabel, Self: au.id.logins()})
 	if audit.Kind == lifecycle.NotStaleClose || audit.Reopened {
 		return op{}, false, nil
 	}
-	s.res.Audit.Closes++
+	au.res.Audit.Closes++
 	if !audit.Wrong() {
 		return op{}, false, nil
 	}
@@ -162,22 +178,22 @@ func (s *sweeper) auditOne(ctx context.Context, c ClosedListed) (o op, ok bool, 
 	default:
 		// The lock and the exemptions hold for the audit as for every rule
 		// (and again on the fresh read before the reopening, reopenSteps).
-		entry.Kept, _ = lifecycle.Kept(c.PR, s.pol)
+		entry.Kept, _ = lifecycle.Kept(c.PR, au.pol)
 	}
-	s.res.Audit.Wrong = append(s.res.Audit.Wrong, entry)
-	if !s.cfg.ReopenWronglyClosed || entry.Kept != "" {
+	au.res.Audit.Wrong = append(au.res.Audit.Wrong, entry)
+	if !au.cfg.ReopenWronglyClosed || entry.Kept != "" {
 		return op{}, false, nil
 	}
 	return op{out: Reopened, pr: c.PR, audit: &audit,
 		d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonWronglyClosed}}, true, nil
 }
 
-// auditFailed reports a closed PR whose history could not be read; a stop
+// failed reports a closed PR whose history could not be read; a stop
 // ends the audit.
-func (s *sweeper) auditFailed(pr lifecycle.PR, err error) error {
+func (au *auditor) failed(pr lifecycle.PR, err error) error {
 	if api.IsStop(err) {
 		return err
 	}
-	s.x.fail(pr, err)
+	au.x.fail(pr, err)
 	return nil
 }

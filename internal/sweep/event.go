@@ -32,7 +32,7 @@ const (
 func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 	s := r.s
 	r.release()
-	l, open, err := s.gh.Pull(ctx, number)
+	l, open, err := s.gh.Pull(ctx, number, s.readsChecks())
 	if err != nil {
 		s.failEvent(lifecycle.PR{Number: number}, err)
 		return s.finish()

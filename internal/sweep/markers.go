@@ -30,8 +30,8 @@ func (m markerReader) ClosedPulls(ctx context.Context, assignees bool, after str
 	return closed, pg, err
 }
 
-func (m markerReader) Pull(ctx context.Context, number int) (Listed, bool, error) {
-	l, open, err := m.GitHub.Pull(ctx, number)
+func (m markerReader) Pull(ctx context.Context, number int, checks bool) (Listed, bool, error) {
+	l, open, err := m.GitHub.Pull(ctx, number, checks)
 	readMarkers(l.History)
 	return l, open, err
 }

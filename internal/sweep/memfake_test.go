@@ -207,13 +207,19 @@ func (m *memGitHub) Ancestry(_ context.Context, n int) ([]lifecycle.Commit, erro
 	return slices.Clone(m.prs[n].ancestry), nil
 }
 
+// Checks knows no check: the memory fake's pages never say one fails.
+func (m *memGitHub) Checks(_ context.Context, numbers []int) (map[int]lifecycle.Checks, error) {
+	m.call("read the checks of %d pull requests", len(numbers))
+	return map[int]lifecycle.Checks{}, nil
+}
+
 func (m *memGitHub) PullNow(_ context.Context, n int) (lifecycle.PR, bool, error) {
 	m.call("read #%d", n)
 	p := m.prs[n]
 	return p.pr, p.open, nil
 }
 
-func (m *memGitHub) Pull(_ context.Context, n int) (sweep.Listed, bool, error) {
+func (m *memGitHub) Pull(_ context.Context, n int, _ bool) (sweep.Listed, bool, error) {
 	m.call("read #%d and its history", n)
 	p := m.prs[n]
 	return sweep.Listed{PR: p.pr, History: slices.Clone(p.timeline)}, p.open, nil

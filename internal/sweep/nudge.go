@@ -9,8 +9,12 @@ import (
 
 // The review nudge and whose turn it is (README: "Whose turn it is").
 
-// ReasonReviewNudge is the reason of a nudge posted.
-const ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
+// ReasonReviewNudge is the reason of a nudge posted on the reviewers'
+// turn; ReasonMergeNudge on the maintainers', to merge.
+const (
+	ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
+	ReasonMergeNudge  lifecycle.Reason = "approved, waiting on maintainers to merge: merge nudge"
+)
 
 // ReasonRequestedSince is the reason a re-request was left alone: a fresh
 // read found a review, or a request of the reviewers, since the listing.
@@ -19,6 +23,12 @@ const ReasonRequestedSince lifecycle.Reason = "the review was requested again, o
 // needTurn reports whether the policy needs each PR's turn, which only its timeline tells.
 func (s *sweeper) needTurn() bool {
 	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn() || s.pol.RerequestOnAnswer
+}
+
+// readsChecks reports whether the listing reads the head commits' checks:
+// author-turn-when-checks-fail is on and a rule reads the turn they change.
+func (s *sweeper) readsChecks() bool {
+	return s.pol.AuthorTurnWhenChecksFail && s.needTurn()
 }
 
 // turnLabelsOn reports whether author-turn-label or reviewers-turn-label is set.
@@ -57,6 +67,9 @@ func (s *sweeper) nudgeOp(p planned) (op, bool) {
 	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonReviewNudge}
 	if p.act != nil {
 		d.InactiveSince = p.act.Turn.Since
+		if p.act.Turn.Whose == lifecycle.TurnMaintainers {
+			d.Reason = ReasonMergeNudge
+		}
 	}
 	switch p.nudge {
 	case lifecycle.NudgePost:

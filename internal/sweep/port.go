@@ -35,8 +35,15 @@ type Reader interface {
 	// after is the cursor Page.After gave.
 	ClosedPulls(ctx context.Context, assignees bool, after string) ([]ClosedListed, Page, error)
 	// Pull reads one pull request as a listing page gives it, and whether
-	// it is open (the event path's read).
-	Pull(ctx context.Context, number int) (Listed, bool, error)
+	// it is open (the event path's read); with checks, its head commit's
+	// checks too (as Checks reads them).
+	Pull(ctx context.Context, number int, checks bool) (Listed, bool, error)
+	// Checks reads the head commits' check rollups of the PRs numbers
+	// (at most ChecksPerRead), with whether each check is required for its
+	// PR, in one request: by number; a PR it could not read is absent
+	// (unknown, which puts nobody on a turn). An error that is no stop
+	// leaves them all unknown.
+	Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error)
 	// History reads a PR's history older than the cursor before (Listed.Older),
 	// oldest first, to its beginning.
 	History(ctx context.Context, number int, before string) ([]lifecycle.Event, error)
@@ -111,7 +118,14 @@ type Query struct {
 	// Assignees: OpenPulls reads each PR's assignees too (a rule reads
 	// them); without, its pages cost less.
 	Assignees bool
+	// Checks: OpenPulls reads each PR's head commit's checks too, and
+	// whether the failing ones are required (author-turn-when-checks-fail).
+	Checks bool
 }
+
+// ChecksPerRead is the most PRs one Reader.Checks reads: as one request
+// of one point (one connection each, GitHub's cost rule).
+const ChecksPerRead = 100
 
 // Listed is one open PR of an OpenPulls page and its history, as far as the
 // page tells.
@@ -125,6 +139,10 @@ type Listed struct {
 	// Err: this PR's part of the answer is in error or incomplete. It is
 	// left untouched this run, never decided on partial facts.
 	Err error
+	// ChecksFailing: the page read the head commit's check rollup
+	// (Query.Checks) and GitHub's combined state is failing, so its checks
+	// are to be read (Reader.Checks) before the PR is decided.
+	ChecksFailing bool
 }
 
 // ClosedListed is one closed PR of a ClosedPulls page.

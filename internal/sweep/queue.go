@@ -185,7 +185,7 @@ func (b *book) turn(it *QueueItem, p planned) {
 // already, exempt). DecideNudge asked at that time answers by the same
 // rules the nudge itself follows.
 func (b *book) nudgeDue(pr lifecycle.PR, act *lifecycle.Activity) time.Time {
-	if b.pol.DaysBeforeReviewNudge < 0 || act.Turn.Whose != lifecycle.TurnReviewers {
+	if b.pol.DaysBeforeReviewNudge < 0 || !act.Turn.Nudged() {
 		return time.Time{}
 	}
 	due := b.pol.Due(b.pol.NudgeDate(act.Turn.Since), b.now)

@@ -140,7 +140,7 @@ func TestQueueCarriesTurns(t *testing.T) {
 		{"reviewers, nudged now", nudged, lifecycle.TurnReviewers, daysAgo(60), time.Time{}, time.Time{}, true},
 		{"reviewers, nudge due", waiting, lifecycle.TurnReviewers, daysAgo(15), time.Time{}, daysAgo(15).Add(20 * day), false},
 		{"author, mark due", author, lifecycle.TurnAuthor, daysAgo(5), daysAgo(5).Add(10*day + time.Nanosecond), time.Time{}, false},
-		{"maintainers", approved, lifecycle.TurnMaintainers, daysAgo(40), time.Time{}, time.Time{}, false},
+		{"maintainers, nudged now to merge", approved, lifecycle.TurnMaintainers, daysAgo(40), time.Time{}, time.Time{}, true},
 		{"young, known from the page", young, lifecycle.TurnReviewers, daysAgo(3), time.Time{}, daysAgo(3).Add(20 * day), false},
 	}
 	for _, c := range cases {

@@ -260,7 +260,7 @@ func BenchmarkReads(b *testing.B) {
 	if testenv.SlowEnabled() {
 		sizes = append(sizes, 20000)
 	}
-	for _, clock := range []string{"author-turn", "inactivity", "author-turn+nudge+contributors"} {
+	for _, clock := range []string{"author-turn", "inactivity", "author-turn+nudge+contributors", "author-turn+checks", "author-turn+checks-off"} {
 		for _, n := range sizes {
 			b.Run(fmt.Sprintf("clock=%s/prs=%d", clock, n), func(b *testing.B) {
 				inputs := map[string]string{}
@@ -269,8 +269,13 @@ func BenchmarkReads(b *testing.B) {
 				}
 				world := openPRs
 				inputs["stale-clock"] = clock
-				if clock == "author-turn+nudge+contributors" {
+				switch clock {
+				case "author-turn+nudge+contributors":
 					inputs, world = contributorInputs, contributorWorld
+				case "author-turn+checks", "author-turn+checks-off":
+					// The same world, CI on every PR, with the input on and off.
+					inputs["stale-clock"], world = "author-turn", checksWorld
+					inputs["author-turn-when-checks-fail"] = fmt.Sprint(clock == "author-turn+checks")
 				}
 				var day0, day1 reads
 				for i := 0; i < b.N; i++ {

@@ -488,7 +488,7 @@ func (w *writer) nudgeSteps(o *op) []step {
 		return []step{w.addLabels(n, []string{label})}
 	}
 	steps := []step{w.comment(n, func() string {
-		return notice.Body(strings.TrimSpace(notice.Render(w.cfg.NudgeMessage, w.vars(*o)))+notice.AwayNote(w.away(o)), notice.NudgeMarker())
+		return notice.Body(strings.TrimSpace(notice.Render(w.nudgeMessage(o), w.vars(*o)))+notice.AwayNote(w.away(o)), notice.NudgeMarker())
 	})}
 	if label != "" && !o.pr.HasLabel(label) {
 		steps = append(steps, w.addLabels(n, []string{label}))
@@ -507,7 +507,7 @@ func (w *writer) rerequestSteps(o *op) []step {
 	n := o.pr.Number
 	logins := o.reviewers
 	read := step{request: reqPullRecent, send: func(ctx context.Context) error {
-		l, open, err := w.gh.Pull(ctx, n)
+		l, open, err := w.gh.Pull(ctx, n, false) // its latest history only: no checks
 		switch {
 		case err != nil:
 			return err
@@ -550,6 +550,16 @@ func (w *writer) escalateSteps(o *op) []step {
 		v.Reviewers = o.reviewers
 		return notice.Body(strings.TrimSpace(notice.Render(notice.DefaultEscalation, v))+notice.AwayNote(w.away(o)), notice.EscalateMarker())
 	})}
+}
+
+// nudgeMessage is the nudge's text: on the maintainers' turn the default
+// names the merge the PR waits for (DefaultMergeNudge), not a review; a
+// review-nudge-message of the project's own serves both turns.
+func (w *writer) nudgeMessage(o *op) string {
+	if w.cfg.NudgeMessage == notice.DefaultNudge && o.act != nil && o.act.Turn.Whose == lifecycle.TurnMaintainers {
+		return notice.DefaultMergeNudge
+	}
+	return w.cfg.NudgeMessage
 }
 
 // turnLabelSteps put the turn's label on or take the other off with one
@@ -741,7 +751,7 @@ func (w *writer) vars(p op) notice.Vars {
 		clock := p.act.Turn.ClockFrom()
 		v.DaysWaiting = daysSince(clock, w.now)
 		v.TurnSince, v.TurnBy, v.TurnByReview = clock, p.act.Turn.By, p.act.Turn.ByReview
-		v.TurnLabel, v.TurnConflict = p.act.Turn.Label, p.act.Turn.Conflict
+		v.TurnLabel, v.TurnConflict, v.TurnCheck = p.act.Turn.Label, p.act.Turn.Conflict, p.act.Turn.Check
 		if p.out == Closed {
 			// Our mark and notice are not activity: count from the last
 			// thing a person did, or from the PR's creation.

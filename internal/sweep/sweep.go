@@ -39,10 +39,11 @@ type sweeper struct {
 	hist map[int]Listed
 	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
 
-	book *book     // where every open PR listed stands, for the queue views (queue.go)
-	w    *writer   // every operation's request steps (steps.go)
-	x    *executor // runs the operations (plan.go)
-	dd   *dedup    // our notices seen, and their copies deleted (tidy.go)
+	book  *book     // where every open PR listed stands, for the queue views (queue.go)
+	w     *writer   // every operation's request steps (steps.go)
+	x     *executor // runs the operations (plan.go)
+	dd    *dedup    // our notices seen, and their copies deleted (tidy.go)
+	audit *auditor  // the closure audit (audit.go)
 
 	who *access // who may push, learnt as decisions need it (access.go)
 
@@ -64,6 +65,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }}
 	s.x = &executor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, w: s.w, book: s.book, id: s.id, res: &s.res}
 	s.dd = &dedup{gh: gh, pol: s.pol, now: now, log: log, id: s.id, w: s.w, x: s.x, res: &s.res}
+	s.audit = &auditor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, id: s.id, x: s.x, dd: s.dd, res: &s.res}
 	return s
 }
 
@@ -209,7 +211,7 @@ func (s *sweeper) run(ctx context.Context) {
 	}{
 		{PartLabelCleanUp, true, s.closedOps},
 		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", s.reopenedOps},
-		{PartAudit, s.cfg.AuditClosedDays > 0, s.auditOps},
+		{PartAudit, s.cfg.AuditClosedDays > 0, s.audit.ops},
 	} {
 		switch {
 		case !part.on:
@@ -236,7 +238,8 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 	if s.readsAllOpen() {
 		return nil, nil
 	}
-	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees()}
+	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees(),
+		Checks: s.readsChecks()}
 	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return // GitHub matched the label; defend against a fake that did not
@@ -460,7 +463,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 	// With the agent clock sooner than everyone's, the agents' cutoff:
 	// each PR is decided on its own clock (lifecycle.Policy.For).
 	cutoff, _ := s.pol.ListingCutoff(s.now)
-	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees()}
+	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees(), Checks: s.readsChecks()}
 	if s.pol.IgnoreUpdates {
 		q.Sort = "created"
 	}
@@ -564,6 +567,47 @@ func everyPage(Page) bool { return true }
 // before the listings end, so the newer copy is decided instead (current
 // drops the plans made on the older one). A copy of a PR that failed stays
 // failed: it is reported once.
+// held are the listed PRs whose checks a page said are failing: their
+// checks are read ChecksPerRead at a time (across pages, so a page with a
+// failing PR costs no request of its own), then they are decided.
+type held []Listed
+
+// drop forgets the held copy of PR n, if any.
+func (h *held) drop(n int) {
+	*h = slices.DeleteFunc(*h, func(l Listed) bool { return l.PR.Number == n })
+}
+
+// readChecks reads the held PRs' checks, ChecksPerRead a request, and hands
+// each PR on to each, with the history its page gave. Only a stop ends the
+// listing; checks GitHub could not give are unknown. Before the listing
+// ends (all false) it reads full requests only: the rest waits for the
+// next pages' failing PRs.
+func (s *sweeper) readChecks(ctx context.Context, h *held, each func(lifecycle.PR), all bool) error {
+	for len(*h) >= ChecksPerRead || all && len(*h) > 0 {
+		batch := (*h)[:min(len(*h), ChecksPerRead)]
+		numbers := make([]int, len(batch))
+		for i, l := range batch {
+			numbers[i] = l.PR.Number
+		}
+		checks, err := s.gh.Checks(ctx, numbers)
+		if api.IsStop(err) {
+			return err
+		}
+		if err != nil {
+			// Unknown checks put nobody on the author's turn: the PRs are
+			// decided on the rest of their facts.
+			s.log.Printf("Could not read the checks of %d pull requests (%v): a failing check counts for none of them this run", len(numbers), err)
+		}
+		for _, l := range batch {
+			l.PR.Checks = checks[l.PR.Number]
+			s.hist[l.PR.Number] = l
+			each(l.PR)
+		}
+		*h = (*h)[len(batch):]
+	}
+	return nil
+}
+
 func (s *sweeper) newer(l Listed) bool {
 	n := l.PR.Number
 	prev, ok := s.hist[n]
@@ -651,7 +695,8 @@ func bound(p *api.Pages, n int, pg Page, read map[string]bool, what string) erro
 // on part of its facts; a cursor met twice ends the listing.
 func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[string]bool{}
-	got := 0 // PRs the pages gave, or said they could not
+	got := 0      // PRs the pages gave, or said they could not
+	var held held // PRs whose checks are still to be read
 	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
@@ -675,19 +720,27 @@ func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 				continue
 			}
 			s.seen[l.PR.Number] = true
-			if l.Err != nil {
+			held.drop(l.PR.Number) // a newer copy replaces a held one
+			switch {
+			case l.Err != nil:
 				s.x.fail(l.PR, l.Err)
-				continue
+			case l.ChecksFailing:
+				s.hist[l.PR.Number] = l
+				held = append(held, l)
+			default:
+				s.hist[l.PR.Number] = l
+				each(l.PR)
 			}
-			s.hist[l.PR.Number] = l
-			each(l.PR)
+		}
+		if err := s.readChecks(ctx, &held, each, false); err != nil {
+			return err
 		}
 		if !more(pg) || pg.After == "" {
-			return nil
+			return s.readChecks(ctx, &held, each, true)
 		}
 		if read[pg.After] {
 			s.log.Printf("GitHub's listing gives a page's cursor again: the listing ends here")
-			return nil
+			return s.readChecks(ctx, &held, each, true)
 		}
 		after = pg.After
 	}

@@ -285,11 +285,14 @@ func checkTurnNudges(t *testing.T, day, n int, g *turnGen, comments []fakegithub
 		seen[c.ID] = true
 		tally.nudges++
 		ep, whose := g.at(c.CreatedAt)
-		if whose != lifecycle.TurnReviewers {
+		switch {
+		case whose != lifecycle.TurnReviewers && whose != lifecycle.TurnMaintainers:
 			t.Errorf("day %d: #%d nudged on the %v turn", day, n, whose)
+		case (whose == lifecycle.TurnMaintainers) != strings.Contains(c.Body, "to be merged"):
+			t.Errorf("day %d: #%d nudged on the %v turn with the wrong words:\n%s", day, n, whose, c.Body)
 		}
 		if g.nudges[ep]++; g.nudges[ep] > 1 {
-			t.Errorf("day %d: #%d nudged twice in one reviewers' turn", day, n)
+			t.Errorf("day %d: #%d nudged twice in one turn", day, n)
 		}
 	}
 }

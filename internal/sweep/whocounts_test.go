@@ -282,7 +282,8 @@ func TestTurnRuleApprovalFollowsReviewDecision(t *testing.T) {
 }
 
 // TestTurnRuleApprovedThenPushed: approved, then the author pushes: the
-// reviewers' turn again, so a nudge falls due.
+// reviewers' turn again, so a review nudge falls due; approved and left
+// unmerged, the maintainers' turn: the nudge names the merge.
 func TestTurnRuleApprovedThenPushed(t *testing.T) {
 	t.Parallel()
 	w := turnWorld(t)
@@ -293,9 +294,15 @@ func TestTurnRuleApprovedThenPushed(t *testing.T) {
 	approved := w.openPR(40, alice)
 	f.Review(approved, maint, daysAgo(30), "APPROVED", "lgtm")
 	w.run(nudgeInputs)
-	if w.notices(pushed, "nudge") != 1 || w.notices(approved, "nudge") != 0 {
-		t.Errorf("nudges: %d on the PR pushed after its approval (want 1), %d on the approved one (want 0)",
+	if w.notices(pushed, "nudge") != 1 || w.notices(approved, "nudge") != 1 {
+		t.Fatalf("nudges: %d on the PR pushed after its approval (want 1), %d on the approved one (want 1)",
 			w.notices(pushed, "nudge"), w.notices(approved, "nudge"))
+	}
+	if body := w.fake.Comments(pushed)[0].Body; !strings.Contains(body, "for a review") {
+		t.Errorf("the nudge on the reviewers' turn does not ask for a review:\n%s", body)
+	}
+	if body := w.fake.Comments(approved)[0].Body; !strings.Contains(body, "waiting 30 days to be merged") || strings.Contains(body, "review") {
+		t.Errorf("the nudge on the maintainers' turn does not name the merge:\n%s", body)
 	}
 }
 

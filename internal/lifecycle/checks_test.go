@@ -1,0 +1,79 @@
+package lifecycle_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// TestTurnChecksFail: with author-turn-when-checks-fail, a completed,
+// failing, required check on the head commit, completed after the author's
+// last push (or other action), puts the PR on the author's turn from its completion; nothing
+// less certain does (a failure may be spurious: only one that blocks the
+// merge of the current head counts).
+func TestTurnChecksFail(t *testing.T) {
+	const head = "h2"
+	on := lifecycle.Options{ChecksFail: true}
+	push := pushed(daysAgo(30), false)
+	run := func(name, status, conclusion string, at time.Time, req lifecycle.Required) lifecycle.Check {
+		return lifecycle.Check{Name: name, Status: status, Conclusion: conclusion, At: at, Required: req}
+	}
+	failed := run("test", "COMPLETED", "FAILURE", daysAgo(20), lifecycle.RequiredYes)
+	checks := func(commit string, contexts ...lifecycle.Check) lifecycle.PR {
+		return lifecycle.PR{HeadSHA: head, Checks: lifecycle.Checks{Commit: commit, Complete: true, Contexts: contexts}}
+	}
+	incomplete := checks(head, failed)
+	incomplete.Checks.Complete = false
+	approved := reviewed(daysAgo(25), maintainer, "MEMBER", "approved")
+	runTurnCases(t, []turnCase{
+		{name: "a failing required check completed after the last push: the author's, from its completion", opts: on,
+			pr: checks(head, failed), events: []lifecycle.Event{push}, whose: lifecycle.TurnAuthor, since: daysAgo(20)},
+		{name: "a failing required commit status (ERROR) counts too", opts: on,
+			pr:     checks(head, run("ci/jenkins", "", "ERROR", daysAgo(20), lifecycle.RequiredYes)),
+			events: []lifecycle.Event{push}, whose: lifecycle.TurnAuthor, since: daysAgo(20)},
+		{name: "pending: the reviewers'", opts: on,
+			pr:     checks(head, run("test", "IN_PROGRESS", "", time.Time{}, lifecycle.RequiredYes), run("ci/jenkins", "", "PENDING", daysAgo(20), lifecycle.RequiredYes)),
+			events: []lifecycle.Event{push}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "an optional check's failure: the reviewers'", opts: on,
+			pr: checks(head, run("lint", "COMPLETED", "FAILURE", daysAgo(20), lifecycle.RequiredNo)), events: []lifecycle.Event{push},
+			whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "a failure whose requirement GitHub did not state: the reviewers'", opts: on,
+			pr: checks(head, run("test", "COMPLETED", "FAILURE", daysAgo(20), lifecycle.RequiredUnknown)), events: []lifecycle.Event{push},
+			whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "failed, then re-run green: the reviewers'", opts: on,
+			pr:     checks(head, failed, run("test", "COMPLETED", "SUCCESS", daysAgo(19), lifecycle.RequiredYes)),
+			events: []lifecycle.Event{push}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "re-run green, listed before the failure: the reviewers'", opts: on,
+			pr:     checks(head, run("test", "COMPLETED", "SUCCESS", daysAgo(19), lifecycle.RequiredYes), failed),
+			events: []lifecycle.Event{push}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "failed, re-run under way: the reviewers'", opts: on,
+			pr:     checks(head, failed, run("test", "QUEUED", "", time.Time{}, lifecycle.RequiredYes)),
+			events: []lifecycle.Event{push}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "a failure on an older commit: the reviewers'", opts: on,
+			pr: checks("h1", failed), events: []lifecycle.Event{push}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "a failure before the author's last push: the reviewers'", opts: on,
+			pr: checks(head, failed), events: []lifecycle.Event{pushed(daysAgo(10), false)}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "the author's answer after the failure hands it back", opts: on,
+			pr: checks(head, failed), events: []lifecycle.Event{push, said(daysAgo(10), author, "CONTRIBUTOR")}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "a rollup not read to its end: the reviewers'", opts: on,
+			pr: incomplete, events: []lifecycle.Event{push}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "a cancelled run: the reviewers'", opts: on,
+			pr: checks(head, run("test", "COMPLETED", "CANCELLED", daysAgo(20), lifecycle.RequiredYes)), events: []lifecycle.Event{push},
+			whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "input off: the reviewers'",
+			pr: checks(head, failed), events: []lifecycle.Event{push}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "approved, then a required check fails: the author's", opts: on,
+			pr: checks(head, failed), events: []lifecycle.Event{push, approved}, whose: lifecycle.TurnAuthor, since: daysAgo(20)},
+		{name: "never before the turn it replaces began", opts: on,
+			pr: checks(head, failed), events: []lifecycle.Event{push, reviewed(daysAgo(15), maintainer, "MEMBER", "approved")},
+			whose: lifecycle.TurnAuthor, since: daysAgo(15)},
+	})
+	// The check is named in the turn, so the notice can say what failed.
+	p := checks(head, failed)
+	p.Author, p.CreatedAt = author, daysAgo(60)
+	a := lifecycle.SummarizeWith(p, []lifecycle.Event{push}, staleLabel, on)
+	if a.Turn.Check != "test" || a.Turn.By != "" {
+		t.Errorf("turn = %+v, want Check test and no By", a.Turn)
+	}
+}
