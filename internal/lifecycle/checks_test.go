@@ -15,6 +15,7 @@ import (
 func TestTurnChecksFail(t *testing.T) {
 	const head = "h2"
 	on := lifecycle.Options{ChecksFail: true}
+	wordOn := lifecycle.Options{ChecksFail: true, AuthorTurnLabel: "waiting-on-author"}
 	push := pushed(daysAgo(30), false)
 	run := func(name, status, conclusion string, at time.Time, req lifecycle.Required) lifecycle.Check {
 		return lifecycle.Check{Name: name, Status: status, Conclusion: conclusion, At: at, Required: req}
@@ -68,6 +69,13 @@ func TestTurnChecksFail(t *testing.T) {
 		{name: "never before the turn it replaces began", opts: on,
 			pr: checks(head, failed), events: []lifecycle.Event{push, reviewed(daysAgo(15), maintainer, "MEMBER", "approved")},
 			whose: lifecycle.TurnAuthor, since: daysAgo(15)},
+		{name: "a person's word after the failure stands: the reviewers'", opts: wordOn,
+			pr: checks(head, failed), events: []lifecycle.Event{push, said(daysAgo(25), maintainer, "MEMBER"), unlabeled(daysAgo(10), maintainer, "waiting-on-author")},
+			whose: lifecycle.TurnReviewers, since: daysAgo(10)},
+		{name: "a failure after the word overrules it", opts: wordOn,
+			pr:     checks(head, run("test", "COMPLETED", "FAILURE", daysAgo(5), lifecycle.RequiredYes)),
+			events: []lifecycle.Event{push, said(daysAgo(25), maintainer, "MEMBER"), unlabeled(daysAgo(10), maintainer, "waiting-on-author")},
+			whose:  lifecycle.TurnAuthor, since: daysAgo(5)},
 	})
 	// The check is named in the turn, so the notice can say what failed.
 	p := checks(head, failed)

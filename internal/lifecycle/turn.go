@@ -360,7 +360,7 @@ func (f *turnFold) final(pr PR) Turn {
 	if strings.EqualFold(pr.Mergeable, MergeableConflicting) && !f.wordStands(t) {
 		return Turn{Whose: TurnAuthor, Since: Later(t.Since, conflictSince(pr)), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
 	}
-	if name, at, ok := failingCheck(pr, t.AuthorAt); ok && f.checks {
+	if name, at, ok := failingCheck(pr, t.AuthorAt); ok && f.checks && !(f.wordStands(t) && !at.After(f.wordAt)) {
 		return Turn{Whose: TurnAuthor, Since: Later(t.Since, at), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Check: name}
 	}
 	return t
