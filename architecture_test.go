@@ -22,19 +22,19 @@ import (
 
 const module = "github.com/stalepr/stalepr"
 
-// floor is one line of the imports block of docs/architecture.md: a package, the
+// importLine is one line of the imports block of docs/architecture.md: a package, the
 // project's packages it imports, and what the line says of the rest.
-type floor struct {
+type importLine struct {
 	imports []string // the project's packages, by their path under internal/ ("main" for the root)
 	stdOnly bool     // "(the standard library only)": no module outside it either
 	noIO    bool     // "no I/O": none of the standard library's doors to the world
 }
 
-// readFloors parses the imports block of docs/architecture.md: "name  a b c  (notes)".
-func readFloors(t *testing.T) map[string]floor {
+// readImportLines parses the imports block of docs/architecture.md: "name  a b c  (notes)".
+func readImportLines(t *testing.T) map[string]importLine {
 	t.Helper()
 	body := fileSection(t, architecturePath, "imports")
-	floors := map[string]floor{}
+	lines := map[string]importLine{}
 	for _, line := range strings.Split(body, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "```") {
@@ -42,16 +42,16 @@ func readFloors(t *testing.T) map[string]floor {
 		}
 		words, notes, _ := strings.Cut(line, "(")
 		fields := strings.Fields(words)
-		if _, dup := floors[fields[0]]; dup {
+		if _, dup := lines[fields[0]]; dup {
 			t.Fatalf("docs/architecture.md imports block: %s given twice", fields[0])
 		}
-		floors[fields[0]] = floor{
+		lines[fields[0]] = importLine{
 			imports: fields[1:],
 			stdOnly: strings.Contains(notes, "standard library only"),
 			noIO:    strings.Contains(notes, "no I/O"),
 		}
 	}
-	return floors
+	return lines
 }
 
 // sourceImports is, for each package of the tree with production code
@@ -100,10 +100,10 @@ var ioPackages = []string{"io", "io/fs", "io/ioutil", "os", "os/exec", "os/signa
 
 func TestArchitecture(t *testing.T) {
 	t.Parallel()
-	floors := readFloors(t)
+	lines := readImportLines(t)
 	tree := sourceImports(t, ".")
 	for name, paths := range tree {
-		f, ok := floors[name]
+		f, ok := lines[name]
 		if !ok {
 			t.Errorf("package %s is not in the imports block of docs/architecture.md: add its line", name)
 			continue
@@ -125,7 +125,7 @@ func TestArchitecture(t *testing.T) {
 			t.Errorf("%s imports %v of the project's packages; docs/architecture.md's imports block says %v", name, project, want)
 		}
 	}
-	for name := range floors {
+	for name := range lines {
 		if _, ok := tree[name]; !ok {
 			t.Errorf("the imports block of docs/architecture.md names %s, which is no package of the tree", name)
 		}
