@@ -17,20 +17,20 @@ import (
 	"github.com/stalepr/stalepr/internal/fleet"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/report"
+	"github.com/stalepr/stalepr/internal/runner"
 	"github.com/stalepr/stalepr/internal/sandbox"
-	"github.com/stalepr/stalepr/internal/seam"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // version is set at build time: -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
-// Exit codes, the seam's (listed by -help and in the README).
+// Exit codes, the runner package's (listed by -help and in the README).
 const (
-	ExitOK        = seam.ExitOK
-	ExitFailed    = seam.ExitFailed
-	ExitUsage     = seam.ExitUsage
-	ExitCancelled = seam.ExitCancelled
+	ExitOK        = runner.ExitOK
+	ExitFailed    = runner.ExitFailed
+	ExitUsage     = runner.ExitUsage
+	ExitCancelled = runner.ExitCancelled
 )
 
 func main() {
@@ -62,7 +62,7 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 	fs.IntVar(&f.synthetic, "sandbox-synthetic", 0, "With -sandbox: add `N` generated pull requests to the sample "+
 		"(a busy repository's mix of active, old, stale, draft and bot PRs, the same for the same N), "+
 		"e.g. -sandbox testdata/sandbox -sandbox-synthetic 2000.")
-	fs.StringVar(&f.summary, "summary", seam.Text, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
+	fs.StringVar(&f.summary, "summary", runner.Text, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
 		"In a workflow the job summary is always markdown.")
 	fs.StringVar(&f.summaryFile, "summary-file", "", "Write a terminal's summary to `FILE` instead of stdout "+
 		"(the log always goes to stderr).")
@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		return code
 	}
 	origin := func(string) string { return "" }
-	if seam.InWorkflow(getenv) && len(args) == 0 {
+	if runner.InWorkflow(getenv) && len(args) == 0 {
 		src = config.ActionsSource(lookup)
 		src.Given = func() []string { return config.GivenInEnv(environ()) }
 		if org := getenv(fleet.InputsEnv); org != "" {
@@ -127,7 +127,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		}
 		return msg
 	}
-	if !seam.InWorkflow(getenv) && cli.sandbox == "" && strings.TrimSpace(getenv(config.EnvToken)) == "" {
+	if !runner.InWorkflow(getenv) && cli.sandbox == "" && strings.TrimSpace(getenv(config.EnvToken)) == "" {
 		explain = tokenFromShell(explain)
 	}
 	cfg, ok := parseConfig(out, src, explain)
@@ -150,7 +150,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	// The transport says when it slows down, inside the run's log.
 	// The deadline counts from the run's start: a fleet's file read is part
 	// of the run.
-	client, err := clientFor(cfg, clock, now, seam.InWorkflow(getenv), log.Printf)
+	client, err := clientFor(cfg, clock, now, runner.InWorkflow(getenv), log.Printf)
 	if err != nil {
 		endLog()
 		out.Fail("", err.Error())
@@ -183,9 +183,9 @@ func runSweep(ctx context.Context, run *sweep.Sweep, cfg config.Config, ev event
 // done, with the exit code, when the payload cannot be read (a usage
 // error) or the event asks nothing. A sandbox run, or one outside a
 // workflow or on another event (schedule, workflow_dispatch), sweeps.
-func eventOf(getenv func(string) string, out seam.Seam, mayBeEvent bool) (ev event.Event, onePR bool, code int, done bool) {
+func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool) (ev event.Event, onePR bool, code int, done bool) {
 	name := getenv("GITHUB_EVENT_NAME")
-	if !mayBeEvent || !seam.InWorkflow(getenv) || !event.OnePR(name) {
+	if !mayBeEvent || !runner.InWorkflow(getenv) || !event.OnePR(name) {
 		return event.Event{}, false, 0, false
 	}
 	ev, err := readEvent(name, getenv("GITHUB_EVENT_PATH"))
@@ -216,16 +216,16 @@ func readEvent(name, path string) (event.Event, error) {
 	return event.Parse(name, payload)
 }
 
-// readFlags parses the command line. A nil seam means the run ends here
+// readFlags parses the command line. A nil runner.IO means the run ends here
 // with code: -help, -version, or a mistake, already reported.
-func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (config.Source, *cliFlags, seam.Seam, int) {
+func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (config.Source, *cliFlags, runner.IO, int) {
 	fs, cli := newFlagSet()
 	src, err := config.FromFlags(fs, args, getenv)
-	out := seam.New(getenv, stdout, stderr, cli.summary, cli.summaryFile)
+	out := runner.New(getenv, stdout, stderr, cli.summary, cli.summaryFile)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		config.Usage(stdout, "stalepr", fs)
-		fmt.Fprint(stdout, seam.ExitCodesHelp)
+		fmt.Fprint(stdout, runner.ExitCodesHelp)
 		return src, cli, nil, ExitOK
 	case err != nil:
 		out.Fail("flags", err.Error()+nearestFlag(fs, err)+"; run stalepr -help to list the flags and inputs")
@@ -239,7 +239,7 @@ func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writ
 	case cli.synthetic > 0 && cli.sandbox == "":
 		out.Fail("flags", "-sandbox-synthetic adds pull requests to a sandbox: give -sandbox DIR too, e.g. -sandbox testdata/sandbox")
 		return src, cli, nil, ExitUsage
-	case cli.summary != seam.Text && cli.summary != seam.Markdown:
+	case cli.summary != runner.Text && cli.summary != runner.Markdown:
 		out.Fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))
 		return src, cli, nil, ExitUsage
 	}
@@ -260,7 +260,7 @@ func tokenFromShell(explain func(name, msg string) string) func(name, msg string
 // parseConfig parses the inputs once and reports every problem, each
 // naming its input; explain adds what the message needs where it is read
 // (the file or layer that set the value).
-func parseConfig(out seam.Seam, src config.Source, explain func(name, msg string) string) (config.Config, bool) {
+func parseConfig(out runner.IO, src config.Source, explain func(name, msg string) string) (config.Config, bool) {
 	cfg, err := config.Parse(src)
 	if err == nil {
 		err = sweep.CheckBudget(cfg)
@@ -328,7 +328,7 @@ func userAgent() string { return "stalepr/" + buildVersion() }
 // words true for the way it ended, and returns the exit code. The sweep's
 // work is already in the log, so a file that cannot be written costs only
 // itself.
-func finish(out seam.Seam, res sweep.Result, repo, extra string) int {
+func finish(out runner.IO, res sweep.Result, repo, extra string) int {
 	outs := report.Outputs(res)
 	outErr := out.Outputs(outs)
 	sumErr := out.Summary(res, repo, report.TruncationNote(outs)+extra)
@@ -361,7 +361,7 @@ func finish(out seam.Seam, res sweep.Result, repo, extra string) int {
 	return code
 }
 
-// logger writes one line per PR acted on (in Actions, the seam fences them
+// logger writes one line per PR acted on (in Actions, the runner fences them
 // so that a PR title can never run a workflow command), worded for a dry run
 // when dry is set.
 type logger struct {

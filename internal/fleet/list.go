@@ -15,7 +15,7 @@ import (
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/report"
-	"github.com/stalepr/stalepr/internal/seam"
+	"github.com/stalepr/stalepr/internal/runner"
 )
 
 // MaxMatrixJobs is the most jobs GitHub Actions runs from one matrix.
@@ -64,7 +64,7 @@ type Command struct {
 // returns the exit code.
 func (c Command) Main(ctx context.Context, args []string) int {
 	getenv, stdout := c.Getenv, c.Stdout
-	out := seam.New(getenv, stdout, c.Stderr, seam.Text, "")
+	out := runner.New(getenv, stdout, c.Stderr, runner.Text, "")
 	fs := flag.NewFlagSet("stalepr -list-repositories", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	filter := fs.String("repositories", "", "comma-separated repository `names` to keep; * matches any characters (api-*); empty: all")
@@ -82,10 +82,10 @@ func (c Command) Main(ctx context.Context, args []string) int {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				usage(stdout)
-				return seam.ExitOK
+				return runner.ExitOK
 			}
 			out.Fail("list-repositories", err.Error()+"; run stalepr -list-repositories -help for its flags")
-			return seam.ExitUsage
+			return runner.ExitUsage
 		}
 		if fs.NArg() == 0 {
 			break
@@ -95,25 +95,25 @@ func (c Command) Main(ctx context.Context, args []string) int {
 	}
 	if len(owners) != 1 || owners[0] == "" {
 		out.Fail("list-repositories", "want one OWNER (an organisation or user), got "+strconv.Itoa(len(owners))+"; run stalepr -list-repositories -help")
-		return seam.ExitUsage
+		return runner.ExitUsage
 	}
 	owner := owners[0]
 	token := strings.TrimSpace(getenv(config.EnvToken))
 	if token == "" {
 		out.Fail("list-repositories", "no token: set GITHUB_TOKEN to a GitHub App installation token (actions/create-github-app-token)")
-		return seam.ExitUsage
+		return runner.ExitUsage
 	}
 	out.Mask(token)
 	client, err := ghapi.New(ghapi.Options{Token: token, APIURL: getenv(config.EnvAPIURL), Clock: c.Clock, UserAgent: c.UserAgent,
-		Workflow: seam.InWorkflow(getenv)})
+		Workflow: runner.InWorkflow(getenv)})
 	if err != nil {
 		out.Fail("list-repositories", err.Error())
-		return seam.ExitUsage
+		return runner.ExitUsage
 	}
 	repos, err := ghapi.FleetOf(client).ListRepositories(ctx, owner, ghapi.RepoListOptions{IncludeArchived: *archived, IncludeForks: *forks})
 	if err != nil {
 		out.Fail("list-repositories", err.Error())
-		return seam.ExitFailed
+		return runner.ExitFailed
 	}
 	patterns := config.SplitList(*filter)
 	type job struct {
@@ -141,14 +141,14 @@ func (c Command) Main(ctx context.Context, args []string) int {
 		out.Fail("list-repositories", fmt.Sprintf("%d repositories, more than the %d jobs GitHub Actions runs from one matrix: nothing was swept. "+
 			"Split the fleet into callers of the workflow with repositories: patterns (a-m*, n-z*, ...) of at most %d repositories each",
 			len(kept), MaxMatrixJobs, MaxMatrixJobs))
-		return seam.ExitFailed
+		return runner.ExitFailed
 	}
 	matrix, _ := json.Marshal(map[string][]job{"include": kept})
 	fmt.Fprintln(stdout, string(matrix))
 	outs := []report.Output{{Name: "matrix", Value: string(matrix)}, {Name: "count", Value: strconv.Itoa(len(kept))}}
 	if err := out.Outputs(outs); err != nil {
 		out.Fail("outputs", err.Error())
-		return seam.ExitFailed
+		return runner.ExitFailed
 	}
-	return seam.ExitOK
+	return runner.ExitOK
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/stalepr/stalepr/internal/testenv"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
-	"github.com/stalepr/stalepr/internal/seam"
+	"github.com/stalepr/stalepr/internal/runner"
 )
 
 const testToken = "ghs_Z9yX8wV7uT6sR5qP4oN3mL2kJ1iH0gF"
@@ -150,11 +150,11 @@ func TestListRepositoriesAsACommand(t *testing.T) {
 	}
 
 	o = runWith(t, env{"GITHUB_TOKEN": "ghs_wrong", "GITHUB_API_URL": api}, "-list-repositories", "octo")
-	if o.code != seam.ExitFailed || !strings.Contains(o.stderr, "the token is invalid, expired or revoked") {
+	if o.code != runner.ExitFailed || !strings.Contains(o.stderr, "the token is invalid, expired or revoked") {
 		t.Errorf("401: want bad credentials, got %v", o)
 	}
 	o = runWith(t, env{"GITHUB_TOKEN": "ghs_wrong", "GITHUB_API_URL": api, "GITHUB_ACTIONS": "true"}, "-list-repositories", "octo")
-	if errs := testenv.ErrorLines(o.stdout); o.code != seam.ExitFailed || len(errs) != 1 || o.stderr != "" {
+	if errs := testenv.ErrorLines(o.stdout); o.code != runner.ExitFailed || len(errs) != 1 || o.stderr != "" {
 		t.Errorf("in a workflow, want one ::error:: annotation and nothing on stderr: %v", o)
 	}
 
@@ -165,7 +165,7 @@ func TestListRepositoriesAsACommand(t *testing.T) {
 	fake.AddInstalledRepo(many...) // with octo/repo, one more than a matrix runs
 	dir := t.TempDir()
 	o = runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": api, "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": dir + "/output"}, "-list-repositories", "octo")
-	if errs := testenv.ErrorLines(o.stdout); o.code != seam.ExitFailed || len(errs) != 1 || !strings.Contains(errs[0], "257 repositories") {
+	if errs := testenv.ErrorLines(o.stdout); o.code != runner.ExitFailed || len(errs) != 1 || !strings.Contains(errs[0], "257 repositories") {
 		t.Errorf("257 repositories: want an error naming the count, got %v", o)
 	}
 	if strings.Contains(o.output, "matrix") {
@@ -199,8 +199,8 @@ func TestListRepositoriesHostileServer(t *testing.T) {
 		return fakegithub.StatusFault(422, `{"message":"no\n::warning::message\n##[error]message"}`)
 	})
 	o = runWith(t, e, "-list-repositories", "octo")
-	if o.code != seam.ExitFailed {
-		t.Errorf("exit %d, want %d: %v", o.code, seam.ExitFailed, o)
+	if o.code != runner.ExitFailed {
+		t.Errorf("exit %d, want %d: %v", o.code, runner.ExitFailed, o)
 	}
 	checkNoCommand(o)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/report"
-	"github.com/stalepr/stalepr/internal/seam"
+	"github.com/stalepr/stalepr/internal/runner"
 )
 
 // NewClient builds the client that reads .github/stalepr.yml from the
@@ -18,21 +18,21 @@ type NewClient func(cfg config.Config) (*ghapi.Client, error)
 // Inputs layers a fleet's inputs over src (Source); done means the run ends
 // here with code: the repository opted out, its file could not be read (1)
 // or holds bad inputs (2). origin names where an input's value came from.
-func Inputs(ctx context.Context, out seam.Seam, src config.Source, org string, newClient NewClient) (_ config.Source, origin func(string) string, code int, done bool) {
+func Inputs(ctx context.Context, out runner.IO, src config.Source, org string, newClient NewClient) (_ config.Source, origin func(string) string, code int, done bool) {
 	src, origin, enabled, err := Source(ctx, src, org, newClient)
 	var fe *fileError
 	switch {
 	case errors.As(err, &fe):
 		out.Fail("fleet", err.Error())
-		return src, origin, seam.ExitFailed, true
+		return src, origin, runner.ExitFailed, true
 	case err != nil:
 		out.Fail("fleet", err.Error())
-		return src, origin, seam.ExitUsage, true
+		return src, origin, runner.ExitUsage, true
 	case !enabled:
 		out.Note(report.OptedOut(RepoFilePath))
-		return src, origin, seam.ExitOK, true
+		return src, origin, runner.ExitOK, true
 	}
-	return src, origin, seam.ExitOK, false
+	return src, origin, runner.ExitOK, false
 }
 
 // Source overlays the organisation's inputs (orgYAML) and then the

@@ -2,7 +2,7 @@
 // workflow steps: the job summary (markdown), the step outputs (JSON) and the
 // lines of the action's log.
 //
-// Everything here is pure string building: the caller (internal/seam) appends
+// Everything here is pure string building: the caller (internal/runner) appends
 // the summary to GITHUB_STEP_SUMMARY and the outputs to GITHUB_OUTPUT itself,
 // not through go-githubactions' AddStepSummary and SetOutput, which panic on a
 // file error, and writes the log lines to stdout. PR

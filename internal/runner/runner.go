@@ -1,4 +1,4 @@
-package seam
+package runner
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
-// Seam is how a run talks to what runs it: the Actions runner, which reads
+// IO is how a run talks to what runs it: the Actions runner, which reads
 // workflow commands in the log and file commands, or a person at a
 // terminal, who reads plain lines. Everything else in run is the same for
 // both.
-type Seam interface {
+type IO interface {
 	// Mask hides a secret in every later line of the log.
 	Mask(secret string)
 	Warn(msg string)
@@ -40,9 +40,9 @@ const (
 	Markdown = "markdown"
 )
 
-// New picks the runner's seam when GITHUB_ACTIONS is "true", as the
+// New picks the Actions runner's IO when GITHUB_ACTIONS is "true", as the
 // runner sets it, and the terminal's otherwise.
-func New(getenv func(string) string, stdout, stderr io.Writer, summaryFormat, summaryFile string) Seam {
+func New(getenv func(string) string, stdout, stderr io.Writer, summaryFormat, summaryFile string) IO {
 	if InWorkflow(getenv) {
 		return &actions{
 			gha:    githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(stdout)),
