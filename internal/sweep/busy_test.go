@@ -103,12 +103,14 @@ func TestBusyExpired(t *testing.T) {
 
 // TestBusyUnknown: a status read that fails, or an account GitHub no
 // longer knows, is no status: the nudge goes as before and nobody is
-// escalated early.
+// escalated early. A gone account spoils its own status only: sam's, read
+// in the same query, still counts.
 func TestBusyUnknown(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		name  string
-		setup func(w *world)
+		name    string
+		setup   func(w *world)
+		samBusy bool // sam's status is read all the same
 	}{
 		{"the read fails", func(w *world) {
 			w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
@@ -117,23 +119,27 @@ func TestBusyUnknown(t *testing.T) {
 				}
 				return nil
 			})
-		}},
-		{"the account is gone", func(w *world) { w.fake.SetUserGone("rey") }},
+		}, false},
+		{"the account is gone", func(w *world) { w.fake.SetUserGone("rey") }, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			w := turnWorld(t)
 			n := w.openPR(10, alice)
 			w.fake.RequestReview(n, alice, daysAgo(10), "rey")
+			w.fake.RequestReview(n, alice, daysAgo(10), "sam")
 			w.fake.SetStatus("rey", true, time.Time{})
+			w.fake.SetStatus("sam", true, time.Time{})
 			c.setup(w)
 			res := w.run(escalateInputs)
 			if len(res.Nudged()) != 1 || len(res.With(sweep.Escalated)) != 0 || res.Stopped != nil {
 				t.Fatalf("nudged %v, escalated %v, stopped %v; want #%d nudged, nobody escalated, no stop",
 					numbers(res.Nudged()), numbers(res.With(sweep.Escalated)), res.Stopped, n)
 			}
-			if body := w.fake.Comments(n)[0].Body; !strings.Contains(body, "@rey") {
-				t.Errorf("the nudge must mention @rey:\n%s", body)
+			body := w.fake.Comments(n)[0].Body
+			if !strings.Contains(body, "@rey") || strings.Contains(body, "@sam") != !c.samBusy ||
+				strings.Contains(body, "Not asked: sam, who is busy on GitHub.") != c.samBusy {
+				t.Errorf("the nudge must mention @rey, and sam busy %v:\n%s", c.samBusy, body)
 			}
 			if got := w.statusQueries(); got != 1 {
 				t.Errorf("%d status queries, want 1", got)
