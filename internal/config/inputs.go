@@ -300,7 +300,7 @@ func buildInputs() []Input {
 		{Name: inputEscalationReviewers, to: list(func(c *Config) *[]string { return &c.Policy.EscalationReviewers }), Kind: List,
 			Description: "Comma-separated logins and teams (org/team) an escalation asks for a review; never the pull request's author nor a bot. Empty: escalations are listed in the dashboard issue only."},
 		{Name: inputAwayReviewers, to: list(func(c *Config) *[]string { return &c.Policy.AwayReviewers }), Kind: List,
-			Description: "Comma-separated logins of reviewers who are away: a review nudge does not mention them and says so; a pull request that waits on them alone gets no nudge, and, with days-before-review-escalation, is escalated on the day the nudge would have come. Empty: none."},
+			Description: "Comma-separated logins of reviewers who are away: a review nudge does not mention them and says so; a pull request that waits on them alone gets no nudge, and, with days-before-review-escalation, is escalated on the day the nudge would have come. A reviewer whose GitHub status says busy (until it expires) counts as away too, read once a run when a nudge or escalation is due. Empty: none."},
 		{Name: inputRerequestOnAnswer, to: boolean(func(c *Config) *bool { return &c.Policy.RerequestOnAnswer }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, once the author answers a change request (a push, a comment, a reply), stalepr requests the review of those who asked for changes again, " +
 				"as the author would (a fork's author cannot): once per answer, never when they reviewed again or a review of them was requested or withdrawn since, never of the author or a bot; it un-requests nobody."},

@@ -92,9 +92,11 @@ func init() {
 		"permission": field(func(e collaborator) any { return strings.ToUpper(e.role) }),
 	}
 	resolvers["PullRequest"] = pullRequestResolvers
-	for _, t := range []string{"User", "Bot", "Mannequin", "Organization"} {
+	for _, t := range []string{"Bot", "Mannequin", "Organization"} {
 		resolvers[t] = actorResolvers
 	}
+	resolvers["User"] = userResolvers
+	resolvers["UserStatus"] = userStatusResolvers
 	resolvers["Team"] = teamResolvers
 	resolvers["Label"] = map[string]resolver{
 		"id": func(x *gexec, src any, _ map[string]any) (any, error) {
@@ -155,6 +157,7 @@ var queryResolvers = map[string]resolver{
 		return gobj{"User", actor{x.s.identity.Login}}, nil
 	},
 	"rateLimit": func(x *gexec, _ any, _ map[string]any) (any, error) { return gobj{"RateLimit", x.rate}, nil },
+	"user":      userResolve,
 	"repository": func(x *gexec, _ any, args map[string]any) (any, error) {
 		owner, name := strArg(args, "owner"), strArg(args, "name")
 		if !strings.EqualFold(owner, x.s.owner) || !strings.EqualFold(name, x.s.repo) {

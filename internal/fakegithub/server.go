@@ -66,6 +66,11 @@ type Server struct {
 	// requiredChecks the names the base branch requires (isRequired).
 	checks         map[string][]*checkRec
 	requiredChecks []string
+	// statuses are the accounts' GitHub statuses (SetStatus), by
+	// lower-case login; gone the accounts GitHub no longer knows
+	// (SetUserGone): user(login:) is null for them.
+	statuses map[string]userStatus
+	gone     map[string]bool
 
 	log       []RequestInfo
 	seq       int

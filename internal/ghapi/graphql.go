@@ -155,7 +155,7 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	if err := c.httpStatus(cap, shrink); err != nil {
 		return nil, err
 	}
-	pathed, perr := pathedErrors(ans.errors, cap.resp, shrink)
+	pathed, perr := pathedErrors(ans.errors, cap.resp, shrink, isRootsApart(ctx))
 	if perr != nil {
 		return nil, perr
 	}
@@ -225,14 +225,14 @@ func noAnswer(err error, shrink bool) error {
 // pathedErrors sorts an answer's errors: those on one part of the answer
 // are returned for the caller to leave what they spoil; any other is the
 // whole answer's failure (err).
-func pathedErrors(errs gqlErrors, resp *http.Response, shrink bool) (pathed gqlErrors, err error) {
+func pathedErrors(errs gqlErrors, resp *http.Response, shrink, rootsApart bool) (pathed gqlErrors, err error) {
 	for _, e := range errs {
 		switch {
-		case len(e.Path) == 1:
+		case len(e.Path) == 1 && !rootsApart:
 			// The query's root (the repository) failed: nothing else in
 			// the answer counts. Its 404 or 403 is explained as REST's.
 			return nil, rootError(e, resp)
-		case len(e.Path) > 1:
+		case len(e.Path) >= 1:
 			// One part of the answer failed, whatever the words ("something
 			// went wrong" too): the caller leaves what it spoils and reads
 			// the rest. Shrinking for it would fail the whole listing at one
@@ -345,6 +345,20 @@ type shrinkKey struct{}
 // read's.
 func shrinkable(ctx context.Context) context.Context {
 	return context.WithValue(ctx, shrinkKey{}, true)
+}
+
+type rootsApartKey struct{}
+
+// rootsApart marks a query whose root fields are aliases of one kind that
+// each may fail alone (user(login:) of an account since deleted): an error
+// on one of them spoils that field only, as one PR's does in a listing.
+func rootsApart(ctx context.Context) context.Context {
+	return context.WithValue(ctx, rootsApartKey{}, true)
+}
+
+func isRootsApart(ctx context.Context) bool {
+	ok, _ := ctx.Value(rootsApartKey{}).(bool)
+	return ok
 }
 
 func isShrinkable(ctx context.Context) bool {

@@ -162,7 +162,12 @@ type Activity struct {
 	PendingReviewers      []string  // review requested and not yet given
 	// Answered are the reviewers whose change request the author answered
 	// since, with no review request of them after it (see handBackFold).
-	Answered       []Answered
+	Answered []Answered
+	// Busy are reviewers the PR waits on whose GitHub status said busy
+	// when the sweep read it (not from the history: the sweep fills it,
+	// once a run, for the PRs a nudge or an escalation is decided for);
+	// nil when not read.
+	Busy           []Busy
 	AwaitingReview bool // the author acted last and waits for a requested review
 	Approved       bool // an approval still stands (see Approved)
 	ClosedBySelf   bool // the last close was stalepr's, after its own closing comment

@@ -1,6 +1,7 @@
 package lifecycle_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -53,6 +54,68 @@ func TestAway(t *testing.T) {
 			}
 			if got := lifecycle.DecideEscalation(p, c.act, now, c.policy); got != c.escalate {
 				t.Errorf("DecideEscalation = %d, want %d", got, c.escalate)
+			}
+		})
+	}
+}
+
+// TestBusy has one case per part of the availability rule that GitHub's
+// own status adds (docs/rules.md "Availability"): a reviewer whose status
+// says busy is treated as away, until the status's expiresAt; a status not
+// read is no status.
+func TestBusy(t *testing.T) {
+	pol := func(away ...string) lifecycle.Policy {
+		return policy(func(p *lifecycle.Policy) {
+			p.DaysBeforeReviewNudge, p.DaysBeforeEscalation, p.EscalationReviewers, p.AwayReviewers = 7, 7, []string{"lead"}, away
+		})
+	}
+	waiting := func(busy []lifecycle.Busy, pending ...string) *lifecycle.Activity {
+		a := turnAct(lifecycle.TurnReviewers, daysAgo(8))
+		a.PendingReviewers, a.Busy = pending, busy
+		return a
+	}
+	var never time.Time
+	busy := func(login string, until time.Time) []lifecycle.Busy {
+		return []lifecycle.Busy{{Login: login, Until: until}}
+	}
+	cases := []struct {
+		name                string
+		act                 *lifecycle.Activity
+		policy              lifecycle.Policy
+		nudge               lifecycle.NudgeAction
+		escalate            lifecycle.EscalateAction
+		present, away, busy []string
+	}{
+		{name: "status not read: nudged", act: waiting(nil, "rey"), policy: pol(), nudge: lifecycle.NudgePost, present: []string{"rey"}},
+		{name: "busy with no end: no nudge, escalated at once", act: waiting(busy("REY", never), "rey"), policy: pol(),
+			escalate: lifecycle.EscalatePost, busy: []string{"rey"}},
+		{name: "busy until later: escalated at once", act: waiting(busy("rey", now.Add(time.Hour)), "rey"), policy: pol(),
+			escalate: lifecycle.EscalatePost, busy: []string{"rey"}},
+		{name: "busy status expired: counts for nothing", act: waiting(busy("rey", now.Add(-time.Minute)), "rey"), policy: pol(),
+			nudge: lifecycle.NudgePost, present: []string{"rey"}},
+		{name: "busy status expiring now: counts for nothing", act: waiting(busy("rey", now), "rey"), policy: pol(),
+			nudge: lifecycle.NudgePost, present: []string{"rey"}},
+		{name: "one busy, one present: the nudge goes to the present one", act: waiting(busy("rey", never), "rey", "sam"), policy: pol(),
+			nudge: lifecycle.NudgePost, present: []string{"sam"}, busy: []string{"rey"}},
+		{name: "one busy, one away: escalated at once", act: waiting(busy("rey", never), "rey", "sam"), policy: pol("sam"),
+			escalate: lifecycle.EscalatePost, away: []string{"sam"}, busy: []string{"rey"}},
+		{name: "away and busy: away only", act: waiting(busy("rey", never), "rey"), policy: pol("rey"),
+			escalate: lifecycle.EscalatePost, away: []string{"rey"}},
+		{name: "a status of someone not waited on: nothing", act: waiting(busy("kim", never), "rey"), policy: pol(),
+			nudge: lifecycle.NudgePost, present: []string{"rey"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := pr(now)
+			if got := lifecycle.DecideNudge(p, c.act, now, c.policy); got != c.nudge {
+				t.Errorf("DecideNudge = %d, want %d", got, c.nudge)
+			}
+			if got := lifecycle.DecideEscalation(p, c.act, now, c.policy); got != c.escalate {
+				t.Errorf("DecideEscalation = %d, want %d", got, c.escalate)
+			}
+			present, away, busy := c.policy.Available(p, c.act, now)
+			if !slices.Equal(present, c.present) || !slices.Equal(away, c.away) || !slices.Equal(busy, c.busy) {
+				t.Errorf("Available = %v, %v, %v; want %v, %v, %v", present, away, busy, c.present, c.away, c.busy)
 			}
 		})
 	}

@@ -58,7 +58,8 @@ func EscalationTo(pr PR, p Policy) []string {
 // DecideEscalation applies the review escalation: once the review nudge of
 // this reviewers' turn has gone unanswered for DaysBeforeEscalation days
 // (the turn has not passed since), one escalation per turn; when every
-// reviewer the PR waits on is away (away-reviewers), at once, on the day
+// reviewer the PR waits on is away (away-reviewers) or busy on GitHub
+// (Activity.Busy), at once, on the day
 // the nudge, withheld, would have come. It never
 // writes in a quiet period; exempt and filtered-out PRs, and a PR closed
 // since it was listed, are left alone, as by Decide. The nudge's own turn
@@ -76,7 +77,7 @@ func DecideEscalation(pr PR, act *Activity, now time.Time, p Policy) EscalateAct
 		// No nudge: only one withheld because every reviewer the PR waits
 		// on is away, and then at once, when the nudge falls due.
 		due = time.Time{}
-		if t.Whose == TurnReviewers && allAway(pr, act, p) {
+		if t.Whose == TurnReviewers && allAway(pr, act, now, p) {
 			due = p.NudgeDate(t.Since)
 		}
 	}

@@ -182,16 +182,37 @@ func mentions(logins []string) string {
 }
 
 // AwayNote is the sentence a nudge or an escalation ends with when some
-// reviewers the PR waits on are away (away-reviewers): why they are not
-// asked. They are named without a mention; "" when nobody is away.
-func AwayNote(away []string) string {
-	switch len(away) {
-	case 0:
-		return ""
-	case 1:
-		return "\n\nNot asked: " + away[0] + ", who is away."
+// reviewers the PR waits on are away (away-reviewers) or busy (their
+// GitHub status says so): why they are not asked. They are named without
+// a mention; "" when nobody is either.
+func AwayNote(away, busy []string) string {
+	var parts []string
+	if len(away) > 0 {
+		parts = append(parts, names(away)+", "+who(away)+" away")
 	}
-	return "\n\nNot asked: " + strings.Join(away[:len(away)-1], ", ") + " and " + away[len(away)-1] + ", who are away."
+	if len(busy) > 0 {
+		parts = append(parts, names(busy)+", "+who(busy)+" busy on GitHub")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "\n\nNot asked: " + strings.Join(parts, "; ") + "."
+}
+
+// names joins logins as a sentence does: "a", "a and b", "a, b and c".
+func names(logins []string) string {
+	if len(logins) == 1 {
+		return logins[0]
+	}
+	return strings.Join(logins[:len(logins)-1], ", ") + " and " + logins[len(logins)-1]
+}
+
+// who is the relative pronoun and verb for logins: "who is", "who are".
+func who(logins []string) string {
+	if len(logins) == 1 {
+		return "who is"
+	}
+	return "who are"
 }
 
 // Hidden markers. A stale marker carries when the label was added, so a later

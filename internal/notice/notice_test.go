@@ -299,3 +299,23 @@ func TestMarkerHead(t *testing.T) {
 		}
 	}
 }
+
+// TestAwayNote: the sentence says why each reviewer not asked is not, and
+// names them without a mention.
+func TestAwayNote(t *testing.T) {
+	cases := []struct {
+		away, busy []string
+		want       string
+	}{
+		{nil, nil, ""},
+		{[]string{"rey"}, nil, "\n\nNot asked: rey, who is away."},
+		{[]string{"rey", "sam", "kim"}, nil, "\n\nNot asked: rey, sam and kim, who are away."},
+		{nil, []string{"kim"}, "\n\nNot asked: kim, who is busy on GitHub."},
+		{[]string{"rey"}, []string{"kim", "lou"}, "\n\nNot asked: rey, who is away; kim and lou, who are busy on GitHub."},
+	}
+	for _, c := range cases {
+		if got := notice.AwayNote(c.away, c.busy); got != c.want {
+			t.Errorf("AwayNote(%v, %v) = %q, want %q", c.away, c.busy, got, c.want)
+		}
+	}
+}

@@ -222,6 +222,23 @@ func dashboardNote(r sweep.Result, link func(sweep.Item) string, text func(strin
 	return "Dashboard issue: " + strings.Join(parts, "; ") + ".\n\n"
 }
 
+// notAsked says which reviewers the PR waits on were not asked, and why:
+// away (away-reviewers) or busy on GitHub (their status). Named without a
+// mention; "" when none.
+func notAsked(it sweep.QueueItem) string {
+	var parts []string
+	for _, l := range it.Away {
+		parts = append(parts, md(l, maxTitleRunes)+" (away)")
+	}
+	for _, l := range it.Busy {
+		parts = append(parts, md(l, maxTitleRunes)+" (busy on GitHub)")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; not asked: " + strings.Join(parts, ", ")
+}
+
 // escalatedGroup is the dashboard's Escalated section: the PRs on the
 // reviewers' turn whose nudge went unanswered days-before-review-escalation
 // days, escalated to escalation-reviewers in this turn (by this run or an
@@ -243,6 +260,7 @@ func escalatedGroup(r sweep.Result) dashGroup {
 			if it.EscalatedAt.IsZero() {
 				cell = "due " + mdDay(it.EscalationDue) + ": nobody to ask (`escalation-reviewers` is empty)"
 			}
+			cell += notAsked(it)
 			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), plural(daysIn(it.TurnSince, r.Now), "day"), cell}
 		}}
 }

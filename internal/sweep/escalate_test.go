@@ -172,8 +172,9 @@ func TestEscalationTwoRunsAtOnce(t *testing.T) {
 }
 
 // TestEscalationCost: an escalation is two writes (the request, the
-// comment) and the read-back of this run's notices; the turn comes with
-// the open listing's pages.
+// comment), the read-back of this run's notices and one query of the
+// reviewers' GitHub status for the run; the turn comes with the open
+// listing's pages.
 func TestEscalationCost(t *testing.T) {
 	t.Parallel()
 	w := turnWorld(t)
@@ -184,9 +185,9 @@ func TestEscalationCost(t *testing.T) {
 	w.nudgedPR(8)
 	res := w.run(escalateInputs)
 	pages := (quiet + 1 + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
-	if res.Writes != 2 || res.Queries != pages+1 || res.Points != pages+1 {
-		t.Errorf("%d writes, %d queries costing %d points; want 2 writes, %d queries of 1 point: %v",
-			res.Writes, res.Queries, res.Points, pages+1, w.fake.CountBy())
+	if res.Writes != 2 || res.Queries != pages+2 || res.Points != pages+2 || w.statusQueries() != 1 {
+		t.Errorf("%d writes, %d queries costing %d points (%d of statuses); want 2 writes, %d queries of 1 point (1 of statuses): %v",
+			res.Writes, res.Queries, res.Points, w.statusQueries(), pages+2, w.fake.CountBy())
 	}
 	t.Logf("%d open PRs, one escalated: %d requests (%d writes, %d queries, %d points)", quiet+1, res.Requests, res.Writes, res.Queries, res.Points)
 }

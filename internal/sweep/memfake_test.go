@@ -213,6 +213,12 @@ func (m *memGitHub) Checks(_ context.Context, numbers []int) (map[int]lifecycle.
 	return map[int]lifecycle.Checks{}, nil
 }
 
+// BusyStatuses knows no status: nobody is busy.
+func (m *memGitHub) BusyStatuses(_ context.Context, logins []string) ([]lifecycle.Busy, error) {
+	m.call("read the GitHub status of %d accounts", len(logins))
+	return nil, nil
+}
+
 func (m *memGitHub) PullNow(_ context.Context, n int) (lifecycle.PR, bool, error) {
 	m.call("read #%d", n)
 	p := m.prs[n]

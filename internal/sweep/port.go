@@ -44,6 +44,12 @@ type Reader interface {
 	// (unknown, which puts nobody on a turn). An error that is no stop
 	// leaves them all unknown.
 	Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error)
+	// BusyStatuses reads the GitHub status of logins (at most
+	// StatusesPerRead) in one request: those whose status says busy, with
+	// its expiresAt. An account GitHub does not know or that set no status
+	// is not among them (not known busy). An error that is no stop leaves
+	// them all unknown.
+	BusyStatuses(ctx context.Context, logins []string) ([]lifecycle.Busy, error)
 	// History reads a PR's history older than the cursor before (Listed.Older),
 	// oldest first, to its beginning.
 	History(ctx context.Context, number int, before string) ([]lifecycle.Event, error)
@@ -126,6 +132,10 @@ type Query struct {
 // ChecksPerRead is the most PRs one Reader.Checks reads: as one request
 // of one point (one connection each, GitHub's cost rule).
 const ChecksPerRead = 100
+
+// StatusesPerRead is the most accounts one Reader.BusyStatuses reads:
+// aliased user fields of one query, no connection, one point.
+const StatusesPerRead = 100
 
 // Listed is one open PR of an OpenPulls page and its history, as far as the
 // page tells.

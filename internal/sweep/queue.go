@@ -70,6 +70,11 @@ type QueueItem struct {
 	EscalatedAt   time.Time
 	Escalate      bool
 	EscalationDue time.Time
+	// Away are the reviewers the PR waits on whom its nudge and escalation
+	// do not ask, listed in away-reviewers; Busy those whose GitHub status
+	// says busy (as this run read it: only for the PRs it had a nudge or
+	// an escalation to decide for). On the reviewers' turn only.
+	Away, Busy []string
 }
 
 // book records where each open PR the run listed stands, from the
@@ -174,6 +179,9 @@ func (b *book) turn(it *QueueItem, p planned) {
 	it.NudgeDue = b.nudgeDue(p.pr, p.act)
 	if t.EscalatedInTurn() {
 		it.EscalatedAt = t.EscalatedAt
+	}
+	if t.Whose == lifecycle.TurnReviewers {
+		_, it.Away, it.Busy = b.pol.Available(p.pr, p.act, b.now)
 	}
 	if p.escalate == lifecycle.EscalateListed {
 		it.Escalate, it.EscalationDue = true, b.pol.EscalationDate(t.NudgedAt)

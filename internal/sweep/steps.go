@@ -710,13 +710,11 @@ func (w *writer) editIssue(o *op, body string, close bool) step {
 	return st
 }
 
-// away are the reviewers a PR waits on who are away (away-reviewers).
-func (w *writer) away(o *op) []string {
-	if o.act == nil {
-		return nil
-	}
-	_, away := w.pol.AwayFrom(o.act.WaitsOn(o.pr.Author))
-	return away
+// away are the reviewers a PR waits on who are away (away-reviewers),
+// then those busy on GitHub (their status, as the run read it).
+func (w *writer) away(o *op) (away, busy []string) {
+	_, away, busy = w.pol.Available(o.pr, o.act, w.now)
+	return away, busy
 }
 
 // vars are the placeholders' values in the texts posted on a PR.
@@ -744,7 +742,7 @@ func (w *writer) vars(p op) notice.Vars {
 		v.Author = ""
 	}
 	if p.act != nil {
-		v.Reviewers, _ = w.pol.AwayFrom(p.act.WaitsOn(p.pr.Author))
+		v.Reviewers, _, _ = w.pol.Available(p.pr, p.act, w.now)
 		// On the author's turn the clock runs from the author's last
 		// action when that is later than the turn's start: the notice's
 		// numbers say what the rules counted.

@@ -45,7 +45,8 @@ type sweeper struct {
 	dd    *dedup    // our notices seen, and their copies deleted (tidy.go)
 	audit *auditor  // the closure audit (audit.go)
 
-	who *access // who may push, learnt as decisions need it (access.go)
+	who   *access       // who may push, learnt as decisions need it (access.go)
+	avail *availability // the reviewers' GitHub status, read before the plan (available.go)
 
 	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
 }
@@ -60,6 +61,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.who = &access{gh: gh, log: log, res: &s.res}
+	s.avail = &availability{gh: gh, log: log, pol: s.pol, now: now}
 	s.book = newBook(s.pol, now, s.needTurn())
 	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }}
@@ -199,6 +201,13 @@ func (s *sweeper) run(ctx context.Context) {
 		plan = append(plan, detailed...)
 		if derr != nil {
 			s.x.stopOn(derr)
+		}
+	}
+	if s.res.Stopped == nil {
+		// Whose status says busy changes the nudges and escalations
+		// planned: read before the plan is made, once a run.
+		if err := s.avail.read(ctx, plan, s.decide); err != nil {
+			s.x.stopOn(err)
 		}
 	}
 	s.x.apply(ctx, s.plan(plan))
