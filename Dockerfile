@@ -15,7 +15,7 @@ FROM --platform=$BUILDPLATFORM golang:1.26-bookworm@sha256:dc9ad6c05acc7a88e5b71
 WORKDIR /src
 
 # No `go mod download`: it fetches every module go.mod lists, the test-only ones
-# too (kin-openapi, actionlint, ...). go build below fetches exactly the modules
+# too (kin-openapi, patternmatcher, ...). go build below fetches exactly the modules
 # of the packages it compiles (.dockerignore keeps the tests out of the context),
 # and go.sum still verifies each of them.
 COPY . .

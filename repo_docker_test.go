@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -22,6 +21,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/moby/patternmatcher"
+	"github.com/moby/patternmatcher/ignorefile"
 
 	"github.com/stalepr/stalepr/internal/testenv"
 )
@@ -213,8 +215,10 @@ func checkDockerBuilder(t *testing.T, builder dockerStage) {
 			strings.SplitN(tag, "@", 2)[0], goMinor)
 	}
 
-	// The sources are in before the build (which fetches the modules itself,
-	// see TestDockerfileFetchesOnlyBuildModules).
+	// The sources are in before the build, and the go build line is the one
+	// command the builder runs: go build fetches only the modules it compiles
+	// (TestDockerBinary measures which), where another RUN (go mod download,
+	// go test, go get, ...) would fetch the modules only the tests need.
 	var order []string
 	for _, in := range builder.body {
 		switch {
@@ -222,6 +226,9 @@ func checkDockerBuilder(t *testing.T, builder dockerStage) {
 			order = append(order, "copy .")
 		case in.cmd == "RUN" && strings.Contains(in.args, "go build"):
 			order = append(order, "build")
+		case in.cmd == "RUN":
+			t.Errorf("Dockerfile:%d: RUN %s: the builder runs only the go build line, "+
+				"which fetches just the modules of the binary", in.line, in.args)
 		}
 	}
 	if want := []string{"copy .", "build"}; !slices.Equal(order, want) {
@@ -234,11 +241,15 @@ func checkDockerBuilder(t *testing.T, builder dockerStage) {
 	}
 }
 
-// checkDockerBuildLine checks the go build line: no cgo, -trimpath, the
+// checkDockerBuildLine checks the go build line: one command, no cgo, -trimpath, the
 // release tag (no sandbox), the output path, the version stamped, symbols
 // and DWARF stripped.
 func checkDockerBuildLine(t *testing.T, build dockerInstr) {
 	t.Helper()
+	// One simple command: no && or ; to chain a go mod download before it.
+	if _, err := shellWords(build.args); err != nil {
+		t.Errorf("Dockerfile:%d: the go build line is not one simple command (VAR=value ... go build ...): %v", build.line, err)
+	}
 	for _, want := range []string{"CGO_ENABLED=0", "-trimpath", "-tags release", "-o /stalepr", "-X main.version=${VERSION}"} {
 		if !strings.Contains(build.args, want) {
 			t.Errorf("Dockerfile:%d: the go build line lacks %s", build.line, want)
@@ -607,114 +618,6 @@ func checkFailsCleanlyWithNoEnvironment(t *testing.T, bin string) {
 	}
 }
 
-// TestDockerfileFetchesOnlyBuildModules: no RUN of the Dockerfile fetches a
-// module that only the tests need (kin-openapi, actionlint, ...): they are
-// megabytes every image build would download for nothing, and a supply chain
-// the binary does not have. go build fetches only what it compiles;
-// TestDockerBinary runs the build and checks what it fetched.
-func TestDockerfileFetchesOnlyBuildModules(t *testing.T) {
-	t.Parallel()
-	mods := dockerModules(t)
-	t.Logf("modules of the binary: %d; required by go.mod for the tests only: %q", len(mods.build), mods.testOnly)
-	for _, in := range parseDockerfile(t) {
-		if in.cmd != "RUN" {
-			continue
-		}
-		for _, p := range runFetchProblems(in.args, mods.build) {
-			t.Errorf("Dockerfile:%d: %s", in.line, p)
-		}
-	}
-}
-
-// TestRunFetchProblems checks the RUN checker on made-up lines, so that a bug
-// in it cannot make the test above pass on nothing.
-func TestRunFetchProblems(t *testing.T) {
-	t.Parallel()
-	build := map[string]string{"github.com/google/go-github/v62": "v62.0.0"}
-	for _, tc := range []struct {
-		run  string
-		want string // a word of the problem, or "" for none
-	}{
-		{`CGO_ENABLED=0 GOOS=$TARGETOS go build -trimpath -ldflags="-s -w" -o /stalepr .`, ""},
-		{`--mount=type=cache,target=/go/pkg/mod go build -o /x ./...`, ""},
-		{`go version && go env`, ""},
-		{`go mod download`, "every module"},
-		{`go mod download && go mod verify`, "every module"},
-		{`go mod download -x`, "every module"},
-		{`go mod download github.com/google/go-github/v62@v62.0.0`, ""},
-		{`go mod download github.com/getkin/kin-openapi@v0.153.0`, "github.com/getkin/kin-openapi"},
-		{`go list -deps . | xargs go mod download`, "every module"},
-		{`go mod tidy`, "tests"},
-		{`go mod vendor`, "tests"},
-		{`go test ./...`, "tests"},
-		{`CGO_ENABLED=0 go vet ./...`, "tests"},
-		{`go list -deps -test .`, "tests"},
-		{`go build all`, "all"},
-		{`go get github.com/rhysd/actionlint`, "get"},
-		{`go install golang.org/x/tools/cmd/stringer@latest`, "install"},
-	} {
-		problems := runFetchProblems(tc.run, build)
-		switch {
-		case tc.want == "" && len(problems) > 0:
-			t.Errorf("RUN %s: problems %q, want none", tc.run, problems)
-		case tc.want != "" && !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, tc.want) }):
-			t.Errorf("RUN %s: problems %q, want one naming %q", tc.run, problems, tc.want)
-		}
-	}
-}
-
-// runFetchProblems returns why the go commands of a RUN instruction would
-// fetch modules other than those of the binary's packages (build).
-func runFetchProblems(run string, build map[string]string) []string {
-	var problems []string
-	for _, cmd := range regexp.MustCompile(`&&|\|\||;|\||\n`).Split(run, -1) {
-		words := strings.Fields(cmd)
-		i := slices.Index(words, "go")
-		if i < 0 || i+1 >= len(words) {
-			continue
-		}
-		words = words[i+1:]
-		verb := words[0]
-		var args []string // non-flag arguments after the verb (and mod's subcommand)
-		if verb == "mod" && len(words) > 1 {
-			verb, words = "mod "+words[1], words[1:]
-		}
-		for _, w := range words[1:] {
-			if !strings.HasPrefix(w, "-") {
-				args = append(args, w)
-			}
-		}
-		switch verb {
-		case "mod download":
-			if len(args) == 0 {
-				problems = append(problems, "`go mod download` without module arguments fetches every module go.mod requires, "+
-					"the test-only ones too; let go build fetch what it compiles")
-			}
-			for _, a := range args {
-				modPath, _, _ := strings.Cut(a, "@")
-				if _, ok := build[modPath]; !ok {
-					problems = append(problems, fmt.Sprintf("`go mod download %s`: the binary does not import %s", a, modPath))
-				}
-			}
-		case "mod tidy", "mod vendor", "test", "vet":
-			problems = append(problems, fmt.Sprintf("`go %s` resolves the imports of the tests, so it fetches their modules", verb))
-		case "get":
-			problems = append(problems, "`go get` fetches modules outside the build and edits go.mod")
-		case "install":
-			if slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, "@") }) {
-				problems = append(problems, "`go install pkg@version` fetches modules outside the build")
-			}
-		}
-		if slices.Contains(words, "-test") {
-			problems = append(problems, fmt.Sprintf("`go %s -test` loads the tests, so it fetches their modules", verb))
-		}
-		if slices.Contains(args, "all") {
-			problems = append(problems, fmt.Sprintf("`go %s all` loads every package of the module graph, tests' dependencies included", verb))
-		}
-	}
-	return problems
-}
-
 // dockerModuleSets are the modules of the binary (path → version) and the
 // modules go.mod requires that the binary does not need.
 type dockerModuleSets struct {
@@ -849,78 +752,39 @@ func fetchedModules(t *testing.T, modCache string) []string {
 	return mods
 }
 
-// dockerignore is the matcher of a .dockerignore file, with Docker's rules:
-// patterns are relative to the context root, * and ? stay within a path
-// element, ** spans any number of them, a match on a directory excludes what
-// is under it, and the last matching pattern wins (! re-includes).
-type dockerignore []struct {
-	re      *regexp.Regexp
-	include bool
-}
-
-func parseDockerignore(t *testing.T, text string) dockerignore {
-	t.Helper()
-	var d dockerignore
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		include := strings.HasPrefix(line, "!")
-		pat := path.Clean(strings.TrimPrefix(strings.TrimPrefix(line, "!"), "/"))
-		var re strings.Builder
-		re.WriteString("^")
-		for i := 0; i < len(pat); i++ {
-			switch c := pat[i]; {
-			case strings.HasPrefix(pat[i:], "**/"):
-				re.WriteString("(.*/)?")
-				i += 2
-			case strings.HasPrefix(pat[i:], "**"):
-				re.WriteString(".*")
-				i++
-			case c == '*':
-				re.WriteString("[^/]*")
-			case c == '?':
-				re.WriteString("[^/]")
-			default:
-				re.WriteString(regexp.QuoteMeta(string(c)))
-			}
-		}
-		re.WriteString("$")
-		r, err := regexp.Compile(re.String())
-		if err != nil {
-			t.Fatalf(".dockerignore: pattern %q: %v", line, err)
-		}
-		d = append(d, struct {
-			re      *regexp.Regexp
-			include bool
-		}{r, include})
-	}
-	return d
+// dockerignore tells which files docker build leaves out of the context:
+// .dockerignore read and matched by Docker's own code (moby/patternmatcher).
+type dockerignore struct {
+	pm *patternmatcher.PatternMatcher
 }
 
 // excluded reports whether the file at p (slash-separated, relative to the
 // context root) stays out of the build context.
-func (d dockerignore) excluded(p string) bool {
-	out := false
-	for _, pat := range d {
-		for q := p; q != "."; q = path.Dir(q) {
-			if pat.re.MatchString(q) {
-				out = !pat.include
-				break
-			}
-		}
+func (d dockerignore) excluded(t *testing.T, p string) bool {
+	t.Helper()
+	out, err := d.pm.MatchesOrParentMatches(p)
+	if err != nil {
+		t.Fatalf(".dockerignore on %s: %v", p, err)
 	}
 	return out
 }
 
 func readDockerignore(t *testing.T) dockerignore {
 	t.Helper()
-	b, err := os.ReadFile(".dockerignore")
+	f, err := os.Open(".dockerignore")
 	if err != nil {
 		t.Fatalf("reading .dockerignore: %v", err)
 	}
-	return parseDockerignore(t, string(b))
+	defer f.Close()
+	patterns, err := ignorefile.ReadAll(f)
+	if err != nil {
+		t.Fatalf("reading .dockerignore: %v", err)
+	}
+	pm, err := patternmatcher.New(patterns)
+	if err != nil {
+		t.Fatalf(".dockerignore: %v", err)
+	}
+	return dockerignore{pm}
 }
 
 // dockerContext copies the files docker would send as the build context
@@ -934,7 +798,7 @@ func dockerContext(t *testing.T) string {
 			return err
 		}
 		rel := filepath.ToSlash(p)
-		if ignore.excluded(rel) {
+		if ignore.excluded(t, rel) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -966,17 +830,6 @@ func TestDockerignore(t *testing.T) {
 	t.Parallel()
 	ignore := readDockerignore(t)
 
-	// The matcher itself, on Docker's documented cases.
-	probe := parseDockerignore(t, "**/*.go\n!keep/**\n/abs\ndir/\n*/temp?")
-	for p, want := range map[string]bool{
-		"a.go": true, "x/y/b.go": true, "keep/c.go": false, "abs": true, "abs/x": true,
-		"dir/f": true, "somedir/temp1": true, "a/b/temp1": false, "main.txt": false,
-	} {
-		if got := probe.excluded(p); got != want {
-			t.Errorf("dockerignore matcher: excluded(%q) = %v, want %v", p, got, want)
-		}
-	}
-
 	// What the build needs: go.mod, go.sum and the Go files (and embedded
 	// files) of the binary's own packages.
 	root, err := filepath.Abs(".")
@@ -995,7 +848,7 @@ func TestDockerignore(t *testing.T) {
 		t.Fatalf("go list found only %q: is the check broken?", need)
 	}
 	for _, p := range need {
-		if ignore.excluded(p) {
+		if ignore.excluded(t, p) {
 			t.Errorf(".dockerignore excludes %s, which the build needs", p)
 		}
 	}
@@ -1024,7 +877,7 @@ func TestDockerignore(t *testing.T) {
 		t.Fatal(".gitignore names no build output: is the check broken?")
 	}
 	for _, p := range leaveOut {
-		if !ignore.excluded(p) {
+		if !ignore.excluded(t, p) {
 			t.Errorf(".dockerignore lets %s into the build context", p)
 		}
 	}

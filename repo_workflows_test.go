@@ -1,14 +1,15 @@
 package main
 
-// Checks of the repository's GitHub Actions YAML: the workflows in
-// .github/workflows and the workflow examples in README.md and docs/*.md are linted with
-// actionlint (as a library, offline: shellcheck and pyflakes are off), and
-// every input a step passes to this action must be declared in action.yml.
+// Checks of the repository's GitHub Actions YAML: every input a step passes
+// to this action, in .github/workflows and in the workflow examples of
+// README.md and docs/*.md, must be declared in action.yml. actionlint lints
+// the same YAML in .ci/run: the workflows as they are, the examples as
+// TestReadmeWorkflows and TestReadmeStepSnippets write them out (see
+// exportForLint).
 
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,13 +17,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/testenv"
 
-	"github.com/rhysd/actionlint"
 	"go.yaml.in/yaml/v4"
 
 	"github.com/stalepr/stalepr/internal/config"
@@ -41,16 +40,6 @@ type yamlDoc struct {
 
 func (d yamlDoc) pos(line int) string { return fmt.Sprintf("%s:%d", d.file, d.line+line-1) }
 
-func TestWorkflowsLint(t *testing.T) {
-	t.Parallel()
-	docs := repoWorkflows(t)
-	for _, d := range docs {
-		for _, msg := range lintDoc(t, d) {
-			t.Error(msg)
-		}
-	}
-}
-
 func TestWorkflowsUseDeclaredInputs(t *testing.T) {
 	t.Parallel()
 	inputs := actionInputs(t, "action.yml")
@@ -62,8 +51,9 @@ func TestWorkflowsUseDeclaredInputs(t *testing.T) {
 	}
 }
 
-// TestReadmeWorkflows lints every workflow example of README.md and of the
-// pages under docs/ and checks the inputs it passes to the action; README.md
+// TestReadmeWorkflows checks the inputs every workflow example of README.md
+// and of the pages under docs/ passes to the action, and writes it out for
+// actionlint (exportForLint); README.md
 // must have at least one such example using the action (the quick start),
 // so the test cannot pass on nothing.
 func TestReadmeWorkflows(t *testing.T) {
@@ -84,9 +74,7 @@ func TestReadmeWorkflows(t *testing.T) {
 	inputs := actionInputs(t, "action.yml")
 	lint := func(docs []yamlDoc) (uses int) {
 		for _, d := range docs {
-			for _, msg := range lintDoc(t, d) {
-				t.Error(msg)
-			}
+			exportForLint(t, d)
 			n, problems := checkActionSteps(d, inputs)
 			uses += n
 			for _, p := range problems {
@@ -110,7 +98,8 @@ func TestReadmeWorkflows(t *testing.T) {
 }
 
 // TestReadmeWorkflowExtraction checks the checkers themselves on a made-up
-// README, so that a bug in them cannot make the tests above pass vacuously.
+// README, so that a bug in them cannot make the tests above pass vacuously:
+// nothing else would notice an input check that never reports.
 func TestReadmeWorkflowExtraction(t *testing.T) {
 	t.Parallel()
 	md := strings.Join([]string{
@@ -183,11 +172,6 @@ func TestReadmeWorkflowExtraction(t *testing.T) {
 	}
 	if !slices.Equal(all, want) {
 		t.Errorf("input problems:\n%s\nwant:\n%s", strings.Join(all, "\n"), strings.Join(want, "\n"))
-	}
-
-	msgs := lintDoc(t, docs[1])
-	if len(msgs) == 0 || !strings.HasPrefix(msgs[0], "README.md:27:") {
-		t.Errorf("actionlint messages for the bad expression: %q, want one at README.md:27", msgs)
 	}
 }
 
@@ -268,44 +252,23 @@ func isClosingFence(line, fence string) bool {
 	return len(l) >= len(fence) && strings.Count(l, fence[:1]) == len(l)
 }
 
-var actionlintMu sync.Mutex
-
-// lintDoc runs actionlint on one workflow and returns its errors as
-// "file:line:col: message [rule]". It runs offline: no shellcheck or pyflakes,
-// and actions are only looked up in actionlint's built-in data and, for
-// `uses: ./`, in this repository's action.yml.
-func lintDoc(t *testing.T, d yamlDoc) []string {
+// exportForLint writes a workflow example to the directory named by
+// $STALEPR_WORKFLOW_EXAMPLES, if set, for .ci/run to lint with actionlint. The
+// file starts with blank lines, so that actionlint's line numbers are those of
+// the Markdown file (columns are off by a list's indentation); its name says
+// which file that is, e.g. docs-fleet.md.L42.yml.
+func exportForLint(t *testing.T, d yamlDoc) {
 	t.Helper()
-	// actionlint.NewLinter sets a package variable (its colour mode): two
-	// linters at once are a data race, so parallel tests lint one at a time.
-	actionlintMu.Lock()
-	defer actionlintMu.Unlock()
-	root, err := filepath.Abs(".")
-	if err != nil {
+	dir := os.Getenv("STALEPR_WORKFLOW_EXAMPLES")
+	if dir == "" {
+		return
+	}
+	pad := max(d.line-1, 0)
+	src := append(bytes.Repeat([]byte("\n"), pad), d.src...)
+	name := fmt.Sprintf("%s.L%d.yml", strings.ReplaceAll(d.file, "/", "-"), d.line)
+	if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	linter, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{
-		Shellcheck: "", // empty: the shellcheck rule is skipped
-		Pyflakes:   "", // empty: the pyflakes rule is skipped
-		Color:      actionlint.ColorOptionKindNever,
-		WorkingDir: root,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	project, err := actionlint.NewProject(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	errs, err := linter.Lint(d.file, d.src, project)
-	if err != nil {
-		t.Fatalf("%s: actionlint: %v", d.pos(1), err)
-	}
-	msgs := make([]string, 0, len(errs))
-	for _, e := range errs {
-		msgs = append(msgs, fmt.Sprintf("%s:%d: %s [%s]", d.pos(e.Line), e.Column, e.Message, e.Kind))
-	}
-	return msgs
 }
 
 // actionInputs returns the input names declared in an action.yml, lower-cased

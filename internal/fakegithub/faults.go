@@ -224,9 +224,6 @@ func DropConnection() *Fault { return &Fault{Drop: true} }
 // body short of its declared Content-Length and closes the connection.
 func TruncatedBody() *Fault { return &Fault{Truncate: true} }
 
-// delay serves the request normally after d (real time, not the server clock).
-func delay(d time.Duration) *Fault { return &Fault{Delay: d} }
-
 // FailAfterWrite applies the request, then answers 502: the client cannot
 // know whether its write happened.
 func FailAfterWrite() *Fault { return &Fault{AfterWrite: true, Status: http.StatusBadGateway} }

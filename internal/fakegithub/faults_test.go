@@ -71,40 +71,6 @@ func TestSecondaryRateLimit(t *testing.T) {
 	}
 }
 
-func TestNthAndTimes(t *testing.T) {
-	t.Parallel()
-	s, ts := rich(t)
-	s.InjectFault(FaultRule{Method: "GET", Route: "/repos/{owner}/{repo}/pulls/{pull_number}", Nth: 2, Times: 2, Fault: ServerError(503)})
-	var got []int
-	for range 5 {
-		got = append(got, do(t, ts, "GET", repoPath+"/pulls/1", "").status)
-	}
-	if fmt.Sprint(got) != "[200 503 503 200 200]" {
-		t.Errorf("statuses %v", got)
-	}
-}
-
-func TestFaultHook(t *testing.T) {
-	t.Parallel()
-	s, ts := rich(t)
-	s.SetFaultHook(func(r RequestInfo) *Fault {
-		if r.Write && s.numIssues() > 0 { // the hook may call the server
-			return StatusFault(500, "")
-		}
-		return nil
-	})
-	if got := do(t, ts, "PATCH", repoPath+"/issues/1", `{"state":"closed"}`); got.status != 500 {
-		t.Errorf("%d", got.status)
-	}
-	if got := do(t, ts, "GET", repoPath+"/pulls/1", ""); got.status != 200 {
-		t.Errorf("%d", got.status)
-	}
-	s.ClearFaults()
-	if got := do(t, ts, "PATCH", repoPath+"/issues/1", `{"state":"closed"}`); got.status != 200 {
-		t.Errorf("after ClearFaults: %d", got.status)
-	}
-}
-
 func rawGet(ts interface{ Client() *http.Client }, url string) (int, []byte, error) {
 	req, _ := http.NewRequest("GET", url, nil)
 	req.Header.Set("Authorization", "token sekret")
@@ -147,19 +113,6 @@ func TestDropAndTruncate(t *testing.T) {
 	log := s.Requests()
 	if log[0].Status != 0 || log[0].Fault != "drop" || log[1].Fault != "truncate" {
 		t.Errorf("log %+v", log[:2])
-	}
-}
-
-func TestDelay(t *testing.T) {
-	t.Parallel()
-	s, ts := rich(t)
-	s.failNext("", "", delay(30*time.Millisecond))
-	start := time.Now()
-	if got := do(t, ts, "GET", repoPath+"/pulls/1", ""); got.status != 200 {
-		t.Fatal(got.status)
-	}
-	if time.Since(start) < 30*time.Millisecond {
-		t.Error("no delay")
 	}
 }
 

@@ -3,14 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/rhysd/actionlint"
 
 	"github.com/stalepr/stalepr/internal/release"
 	"go.yaml.in/yaml/v4"
@@ -191,57 +188,6 @@ func TestImageRef(t *testing.T) {
 			t.Errorf("Pin accepted the image %q", in)
 		}
 	}
-}
-
-// TestPinnedActionLints runs actionlint on a workflow using the rewritten
-// action.yml as a local action (uses: ./), which makes actionlint check the
-// metadata: runs, inputs, branding. The unpinned file in the same directory
-// is the control: its runs.image names a Dockerfile the directory lacks.
-func TestPinnedActionLints(t *testing.T) {
-	src := mainActionYML(t)
-	out, _, err := release.Pin(src, ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if errs := lintLocalAction(t, out); len(errs) > 0 {
-		t.Errorf("actionlint on a workflow using the pinned action.yml:\n%s", strings.Join(errs, "\n"))
-	}
-	if errs := lintLocalAction(t, src); len(errs) == 0 {
-		t.Error("actionlint found nothing wrong with image: Dockerfile in a directory without a Dockerfile: " +
-			"it is not checking the action's metadata, so the check above proves nothing")
-	}
-}
-
-// lintLocalAction lints a workflow that runs the given action.yml as ./ with
-// one input, offline, and returns actionlint's messages.
-func lintLocalAction(t *testing.T, actionYML []byte) []string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, ".github"), 0o755); err != nil { // marks the project root
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "action.yml"), actionYML, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	workflow := []byte("on: workflow_dispatch\njobs:\n  stale:\n    runs-on: ubuntu-latest\n    steps:\n" +
-		"      - uses: actions/checkout@v4\n      - uses: ./\n        with:\n          days-before-stale: 60\n")
-	linter, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{WorkingDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	project, err := actionlint.NewProject(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	errs, err := linter.Lint(".github/workflows/stale.yml", workflow, project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msgs := make([]string, 0, len(errs))
-	for _, e := range errs {
-		msgs = append(msgs, fmt.Sprintf("%d:%d: %s [%s]", e.Line, e.Column, e.Message, e.Kind))
-	}
-	return msgs
 }
 
 // TestRun: the command rewrites the file in place, keeping its mode, and
