@@ -129,7 +129,7 @@ func TestGoldenSwitchDay(t *testing.T) {
 		"-author-turn-label", "waiting-on-author", "-audit-closed-days", "30", "-reopen-wrongly-closed",
 		"-operations-per-run", "5000"})
 	summary := got["summary.md"]
-	for _, kind := range []string{"| Marked stale |", "| Un-staled |", "| Closed |", "| Reviewers nudged |", "| Turn labels updated |", "| Reopened |"} {
+	for _, kind := range []string{"| Marked stale |", "| Un-staled |", "| Closed |", "| Nudged |", "| Turn labels updated |", "| Reopened |"} {
 		if !regexp.MustCompile(regexp.QuoteMeta(kind) + ` [1-9]`).MatchString(summary) {
 			t.Errorf("the switch day's counts lack %s with a number above 0", kind)
 		}

@@ -93,7 +93,7 @@ func TestSummaryAuthorTurn(t *testing.T) {
 	testenv.Golden(t, filepath.Join("testdata", "golden", "summary", "author-turn.md"), s)
 
 	order := []string{"### Next 14 days", "### Whose turn it is", "| Reviewers | 26 | 60 days |", "| Author | 5 | 41 days |",
-		"| Maintainers, to merge | 3 | 45 days |", "Reviewers nudged: 2.", "known for the 34 of 38 open pull requests whose timeline this run read: the other 4",
+		"| Maintainers, to merge | 3 | 45 days |", "Nudged: 2.", "known for the 34 of 38 open pull requests whose timeline this run read: the other 4",
 		"#### Waiting on reviewers (26)\n\n<details><summary>Show all 26</summary>", "#### Waiting on the author (5)\n\n| PR |",
 		"#### Approved, waiting to be merged (3)", "### Acted on"}
 	at := -1
@@ -108,7 +108,7 @@ func TestSummaryAuthorTurn(t *testing.T) {
 		t.Errorf("%d sections of whose turn it is, want one", c)
 	}
 	for _, want := range []string{
-		"| [#2001](https://github.com/o/r/pull/2001) | Change 2001 | 60 | reviewers nudged |",
+		"| [#2001](https://github.com/o/r/pull/2001) | Change 2001 | 60 | nudged |",
 		"| [#2026](https://github.com/o/r/pull/2026) | Change 2026 | 41 | closes 2026‑12‑04 |",
 		"| [#2028](https://github.com/o/r/pull/2028) | Change 2028 | 25 | marked stale 2026‑12‑06 |",
 		"| [#2023](https://github.com/o/r/pull/2023) | Change 2023 | 3 | due 2026‑12‑05 |",
@@ -124,7 +124,7 @@ func TestSummaryAuthorTurn(t *testing.T) {
 		t.Errorf("reviewers' turn not longest first")
 	}
 	r.DryRun = true
-	if s = Summary(r, "o/r"); !strings.Contains(s, "Would nudge reviewers: 2.") || !strings.Contains(s, "| 60 | would nudge reviewers |") {
+	if s = Summary(r, "o/r"); !strings.Contains(s, "Would nudge: 2.") || !strings.Contains(s, "| 60 | would nudge |") {
 		t.Errorf("a dry run's nudges are not worded as such:\n%s", s)
 	}
 	plain := queueRun(60, 3, 4, 100)
@@ -162,7 +162,7 @@ func TestDashboardAuthorTurn(t *testing.T) {
 	}
 	// Printed by a dry run, a nudge this run would post is not dated.
 	r.DryRun = true
-	if d = Dashboard(r); !strings.Contains(d, "| 60 days | would nudge reviewers |") {
+	if d = Dashboard(r); !strings.Contains(d, "| 60 days | would nudge |") {
 		t.Errorf("a dry run's dashboard dates a nudge never posted:\n%s", d)
 	}
 }

@@ -36,7 +36,7 @@ var (
 	wordStale     = words{"still stale", "still stale"}
 	wordSkipped   = words{"skipped", "skipped"}
 	wordFailed    = words{"failed", "failed"}
-	wordNudged    = words{"reviewers nudged", "would nudge reviewers"}
+	wordNudged    = words{"nudged", "would nudge"} // the reviewers, or on an approved PR the mergers
 	wordAskedBack = words{"reviews requested again", "would request reviews again"}
 	wordEscalated = words{"reviews escalated", "would escalate reviews"}
 	wordReopened  = words{"reopened", "would reopen"}

@@ -121,7 +121,7 @@ func TestEveryWriteIsReported(t *testing.T) {
 		kinds[w.markedPR(10)] = "un-staled"
 		f.Comment(w.markedPR(10), alice, daysAgo(1), "still on it")
 		kinds[w.markedPR(20)] = "closed"
-		kinds[w.openPR(10, alice)] = "reviewers nudged"
+		kinds[w.openPR(10, alice)] = "nudged"
 		asked := w.openPR(3, alice)
 		f.Comment(asked, maint, daysAgo(1), "could you add a test?")
 		kinds[asked] = "turn labels updated"
@@ -165,11 +165,11 @@ func TestEveryWriteIsReported(t *testing.T) {
 					t.Errorf("#%d written to, but not in the job summary", n)
 				}
 			}
-			for _, k := range []string{"marked stale", "un-staled", "closed", "reviewers nudged", "turn labels updated"} {
+			for _, k := range []string{"marked stale", "un-staled", "closed", "nudged", "turn labels updated"} {
 				word := k
 				if dry {
 					word = map[string]string{"marked stale": "would mark stale", "un-staled": "would un-stale", "closed": "would close",
-						"reviewers nudged": "would nudge reviewers", "turn labels updated": "turn labels to update"}[k]
+						"nudged": "would nudge", "turn labels updated": "turn labels to update"}[k]
 				}
 				if !regexp.MustCompile(regexp.QuoteMeta(word) + ` [1-9]`).MatchString(counts) {
 					t.Errorf("counts %q lack %q", counts, word)
