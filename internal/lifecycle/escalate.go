@@ -46,7 +46,7 @@ func EscalationTo(pr PR, p Policy) []string {
 	var out []string
 	for _, r := range p.EscalationReviewers {
 		r = strings.TrimSpace(r)
-		if r == "" || strings.EqualFold(r, pr.Author) || IsBotLogin(r) || ContainsFold(p.BotAccounts, r) || ContainsFold(Agents, r) ||
+		if r == "" || strings.EqualFold(r, pr.Author) || IsBotLogin(r) || ContainsFold(p.BotAccounts, r) || ContainsFold(Agents, r) || ContainsFold(p.AgentAccounts, r) ||
 			ContainsFold(p.AwayReviewers, r) || ContainsFold(out, r) {
 			continue
 		}

@@ -68,8 +68,9 @@ func TestDecideEscalation(t *testing.T) {
 
 func TestEscalationTo(t *testing.T) {
 	p := policy(func(p *lifecycle.Policy) {
-		p.EscalationReviewers = []string{"lead", author, "octo/core", "renovate[bot]", "copilot", "robo", "LEAD", "boss"}
+		p.EscalationReviewers = []string{"lead", author, "octo/core", "renovate[bot]", "copilot", "robo", "LEAD", "boss", "my-agent"}
 		p.BotAccounts = []string{"robo"}
+		p.AgentAccounts = []string{"My-Agent"}
 		p.AwayReviewers = []string{"boss"}
 	})
 	if got := lifecycle.EscalationTo(pr(now), p); !slices.Equal(got, []string{"lead", "octo/core"}) {
