@@ -162,9 +162,16 @@ func Render(tmpl string, v Vars) string {
 	})
 }
 
+// mention is login as a mention, but for a bot's or a known coding
+// agent's, which is named without the @: a mention can start a paid run of
+// an agent, and a bot reads no notice. The callers leave bots out already;
+// this is the last guard.
 func mention(login string) string {
 	if login == "" {
 		return ""
+	}
+	if lifecycle.IsBotLogin(login) || lifecycle.ContainsFold(lifecycle.Agents, login) {
+		return login
 	}
 	return "@" + login
 }
