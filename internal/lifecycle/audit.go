@@ -34,12 +34,16 @@ func (k CloseKind) String() string {
 }
 
 // AuditPolicy is what the closure audit reads of the configuration: the
-// labels a stale bot's close leaves, and the logins stalepr writes as
-// (only their markers are trusted).
+// labels a stale bot's close leaves, the logins stalepr writes as (only
+// their markers are trusted), and the turn's rules (Turn: bots, reviewers,
+// the labels that put a PR on its author's turn, failing checks): the
+// audit judges a close by the rules the sweep would have applied, so it
+// never calls wrong a close the sweep itself would have made.
 type AuditPolicy struct {
 	StaleLabel string
 	CloseLabel string // "": no label counts
 	Self       []string
+	Turn       Options
 }
 
 // Audit is a closed PR's last close, replayed.
@@ -57,6 +61,9 @@ type Audit struct {
 	// ReopenPostedAt is our reopen comment after this close, with no
 	// reopening yet: a run stopped between the two writes.
 	ReopenPostedAt time.Time
+	// ChecksKnown: the PR's checks read since the close tell what they
+	// were at it (the rollup of its head, complete, nothing re-run since).
+	ChecksKnown bool
 }
 
 // Wrong reports whether a stale bot closed the PR while it waited on its
@@ -94,8 +101,28 @@ func AuditClose(pr PR, events []Event, p AuditPolicy) Audit {
 	a.Kind = closeKind(pr, sorted, ci, p, w)
 	before := pr
 	before.UpdatedAt = time.Time{} // nothing after the close to explain
-	a.Turn = Summarize(before, sorted[:ci], p.StaleLabel, p.Self).Turn
+	before.Checks = checksAt(pr.Checks, c.At)
+	a.ChecksKnown = before.Checks.Complete && before.Checks.Commit != "" && strings.EqualFold(before.Checks.Commit, pr.HeadSHA)
+	o := p.Turn
+	o.Self = p.Self
+	a.Turn = SummarizeWith(before, sorted[:ci], p.StaleLabel, o).Turn
 	return a
+}
+
+// checksAt is what the checks read since a close said at the close: the
+// contexts completed by then. One completed after it (a re-run) hides
+// what it repeated, so the rollup is no longer complete: unknown, it puts
+// nobody on a turn.
+func checksAt(c Checks, closedAt time.Time) Checks {
+	at := Checks{Commit: c.Commit, Complete: c.Complete}
+	for _, x := range c.Contexts {
+		if x.At.After(closedAt) {
+			at.Complete = false
+			continue
+		}
+		at.Contexts = append(at.Contexts, x)
+	}
+	return at
 }
 
 // lastClose is the index of the last close; -1 when there is none.

@@ -121,3 +121,50 @@ func TestAuditClose(t *testing.T) {
 		})
 	}
 }
+
+// TestAuditCloseByTheSweepsRules: the audit judges a close by the turn's
+// rules the sweep applies (the labels that put a PR on its author's turn,
+// failing required checks at the close), so it never calls wrong a close
+// the sweep itself would have made; checks re-run since the close tell
+// nothing of it.
+func TestAuditCloseByTheSweepsRules(t *testing.T) {
+	opened := daysAgo(200)
+	d := func(n float64) time.Time { return opened.Add(time.Duration(n * float64(lifecycle.Day))) }
+	const gha = "github-actions[bot]"
+	closed := []lifecycle.Event{asBot(comment(d(60), gha)), asBot(labeled(d(60), gha, staleLabel)),
+		asBot(comment(d(90), gha)), asBot(ev(lifecycle.Closed, d(90), gha))}
+	failing := lifecycle.Check{Name: "test", Status: "COMPLETED", Conclusion: "FAILURE", At: d(50), Required: lifecycle.RequiredYes}
+	rerun := lifecycle.Check{Name: "test", Status: "COMPLETED", Conclusion: "SUCCESS", At: d(120), Required: lifecycle.RequiredYes}
+	checks := func(cs ...lifecycle.Check) lifecycle.Checks {
+		return lifecycle.Checks{Commit: "h1", Complete: true, Contexts: cs}
+	}
+	rules := lifecycle.Options{AuthorTurnLabels: []string{"needs-rebase"}, ChecksFail: true}
+	for _, c := range []struct {
+		name        string
+		pr          lifecycle.PR
+		events      []lifecycle.Event
+		turn        lifecycle.Options
+		wrong       bool
+		checksKnown bool
+	}{
+		{name: "waiting on the reviewers: wrong", events: closed, turn: rules, wrong: true},
+		{name: "labelled needs-rebase by a maintainer before the close: the author's turn",
+			events: append([]lifecycle.Event{labeled(d(40), maintainer, "needs-rebase")}, closed...),
+			pr:     lifecycle.PR{Labels: []string{"needs-rebase"}}, turn: rules},
+		{name: "the same without the project's rules: wrong", pr: lifecycle.PR{Labels: []string{"needs-rebase"}},
+			events: append([]lifecycle.Event{labeled(d(40), maintainer, "needs-rebase")}, closed...), wrong: true},
+		{name: "a required check failing at the close: the author's turn", pr: lifecycle.PR{Checks: checks(failing)},
+			events: closed, turn: rules, checksKnown: true},
+		{name: "the failure re-run green after the close: unknown, wrong by the history alone",
+			pr: lifecycle.PR{Checks: checks(failing, rerun)}, events: closed, turn: rules, wrong: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pr := c.pr
+			pr.Author, pr.CreatedAt, pr.UpdatedAt, pr.HeadSHA = author, opened, now, "h1"
+			got := lifecycle.AuditClose(pr, c.events, lifecycle.AuditPolicy{StaleLabel: staleLabel, Self: []string{selfLogin}, Turn: c.turn})
+			if got.Wrong() != c.wrong || got.ChecksKnown != c.checksKnown {
+				t.Errorf("wrong %v (turn %v), checks known %v; want %v, %v", got.Wrong(), got.Turn.Whose, got.ChecksKnown, c.wrong, c.checksKnown)
+			}
+		})
+	}
+}

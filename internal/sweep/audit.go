@@ -21,6 +21,10 @@ const (
 	ReasonMerged        lifecycle.Reason = "merged"
 	ReasonAuthorClosed  lifecycle.Reason = "its author closed it"
 	ReasonBranchGone    lifecycle.Reason = "its head branch is gone"
+	// ReasonChecksUnknown: with author-turn-when-checks-fail, a required
+	// check failing at the close would have made it the author's turn, and
+	// the checks read since cannot tell what they were then.
+	ReasonChecksUnknown lifecycle.Reason = "its checks at the close are unknown"
 	ReasonReopenedSince lifecycle.Reason = "open again since it was listed"
 )
 
@@ -158,11 +162,21 @@ func (au *auditor) one(ctx context.Context, c ClosedListed) (o op, ok bool, err 
 		return op{}, false, au.failed(c.PR, err)
 	}
 	au.dd.seen(c.PR.Number, events)
-	audit := lifecycle.AuditClose(c.PR, events, lifecycle.AuditPolicy{StaleLabel: au.pol.StaleLabel, CloseLabel: au.cfg.CloseLabel, Self: au.id.logins()})
+	ap := lifecycle.AuditPolicy{StaleLabel: au.pol.StaleLabel, CloseLabel: au.cfg.CloseLabel, Self: au.id.logins(),
+		Turn: au.pol.Options(au.id.logins())}
+	audit := lifecycle.AuditClose(c.PR, events, ap)
 	if audit.Kind == lifecycle.NotStaleClose || audit.Reopened {
 		return op{}, false, nil
 	}
 	au.res.Audit.Closes++
+	if audit.Wrong() && au.pol.AuthorTurnWhenChecksFail {
+		// A required check failing at the close made it the author's turn:
+		// the closed listing does not read checks, so read this one's.
+		if err := au.readChecks(ctx, &c.PR); err != nil {
+			return op{}, false, err
+		}
+		audit = lifecycle.AuditClose(c.PR, events, ap)
+	}
 	if !audit.Wrong() {
 		return op{}, false, nil
 	}
@@ -175,6 +189,8 @@ func (au *auditor) one(ctx context.Context, c ClosedListed) (o op, ok bool, err 
 		entry.Kept = ReasonAuthorClosed
 	case c.BranchGone:
 		entry.Kept = ReasonBranchGone
+	case au.pol.AuthorTurnWhenChecksFail && !audit.ChecksKnown:
+		entry.Kept = ReasonChecksUnknown // in doubt, it stays closed
 	default:
 		// The lock and the exemptions hold for the audit as for every rule
 		// (and again on the fresh read before the reopening, reopenSteps).
@@ -186,6 +202,22 @@ func (au *auditor) one(ctx context.Context, c ClosedListed) (o op, ok bool, err 
 	}
 	return op{out: Reopened, pr: c.PR, audit: &audit,
 		d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonWronglyClosed}}, true, nil
+}
+
+// readChecks reads a closed PR's checks into pr (one point). A failed
+// read leaves them unknown, and the PR is kept closed; only a stop is
+// returned.
+func (au *auditor) readChecks(ctx context.Context, pr *lifecycle.PR) error {
+	got, err := au.gh.Checks(ctx, []int{pr.Number})
+	if api.IsStop(err) {
+		return err
+	}
+	if err != nil {
+		au.log.Printf("#%d: its checks could not be read for the closure audit (%v): it stays closed", pr.Number, err)
+		return nil
+	}
+	pr.Checks = got[pr.Number]
+	return nil
 }
 
 // failed reports a closed PR whose history could not be read; a stop

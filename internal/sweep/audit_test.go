@@ -341,3 +341,40 @@ func TestAuditNotDoneSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditReadsTheChecksAtTheClose: with author-turn-when-checks-fail, a
+// stale close while a required check failed was on the author's turn,
+// as the sweep would have judged it: neither reported nor reopened. The
+// closed listing reads no checks, so each PR the history calls wrongly
+// closed has its checks read (one point); one whose failure was re-run
+// since the close is reported but stays closed: its checks at the close
+// are unknown.
+func TestAuditReadsTheChecksAtTheClose(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	w.fake.SetRequiredChecks("test")
+	failed := fakegithub.Check{Name: "test", Status: "COMPLETED", Conclusion: "FAILURE", At: daysAgo(40)}
+	failing := w.ghaClosed(120, 5, func(n int) { w.fake.AddCheck(n, failed) })
+	passing := w.ghaClosed(120, 5, func(n int) {
+		w.fake.AddCheck(n, fakegithub.Check{Name: "test", Status: "COMPLETED", Conclusion: "SUCCESS", At: daysAgo(40)})
+	})
+	rerun := w.ghaClosed(120, 5, func(n int) { w.fake.AddCheck(n, failed) })
+	w.fake.AddCheck(rerun, fakegithub.Check{Name: "test", Status: "COMPLETED", Conclusion: "SUCCESS", At: daysAgo(1)})
+	res := w.run(auditWith("author-turn-when-checks-fail", "true", "reopen-wrongly-closed", "true"))
+	if !res.OK() || res.Audit == nil {
+		t.Fatalf("failed %+v, stopped %v", res.Failed(), res.Stopped)
+	}
+	kept := map[int]lifecycle.Reason{}
+	for _, a := range res.Audit.Wrong {
+		kept[a.Number] = a.Kept
+	}
+	if _, wrong := kept[failing]; wrong || w.state(failing) != "closed" {
+		t.Errorf("#%d, closed while its required check failed: reported %v, %s; want neither reported nor reopened", failing, wrong, w.state(failing))
+	}
+	if r, wrong := kept[passing]; !wrong || r != "" || w.state(passing) != "open" {
+		t.Errorf("#%d, its checks passing: reported %v (kept %q), %s; want reported and reopened", passing, wrong, r, w.state(passing))
+	}
+	if r := kept[rerun]; r != sweep.ReasonChecksUnknown || w.state(rerun) != "closed" {
+		t.Errorf("#%d, re-run since the close: kept %q, %s; want kept closed, %q", rerun, r, w.state(rerun), sweep.ReasonChecksUnknown)
+	}
+}
