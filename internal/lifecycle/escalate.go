@@ -72,6 +72,13 @@ func DecideEscalation(pr PR, act *Activity, now time.Time, p Policy) EscalateAct
 		return EscalateNone
 	}
 	t := act.Turn
+	if t.Whose != TurnReviewers {
+		// A review is escalated, on the reviewers' turn only: the merge
+		// nudge of an approved PR has no review to ask for, and our
+		// escalation marks the reviewers' turn alone (EscalatedInTurn), so
+		// there it would be posted again every run.
+		return EscalateNone
+	}
 	due := p.EscalationDate(t.NudgedAt)
 	if !t.NudgedInTurn() {
 		// No nudge: only one withheld because every reviewer the PR waits

@@ -191,3 +191,24 @@ func TestEscalationCost(t *testing.T) {
 	}
 	t.Logf("%d open PRs, one escalated: %d requests (%d writes, %d queries, %d points)", quiet+1, res.Requests, res.Writes, res.Queries, res.Points)
 }
+
+// TestEscalationNeverOnTheMergersTurn: an approved PR nobody merges gets
+// the merge nudge, and no escalation after it however long it waits: there
+// is no review to ask for (and our escalation marks only the reviewers'
+// turn, so one there would be posted again every run).
+func TestEscalationNeverOnTheMergersTurn(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(30, alice)
+	w.fake.Review(n, maint, daysAgo(20), "APPROVED", "lgtm")
+	for day := 0; day < 4; day++ {
+		w.run(escalateInputs)
+		w.clock.Advance(5 * lifecycle.Day)
+	}
+	if c, r := w.escalations(n), w.requestsOf(n, "lead", action); c != 0 || r != 0 {
+		t.Errorf("#%d approved: %d escalations, %d requests of lead over 15 days; want none", n, c, r)
+	}
+	if nudges := w.notices(n, "nudge"); nudges != 1 {
+		t.Errorf("#%d approved: %d merge nudges, want one", n, nudges)
+	}
+}
