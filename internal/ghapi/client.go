@@ -51,7 +51,6 @@ type Client struct {
 	pages  pages            // the page size GitHub answers in time
 	viewer viewerSeen       // the login a query's viewer named
 
-	statuses // reviewers' GitHub status (status.go)
 }
 
 const perPage = 100
@@ -78,7 +77,6 @@ func New(o Options) (*Client, error) {
 	c := &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}
 	c.gqlURL = graphqlURL(c.gh.BaseURL)
 	c.gql = newGraphQL(c.gqlURL, hc)
-	c.statuses = statuses{c}
 	return c, nil
 }
 

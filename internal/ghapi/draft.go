@@ -33,13 +33,10 @@ type graphqlResponse struct {
 // changes nothing, so the request is safe to repeat.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/mutations#convertpullrequesttodraft
-func (c *Client) ConvertToDraft(ctx context.Context, nodeID string) error {
+func (c *Client) ConvertToDraft(ctx context.Context, nodeID string) (err error) {
 	// GraphQL's error messages are the server's text, printed in the PR's
 	// log line: redacted as every other error.
-	return c.redact(c.convertToDraft(ctx, nodeID))
-}
-
-func (c *Client) convertToDraft(ctx context.Context, nodeID string) error {
+	defer func() { err = c.redact(err) }()
 	if nodeID == "" {
 		return errors.New("convert to draft: the pull request's node ID is unknown")
 	}

@@ -21,8 +21,7 @@ import (
 // sweep.StatusesPerRead users costs one point.
 
 // statuses is the status read, a type of its own beside the Client's
-// others (as Fleet): embedded in Client, which so implements the port's
-// Reader.
+// others (as Fleet); Client.BusyStatuses is the port's door to it.
 type statuses struct{ c *Client }
 
 // userStatus is what a query reads of one account: null when GitHub knows
@@ -34,14 +33,19 @@ type userStatus struct {
 	}
 }
 
-// BusyStatuses reads the GitHub status of logins, StatusesPerRead a query
+// BusyStatuses reads the GitHub status of logins (statuses.busy).
+func (c *Client) BusyStatuses(ctx context.Context, logins []string) ([]lifecycle.Busy, error) {
+	return statuses{c}.busy(ctx, logins)
+}
+
+// busy reads the GitHub status of logins, StatusesPerRead a query
 // (one point each): those whose status says busy, with its expiresAt. An
 // account GitHub does not know, or that set no status, or whose part of
 // the answer is in error, is left out: not known busy. A query that fails
 // altogether is an error.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#userstatus
-func (s statuses) BusyStatuses(ctx context.Context, logins []string) ([]lifecycle.Busy, error) {
+func (s statuses) busy(ctx context.Context, logins []string) ([]lifecycle.Busy, error) {
 	var out []lifecycle.Busy
 	for len(logins) > 0 {
 		batch := logins[:min(len(logins), sweep.StatusesPerRead)]
