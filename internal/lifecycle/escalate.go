@@ -41,18 +41,23 @@ func (p Policy) EscalationDate(nudgedAt time.Time) time.Time {
 
 // EscalationTo is whom an escalation on pr asks (escalation-reviewers):
 // never its author, a bot or an agent (a mention of an agent can start a
-// paid run of it), nor anyone away (away-reviewers).
-func EscalationTo(pr PR, p Policy) []string {
-	var out []string
+// paid run of it), nor anyone away (away-reviewers); busy are those left
+// out because their GitHub status, as read this run (act.Busy), says busy
+// at now. act nil: no status read.
+func EscalationTo(pr PR, act *Activity, now time.Time, p Policy) (to, busy []string) {
 	for _, r := range p.EscalationReviewers {
 		r = strings.TrimSpace(r)
 		if r == "" || strings.EqualFold(r, pr.Author) || IsBotLogin(r) || ContainsFold(p.BotAccounts, r) || ContainsFold(Agents, r) || ContainsFold(p.AgentAccounts, r) ||
-			ContainsFold(p.AwayReviewers, r) || ContainsFold(out, r) {
+			ContainsFold(p.AwayReviewers, r) || ContainsFold(to, r) || ContainsFold(busy, r) {
 			continue
 		}
-		out = append(out, r)
+		if act != nil && act.busyAt(r, now) {
+			busy = append(busy, r)
+			continue
+		}
+		to = append(to, r)
 	}
-	return out
+	return to, busy
 }
 
 // DecideEscalation applies the review escalation: once the review nudge of
@@ -91,7 +96,7 @@ func DecideEscalation(pr PR, act *Activity, now time.Time, p Policy) EscalateAct
 	if t.EscalatedInTurn() || due.IsZero() || now.Before(due) || p.Quiet.Paused(now) {
 		return EscalateNone
 	}
-	if len(EscalationTo(pr, p)) == 0 {
+	if to, _ := EscalationTo(pr, act, now, p); len(to) == 0 {
 		return EscalateListed
 	}
 	return EscalatePost

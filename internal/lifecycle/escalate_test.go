@@ -77,8 +77,16 @@ func TestEscalationTo(t *testing.T) {
 		p.AgentAccounts = []string{"My-Agent"}
 		p.AwayReviewers = []string{"boss"}
 	})
-	if got := lifecycle.EscalationTo(pr(now), p); !slices.Equal(got, []string{"lead", "octo/core"}) {
-		t.Errorf("EscalationTo = %q", got)
+	if got, busy := lifecycle.EscalationTo(pr(now), nil, now, p); !slices.Equal(got, []string{"lead", "octo/core"}) || busy != nil {
+		t.Errorf("EscalationTo = %q, busy %q", got, busy)
+	}
+	// A busy GitHub status, as read, leaves one out until it expires.
+	act := &lifecycle.Activity{Busy: []lifecycle.Busy{{Login: "LEAD", Until: now.Add(lifecycle.Day)}}}
+	if got, busy := lifecycle.EscalationTo(pr(now), act, now, p); !slices.Equal(got, []string{"octo/core"}) || !slices.Equal(busy, []string{"lead"}) {
+		t.Errorf("lead busy: EscalationTo = %q, busy %q", got, busy)
+	}
+	if got, _ := lifecycle.EscalationTo(pr(now), act, now.Add(2*lifecycle.Day), p); !slices.Equal(got, []string{"lead", "octo/core"}) {
+		t.Errorf("lead's status expired: EscalationTo = %q", got)
 	}
 }
 

@@ -36,7 +36,8 @@ func asks(p planned) bool {
 }
 
 // logins are the distinct accounts the plan's nudges and escalations wait
-// on whose status could change them: neither listed away nor a team.
+// on or ask (the escalation reviewers) whose status could change them:
+// neither listed away nor a team.
 func (a *availability) logins(plan []planned) []string {
 	var out []string
 	for _, p := range plan {
@@ -44,8 +45,13 @@ func (a *availability) logins(plan []planned) []string {
 			continue
 		}
 		present, _, _ := a.pol.Available(p.pr, p.act, a.now)
+		if p.escalate == lifecycle.EscalatePost {
+			to, _ := lifecycle.EscalationTo(p.pr, nil, a.now, a.pol)
+			present = append(present, to...)
+		}
 		for _, l := range present {
-			if !strings.HasPrefix(l, lifecycle.TeamPrefix) && !lifecycle.ContainsFold(out, l) {
+			// A team ("team:core" pending, "org/team" of escalation-reviewers) has no status.
+			if !strings.HasPrefix(l, lifecycle.TeamPrefix) && !strings.Contains(l, "/") && !lifecycle.ContainsFold(out, l) {
 				out = append(out, l)
 			}
 		}
@@ -83,7 +89,12 @@ func (a *availability) read(ctx context.Context, plan []planned, decide func(lif
 		if !asks(p) {
 			continue
 		}
-		if p.act.Busy = waitedOn(busy, p.act.WaitsOn(p.pr.Author)); len(p.act.Busy) > 0 {
+		asked := p.act.WaitsOn(p.pr.Author)
+		if p.escalate == lifecycle.EscalatePost {
+			to, _ := lifecycle.EscalationTo(p.pr, nil, a.now, a.pol)
+			asked = append(asked, to...)
+		}
+		if p.act.Busy = waitedOn(busy, asked); len(p.act.Busy) > 0 {
 			plan[i] = decide(p.pr, p.act)
 		}
 	}

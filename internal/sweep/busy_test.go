@@ -161,9 +161,33 @@ func TestBusyReadOnlyWhenAsked(t *testing.T) {
 	w.fake.SetStatus("rey", true, time.Time{})
 	w.run(sfWith(nudgeInputs, "days-before-review-nudge", "-1", "author-turn-label", "waiting-on-author"))
 	w.run(sfWith(nudgeInputs, "days-before-review-nudge", "30"))
-	w.run(sfWith(escalateInputs, "away-reviewers", "rey"))
+	w.run(sfWith(escalateInputs, "away-reviewers", "rey", "escalation-reviewers", "octo/core")) // a team has no status
 	if got := w.statusQueries(); got != 0 {
 		t.Errorf("%d status queries, want none", got)
+	}
+}
+
+// TestBusyEscalationReviewer: an escalation never asks an escalation
+// reviewer whose GitHub status says busy (read in the run's one status
+// query); the comment says so without a mention, and asks the others.
+func TestBusyEscalationReviewer(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.nudgedPR(8)
+	w.fake.SetStatus("lead", true, time.Time{})
+	res := w.run(escalateInputs)
+	if len(res.With(sweep.Escalated)) != 1 {
+		t.Fatalf("escalated %v, want #%d", numbers(res.With(sweep.Escalated)), n)
+	}
+	if r, team := w.requestsOf(n, "lead", action), w.teamRequests(n, "core", action); r != 0 || team != 1 {
+		t.Errorf("%d requests of lead (busy), %d of the core team; want none and one", r, team)
+	}
+	body := w.fake.Comments(n)[len(w.fake.Comments(n))-1].Body
+	if strings.Contains(body, "@lead") || !strings.Contains(body, "lead, who is busy on GitHub") {
+		t.Errorf("the escalation must not mention lead and must say lead is busy:\n%s", body)
+	}
+	if got := w.statusQueries(); got != 1 {
+		t.Errorf("%d status queries, want 1", got)
 	}
 }
 

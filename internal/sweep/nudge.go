@@ -107,7 +107,7 @@ func (s *sweeper) escalateOp(p planned) (op, bool) {
 	if p.escalate != lifecycle.EscalatePost || p.d.Action == lifecycle.Close || p.act == nil {
 		return op{}, false
 	}
-	to := lifecycle.EscalationTo(p.pr, s.pol)
+	to, _ := lifecycle.EscalationTo(p.pr, p.act, s.now, s.pol)
 	d := lifecycle.Decision{Action: lifecycle.Keep, InactiveSince: p.act.Turn.Since,
 		Reason: lifecycle.Reason(string(ReasonEscalated) + " to " + strings.Join(to, ", "))}
 	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to}, true

@@ -548,7 +548,14 @@ func (w *writer) escalateSteps(o *op) []step {
 	return []step{request, w.comment(n, func() string {
 		v := w.vars(*o)
 		v.Reviewers = o.reviewers
-		return notice.Body(strings.TrimSpace(notice.Render(notice.DefaultEscalation, v))+notice.AwayNote(w.away(o)), notice.EscalateMarker())
+		away, busy := w.away(o)
+		_, busyToo := lifecycle.EscalationTo(o.pr, o.act, w.now, w.pol) // escalation reviewers busy on GitHub
+		for _, b := range busyToo {
+			if !lifecycle.ContainsFold(busy, b) {
+				busy = append(busy, b)
+			}
+		}
+		return notice.Body(strings.TrimSpace(notice.Render(notice.DefaultEscalation, v))+notice.AwayNote(away, busy), notice.EscalateMarker())
 	})}
 }
 
