@@ -55,7 +55,7 @@ func (p *parser) turnLabels(pol *lifecycle.Policy) {
 	// waiting-on-author label putting a PR waiting on review on its author's
 	// clock, and closing it).
 	for _, l := range []struct{ name, label, why string }{
-		{inputAuthorTurnLabel, pol.AuthorTurnLabel, "a maintainer adding it by hand already hands the turn to the author"},
+		{inputAuthorTurnLabel, pol.AuthorTurnLabel, "a person adding it by hand already hands the turn to the author"},
 		{inputReviewersTurnLabel, pol.ReviewersTurnLabel, "stalepr adds it on the reviewers' turn, which would pass the turn to the author"},
 	} {
 		if l.label != "" && lifecycle.ContainsFold(pol.AuthorTurnLabels, l.label) {

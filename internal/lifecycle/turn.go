@@ -117,7 +117,9 @@ func IsMaintainer(association string) bool {
 //     the author's last action puts the PR on the author's turn.
 //
 // Third persons (no write access), bots and stalepr never change the turn;
-// nor does anyone else's push. On a maintainer's own PR the author's
+// nor does a bot's push or a merge of another branch (someone else's
+// content push answers for the PR's side, contentPush); a person's turn
+// label added or taken off by hand is their word on it (handedByLabel). On a maintainer's own PR the author's
 // actions are the author's and the other maintainers are the reviewers. A
 // dismissed review passes nothing: it was withdrawn.
 type turnFold struct {
@@ -128,12 +130,13 @@ type turnFold struct {
 	labels  []string          // author-turn-when-labeled
 	labelAt time.Time         // one of labels was last added
 	checks  bool              // ChecksFail
-	// handOver: the turn labels, which a maintainer adding one by hand
-	// hands the turn with (to the author, to the reviewers).
+	// handOver: the turn labels, which a person adding one by hand hands
+	// the turn with (to the author, to the reviewers), and taking one off
+	// hands to the other party.
 	handOver map[Whose]string
-	// wordAt: a person last set the turn by a turn label; a conflict or an
-	// author-turn-when-labeled label older than their word does not
-	// overrule it.
+	// wordAt: a person last set the turn by a turn label; a conflict, or
+	// an author-turn-when-labeled label or a failing check older than
+	// their word, does not overrule it.
 	wordAt time.Time
 	t      Turn
 }
@@ -252,8 +255,8 @@ func (f *turnFold) contentPush(e Event) bool {
 }
 
 // handOverLabel is the party a turn label hands the turn to when a person
-// adds it ("" when label is no turn label); taking it off hands the turn
-// to the other party.
+// adds it (TurnUnknown when label is no turn label); taking it off hands
+// the turn to the other party.
 func (f *turnFold) handOverLabel(label string) Whose {
 	for whose, l := range f.handOver {
 		if l != "" && strings.EqualFold(label, l) {

@@ -38,8 +38,8 @@ type Options struct {
 	// (author-turn-when-checks-fail; see failingCheck).
 	ChecksFail bool
 	// AuthorTurnLabel, ReviewersTurnLabel are the turn labels stalepr keeps
-	// (DecideTurnLabels); a maintainer adding one by hand hands the turn
-	// to that party.
+	// (DecideTurnLabels); a person adding one by hand hands the turn to
+	// that party, taking one off to the other.
 	AuthorTurnLabel, ReviewersTurnLabel string
 	// Ancestry is the head commit's first-parent chain, head first, as far
 	// as the sweep read it for a PR whose history could not tell who moved
