@@ -21,12 +21,9 @@ import (
 // (PullRequest.statusCheckRollup.state: no connection, so a page keeps its
 // size and its point), and the sweep gathers the PRs whose state is
 // failing, across pages, and reads their checks with Checks: each PR by its
-// number as a variable with its checks' isRequired, up to checksPerQuery
-// PRs a query, one connection each, one point. Nothing is read per PR.
-
-// checksPerQuery is the most PRs one checks query reads: the most that
-// keep it at one point (one contexts connection each).
-const checksPerQuery = costPerPoint
+// number as a variable with its checks' isRequired, up to
+// sweep.ChecksPerRead PRs a query, one connection each, one point. Nothing
+// is read per PR.
 
 // rollupState is what a listing page reads of a PR's checks: the rollup's
 // combined state (null: no check at all).
@@ -148,54 +145,39 @@ func openPullsWithChecks[N any, P interface {
 	return out, page, nil
 }
 
-// Checks reads the head commits' check rollups of the PRs numbers, with
-// whether each check is required for its PR, checksPerQuery PRs a query
-// (one point). A PR GitHub does not answer for (an error, a null) is left
-// out, which counts for nobody; a query that fails altogether is an error.
+// Checks reads the head commits' check rollups of the PRs numbers (at most
+// sweep.ChecksPerRead, which the sweep batches across pages) in one query,
+// one point, with whether each check is required for its PR. A PR GitHub
+// does not answer for (an error, a null) is left out, which counts for
+// nobody; a query that fails altogether is an error.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#statuscheckrollup
 func (c *Client) Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error) {
-	out := map[int]lifecycle.Checks{}
-	for len(numbers) > 0 {
-		batch := numbers[:min(len(numbers), checksPerQuery)]
-		numbers = numbers[len(batch):]
-		if err := c.checks(ctx, batch, out); err != nil {
-			return nil, err
-		}
+	if len(numbers) > sweep.ChecksPerRead {
+		return nil, fmt.Errorf("read the checks of %d pull requests: at most %d a query", len(numbers), sweep.ChecksPerRead)
 	}
-	return out, nil
-}
-
-// checks reads one query's batch into out.
-func (c *Client) checks(ctx context.Context, batch []int, out map[int]lifecycle.Checks) error {
-	q := reflect.New(checksQueryType(len(batch)))
+	q := reflect.New(checksQueryType(len(numbers)))
 	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo)}
-	for k, n := range batch {
+	for k, n := range numbers {
 		vars[fmt.Sprintf("n%d", k)] = githubv4.Int(n)
 	}
 	errs, err := c.query(ctx, false, q.Interface(), vars)
 	if err != nil {
-		return c.fail(opRead, err, "read the checks of %d pull requests", len(batch))
+		return nil, c.fail(opRead, err, "read the checks of %d pull requests", len(numbers))
 	}
-	bad := map[string]bool{}
-	for _, e := range errs {
-		if len(e.Path) > 1 {
-			if alias, ok := e.Path[1].(string); ok {
-				bad[alias] = true
-			}
-		}
-	}
+	spoiled := errs.spoiled(1) // under repository
+	out := map[int]lifecycle.Checks{}
 	repo := q.Elem().FieldByName("Repository")
-	for k, n := range batch {
+	for k, n := range numbers {
 		f := repo.Field(k)
-		if f.IsNil() || bad[fmt.Sprintf("p%d", k)] || len(errs) > 0 && len(bad) == 0 {
+		if f.IsNil() || spoiled[fmt.Sprintf("p%d", k)] || len(errs) > 0 && len(spoiled) == 0 {
 			continue
 		}
 		var r checkRollup
 		copyRetagged(reflect.ValueOf(&r).Elem(), f.Elem())
 		out[n] = r.checks()
 	}
-	return nil
+	return out, nil
 }
 
 var checksTypes sync.Map // int → reflect.Type

@@ -42,6 +42,21 @@ type gqlError struct {
 
 type gqlErrors []gqlError
 
+// spoiled are the aliases at depth of the answer that errors spoil (one
+// PR's field p3 under the repository, one account's u0 at the root): the
+// caller leaves those out and reads the rest.
+func (es gqlErrors) spoiled(depth int) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range es {
+		if len(e.Path) > depth {
+			if alias, ok := e.Path[depth].(string); ok {
+				out[alias] = true
+			}
+		}
+	}
+	return out
+}
+
 func (es gqlErrors) String() string {
 	var parts []string
 	for i, e := range es {

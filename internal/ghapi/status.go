@@ -20,10 +20,6 @@ import (
 // aliased user(login:) field of one query. No connection: a query of
 // sweep.StatusesPerRead users costs one point.
 
-// statuses is the status read, a type of its own beside the Client's
-// others (as Fleet); Client.BusyStatuses is the port's door to it.
-type statuses struct{ c *Client }
-
 // userStatus is what a query reads of one account: null when GitHub knows
 // no such account (deleted, renamed), a null status when it set none.
 type userStatus struct {
@@ -33,53 +29,32 @@ type userStatus struct {
 	}
 }
 
-// BusyStatuses reads the GitHub status of logins (statuses.busy).
-func (c *Client) BusyStatuses(ctx context.Context, logins []string) ([]lifecycle.Busy, error) {
-	return statuses{c}.busy(ctx, logins)
-}
-
-// busy reads the GitHub status of logins, StatusesPerRead a query
-// (one point each): those whose status says busy, with its expiresAt. An
-// account GitHub does not know, or that set no status, or whose part of
-// the answer is in error, is left out: not known busy. A query that fails
-// altogether is an error.
+// BusyStatuses reads the GitHub status of logins (at most
+// sweep.StatusesPerRead, which the sweep batches) in one query, one point:
+// those whose status says busy, with its expiresAt. An account GitHub does
+// not know, or that set no status, or whose part of the answer is in
+// error, is left out: not known busy. A query that fails altogether is an
+// error.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#userstatus
-func (s statuses) busy(ctx context.Context, logins []string) ([]lifecycle.Busy, error) {
-	var out []lifecycle.Busy
-	for len(logins) > 0 {
-		batch := logins[:min(len(logins), sweep.StatusesPerRead)]
-		logins = logins[len(batch):]
-		busy, err := s.read(ctx, batch)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, busy...)
+func (c *Client) BusyStatuses(ctx context.Context, logins []string) ([]lifecycle.Busy, error) {
+	if len(logins) > sweep.StatusesPerRead {
+		return nil, fmt.Errorf("read the GitHub status of %d accounts: at most %d a query", len(logins), sweep.StatusesPerRead)
 	}
-	return out, nil
-}
-
-// read reads one query's batch.
-func (s statuses) read(ctx context.Context, batch []string) ([]lifecycle.Busy, error) {
-	q := reflect.New(statusQueryType(len(batch)))
+	q := reflect.New(statusQueryType(len(logins)))
 	vars := map[string]any{}
-	for k, l := range batch {
+	for k, l := range logins {
 		vars[fmt.Sprintf("l%d", k)] = githubv4.String(l)
 	}
-	errs, err := s.c.query(rootsApart(ctx), false, q.Interface(), vars)
+	errs, err := c.query(rootsApart(ctx), false, q.Interface(), vars)
 	if err != nil {
-		return nil, s.c.fail(opRead, err, "read the GitHub status of %d accounts", len(batch))
+		return nil, c.fail(opRead, err, "read the GitHub status of %d accounts", len(logins))
 	}
-	bad := map[string]bool{}
-	for _, e := range errs {
-		if alias, ok := e.Path[0].(string); ok {
-			bad[alias] = true
-		}
-	}
+	spoiled := errs.spoiled(0)
 	var out []lifecycle.Busy
-	for k, l := range batch {
+	for k, l := range logins {
 		f := q.Elem().Field(k + 1) // after RateLimit
-		if f.IsNil() || bad[fmt.Sprintf("u%d", k)] {
+		if f.IsNil() || spoiled[fmt.Sprintf("u%d", k)] {
 			continue
 		}
 		st := f.Interface().(*userStatus).Status
