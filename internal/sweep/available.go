@@ -35,23 +35,30 @@ func asks(p planned) bool {
 		(p.nudge == lifecycle.NudgePost || p.escalate == lifecycle.EscalatePost)
 }
 
-// logins are the distinct accounts the plan's nudges and escalations wait
-// on or ask (the escalation reviewers) whose status could change them:
-// neither listed away nor a team.
+// asked are the accounts p's nudge or escalation waits on or asks: the
+// reviewers the PR waits on and, for an escalation, the escalation
+// reviewers.
+func (a *availability) asked(p planned) []string {
+	logins := p.act.WaitsOn(p.pr.Author)
+	if p.escalate == lifecycle.EscalatePost {
+		to, _ := lifecycle.EscalationTo(p.pr, nil, a.now, a.pol)
+		logins = append(logins, to...)
+	}
+	return logins
+}
+
+// logins are the distinct accounts the plan's nudges and escalations ask
+// whose status could change them: neither listed away nor a team ("team:core"
+// pending, "org/team" of escalation-reviewers), which has no status.
 func (a *availability) logins(plan []planned) []string {
 	var out []string
 	for _, p := range plan {
 		if !asks(p) {
 			continue
 		}
-		present, _, _ := a.pol.Available(p.pr, p.act, a.now)
-		if p.escalate == lifecycle.EscalatePost {
-			to, _ := lifecycle.EscalationTo(p.pr, nil, a.now, a.pol)
-			present = append(present, to...)
-		}
-		for _, l := range present {
-			// A team ("team:core" pending, "org/team" of escalation-reviewers) has no status.
-			if !strings.HasPrefix(l, lifecycle.TeamPrefix) && !strings.Contains(l, "/") && !lifecycle.ContainsFold(out, l) {
+		for _, l := range a.asked(p) {
+			if !lifecycle.ContainsFold(a.pol.AwayReviewers, l) && !strings.HasPrefix(l, lifecycle.TeamPrefix) &&
+				!strings.Contains(l, "/") && !lifecycle.ContainsFold(out, l) {
 				out = append(out, l)
 			}
 		}
@@ -89,12 +96,7 @@ func (a *availability) read(ctx context.Context, plan []planned, decide func(lif
 		if !asks(p) {
 			continue
 		}
-		asked := p.act.WaitsOn(p.pr.Author)
-		if p.escalate == lifecycle.EscalatePost {
-			to, _ := lifecycle.EscalationTo(p.pr, nil, a.now, a.pol)
-			asked = append(asked, to...)
-		}
-		if p.act.Busy = waitedOn(busy, asked); len(p.act.Busy) > 0 {
+		if p.act.Busy = waitedOn(busy, a.asked(p)); len(p.act.Busy) > 0 {
 			plan[i] = decide(p.pr, p.act)
 		}
 	}
