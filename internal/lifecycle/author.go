@@ -39,6 +39,13 @@ func isAgent(login string, more []string) bool {
 // agent-accounts).
 func (p Policy) IsAgent(login string) bool { return isAgent(login, p.AgentAccounts) }
 
+// IsBotOrAgent reports whether login is no person stalepr may ask or
+// mention: a GitHub App, one of bot-accounts, or a coding agent (a
+// mention of an agent can start a paid run of it).
+func (p Policy) IsBotOrAgent(login string) bool {
+	return IsBotLogin(login) || ContainsFold(p.BotAccounts, login) || p.IsAgent(login)
+}
+
 // ClassOf is the class of pr's author; bots are bot-accounts' logins,
 // bots whatever GitHub says, agents Agents' and agent-accounts'.
 func (p Policy) ClassOf(pr PR) AuthorClass {

@@ -47,7 +47,7 @@ func (p Policy) EscalationDate(nudgedAt time.Time) time.Time {
 func EscalationTo(pr PR, act *Activity, now time.Time, p Policy) (to, busy []string) {
 	for _, r := range p.EscalationReviewers {
 		r = strings.TrimSpace(r)
-		if r == "" || strings.EqualFold(r, pr.Author) || IsBotLogin(r) || ContainsFold(p.BotAccounts, r) || ContainsFold(Agents, r) || ContainsFold(p.AgentAccounts, r) ||
+		if r == "" || strings.EqualFold(r, pr.Author) || p.IsBotOrAgent(r) ||
 			ContainsFold(p.AwayReviewers, r) || ContainsFold(to, r) || ContainsFold(busy, r) {
 			continue
 		}

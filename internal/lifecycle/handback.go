@@ -141,7 +141,7 @@ func DecideRerequest(pr PR, act *Activity, now time.Time, p Policy) []string {
 	}
 	var out []string
 	for _, a := range act.Answered {
-		if !strings.EqualFold(a.Reviewer, pr.Author) && !IsBotLogin(a.Reviewer) && !ContainsFold(p.BotAccounts, a.Reviewer) && !ContainsFold(Agents, a.Reviewer) {
+		if !strings.EqualFold(a.Reviewer, pr.Author) && !p.IsBotOrAgent(a.Reviewer) {
 			out = append(out, a.Reviewer)
 		}
 	}

@@ -740,8 +740,7 @@ func (w *writer) vars(p op) notice.Vars {
 	// agent. A coding agent's PR addresses its human of record, when its
 	// history names one. A nudge names no bot author at all (pending
 	// reviewers hold no bot); the other texts name it without the @.
-	v.AuthorBot = p.pr.AuthorBot || lifecycle.IsBotLogin(p.pr.Author) || lifecycle.ContainsFold(w.pol.BotAccounts, p.pr.Author) ||
-		w.pol.IsAgent(p.pr.Author)
+	v.AuthorBot = p.pr.AuthorBot || w.pol.IsBotOrAgent(p.pr.Author)
 	if p.act != nil && p.act.HumanOfRecord != "" {
 		v.Author, v.AuthorBot = p.act.HumanOfRecord, false
 	}
