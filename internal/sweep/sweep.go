@@ -332,7 +332,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 			s.x.fail(p.pr, err)
 			continue
 		}
-		if np != nil && (np.d.Action != lifecycle.Keep || np.pr.HasLabel(s.pol.StaleLabel) || np.nudge != lifecycle.NudgeNone || np.labels.Any() || len(np.rerequest) > 0 || np.escalate == lifecycle.EscalatePost) {
+		if np != nil && (np.acts() || np.pr.HasLabel(s.pol.StaleLabel)) {
 			out = append(out, *np)
 		}
 	}
@@ -441,23 +441,39 @@ func (s *sweeper) listedActivity(ctx context.Context, pr lifecycle.PR) *lifecycl
 }
 
 func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
-	p := planned{pr: pr, d: lifecycle.Decide(pr, act, s.now, s.pol), act: act}
-	p.nudge = lifecycle.DecideNudge(pr, act, s.now, s.pol)
-	p.labels = lifecycle.DecideTurnLabels(pr, act, s.pol)
-	p.rerequest = lifecycle.DecideRerequest(pr, act, s.now, s.pol)
-	p.escalate = lifecycle.DecideEscalation(pr, act, s.now, s.pol)
+	p := decisions(pr, act, s.now, s.pol)
 	s.book.decided(p)
 	return p
+}
+
+// decisions are every rule's decision on pr with act: the lifecycle's,
+// the nudge's, the turn labels', the re-request's and the escalation's.
+func decisions(pr lifecycle.PR, act *lifecycle.Activity, now time.Time, pol lifecycle.Policy) planned {
+	return planned{pr: pr, act: act, d: lifecycle.Decide(pr, act, now, pol),
+		nudge:     lifecycle.DecideNudge(pr, act, now, pol),
+		labels:    lifecycle.DecideTurnLabels(pr, act, pol),
+		rerequest: lifecycle.DecideRerequest(pr, act, now, pol),
+		escalate:  lifecycle.DecideEscalation(pr, act, now, pol)}
+}
+
+// sameDecisions reports whether p and o decide alike: the same actions,
+// whatever the reasons and dates.
+func (p planned) sameDecisions(o planned) bool {
+	return p.d.Action == o.d.Action && p.nudge == o.nudge && p.labels == o.labels &&
+		slices.Equal(p.rerequest, o.rerequest) && p.escalate == o.escalate
+}
+
+// acts reports whether p calls for an operation: a rule's action, the
+// nudge's, the turn labels', a re-request or an escalation.
+func (p planned) acts() bool {
+	return p.d.Action != lifecycle.Keep || p.nudge != lifecycle.NudgeNone || p.labels.Any() ||
+		len(p.rerequest) > 0 || p.escalate == lifecycle.EscalatePost
 }
 
 // differ reports whether two readings of a PR's history lead to different
 // decisions: the stale rules', the nudge's, the turn labels'.
 func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
-	return lifecycle.Decide(pr, &a, s.now, s.pol).Action != lifecycle.Decide(pr, &b, s.now, s.pol).Action ||
-		lifecycle.DecideNudge(pr, &a, s.now, s.pol) != lifecycle.DecideNudge(pr, &b, s.now, s.pol) ||
-		lifecycle.DecideTurnLabels(pr, &a, s.pol) != lifecycle.DecideTurnLabels(pr, &b, s.pol) ||
-		!slices.Equal(lifecycle.DecideRerequest(pr, &a, s.now, s.pol), lifecycle.DecideRerequest(pr, &b, s.now, s.pol)) ||
-		lifecycle.DecideEscalation(pr, &a, s.now, s.pol) != lifecycle.DecideEscalation(pr, &b, s.now, s.pol)
+	return !decisions(pr, &a, s.now, s.pol).sameDecisions(decisions(pr, &b, s.now, s.pol))
 }
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
@@ -532,7 +548,7 @@ func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
 	case d.Action == lifecycle.NeedDetail || s.needsHuman(p):
 		*unsure = append(*unsure, planned{pr: p.pr, d: d})
 		return s.costOfDetail(p.pr)
-	case d.Action != lifecycle.Keep || nudge != lifecycle.NudgeNone || p.labels.Any() || len(p.rerequest) > 0 || p.escalate == lifecycle.EscalatePost:
+	case p.acts():
 		*plan = append(*plan, p) // decided, on the listing's facts or the page's history
 	}
 	return s.x.costOfDecision(d.Action)
@@ -568,14 +584,6 @@ func (s *sweeper) writeCost(plan []planned) int {
 
 func everyPage(Page) bool { return true }
 
-// newer reports whether l is a newer copy of a PR a listing gave already,
-// and forgets the older one if so. Keyset pages list a PR again when it
-// changes during the listing (a comment between two pages moves it to the
-// end of the order): the later copy holds that change, and deciding on the
-// earlier one would close a PR someone just answered. Nothing is written
-// before the listings end, so the newer copy is decided instead (current
-// drops the plans made on the older one). A copy of a PR that failed stays
-// failed: it is reported once.
 // held are the listed PRs whose checks a page said are failing: their
 // checks are read ChecksPerRead at a time (across pages, so a page with a
 // failing PR costs no request of its own), then they are decided.
@@ -617,6 +625,14 @@ func (s *sweeper) readChecks(ctx context.Context, h *held, each func(lifecycle.P
 	return nil
 }
 
+// newer reports whether l is a newer copy of a PR a listing gave already,
+// and forgets the older one if so. Keyset pages list a PR again when it
+// changes during the listing (a comment between two pages moves it to the
+// end of the order): the later copy holds that change, and deciding on the
+// earlier one would close a PR someone just answered. Nothing is written
+// before the listings end, so the newer copy is decided instead (current
+// drops the plans made on the older one). A copy of a PR that failed stays
+// failed: it is reported once.
 func (s *sweeper) newer(l Listed) bool {
 	n := l.PR.Number
 	prev, ok := s.hist[n]
