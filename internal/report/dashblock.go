@@ -258,7 +258,7 @@ func escalatedGroup(r sweep.Result) dashGroup {
 		row: func(it sweep.QueueItem) []string {
 			cell := "asked " + mdDay(it.EscalatedAt)
 			if it.EscalatedAt.IsZero() {
-				cell = "due " + mdDay(it.EscalationDue) + ": nobody to ask (`escalation-reviewers` is empty)"
+				cell = "due " + mdDay(it.EscalationDue) + ": nobody to ask (`escalation-reviewers` is empty, or all in it are away or busy)"
 			}
 			cell += notAsked(it)
 			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), plural(daysIn(it.TurnSince, r.Now), "day"), cell}

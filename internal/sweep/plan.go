@@ -30,7 +30,8 @@ type op struct {
 	act     *lifecycle.Activity  // nil when the listing alone decided
 	comment int64                // DuplicateDeleted
 	labels  lifecycle.TurnLabels // TurnLabeled
-	// reviewers are those whose review Rerequested requests again.
+	// reviewers are those whose review Rerequested requests again, or
+	// Escalated asks for.
 	reviewers []string
 	audit     *lifecycle.Audit // Reopened: the close the audit replayed
 	issue     *issueOp         // the dashboard's operations: the issue, not a PR (dashboard.go)
