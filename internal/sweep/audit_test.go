@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -231,11 +230,7 @@ func TestAuditReopenCrashConverges(t *testing.T) {
 		t.Run(fmt.Sprintf("kill after write %d of %d", k, total), func(t *testing.T) {
 			t.Parallel()
 			w, c := auditWorld(t)
-			w.sfKillAfter(k)
-			w.run(reopen)
-			w.fake.ClearFaults()
-			w.clock.Advance(time.Hour)
-			if res := w.run(reopen); !res.OK() {
+			if res := w.crashAndResume(k, reopen); !res.OK() {
 				t.Errorf("run after the crash: failed %+v, stopped %v", res.Failed(), res.Stopped)
 			}
 			w.checkReopened(t, c)
@@ -295,7 +290,7 @@ func TestAuditCost(t *testing.T) {
 			got += r.Points
 		}
 	}
-	pages := (inWindow + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
+	pages := pagesOf(inWindow)
 	if got != pages || len(res.WronglyClosed()) != inWindow {
 		t.Errorf("the audit cost %d points for %d wrongly closed, want %d pages of 1 point and %d", got, len(res.WronglyClosed()), pages, inWindow)
 	}

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -131,19 +129,11 @@ func TestEscalationCrash(t *testing.T) {
 			t.Parallel()
 			w := turnWorld(t)
 			n := w.nudgedPR(8)
-			w.sfKillAfter(k)
-			w.run(escalateInputs)
-			w.fake.ClearFaults()
-			w.clock.Advance(time.Hour)
-			w.run(escalateInputs)
+			w.crashAndResume(k, escalateInputs)
 			if c, r := w.escalations(n), w.requestsOf(n, "lead", action); c != 1 || r != 1 {
 				t.Errorf("%d escalations, %d requests of lead; want one each", c, r)
 			}
-			w.fake.Reset()
-			w.run(escalateInputs)
-			if got := w.fake.Writes(); got != 0 {
-				t.Errorf("a third run wrote %d times", got)
-			}
+			w.checkNothingLeft(t, escalateInputs)
 		})
 	}
 }
@@ -184,7 +174,7 @@ func TestEscalationCost(t *testing.T) {
 	}
 	w.nudgedPR(8)
 	res := w.run(escalateInputs)
-	pages := (quiet + 1 + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
+	pages := pagesOf(quiet + 1)
 	if res.Writes != 2 || res.Queries != pages+2 || res.Points != pages+2 || w.statusQueries() != 1 {
 		t.Errorf("%d writes, %d queries costing %d points (%d of statuses); want 2 writes, %d queries of 1 point (1 of statuses): %v",
 			res.Writes, res.Queries, res.Points, w.statusQueries(), pages+2, w.fake.CountBy())

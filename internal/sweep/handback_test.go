@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -135,11 +134,7 @@ func TestHandBackRerequestCrash(t *testing.T) {
 		t.Fatalf("the killed run's request did not take effect: %d requests", c)
 	}
 	w.clock.Advance(time.Hour)
-	w.fake.Reset()
-	w.run(rerequestInputs)
-	if got := w.fake.Writes(); got != 0 {
-		t.Errorf("the run after the crash wrote %d times", got)
-	}
+	w.checkNothingLeft(t, rerequestInputs)
 }
 
 // TestHandBackRerequestTwoRunsAtOnce: two runs planned from the same
@@ -231,7 +226,7 @@ func TestHandBackCost(t *testing.T) {
 	}
 	w.answeredPR(1)
 	res := w.run(rerequestInputs)
-	pages := (quiet + 1 + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
+	pages := pagesOf(quiet + 1)
 	// The open pages, the recently closed page (duplicate read-back), the fresh read.
 	if res.Writes != 1 || res.Queries != pages+2 || res.Points != pages+2 {
 		t.Errorf("%d writes, %d queries costing %d points; want 1 write, %d queries of 1 point: %v",

@@ -353,6 +353,29 @@ func sfPageOf(r fakegithub.RequestInfo) (page, labels, after bool) {
 
 // ---- 4. idempotent under crashes ----
 
+// crashAndResume runs inputs killed after its k-th write (sfKillAfter),
+// then the next run an hour later, whose result it returns.
+func (w *world) crashAndResume(k int, inputs map[string]string) sweep.Result {
+	w.sfKillAfter(k)
+	w.run(inputs)
+	w.fake.ClearFaults()
+	w.clock.Advance(time.Hour)
+	return w.run(inputs)
+}
+
+// checkNothingLeft: one more run finds nothing to write.
+func (w *world) checkNothingLeft(t *testing.T, inputs map[string]string) {
+	t.Helper()
+	w.fake.Reset()
+	w.run(inputs)
+	if got := w.fake.Writes(); got != 0 {
+		t.Errorf("a further run wrote %d times: %v", got, w.fake.WriteRequests())
+	}
+}
+
+// pagesOf is how many open-listing pages n PRs fill.
+func pagesOf(n int) int { return (n + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage }
+
 // sfKillAfter makes the k-th write take effect and then behaves as if the
 // process died: that request's connection drops, and every later request
 // is dropped before it reaches the repository.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
-	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/report"
 )
@@ -261,19 +260,11 @@ func TestTurnNudgeCrashBetweenWrites(t *testing.T) {
 			t.Parallel()
 			w := turnWorld(t)
 			n := w.openPR(10, alice)
-			w.sfKillAfter(k)
-			w.run(nudgeInputs)
-			w.fake.ClearFaults()
-			w.clock.Advance(time.Hour)
-			w.run(nudgeInputs)
+			w.crashAndResume(k, nudgeInputs)
 			if c := w.notices(n, "nudge"); c != 1 || !w.hasLabel(n, "waiting-on-review") {
 				t.Errorf("%d nudges, labels %v; want one nudge and its label", c, w.labels(n))
 			}
-			w.fake.Reset()
-			w.run(nudgeInputs)
-			if got := w.fake.Writes(); got != 0 {
-				t.Errorf("a third run wrote %d times", got)
-			}
+			w.checkNothingLeft(t, nudgeInputs)
 		})
 	}
 }
@@ -328,7 +319,7 @@ func TestTurnCost(t *testing.T) {
 				w.openPR(5, alice)
 			}
 			res := w.run(tc.inputs)
-			pages := (old + young + ghapi.PullsPerPage - 1) / ghapi.PullsPerPage
+			pages := pagesOf(old + young)
 			if got := w.openPages(); got != pages || w.historyReads() != 0 {
 				t.Errorf("%d pages of the open listing (%d history reads), want %d and nothing more", got, w.historyReads(), pages)
 			}
