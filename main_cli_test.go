@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
@@ -148,17 +149,20 @@ func TestRunCancelledAfterANotice(t *testing.T) {
 	w, _ := newWorld(t, false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	posted := false
+	// Atomic: the handler that cancels may still be running when the run
+	// returns, since the client stops waiting for it.
+	var posted atomic.Bool
 	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
-		if posted {
+		if posted.Load() {
 			cancel()
+		} else if info.Route == "POST /repos/{owner}/{repo}/issues/{issue_number}/comments" {
+			posted.Store(true)
 		}
-		posted = posted || info.Route == "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
 		return nil
 	})
 	o := runCtx(ctx, t, w.terminalEnv(), "-repo", testRepo)
-	if o.code != ExitCancelled || !posted {
-		t.Fatalf("exit %d (posted %v), want %d after a notice\n%s", o.code, posted, ExitCancelled, o)
+	if o.code != ExitCancelled || !posted.Load() {
+		t.Fatalf("exit %d (posted %v), want %d after a notice\n%s", o.code, posted.Load(), ExitCancelled, o)
 	}
 	if strings.Contains(o.stdout+o.stderr, "could not read back") || strings.Contains(o.stdout+o.stderr, "context canceled") {
 		t.Errorf("the cancelled read-back is reported as a failure:\n%s", o)
