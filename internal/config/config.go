@@ -20,8 +20,11 @@ type Config struct {
 
 	StaleMessage string // template (see package notice); empty: mark without comment
 	CloseMessage string // template; empty: close without comment
-	CloseLabel   string // added when closing; empty: none
-	NudgeMessage string // review-nudge-message template; empty: the nudge only labels
+	// CloseNowMessage is the template for a PR closed in the run that finds
+	// it stale, never marked (days-before-close 0); empty: CloseMessage.
+	CloseNowMessage string
+	CloseLabel      string // added when closing; empty: none
+	NudgeMessage    string // review-nudge-message template; empty: the nudge only labels
 
 	LabelsToRemoveWhenStale   []string
 	LabelsToAddWhenUnstale    []string

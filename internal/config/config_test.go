@@ -55,6 +55,7 @@ func TestParseDefaults(t *testing.T) {
 		},
 		StaleMessage:     notice.DefaultStale,
 		CloseMessage:     notice.DefaultClose,
+		CloseNowMessage:  notice.DefaultCloseNow,
 		NudgeMessage:     notice.DefaultNudge,
 		ReopenMessage:    notice.DefaultReopen,
 		OperationsPerRun: 500,

@@ -174,6 +174,8 @@ func buildInputs() []Input {
 				"Placeholders: " + placeholders + "."},
 		{Name: "close-pr-message", to: message(func(c *Config) *string { return &c.CloseMessage }), Kind: Message, Default: notice.DefaultClose,
 			Description: "Comment posted when a stale pull request is closed; set it to an empty string to close without commenting. " +
+				"The default is worded to stay true: a pull request closed without a mark (days-before-close: 0) is told how long it had no activity, " +
+				"and under stale-clock: author-turn whose turn it waited on. " +
 				"Placeholders: " + placeholders + "."},
 
 		{Name: "days-before-stale", to: days(func(c *Config) *int { return &c.Policy.DaysBeforeStale }), Kind: Days, Default: "90",

@@ -17,6 +17,7 @@ func (p *parser) turn(c *Config) {
 		// (The runner passes action.yml's default as if set.)
 		c.StaleMessage = notice.DefaultStaleAuthorTurn
 	}
+	c.closeTexts()
 	if pol.StaleClock != lifecycle.ClockAuthorTurn {
 		// Under the inactivity clock a PR is marked whoever's turn it is,
 		// often from the listing alone: {{waiting-on-author}} would say
@@ -36,6 +37,28 @@ func (p *parser) turn(c *Config) {
 		// The nudge's hidden marker is what keeps it to one per turn.
 		p.fail(inputReviewNudgeMessage, "is empty, but the nudge is a comment; set a message, or days-before-review-nudge to -1")
 	}
+}
+
+// closeTexts puts in the default closing comment that is true of each
+// close: of a PR never marked (days-before-close 0), and under author-turn.
+// A close-pr-message of the user's own serves every close.
+func (c *Config) closeTexts() {
+	if c.CloseMessage != notice.DefaultClose {
+		return
+	}
+	c.CloseNowMessage = notice.DefaultCloseNow
+	if c.Policy.StaleClock == lifecycle.ClockAuthorTurn {
+		c.CloseMessage, c.CloseNowMessage = notice.DefaultCloseAuthorTurn, notice.DefaultCloseNowAuthorTurn
+	}
+}
+
+// CloseText is the closing comment's template for a PR marked stale before
+// (every close but days-before-close 0's) or not.
+func (c Config) CloseText(marked bool) string {
+	if !marked && c.CloseNowMessage != "" {
+		return c.CloseNowMessage
+	}
+	return c.CloseMessage
 }
 
 // turnLabels checks that each turn label is a label of its own, so that keeping one

@@ -26,6 +26,28 @@ func TestParseTurnInputs(t *testing.T) {
 	}
 }
 
+// TestCloseTexts: the default close-pr-message has a text for each close
+// (a PR marked before or not, under each clock); the user's own serves
+// every close, and an empty one closes without a comment.
+func TestCloseTexts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		inputs           map[string]string
+		marked, unmarked string
+	}{
+		{nil, notice.DefaultClose, notice.DefaultCloseNow},
+		{map[string]string{"stale-clock": "author-turn"}, notice.DefaultCloseAuthorTurn, notice.DefaultCloseNowAuthorTurn},
+		{map[string]string{"close-pr-message": "mine"}, "mine", "mine"},
+		{map[string]string{"stale-clock": "author-turn", "close-pr-message": "mine"}, "mine", "mine"},
+		{map[string]string{"close-pr-message": ""}, "", ""},
+	} {
+		c := mustParse(t, tc.inputs)
+		if m, u := c.CloseText(true), c.CloseText(false); m != tc.marked || u != tc.unmarked {
+			t.Errorf("%v: closing texts %q and %q, want %q and %q", tc.inputs, m, u, tc.marked, tc.unmarked)
+		}
+	}
+}
+
 func TestParseTurnErrors(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {

@@ -16,9 +16,22 @@ const (
 	DefaultStale = "This pull request has had no activity for {{days-inactive}} days, so it is now marked `{{stale-label}}`.\n\n" +
 		"Any comment keeps it open: it will be closed on {{close-date}} otherwise. " +
 		"If it has merge conflicts, please update it from its base branch."
-	DefaultClose = "Closing this pull request: it stayed marked `{{stale-label}}` for {{days-before-close}} days without activity. " +
-		"Thank you for the contribution. Reopen it, or open a new one, whenever you want to continue."
+	DefaultClose = "Closing this pull request: it stayed marked `{{stale-label}}` for {{days-before-close}} days without activity. " + thanks
 )
+
+// The other defaults of close-pr-message, each true where DefaultClose is
+// not: DefaultCloseNow closes a PR never marked (days-before-close 0 closes
+// in the run that finds it stale); under stale-clock author-turn only the
+// author's answer counts, so a maintainer's comment may have come since
+// the mark, and the texts say whose turn it was instead of "without
+// activity".
+const (
+	DefaultCloseNow           = "Closing this pull request: it has had no activity for {{days-inactive}} days. " + thanks
+	DefaultCloseAuthorTurn    = "Closing this pull request: it stayed marked `{{stale-label}}` for {{days-before-close}} days, waiting {{waiting-on-author}}. " + thanks
+	DefaultCloseNowAuthorTurn = "Closing this pull request: it has been waiting {{waiting-on-author}}. " + thanks
+)
+
+const thanks = "Thank you for the contribution. Reopen it, or open a new one, whenever you want to continue."
 
 // DefaultStaleAuthorTurn replaces DefaultStale under stale-clock
 // author-turn: it says whose turn it is, since when and after whom, and

@@ -88,7 +88,7 @@ func planState() []op {
 		{out: Notified, pr: pr(12, "stale"), act: known},
 		{out: Unstaled, pr: pr(13, "stale"), act: known},
 		{out: Closed, pr: pr(14, "stale"), act: known},
-		{out: Closed, pr: pr(15, "stale")},
+		{out: Closed, pr: pr(15, "stale"), d: lifecycle.Decision{MarkedAt: planNow.AddDate(0, 0, -30)}},
 		{out: Closed, pr: pr(16, "stale"), act: known, d: lifecycle.Decision{CloseNoticePosted: true}},
 		{out: Nudged, pr: pr(17), act: known},
 		// The author answered a change request: a fresh read, the request.

@@ -261,8 +261,11 @@ func (w *writer) comment(n int, body func() string) step {
 // decision came from the listing alone ({{reviewers}}, and
 // {{days-inactive}} when closing: updated_at is then our own mark).
 func (w *writer) detailSteps(o *op, tmpl string) []step {
-	closing := o.out == Closed
-	if o.act != nil || tmpl == "" || !(notice.Uses(tmpl, "reviewers") || closing && notice.Uses(tmpl, "days-inactive")) {
+	// A marked PR's close counts its days inactive from a person's last
+	// action, which our mark hid from updated_at; a PR closed unmarked has
+	// them from the decision.
+	closingMarked := o.out == Closed && !o.d.MarkedAt.IsZero()
+	if o.act != nil || tmpl == "" || !(notice.Uses(tmpl, "reviewers") || closingMarked && notice.Uses(tmpl, "days-inactive")) {
 		return nil
 	}
 	read := reqTimeline
@@ -388,12 +391,14 @@ func (w *writer) draftSteps(o *op) []step {
 }
 
 // closingCommentSteps post close-pr-message, unless a stopped run posted it.
+// A PR closed without a mark (days-before-close 0) has no MarkedAt.
 func (w *writer) closingCommentSteps(o *op) []step {
-	if w.cfg.CloseMessage == "" || o.d.CloseNoticePosted {
+	text := w.cfg.CloseText(!o.d.MarkedAt.IsZero())
+	if text == "" || o.d.CloseNoticePosted {
 		return nil
 	}
-	return append(w.detailSteps(o, w.cfg.CloseMessage), w.comment(o.pr.Number, func() string {
-		return notice.Body(notice.Render(w.cfg.CloseMessage, w.vars(*o)), notice.CloseMarker())
+	return append(w.detailSteps(o, text), w.comment(o.pr.Number, func() string {
+		return notice.Body(notice.Render(text, w.vars(*o)), notice.CloseMarker())
 	}))
 }
 
