@@ -2,7 +2,7 @@ package sweep_test
 
 // Transcribed by a script from actions/stale __tests__/milestones.spec.ts and
 // __tests__/assignees.spec.ts (github.com/actions/stale at 9461cb10): the
-// pull request rows, each with the options its describe blocks set and
+// pull request rows (actions/stale is MIT-licensed), each with the options its describe blocks set and
 // whether the test expects the PR marked. Data only; see stale_parity_test.go.
 
 var parityMilestoneRows = []parityMilestoneRow{
