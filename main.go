@@ -142,7 +142,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	title := fmt.Sprintf("Sweeping the pull requests of %s", cfg.Repository())
 	if onePR {
-		cfg.OperationsPerRun = min(cfg.OperationsPerRun, eventRequests)
+		cfg.OperationsPerRun = min(cfg.OperationsPerRun, sweep.EventRequests)
 		title = fmt.Sprintf("Evaluating #%d of %s after its %s event", ev.Number, cfg.Repository(), ev.Name)
 	}
 	w, endLog := out.StartLog(title)
@@ -199,10 +199,6 @@ func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool) (ev eve
 	}
 	return ev, true, 0, false
 }
-
-// eventRequests caps an event run's requests: the PR's read, then its
-// un-stale or turn labels.
-const eventRequests = 3
 
 // readEvent reads the payload of the run's event at path.
 func readEvent(name, path string) (event.Event, error) {

@@ -11,12 +11,23 @@ import (
 // The event path: a run started by an event on one pull request (a
 // comment, a review, a push) evaluates that PR alone, at once, and writes
 // only what a person's action can call for now: the stale label off, the
-// turn labels, the nudge label off when the turn passed. Marks, notices,
-// closes, nudges, the clean-ups and the closure audit stay the scheduled
+// turn labels, the nudge label off when the turn passed, and the review
+// requested again of those whose change request the author answered
+// (rerequest-reviewers-on-answer). Marks, notices, closes, nudges,
+// escalations, the clean-ups and the closure audit stay the scheduled
 // run's: an event run never starts a clock's end.
 
 // eventOutcomes are the writes an event run may make.
-var eventOutcomes = map[Outcome]bool{Unstaled: true, TurnLabeled: true, NudgeLabeled: true}
+var eventOutcomes = map[Outcome]bool{Unstaled: true, TurnLabeled: true, NudgeLabeled: true, Rerequested: true}
+
+// EventRequests caps an event run's requests at what its one read and the
+// writes eventOutcomes allow may take together, each at its most: the
+// un-stale 2 (a read before replacing the label set, with
+// labels-to-add-when-unstale), the turn labels 2 (a read before the swap),
+// the nudge label 1, the re-request 2 (a read, the request). A cap below
+// that stopped an author's answer half done: the stale label off, the turn
+// labels left for the schedule.
+const EventRequests = 1 + 2 + 2 + 1 + 2
 
 // Reasons an event run leaves its PR alone.
 const (

@@ -15,8 +15,8 @@ import (
 // requests; it never lists the repository, and never marks, notifies,
 // closes or nudges.
 
-// eventRun evaluates PR n as main does after an event sender caused: the
-// budget is the event path's 3 requests.
+// eventRun evaluates PR n as main does after an event sender caused, on
+// the event path's budget.
 func (w *world) eventRun(inputs map[string]string, n int, sender string) sweep.Result {
 	w.t.Helper()
 	before := w.fake.Count()
@@ -33,7 +33,7 @@ func (w *world) eventRun(inputs map[string]string, n int, sender string) sweep.R
 // not all its own.
 func (w *world) eventRunBeside(inputs map[string]string, n int, sender string) sweep.Result {
 	cfg := w.config(sfWith(inputs, "write-interval", "0s"))
-	cfg.OperationsPerRun = 3
+	cfg.OperationsPerRun = sweep.EventRequests
 	return sweep.New(w.client(cfg, w.clock, nil), cfg, w.now(), &nopLog{}).OnePR(context.Background(), n, sender)
 }
 
@@ -63,6 +63,52 @@ func TestEventTurnLabelsFollowAtOnce(t *testing.T) {
 	}
 	if got := w.fake.Count(); got > 3 {
 		t.Errorf("%d requests, want at most 3", got)
+	}
+}
+
+// The author answers a stale PR that a maintainer labelled as waiting on
+// them: the event run takes the stale label off and swaps the turn labels,
+// all of it at once, within EventRequests. (A budget of 3 requests once
+// stopped it after the un-stale, the turn labels left for the schedule.)
+func TestEventAnswerDoneWhole(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.markedPR(5)
+	w.fake.Label(n, maint, daysAgo(6), "waiting-on-author")
+	w.fake.Comment(n, alice, daysAgo(0.01), "done")
+	inputs := sfWith(turnLabelInputs, "stale-clock", "author-turn", "days-before-stale", "30")
+	res := w.eventRun(inputs, n, alice.Login)
+	if res.Stopped != nil || res.Left != 0 || !res.OK() {
+		t.Fatalf("stopped %v with %d left (ok %v): want the answer's writes all done", res.Stopped, res.Left, res.OK())
+	}
+	if w.hasLabel(n, "stale") || w.hasLabel(n, "waiting-on-author") || !w.hasLabel(n, "waiting-on-review") {
+		t.Errorf("#%d: labels %v, want the stale label off and the turn labels swapped", n, w.labels(n))
+	}
+	if got := w.fake.Count(); got > sweep.EventRequests {
+		t.Errorf("%d requests, more than the event path's %d", got, sweep.EventRequests)
+	}
+}
+
+// TestEventHandsBackTheReview: with rerequest-reviewers-on-answer, the
+// author's push that answers a change request gets the reviewer's review
+// requested again by the push's own event run, once: the next event finds
+// that request after the answer.
+func TestEventHandsBackTheReview(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.answeredPR(0.01)
+	res := w.eventRun(rerequestInputs, n, alice.Login)
+	if got := numbers(res.With(sweep.Rerequested)); len(got) != 1 || w.requestsOf(n, maint.Login, action) != 1 {
+		t.Fatalf("re-requested %v, %d requests of %s by stalepr: want #%d's, once", got, w.requestsOf(n, maint.Login, action), maint.Login, n)
+	}
+	if got := w.fake.Count(); got > sweep.EventRequests {
+		t.Errorf("%d requests, more than the event path's %d", got, sweep.EventRequests)
+	}
+	w.fake.Comment(n, alice, w.now(), "pushed the rename")
+	before := w.fake.Writes()
+	w.eventRun(rerequestInputs, n, alice.Login)
+	if w.fake.Writes() != before || w.requestsOf(n, maint.Login, action) != 1 {
+		t.Errorf("the next event wrote %d times: want the review requested once per answer", w.fake.Writes()-before)
 	}
 }
 
@@ -157,7 +203,7 @@ func BenchmarkEvent(b *testing.B) {
 	w := openPRs(b, 2000)
 	n := w.markedPR(5)
 	cfg := w.config(map[string]string{"write-interval": "0s", "stale-clock": "author-turn"})
-	cfg.OperationsPerRun = 3
+	cfg.OperationsPerRun = sweep.EventRequests
 	var requests int
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
