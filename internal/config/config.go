@@ -19,7 +19,11 @@ type Config struct {
 	Policy lifecycle.Policy
 
 	StaleMessage string // template (see package notice); empty: mark without comment
-	CloseMessage string // template; empty: close without comment
+	// StaleNoCloseMessage is the template for a PR that is never closed
+	// (days-before-close -1, its own clock's for an agent's PR); empty:
+	// StaleMessage.
+	StaleNoCloseMessage string
+	CloseMessage        string // template; empty: close without comment
 	// CloseNowMessage is the template for a PR closed in the run that finds
 	// it stale, never marked (days-before-close 0); empty: CloseMessage.
 	CloseNowMessage string

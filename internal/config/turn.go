@@ -11,12 +11,7 @@ import (
 // nudge) against each other, in one place; the table has parsed them.
 func (p *parser) turn(c *Config) {
 	pol := &c.Policy
-	if pol.StaleClock == lifecycle.ClockAuthorTurn && c.StaleMessage == notice.DefaultStale {
-		// Our default says "no activity", which is not the reason under
-		// this clock: the author-turn one says whose turn and since when.
-		// (The runner passes action.yml's default as if set.)
-		c.StaleMessage = notice.DefaultStaleAuthorTurn
-	}
+	c.staleTexts()
 	c.closeTexts()
 	if pol.StaleClock != lifecycle.ClockAuthorTurn {
 		// Under the inactivity clock a PR is marked whoever's turn it is,
@@ -37,6 +32,30 @@ func (p *parser) turn(c *Config) {
 		// The nudge's hidden marker is what keeps it to one per turn.
 		p.fail(inputReviewNudgeMessage, "is empty, but the nudge is a comment; set a message, or days-before-review-nudge to -1")
 	}
+}
+
+// staleTexts puts in the default stale notice that is true of each mark.
+// Under author-turn "no activity" is not the reason: that one says whose
+// turn and since when. A PR that is never closed (days-before-close -1)
+// is told so, not "closed on never". A stale-pr-message of the user's own
+// serves every mark. (The runner passes action.yml's default as if set.)
+func (c *Config) staleTexts() {
+	if c.StaleMessage != notice.DefaultStale {
+		return
+	}
+	c.StaleNoCloseMessage = notice.DefaultStaleNoClose
+	if c.Policy.StaleClock == lifecycle.ClockAuthorTurn {
+		c.StaleMessage, c.StaleNoCloseMessage = notice.DefaultStaleAuthorTurn, notice.DefaultStaleAuthorTurnNoClose
+	}
+}
+
+// StaleText is the stale notice's template for a PR that closes some day
+// (a close date) or never.
+func (c Config) StaleText(closes bool) string {
+	if !closes && c.StaleNoCloseMessage != "" {
+		return c.StaleNoCloseMessage
+	}
+	return c.StaleMessage
 }
 
 // closeTexts puts in the default closing comment that is true of each

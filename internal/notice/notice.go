@@ -13,9 +13,7 @@ import (
 // DefaultStale and DefaultClose are our own wording; they use placeholders so
 // they never drift from the configured numbers.
 const (
-	DefaultStale = "This pull request has had no activity for {{days-inactive}} days, so it is now marked `{{stale-label}}`.\n\n" +
-		"Any comment keeps it open: it will be closed on {{close-date}} otherwise. " +
-		"If it has merge conflicts, please update it from its base branch."
+	DefaultStale = staleInactive + staleCloses + staleConflicts
 	DefaultClose = "Closing this pull request: it stayed marked `{{stale-label}}` for {{days-before-close}} days without activity. " + thanks
 )
 
@@ -33,15 +31,28 @@ const (
 
 const thanks = "Thank you for the contribution. Reopen it, or open a new one, whenever you want to continue."
 
+// DefaultStaleNoClose is the stale notice's default on a PR that is never
+// closed (days-before-close -1, or an agent's PR on its own clock with
+// -1): it names no close date, which would read "closed on never".
+const DefaultStaleNoClose = staleInactive + staleNoClose + staleConflicts
+
+const (
+	staleInactive  = "This pull request has had no activity for {{days-inactive}} days, so it is now marked `{{stale-label}}`.\n\n"
+	staleCloses    = "Any comment keeps it open: it will be closed on {{close-date}} otherwise. "
+	staleNoClose   = "It will not be closed for being stale. "
+	staleConflicts = "If it has merge conflicts, please update it from its base branch."
+)
+
 // DefaultStaleAuthorTurn replaces DefaultStale under stale-clock
 // author-turn: it says whose turn it is, since when and after whom, and
 // what hands it back. DefaultNudge is the review nudge's: it mentions the
 // pending requested reviewers only, never the author.
 const (
-	DefaultStaleAuthorTurn = "This pull request has been waiting {{waiting-on-author}}, so it is now marked `{{stale-label}}`.\n\n" +
-		"A push, a reply or a re-requested review hands it back to the reviewers and takes the label off; " +
-		"otherwise it will be closed on {{close-date}}."
-	DefaultNudge = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review. " +
+	DefaultStaleAuthorTurn = staleAuthorTurn + "; otherwise it will be closed on {{close-date}}."
+	// DefaultStaleAuthorTurnNoClose is DefaultStaleAuthorTurn on a PR
+	// that is never closed.
+	DefaultStaleAuthorTurnNoClose = staleAuthorTurn + ". It will not be closed for being stale."
+	DefaultNudge                  = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review. " +
 		"A review, or a comment saying what it needs, hands it back to its author."
 	// DefaultMergeNudge is the nudge's default on the maintainers' turn: an
 	// approval stands, nothing blocks, nobody merged. It mentions nobody:
@@ -62,6 +73,9 @@ const DefaultEscalation = "{{reviewers}} This pull request has been waiting {{da
 // at the close.
 const DefaultReopen = "Reopening this pull request: it was closed as stale after waiting {{days-waiting}} days " +
 	"for a review or a merge, not on {{author}}. Sorry about that: nothing is needed from you to keep it open."
+
+const staleAuthorTurn = "This pull request has been waiting {{waiting-on-author}}, so it is now marked `{{stale-label}}`.\n\n" +
+	"A push, a reply or a re-requested review hands it back to the reviewers and takes the label off"
 
 // Vars are the values a message may refer to.
 type Vars struct {

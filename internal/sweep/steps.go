@@ -225,7 +225,7 @@ func (w *writer) setLabels(n int, labels []string) step {
 // a labelled PR without notice, which the next run recognises and
 // completes.
 func (w *writer) markSteps(o *op) []step {
-	steps := w.detailSteps(o, w.cfg.StaleMessage)
+	steps := w.detailSteps(o, w.cfg.StaleText(!o.d.CloseAt.IsZero()))
 	n := o.pr.Number
 	if want := without(o.pr.Labels, w.cfg.LabelsToRemoveWhenStale); len(want) == len(o.pr.Labels) {
 		steps = append(steps, w.addLabels(n, []string{w.pol.StaleLabel}))
@@ -237,11 +237,12 @@ func (w *writer) markSteps(o *op) []step {
 
 // noticeSteps post the stale notice, when there is one.
 func (w *writer) noticeSteps(o *op, markedAt time.Time) []step {
-	if w.cfg.StaleMessage == "" {
+	text := w.cfg.StaleText(!o.d.CloseAt.IsZero())
+	if text == "" {
 		return nil
 	}
 	return []step{w.comment(o.pr.Number, func() string {
-		return notice.Body(notice.Render(w.cfg.StaleMessage, w.vars(*o)), notice.StaleMarker(markedAt, o.pr.HeadSHA))
+		return notice.Body(notice.Render(text, w.vars(*o)), notice.StaleMarker(markedAt, o.pr.HeadSHA))
 	})}
 }
 
