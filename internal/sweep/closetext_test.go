@@ -51,6 +51,14 @@ func TestCloseTextComesTrue(t *testing.T) {
 		}, "it has been waiting on its author since " + daysAgo(20).Format("2006-01-02") + ", after maintainer's review", "marked"},
 		{"the user's own text, never marked", sfWith(zeroDays, "close-pr-message", "Bye after {{days-inactive}} days"),
 			func(w *world) int { return w.pr(120) }, "Bye after 120 days", ""},
+		// The history read (exempt-awaiting-review asks it) shows a bot's
+		// comment, activity under activity-from anyone: the days are the
+		// decision's, not those since a person's last action.
+		{"never marked, its history read", sfWith(zeroDays, "exempt-awaiting-review", "true"), func(w *world) int {
+			n := w.pr(100)
+			w.fake.Comment(n, ci, daysAgo(100), "build passed")
+			return n
+		}, "it has had no activity for 100 days", "110"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -762,9 +762,12 @@ func (w *writer) vars(p op) notice.Vars {
 		v.DaysWaiting = daysSince(clock, w.now)
 		v.TurnSince, v.TurnBy, v.TurnByReview = clock, p.act.Turn.By, p.act.Turn.ByReview
 		v.TurnLabel, v.TurnConflict, v.TurnCheck = p.act.Turn.Label, p.act.Turn.Conflict, p.act.Turn.Check
-		if p.out == Closed {
+		if p.out == Closed && !p.d.MarkedAt.IsZero() {
 			// Our mark and notice are not activity: count from the last
-			// thing a person did, or from the PR's creation.
+			// thing a person did, or from the PR's creation. A PR closed
+			// unmarked has them from the decision, which counted what the
+			// rules count (a bot's comment under activity-from anyone, the
+			// opening under ignore-updates).
 			v.DaysInactive = daysSince(lifecycle.Later(p.pr.CreatedAt, p.act.LastPersonAt), w.now)
 		}
 	}
