@@ -37,6 +37,7 @@ func TestCloseTexts(t *testing.T) {
 	}{
 		{nil, notice.DefaultClose, notice.DefaultCloseNow},
 		{map[string]string{"stale-clock": "author-turn"}, notice.DefaultCloseAuthorTurn, notice.DefaultCloseNowAuthorTurn},
+		{map[string]string{"ignore-updates": "true"}, notice.DefaultClose, notice.DefaultCloseNowOpen},
 		{map[string]string{"close-pr-message": "mine"}, "mine", "mine"},
 		{map[string]string{"stale-clock": "author-turn", "close-pr-message": "mine"}, "mine", "mine"},
 		{map[string]string{"close-pr-message": ""}, "", ""},

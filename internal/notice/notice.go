@@ -27,6 +27,9 @@ const (
 	DefaultCloseNow           = "Closing this pull request: it has had no activity for {{days-inactive}} days. " + thanks
 	DefaultCloseAuthorTurn    = "Closing this pull request: it stayed marked `{{stale-label}}` for {{days-before-close}} days, waiting {{waiting-on-author}}. " + thanks
 	DefaultCloseNowAuthorTurn = "Closing this pull request: it has been waiting {{waiting-on-author}}. " + thanks
+	// DefaultCloseNowOpen closes a PR never marked under ignore-updates:
+	// its days count from its opening, not from its last activity.
+	DefaultCloseNowOpen = "Closing this pull request: it has been open for {{days-inactive}} days. " + thanks
 )
 
 const thanks = "Thank you for the contribution. Reopen it, or open a new one, whenever you want to continue."
@@ -36,7 +39,16 @@ const thanks = "Thank you for the contribution. Reopen it, or open a new one, wh
 // -1): it names no close date, which would read "closed on never".
 const DefaultStaleNoClose = staleInactive + staleNoClose + staleConflicts
 
+// DefaultStaleOpen and DefaultStaleOpenNoClose are the stale notice's
+// defaults under ignore-updates: the days count from the PR's opening (or
+// its last reopening), and it may have had activity since.
 const (
+	DefaultStaleOpen        = staleOpen + staleCloses + staleConflicts
+	DefaultStaleOpenNoClose = staleOpen + staleNoClose + staleConflicts
+)
+
+const (
+	staleOpen      = "This pull request has been open for {{days-inactive}} days, so it is now marked `{{stale-label}}`.\n\n"
 	staleInactive  = "This pull request has had no activity for {{days-inactive}} days, so it is now marked `{{stale-label}}`.\n\n"
 	staleCloses    = "Any comment keeps it open: it will be closed on {{close-date}} otherwise. "
 	staleNoClose   = "It will not be closed for being stale. "

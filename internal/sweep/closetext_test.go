@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -59,6 +60,13 @@ func TestCloseTextComesTrue(t *testing.T) {
 			w.fake.Comment(n, ci, daysAgo(100), "build passed")
 			return n
 		}, "it has had no activity for 100 days", "110"},
+		// ignore-updates counts from the opening: a comment 5 days ago
+		// does not make it 5 days.
+		{"ignore-updates, never marked", sfWith(zeroDays, "ignore-updates", "true", "exempt-awaiting-review", "true"), func(w *world) int {
+			n := w.pr(5, func(is *fakegithub.Issue) { is.CreatedAt = daysAgo(200) })
+			w.fake.Comment(n, bob, daysAgo(5), "any news?")
+			return n
+		}, "it has been open for 200 days", "no activity"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

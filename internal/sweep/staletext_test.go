@@ -14,6 +14,7 @@ import (
 func TestStaleTextComesTrue(t *testing.T) {
 	t.Parallel()
 	byAgent := func(is *fakegithub.Issue) { is.User = copilot }
+	commented5DaysAgo := func(is *fakegithub.Issue) { is.CreatedAt, is.UpdatedAt = daysAgo(200), daysAgo(5) }
 	for _, tc := range []struct {
 		name        string
 		inputs      map[string]string
@@ -28,6 +29,13 @@ func TestStaleTextComesTrue(t *testing.T) {
 			"it will be closed on 2026-12-29 otherwise", "never"},
 		{"author-turn, never closes", sfWith(authorTurnInputs, "days-before-close", "-1"), nil,
 			"takes the label off. It will not be closed for being stale.", "closed on"},
+		// ignore-updates counts from the opening: a comment 5 days ago
+		// does not undo "no activity", so the notice says how long it has
+		// been open.
+		{"ignore-updates", map[string]string{"ignore-updates": "true"}, []func(*fakegithub.Issue){commented5DaysAgo},
+			"This pull request has been open for 200 days", "no activity"},
+		{"ignore-updates, never closes", map[string]string{"ignore-updates": "true", "days-before-close": "-1"},
+			[]func(*fakegithub.Issue){commented5DaysAgo}, "has been open for 200 days, so it is now marked `stale`.\n\nIt will not be closed", "no activity"},
 		{"the user's own text", map[string]string{"days-before-close": "-1", "stale-pr-message": "Stale; closes {{close-date}}."}, nil,
 			"Stale; closes never.", ""},
 	} {
