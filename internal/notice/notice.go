@@ -77,7 +77,15 @@ const (
 // DefaultEscalation is the comment of a review escalation: the reviewers'
 // nudge went unanswered, and {{reviewers}} are the escalation reviewers.
 const DefaultEscalation = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review, " +
-	"and the reminder to its reviewers went unanswered: could you review it, or find someone who can?"
+	"and the reminder to its reviewers went unanswered: " + escalationAsk
+
+// DefaultEscalationAway is the escalation's comment when no reminder was
+// posted: every reviewer the PR waits on is away or busy, and the comment
+// ends saying who (AwayNote).
+const DefaultEscalationAway = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review, " +
+	"and none of its reviewers can be asked now: " + escalationAsk
+
+const escalationAsk = "could you review it, or find someone who can?"
 
 // DefaultReopen is the comment on a pull request the closure audit
 // reopens: a stale bot closed it while it waited on the reviewers or the

@@ -116,7 +116,7 @@ func TestTurnDefaults(t *testing.T) {
 	v := notice.Vars{Author: "alice", Reviewers: []string{"rey", "team:core"}, DaysWaiting: 9, StaleLabel: "stale",
 		TurnSince: time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC), TurnBy: "maya", TurnByReview: true,
 		CloseDate: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)}
-	for _, tmpl := range []string{notice.DefaultStaleAuthorTurn, notice.DefaultStaleAuthorTurnNoClose, notice.DefaultStaleNoClose, notice.DefaultStaleOpen, notice.DefaultStaleOpenNoClose, notice.DefaultCloseNowOpen, notice.DefaultNudge, notice.DefaultCloseNow,
+	for _, tmpl := range []string{notice.DefaultStaleAuthorTurn, notice.DefaultStaleAuthorTurnNoClose, notice.DefaultStaleNoClose, notice.DefaultStaleOpen, notice.DefaultStaleOpenNoClose, notice.DefaultCloseNowOpen, notice.DefaultEscalationAway, notice.DefaultNudge, notice.DefaultCloseNow,
 		notice.DefaultCloseAuthorTurn, notice.DefaultCloseNowAuthorTurn} {
 		if err := notice.Check(tmpl); err != nil {
 			t.Fatalf("Check: %v", err)

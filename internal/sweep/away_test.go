@@ -53,6 +53,13 @@ func TestAwayEscalatesAtOnce(t *testing.T) {
 	if !strings.Contains(body, "@lead") || strings.Contains(body, "@rey") || !strings.Contains(body, "Not asked: rey, who is away.") {
 		t.Errorf("the escalation must mention @lead and name rey as away:\n%s", body)
 	}
+	// No nudge was posted: none went unanswered, and neither text says so.
+	if strings.Contains(body, "unanswered") || !strings.Contains(body, "none of its reviewers can be asked now") {
+		t.Errorf("the escalation of a PR never nudged must say its reviewers cannot be asked, not that a reminder went unanswered:\n%s", body)
+	}
+	if r := why(res.Items, n); strings.Contains(string(r), "unanswered") || !strings.HasPrefix(string(r), string(sweep.ReasonEscalatedAway)) {
+		t.Errorf("#%d escalated for %q, want %q", n, r, sweep.ReasonEscalatedAway)
+	}
 	w.clock.Advance(3 * lifecycle.Day)
 	w.run(inputs)
 	if w.escalations(n) != 1 || w.notices(n, "nudge") != 0 || w.escalations(young) != 1 {

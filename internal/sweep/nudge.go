@@ -97,8 +97,12 @@ func (s *sweeper) rerequestOp(p planned) (op, bool) {
 	return op{out: Rerequested, pr: p.pr, d: d, act: p.act, reviewers: p.rerequest}, true
 }
 
-// ReasonEscalated is the reason of an escalation.
-const ReasonEscalated lifecycle.Reason = "the review nudge went unanswered: escalated"
+// ReasonEscalated is the reason of an escalation; ReasonEscalatedAway of
+// one posted with no nudge before it, every reviewer being away or busy.
+const (
+	ReasonEscalated     lifecycle.Reason = "the review nudge went unanswered: escalated"
+	ReasonEscalatedAway lifecycle.Reason = "every reviewer it waits on is away or busy: escalated"
+)
 
 // escalateOp is the escalation's write for a planned PR, if any: the
 // escalation reviewers asked, once per turn. A PR this run closes is not
@@ -108,7 +112,11 @@ func (s *sweeper) escalateOp(p planned) (op, bool) {
 		return op{}, false
 	}
 	to, _ := lifecycle.EscalationTo(p.pr, p.act, s.now, s.pol)
+	why := ReasonEscalated
+	if !p.act.Turn.NudgedInTurn() {
+		why = ReasonEscalatedAway // no nudge was posted to go unanswered
+	}
 	d := lifecycle.Decision{Action: lifecycle.Keep, InactiveSince: p.act.Turn.Since,
-		Reason: lifecycle.Reason(string(ReasonEscalated) + " to " + strings.Join(to, ", "))}
+		Reason: lifecycle.Reason(string(why) + " to " + strings.Join(to, ", "))}
 	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to}, true
 }

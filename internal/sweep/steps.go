@@ -561,7 +561,11 @@ func (w *writer) escalateSteps(o *op) []step {
 				busy = append(busy, b)
 			}
 		}
-		return notice.Body(strings.TrimSpace(notice.Render(notice.DefaultEscalation, v))+notice.AwayNote(away, busy), notice.EscalateMarker())
+		text := notice.DefaultEscalation
+		if o.act != nil && !o.act.Turn.NudgedInTurn() {
+			text = notice.DefaultEscalationAway // no nudge went unanswered: its reviewers were away
+		}
+		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.AwayNote(away, busy), notice.EscalateMarker())
 	})}
 }
 
