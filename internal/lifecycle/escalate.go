@@ -60,6 +60,23 @@ func EscalationTo(pr PR, act *Activity, now time.Time, p Policy) (to, busy []str
 	return to, busy
 }
 
+// EscalationDue is when the review of a PR on its reviewers' turn is
+// escalated: days-before-review-escalation after its nudge, or, with no
+// nudge because every reviewer it waits on is away or busy at now, when
+// the nudge would have come; zero when neither.
+func EscalationDue(pr PR, act *Activity, now time.Time, p Policy) time.Time {
+	t := act.Turn
+	if t.NudgedInTurn() {
+		return p.EscalationDate(t.NudgedAt)
+	}
+	if t.Whose == TurnReviewers && allAway(pr, act, now, p) {
+		// The nudge was withheld: the escalation comes at once, when the
+		// nudge falls due.
+		return p.NudgeDate(t.Since)
+	}
+	return time.Time{}
+}
+
 // DecideEscalation applies the review escalation: once the review nudge of
 // this reviewers' turn has gone unanswered for DaysBeforeEscalation days
 // (the turn has not passed since), one escalation per turn; when every
@@ -84,15 +101,7 @@ func DecideEscalation(pr PR, act *Activity, now time.Time, p Policy) EscalateAct
 		// there it would be posted again every run.
 		return EscalateNone
 	}
-	due := p.EscalationDate(t.NudgedAt)
-	if !t.NudgedInTurn() {
-		// No nudge: only one withheld because every reviewer the PR waits
-		// on is away, and then at once, when the nudge falls due.
-		due = time.Time{}
-		if t.Whose == TurnReviewers && allAway(pr, act, now, p) {
-			due = p.NudgeDate(t.Since)
-		}
-	}
+	due := EscalationDue(pr, act, now, p)
 	if t.EscalatedInTurn() || due.IsZero() || now.Before(due) || p.Quiet.Paused(now) {
 		return EscalateNone
 	}

@@ -67,3 +67,25 @@ func TestAwayEscalatesAtOnce(t *testing.T) {
 			n, w.escalations(n), w.notices(n, "nudge"), young, w.escalations(young))
 	}
 }
+
+// TestAwayEscalationDueWithNobodyToAsk: a PR whose reviewers are all away
+// gets no nudge; with every escalation reviewer away too, nobody is asked,
+// and the dashboard's row says since when the escalation is due: when the
+// nudge would have come, not the nudge-less zero date (0001-01-01).
+func TestAwayEscalationDueWithNobodyToAsk(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(10, alice)
+	w.fake.RequestReview(n, alice, daysAgo(10), "rey")
+	res := w.run(sfWith(escalateInputs, "away-reviewers", "rey,lead", "escalation-reviewers", "lead"))
+	for _, it := range res.Queue {
+		if it.Number != n {
+			continue
+		}
+		if want := daysAgo(3); !it.Escalate || !it.EscalationDue.Equal(want) {
+			t.Errorf("#%d: escalate %v, due %v; want due %v (the nudge's day: 7 days into the reviewers' turn)", n, it.Escalate, it.EscalationDue, want)
+		}
+		return
+	}
+	t.Fatalf("#%d not in the queue", n)
+}

@@ -184,7 +184,9 @@ func (b *book) turn(it *QueueItem, p planned) {
 		_, it.Away, it.Busy = b.pol.Available(p.pr, p.act, b.now)
 	}
 	if p.escalate == lifecycle.EscalateListed {
-		it.Escalate, it.EscalationDue = true, b.pol.EscalationDate(t.NudgedAt)
+		// Due after the nudge, or at once when every reviewer was away and
+		// none was posted (its NudgedAt is zero).
+		it.Escalate, it.EscalationDue = true, lifecycle.EscalationDue(p.pr, p.act, b.now, b.pol)
 	}
 }
 
