@@ -252,8 +252,17 @@ func escalatedGroup(r sweep.Result) dashGroup {
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].TurnSince.Before(items[j].TurnSince) })
+	intro := "Their review nudge went unanswered for `days-before-review-escalation` days, longest waiting first."
+	for _, it := range items {
+		if it.NudgedAt.IsZero() {
+			// Escalated with no nudge: every reviewer it waits on was away or busy.
+			intro = "Their review nudge went unanswered for `days-before-review-escalation` days, " +
+				"or none was posted, every reviewer they wait on being away or busy; longest waiting first."
+			break
+		}
+	}
 	return dashGroup{title: "Escalated", items: items, cap: dashTurnCap,
-		intro:   "Their review nudge went unanswered for `days-before-review-escalation` days, longest waiting first.",
+		intro:   intro,
 		headers: []string{"PR", "Title", "Waiting for", "Escalation"},
 		row: func(it sweep.QueueItem) []string {
 			cell := "asked " + mdDay(it.EscalatedAt)

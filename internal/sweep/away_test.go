@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -84,6 +85,10 @@ func TestAwayEscalationDueWithNobodyToAsk(t *testing.T) {
 		}
 		if want := daysAgo(3); !it.Escalate || !it.EscalationDue.Equal(want) {
 			t.Errorf("#%d: escalate %v, due %v; want due %v (the nudge's day: 7 days into the reviewers' turn)", n, it.Escalate, it.EscalationDue, want)
+		}
+		d := report.Dashboard(res)
+		if !strings.Contains(d, "due 2026\u201111\u201126") || !strings.Contains(d, "or none was posted, every reviewer they wait on being away or busy") {
+			t.Errorf("the dashboard's Escalated section must say no nudge was posted, and the escalation's due date:\n%s", d)
 		}
 		return
 	}
