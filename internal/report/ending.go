@@ -39,8 +39,8 @@ func FailedLine(failed []sweep.Item) string {
 	if len(failed) != 1 {
 		n = fmt.Sprintf("%d pull requests could not be processed and were", len(failed))
 	}
-	return fmt.Sprintf("%s left untouched (the log and the summary list them); the first, #%d: %s",
-		n, failed[0].Number, ErrorText(errors.New(failed[0].Err)))
+	return fmt.Sprintf("%s %s (the log and the summary list them); the first, #%d: %s%s",
+		n, untouched(failed), failed[0].Number, halfDone(failed[0]), ErrorText(errors.New(failed[0].Err)))
 }
 
 // ListingFailed words a failed listing with what was changed before it (the

@@ -43,7 +43,7 @@ func describe(it sweep.Item, dry bool) (verb, detail string) {
 		return wordFailed.in(dry), fmt.Sprintf("the same error as #%d", it.SameAs)
 	}
 	if it.Err != "" {
-		return wordFailed.in(dry), oneLine(it.Err, maxErrRunes)
+		return wordFailed.in(dry), halfDone(it) + oneLine(it.Err, maxErrRunes)
 	}
 	row, ok := outcomes[it.Outcome]
 	switch {

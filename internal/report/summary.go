@@ -63,11 +63,11 @@ func Summary(r sweep.Result, repo string) string {
 	}
 	if len(failed) > 0 {
 		fmt.Fprintf(&b, "### ❌ Failed (%d)\n\n", len(failed))
-		b.WriteString("These pull requests were left untouched because a request failed; the step fails so this gets noticed. The next run retries them.\n\n")
+		fmt.Fprintf(&b, "These pull requests were %s because a request failed; the step fails so this gets noticed. The next run retries them.\n\n", untouched(failed))
 		groups := failGroups(failed)
 		writeTable(&b, []string{"PR", "Title", "Error"}, len(groups), func(i int) []string {
 			g := groups[i]
-			return []string{prLink(g.first.Number, g.first.URL), md(g.first.Title, maxTitleRunes), md(g.first.Err, maxErrRunes) + g.same()}
+			return []string{prLink(g.first.Number, g.first.URL), md(g.first.Title, maxTitleRunes), halfDone(g.first) + md(g.first.Err, maxErrRunes) + g.same()}
 		}, failedCap, nil)
 	}
 
@@ -151,6 +151,25 @@ type failGroup struct {
 
 // failGroups groups failed items by the first PR of their error, in the
 // run's order.
+// untouched says what became of failed PRs: left untouched, or, when a
+// write of one went through before its failure (its label on, its notice
+// not posted), half done too; halfDone marks that one's row.
+func untouched(failed []sweep.Item) string {
+	for _, it := range failed {
+		if it.Partial {
+			return "left untouched or half done"
+		}
+	}
+	return "left untouched"
+}
+
+func halfDone(it sweep.Item) string {
+	if it.Partial {
+		return "half done: "
+	}
+	return ""
+}
+
 func failGroups(failed []sweep.Item) []failGroup {
 	var groups []failGroup
 	at := map[int]int{}

@@ -34,11 +34,11 @@ func Text(r sweep.Result, repo string) string {
 		b.WriteString(head + rest + "\n\n")
 	}
 	if len(failed) > 0 {
-		fmt.Fprintf(&b, "Failed (%d), left untouched; the next run retries them:\n", len(failed))
+		fmt.Fprintf(&b, "Failed (%d), %s; the next run retries them:\n", len(failed), untouched(failed))
 		groups := failGroups(failed)
 		textRows(&b, len(groups), func(i int) string {
 			g := groups[i]
-			return fmt.Sprintf("#%d %q: %s%s", g.first.Number, oneLine(g.first.Title, maxTitleRunes), oneLine(g.first.Err, maxErrRunes), g.same())
+			return fmt.Sprintf("#%d %q: %s%s%s", g.first.Number, oneLine(g.first.Title, maxTitleRunes), halfDone(g.first), oneLine(g.first.Err, maxErrRunes), g.same())
 		})
 	}
 

@@ -161,7 +161,7 @@ func (x *executor) execute(ctx context.Context, o *op) {
 		x.notReached(*o)
 		return
 	}
-	err := x.walk(ctx, steps)
+	wrote, err := x.walk(ctx, steps)
 	it := x.item(*o) // after the steps, which may have named the issue they created
 	la, alone := asLeftAlone(err)
 	switch {
@@ -178,6 +178,7 @@ func (x *executor) execute(ctx context.Context, o *op) {
 		x.stopOn(err)
 		x.notReached(*o)
 	default:
+		it.Partial = wrote > 0
 		x.failItem(it, err)
 		if errors.Is(err, api.ErrWriteRefused) && x.res.Stopped == nil {
 			// Every later write would be refused too: stop rather than
@@ -189,8 +190,9 @@ func (x *executor) execute(ctx context.Context, o *op) {
 }
 
 // walk sends an operation's steps in order. A dry run sends the reads and
-// refuses the writes (and the reads that only a write makes true).
-func (x *executor) walk(ctx context.Context, steps []step) error {
+// refuses the writes (and the reads that only a write makes true). wrote
+// is how many writes went through before an error (none in a dry run).
+func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error) {
 	for _, st := range steps {
 		if st.when != nil && !st.when() {
 			continue
@@ -206,7 +208,8 @@ func (x *executor) walk(ctx context.Context, steps []step) error {
 			ctx = api.MayUseReserve(ctx)
 		}
 		var err error
-		if (st.write || st.afterWrite) && x.cfg.DebugOnly {
+		dry := (st.write || st.afterWrite) && x.cfg.DebugOnly
+		if dry {
 			if st.preview != nil {
 				x.log.Printf("%s", st.preview())
 			}
@@ -215,10 +218,13 @@ func (x *executor) walk(ctx context.Context, steps []step) error {
 			err = st.send(ctx)
 		}
 		if err != nil {
-			return err
+			return wrote, err
+		}
+		if st.write && !dry {
+			wrote++
 		}
 	}
-	return nil
+	return wrote, nil
 }
 
 // refuse is a dry run's write: not sent, but counted against the budget as

@@ -22,6 +22,10 @@ type Item struct {
 	InactiveDays int
 	CloseAt      time.Time // stale PRs: when they close if nobody acts; zero: never
 	Err          string    // set on Failed items: why the PR was skipped
+	// Partial, on a Failed item: a write of its operation went through
+	// before the failure (the stale label on, its notice not posted), so
+	// it was not left untouched; the next run finishes it.
+	Partial bool
 	// SameAs, on a Failed item, is the PR that failed first with the same
 	// error (its own number aside): the log and the summary say it once.
 	SameAs int
