@@ -149,8 +149,6 @@ type failGroup struct {
 	more  []int
 }
 
-// failGroups groups failed items by the first PR of their error, in the
-// run's order.
 // untouched says what became of failed PRs: left untouched, or, when a
 // write of one went through before its failure (its label on, its notice
 // not posted), half done too; halfDone marks that one's row.
@@ -170,6 +168,8 @@ func halfDone(it sweep.Item) string {
 	return ""
 }
 
+// failGroups groups failed items by the first PR of their error, in the
+// run's order.
 func failGroups(failed []sweep.Item) []failGroup {
 	var groups []failGroup
 	at := map[int]int{}
