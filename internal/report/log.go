@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -33,7 +34,7 @@ func PRLine(it sweep.Item, dryRun bool) string {
 }
 
 func describe(it sweep.Item, dry bool) (verb, detail string) {
-	inactive := "inactive " + plural(it.InactiveDays, "day")
+	inactive := inactiveDays(it)
 	closes := "never closes"
 	if !it.CloseAt.IsZero() {
 		closes = "closes " + closeDate(it.CloseAt)
@@ -55,6 +56,26 @@ func describe(it sweep.Item, dry bool) (verb, detail string) {
 		return row.words.in(dry), reason + ", " + inactive
 	}
 	return row.words.in(dry), reason
+}
+
+// inactiveDays words a PR's InactiveDays: "inactive 120 days", or under
+// author-turn "120 days on the author's turn", since a maintainer's
+// comment there does not end it.
+func inactiveDays(it sweep.Item) string {
+	if it.OnAuthorsTurn {
+		return plural(it.InactiveDays, "day") + " on the author's turn"
+	}
+	return "inactive " + plural(it.InactiveDays, "day")
+}
+
+// daysHeader is the summary's column of InactiveDays. Under author-turn
+// they count a turn: the author's for a mark or a close, the reviewers'
+// for a PR un-staled because it waits on them.
+func daysHeader(r sweep.Result) string {
+	if r.StaleClock == lifecycle.ClockAuthorTurn {
+		return "Days in turn"
+	}
+	return "Days inactive"
 }
 
 // prLine is "#12 verb: detail — "title"". The dashboard issue's says so

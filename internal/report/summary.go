@@ -90,10 +90,10 @@ func Summary(r sweep.Result, repo string) string {
 	if len(acted) > 0 {
 		title := wordActedOn.title(dry)
 		fmt.Fprintf(&b, "### %s (%d)\n\n", title, len(acted))
-		headers := []string{"PR", "Title", "Outcome", "Days inactive", "Closes"}
+		headers := []string{"PR", "Title", "Outcome", daysHeader(r), "Closes"}
 		reasons := anyReasonSaysMore(acted)
 		if reasons {
-			headers = []string{"PR", "Title", "Outcome", "Reason", "Days inactive", "Closes"}
+			headers = []string{"PR", "Title", "Outcome", "Reason", daysHeader(r), "Closes"}
 		}
 		folded(&b, len(acted), actedCap, func(b *strings.Builder) {
 			writeTable(b, headers, len(acted), func(i int) []string {
@@ -120,7 +120,7 @@ func Summary(r sweep.Result, repo string) string {
 	if len(stale) > 0 {
 		fmt.Fprintf(&b, "### Still stale (%d)\n\n", len(stale))
 		folded(&b, len(stale), staleCap, func(b *strings.Builder) {
-			writeTable(b, []string{"PR", "Title", "Days inactive", "Closes"}, len(stale), func(i int) []string {
+			writeTable(b, []string{"PR", "Title", daysHeader(r), "Closes"}, len(stale), func(i int) []string {
 				it := stale[i]
 				return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), strconv.Itoa(it.InactiveDays), mdCloseDate(it.CloseAt)}
 			}, staleCap, nil)

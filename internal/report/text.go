@@ -58,7 +58,7 @@ func Text(r sweep.Result, repo string) string {
 		fmt.Fprintf(&b, "Still stale (%d):\n", len(stale))
 		textRows(&b, len(stale), func(i int) string {
 			it := stale[i]
-			return fmt.Sprintf("#%d inactive %s, closes %s — %q", it.Number, plural(it.InactiveDays, "day"), closeDate(it.CloseAt), oneLine(it.Title, maxTitleRunes))
+			return fmt.Sprintf("#%d %s, closes %s — %q", it.Number, inactiveDays(it), closeDate(it.CloseAt), oneLine(it.Title, maxTitleRunes))
 		})
 	}
 	switch {

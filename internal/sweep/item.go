@@ -17,8 +17,9 @@ func (x *executor) item(p op) Item {
 		Number: p.pr.Number, Title: p.pr.Title, URL: p.pr.URL,
 		Action: p.d.Action, Reason: p.d.Reason,
 		LastActivity: p.d.InactiveSince, InactiveDays: daysSince(p.d.InactiveSince, x.now),
-		CloseAt:   x.pol.Due(p.d.CloseAt, x.now), // a close a quiet period holds: at its end
-		Dashboard: p.issue != nil,
+		OnAuthorsTurn: x.pol.StaleClock == lifecycle.ClockAuthorTurn,
+		CloseAt:       x.pol.Due(p.d.CloseAt, x.now), // a close a quiet period holds: at its end
+		Dashboard:     p.issue != nil,
 	}
 	return it
 }

@@ -20,8 +20,12 @@ type Item struct {
 	// LastActivity is the activity the decision counted; InactiveDays derives from it.
 	LastActivity time.Time
 	InactiveDays int
-	CloseAt      time.Time // stale PRs: when they close if nobody acts; zero: never
-	Err          string    // set on Failed items: why the PR was skipped
+	// OnAuthorsTurn: InactiveDays count time on the author's turn
+	// (stale-clock author-turn), where a maintainer's comment is no end of
+	// it, not time without activity.
+	OnAuthorsTurn bool
+	CloseAt       time.Time // stale PRs: when they close if nobody acts; zero: never
+	Err           string    // set on Failed items: why the PR was skipped
 	// Partial, on a Failed item: a write of its operation went through
 	// before the failure (the stale label on, its notice not posted), so
 	// it was not left untouched; the next run finishes it.

@@ -175,9 +175,14 @@ func TestTurnAuthorTurnUnstaleAndClose(t *testing.T) {
 	pinged := w.openPR(60, alice)
 	f.Review(pinged, maint, daysAgo(20), "CHANGES_REQUESTED", "please rename")
 	waiting := w.openPR(60, alice)
-	w.run(authorTurnInputs)
+	first := w.run(authorTurnInputs)
 	if !w.hasLabel(pushed, "stale") || !w.hasLabel(pinged, "stale") || w.hasLabel(waiting, "stale") {
 		t.Fatalf("first run: labels %v %v %v", w.labels(pushed), w.labels(pinged), w.labels(waiting))
+	}
+	for _, it := range first.Marked() {
+		if !it.OnAuthorsTurn || it.InactiveDays != 20 {
+			t.Errorf("#%d marked after %d days, on the author's turn %v: want the 20 days since the change request, counted as the author's turn", it.Number, it.InactiveDays, it.OnAuthorsTurn)
+		}
 	}
 	w.clock.Advance(2 * lifecycle.Day)
 	f.Push(pushed, "alice", w.now(), "renamed")
