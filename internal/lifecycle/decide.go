@@ -43,33 +43,34 @@ func (a Action) String() string {
 type Reason string
 
 const (
-	ReasonActive         Reason = "active"
-	ReasonInactive       Reason = "inactive"
-	ReasonStaleWaiting   Reason = "stale, waiting for activity"
-	ReasonPersonActivity Reason = "activity by a person after the mark"
-	ReasonCloseDue       Reason = "no activity by a person since the mark"
-	// ReasonCloseDueAuthorTurn is the close under author-turn, where only
-	// the author's answer postpones it: a maintainer may have commented.
-	ReasonCloseDueAuthorTurn Reason = "no answer by the author since the mark"
-	ReasonNoticeMissing      Reason = "labelled without notice"
-	ReasonReopened           Reason = "reopened"
-	ReasonStartDate          Reason = "created before start-date"
-	ReasonDraft              Reason = "draft"
-	ReasonExemptLabel        Reason = "exempt label"
-	ReasonOnlyLabels         Reason = "lacks only-labels"
-	ReasonAnyOfLabels        Reason = "lacks any-of-labels"
-	ReasonExemptMilestone    Reason = "exempt milestone"
-	ReasonExemptAssignee     Reason = "exempt assignee"
-	ReasonUnassigned         Reason = "not assigned (include-only-assigned)"
-	ReasonAwaitingReview     Reason = "awaiting review"
-	ReasonMarkUnknown        Reason = "cannot tell when it was marked"
-	ReasonNeverStale         Reason = "marking disabled"
-	ReasonExemptAuthor       Reason = "exempt author"
-	ReasonNotDraft           Reason = "not a draft (only-draft-pr)"
-	ReasonApproved           Reason = "approved, waiting on maintainers"
-	ReasonLocked             Reason = "locked"
-	ReasonClosedSince        Reason = "closed since it was listed"
+	ReasonActive          Reason = "active"
+	ReasonInactive        Reason = "inactive"
+	ReasonStaleWaiting    Reason = "stale, waiting for activity"
+	ReasonPersonActivity  Reason = "activity by a person after the mark"
+	ReasonCloseDue        Reason = "no activity by a person since the mark"
+	ReasonNoticeMissing   Reason = "labelled without notice"
+	ReasonReopened        Reason = "reopened"
+	ReasonStartDate       Reason = "created before start-date"
+	ReasonDraft           Reason = "draft"
+	ReasonExemptLabel     Reason = "exempt label"
+	ReasonOnlyLabels      Reason = "lacks only-labels"
+	ReasonAnyOfLabels     Reason = "lacks any-of-labels"
+	ReasonExemptMilestone Reason = "exempt milestone"
+	ReasonExemptAssignee  Reason = "exempt assignee"
+	ReasonUnassigned      Reason = "not assigned (include-only-assigned)"
+	ReasonAwaitingReview  Reason = "awaiting review"
+	ReasonMarkUnknown     Reason = "cannot tell when it was marked"
+	ReasonNeverStale      Reason = "marking disabled"
+	ReasonExemptAuthor    Reason = "exempt author"
+	ReasonNotDraft        Reason = "not a draft (only-draft-pr)"
+	ReasonApproved        Reason = "approved, waiting on maintainers"
+	ReasonLocked          Reason = "locked"
+	ReasonClosedSince     Reason = "closed since it was listed"
 )
+
+// ReasonCloseDueAuthorTurn is the close under author-turn, where only the
+// author's answer postpones it: a maintainer may have commented.
+const ReasonCloseDueAuthorTurn Reason = "no answer by the author since the mark"
 
 // ReasonCloseDueSincePerson is the close when, with remove-stale-when-updated false, a person
 // acted after the mark and the close clock ran from that, not from the mark.
