@@ -70,7 +70,12 @@ const (
 
 // ReasonCloseDueAuthorTurn is the close under author-turn, where only the
 // author's answer postpones it: a maintainer may have commented.
-const ReasonCloseDueAuthorTurn Reason = "no answer by the author since the mark"
+// ReasonWaitingOnAuthor is the mark (or, with days-before-close 0, the
+// close) there: "inactive" would be false of a PR a maintainer commented on.
+const (
+	ReasonCloseDueAuthorTurn Reason = "no answer by the author since the mark"
+	ReasonWaitingOnAuthor    Reason = "waiting on the author"
+)
 
 // ReasonCloseDueSincePerson is the close when, with remove-stale-when-updated false, a person
 // acted after the mark and the close clock ran from that, not from the mark.
@@ -203,13 +208,17 @@ func decideFresh(pr PR, act *Activity, now time.Time, p Policy) Decision {
 			return Decision{Action: Skip, Reason: ReasonApproved, InactiveSince: last}
 		}
 	}
+	why := ReasonInactive
+	if p.StaleClock == ClockAuthorTurn {
+		why = ReasonWaitingOnAuthor
+	}
 	if p.DaysBeforeClose == 0 {
 		// Zero days of grace: close now, in the run that finds it stale, as
 		// actions/stale does. A notice announcing an immediate close helps
 		// nobody; the closing comment says it all.
-		return Decision{Action: Close, Reason: ReasonInactive, InactiveSince: last, CloseAt: now}
+		return Decision{Action: Close, Reason: why, InactiveSince: last, CloseAt: now}
 	}
-	return Decision{Action: Mark, Reason: ReasonInactive, InactiveSince: last, MarkedAt: now, CloseAt: p.CloseDate(now)}
+	return Decision{Action: Mark, Reason: why, InactiveSince: last, MarkedAt: now, CloseAt: p.CloseDate(now)}
 }
 
 // lastActivity is the last activity the inactivity rules count for an

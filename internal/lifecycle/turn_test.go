@@ -181,7 +181,7 @@ func TestDecideAuthorTurn(t *testing.T) {
 		{name: "the maintainers' turn is never marked", pr: pr(daysAgo(80)),
 			act: turnAct(lifecycle.TurnMaintainers, daysAgo(85)), want: lifecycle.Keep, reason: lifecycle.ReasonMaintainersTurn},
 		{name: "marked after days-before-stale days on the author's turn, recent drive-by comments or not", pr: pr(daysAgo(1)),
-			act: turnAct(lifecycle.TurnAuthor, daysAgo(31)), want: lifecycle.Mark, reason: lifecycle.ReasonInactive},
+			act: turnAct(lifecycle.TurnAuthor, daysAgo(31)), want: lifecycle.Mark, reason: lifecycle.ReasonWaitingOnAuthor},
 		{name: "not marked before days-before-stale days on the author's turn", pr: pr(daysAgo(29)),
 			act: turnAct(lifecycle.TurnAuthor, daysAgo(29)), want: lifecycle.Keep, reason: lifecycle.ReasonActive},
 		{name: "stale on the reviewers' turn: un-staled, not the author's to answer", pr: pr(now, staleLabel),
