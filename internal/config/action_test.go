@@ -19,7 +19,7 @@ var actionYMLPath = filepath.Join("..", "..", "action.yml")
 
 // outputs of the action, in action.yml's order.
 var actionOutputs = []struct{ name, description string }{
-	{"staled-issues-prs", "JSON array of the pull requests this run marked stale, each {number, title, url} (named as in actions/stale)."},
+	{"staled-issues-prs", "JSON array of the pull requests this run marked stale, and of those it closed in the run that found them stale (days-before-close: 0), each {number, title, url} (named as in actions/stale)."},
 	{"closed-issues-prs", "JSON array of the pull requests this run closed, each {number, title, url} (named as in actions/stale)."},
 	{"unstaled-prs", "JSON array of the pull requests this run un-staled after activity, each {number, title, url}."},
 	{"wrongly-closed-prs", "JSON array of the numbers of the pull requests the closure audit (audit-closed-days) found closed as stale while they waited on the reviewers or the maintainers, most recently closed first."},

@@ -122,11 +122,13 @@ func tally(r sweep.Result) []tallyRow {
 	return rows
 }
 
-// withOutput is the items a step output lists.
+// withOutput is the items a step output lists. A PR closed in the run
+// that found it stale (days-before-close 0) was found stale too: it is in
+// both lists, as actions/stale lists it.
 func withOutput(r sweep.Result, name string) []sweep.Item {
 	var items []sweep.Item
 	for _, it := range r.Items {
-		if outcomes[it.Outcome].output == name {
+		if outcomes[it.Outcome].output == name || name == OutputStaled && it.Outcome == sweep.Closed && it.Unmarked {
 			items = append(items, it)
 		}
 	}

@@ -18,6 +18,7 @@ func (x *executor) item(p op) Item {
 		Action: p.d.Action, Reason: p.d.Reason,
 		LastActivity: p.d.InactiveSince, InactiveDays: daysSince(p.d.InactiveSince, x.now),
 		OnAuthorsTurn: x.pol.StaleClock == lifecycle.ClockAuthorTurn,
+		Unmarked:      p.out == Closed && p.d.MarkedAt.IsZero(),
 		CloseAt:       x.pol.Due(p.d.CloseAt, x.now), // a close a quiet period holds: at its end
 		Dashboard:     p.issue != nil,
 	}

@@ -26,6 +26,9 @@ type Item struct {
 	OnAuthorsTurn bool
 	CloseAt       time.Time // stale PRs: when they close if nobody acts; zero: never
 	Err           string    // set on Failed items: why the PR was skipped
+	// Unmarked, on a Closed item: closed in the run that found it stale,
+	// with no mark before (days-before-close 0).
+	Unmarked bool
 	// Partial, on a Failed item: a write of its operation went through
 	// before the failure (the stale label on, its notice not posted), so
 	// it was not left untouched; the next run finishes it.

@@ -12,6 +12,7 @@ package sweep_test
 // migration table documents are noted where a row would meet one.
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -19,12 +20,14 @@ import (
 
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/report"
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // parityWant is what one actions/stale test asserts about its PR.
 type parityWant struct {
-	marked   bool // listed as marked stale by this run (staleIssues)
-	closed   bool // closed by this run (closedIssues)
+	marked   bool // listed in staled-issues-prs by this run (staleIssues)
+	closed   bool // listed in closed-issues-prs by this run (closedIssues)
 	unstaled bool // the stale label taken off (removedLabelIssues, for the stale label)
 }
 
@@ -136,10 +139,11 @@ const mainSpec = "main.spec.ts: "
 // zeroDayClose: with days-before-close 0, actions/stale marks (label and
 // stale comment) and closes in one run, and lists the PR in both
 // staleIssues and closedIssues. stalepr closes it in that run with its
-// closing comment only: no stale notice announcing an immediate close, no
-// stale label on a closed PR, so it is listed as closed and not as marked.
-// Intentional and documented (README, migration table, close-pr-label row).
-var zeroDayClose = parityWant{closed: true}
+// closing comment only (no stale notice announcing an immediate close, no
+// stale label on a closed PR: intentional and documented in the migration
+// table's close-pr-label row), and its outputs list it in both, as
+// actions/stale's do.
+var zeroDayClose = parityWant{marked: true, closed: true}
 
 func closedInOneRun(t *testing.T, w *world, n int) {
 	t.Helper()
@@ -535,8 +539,8 @@ func TestActionsStaleParity(t *testing.T) {
 			}
 			res := w.run(inputs)
 			got := parityWant{
-				marked:   has(res.Marked(), n),
-				closed:   has(res.Closed(), n),
+				marked:   inOutput(t, res, report.OutputStaled, n),
+				closed:   inOutput(t, res, report.OutputClosed, n),
 				unstaled: has(res.Unstaled(), n),
 			}
 			if got != tc.want {
@@ -554,6 +558,26 @@ func TestActionsStaleParity(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inOutput reports whether the step output name lists PR n.
+func inOutput(t *testing.T, res sweep.Result, name string, n int) bool {
+	t.Helper()
+	for _, o := range report.Outputs(res) {
+		if o.Name != name {
+			continue
+		}
+		var prs []struct{ Number int }
+		if err := json.Unmarshal([]byte(o.Value), &prs); err != nil {
+			t.Fatalf("output %s: %v", name, err)
+		}
+		for _, pr := range prs {
+			if pr.Number == n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c parityCase) inputs2dry() bool { return strings.EqualFold(c.inputs["debug-only"], "true") }
