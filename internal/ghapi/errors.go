@@ -304,7 +304,7 @@ func classify(err error, op opKind, s failureContext) *Problem {
 	case errors.As(err, &nogql):
 		p.Class = NotTheAPI
 		p.What = "GitHub's GraphQL API is not at " + nogql.url + " (it answered 404)"
-		p.Advice = "stalepr reads pull requests through GraphQL (github.com, or Enterprise Server 3.0 or later, at https://HOST/api/graphql): " +
+		p.Advice = "stalepr reads pull requests through GraphQL (github.com, or Enterprise Server 3.11 or later, at https://HOST/api/graphql): " +
 			"check that " + apiRoot + ", and that no proxy in between keeps /graphql from it"
 	case errors.As(err, &redir):
 		p.Class = OffHostRedirect
