@@ -60,6 +60,9 @@ func IsStop(err error) bool {
 var (
 	// ErrBranchKept: GitHub refused to delete a branch it protects.
 	ErrBranchKept = errors.New("GitHub keeps the branch")
+	// ErrOutcomeUnknown: a comment was sent and nothing told whether
+	// GitHub made it; it is not sent again (ghapi.Client.PostComment).
+	ErrOutcomeUnknown = errors.New("outcome unknown")
 	// ErrWriteRefused: GitHub refused a write to this token for want of
 	// permission (a 403 "Resource not accessible by integration"). Every
 	// later write would be refused too, so the run stops at the first.

@@ -171,8 +171,8 @@ func buildInputs() []Input {
 
 		{Name: "stale-pr-message", to: message(func(c *Config) *string { return &c.StaleMessage }), Kind: Message, Default: notice.DefaultStale,
 			Description: "Comment posted when a pull request is marked stale; set it to an empty string to mark without commenting. " +
-				"The default is worded to stay true: a pull request that is never closed (days-before-close: -1) is told so, not given a close date, " +
-				"Under ignore-updates it says how long it has been open, and under stale-clock: author-turn whose turn it waits on. " +
+				"The default is worded to stay true: a pull request that is never closed (days-before-close: -1) is told so, not given a close date; " +
+				"under ignore-updates it says how long it has been open, and under stale-clock: author-turn whose turn it waits on. " +
 				"Placeholders: " + placeholders + "."},
 		{Name: "close-pr-message", to: message(func(c *Config) *string { return &c.CloseMessage }), Kind: Message, Default: notice.DefaultClose,
 			Description: "Comment posted when a stale pull request is closed; set it to an empty string to close without commenting. " +

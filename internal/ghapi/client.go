@@ -376,8 +376,9 @@ func (c *Client) RemoveLabel(ctx context.Context, number int, label string) erro
 // made it (a timeout, a connection cut after sending, a server error), and a
 // read of the PR's comments did not find it. It is not sent again: GitHub may
 // still make it after the read (a write it finishes after the client gave
-// up), and a second try would then be a second notice.
-var ErrOutcomeUnknown = errors.New("outcome unknown")
+// up), and a second try would then be a second notice. It is the port's
+// api.ErrOutcomeUnknown, so the sweep tells such a PR from one left untouched.
+var ErrOutcomeUnknown = api.ErrOutcomeUnknown
 
 // PostComment posts a comment, once. When the outcome is unknown, it reads
 // the PR's recent comments: found, the comment was made; not found, it fails

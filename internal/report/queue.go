@@ -155,7 +155,11 @@ func listedNote(r sweep.Result) string {
 		if r.DryRun {
 			closed = "that a real run would close"
 		}
-		note = strings.TrimSpace(note + " " + fmt.Sprintf("Of the %d looked at, the %d %s are not in it.", r.Considered, gone, closed))
+		are := "are"
+		if gone == 1 {
+			are = "is"
+		}
+		note = strings.TrimSpace(note + " " + fmt.Sprintf("Of the %d looked at, the %d %s %s not in it.", r.Considered, gone, closed, are))
 	}
 	return note
 }

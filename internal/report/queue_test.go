@@ -262,3 +262,22 @@ func TestByAuthor(t *testing.T) {
 		t.Errorf("a queue of people's PRs only says where it comes from:\n%s", s)
 	}
 }
+
+// TestListedNoteCountsTheClosed: the PRs looked at that the queue views
+// leave out, closed by this run, are counted in a sentence that agrees
+// with its number.
+func TestListedNoteCountsTheClosed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		closed int
+		want   string
+	}{
+		{1, "Of the 3 looked at, the 1 closed by this run is not in it."},
+		{2, "Of the 3 looked at, the 2 closed by this run are not in it."},
+	} {
+		r := sweep.Result{ListedAll: true, Considered: 3, Queue: make([]sweep.QueueItem, 3-tc.closed)}
+		if got := listedNote(r); got != tc.want {
+			t.Errorf("%d closed: %q, want %q", tc.closed, got, tc.want)
+		}
+	}
+}

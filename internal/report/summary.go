@@ -154,7 +154,7 @@ type failGroup struct {
 // not posted), half done too; halfDone marks that one's row.
 func untouched(failed []sweep.Item) string {
 	for _, it := range failed {
-		if it.Partial {
+		if it.Partial || it.MaybeWritten {
 			return "left untouched or half done"
 		}
 	}
@@ -162,8 +162,11 @@ func untouched(failed []sweep.Item) string {
 }
 
 func halfDone(it sweep.Item) string {
-	if it.Partial {
+	switch {
+	case it.Partial:
 		return "half done: "
+	case it.MaybeWritten:
+		return "perhaps half done: "
 	}
 	return ""
 }

@@ -178,7 +178,7 @@ func (x *executor) execute(ctx context.Context, o *op) {
 		x.stopOn(err)
 		x.notReached(*o)
 	default:
-		it.Partial = wrote > 0
+		it.Partial, it.MaybeWritten = wrote > 0, errors.Is(err, api.ErrOutcomeUnknown)
 		x.failItem(it, err)
 		if errors.Is(err, api.ErrWriteRefused) && x.res.Stopped == nil {
 			// Every later write would be refused too: stop rather than

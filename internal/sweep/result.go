@@ -31,8 +31,9 @@ type Item struct {
 	Unmarked bool
 	// Partial, on a Failed item: a write of its operation went through
 	// before the failure (the stale label on, its notice not posted), so
-	// it was not left untouched; the next run finishes it.
-	Partial bool
+	// it was not left untouched; the next run finishes it. MaybeWritten:
+	// its failing write's outcome is unknown (GitHub may still make it).
+	Partial, MaybeWritten bool
 	// SameAs, on a Failed item, is the PR that failed first with the same
 	// error (its own number aside): the log and the summary say it once.
 	SameAs int

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
@@ -56,6 +57,10 @@ func TestUnknownOutcomeLateCommentIsNotPostedTwice(t *testing.T) {
 			}
 			if kind == "close" && w.state(n) != "open" {
 				t.Errorf("#%d closed in the run whose closing comment's outcome was unknown", n)
+			}
+			// Not "left untouched": the comment may have landed.
+			if f := res.Failed()[0]; !f.MaybeWritten || strings.Contains(report.Summary(res, "octo/repo"), "were left untouched because") {
+				t.Errorf("#%d: maybe written %v; the summary must not say it was left untouched:\n%s", n, f.MaybeWritten, report.Summary(res, "octo/repo"))
 			}
 			// The next run finds the notice and finishes without posting.
 			w.clock.Advance(time.Hour)
