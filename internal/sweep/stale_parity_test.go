@@ -486,7 +486,6 @@ func labelFilterRows() []parityCase {
 }
 
 type parityMilestoneRow struct {
-	name      string
 	inputs    map[string]string
 	milestone string
 	stale     bool
@@ -494,7 +493,6 @@ type parityMilestoneRow struct {
 
 type parityAssigneeRow struct {
 	id        int
-	name      string
 	inputs    map[string]string
 	assignees []string
 	stale     bool
@@ -504,13 +502,13 @@ func matrixRows() []parityCase {
 	var out []parityCase
 	for _, r := range parityMilestoneRows {
 		ms := r.milestone
-		out = append(out, parityCase{from: "milestones.spec.ts: " + r.name, inputs: r.inputs,
+		out = append(out, parityCase{from: fmt.Sprintf("milestones.spec.ts: %v, the PR's milestone %q", r.inputs, ms), inputs: r.inputs,
 			setup: func(w *world) int { return w.pr(100, func(is *fakegithub.Issue) { is.Milestone = ms }) },
 			want:  parityWant{marked: r.stale}})
 	}
 	for _, r := range parityAssigneeRows {
 		as := r.assignees
-		out = append(out, parityCase{from: fmt.Sprintf("assignees.spec.ts: #%d %s", r.id, r.name), inputs: r.inputs,
+		out = append(out, parityCase{from: fmt.Sprintf("assignees.spec.ts #%d: %v, the PR's assignees %q", r.id, r.inputs, as), inputs: r.inputs,
 			setup: func(w *world) int { return w.pr(100, assignedTo(as...)) },
 			want:  parityWant{marked: r.stale}})
 	}
