@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"cmp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -188,6 +189,10 @@ type Activity struct {
 	// Turn is whose turn the PR is on (see turnFold); unknown when only
 	// the repository's comments were read (FromComments).
 	Turn Turn
+	// TurnPasses are the times the turn passed, oldest first, the current
+	// turn's start among them: a nudge or an escalation on each side of
+	// one belongs to a turn of its own, however close in time.
+	TurnPasses []time.Time
 	// Unsure are the accounts whose maintainer-ness was consulted and whose
 	// write access the run did not know (Options.Access): their
 	// author_association (or Options.Assume) decided.
@@ -299,6 +304,7 @@ func (f *folds) add(e Event) {
 func (f *folds) activity() Activity {
 	pending := f.reviews.pending
 	author := f.pr.Author
+	turn := f.turn.final(f.pr)
 	approved := Approved(f.reviews.reviews)
 	if f.pr.ReviewDecision != "" {
 		approved = strings.EqualFold(f.pr.ReviewDecision, ReviewDecisionApproved) // GitHub's own word
@@ -321,7 +327,8 @@ func (f *folds) activity() Activity {
 		ClosedByBot:      f.close.byBot,
 		ClosedNow:        !f.close.closedAt.IsZero(),
 		LastEventAt:      f.lastEventAt,
-		Turn:             f.turn.final(f.pr),
+		Turn:             turn,
+		TurnPasses:       append(slices.Clip(f.turn.passes), turn.Since),
 	}
 }
 

@@ -138,6 +138,8 @@ type turnFold struct {
 	// an author-turn-when-labeled label or a failing check older than
 	// their word, does not overrule it.
 	wordAt time.Time
+	// passes are when the turn passed, oldest first (settle).
+	passes []time.Time
 	t      Turn
 }
 
@@ -325,6 +327,7 @@ func (f *turnFold) settle(at time.Time, actor string, review bool) {
 	if w == f.t.Whose {
 		return
 	}
+	f.passes = append(f.passes, at)
 	f.t.Whose, f.t.Since, f.t.By, f.t.ByReview, f.t.Label, f.t.Unwanted = w, at, "", false, "", nil
 	if w == TurnAuthor && !f.draft {
 		f.t.By, f.t.ByReview = actor, review

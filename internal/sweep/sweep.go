@@ -420,6 +420,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 	if err != nil {
 		return lifecycle.Activity{}, err
 	}
+	s.dd.turns(pr.Number, act.TurnPasses)
 	s.acts[pr.Number] = act
 	return act, nil
 }

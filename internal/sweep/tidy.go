@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -68,7 +69,9 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 // post theirs within the span of a run. A second notice that is legitimate
 // (a new mark after a person's activity, a new close after a reopening)
 // comes a run later at the earliest, and days-before-stale or
-// days-before-close after that.
+// days-before-close after that; a nudge or an escalation of a new turn may
+// come minutes after the last (days-before-review-nudge 0), and the turn's
+// passing separates them (turns).
 const duplicateWindow = time.Hour
 
 // dedup keeps the one-notice promise against concurrent runs: it keeps
@@ -86,6 +89,10 @@ type dedup struct {
 
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
+	// turnPasses are, per PR whose turn was read, when it passed: each
+	// turn has a nudge and an escalation of its own, which may come
+	// minutes apart (days-before-review-nudge 0).
+	turnPasses map[int][]time.Time
 }
 
 // ourNotice is one of our notices, as seen in a read of this run.
@@ -126,6 +133,15 @@ func (d *dedup) seen(issue int, events []lifecycle.Event) {
 	}
 }
 
+// turns keeps when PR issue's turn passed (lifecycle.Activity.TurnPasses):
+// they separate its nudges and its escalations.
+func (d *dedup) turns(issue int, passes []time.Time) {
+	if d.turnPasses == nil {
+		d.turnPasses = map[int][]time.Time{}
+	}
+	d.turnPasses[issue] = passes
+}
+
 // ops deletes copies of our notices: the same notice posted on the
 // same PR by a concurrent run, or by this one and a concurrent one. Every
 // run keeps the oldest and deletes the others, so the end state has exactly
@@ -164,8 +180,12 @@ func (d *dedup) ops(ctx context.Context) []op {
 		}
 	}
 	var ops []op
-	for _, g := range groups {
-		for _, c := range duplicatesIn(g, d.boundaries[g[0].issue]) {
+	for k, g := range groups {
+		boundaries := d.boundaries[k.issue]
+		if k.kind == lifecycle.NudgeNotice || k.kind == lifecycle.EscalateNotice {
+			boundaries = append(slices.Clip(boundaries), d.turnPasses[k.issue]...)
+		}
+		for _, c := range duplicatesIn(g, boundaries) {
 			ops = append(ops, op{out: DuplicateDeleted, pr: lifecycle.PR{Number: c.issue}, comment: c.id,
 				d: lifecycle.Decision{Reason: ReasonDuplicate}})
 		}

@@ -2,6 +2,7 @@ package sweep_test
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -253,6 +254,38 @@ func TestTurnNudgeOncePerTurn(t *testing.T) {
 	}
 	if w.state(n) != "open" || w.hasLabel(n, "stale") {
 		t.Errorf("the nudge closed or staled #%d", n)
+	}
+}
+
+// TestTurnNudgeEachTurnWithinTheHour: with days-before-review-nudge 0, a
+// reviewers' turn that comes back minutes after the last one nudged gets
+// its own nudge, kept: the duplicate clean-up once took it for a
+// concurrent run's copy of the earlier nudge (posted within the hour),
+// deleted it, and every run posted it again until the hour was over.
+func TestTurnNudgeEachTurnWithinTheHour(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	n := w.openPR(3, alice)
+	f.RequestReview(n, alice, daysAgo(3), mia.Login)
+	inputs := map[string]string{"days-before-stale": "-1", "days-before-review-nudge": "0"}
+	w.run(inputs)
+	w.clock.Advance(10 * time.Minute)
+	f.Review(n, mia, w.now(), "CHANGES_REQUESTED", "one thing")
+	w.clock.Advance(10 * time.Minute)
+	f.Push(n, "alice", w.now(), "fixed")
+	for range 3 {
+		w.clock.Advance(10 * time.Minute)
+		w.run(inputs)
+	}
+	posts := 0
+	for _, r := range f.WriteRequests() {
+		if strings.HasSuffix(r.Route, "/comments") && r.Method == http.MethodPost {
+			posts++
+		}
+	}
+	if c := w.notices(n, "nudge"); c != 2 || posts != 2 {
+		t.Errorf("#%d: %d nudges kept, %d posted; want one per reviewers' turn, each posted once", n, c, posts)
 	}
 }
 
