@@ -890,7 +890,7 @@ func TestRunCancelled(t *testing.T) {
 // the minimum for the inputs given.
 func TestRunBudgetTooSmallToAct(t *testing.T) {
 	t.Parallel()
-	for budget, min := range map[string]string{"1": "5", "4": "5"} {
+	for budget, min := range map[string]string{"1": "6", "5": "6"} {
 		t.Run(budget, func(t *testing.T) {
 			w, _ := newWorld(t, false)
 			e := w.env(t)

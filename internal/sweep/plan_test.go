@@ -172,10 +172,11 @@ func TestCostIsTheSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := planSweeper(cfg)
-	// A close with delete-branch: the comment, the close, the head read,
-	// the two branch listings, the deletion, the stale label off.
-	if got := s.x.costOf(Closed, true); got != 7 {
-		t.Errorf("close with delete-branch costs %d, want 7", got)
+	// A close with delete-branch: the fresh read, the comment, the close,
+	// the head read, the two branch listings, the deletion, the stale
+	// label off.
+	if got := s.x.costOf(Closed, true); got != 8 {
+		t.Errorf("close with delete-branch costs %d, want 8", got)
 	}
 	if got, want := s.x.costOfDecision(lifecycle.Close), s.x.costOf(Closed, false); got != want {
 		t.Errorf("a close decision costs %d, its operation %d", got, want)

@@ -344,26 +344,52 @@ func (w *writer) unstaleSetsLabels() bool {
 	return len(w.cfg.LabelsToAddWhenUnstale)+len(w.cfg.LabelsToRemoveWhenUnstale) > 0
 }
 
-// closeSteps posts the closing comment, then one request closes and swaps the
-// stale label for close-pr-label, so "stale" always means open and stale.
+// closeSteps read the PR afresh, post the closing comment, then one
+// request closes and swaps the stale label for close-pr-label, so "stale"
+// always means open and stale. That request replaces the whole label set,
+// so the set is computed from the fresh read, not from a listing minutes
+// old: a label a person added since would be lost (readBeforeClose).
 // With delete-branch the stale label stays on until the branch is gone: a
 // stop in between leaves a closed PR with the label, which the next run's
 // clean-up recognises as closed by us and finishes.
 func (w *writer) closeSteps(o *op) []step {
 	n := o.pr.Number
-	steps := w.closingCommentSteps(o)
-	labels := w.closedLabels(o.pr)
+	now := o.pr
+	steps := append([]step{w.readBeforeClose(o, &now)}, w.closingCommentSteps(o)...)
 	if !w.cfg.DeleteBranch {
-		return append(steps, w.closeIssue(n, labels))
+		return append(steps, w.closeIssue(n, func() []string { return w.closedLabels(now) }))
 	}
 	stale := labelAsOn(o.pr, w.pol.StaleLabel)
-	steps = append(steps, w.closeIssue(n, union(labels, []string{stale})))
+	steps = append(steps, w.closeIssue(n, func() []string { return union(w.closedLabels(now), []string{stale}) }))
 	steps = append(steps, w.branchSteps(n)...)
 	return append(steps, w.removeLabel(n, stale))
 }
 
-func (w *writer) closeIssue(n int, labels []string) step {
-	return step{request: reqClose, send: func(ctx context.Context) error { return w.gh.Close(ctx, n, nonNil(labels)) }}
+// ReasonChangedSince: a PR due to close changed after it was listed (a
+// comment, a label, the stale label taken off): the next run decides it
+// on what happened.
+const ReasonChangedSince lifecycle.Reason = "changed since it was listed"
+
+// readBeforeClose reads PR n afresh into now before a close, which writes
+// its whole label set. A PR closed since, kept since (an exempt label, a
+// lock), whose stale label a person took off, or updated at all since the
+// listing is left alone: whatever happened is the next run's to decide,
+// and in doubt nothing closes.
+func (w *writer) readBeforeClose(o *op, now *lifecycle.PR) step {
+	listed := o.pr
+	return w.readOpen(listed.Number, now, func(pr lifecycle.PR) error {
+		if r, kept := lifecycle.Kept(pr, w.pol); kept {
+			return &leftAlone{reason: r}
+		}
+		if listed.HasLabel(w.pol.StaleLabel) && !pr.HasLabel(w.pol.StaleLabel) || pr.UpdatedAt.After(listed.UpdatedAt) {
+			return &leftAlone{reason: ReasonChangedSince}
+		}
+		return nil
+	})
+}
+
+func (w *writer) closeIssue(n int, labels func() []string) step {
+	return step{request: reqClose, send: func(ctx context.Context) error { return w.gh.Close(ctx, n, nonNil(labels())) }}
 }
 
 // draftSteps are close-action: draft. The conversion comes first: GitHub
