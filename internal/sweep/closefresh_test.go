@@ -61,3 +61,24 @@ func TestCloseSeesWhatChangedSinceTheListing(t *testing.T) {
 		})
 	}
 }
+
+// TestCloseToDraftKeepsALabelAddedSinceTheListing: close-action draft
+// writes the whole label set too (PUT labels), from the fresh read.
+func TestCloseToDraftKeepsALabelAddedSinceTheListing(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.markedPR(31)
+	inputs := map[string]string{"close-action": "draft"}
+	base := &hookBase{match: func(r *http.Request) bool {
+		return isWrite(r) || r.Method == http.MethodGet && onePull.MatchString(r.URL.Path)
+	}, hook: func() { w.fake.Label(n, maint, w.now(), "needs-decision") }}
+	w.sfRun(inputs, sfOpts{base: base})
+	w.clock.Advance(time.Hour)
+	w.run(inputs) // the label is a person's activity: un-staled, not converted
+	if !slices.Contains(w.labels(n), "needs-decision") {
+		t.Fatalf("labels %v: the maintainer's needs-decision is gone (draft %v)", w.labels(n), w.fake.MustIssue(n).Draft)
+	}
+	if w.fake.MustIssue(n).Draft || w.hasLabel(n, "stale") {
+		t.Errorf("draft %v labels %v: want a ready PR, un-staled", w.fake.MustIssue(n).Draft, w.labels(n))
+	}
+}

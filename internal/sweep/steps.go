@@ -413,8 +413,11 @@ func (w *writer) draftSteps(o *op) []step {
 			}
 			return nil
 		}}
-	steps := append([]step{convert}, w.closingCommentSteps(o)...)
-	return append(steps, w.setLabels(n, w.closedLabels(o.pr)))
+	now := o.pr
+	steps := append([]step{w.readBeforeClose(o, &now), convert}, w.closingCommentSteps(o)...)
+	return append(steps, step{request: reqSetLabels, send: func(ctx context.Context) error {
+		return w.gh.SetLabels(ctx, n, w.closedLabels(now)) // from the fresh read: the PUT replaces them all
+	}})
 }
 
 // closingCommentSteps post close-pr-message, unless a stopped run posted it.
