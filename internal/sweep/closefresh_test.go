@@ -82,3 +82,20 @@ func TestCloseToDraftKeepsALabelAddedSinceTheListing(t *testing.T) {
 		t.Errorf("draft %v labels %v: want a ready PR, un-staled", w.fake.MustIssue(n).Draft, w.labels(n))
 	}
 }
+
+// TestMarkKeepsALabelAddedSinceTheListing: with labels-to-remove-when-stale
+// a mark writes the PR's whole label set (PUT labels), computed from a read
+// just before it: a label a person added since the listing stays on.
+func TestMarkKeepsALabelAddedSinceTheListing(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.pr(100, withLabels("needs-work"))
+	inputs := map[string]string{"labels-to-remove-when-stale": "needs-work"}
+	base := &hookBase{match: func(r *http.Request) bool {
+		return isWrite(r) || r.Method == http.MethodGet && onePull.MatchString(r.URL.Path)
+	}, hook: func() { w.fake.Label(n, maint, w.now(), "needs-decision") }}
+	w.sfRun(inputs, sfOpts{base: base})
+	if got := w.labels(n); !slices.Contains(got, "needs-decision") || !w.hasLabel(n, "stale") || slices.Contains(got, "needs-work") {
+		t.Errorf("labels %v: want stale and the maintainer's needs-decision, and needs-work gone", got)
+	}
+}

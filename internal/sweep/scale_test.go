@@ -73,8 +73,8 @@ func TestFairClockAtScale(t *testing.T) {
 		if unknown > 0 || !res.ListedAll || len(res.Queue) < 18000 {
 			t.Errorf("%d of %d PRs' turns unknown (listed all %v)", unknown, len(res.Queue), res.ListedAll)
 		}
-		if r.points > 300 || r.rest > 50 {
-			t.Errorf("%v; want at most 300 points and 50 REST reads", r)
+		if r.points > 300 || r.rest > 50+len(res.Closed()) {
+			t.Errorf("%v; want at most 300 points and 50 REST reads besides the one before each of %d closes", r, len(res.Closed()))
 		}
 	})
 }
@@ -183,8 +183,8 @@ func TestWhoMayPushAtScale(t *testing.T) {
 		res := w.run(contributorInputs)
 		r := readsOf(res)
 		t.Logf("one run: %v; collaborator pages %d, permission reads %d", r, res.CollaboratorPages, res.PermissionReads)
-		if r.points > 300 || r.rest > 50 || !res.OK() {
-			t.Errorf("%v; want at most 300 points and 50 REST reads (ok %v)", r, res.OK())
+		if r.points > 300 || r.rest > 50+len(res.Closed()) || !res.OK() {
+			t.Errorf("%v; want at most 300 points and 50 REST reads besides the one before each of %d closes (ok %v)", r, len(res.Closed()), res.OK())
 		}
 	})
 }
@@ -245,9 +245,14 @@ func TestSwitchDayReads(t *testing.T) {
 	res := w.run(costInputs)
 	r := readsOf(res)
 	theirs := actionsStaleReads(open, labelled)
-	t.Logf("switch day: %v; actions/stale reads %d (%d open, %d labelled): %.3f×", r, theirs, open, labelled, float64(r.rest+r.points)/float64(theirs))
-	if float64(r.rest+r.points) > 0.05*float64(theirs) {
-		t.Errorf("switch day: %v, more than 0.05 × actions/stale's %d reads", r, theirs)
+	// Each close reads its PR afresh first (a close never undoes what a
+	// person did since the listing): a read per write, not one to decide.
+	closes := len(res.Closed())
+	deciding := r.rest - closes + r.points
+	t.Logf("switch day: %v, %d of the REST reads before a close; actions/stale reads %d (%d open, %d labelled): %.3f× in all, %.3f× to decide",
+		r, closes, theirs, open, labelled, float64(r.rest+r.points)/float64(theirs), float64(deciding)/float64(theirs))
+	if float64(deciding) > 0.05*float64(theirs) || float64(r.rest+r.points) > 0.07*float64(theirs) {
+		t.Errorf("switch day: %v (%d closes), more than 0.05 × actions/stale's %d reads to decide, or 0.07 × in all", r, closes, theirs)
 	}
 }
 

@@ -230,7 +230,13 @@ func (w *writer) markSteps(o *op) []step {
 	if want := without(o.pr.Labels, w.cfg.LabelsToRemoveWhenStale); len(want) == len(o.pr.Labels) {
 		steps = append(steps, w.addLabels(n, []string{w.pol.StaleLabel}))
 	} else {
-		steps = append(steps, w.setLabels(n, append(want, w.pol.StaleLabel)))
+		// labels-to-remove-when-stale: the PUT replaces the whole set, so
+		// it is computed from a read just before it, not from a listing
+		// minutes old: a label a person added since stays on.
+		var now lifecycle.PR
+		steps = append(steps, w.readOpen(n, &now, nil), step{request: reqSetLabels, send: func(ctx context.Context) error {
+			return w.gh.SetLabels(ctx, n, union(without(now.Labels, w.cfg.LabelsToRemoveWhenStale), []string{w.pol.StaleLabel}))
+		}})
 	}
 	return append(steps, w.noticeSteps(o, w.now)...)
 }
