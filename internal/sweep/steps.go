@@ -217,8 +217,10 @@ func (w *writer) addLabels(n int, labels []string) step {
 	return step{request: reqAddLabels, send: func(ctx context.Context) error { return w.gh.AddLabels(ctx, n, labels) }}
 }
 
-func (w *writer) setLabels(n int, labels []string) step {
-	return step{request: reqSetLabels, send: func(ctx context.Context) error { return w.gh.SetLabels(ctx, n, labels) }}
+// setLabels replaces PR n's labels with what labels gives when the step is
+// sent: after the fresh read that the set is computed from.
+func (w *writer) setLabels(n int, labels func() []string) step {
+	return step{request: reqSetLabels, send: func(ctx context.Context) error { return w.gh.SetLabels(ctx, n, labels()) }}
 }
 
 // markSteps puts the label first, then the notice. A crash before the notice leaves
@@ -234,9 +236,9 @@ func (w *writer) markSteps(o *op) []step {
 		// it is computed from a read just before it, not from a listing
 		// minutes old: a label a person added since stays on.
 		var now lifecycle.PR
-		steps = append(steps, w.readOpen(n, &now, nil), step{request: reqSetLabels, send: func(ctx context.Context) error {
-			return w.gh.SetLabels(ctx, n, union(without(now.Labels, w.cfg.LabelsToRemoveWhenStale), []string{w.pol.StaleLabel}))
-		}})
+		steps = append(steps, w.readOpen(n, &now, nil), w.setLabels(n, func() []string {
+			return union(without(now.Labels, w.cfg.LabelsToRemoveWhenStale), []string{w.pol.StaleLabel})
+		}))
 	}
 	return append(steps, w.noticeSteps(o, w.now)...)
 }
@@ -421,9 +423,7 @@ func (w *writer) draftSteps(o *op) []step {
 		}}
 	now := o.pr
 	steps := append([]step{w.readBeforeClose(o, &now), convert}, w.closingCommentSteps(o)...)
-	return append(steps, step{request: reqSetLabels, send: func(ctx context.Context) error {
-		return w.gh.SetLabels(ctx, n, w.closedLabels(now)) // from the fresh read: the PUT replaces them all
-	}})
+	return append(steps, w.setLabels(n, func() []string { return w.closedLabels(now) })) // from the fresh read: the PUT replaces them all
 }
 
 // closingCommentSteps post close-pr-message, unless a stopped run posted it.
@@ -629,11 +629,7 @@ func (w *writer) turnLabelSteps(o *op) []step {
 		return []step{w.removeLabel(n, labelAsOn(o.pr, remove))}
 	}
 	var now lifecycle.PR
-	read := w.readOpen(n, &now, nil)
-	write := step{request: reqSetLabels, send: func(ctx context.Context) error {
-		return w.gh.SetLabels(ctx, n, union(without(now.Labels, []string{remove}), []string{add}))
-	}}
-	return []step{read, write}
+	return []step{w.readOpen(n, &now, nil), w.setLabels(n, func() []string { return union(without(now.Labels, []string{remove}), []string{add}) })}
 }
 
 // leftAlone is an operation that a fresh read just before its write showed
