@@ -177,6 +177,7 @@ type Activity struct {
 	// rules read open PRs, so the PR was closed after it was listed (by a
 	// concurrent run, by a person): it is left alone.
 	ClosedNow bool
+	ClosedAt  time.Time // that close; zero when open
 	// LastEventAt is the latest thing the history explains, by anyone. An
 	// updated_at later than it is a change nobody can name (a push of old
 	// commits, an edit): the rules count it as a person's.
@@ -326,6 +327,7 @@ func (f *folds) activity() Activity {
 		ClosedBySelf:     f.close.bySelf,
 		ClosedByBot:      f.close.byBot,
 		ClosedNow:        !f.close.closedAt.IsZero(),
+		ClosedAt:         f.close.closedAt,
 		LastEventAt:      f.lastEventAt,
 		Turn:             turn,
 		TurnPasses:       append(slices.Clip(f.turn.passes), turn.Since),

@@ -15,7 +15,8 @@ import (
 // still carry the stale label: stalepr takes it off itself when it closes,
 // so one there was closed or merged by a person (take it off), closed by
 // another stale bot (leave it: the label says why it was closed), or closed
-// by us in a run that stopped before deleting its branch (finish that).
+// by us in a run that stopped before deleting its branch (finish that). One
+// put on after the close is not a mark left behind: it is left.
 func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 	q := Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
 		Since: s.pol.CleanupSince(s.now)}
@@ -50,6 +51,11 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 			continue
 		}
 		switch {
+		case !act.ClosedAt.IsZero() && act.MarkedAt.After(act.ClosedAt):
+			// The label went on after the close: a person's (or another
+			// tool's) record of why it was closed, no mark of ours left
+			// behind, and no close of ours left unfinished.
+			continue
 		case act.ClosedBySelf && s.cfg.DeleteBranch:
 			o.out, o.d = BranchFinished, lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonBranchFinishing}
 		case act.ClosedBySelf:
