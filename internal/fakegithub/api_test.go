@@ -425,6 +425,71 @@ func TestDeleteRef(t *testing.T) {
 	}
 }
 
+// TestGetRef: a branch and the commit it points at, by its exact name,
+// escaped or not; 404 for one that does not exist (or that a name only
+// begins), and once it is deleted.
+func TestGetRef(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	head := s.MustIssue(1).HeadSHA
+	api := ts.URL + "/api/v3/repos/octo-org/widgets"
+	want := `{"ref":"refs/heads/feature/polish","node_id":"REF_feature/polish","url":"` + api + `/git/refs/heads/feature/polish",` +
+		`"object":{"sha":"` + head + `","type":"commit","url":"` + api + `/git/commits/` + head + `"}}`
+	for _, path := range []string{"/git/ref/heads/feature/polish", "/git/ref/heads/feature%2Fpolish", "/git/ref/heads%2Ffeature%2Fpolish"} {
+		if got := do(t, ts, "GET", repoPath+path, ""); got.status != 200 || string(got.body) != want {
+			t.Errorf("GET %s: %d %s\nwant %s", path, got.status, got.body, want)
+		}
+	}
+	notFound := `{"message":"Not Found","documentation_url":"https://docs.github.com/rest/git/refs#get-a-reference","status":"404"}`
+	for _, path := range []string{"/git/ref/heads/feature", "/git/ref/heads/nope", "/git/ref/tags/feature/polish"} {
+		if got := do(t, ts, "GET", repoPath+path, ""); got.status != 404 || string(got.body) != notFound {
+			t.Errorf("GET %s: %d %s", path, got.status, got.body)
+		}
+	}
+	do(t, ts, "DELETE", repoPath+"/git/refs/heads/feature/polish", "")
+	if got := do(t, ts, "GET", repoPath+"/git/ref/heads/feature/polish", ""); got.status != 404 {
+		t.Errorf("deleted: %d %s", got.status, got.body)
+	}
+}
+
+// TestBranchHeads: an open PR's head branch points at its head and moves
+// with it; PushBranch moves a branch and the open PR from it, never a
+// closed PR's head.
+func TestBranchHeads(t *testing.T) {
+	t.Parallel()
+	s := New(Options{Clock: NewClock(t0)})
+	alice := Person("alice")
+	open := s.AddPR(Issue{Title: "Open", User: alice, CreatedAt: daysAgo(9), HeadRef: "open-work"})
+	closed := s.AddPR(Issue{Title: "Closed", User: alice, CreatedAt: daysAgo(9), HeadRef: "old-work"})
+	branch := func(name string) string {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.branches[name]
+	}
+	if branch("open-work") != s.MustIssue(open).HeadSHA {
+		t.Fatalf("open-work at %s, the PR's head %s", branch("open-work"), s.MustIssue(open).HeadSHA)
+	}
+	s.Push(open, "alice", daysAgo(5), "More")
+	s.Push(closed, "alice", daysAgo(5), "More")
+	for _, n := range []int{open, closed} {
+		if is := s.MustIssue(n); branch(is.HeadRef) != is.HeadSHA {
+			t.Errorf("a push to #%d left its branch at %s, its head at %s", n, branch(is.HeadRef), is.HeadSHA)
+		}
+	}
+	s.Close(closed, alice, daysAgo(4), "")
+	head := s.MustIssue(closed).HeadSHA
+	if sha := s.PushBranch("old-work", daysAgo(1)); branch("old-work") != sha || sha == head || s.MustIssue(closed).HeadSHA != head {
+		t.Errorf("PushBranch: old-work at %s (pushed %s); the closed PR's head %s, was %s", branch("old-work"), sha, s.MustIssue(closed).HeadSHA, head)
+	}
+	if sha := s.PushBranch("open-work", daysAgo(1)); branch("open-work") != sha || s.MustIssue(open).HeadSHA != sha {
+		t.Errorf("PushBranch: open-work at %s (pushed %s); the open PR's head %s", branch("open-work"), sha, s.MustIssue(open).HeadSHA)
+	}
+	s.DeleteBranch("old-work")
+	if s.HasBranch("old-work") || slices.Contains(s.Branches(), "old-work") {
+		t.Errorf("old-work not deleted: %v", s.Branches())
+	}
+}
+
 func TestRequestLog(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)

@@ -111,7 +111,7 @@ func init() {
 		"title": func(_ *gexec, src any, _ map[string]any) (any, error) { return src, nil },
 	}
 	resolvers["Ref"] = map[string]resolver{
-		"id":     func(_ *gexec, src any, _ map[string]any) (any, error) { return "REF_" + src.(string), nil },
+		"id":     func(_ *gexec, src any, _ map[string]any) (any, error) { return refNodeID(src.(string)), nil },
 		"name":   func(_ *gexec, src any, _ map[string]any) (any, error) { return src, nil },
 		"prefix": func(_ *gexec, _ any, _ map[string]any) (any, error) { return "refs/heads/", nil },
 		// The fake models the commits of the base repository's branches
@@ -484,7 +484,7 @@ var pullRequestResolvers = map[string]resolver{
 	// fork. A fork's branches are not modelled: there while the fork is.
 	"headRef": func(x *gexec, src any, _ map[string]any) (any, error) {
 		r := src.(*issueRec)
-		if r.HeadRepoDeleted || r.HeadRepo == "" && !x.s.branches[r.HeadRef] {
+		if _, ok := x.s.branches[r.HeadRef]; r.HeadRepoDeleted || r.HeadRepo == "" && !ok {
 			return nil, nil
 		}
 		return gobj{"Ref", r.HeadRef}, nil

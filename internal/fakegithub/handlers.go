@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ const (
 	docRemoveLabel  = "https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue"
 	docListPulls    = "https://docs.github.com/rest/pulls/pulls#list-pull-requests"
 	docDeleteRef    = "https://docs.github.com/rest/git/refs#delete-a-reference"
+	docGetRef       = "https://docs.github.com/rest/git/refs#get-a-reference"
 )
 
 func (c *call) num(name string) int {
@@ -699,7 +701,7 @@ func (s *Server) patchPull(c *call) reply {
 		switch {
 		case !rec.MergedAt.IsZero():
 			why = "state cannot be changed. The pull request cannot be reopened because it has been merged."
-		case rec.HeadRepoDeleted || rec.HeadRepo == "" && !s.branches[rec.HeadRef]:
+		case rec.HeadRepoDeleted || rec.HeadRepo == "" && !s.hasBranchLocked(rec.HeadRef):
 			why = "state cannot be changed. The " + rec.HeadRef + " branch has been deleted."
 		}
 		if why != "" {
@@ -732,10 +734,56 @@ func (s *Server) listReviews(c *call) reply {
 
 // ---- git refs ----
 
+// refJSON is GitHub's git-ref: a reference and the object it points at.
+type refJSON struct {
+	Ref    string       `json:"ref"`
+	NodeID string       `json:"node_id"`
+	URL    string       `json:"url"`
+	Object refObjectRef `json:"object"`
+}
+
+type refObjectRef struct {
+	SHA  string `json:"sha"`
+	Type string `json:"type"`
+	URL  string `json:"url"`
+}
+
+// getRef answers one reference by its exact name (heads/BRANCH): the
+// branch and the commit it points at; 404 for one that does not exist
+// (a tag, or a name that only begins one).
+func (s *Server) getRef(c *call) reply {
+	ref := strings.TrimPrefix(c.params["ref"], "refs/")
+	branch, isHead := strings.CutPrefix(ref, "heads/")
+	sha, found := s.branches[branch]
+	if !isHead || !found {
+		return errReply(http.StatusNotFound, "Not Found", docGetRef)
+	}
+	return ok(refJSON{Ref: "refs/heads/" + branch, NodeID: refNodeID(branch),
+		URL:    s.repoURL(c) + "/git/refs/heads/" + escapeRef(branch),
+		Object: refObjectRef{SHA: sha, Type: "commit", URL: s.repoURL(c) + "/git/commits/" + sha}})
+}
+
+// refNodeID is a branch's node ID, the same in REST and GraphQL.
+func refNodeID(branch string) string { return "REF_" + branch }
+
+// escapeRef escapes each "/"-separated segment of a ref for a URL path.
+func escapeRef(ref string) string {
+	parts := strings.Split(ref, "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.Join(parts, "/")
+}
+
+func (s *Server) hasBranchLocked(name string) bool {
+	_, ok := s.branches[name]
+	return ok
+}
+
 func (s *Server) deleteRef(c *call) reply {
 	ref := strings.TrimPrefix(c.params["ref"], "refs/")
 	branch, isHead := strings.CutPrefix(ref, "heads/")
-	if !isHead || !s.branches[branch] {
+	if !isHead || !s.hasBranchLocked(branch) {
 		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Reference does not exist",
 			DocumentationURL: docDeleteRef, Status: "422"}}
 	}

@@ -78,6 +78,7 @@ func init() {
 	add("PATCH", r+"/pulls/{pull_number}", (*Server).patchPull)
 	add("GET", r+"/pulls/{pull_number}/reviews", (*Server).listReviews)
 	add("POST", r+"/pulls/{pull_number}/requested_reviewers", (*Server).requestReviewers)
+	add("GET", r+"/git/ref/{ref}", (*Server).getRef)
 	add("DELETE", r+"/git/refs/{ref}", (*Server).deleteRef)
 	add("GET", r+"/contents/{path}", (*Server).getContents)
 	add("GET", r+"/collaborators/{username}/permission", (*Server).getPermission)

@@ -200,7 +200,9 @@ func (s *Server) setScenarioRepo(sc scenario) {
 	}
 	if sc.DefaultBranch != "" {
 		s.defaultBranch = sc.DefaultBranch
-		s.branches[sc.DefaultBranch] = true
+		if _, ok := s.branches[sc.DefaultBranch]; !ok {
+			s.branches[sc.DefaultBranch] = branchSHA(sc.DefaultBranch)
+		}
 	}
 	if sc.Login != "" {
 		s.identity = userFor(sc.Login)
@@ -212,7 +214,9 @@ func (s *Server) setScenarioRepo(sc scenario) {
 		s.members[strings.ToLower(m)] = true
 	}
 	for _, b := range sc.Branches {
-		s.branches[b] = true
+		if _, ok := s.branches[b]; !ok {
+			s.branches[b] = branchSHA(b)
+		}
 	}
 	for _, l := range sc.Labels {
 		d := s.ensureLabel(l.Name)
@@ -238,10 +242,10 @@ func (s *Server) addScenarioItem(it scenarioItem, i int, at func(float64) time.T
 	if err != nil {
 		return fmt.Errorf("%s: %w", where, err)
 	}
-	if is.IsPR && it.Head != "" && it.HeadRepo == "" && is.State == "closed" {
-		s.branches[it.Head] = true
-	}
 	rec := s.byNum[s.addLocked(is)]
+	if is.IsPR && it.Head != "" && it.HeadRepo == "" && is.State == "closed" {
+		s.branches[it.Head] = rec.HeadSHA // its branch, kept after the close, at its head
+	}
 	events := slices.Clone(it.Events)
 	sort.SliceStable(events, func(a, b int) bool { return events[a].DaysAgo > events[b].DaysAgo })
 	for j, ev := range events {

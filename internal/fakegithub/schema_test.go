@@ -71,6 +71,8 @@ func TestSchema(t *testing.T) {
 		{"pull from fork", "GET", r + "/pulls/2", "", 200},
 		{"pull merged", "GET", r + "/pulls/4", "", 200},
 		{"reviews", "GET", r + "/pulls/1/reviews", "", 200},
+		{"get ref", "GET", r + "/git/ref/heads%2Ffeature%2Fpolish", "", 200},
+		{"get missing ref", "GET", r + "/git/ref/heads%2Fno-such-branch", "", 404},
 		{"delete ref", "DELETE", r + "/git/refs/heads%2Ffeature%2Fpolish", "", 204},
 		{"delete missing ref", "DELETE", r + "/git/refs/heads%2Ffeature%2Fpolish", "", 422},
 		{"close issue", "PATCH", r + "/issues/3", `{"state":"closed","state_reason":"not_planned"}`, 200},

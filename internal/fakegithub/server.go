@@ -38,7 +38,10 @@ type Server struct {
 
 	labels     map[string]labelDef // key: lower-case name
 	milestones []string            // titles; number = index+1
-	branches   map[string]bool
+	// branches are the base repository's branches, each with the commit
+	// it points at: an open PR's head branch at its head commit (pushes to
+	// the PR move both), until PushBranch moves the branch alone.
+	branches map[string]string
 	// baseHeads are the head commits pushed to branches of the base
 	// repository (PushBase), by branch: what a PR's baseRef targets.
 	baseHeads map[string]Event
@@ -128,7 +131,7 @@ func New(o Options) *Server {
 		nextNum:       1,
 		nextID:        1000,
 		labels:        map[string]labelDef{},
-		branches:      map[string]bool{},
+		branches:      map[string]string{},
 		baseHeads:     map[string]Event{},
 	}
 	switch {
@@ -141,7 +144,7 @@ func New(o Options) *Server {
 		s.clock = NewClock(time.Now().UTC().Truncate(time.Second))
 		s.now = s.clock.Now
 	}
-	s.branches[s.defaultBranch] = true
+	s.branches[s.defaultBranch] = branchSHA(s.defaultBranch)
 	s.rate.limit = o.RateLimit
 	if s.rate.limit <= 0 {
 		s.rate.limit = 5000
@@ -378,7 +381,8 @@ func (s *Server) issueDefaults(is Issue) Issue {
 }
 
 // pullDefaults fills in a pull request's branches and head commit; an
-// open one's head branch, in this repository, exists.
+// open one's head branch, in this repository, exists and points at its
+// head commit.
 func (s *Server) pullDefaults(is Issue) Issue {
 	if is.HeadRef == "" {
 		is.HeadRef = fmt.Sprintf("pr-%d", is.Number)
@@ -393,19 +397,56 @@ func (s *Server) pullDefaults(is Issue) Issue {
 		is.HeadRepo = ""
 	}
 	if is.HeadRepo == "" && !is.HeadRepoDeleted && is.State == "open" {
-		s.branches[is.HeadRef] = true
+		s.branches[is.HeadRef] = is.HeadSHA
 	}
 	is.RequestedReviewers = slices.Clone(is.RequestedReviewers)
 	is.RequestedTeams = slices.Clone(is.RequestedTeams)
 	return is
 }
 
-// AddBranch adds branches of the base repository.
+// AddBranch adds branches of the base repository, each at a commit of its
+// own (a PR opened from one later moves it to the PR's head); one that
+// exists already is left where it points.
 func (s *Server) AddBranch(names ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, n := range names {
-		s.branches[n] = true
+		if _, ok := s.branches[n]; !ok {
+			s.branches[n] = branchSHA(n)
+		}
+	}
+}
+
+// branchSHA is the commit a branch added with no history points at.
+func branchSHA(name string) string { return fakeSHA("branch "+name, 0) }
+
+// PushBranch pushes a commit to a branch of the base repository at `at`,
+// creating the branch if it is gone, and returns the commit's SHA. As on
+// GitHub, an open pull request from the branch moves with it (the commit
+// is its author's); a closed one keeps the head it was closed with.
+func (s *Server) PushBranch(branch string, at time.Time) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sha := fakeSHA("push", s.newID())
+	for _, rec := range s.issues {
+		if rec.IsPR && rec.State == "open" && rec.HeadRepo == "" && !rec.HeadRepoDeleted && rec.HeadRef == branch {
+			s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: "Update " + branch,
+				AuthorName: rec.User.Login, AuthorEmail: noreplyEmail(rec.User), AuthorLogin: rec.User.Login})
+		}
+	}
+	s.branches[branch] = sha
+	s.version++
+	return sha
+}
+
+// followHeadLocked moves a PR's head branch, in this repository and while
+// it exists, to the PR's head commit: a push to the PR is a push to it.
+func (s *Server) followHeadLocked(rec *issueRec) {
+	if !rec.IsPR || rec.HeadRepo != "" || rec.HeadRepoDeleted {
+		return
+	}
+	if _, ok := s.branches[rec.HeadRef]; ok {
+		s.branches[rec.HeadRef] = rec.HeadSHA
 	}
 }
 
@@ -423,7 +464,8 @@ func (s *Server) ProtectBranch(name string) {
 func (s *Server) HasBranch(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.branches[name]
+	_, ok := s.branches[name]
+	return ok
 }
 
 // Branches lists the base repository's branches, sorted.
@@ -545,6 +587,9 @@ func (s *Server) addEventLocked(rec *issueRec, e Event) Event {
 	if e.PushedAt.After(e.At) {
 		s.touch(rec, e.PushedAt)
 	}
+	if e.Type == EventCommitted || e.Type == EventHeadRefForcePushed {
+		s.followHeadLocked(rec)
+	}
 	return e
 }
 
@@ -643,8 +688,8 @@ func (s *Server) PushBase(branch string, at time.Time, message string) {
 		branch = s.defaultBranch
 	}
 	s.nextID++
-	s.branches[branch] = true
 	s.baseHeads[branch] = Event{ID: s.nextID, Type: EventCommitted, At: at, SHA: fakeSHA("base", s.nextID), Message: message}
+	s.branches[branch] = s.baseHeads[branch].SHA
 	s.version++
 }
 
