@@ -565,6 +565,25 @@ func (c *Client) BranchInUse(ctx context.Context, branch string) (bool, error) {
 	return false, nil
 }
 
+// BranchHead reads the commit a branch of the repository points at now;
+// exists is false, with no error, when there is no such branch (404). The
+// name goes into the path one escaped segment per "/" (go-github's
+// GetRef), as DeleteBranch's does: "heads/fix/a#1" is refs/heads/fix/a#1.
+//
+// GitHub API docs: https://docs.github.com/rest/git/refs#get-a-reference
+func (c *Client) BranchHead(ctx context.Context, branch string) (sha string, exists bool, err error) {
+	ref, _, err := c.gh.Git.GetRef(ctx, c.owner, c.repo, "heads/"+branch)
+	switch {
+	case IsNotFound(err):
+		return "", false, nil
+	case err != nil:
+		return "", false, c.fail(opRead, err, "read branch %q", branch)
+	case ref.GetObject().GetSHA() == "":
+		return "", false, c.redact(fmt.Errorf("read branch %q: GitHub's answer named no commit", branch))
+	}
+	return ref.GetObject().GetSHA(), true, nil
+}
+
 // RecentComments reads every repository comment updated since a time. It
 // pages by the last updated_at seen rather than by page number, so a
 // concurrent run deleting comments cannot shift one out of sight between two

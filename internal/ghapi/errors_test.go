@@ -327,6 +327,7 @@ func TestEveryCallIsExplained(t *testing.T) {
 	for name, call := range map[string]func() error{
 		"Viewer":         func() error { _, err := c.Viewer(ctx); return err },
 		"BranchInUse":    func() error { _, err := c.BranchInUse(ctx, "feature"); return err },
+		"BranchHead":     func() error { _, _, err := c.BranchHead(ctx, "feature"); return err },
 		"RecentComments": func() error { _, err := c.RecentComments(ctx, c.clock.Now()); return err },
 		"History":        func() error { _, err := c.History(ctx, 1, ""); return err },
 		"OpenPulls":      func() error { _, _, err := c.OpenPulls(ctx, sweep.Query{}, ""); return err },

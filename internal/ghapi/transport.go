@@ -702,6 +702,7 @@ var routeRules = []struct {
 	{regexp.MustCompile(`/pulls/\d+`), "/pulls/{pull_number}"},
 	{regexp.MustCompile(`/labels/.+$`), "/labels/{name}"},
 	{regexp.MustCompile(`/git/refs/.+$`), "/git/refs/{ref}"},
+	{regexp.MustCompile(`/git/ref/.+$`), "/git/ref/{ref}"},
 	{regexp.MustCompile(`/contents/.+$`), "/contents/{path}"},
 	{regexp.MustCompile(`^/api/graphql$`), "/graphql"},
 	{regexp.MustCompile(`^/api/v3`), ""},

@@ -323,6 +323,7 @@ func TestRoute(t *testing.T) {
 		"/repos/o/r/issues/comments/99":                 "/repos/{owner}/{repo}/issues/comments/{comment_id}",
 		"/repos/o/r/issues/12/labels/lifecycle%2Fstale": "/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
 		"/repos/o/r/git/refs/heads/feature/x":           "/repos/{owner}/{repo}/git/refs/{ref}",
+		"/repos/o/r/git/ref/heads/feature/x":            "/repos/{owner}/{repo}/git/ref/{ref}",
 		"/api/v3/rate_limit":                            "/rate_limit",
 		"/repos/o/r/pulls/5":                            "/repos/{owner}/{repo}/pulls/{pull_number}",
 	} {
