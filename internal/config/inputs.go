@@ -323,7 +323,7 @@ func buildInputs() []Input {
 			Description: "true or false: when true, nothing is written; the run reports what it would do."},
 		{Name: InputOperationsPerRun, to: count(1, func(c *Config) *int { return &c.OperationsPerRun }), Kind: Count, Default: "500",
 			Description: "Most API requests, reads and writes, one run may send: a whole number, at least what one action needs " +
-				"(6 with the defaults, 11 with delete-branch; a smaller value is refused, naming the minimum). " +
+				"(6 with the defaults, 12 with delete-branch; a smaller value is refused, naming the minimum). " +
 				"The default stays within GitHub's 500 content-creating requests an hour and half a GITHUB_TOKEN's 1,000 an hour, " +
 				"enough for a daily run to mark about 240 pull requests of a backlog (two writes each)."},
 		{Name: "rate-limit-reserve", to: count(0, func(c *Config) *int { return &c.RateLimitReserve }), Kind: Count, Default: "100",

@@ -27,7 +27,7 @@ type memGitHub struct {
 	self     string // the login the token writes as
 	now      time.Time
 	prs      map[int]*memPR
-	branches map[string]bool
+	branches map[string]string // the commit each branch points at
 	nextID   int64
 	wrote    bool
 	calls    []string // every call, in order
@@ -46,7 +46,7 @@ type memPR struct {
 var _ sweep.GitHub = (*memGitHub)(nil)
 
 func newMem(now time.Time) *memGitHub {
-	return &memGitHub{self: "github-actions[bot]", now: now, prs: map[int]*memPR{}, branches: map[string]bool{"main": true}, nextID: 100}
+	return &memGitHub{self: "github-actions[bot]", now: now, prs: map[int]*memPR{}, branches: map[string]string{"main": fmt.Sprintf("%040x", 0xba5e)}, nextID: 100}
 }
 
 // add adds an open PR by alice from branch pr-N of this repository, last
@@ -54,7 +54,7 @@ func newMem(now time.Time) *memGitHub {
 func (m *memGitHub) add(updated time.Time) int {
 	n := len(m.prs) + 1
 	ref := fmt.Sprintf("pr-%d", n)
-	m.branches[ref] = true
+	m.branches[ref] = fmt.Sprintf("%040d", n)
 	m.prs[n] = &memPR{
 		pr: lifecycle.PR{Number: n, Title: fmt.Sprintf("PR %d", n), Author: "alice", CreatedAt: updated.Add(-24 * time.Hour),
 			UpdatedAt: updated, HeadSHA: fmt.Sprintf("%040d", n), NodeID: fmt.Sprintf("PR_%d", n)},
@@ -174,7 +174,7 @@ func (m *memGitHub) ClosedPulls(_ context.Context, _ bool, after string) ([]swee
 			}
 		}
 		out[i] = sweep.ClosedListed{Listed: sweep.Listed{PR: pr, History: slices.Clone(p.timeline)},
-			ClosedAt: closedAt, BranchGone: !m.branches[p.head.Ref]}
+			ClosedAt: closedAt, BranchGone: m.branches[p.head.Ref] == ""}
 	}
 	pg.FirstKey, pg.LastKey, pg.Ascending, pg.Total, pg.Viewer = pg.LastKey, pg.FirstKey, false, len(prs), m.self
 	return out, pg, nil
@@ -249,6 +249,12 @@ func (m *memGitHub) BranchInUse(_ context.Context, branch string) (bool, error) 
 		}
 	}
 	return false, nil
+}
+
+func (m *memGitHub) BranchHead(_ context.Context, branch string) (string, bool, error) {
+	m.call("read branch %s", branch)
+	sha, ok := m.branches[branch]
+	return sha, ok, nil
 }
 
 func (m *memGitHub) Viewer(context.Context) (string, error) {
@@ -441,10 +447,10 @@ func TestMemClosesAndDeletesTheBranch(t *testing.T) {
 	if got := m.writeCalls(); !slices.Equal(got, want) {
 		t.Errorf("writes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if p := m.prs[n]; p.open || m.branches[ref] || p.pr.HasLabel("stale") {
-		t.Errorf("#%d open %v, branch kept %v, labels %v: want closed, branch deleted, no stale label", n, p.open, m.branches[ref], p.pr.Labels)
+	if p := m.prs[n]; p.open || m.branches[ref] != "" || p.pr.HasLabel("stale") {
+		t.Errorf("#%d open %v, branch kept %v, labels %v: want closed, branch deleted, no stale label", n, p.open, m.branches[ref] != "", p.pr.Labels)
 	}
-	if !m.branches["main"] {
+	if m.branches["main"] == "" {
 		t.Error("the default branch was deleted")
 	}
 }

@@ -173,10 +173,10 @@ func TestCostIsTheSteps(t *testing.T) {
 	}
 	s := planSweeper(cfg)
 	// A close with delete-branch: the fresh read, the comment, the close,
-	// the head read, the two branch listings, the deletion, the stale
-	// label off.
-	if got := s.x.costOf(Closed, true); got != 8 {
-		t.Errorf("close with delete-branch costs %d, want 8", got)
+	// the head read, the two branch listings, the branch's commit read,
+	// the deletion, the stale label off.
+	if got := s.x.costOf(Closed, true); got != 9 {
+		t.Errorf("close with delete-branch costs %d, want 9", got)
 	}
 	if got, want := s.x.costOfDecision(lifecycle.Close), s.x.costOf(Closed, false); got != want {
 		t.Errorf("a close decision costs %d, its operation %d", got, want)

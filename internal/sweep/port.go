@@ -60,6 +60,9 @@ type Reader interface {
 	Ancestry(ctx context.Context, number int) ([]lifecycle.Commit, error)
 	PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error)
 	BranchInUse(ctx context.Context, branch string) (bool, error)
+	// BranchHead reads the commit a branch of the repository points at
+	// now; exists is false (and no error) when there is no such branch.
+	BranchHead(ctx context.Context, branch string) (sha string, exists bool, err error)
 	// Permission is an account's write access to the repository (its
 	// repository permission); AccessNone when it is no collaborator.
 	Permission(ctx context.Context, login string) (lifecycle.Access, error)

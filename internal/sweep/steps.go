@@ -89,6 +89,7 @@ var (
 	reqPull          = request{name: "GET pull", n: 1}                       // the PR as it is now
 	reqHead          = request{name: "GET pull", n: 1}                       // its head branch
 	reqBranchInUse   = request{name: "GET pulls ×2", n: 2, afterWrite: true} // open PRs on the branch: as base, as head
+	reqBranchHead    = request{name: "GET ref", n: 1}                        // the commit the branch points at now
 	reqAddLabels     = request{name: "POST labels", write: true, n: 1}
 	reqSetLabels     = request{name: "PUT labels", write: true, n: 1}
 	reqRemoveLabel   = request{name: "DELETE label", write: true, n: 1}
@@ -449,18 +450,22 @@ func (w *writer) closedLabels(pr lifecycle.PR) []string {
 
 // branchSteps delete the head branch of a PR stalepr closed, only when it
 // lives in this repository (deleting by name in a fork's case would hit a
-// same-named branch of ours), is not the default branch, and no open PR uses
-// it: GitHub closes a PR whose base branch is deleted, and a stacked PR's
-// base is another PR's head.
+// same-named branch of ours), is not the default branch, no open PR uses
+// it (GitHub closes a PR whose base branch is deleted, and a stacked PR's
+// base is another PR's head), and it still points at the PR's head commit:
+// GitHub does not move a closed PR's head when its branch is pushed, so a
+// branch that moved since holds work that is not the PR stalepr closed (a
+// deletion a stopped run left, finished a day later, after the author
+// pushed). That last read comes right before the deletion.
 func (w *writer) branchSteps(n int) []step {
-	var ref string // the branch, once the head read shows it may go
+	var ref, sha string // the branch, once the head read shows it may go, and the PR's head commit
 	head := step{request: reqHead, send: func(ctx context.Context) error {
 		h, err := w.gh.PullHead(ctx, n)
 		if err != nil {
 			return fmt.Errorf("closed, but not deleting its branch: %w", err)
 		}
-		if h.SameRepo && h.Ref != "" && h.DefaultBranch != "" && !strings.EqualFold(h.Ref, h.DefaultBranch) {
-			ref = h.Ref
+		if h.SameRepo && h.Ref != "" && h.SHA != "" && h.DefaultBranch != "" && !strings.EqualFold(h.Ref, h.DefaultBranch) {
+			ref, sha = h.Ref, h.SHA
 		}
 		return nil
 	}}
@@ -475,6 +480,19 @@ func (w *writer) branchSteps(n int) []step {
 		}
 		return nil
 	}}
+	at := step{request: reqBranchHead, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
+		now, exists, err := w.gh.BranchHead(ctx, ref)
+		switch {
+		case err != nil:
+			return fmt.Errorf("closed, but not deleting its branch: %w", err)
+		case !exists:
+			ref = "" // gone already: nothing to delete
+		case !strings.EqualFold(now, sha):
+			w.log.Printf("#%d: branch %q kept: it has commits the pull request does not (pushed after the close)", n, ref)
+			ref = ""
+		}
+		return nil
+	}}
 	del := step{request: reqDeleteRef, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
 		err := w.gh.DeleteBranch(ctx, ref)
 		if errors.Is(err, api.ErrBranchKept) {
@@ -483,7 +501,7 @@ func (w *writer) branchSteps(n int) []step {
 		}
 		return err
 	}}
-	return []step{head, inUse, del}
+	return []step{head, inUse, at, del}
 }
 
 // closeLabelSteps take close-pr-label off a PR that the listing showed
