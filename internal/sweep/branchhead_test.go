@@ -174,4 +174,16 @@ func TestBranchUnreadIsKept(t *testing.T) {
 	if f := res.Failed(); len(f) != 1 || f[0].Number != n || !strings.Contains(f[0].Err, "closed, but not deleting its branch") {
 		t.Errorf("failed %+v; want #%d, closed, but not deleting its branch", f, n)
 	}
+	// The stale label stays: the same run's clean-up, reading the history
+	// from before the close, once took the PR for a person's close and took
+	// it off, so the deletion was never finished. The next run finishes it.
+	if !w.hasLabel(n, "stale") {
+		t.Fatalf("#%d: labels %v after the failed deletion; want the stale label kept for the next run", n, w.labels(n))
+	}
+	w.fake.SetFaultHook(nil)
+	w.clock.Advance(24 * time.Hour)
+	w.run(map[string]string{"delete-branch": "true"})
+	if w.fake.HasBranch("old-work") || w.hasLabel(n, "stale") {
+		t.Errorf("next run: branches %v, labels %v; want the branch deleted and the label off", w.fake.Branches(), w.labels(n))
+	}
 }

@@ -32,6 +32,13 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 	}
 	var ops []op
 	for _, pr := range closed {
+		if s.seen[pr.Number] {
+			// Open when this run listed it: closed by this run (its branch
+			// deletion failed, say) or by someone meanwhile. The history
+			// this run read is from before that close, so the next run's
+			// clean-up decides it: a run acts at most once per PR.
+			continue
+		}
 		o := op{out: LabelCleaned, pr: pr, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonClosedByPerson}}
 		if pr.Merged && !s.cfg.DeleteBranch {
 			o.d.Reason = ReasonMerged
