@@ -236,6 +236,7 @@ func TestRunBadInputsAllAtOnceBeforeAnyRequest(t *testing.T) {
 		{"days-before-stale", func(e env) { e[inputVar("days-before-stale")] = "ninety" }},
 		{"exempt-draft-pr", func(e env) { e[inputVar("exempt-draft-pr")] = "yes" }},
 		{"start-date", func(e env) { e[inputVar("start-date")] = "last tuesday" }},
+		{"reviewers", func(e env) { e[inputVar("reviewers")] = "@docs-lead" }},
 		{"stale-pr-message", func(e env) { e[inputVar("stale-pr-message")] = "Hello {{user}}, this is stale." }},
 		{"repo-token", func(e env) { e[inputVar("repo-token")] = "" }}, // no GITHUB_TOKEN either
 		{"repository", func(e env) { e[inputVar("repository")] = ""; delete(e, "GITHUB_REPOSITORY") }},

@@ -223,7 +223,7 @@ func buildInputs() []Input {
 			Description: "true or false: when true, every pull request with a milestone is left alone."},
 		{Name: "exempt-all-pr-milestones", Kind: Bool, Overrides: "exempt-all-milestones",
 			Description: "Overrides exempt-all-milestones when set: true or false."},
-		{Name: "exempt-assignees", to: list(func(c *Config) *[]string { return &c.Policy.ExemptAssignees }), Kind: List,
+		{Name: "exempt-assignees", to: accounts(loginsOnly, func(c *Config) *[]string { return &c.Policy.ExemptAssignees }), Kind: List,
 			Description: "Comma-separated logins; a pull request assigned to any of them is left alone."},
 		{Name: "exempt-pr-assignees", Kind: List, Overrides: "exempt-assignees",
 			Description: "Overrides exempt-assignees when set: comma-separated logins whose assigned pull requests are left alone."},
@@ -265,17 +265,17 @@ func buildInputs() []Input {
 			Description: "What time counts toward marking and closing: inactivity (time without activity, see activity-from) " +
 				"or author-turn (only time on the author's turn: from a maintainer's review or comment, or the draft, until the author's push, reply or re-requested review; " +
 				"a pull request waiting on its reviewers or approved and waiting to be merged is never marked nor closed). See \"Whose turn it is\" in docs/rules.md."},
-		{Name: "bot-accounts", to: list(func(c *Config) *[]string { return &c.Policy.BotAccounts }), Kind: List,
+		{Name: "bot-accounts", to: accounts(loginsOnly, func(c *Config) *[]string { return &c.Policy.BotAccounts }), Kind: List,
 			Description: "Comma-separated logins that are bots whatever GitHub says (a CI account that is a plain user): what they do is never a person's activity (what activity-from: people and a stale pull request's un-staling count) and never passes the turn, under either stale-clock."},
-		{Name: "agent-accounts", to: list(func(c *Config) *[]string { return &c.Policy.AgentAccounts }), Kind: List,
+		{Name: "agent-accounts", to: accounts(loginsOnly, func(c *Config) *[]string { return &c.Policy.AgentAccounts }), Kind: List,
 			Description: "Comma-separated logins of coding agents, compared ignoring case, besides those known: the Copilot coding agent (Copilot, copilot-swe-agent[bot]), Devin (devin-ai-integration[bot]), Jules (google-labs-jules[bot]), Cursor's background agents (cursor[bot]). " +
 				"An agent's pull request answers to its human of record (the person who assigned the agent, else who marked it ready, else the first person to push to it): " +
 				"the author's turn is theirs, {{author}} names them, and no text ever mentions an agent. Its clock: days-before-agent-pr-stale."},
-		{Name: "reviewers", to: list(func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
+		{Name: "reviewers", to: accounts(loginsAndTeams, func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
 			Description: "Comma-separated reviewers besides the accounts with write access to the repository, for whose turn it is (for projects whose reviewers are not all committers): " +
 				"logins, counted as maintainers; and teams as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token)."},
 		{Name: inputAuthorTurnWhenLabeled, to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
-			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added; not author-turn-label nor reviewers-turn-label, which stalepr adds itself. Empty: none."},
+			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added; not author-turn-label, reviewers-turn-label, stale-pr-label nor review-nudge-label, which stalepr adds itself. Empty: none."},
 		{Name: "author-turn-when-checks-fail", to: boolean(func(c *Config) *bool { return &c.Policy.AuthorTurnWhenChecksFail }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, a required check (as GitHub's branch protection or rulesets require it) that completed failing on the pull request's head commit after its author's last push or answer puts the pull request on its author's turn, from the check's completion. " +
 				"Pending, optional, cancelled and re-run-green checks and failures on older commits do not: a failure may be spurious. Only read where the turn is (stale-clock: author-turn, the nudge, the turn labels); costs one GraphQL point per 100 pull requests with a failing check, none per pull request (see docs/cost.md)."},
@@ -301,9 +301,9 @@ func buildInputs() []Input {
 			Description: "Days after a review nudge that nobody answered (the PR still on the reviewers' turn) before one escalation, at most once per turn: " +
 				"a review request of escalation-reviewers with a comment naming them, or, when none is set, a row in the dashboard issue's Escalated section. " +
 				"A whole number, or -1 (the default) to never escalate; it needs days-before-review-nudge."},
-		{Name: inputEscalationReviewers, to: list(func(c *Config) *[]string { return &c.Policy.EscalationReviewers }), Kind: List,
-			Description: "Comma-separated logins and teams (org/team) an escalation asks for a review; never the pull request's author nor a bot. Empty: escalations are listed in the dashboard issue only."},
-		{Name: inputAwayReviewers, to: list(func(c *Config) *[]string { return &c.Policy.AwayReviewers }), Kind: List,
+		{Name: inputEscalationReviewers, to: accounts(loginsAndTeams, func(c *Config) *[]string { return &c.Policy.EscalationReviewers }), Kind: List,
+			Description: "Comma-separated logins (without @) and teams (org/team) an escalation asks for a review, never the pull request's author; a bot or a coding agent is refused. Empty: escalations are listed in the dashboard issue only."},
+		{Name: inputAwayReviewers, to: accounts(loginsOnly, func(c *Config) *[]string { return &c.Policy.AwayReviewers }), Kind: List,
 			Description: "Comma-separated logins of reviewers who are away: a review nudge does not mention them and says so; a pull request that waits on them alone gets no nudge, and, with days-before-review-escalation, is escalated on the day the nudge would have come. A reviewer whose GitHub status says busy (until it expires) counts as away too, read once a run when a nudge or escalation is due. Empty: none."},
 		{Name: inputRerequestOnAnswer, to: boolean(func(c *Config) *bool { return &c.Policy.RerequestOnAnswer }), Kind: Bool, Default: "false",
 			Description: "true or false: when true, once the author answers a change request (a push, a comment, a reply), stalepr requests the review of those who asked for changes again, " +

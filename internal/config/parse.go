@@ -120,6 +120,12 @@ func (p *parser) fail(name, format string, args ...any) {
 	p.errs = append(p.errs, &InputError{Name: name, Msg: fmt.Sprintf(format, args...)})
 }
 
+// failed reports whether the input name's value was refused: a check
+// across inputs leaves it out, as its value is no value the user meant.
+func (p *parser) failed(name string) bool {
+	return slices.ContainsFunc(p.errs, func(e *InputError) bool { return !e.Env && e.Name == name })
+}
+
 func (p *parser) env(name string) string {
 	if p.src.Env == nil {
 		return ""
@@ -318,14 +324,15 @@ func list(field func(*Config) *[]string) target {
 func authors(field func(*Config) *[]string) target {
 	return store(List, field, func(p *parser, in Input) ([]string, bool) {
 		v, _ := p.value(in)
+		items := SplitList(v)
 		var out []string
-		for _, l := range SplitList(v) {
+		for _, l := range items {
 			out = append(out, l)
 			if !strings.HasSuffix(strings.ToLower(l), "[bot]") && !strings.HasSuffix(l, "*") {
 				out = append(out, l+"[bot]")
 			}
 		}
-		return out, true
+		return out, p.checkAccounts(in.Name, items, loginGlobs)
 	})
 }
 

@@ -25,6 +25,7 @@ func (p *parser) turn(c *Config) {
 		p.fail(inputReviewNudgeLabel, "is %s, the same label as stale-pr-label: a nudged pull request would read as stale; choose another label", quote(l))
 	}
 	p.turnLabels(pol)
+	p.closeLabelApart(c)
 	p.escalation(pol)
 	if pol.DaysBeforeReviewNudge >= 0 && c.NudgeMessage == "" {
 		// The nudge's hidden marker is what keeps it to one per turn.
@@ -56,22 +57,54 @@ func (p *parser) turnLabels(pol *lifecycle.Policy) {
 			p.fail(inputAuthorTurnWhenLabeled, "lists %s, the %s that stalepr adds and removes itself: %s; take it out of author-turn-when-labeled", quote(l.label), l.name, l.why)
 		}
 	}
+	// So are the stale and nudge labels: stalepr adds them itself.
+	for _, l := range []struct{ name, label, why string }{
+		{inputStaleLabel, pol.StaleLabel, "marking a pull request stale would put it on its author's turn"},
+		{inputReviewNudgeLabel, pol.NudgeLabel, "stalepr adds it on the reviewers' turn, which would pass the turn to the author"},
+	} {
+		if l.label != "" && lifecycle.ContainsFold(pol.AuthorTurnLabels, l.label) {
+			p.fail(inputAuthorTurnWhenLabeled, "lists %s, the %s that stalepr adds and removes itself: %s; take it out of author-turn-when-labeled", quote(l.label), l.name, l.why)
+		}
+	}
 	if a := pol.AuthorTurnLabel; a != "" && strings.EqualFold(a, pol.ReviewersTurnLabel) {
 		p.fail(inputReviewersTurnLabel, "is %s, the same label as author-turn-label: one label cannot show both turns", quote(a))
 	}
 }
 
 // escalation checks the escalation's inputs: it counts from the nudge, and
-// asks accounts and teams by name.
+// asks people by name.
 func (p *parser) escalation(pol *lifecycle.Policy) {
-	if pol.DaysBeforeEscalation >= 0 && pol.DaysBeforeReviewNudge < 0 {
+	if pol.DaysBeforeEscalation >= 0 && pol.DaysBeforeReviewNudge < 0 && !p.failed(inputEscalationDays) && !p.failed(inputReviewNudgeDays) {
 		p.fail(inputEscalationDays, "is %d, but days-before-review-nudge is off: an escalation follows a nudge nobody answered; set both, or this to -1",
 			pol.DaysBeforeEscalation)
 	}
+	// An escalation never asks a bot nor a coding agent (EscalationTo):
+	// listed, one would be skipped without a word.
+	var bots []string
 	for _, r := range pol.EscalationReviewers {
-		org, team, isTeam := strings.Cut(r, "/")
-		if strings.ContainsAny(r, " @*") || isTeam && (org == "" || team == "" || strings.Contains(team, "/")) {
-			p.fail(inputEscalationReviewers, "holds %s: want a login (no @) or a team as org/team", quote(r))
+		if pol.IsBotOrAgent(r) {
+			bots = append(bots, quote(r))
+		}
+	}
+	if len(bots) > 0 {
+		p.fail(inputEscalationReviewers, "holds %s: a bot, a coding agent or one of bot-accounts, which an escalation never asks; list people and teams only", strings.Join(bots, ", "))
+	}
+}
+
+// closeLabelApart refuses a label stalepr keeps on open pull requests
+// (review-nudge-label, the turn labels) that is close-pr-label: stalepr
+// takes close-pr-label off every open pull request (a stale close
+// reopened), so each run would undo the other's label.
+func (p *parser) closeLabelApart(c *Config) {
+	if c.CloseLabel == "" {
+		return
+	}
+	pol := &c.Policy
+	for _, l := range []struct{ name, label string }{
+		{inputReviewNudgeLabel, pol.NudgeLabel}, {inputAuthorTurnLabel, pol.AuthorTurnLabel}, {inputReviewersTurnLabel, pol.ReviewersTurnLabel},
+	} {
+		if strings.EqualFold(l.label, c.CloseLabel) {
+			p.fail(l.name, "is %s, the same label as close-pr-label, which stalepr takes off open pull requests; choose another label", quote(l.label))
 		}
 	}
 }

@@ -76,6 +76,26 @@ func TestParseTurnErrors(t *testing.T) {
 			"author-turn-when-labeled", `lists "S-waiting-on-author", the author-turn-label that stalepr adds and removes itself`},
 		{map[string]string{"reviewers-turn-label": "S-waiting-on-review", "author-turn-when-labeled": "S-waiting-on-review"},
 			"author-turn-when-labeled", "the reviewers-turn-label that stalepr adds and removes itself"},
+		// A refused value is not checked against the other inputs too.
+		{map[string]string{"days-before-review-escalation": "1.5"}, "days-before-review-escalation", "want a whole number of days"},
+		{map[string]string{"days-before-review-escalation": "99999"}, "days-before-review-escalation", "want at most 36500 days"},
+		{map[string]string{"audit-closed-days": "2w", "reopen-wrongly-closed": "true"}, "audit-closed-days", `got "2w"`},
+		// Labels stalepr adds itself put nothing on the author's turn.
+		{map[string]string{"author-turn-when-labeled": "needs-rebase,Stale"},
+			"author-turn-when-labeled", `lists "stale", the stale-pr-label that stalepr adds and removes itself`},
+		{map[string]string{"review-nudge-label": "nudged", "author-turn-when-labeled": "nudged"},
+			"author-turn-when-labeled", `lists "nudged", the review-nudge-label that stalepr adds and removes itself`},
+		// close-pr-label is taken off open pull requests.
+		{map[string]string{"close-pr-label": "closed", "review-nudge-label": "Closed"}, "review-nudge-label", "the same label as close-pr-label"},
+		{map[string]string{"close-pr-label": "closed", "author-turn-label": "closed"}, "author-turn-label", "the same label as close-pr-label"},
+		{map[string]string{"close-pr-label": "closed", "reviewers-turn-label": "closed"}, "reviewers-turn-label", "the same label as close-pr-label"},
+		// An escalation never asks a bot nor an agent: listed, one is refused.
+		{map[string]string{"days-before-review-nudge": "7", "days-before-review-escalation": "7", "escalation-reviewers": "lead,github-actions[bot]"},
+			"escalation-reviewers", `holds "github-actions[bot]": a bot, a coding agent or one of bot-accounts`},
+		{map[string]string{"days-before-review-nudge": "7", "days-before-review-escalation": "7", "escalation-reviewers": "copilot, ci-user", "bot-accounts": "ci-user"},
+			"escalation-reviewers", `holds "copilot", "ci-user": a bot`},
+		{map[string]string{"days-before-review-nudge": "7", "days-before-review-escalation": "7", "escalation-reviewers": "team:core"},
+			"escalation-reviewers", `holds "team:core": want logins without @ (alice) or teams as org/team`},
 	} {
 		_, err := Parse(source(tt.inputs, nil))
 		var errs Errors

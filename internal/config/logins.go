@@ -1,0 +1,76 @@
+package config
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Lists of accounts (bot-accounts, reviewers, escalation-reviewers, ...)
+// are compared with logins as GitHub writes them: an item that cannot be
+// one ("@alice", "alice bob", "team:core") would never match, without a
+// word, so it is refused.
+var (
+	// loginRE is a GitHub login (letters, digits, hyphens; underscores and
+	// dots for Enterprise Managed Users and GHES), or a GitHub App's bot
+	// account (dependabot[bot]).
+	loginRE = regexp.MustCompile(`(?i)^[a-z0-9_.-]+(\[bot\])?$`)
+	// loginGlobRE is a login where * matches any characters (*[bot]).
+	loginGlobRE = regexp.MustCompile(`(?i)^[a-z0-9_.*-]+(\[bot\])?$`)
+	// teamRE is a team as org/team-slug.
+	teamRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+)
+
+// accountForm says which items a list of accounts accepts.
+type accountForm int
+
+const (
+	loginsOnly     accountForm = iota // alice, dependabot[bot]
+	loginsAndTeams                    // alice, org/team
+	loginGlobs                        // alice, *[bot]
+)
+
+// want is what the form accepts, for the error.
+func (f accountForm) want() string {
+	switch f {
+	case loginsAndTeams:
+		return "want logins without @ (alice) or teams as org/team (octo-org/reviewers)"
+	case loginGlobs:
+		return "want logins without @ (alice, dependabot[bot]), * matching any characters (*[bot])"
+	}
+	return "want logins without @ (alice, dependabot[bot])"
+}
+
+func (f accountForm) accepts(item string) bool {
+	switch f {
+	case loginsAndTeams:
+		return loginRE.MatchString(item) || teamRE.MatchString(item)
+	case loginGlobs:
+		return loginGlobRE.MatchString(item)
+	}
+	return loginRE.MatchString(item)
+}
+
+// checkAccounts refuses, in one error naming them all, the items of the
+// input name's list that form does not accept.
+func (p *parser) checkAccounts(name string, items []string, form accountForm) bool {
+	var bad []string
+	for _, it := range items {
+		if !form.accepts(it) {
+			bad = append(bad, quote(it))
+		}
+	}
+	if len(bad) == 0 {
+		return true
+	}
+	p.fail(name, "holds %s: %s", strings.Join(bad, ", "), form.want())
+	return false
+}
+
+// accounts reads a comma-separated list of accounts of form.
+func accounts(form accountForm, field func(*Config) *[]string) target {
+	return store(List, field, func(p *parser, in Input) ([]string, bool) {
+		v, _ := p.value(in)
+		items := SplitList(v)
+		return items, p.checkAccounts(in.Name, items, form)
+	})
+}
