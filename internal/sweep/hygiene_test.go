@@ -44,3 +44,24 @@ func TestHygieneLeavesAStaleLabelAPersonAddedAfterTheClose(t *testing.T) {
 		t.Errorf("the branch a maintainer restored after stalepr's close was deleted: branches %v", w.fake.Branches())
 	}
 }
+
+// A merged PR is nobody's stale close: a stale label it carried into the
+// merge comes off, but one a person put on after the merge is theirs and
+// stays (delete-branch off, where merged PRs were cleaned without their
+// history).
+func TestHygieneMergedPRsLabelByWhen(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	before := w.markedPR(10)
+	w.fake.Merge(before, maint, w.now().Add(-2*time.Hour))
+	after := w.pr(5)
+	w.fake.Merge(after, maint, w.now().Add(-2*time.Hour))
+	w.fake.Label(after, maint, w.now().Add(-time.Hour), "stale")
+	w.run(nil)
+	if w.hasLabel(before, "stale") {
+		t.Errorf("#%d: labels %v; the stale label it was merged with must come off", before, w.labels(before))
+	}
+	if !w.hasLabel(after, "stale") {
+		t.Errorf("#%d: labels %v; the stale label a maintainer put on after the merge was taken off", after, w.labels(after))
+	}
+}

@@ -40,15 +40,12 @@ func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
 			continue
 		}
 		o := op{out: LabelCleaned, pr: pr, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonClosedByPerson}}
-		if pr.Merged && !s.cfg.DeleteBranch {
-			o.d.Reason = ReasonMerged
-			ops = append(ops, o) // merged: nobody's stale close, whoever merged it
-			continue
-		}
 		// Who closed it only the history tells: our own closing comment
 		// proves the close was ours, and a bot's close with the label on is
 		// a stale bot's (actions/stale without close-pr-message leaves its
-		// label on), whose label is the only record of it.
+		// label on), whose label is the only record of it. A merged PR is
+		// nobody's stale close, but a label put on after the merge is a
+		// person's word, which only the history dates.
 		act, err := s.activity(ctx, pr)
 		if err != nil {
 			if api.IsStop(err) {
