@@ -111,12 +111,12 @@ func (s *sweeper) escalateOp(p planned) (op, bool) {
 	if p.escalate != lifecycle.EscalatePost || p.d.Action == lifecycle.Close || p.act == nil {
 		return op{}, false
 	}
-	to, _ := lifecycle.EscalationTo(p.pr, p.act, s.now, s.pol)
+	to, busy := lifecycle.EscalationTo(p.pr, p.act, s.now, s.pol)
 	why := ReasonEscalated
 	if !p.act.Turn.NudgedInTurn() {
 		why = ReasonEscalatedAway // no nudge was posted to go unanswered
 	}
 	d := lifecycle.Decision{Action: lifecycle.Keep, InactiveSince: p.act.Turn.Since,
 		Reason: lifecycle.Reason(string(why) + " to " + strings.Join(to, ", "))}
-	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to}, true
+	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to, busy: busy}, true
 }

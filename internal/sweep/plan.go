@@ -31,8 +31,9 @@ type op struct {
 	comment int64                // DuplicateDeleted
 	labels  lifecycle.TurnLabels // TurnLabeled
 	// reviewers are those whose review Rerequested requests again, or
-	// Escalated asks for.
-	reviewers []string
+	// Escalated asks for; busy, the escalation reviewers Escalated does
+	// not ask, their GitHub status saying busy.
+	reviewers, busy []string
 	audit     *lifecycle.Audit // Reopened: the close the audit replayed
 	issue     *issueOp         // the dashboard's operations: the issue, not a PR (dashboard.go)
 }

@@ -608,12 +608,7 @@ func (w *writer) escalateSteps(o *op) []step {
 		v := w.vars(*o)
 		v.Reviewers = o.reviewers
 		away, busy := w.away(o)
-		_, busyToo := lifecycle.EscalationTo(o.pr, o.act, w.now, w.pol) // escalation reviewers busy on GitHub
-		for _, b := range busyToo {
-			if !lifecycle.ContainsFold(busy, b) {
-				busy = append(busy, b)
-			}
-		}
+		busy = union(busy, o.busy) // and the escalation reviewers busy on GitHub
 		text := notice.DefaultEscalation
 		if o.act != nil && !o.act.Turn.NudgedInTurn() {
 			text = notice.DefaultEscalationAway // no nudge went unanswered: its reviewers were away
