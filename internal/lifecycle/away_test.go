@@ -49,12 +49,7 @@ func TestAway(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := pr(now)
-			if got := lifecycle.DecideNudge(p, c.act, now, c.policy); got != c.nudge {
-				t.Errorf("DecideNudge = %d, want %d", got, c.nudge)
-			}
-			if got := lifecycle.DecideEscalation(p, c.act, now, c.policy); got != c.escalate {
-				t.Errorf("DecideEscalation = %d, want %d", got, c.escalate)
-			}
+			checkNudgeAndEscalation(t, p, c.act, c.policy, c.nudge, c.escalate)
 		})
 	}
 }
@@ -107,16 +102,23 @@ func TestBusy(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := pr(now)
-			if got := lifecycle.DecideNudge(p, c.act, now, c.policy); got != c.nudge {
-				t.Errorf("DecideNudge = %d, want %d", got, c.nudge)
-			}
-			if got := lifecycle.DecideEscalation(p, c.act, now, c.policy); got != c.escalate {
-				t.Errorf("DecideEscalation = %d, want %d", got, c.escalate)
-			}
+			checkNudgeAndEscalation(t, p, c.act, c.policy, c.nudge, c.escalate)
 			present, away, busy := c.policy.Available(p, c.act, now)
 			if !slices.Equal(present, c.present) || !slices.Equal(away, c.away) || !slices.Equal(busy, c.busy) {
 				t.Errorf("Available = %v, %v, %v; want %v, %v, %v", present, away, busy, c.present, c.away, c.busy)
 			}
 		})
+	}
+}
+
+// checkNudgeAndEscalation checks what the nudge and the escalation decide
+// for a PR waiting on reviewers some of whom may be away or busy.
+func checkNudgeAndEscalation(t *testing.T, p lifecycle.PR, act *lifecycle.Activity, pol lifecycle.Policy, nudge lifecycle.NudgeAction, escalate lifecycle.EscalateAction) {
+	t.Helper()
+	if got := lifecycle.DecideNudge(p, act, now, pol); got != nudge {
+		t.Errorf("DecideNudge = %d, want %d", got, nudge)
+	}
+	if got := lifecycle.DecideEscalation(p, act, now, pol); got != escalate {
+		t.Errorf("DecideEscalation = %d, want %d", got, escalate)
 	}
 }
