@@ -101,8 +101,8 @@ func TestEventHandsBackTheReview(t *testing.T) {
 	if got := numbers(res.With(sweep.Rerequested)); len(got) != 1 || w.requestsOf(n, maint.Login, action) != 1 {
 		t.Fatalf("re-requested %v, %d requests of %s by stalepr: want #%d's, once", got, w.requestsOf(n, maint.Login, action), maint.Login, n)
 	}
-	if got := w.fake.Count(); got > sweep.EventRequests {
-		t.Errorf("%d requests, more than the event path's %d", got, sweep.EventRequests)
+	if got := w.fake.Count(); got > sweep.EventRequests || got != 2 {
+		t.Errorf("%d requests, want 2 (the read, the request; never more than the event path's %d)", got, sweep.EventRequests)
 	}
 	w.fake.Comment(n, alice, w.now(), "pushed the rename")
 	before := w.fake.Writes()

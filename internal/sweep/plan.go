@@ -34,8 +34,11 @@ type op struct {
 	// Escalated asks for; busy, the escalation reviewers Escalated does
 	// not ask, their GitHub status saying busy.
 	reviewers, busy []string
-	audit           *lifecycle.Audit // Reopened: the close the audit replayed
-	issue           *issueOp         // the dashboard's operations: the issue, not a PR (dashboard.go)
+	// readNow: act comes from a read of this PR alone made just before
+	// (the event path's): the re-request need not read it again.
+	readNow bool
+	audit   *lifecycle.Audit // Reopened: the close the audit replayed
+	issue   *issueOp         // the dashboard's operations: the issue, not a PR (dashboard.go)
 }
 
 // afterStop reports whether o is a bounded write after the run's own work (a

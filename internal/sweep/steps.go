@@ -588,6 +588,13 @@ func (w *writer) rerequestSteps(o *op) []step {
 	write := step{request: reqReviewers, send: func(ctx context.Context) error {
 		return w.gh.RequestReviewers(ctx, n, logins)
 	}}
+	if o.readNow {
+		// Decided on the same read (Pull) made just before: reading it
+		// again would find what DecideRerequest already left out. (The
+		// label writes read again all the same: an un-stale before them
+		// in the same run changes the labels that read showed.)
+		return []step{write}
+	}
 	return []step{read, write}
 }
 
