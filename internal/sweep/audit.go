@@ -117,16 +117,25 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 		if err != nil {
 			return ops, err
 		}
+		var replays []replayed
 		for _, c := range page {
 			if seen[c.PR.Number] || closedNow[c.PR.Number] || c.ClosedAt.Before(a.Since) {
 				continue
 			}
 			seen[c.PR.Number] = true
-			o, ok, err := au.one(ctx, c)
+			r, ok, err := au.replay(ctx, c)
 			if err != nil {
 				return ops, err
 			}
 			if ok {
+				replays = append(replays, r)
+			}
+		}
+		if err := au.readChecks(ctx, replays); err != nil {
+			return ops, err
+		}
+		for _, r := range replays {
+			if o, ok := au.judge(r); ok {
 				ops = append(ops, o)
 			}
 		}
@@ -142,43 +151,89 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 	}
 }
 
-// one replays one closed PR; ok when it is to be reopened. Only a
-// stop is returned as an error: a PR that cannot be read is reported
-// failed.
-func (au *auditor) one(ctx context.Context, c ClosedListed) (o op, ok bool, err error) {
+// replayed is a closed PR whose close the audit replayed.
+type replayed struct {
+	c      ClosedListed
+	events []lifecycle.Event
+	ap     lifecycle.AuditPolicy
+	audit  lifecycle.Audit
+}
+
+// replay replays one closed PR's close; ok when it was a stale close not
+// reopened since. Only a stop is returned as an error: a PR that cannot be
+// read is reported failed.
+func (au *auditor) replay(ctx context.Context, c ClosedListed) (r replayed, ok bool, err error) {
 	if c.Err != nil {
 		au.x.fail(c.PR, c.Err)
-		return op{}, false, nil
+		return replayed{}, false, nil
 	}
 	events := c.History
 	if c.Older != "" {
 		older, err := au.gh.History(ctx, c.PR.Number, c.Older)
 		if err != nil {
-			return op{}, false, au.failed(c.PR, err)
+			return replayed{}, false, au.failed(c.PR, err)
 		}
 		events = append(older, events...)
 	}
 	if err := au.id.learnFor(ctx, events, au.pol.StaleLabel); err != nil {
-		return op{}, false, au.failed(c.PR, err)
+		return replayed{}, false, au.failed(c.PR, err)
 	}
 	au.dd.seen(c.PR.Number, events)
 	ap := lifecycle.AuditPolicy{StaleLabel: au.pol.StaleLabel, CloseLabel: au.cfg.CloseLabel, Self: au.id.logins(),
 		Turn: au.pol.Options(au.id.logins())}
 	audit := lifecycle.AuditClose(c.PR, events, ap)
 	if audit.Kind == lifecycle.NotStaleClose || audit.Reopened {
-		return op{}, false, nil
+		return replayed{}, false, nil
 	}
 	au.res.Audit.Closes++
-	if audit.Wrong() && au.pol.AuthorTurnWhenChecksFail {
-		// A required check failing at the close made it the author's turn:
-		// the closed listing does not read checks, so read this one's.
-		if err := au.readChecks(ctx, &c.PR); err != nil {
-			return op{}, false, err
-		}
-		audit = lifecycle.AuditClose(c.PR, events, ap)
+	return replayed{c: c, events: events, ap: ap, audit: audit}, true, nil
+}
+
+// readChecks reads, ChecksPerRead to a query, the checks of the replayed
+// PRs the audit would call wrongly closed, when a required check failing
+// at the close makes it the author's turn (the closed listing does not
+// read checks), and replays those again. A failed read leaves them
+// unknown, and the PRs are kept closed; only a stop is returned.
+func (au *auditor) readChecks(ctx context.Context, rs []replayed) error {
+	if !au.pol.AuthorTurnWhenChecksFail {
+		return nil
 	}
+	var wrong []int
+	for i := range rs {
+		if rs[i].audit.Wrong() {
+			wrong = append(wrong, i)
+		}
+	}
+	for len(wrong) > 0 {
+		batch := wrong[:min(len(wrong), ChecksPerRead)]
+		wrong = wrong[len(batch):]
+		numbers := make([]int, len(batch))
+		for j, i := range batch {
+			numbers[j] = rs[i].c.PR.Number
+		}
+		got, err := au.gh.Checks(ctx, numbers)
+		if api.IsStop(err) {
+			return err
+		}
+		if err != nil {
+			au.log.Printf("the checks of %d closed pull requests could not be read for the closure audit (%v): they stay closed", len(numbers), err)
+			continue
+		}
+		for _, i := range batch {
+			r := &rs[i]
+			r.c.PR.Checks = got[r.c.PR.Number]
+			r.audit = lifecycle.AuditClose(r.c.PR, r.events, r.ap)
+		}
+	}
+	return nil
+}
+
+// judge reports a replayed close that was wrong, and plans its reopening
+// when reopen-wrongly-closed asks for it and nothing keeps it closed.
+func (au *auditor) judge(r replayed) (op, bool) {
+	c, audit := r.c, r.audit
 	if !audit.Wrong() {
-		return op{}, false, nil
+		return op{}, false
 	}
 	entry := Audited{Number: c.PR.Number, Title: c.PR.Title, URL: c.PR.URL, Kind: audit.Kind,
 		ClosedAt: audit.ClosedAt, ClosedBy: audit.ClosedBy, Whose: audit.Turn.Whose, Waited: daysSince(audit.Turn.Since, audit.ClosedAt)}
@@ -198,26 +253,11 @@ func (au *auditor) one(ctx context.Context, c ClosedListed) (o op, ok bool, err 
 	}
 	au.res.Audit.Wrong = append(au.res.Audit.Wrong, entry)
 	if !au.cfg.ReopenWronglyClosed || entry.Kept != "" {
-		return op{}, false, nil
+		return op{}, false
 	}
-	return op{out: Reopened, pr: c.PR, audit: &audit,
-		d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonWronglyClosed}}, true, nil
-}
-
-// readChecks reads a closed PR's checks into pr (one point). A failed
-// read leaves them unknown, and the PR is kept closed; only a stop is
-// returned.
-func (au *auditor) readChecks(ctx context.Context, pr *lifecycle.PR) error {
-	got, err := au.gh.Checks(ctx, []int{pr.Number})
-	if api.IsStop(err) {
-		return err
-	}
-	if err != nil {
-		au.log.Printf("#%d: its checks could not be read for the closure audit (%v): it stays closed", pr.Number, err)
-		return nil
-	}
-	pr.Checks = got[pr.Number]
-	return nil
+	audited := audit
+	return op{out: Reopened, pr: c.PR, audit: &audited,
+		d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonWronglyClosed}}, true
 }
 
 // failed reports a closed PR whose history could not be read; a stop

@@ -372,4 +372,14 @@ func TestAuditReadsTheChecksAtTheClose(t *testing.T) {
 	if r := kept[rerun]; r != sweep.ReasonChecksUnknown || w.state(rerun) != "closed" {
 		t.Errorf("#%d, re-run since the close: kept %q, %s; want kept closed, %q", rerun, r, w.state(rerun), sweep.ReasonChecksUnknown)
 	}
+	// The three it would call wrongly closed are read in one query.
+	queries := 0
+	for _, r := range w.fake.Requests() {
+		if strings.HasSuffix(r.Path, "graphql") && strings.Contains(r.Body, "statusCheckRollup") && strings.Contains(r.Body, "isRequired") {
+			queries++
+		}
+	}
+	if queries != 1 {
+		t.Errorf("%d queries of the closed PRs' checks, want 1 for the three", queries)
+	}
 }
