@@ -117,27 +117,17 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 		if err != nil {
 			return ops, err
 		}
-		var replays []replayed
+		var fresh []ClosedListed
 		for _, c := range page {
-			if seen[c.PR.Number] || closedNow[c.PR.Number] || c.ClosedAt.Before(a.Since) {
-				continue
-			}
-			seen[c.PR.Number] = true
-			r, ok, err := au.replay(ctx, c)
-			if err != nil {
-				return ops, err
-			}
-			if ok {
-				replays = append(replays, r)
+			if !seen[c.PR.Number] && !closedNow[c.PR.Number] && !c.ClosedAt.Before(a.Since) {
+				seen[c.PR.Number] = true
+				fresh = append(fresh, c)
 			}
 		}
-		if err := au.readChecks(ctx, replays); err != nil {
+		pageOps, err := au.page(ctx, fresh)
+		ops = append(ops, pageOps...)
+		if err != nil {
 			return ops, err
-		}
-		for _, r := range replays {
-			if o, ok := au.judge(r); ok {
-				ops = append(ops, o)
-			}
 		}
 		if pg.After == "" || pg.LastKey.Before(a.Since) {
 			a.Complete = true
@@ -149,6 +139,39 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 		}
 		after = pg.After
 	}
+}
+
+// page replays the closes of a page of closed PRs in the audit's window,
+// reads the checks of those it would call wrongly closed (readChecks), and
+// judges them; only a stop is returned.
+// A stop while replaying still judges the PRs replayed before it.
+func (au *auditor) page(ctx context.Context, closed []ClosedListed) ([]op, error) {
+	var replays []replayed
+	var stop error
+	for _, c := range closed {
+		r, ok, err := au.replay(ctx, c)
+		if err != nil {
+			stop = err
+			break
+		}
+		if ok {
+			replays = append(replays, r)
+		}
+	}
+	if stop == nil {
+		// After a stop nothing more is sent: the checks stay unknown, and
+		// the PRs that needed them are reported, kept closed.
+		if err := au.readChecks(ctx, replays); err != nil {
+			return nil, err
+		}
+	}
+	var ops []op
+	for _, r := range replays {
+		if o, ok := au.judge(r); ok {
+			ops = append(ops, o)
+		}
+	}
+	return ops, stop
 }
 
 // replayed is a closed PR whose close the audit replayed.
