@@ -6,6 +6,7 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,5 +95,44 @@ func TestRunListingFailureAnnotationIsBounded(t *testing.T) {
 	}
 	if n := len([]rune(lines[0])); n > 2000 || !strings.Contains(lines[0], "Validation Failed") {
 		t.Errorf("the annotation is %d characters, want at most 2000 and the cause named: %.300s", n, lines[0])
+	}
+}
+
+// TestRunRefusesATeamOfAnotherOrganisation: GitHub requests a pull
+// request's teams by slug within the repository's organisation, so
+// escalation-reviewers: other-org/core would ask octo's team core, which
+// no input named. The run is refused before any request, exit 2, with an
+// ::error:: naming the input, the value and what it takes; the same run
+// with octo/core asks that team, so the refusal is what keeps the request
+// from being sent.
+func TestRunRefusesATeamOfAnotherOrganisation(t *testing.T) {
+	t.Parallel()
+	run := func(t *testing.T, team string) (*world, int, outcome) {
+		w, _ := newWorld(t, false)
+		n := w.fake.AddPR(fakegithub.Issue{Title: "Waits on rey", User: alice, CreatedAt: daysAgo(20), UpdatedAt: daysAgo(20)})
+		w.fake.RequestReview(n, alice, daysAgo(20), "rey")
+		w.fake.Comment(n, actionID, daysAgo(8), "@rey This pull request has been waiting 12 days for a review.\n\n<!-- stalepr:nudge -->")
+		e := w.env(t)
+		for k, v := range map[string]string{"days-before-stale": "-1", "days-before-review-nudge": "7",
+			"days-before-review-escalation": "7", "escalation-reviewers": team} {
+			e[inputVar(k)] = v
+		}
+		return w, n, runWith(t, e)
+	}
+	w, n, o := run(t, "octo/core")
+	if o.code != ExitOK || !slices.ContainsFunc(w.fake.Events(n), func(e fakegithub.Event) bool {
+		return e.Type == fakegithub.EventReviewRequested && e.Team == "core"
+	}) {
+		t.Fatalf("escalation-reviewers octo/core: the team core was not asked on #%d, so the refusal below proves nothing\n%s", n, o)
+	}
+
+	w, _, o = run(t, "other-org/core")
+	errs := testenv.ErrorLines(o.stdout)
+	want := `input "escalation-reviewers": holds "other-org/core", a team of another organisation than octo, which owns the repository`
+	if o.code != ExitUsage || len(errs) != 1 || !strings.Contains(errs[0], want) || !strings.Contains(errs[0], "want logins (alice) or teams of octo as octo/team") {
+		t.Errorf("exit %d, errors %q; want %d and one error %q", o.code, errs, ExitUsage, want)
+	}
+	if c := w.fake.Count(); c != 0 {
+		t.Errorf("%d requests reached GitHub, want none: %v", c, w.fake.CountBy())
 	}
 }

@@ -115,6 +115,7 @@ const (
 	inputRerequestOnAnswer     = "rerequest-reviewers-on-answer"
 	inputEscalationDays        = "days-before-review-escalation"
 	inputEscalationReviewers   = "escalation-reviewers"
+	inputReviewers             = "reviewers"
 	inputAwayReviewers         = "away-reviewers"
 	inputAuthorTurnLabel       = "author-turn-label"
 	inputAuthorTurnWhenLabeled = "author-turn-when-labeled"
@@ -271,7 +272,7 @@ func buildInputs() []Input {
 			Description: "Comma-separated logins of coding agents, compared ignoring case, besides those known: the Copilot coding agent (Copilot, copilot-swe-agent[bot]), Devin (devin-ai-integration[bot]), Jules (google-labs-jules[bot]), Cursor's background agents (cursor[bot]). " +
 				"An agent's pull request answers to its human of record (the person who assigned the agent, else who marked it ready, else the first person to push to it): " +
 				"the author's turn is theirs, {{author}} names them, and no text ever mentions an agent. Its clock: days-before-agent-pr-stale."},
-		{Name: "reviewers", to: accounts(loginsAndTeams, func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
+		{Name: inputReviewers, to: accounts(loginsAndTeams, func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
 			Description: "Comma-separated reviewers besides the accounts with write access to the repository, for whose turn it is (for projects whose reviewers are not all committers): " +
 				"logins, counted as maintainers; and teams as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token)."},
 		{Name: inputAuthorTurnWhenLabeled, to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,

@@ -74,3 +74,34 @@ func accounts(form accountForm, field func(*Config) *[]string) target {
 		return items, p.checkAccounts(in.Name, items, form)
 	})
 }
+
+// teamsOfOwner refuses a team of another organisation than the
+// repository's owner in the lists that take teams (reviewers,
+// escalation-reviewers). GitHub names a pull request's teams by slug
+// within the repository's own organisation: a review request takes the
+// slug alone, and REST's events carry it alone, so other-org/core would
+// stand for owner/core, a team no input named. Organisations compare
+// ignoring case, as GitHub's names do.
+func (p *parser) teamsOfOwner(c *Config) {
+	if c.Owner == "" {
+		return // the repository input is refused already
+	}
+	for _, l := range []struct {
+		name  string
+		items []string
+	}{
+		{inputReviewers, c.Policy.Reviewers},
+		{inputEscalationReviewers, c.Policy.EscalationReviewers},
+	} {
+		var other []string
+		for _, it := range l.items {
+			if org, _, team := strings.Cut(it, "/"); team && !strings.EqualFold(org, c.Owner) {
+				other = append(other, quote(it))
+			}
+		}
+		if len(other) > 0 && !p.failed(l.name) {
+			p.fail(l.name, "holds %s, a team of another organisation than %s, which owns the repository: GitHub requests only %s's teams, by slug; "+
+				"want logins (alice) or teams of %s as %s/team", strings.Join(other, ", "), c.Owner, c.Owner, c.Owner, c.Owner)
+		}
+	}
+}

@@ -590,6 +590,7 @@ func (p *parser) config() Config {
 		p.fail(inputCloseAction, "close-action draft with only-draft-pr true would \"close\" drafts by converting them to drafts; use close-action close, or set only-draft-pr to false")
 	}
 
+	p.teamsOfOwner(&c)
 	c.staleTexts()
 	c.closeTexts()
 	p.turn(&c)
