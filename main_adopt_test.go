@@ -16,6 +16,7 @@ import (
 
 	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/fleet"
 )
 
 // refuseWrites makes GitHub answer every write 403 with msg, as it does
@@ -214,20 +215,24 @@ func TestRunTextSummaryShowsTurns(t *testing.T) {
 	}
 }
 
-// TestRunWarnsOfUnknownInputs: a misspelt input, in a workflow's with:
-// (an INPUT_* variable) or a sandbox's inputs.json, is named in a warning
-// with the input nearest to it, not silently run with the default.
+// TestRunWarnsOfUnknownInputs: a name that is no input and near none, in
+// a workflow's with: (an INPUT_* variable) or a sandbox's inputs.json, is
+// named in a warning and the run goes on; one near an input is refused
+// (TestRunRefusesMisspeltInputs).
 func TestRunWarnsOfUnknownInputs(t *testing.T) {
 	t.Parallel()
 	t.Run("workflow", func(t *testing.T) {
 		t.Parallel()
 		w, _ := newWorld(t, false)
 		e := w.env(t)
-		e["INPUT_DAYS-BEFOR-STALE"] = "30"
 		e["INPUT_ZZZZZZZZZZZZ"] = "1"
+		e["INPUT_STALE-ISSUE-LABELS"] = "old" // nearest an issue input of actions/stale, ignored anyway
 		o := runWith(t, e)
-		want := []string{`::warning::"days-befor-stale" is not an input of stalepr and is ignored; did you mean days-before-stale?`,
-			`::warning::"zzzzzzzzzzzz" is not an input of stalepr and is ignored (the README's Inputs table lists them)`}
+		if o.code != ExitOK {
+			t.Fatalf("exit %d\n%s", o.code, o)
+		}
+		want := []string{`::warning::"zzzzzzzzzzzz" is not an input of stalepr and is ignored (the README's Inputs table lists them)`,
+			`::warning::"stale-issue-labels" is not an input of stalepr and is ignored; did you mean stale-issue-label?`}
 		for _, s := range want {
 			if !strings.Contains(o.stdout, s) {
 				t.Errorf("the log does not warn %q\n%s", s, o.stdout)
@@ -239,18 +244,95 @@ func TestRunWarnsOfUnknownInputs(t *testing.T) {
 	})
 	t.Run("sandbox", func(t *testing.T) {
 		t.Parallel()
-		dir := t.TempDir()
-		repo, err := os.ReadFile(filepath.Join("testdata", "sandbox", "repo.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		must(t, os.WriteFile(filepath.Join(dir, "repo.json"), repo, 0o644))
-		must(t, os.WriteFile(filepath.Join(dir, "inputs.json"), []byte(`{"days-befor-stale": "30", "debug-only": "true"}`), 0o644))
+		dir := sandboxWith(t, `{"zzzzzzzzzzzz": "30", "debug-only": "true"}`)
 		o := runWith(t, env{}, "-sandbox", dir)
-		if !strings.Contains(o.stderr, `warning: "days-befor-stale" is not an input of stalepr and is ignored; did you mean days-before-stale?`) {
-			t.Errorf("no warning of the misspelt input in inputs.json\n%s", o)
+		if o.code != ExitOK || !strings.Contains(o.stderr, `warning: "zzzzzzzzzzzz" is not an input of stalepr and is ignored`) {
+			t.Errorf("no warning of the unknown input in inputs.json\n%s", o)
 		}
 	})
+}
+
+// sandboxWith is a copy of testdata/sandbox with inputs as its inputs.json.
+func sandboxWith(t *testing.T, inputs string) string {
+	t.Helper()
+	dir := t.TempDir()
+	repo, err := os.ReadFile(filepath.Join("testdata", "sandbox", "repo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "repo.json"), repo, 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "inputs.json"), []byte(inputs), 0o644))
+	return dir
+}
+
+// TestRunRefusesMisspeltInputs: a misspelt preview (dry-run, which stalepr
+// does not have; debug_only, which the runner passes as INPUT_DEBUG_ONLY)
+// would run live with debug-only's default: the run is refused before any
+// request, exit 2, with an ::error:: naming the input and what it takes.
+// So is any name near an input, in a workflow, a fleet or a sandbox.
+func TestRunRefusesMisspeltInputs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ variable, name, want string }{
+		{"INPUT_DRY-RUN", "dry-run", "whose dry run is debug-only (true or false): refused rather than run writing; rename it debug-only"},
+		{"INPUT_DEBUG_ONLY", "debug_only", "did you mean debug-only (true or false)? Refused rather than run as if debug-only were unset"},
+		{"INPUT_DAYS-BEFOR-STALE", "days-befor-stale", "did you mean days-before-stale (a whole number of days, or -1 for never)?"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			e := w.env(t)
+			e[tc.variable] = "true"
+			o := runWith(t, e)
+			errs := testenv.ErrorLines(o.stdout)
+			want := "::error title=stalepr%3A " + tc.name + "::input \"" + tc.name + "\": is not an input of stalepr"
+			if o.code != ExitUsage || len(errs) != 1 || !strings.HasPrefix(errs[0], want) || !strings.Contains(errs[0], tc.want) {
+				t.Errorf("exit %d, errors %q; want %d and one error %q ... %q\n%s", o.code, errs, ExitUsage, want, tc.want, o)
+			}
+			if n := w.fake.Count(); n != 0 {
+				t.Errorf("%d requests reached GitHub, want none: %v", n, w.fake.CountBy())
+			}
+		})
+	}
+	t.Run("fleet", func(t *testing.T) {
+		t.Parallel()
+		fake, e := fleetRepo(t)
+		e["INPUT_DEBUG_ONLY"] = "true"
+		o := runWith(t, e)
+		if o.code != ExitUsage || !strings.Contains(o.stdout, `input "debug_only": is not an input of stalepr; did you mean debug-only`) {
+			t.Errorf("want exit %d and the error on debug_only: %v", ExitUsage, o)
+		}
+		if n := fake.Count(); n != 0 {
+			t.Errorf("%d requests reached GitHub, want none, not even the read of %s: %v", n, fleet.RepoFilePath, fake.CountBy())
+		}
+	})
+	t.Run("sandbox", func(t *testing.T) {
+		t.Parallel()
+		o := runWith(t, env{}, "-sandbox", sandboxWith(t, `{"dry-run": "true"}`))
+		if o.code != ExitUsage || !strings.Contains(o.stderr, `input "dry-run": is not an input of stalepr, whose dry run is debug-only`) {
+			t.Errorf("want exit %d and the error on dry-run: %v", ExitUsage, o)
+		}
+	})
+}
+
+// TestRunReadsAFlowList: exempt-pr-labels: "[pinned, security]", a YAML
+// list in a string as people write one, exempts the pull requests labelled
+// pinned or security, not those labelled "[pinned" or "security]".
+func TestRunReadsAFlowList(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.Label(w.toMark, alice, daysAgo(200), "pinned")
+	e := w.env(t)
+	e[inputVar("exempt-pr-labels")] = "[pinned, security]"
+	o := runWith(t, e)
+	if o.code != ExitOK {
+		t.Fatalf("exit %d\n%s", o.code, o)
+	}
+	if w.hasLabel(w.toMark, "stale") {
+		t.Errorf("#%d, labelled pinned, was marked stale under exempt-pr-labels [pinned, security]", w.toMark)
+	}
+	if w.fake.MustIssue(w.toClose).State != "closed" {
+		t.Errorf("#%d was not closed: the run did not sweep", w.toClose)
+	}
 }
 
 func must(t *testing.T, err error) {

@@ -76,6 +76,33 @@ type Input struct {
 	noEffect string
 }
 
+// accepts says what values the input takes, for an error that names it.
+func (in Input) accepts() string {
+	switch in.Kind {
+	case Message:
+		return "a comment, empty for none"
+	case Days:
+		return "a whole number of days, or -1 for never"
+	case Count:
+		return "a whole number"
+	case Bool:
+		return "true or false"
+	case List:
+		return "comma-separated values"
+	case Date:
+		return "a date such as 2024-01-02"
+	case Duration:
+		return "a duration such as 1s"
+	case Choice:
+		return orList(in.Choices)
+	case Repository:
+		return "owner/name"
+	case Secret:
+		return "a token"
+	}
+	return "text"
+}
+
 // YAMLDefault is the default action.yml declares for the input.
 func (in Input) YAMLDefault() string {
 	if in.ActionDefault != "" {

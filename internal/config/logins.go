@@ -69,9 +69,8 @@ func (p *parser) checkAccounts(name string, items []string, form accountForm) bo
 // accounts reads a comma-separated list of accounts of form.
 func accounts(form accountForm, field func(*Config) *[]string) target {
 	return store(List, field, func(p *parser, in Input) ([]string, bool) {
-		v, _ := p.value(in)
-		items := SplitList(v)
-		return items, p.checkAccounts(in.Name, items, form)
+		items, ok := p.list(in)
+		return items, ok && p.checkAccounts(in.Name, items, form)
 	})
 }
 

@@ -2,9 +2,11 @@ package config
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -94,7 +96,8 @@ func ParseOverrides(data []byte, allowEnabled bool) (map[string]string, bool, er
 		case k == InputRepoToken || k == InputRepository:
 			problems = append(problems, fmt.Sprintf("%s cannot be set here: the fleet workflow sets it", k))
 		case !known:
-			problems = append(problems, fmt.Sprintf("%q is not an input of stalepr (see the inputs table in its README)", k))
+			// Refused, near an input or not: the file is stalepr's alone.
+			problems = append(problems, unknownKey(k))
 		default:
 			out[k] = v
 		}
@@ -126,9 +129,33 @@ func scalar(n *yaml.Node) (string, error) {
 			s, _ := scalar(it)
 			items = append(items, s)
 		}
-		return strings.Join(items, ","), nil
+		return listValue(items), nil
 	}
 	return "", errors.New("want a value or a list of values, not a map")
+}
+
+// unknownKey says what is wrong with the key k of a file, which is no
+// input.
+func unknownKey(k string) string {
+	switch name := strings.ToLower(k); {
+	case isDryRun(name):
+		return fmt.Sprintf("%q is not an input of stalepr, whose dry run is debug-only", k)
+	case nearestInput(name) != "":
+		return fmt.Sprintf("%q is not an input of stalepr; did you mean %s?", k, nearestInput(name))
+	}
+	return fmt.Sprintf("%q is not an input of stalepr (see the inputs table in its README)", k)
+}
+
+// listValue writes a YAML sequence's items as a list input reads them
+// (SplitList): joined with commas, or, when that would read otherwise (an
+// item holding a comma, a lone [WIP]), as a flow list of quoted items.
+func listValue(items []string) string {
+	joined := strings.Join(items, ",")
+	if back, err := SplitList(joined); err == nil && slices.Equal(back, items) {
+		return joined
+	}
+	b, _ := json.Marshal(items) // JSON's array is a YAML flow list
+	return string(b)
 }
 
 // kindOf names what a YAML node holds, for an error.

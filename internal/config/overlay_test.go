@@ -1,6 +1,10 @@
 package config
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestParseOverrides(t *testing.T) {
 	t.Parallel()
@@ -38,5 +42,26 @@ func TestParseOverrides(t *testing.T) {
 	}
 	if got, on, err := ParseOverrides([]byte("# nothing yet\n"), true); err != nil || !on || len(got) != 0 {
 		t.Errorf("a file of comments only: %v %v %v", got, on, err)
+	}
+}
+
+// TestParseOverridesLists: a YAML sequence in a fleet's file reads as the
+// same list, whatever its items hold (a comma, a lone bracketed label);
+// a key that is no input is refused, with the input nearest to it.
+func TestParseOverridesLists(t *testing.T) {
+	t.Parallel()
+	got, _, err := ParseOverrides([]byte("exempt-pr-labels: [\"[WIP]\"]\nonly-labels: [\"a,b\", c]\nany-of-labels: \"[x, y]\"\n"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]string{"exempt-pr-labels": {"[WIP]"}, "only-labels": {"a,b", "c"}, "any-of-labels": {"x", "y"}} {
+		if items, err := SplitList(got[name]); err != nil || !slices.Equal(items, want) {
+			t.Errorf("%s: %q reads as %q, %v; want %q", name, got[name], items, err, want)
+		}
+	}
+	for key, want := range map[string]string{"debug_only": "did you mean debug-only?", "dry-run": "whose dry run is debug-only", "zzzzzzzzzzzz": "is not an input of stalepr"} {
+		if _, _, err := ParseOverrides([]byte(key+": true\n"), true); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error saying %q", key, err, want)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stalepr/stalepr/internal/apiurl"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
+	"go.yaml.in/yaml/v4"
 )
 
 // Source is where Parse reads raw values. Either function may be nil, which
@@ -83,6 +84,8 @@ func Parse(src Source) (Config, error) {
 func ParseConnection(src Source) (Config, error) {
 	p := &parser{src: src}
 	var c Config
+	// A misspelt input is refused before any request, the file's read too.
+	p.unknown()
 	for _, name := range connectionInputs {
 		in, _ := Lookup(name)
 		in.to.parse(p, in, &c)
@@ -313,9 +316,20 @@ func boolean(field func(*Config) *bool) target {
 
 func list(field func(*Config) *[]string) target {
 	return store(List, field, func(p *parser, in Input) ([]string, bool) {
-		v, _ := p.value(in)
-		return SplitList(v), true
+		return p.list(in)
 	})
+}
+
+// list reads in's value as a list (SplitList), refusing one it cannot
+// read.
+func (p *parser) list(in Input) ([]string, bool) {
+	v, _ := p.value(in)
+	items, err := SplitList(v)
+	if err != nil {
+		p.fail(in.Name, "%v", err)
+		return nil, false
+	}
+	return items, true
 }
 
 // authors reads a list of logins where a GitHub App's name stands for its
@@ -323,8 +337,7 @@ func list(field func(*Config) *[]string) target {
 // Dependabot's pull requests carry, as people write the App's name.
 func authors(field func(*Config) *[]string) target {
 	return store(List, field, func(p *parser, in Input) ([]string, bool) {
-		v, _ := p.value(in)
-		items := SplitList(v)
+		items, ok := p.list(in)
 		var out []string
 		for _, l := range items {
 			out = append(out, l)
@@ -332,21 +345,58 @@ func authors(field func(*Config) *[]string) target {
 				out = append(out, l+"[bot]")
 			}
 		}
-		return out, p.checkAccounts(in.Name, items, loginGlobs)
+		return out, ok && p.checkAccounts(in.Name, items, loginGlobs)
 	})
 }
 
-// SplitList splits a list value on commas (and line breaks, for YAML block
-// values), trims each item and drops empty ones. Labels may hold spaces and
-// slashes.
-func SplitList(v string) []string {
+// listForms is what a list input accepts, for its errors.
+const listForms = "want comma-separated values (pinned, security) or a YAML list ([pinned, security])"
+
+// SplitList reads a list value: it splits it on commas (and line breaks,
+// for YAML block values), trims each item and drops empty ones. Labels
+// may hold spaces and slashes. A value in brackets is a YAML flow list,
+// items quoted or not: "[pinned, security]" is pinned and security, not
+// the labels "[pinned" and "security]", which match nothing, so a
+// pinned pull request would not be exempt. One bare item in brackets
+// ("[WIP]") is refused: the list of WIP and the label [WIP] cannot be
+// told apart. A value in brackets that is no YAML list ("[WIP], [bug]")
+// is split on commas, as actions/stale reads it.
+func SplitList(v string) ([]string, error) {
+	if t := strings.TrimSpace(v); strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+		if items, ok, err := flowList(t); ok || err != nil {
+			return items, err
+		}
+	}
 	var out []string
 	for _, item := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '\n' || r == '\r' }) {
 		if item = strings.TrimSpace(item); item != "" {
 			out = append(out, item)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// flowList reads v as a YAML flow list; ok is false when it is none.
+func flowList(v string) (items []string, ok bool, err error) {
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(v), &doc) != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.SequenceNode {
+		return nil, false, nil
+	}
+	seq := doc.Content[0].Content
+	for _, n := range seq {
+		if n.Kind != yaml.ScalarNode {
+			return nil, false, fmt.Errorf("%s holds a list or a map as an item: %s", quote(v), listForms)
+		}
+		if s := strings.TrimSpace(n.Value); s != "" {
+			items = append(items, s)
+		}
+	}
+	if len(seq) == 1 && seq[0].Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 {
+		one := seq[0].Value
+		return nil, false, fmt.Errorf("%s may be a YAML list of the one value %s or the value %s itself: write %s for the first, [%s] for the second",
+			quote(v), quote(one), quote(v), one, strconv.Quote(v))
+	}
+	return items, true, nil
 }
 
 // choice reads one of in.Choices, in any letter case; a refused value leaves
@@ -554,6 +604,7 @@ func (p *parser) apiURL() string {
 func (p *parser) config() Config {
 	var c Config
 	p.from = map[string]string{}
+	unknown := p.unknown()
 	var noEffect []string
 	for _, in := range Inputs {
 		switch {
@@ -607,7 +658,7 @@ func (p *parser) config() Config {
 	}
 
 	c.Warnings = append(p.ignored(), noEffect...)
-	c.Warnings = append(c.Warnings, p.warnings(c)...)
+	c.Warnings = append(c.Warnings, p.warnings(c, unknown)...)
 	return c
 }
 
@@ -679,44 +730,13 @@ func (p *parser) ignored() []string {
 	return w
 }
 
-// unknown warns of each name given that is no input, with the input
-// nearest in spelling: a misspelt input would otherwise run with its
-// default, without a word.
-func (p *parser) unknown() []string {
-	if p.src.Given == nil {
-		return nil
-	}
-	names := make([]string, len(Inputs))
-	for i, in := range Inputs {
-		names[i] = in.Name
-	}
-	var w []string
-	seen := map[string]bool{}
-	for _, g := range p.src.Given() {
-		name := strings.ToLower(g)
-		if _, ok := Lookup(name); ok || seen[name] {
-			continue
-		}
-		seen[name] = true
-		msg := fmt.Sprintf("%q is not an input of stalepr and is ignored", g)
-		if near := Nearest(name, names); near != "" {
-			msg += "; did you mean " + near + "?"
-		} else {
-			msg += " (the README's Inputs table lists them)"
-		}
-		w = append(w, msg)
-	}
-	slices.Sort(w)
-	return w
-}
-
 // warnings are notes on valid inputs that may not do what their author
 // hopes.
-func (p *parser) warnings(c Config) []string {
+func (p *parser) warnings(c Config, unknown []string) []string {
 	if len(p.errs) > 0 {
 		return nil
 	}
-	w := p.unknown()
+	w := unknown
 	if p.isSet(inputWriteInterval) && c.WriteInterval < time.Second {
 		w = append(w, fmt.Sprintf("write-interval %s is shorter than the second GitHub asks for between writes; secondary rate limits may stop the run", c.WriteInterval))
 	}

@@ -55,7 +55,10 @@ func quietPeriods(field func(*Config) *lifecycle.Quiet) target {
 // ParseQuiet reads a quiet-periods value (see inputQuietPeriods); the
 // error says which item is wrong and why.
 func ParseQuiet(v string) (lifecycle.Quiet, error) {
-	items := SplitList(v)
+	items, err := SplitList(v)
+	if err != nil {
+		return lifecycle.Quiet{}, err
+	}
 	if len(items) > maxQuietItems {
 		return lifecycle.Quiet{}, fmt.Errorf("%d items, at most %d are accepted", len(items), maxQuietItems)
 	}

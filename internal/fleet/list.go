@@ -98,6 +98,11 @@ func (c Command) Main(ctx context.Context, args []string) int {
 		return runner.ExitUsage
 	}
 	owner := owners[0]
+	patterns, err := config.SplitList(*filter)
+	if err != nil {
+		out.Fail("list-repositories", "-repositories: "+err.Error())
+		return runner.ExitUsage
+	}
 	token := strings.TrimSpace(getenv(config.EnvToken))
 	if token == "" {
 		out.Fail("list-repositories", "no token: set GITHUB_TOKEN to a GitHub App installation token (actions/create-github-app-token)")
@@ -115,7 +120,6 @@ func (c Command) Main(ctx context.Context, args []string) int {
 		out.Fail("list-repositories", err.Error())
 		return runner.ExitFailed
 	}
-	patterns := config.SplitList(*filter)
 	type job struct {
 		Repository string `json:"repository"`
 		Name       string `json:"name"` // for the sweep job's token, scoped to this repository
