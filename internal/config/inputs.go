@@ -301,7 +301,7 @@ func buildInputs() []Input {
 				"the author's turn is theirs, {{author}} names them, and no text ever mentions an agent. Its clock: days-before-agent-pr-stale."},
 		{Name: inputReviewers, to: accounts(loginsAndTeams, func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
 			Description: "Comma-separated reviewers besides the accounts with write access to the repository, for whose turn it is (for projects whose reviewers are not all committers): " +
-				"logins, counted as maintainers; and teams as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token)."},
+				"logins, counted as maintainers; and teams of the repository's organisation as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token); a team of another organisation is refused."},
 		{Name: inputAuthorTurnWhenLabeled, to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
 			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added; not author-turn-label, reviewers-turn-label, stale-pr-label nor review-nudge-label, which stalepr adds itself. Empty: none."},
 		{Name: "author-turn-when-checks-fail", to: boolean(func(c *Config) *bool { return &c.Policy.AuthorTurnWhenChecksFail }), Kind: Bool, Default: "false",
@@ -330,7 +330,7 @@ func buildInputs() []Input {
 				"a review request of escalation-reviewers with a comment naming them, or, when none is set, a row in the dashboard issue's Escalated section. " +
 				"A whole number, or -1 (the default) to never escalate; it needs days-before-review-nudge."},
 		{Name: inputEscalationReviewers, to: accounts(loginsAndTeams, func(c *Config) *[]string { return &c.Policy.EscalationReviewers }), Kind: List,
-			Description: "Comma-separated logins (without @) and teams (org/team) an escalation asks for a review, never the pull request's author; a bot or a coding agent is refused. Empty: escalations are listed in the dashboard issue only."},
+			Description: "Comma-separated logins (without @) and teams of the repository's organisation (org/team) an escalation asks for a review, never the pull request's author; a bot, a coding agent or a team of another organisation is refused. Empty: escalations are listed in the dashboard issue only."},
 		{Name: inputAwayReviewers, to: accounts(loginsOnly, func(c *Config) *[]string { return &c.Policy.AwayReviewers }), Kind: List,
 			Description: "Comma-separated logins of reviewers who are away: a review nudge does not mention them and says so; a pull request that waits on them alone gets no nudge, and, with days-before-review-escalation, is escalated on the day the nudge would have come. A reviewer whose GitHub status says busy (until it expires) counts as away too, read once a run when a nudge or escalation is due. Empty: none."},
 		{Name: inputRerequestOnAnswer, to: boolean(func(c *Config) *bool { return &c.Policy.RerequestOnAnswer }), Kind: Bool, Default: "false",
