@@ -383,3 +383,29 @@ func TestAuditReadsTheChecksAtTheClose(t *testing.T) {
 		t.Errorf("%d queries of the closed PRs' checks, want 1 for the three", queries)
 	}
 }
+
+// TestAuditReopenNamesTheHumanOfRecord (issue 40 item 10): a Copilot PR
+// that actions/stale closed while it waited on rey's review is reopened
+// with a comment addressed to alice, who assigned the agent, as the stale
+// notices address her; the agent is not named.
+func TestAuditReopenNamesTheHumanOfRecord(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.agentPR(120, false)
+	w.fake.ReadyForReview(n, alice, daysAgo(110))
+	w.fake.RequestReview(n, alice, daysAgo(110), "rey")
+	mark := daysAgo(35)
+	w.fake.Comment(n, action, mark, "This PR is stale because it has been open 60 days with no activity.")
+	w.fake.Label(n, action, mark.Add(time.Second), "stale")
+	w.fake.Comment(n, action, daysAgo(5), "This PR was closed because it has been stalled for 30 days with no activity.")
+	w.fake.Close(n, action, daysAgo(5).Add(time.Second), "")
+	res := w.run(auditWith("reopen-wrongly-closed", "true"))
+	if !has(res.Reopened(), n) || w.state(n) != "open" {
+		t.Fatalf("#%d: reopened %v, %s; want it reopened (failed %+v, stopped %v)", n, numbers(res.Reopened()), w.state(n), res.Failed(), res.Stopped)
+	}
+	body := w.onlyComment(t, n)
+	if text := strings.Split(body, "<!--")[0]; !strings.Contains(text, "not on @alice") || strings.Contains(text, "Copilot") {
+		t.Errorf("the reopen comment must name @alice, who answers for the agent's PR, not the agent:\n%s", body)
+	}
+	w.noAgentMentioned(t, n)
+}
