@@ -409,3 +409,54 @@ func TestAuditReopenNamesTheHumanOfRecord(t *testing.T) {
 	}
 	w.noAgentMentioned(t, n)
 }
+
+// TestAuditNoChecksAtAll (issue 40 item 9): with author-turn-when-checks-fail,
+// a PR on whose head no check ever ran (GitHub's rollup is null) has no
+// failing check, a definite answer: closed by actions/stale while it waited
+// on its reviewers, it is reopened. The controls: a rollup null beside an
+// error that names it, or a PR node GitHub did not answer, is a read that
+// erred: the checks stay unknown and the PR closed.
+func TestAuditNoChecksAtAll(t *testing.T) {
+	t.Parallel()
+	const failed = `"errors":[{"type":"SERVICE_UNAVAILABLE","path":%s,"message":"Something went wrong while executing your query."}]`
+	for _, c := range []struct {
+		name  string
+		fault func(head string) string // the answer to the checks' query; "" for GitHub's own
+	}{
+		{"no check ever ran", nil},
+		{"the rollup errs", func(head string) string {
+			return fmt.Sprintf(`{"data":{"repository":{"p0":{"headRefOid":%q,"statusCheckRollup":null}}},`+failed+`}`,
+				head, `["repository","p0","statusCheckRollup"]`)
+		}},
+		{"the PR is not answered", func(string) string {
+			return `{"data":{"repository":{"p0":null}},` + fmt.Sprintf(failed, `["repository","p0"]`) + `}`
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := turnWorld(t)
+			w.fake.SetRequiredChecks("test")
+			n := w.ghaClosed(120, 5)
+			if c.fault != nil {
+				body := c.fault(w.fake.MustIssue(n).HeadSHA)
+				w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+					if strings.Contains(r.Body, "statusCheckRollup") && strings.Contains(r.Body, "isRequired") {
+						return fakegithub.StatusFault(200, body)
+					}
+					return nil
+				})
+			}
+			res := w.run(auditWith("author-turn-when-checks-fail", "true", "reopen-wrongly-closed", "true"))
+			if res.Audit == nil || len(res.Audit.Wrong) != 1 || res.Audit.Wrong[0].Number != n {
+				t.Fatalf("audit %+v; want #%d reported wrongly closed", res.Audit, n)
+			}
+			kept, state := res.Audit.Wrong[0].Kept, w.state(n)
+			switch {
+			case c.fault == nil && (kept != "" || state != "open" || w.notices(n, "reopened") != 1):
+				t.Errorf("#%d, no check ever ran: kept %q, %s; want it reopened, its checks known to be none", n, kept, state)
+			case c.fault != nil && (kept != sweep.ReasonChecksUnknown || state != "closed"):
+				t.Errorf("#%d, its checks' read erred: kept %q, %s; want it kept closed, %q", n, kept, state, sweep.ReasonChecksUnknown)
+			}
+		})
+	}
+}
