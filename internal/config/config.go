@@ -34,13 +34,14 @@ type Config struct {
 	LabelsToAddWhenUnstale    []string
 	LabelsToRemoveWhenUnstale []string
 
-	DeleteBranch     bool
-	DebugOnly        bool
-	OperationsPerRun int           // cap on API requests of one run, reads and writes
-	NudgesPerRun     int           // cap on the review nudges one run posts
-	RateLimitReserve int           // stop when x-ratelimit-remaining falls below this
-	WriteInterval    time.Duration // pause between writes, as GitHub asks
-	DashboardIssue   string        // title of the dashboard issue; empty: none
+	DeleteBranch      bool
+	DebugOnly         bool
+	OperationsPerRun  int           // cap on API requests of one run, reads and writes
+	NudgesPerRun      int           // cap on the review nudges one run posts
+	EscalationsPerRun int           // cap on the review escalations one run posts
+	RateLimitReserve  int           // stop when x-ratelimit-remaining falls below this
+	WriteInterval     time.Duration // pause between writes, as GitHub asks
+	DashboardIssue    string        // title of the dashboard issue; empty: none
 	// The closure audit: the PRs a stale bot closed in the last
 	// AuditClosedDays days (0: off), replayed to their close; with
 	// ReopenWronglyClosed those closed on the reviewers' or maintainers'

@@ -61,6 +61,7 @@ func TestParseDefaults(t *testing.T) {
 		ReopenMessage:       notice.DefaultReopen,
 		OperationsPerRun:    500,
 		NudgesPerRun:        20,
+		EscalationsPerRun:   5,
 		RateLimitReserve:    100,
 		WriteInterval:       time.Second,
 		RunTimeout:          30 * time.Minute,
@@ -606,7 +607,7 @@ func TestTable(t *testing.T) {
 		activity-from exempt-awaiting-review rate-limit-reserve write-interval run-timeout repository
 		only-draft-pr exempt-pr-authors exempt-approved close-action
 		stale-clock days-before-review-nudge review-nudge-message review-nudge-label review-nudges-per-run dashboard-issue quiet-periods
-		rerequest-reviewers-on-answer days-before-review-escalation escalation-reviewers away-reviewers
+		rerequest-reviewers-on-answer days-before-review-escalation escalation-reviewers escalations-per-run away-reviewers
 		bot-accounts reviewers author-turn-when-labeled author-turn-when-checks-fail author-turn-label reviewers-turn-label
 		audit-closed-days reopen-wrongly-closed reopen-message
 		agent-accounts days-before-agent-pr-stale days-before-agent-pr-close`)

@@ -143,6 +143,7 @@ const (
 	inputEscalationDays        = "days-before-review-escalation"
 	inputEscalationReviewers   = "escalation-reviewers"
 	inputReviewers             = "reviewers"
+	inputEscalationsPerRun     = "escalations-per-run"
 	inputAwayReviewers         = "away-reviewers"
 	inputAuthorTurnLabel       = "author-turn-label"
 	inputAuthorTurnWhenLabeled = "author-turn-when-labeled"
@@ -331,6 +332,10 @@ func buildInputs() []Input {
 				"A whole number, or -1 (the default) to never escalate; it needs days-before-review-nudge."},
 		{Name: inputEscalationReviewers, to: accounts(loginsAndTeams, func(c *Config) *[]string { return &c.Policy.EscalationReviewers }), Kind: List,
 			Description: "Comma-separated logins (without @) and teams of the repository's organisation (org/team) an escalation asks for a review, never the pull request's author; a bot, a coding agent or a team of another organisation is refused. Empty: escalations are listed in the dashboard issue only."},
+		{Name: inputEscalationsPerRun, to: count(1, func(c *Config) *int { return &c.EscalationsPerRun }), Kind: Count, Default: "5",
+			Description: "Most review escalations one run posts, longest on the reviewers' turn first: a whole number, 1 or more. " +
+				"Each asks the same few escalation-reviewers, so a backlog (many pull requests waiting on one reviewer who is away or busy) " +
+				"is spread over the next runs instead of landing in their inboxes at once; the job summary says how many wait and when they go."},
 		{Name: inputAwayReviewers, to: accounts(loginsOnly, func(c *Config) *[]string { return &c.Policy.AwayReviewers }), Kind: List,
 			Description: "Comma-separated logins of reviewers who are away: a review nudge does not mention them and says so; a pull request that waits on them alone gets no nudge, and, with days-before-review-escalation, is escalated on the day the nudge would have come. A reviewer whose GitHub status says busy (until it expires) counts as away too, read once a run when a nudge or escalation is due. Empty: none."},
 		{Name: inputRerequestOnAnswer, to: boolean(func(c *Config) *bool { return &c.Policy.RerequestOnAnswer }), Kind: Bool, Default: "false",

@@ -72,8 +72,10 @@ type checkContext struct {
 }
 
 // checkRollup is a PR's statusCheckRollup with its contexts: the head
-// commit's check runs and commit statuses, null when it has none.
+// commit's check runs and commit statuses, null when it has none; with the
+// head it is of, which a null rollup does not name.
 type checkRollup struct {
+	HeadRefOid        string
 	StatusCheckRollup *struct {
 		Commit   *struct{ Oid string }
 		Contexts struct {
@@ -83,13 +85,16 @@ type checkRollup struct {
 	}
 }
 
-// checks converts the rollup. A null rollup is a head without a check
-// GitHub knows of: nothing fails. A null context, or more contexts than one
-// page holds, leaves it incomplete, which counts for nobody.
+// checks converts the rollup. A null rollup of a PR GitHub answered for
+// without an error is a head on which no check or status ever ran: a
+// definite "no checks" of that head (complete, nothing in it), as a rollup
+// with no contexts is. A null context, or more contexts than one page
+// holds, leaves it incomplete, which counts for nobody; so does a PR
+// GitHub did not answer for (Checks leaves it out).
 func (r *checkRollup) checks() lifecycle.Checks {
 	ro := r.StatusCheckRollup
 	if ro == nil {
-		return lifecycle.Checks{}
+		return lifecycle.Checks{Commit: r.HeadRefOid, Complete: r.HeadRefOid != ""}
 	}
 	out := lifecycle.Checks{Complete: len(ro.Contexts.Nodes) == ro.Contexts.TotalCount}
 	if ro.Commit != nil {

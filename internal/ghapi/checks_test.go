@@ -12,7 +12,8 @@ import (
 // Checks reads several PRs' checks in one query, each with whether GitHub
 // requires it for that PR; a PR GitHub answers with an error for is left
 // out (unknown), never taken for one without failures, and the others are
-// still read. The listing with Query.Checks marks the PRs whose rollup
+// still read. A PR on whose head no check ever ran (a null rollup) has
+// checks known to be none, of its head. The listing with Query.Checks marks the PRs whose rollup
 // state is failing, and only those.
 func TestChecksReadsFailingPRsInOneQuery(t *testing.T) {
 	t.Parallel()
@@ -43,7 +44,7 @@ func TestChecksReadsFailingPRsInOneQuery(t *testing.T) {
 		}
 	}
 	before := fake.Count()
-	checks, err := c.Checks(ctx, []int{failing, 999, passing})
+	checks, err := c.Checks(ctx, []int{failing, 999, passing, none})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,5 +66,8 @@ func TestChecksReadsFailingPRsInOneQuery(t *testing.T) {
 	}
 	if p := checks[passing]; !p.Complete || len(p.Contexts) != 1 {
 		t.Errorf("checks of #%d = %+v, want its one context", passing, p)
+	}
+	if n := checks[none]; !n.Complete || n.Commit != fake.MustIssue(none).HeadSHA || len(n.Contexts) != 0 {
+		t.Errorf("checks of #%d, no check ever ran = %+v, want complete and empty, of its head", none, n)
 	}
 }

@@ -64,6 +64,11 @@ type Audit struct {
 	// ChecksKnown: the PR's checks read since the close tell what they
 	// were at it (the rollup of its head, complete, nothing re-run since).
 	ChecksKnown bool
+	// HumanOfRecord is, on a coding agent's PR, the person who answers for
+	// it as the history up to the close names them
+	// (Activity.HumanOfRecord): the reopen comment addresses them, as the
+	// stale notices do, never the agent.
+	HumanOfRecord string
 }
 
 // Wrong reports whether a stale bot closed the PR while it waited on its
@@ -105,7 +110,8 @@ func AuditClose(pr PR, events []Event, p AuditPolicy) Audit {
 	a.ChecksKnown = before.Checks.Complete && before.Checks.Commit != "" && strings.EqualFold(before.Checks.Commit, pr.HeadSHA)
 	o := p.Turn
 	o.Self = p.Self
-	a.Turn = SummarizeWith(before, sorted[:ci], p.StaleLabel, o).Turn
+	act := SummarizeWith(before, sorted[:ci], p.StaleLabel, o)
+	a.Turn, a.HumanOfRecord = act.Turn, act.HumanOfRecord
 	return a
 }
 

@@ -239,15 +239,25 @@ func notAsked(it sweep.QueueItem) string {
 	return "; not asked: " + strings.Join(parts, ", ")
 }
 
+// inRuns says which later run an escalation held back goes in, at
+// escalations-per-run's pace if no other falls due meanwhile.
+func inRuns(run int) string {
+	if run == 1 {
+		return "goes next run"
+	}
+	return fmt.Sprintf("goes in %d runs", run)
+}
+
 // escalatedGroup is the dashboard's Escalated section: the PRs on the
 // reviewers' turn whose nudge went unanswered days-before-review-escalation
 // days, escalated to escalation-reviewers in this turn (by this run or an
-// earlier one), or due with nobody to ask, which this section is the
-// escalation of. Names are never mentioned: the dashboard is an issue.
+// earlier one), due with nobody to ask, which this section is the
+// escalation of, or due and held back for a later run by
+// escalations-per-run. Names are never mentioned: the dashboard is an issue.
 func escalatedGroup(r sweep.Result) dashGroup {
 	var items []sweep.QueueItem
 	for _, it := range r.Queue {
-		if it.Escalate || !it.EscalatedAt.IsZero() {
+		if it.Escalate || !it.EscalatedAt.IsZero() || it.EscalationWaits > 0 {
 			items = append(items, it)
 		}
 	}
@@ -266,8 +276,11 @@ func escalatedGroup(r sweep.Result) dashGroup {
 		headers: []string{"PR", "Title", "Waiting for", "Escalation"},
 		row: func(it sweep.QueueItem) []string {
 			cell := "asked " + mdDay(it.EscalatedAt)
-			if it.EscalatedAt.IsZero() {
+			switch {
+			case it.EscalatedAt.IsZero() && it.Escalate:
 				cell = "due " + mdDay(it.EscalationDue) + ": nobody to ask (`escalation-reviewers` is empty, or all in it are away or busy)"
+			case it.EscalatedAt.IsZero():
+				cell = "due " + mdDay(it.EscalationDue) + ": held back by `escalations-per-run`, " + inRuns(it.EscalationWaits)
 			}
 			cell += notAsked(it)
 			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), plural(daysIn(it.TurnSince, r.Now), "day"), cell}

@@ -188,7 +188,7 @@ func Counts(r sweep.Result) string {
 		b.WriteString("dry run (nothing was changed): ")
 	}
 	fmt.Fprintf(&b, "%s; %s; rate limit %s", tallyLine(r), requests(r), rateLeft(r))
-	if note := pacedNote(r); note != "" {
+	for _, note := range pacedNotes(r) {
 		b.WriteString("; " + note)
 	}
 	switch {

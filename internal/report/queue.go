@@ -196,8 +196,8 @@ func daysIn(since, now time.Time) int {
 
 // dueDay is one date of the next 14 days and what falls due on it.
 type dueDay struct {
-	day                   time.Time
-	closes, marks, nudges []sweep.QueueItem
+	day                                time.Time
+	closes, marks, nudges, escalations []sweep.QueueItem
 }
 
 // nextDays groups what falls due from the run's day on, for horizon days; a
@@ -231,6 +231,9 @@ func nextDays(r sweep.Result) []dueDay {
 		nudge := it
 		nudge.Due = it.NudgeDue
 		add(it.NudgeDue, nudge, func(d *dueDay) *[]sweep.QueueItem { return &d.nudges })
+		esc := it
+		esc.Due = escalationDue(it)
+		add(esc.Due, esc, func(d *dueDay) *[]sweep.QueueItem { return &d.escalations })
 	}
 	out := make([]dueDay, 0, len(byDay))
 	for _, dd := range byDay {
@@ -240,11 +243,33 @@ func nextDays(r sweep.Result) []dueDay {
 	return out
 }
 
+// nextDaysWhat names what the next 14 days list.
+func nextDaysWhat(nudges, escalations bool) string {
+	switch {
+	case nudges && escalations:
+		return "Closes, marks, review nudges and escalations"
+	case nudges:
+		return "Closes, marks and review nudges"
+	case escalations:
+		return "Closes, marks and review escalations"
+	}
+	return "Closes and marks"
+}
+
+// escalationDue is the date an escalation of it falls due, when one will
+// be posted; zero otherwise.
+func escalationDue(it sweep.QueueItem) time.Time {
+	if it.Escalate {
+		return time.Time{} // nobody to ask: nothing is posted
+	}
+	return it.EscalationDue
+}
+
 // overdueNote says why the first row holds steps already due, when it
 // does: the run stopped before them, or left them (a write that failed).
 func overdueNote(r sweep.Result) string {
 	for _, it := range r.Queue {
-		for _, due := range []time.Time{it.Due, it.NudgeDue} {
+		for _, due := range []time.Time{it.Due, it.NudgeDue, escalationDue(it)} {
 			if !due.IsZero() && due.Before(r.Now) {
 				if r.Stopped != nil {
 					return " (what is already due is on the first row: this run stopped before it)"
@@ -277,21 +302,20 @@ func dueCell(items []sweep.QueueItem) string {
 }
 
 // writeNextDays writes what falls due in the next 14 days, by date: the
-// review nudges too, in a column of their own when any is due.
+// review nudges and escalations too, each in a column of its own when any
+// is due.
 func writeNextDays(b *strings.Builder, r sweep.Result) {
 	days := nextDays(r)
-	nudges := false
+	nudges, escalations := false, false
 	for _, d := range days {
 		nudges = nudges || len(d.nudges) > 0
+		escalations = escalations || len(d.escalations) > 0
 	}
 	verb := "fall due"
 	if r.DryRun {
 		verb = "would fall due"
 	}
-	what, unless := "Closes and marks", "nobody acts"
-	if nudges {
-		what = "Closes, marks and review nudges"
-	}
+	what, unless := nextDaysWhat(nudges, escalations), "nobody acts"
 	if r.StaleClock == lifecycle.ClockAuthorTurn {
 		// Only the author's turn marks and closes; a nudge waits on
 		// the reviewers' turn.
@@ -301,21 +325,32 @@ func writeNextDays(b *strings.Builder, r sweep.Result) {
 		fmt.Fprintf(b, "Nothing falls due in the next %d days.\n\n", horizon)
 	} else {
 		fmt.Fprintf(b, "%s that %s if %s%s.\n\n", what, verb, unless, overdueNote(r))
+		headers := []string{"Date", "Closes", "Marks"}
 		if nudges {
-			b.WriteString("| Date | Closes | Marks | Nudges |\n| --- | --- | --- | --- |\n")
-		} else {
-			b.WriteString("| Date | Closes | Marks |\n| --- | --- | --- |\n")
+			headers = append(headers, "Nudges")
 		}
+		if escalations {
+			headers = append(headers, "Escalations")
+		}
+		b.WriteString("| " + strings.Join(headers, " | ") + " |\n|" + strings.Repeat(" --- |", len(headers)) + "\n")
 		for _, d := range days {
-			fmt.Fprintf(b, "| %s | %s | %s |", mdDay(d.day), dueCell(d.closes), dueCell(d.marks))
+			cells := []string{mdDay(d.day), dueCell(d.closes), dueCell(d.marks)}
 			if nudges {
-				fmt.Fprintf(b, " %s |", dueCell(d.nudges))
+				cells = append(cells, dueCell(d.nudges))
 			}
-			b.WriteString("\n")
+			if escalations {
+				cells = append(cells, dueCell(d.escalations))
+			}
+			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 		}
 		b.WriteString("\n")
 		if nudges && r.NudgesPaced > 0 {
 			b.WriteString("Review nudges are paced (review-nudges-per-run), the longest waiting first: a nudge's date is the earliest it comes.\n\n")
+		}
+		if escalations && r.EscalationsPaced > 0 {
+			when, _ := escalationsWhen(r)
+			fmt.Fprintf(b, "Review escalations are paced (escalations-per-run: %d a run, the longest waiting first): of the %d due that wait, %s; an escalation's date is the earliest it comes.\n\n",
+				r.EscalationsPerRun, r.EscalationsPaced, when)
 		}
 	}
 	if marksCutShort(r) {

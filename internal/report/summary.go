@@ -467,9 +467,52 @@ func writeCounts(b *strings.Builder, r sweep.Result) {
 		fmt.Fprintf(b, "| %s | %d |\n", row.words.title(r.DryRun), row.n)
 	}
 	b.WriteString("\n")
-	if note := pacedNote(r); note != "" {
+	for _, note := range pacedNotes(r) {
 		b.WriteString(capitalise(note) + ".\n\n")
 	}
+}
+
+// pacedNotes are pacedNote and escalationsNote, those not empty.
+func pacedNotes(r sweep.Result) []string {
+	var out []string
+	for _, note := range []string{pacedNote(r), escalationsNote(r)} {
+		if note != "" {
+			out = append(out, note)
+		}
+	}
+	return out
+}
+
+// escalationsNote says how many review escalations due escalations-per-run
+// left for the next runs, and when they go; "" for none.
+func escalationsNote(r sweep.Result) string {
+	n := r.EscalationsPaced
+	if n == 0 || r.EscalationsPerRun <= 0 {
+		return ""
+	}
+	head := plural(n, "review escalation") + " due wait"
+	if n == 1 {
+		head += "s"
+	}
+	when, runs := escalationsWhen(r)
+	if runs == 1 {
+		head += " for the next run"
+	} else {
+		head += ": " + when
+	}
+	return fmt.Sprintf("%s (escalations-per-run: %d a run, the longest waiting first)", head, r.EscalationsPerRun)
+}
+
+// escalationsWhen says when the review escalations escalations-per-run
+// held back go, at its pace if no other falls due meanwhile ("5 go next
+// run, the last 2 in 3 runs"), and in how many runs the last goes.
+func escalationsWhen(r sweep.Result) (string, int) {
+	n, per := r.EscalationsPaced, r.EscalationsPerRun
+	runs := (n + per - 1) / per
+	if runs == 1 {
+		return "all go next run", 1
+	}
+	return fmt.Sprintf("%d go next run, the last %d in %d runs", per, n-(runs-1)*per, runs), runs
 }
 
 // pacedNote says how many nudges due review-nudges-per-run left for the

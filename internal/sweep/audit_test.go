@@ -383,3 +383,80 @@ func TestAuditReadsTheChecksAtTheClose(t *testing.T) {
 		t.Errorf("%d queries of the closed PRs' checks, want 1 for the three", queries)
 	}
 }
+
+// TestAuditReopenNamesTheHumanOfRecord (issue 40 item 10): a Copilot PR
+// that actions/stale closed while it waited on rey's review is reopened
+// with a comment addressed to alice, who assigned the agent, as the stale
+// notices address her; the agent is not named.
+func TestAuditReopenNamesTheHumanOfRecord(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.agentPR(120, false)
+	w.fake.ReadyForReview(n, alice, daysAgo(110))
+	w.fake.RequestReview(n, alice, daysAgo(110), "rey")
+	mark := daysAgo(35)
+	w.fake.Comment(n, action, mark, "This PR is stale because it has been open 60 days with no activity.")
+	w.fake.Label(n, action, mark.Add(time.Second), "stale")
+	w.fake.Comment(n, action, daysAgo(5), "This PR was closed because it has been stalled for 30 days with no activity.")
+	w.fake.Close(n, action, daysAgo(5).Add(time.Second), "")
+	res := w.run(auditWith("reopen-wrongly-closed", "true"))
+	if !has(res.Reopened(), n) || w.state(n) != "open" {
+		t.Fatalf("#%d: reopened %v, %s; want it reopened (failed %+v, stopped %v)", n, numbers(res.Reopened()), w.state(n), res.Failed(), res.Stopped)
+	}
+	body := w.onlyComment(t, n)
+	if text := strings.Split(body, "<!--")[0]; !strings.Contains(text, "not on @alice") || strings.Contains(text, "Copilot") {
+		t.Errorf("the reopen comment must name @alice, who answers for the agent's PR, not the agent:\n%s", body)
+	}
+	w.noAgentMentioned(t, n)
+}
+
+// TestAuditNoChecksAtAll (issue 40 item 9): with author-turn-when-checks-fail,
+// a PR on whose head no check ever ran (GitHub's rollup is null) has no
+// failing check, a definite answer: closed by actions/stale while it waited
+// on its reviewers, it is reopened. The controls: a rollup null beside an
+// error that names it, or a PR node GitHub did not answer, is a read that
+// erred: the checks stay unknown and the PR closed.
+func TestAuditNoChecksAtAll(t *testing.T) {
+	t.Parallel()
+	const failed = `"errors":[{"type":"SERVICE_UNAVAILABLE","path":%s,"message":"Something went wrong while executing your query."}]`
+	for _, c := range []struct {
+		name  string
+		fault func(head string) string // the answer to the checks' query; "" for GitHub's own
+	}{
+		{"no check ever ran", nil},
+		{"the rollup errs", func(head string) string {
+			return fmt.Sprintf(`{"data":{"repository":{"p0":{"headRefOid":%q,"statusCheckRollup":null}}},`+failed+`}`,
+				head, `["repository","p0","statusCheckRollup"]`)
+		}},
+		{"the PR is not answered", func(string) string {
+			return `{"data":{"repository":{"p0":null}},` + fmt.Sprintf(failed, `["repository","p0"]`) + `}`
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := turnWorld(t)
+			w.fake.SetRequiredChecks("test")
+			n := w.ghaClosed(120, 5)
+			if c.fault != nil {
+				body := c.fault(w.fake.MustIssue(n).HeadSHA)
+				w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+					if strings.Contains(r.Body, "statusCheckRollup") && strings.Contains(r.Body, "isRequired") {
+						return fakegithub.StatusFault(200, body)
+					}
+					return nil
+				})
+			}
+			res := w.run(auditWith("author-turn-when-checks-fail", "true", "reopen-wrongly-closed", "true"))
+			if res.Audit == nil || len(res.Audit.Wrong) != 1 || res.Audit.Wrong[0].Number != n {
+				t.Fatalf("audit %+v; want #%d reported wrongly closed", res.Audit, n)
+			}
+			kept, state := res.Audit.Wrong[0].Kept, w.state(n)
+			switch {
+			case c.fault == nil && (kept != "" || state != "open" || w.notices(n, "reopened") != 1):
+				t.Errorf("#%d, no check ever ran: kept %q, %s; want it reopened, its checks known to be none", n, kept, state)
+			case c.fault != nil && (kept != sweep.ReasonChecksUnknown || state != "closed"):
+				t.Errorf("#%d, its checks' read erred: kept %q, %s; want it kept closed, %q", n, kept, state, sweep.ReasonChecksUnknown)
+			}
+		})
+	}
+}

@@ -2,8 +2,10 @@ package sweep_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -200,5 +202,94 @@ func TestEscalationNeverOnTheMergersTurn(t *testing.T) {
 	}
 	if nudges := w.notices(n, "nudge"); nudges != 1 {
 		t.Errorf("#%d approved: %d merge nudges, want one", n, nudges)
+	}
+}
+
+// TestEscalationsPaced (issue 40 item 5): forty PRs waiting on one reviewer
+// whose GitHub status says busy are escalated escalations-per-run at a time
+// (5 by default), the longest waiting first, instead of forty comments and
+// forty review requests of the lead in one run. The counts, the summary's
+// next 14 days and the dashboard say how many wait and when they go; each
+// next run sends the next five, and none twice.
+func TestEscalationsPaced(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		away func(w *world) map[string]string // makes rey unavailable; the inputs
+	}{
+		{"busy on GitHub", func(w *world) map[string]string {
+			w.fake.SetStatus("rey", true, time.Time{})
+			return escalateInputs
+		}},
+		{"away-reviewers", func(*world) map[string]string { return sfWith(escalateInputs, "away-reviewers", "rey") }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := turnWorld(t)
+			var prs []int // the longest waiting first
+			for i := range 40 {
+				d := float64(60 - i)
+				n := w.openPR(d, alice)
+				w.fake.RequestReview(n, alice, daysAgo(d), "rey")
+				prs = append(prs, n)
+			}
+			w.checkEscalationsPaced(t, prs, sfWith(c.away(w), "write-interval", "0s"))
+		})
+	}
+}
+
+// checkEscalationsPaced runs TestEscalationsPaced's eight runs a day apart
+// and the one after.
+func (w *world) checkEscalationsPaced(t *testing.T, prs []int, in map[string]string) {
+	t.Helper()
+	const per = 5
+	for run := range len(prs) / per {
+		res := w.run(in)
+		got := numbers(res.With(sweep.Escalated))
+		want := slices.Clone(prs[run*per : (run+1)*per])
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) || len(res.Nudged()) != 0 {
+			t.Fatalf("run %d escalated %v, want %v (the longest waiting first); nudged %v", run+1, got, want, numbers(res.Nudged()))
+		}
+		if left := len(prs) - per*(run+1); res.EscalationsPaced != left {
+			t.Errorf("run %d: %d escalations paced, want %d", run+1, res.EscalationsPaced, left)
+		}
+		if run == 0 {
+			checkEscalationsPacedSaid(t, res, prs)
+		}
+		w.clock.Advance(lifecycle.Day)
+	}
+	for _, n := range prs {
+		if c, r := w.escalations(n), w.requestsOf(n, "lead", action); c != 1 || r != 1 {
+			t.Errorf("#%d: %d escalations, %d requests of lead; want one each", n, c, r)
+		}
+	}
+	w.fake.Reset()
+	if res := w.run(in); w.fake.Writes() != 0 || res.EscalationsPaced != 0 {
+		t.Errorf("a run after all were escalated: %d writes (%v), %d paced; want none", w.fake.Writes(), w.fake.WriteRequests(), res.EscalationsPaced)
+	}
+}
+
+// checkEscalationsPacedSaid: the first run of TestEscalationsPaced says
+// that 35 wait and when they go: the log's counts, the job summary (its
+// counts and its next 14 days, the 35 on the first row), the dashboard
+// (the last of them goes in 7 runs).
+func checkEscalationsPacedSaid(t *testing.T, res sweep.Result, prs []int) {
+	t.Helper()
+	const when = "35 review escalations due wait: 5 go next run, the last 5 in 7 runs"
+	if c := report.Counts(res); !strings.Contains(c, when+" (escalations-per-run: 5 a run, the longest waiting first)") {
+		t.Errorf("the counts do not say what waits and when it goes: %s", c)
+	}
+	s := report.Summary(res, "octo/widgets")
+	for _, want := range []string{when, "| Date | Closes | Marks | Escalations |", " | 35: ",
+		"Review escalations are paced (escalations-per-run: 5 a run, the longest waiting first): of the 35 due that wait, 5 go next run, the last 5 in 7 runs"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, s)
+		}
+	}
+	d := report.Dashboard(res)
+	if row := fmt.Sprintf("#%d", prs[len(prs)-1]); !strings.Contains(d, row) || !strings.Contains(d, "held back by `escalations-per-run`, goes in 7 runs") {
+		t.Errorf("the dashboard's Escalated section does not say when #%d goes:\n%s", prs[len(prs)-1], d)
 	}
 }

@@ -33,11 +33,12 @@ const forecastHorizon = 14 * lifecycle.Day
 // forecast is one dated step a run's queue announced.
 type forecast struct {
 	pr   int
-	kind string // mark, close, nudge
+	kind string // mark, close, nudge, escalate
 	at   time.Time
 	day  int // the run that said it
-	// earliest: a nudge of a run that paced nudges (review-nudges-per-run),
-	// whose date is the earliest it comes, as the summary says.
+	// earliest: a nudge or an escalation of a run that paced them
+	// (review-nudges-per-run, escalations-per-run), whose date is the
+	// earliest it comes, as the summary says.
 	earliest bool
 }
 
@@ -63,6 +64,12 @@ func forecasts(res sweep.Result, now time.Time, day int) []forecast {
 		add(it.Number, "nudge", it.NudgeDue)
 		if n := len(out); n > 0 && out[n-1].kind == "nudge" && out[n-1].pr == it.Number {
 			out[n-1].earliest = res.NudgesPaced > 0
+		}
+		if !it.Escalate { // nobody to ask: nothing is posted
+			add(it.Number, "escalate", it.EscalationDue)
+			if n := len(out); n > 0 && out[n-1].kind == "escalate" && out[n-1].pr == it.Number {
+				out[n-1].earliest = res.EscalationsPaced > 0
+			}
 		}
 	}
 	return out
@@ -109,8 +116,8 @@ func replayWorld(t *testing.T, n int, seed uint64) *world {
 
 // replayed is what the fake shows of a PR after a run.
 type replayed struct {
-	open, stale           bool
-	marks, closes, nudges int
+	open, stale                        bool
+	marks, closes, nudges, escalations int
 }
 
 func readReplayed(w *world) map[int]replayed {
@@ -128,6 +135,8 @@ func readReplayed(w *world) map[int]replayed {
 				r.closes++
 			case strings.Contains(c.Body, "<!-- stalepr:nudge"):
 				r.nudges++
+			case strings.Contains(c.Body, "<!-- stalepr:escalated"):
+				r.escalations++
 			}
 		}
 		out[is.Number] = r
@@ -151,6 +160,9 @@ func happened(before, after map[int]replayed) map[int][]string {
 		}
 		if a.nudges > b.nudges {
 			out[n] = append(out[n], "nudge")
+		}
+		if a.escalations > b.escalations {
+			out[n] = append(out[n], "escalate")
 		}
 	}
 	return out
@@ -195,10 +207,11 @@ func replayForecasts(t *testing.T, w *world, inputs map[string]string, days int)
 			}
 		}
 		// A run that did not stop leaves nothing overdue, but the nudges
-		// review-nudges-per-run paces (it says how many).
+		// and escalations review-nudges-per-run and escalations-per-run
+		// pace (it says how many).
 		previous = forecasts(res, now, day)
 		for _, f := range previous {
-			if f.kind == "nudge" && res.NudgesPaced > 0 {
+			if f.earliest {
 				continue
 			}
 			if !f.at.After(now) && day > 0 {
@@ -275,6 +288,8 @@ func TestForecastsComeTrue(t *testing.T) {
 		{"inactivity, people", map[string]string{"days-before-stale": "30", "days-before-close": "10", "activity-from": "people"}},
 		{"author-turn", map[string]string{"stale-clock": "author-turn", "days-before-stale": "21", "days-before-close": "7",
 			"days-before-review-nudge": "7", "dashboard-issue": "Queue"}},
+		{"author-turn, escalation", map[string]string{"stale-clock": "author-turn", "days-before-stale": "21", "days-before-close": "7",
+			"days-before-review-nudge": "7", "days-before-review-escalation": "5", "escalation-reviewers": "lead", "escalations-per-run": "100"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -293,7 +308,7 @@ func TestForecastsComeTrue(t *testing.T) {
 }
 
 // checkNextDays checks the job summary's next 14 days against the queue's
-// forecasts: each date's count of closes, marks and nudges is the number of
+// forecasts: each date's count of closes, marks, nudges and escalations is the number of
 // forecasts on that day (those already due on the first row).
 func checkNextDays(t *testing.T, day int, summary string, fs []forecast, now time.Time) {
 	t.Helper()
@@ -310,14 +325,21 @@ func checkNextDays(t *testing.T, day int, summary string, fs []forecast, now tim
 		want[d.Format(time.DateOnly)+" "+f.kind]++
 	}
 	got := map[string]int{}
-	row := regexp.MustCompile(`(?m)^\| (\d{4}\x{2011}\d\d\x{2011}\d\d) \| ([^|]+) \| ([^|]+) \|(?: ([^|]+) \|)?$`)
+	kinds := map[string]string{"Closes": "close", "Marks": "mark", "Nudges": "nudge", "Escalations": "escalate"}
+	var columns []string // the table's kinds, in its order
+	if h := regexp.MustCompile(`(?m)^\| Date \| (.+) \|$`).FindStringSubmatch(summary); h != nil {
+		for _, name := range strings.Split(h[1], " | ") {
+			columns = append(columns, kinds[name])
+		}
+	}
+	row := regexp.MustCompile(`(?m)^\| (\d{4}\x{2011}\d\d\x{2011}\d\d) \| (.+) \|$`)
 	count := regexp.MustCompile(`^(\d+):`)
 	for _, m := range row.FindAllStringSubmatch(summary, -1) {
 		date := strings.ReplaceAll(m[1], "\u2011", "-")
-		for i, kind := range []string{"close", "mark", "nudge"} {
-			if c := count.FindStringSubmatch(m[2+i]); c != nil {
+		for i, cell := range strings.Split(m[2], " | ") {
+			if c := count.FindStringSubmatch(cell); c != nil && i < len(columns) {
 				n, _ := strconv.Atoi(c[1])
-				got[date+" "+kind] = n
+				got[date+" "+columns[i]] = n
 			}
 		}
 	}

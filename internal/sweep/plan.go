@@ -77,23 +77,29 @@ func (s *sweeper) plan(decided []planned) []op {
 			s.res.Items = append(s.res.Items, it)
 		}
 	}
-	ops, s.res.NudgesPaced = paceNudges(ops, s.cfg.NudgesPerRun)
+	ops, s.res.NudgesPaced = pace(ops, Nudged, s.cfg.NudgesPerRun, nil)
+	ops, s.res.EscalationsPaced = pace(ops, Escalated, s.cfg.EscalationsPerRun, s.book.escalationWaits)
+	s.res.EscalationsPerRun = s.cfg.EscalationsPerRun
 	return ops
 }
 
-// paceNudges keeps the review nudges within perRun (review-nudges-per-run),
-// those longest on the reviewers' turn first: a backlog's nudges (the first
-// run with the nudge on) are spread over the runs after instead of landing
-// in the reviewers' inboxes at once. The others wait, due, for the next
-// run; paced counts them.
-func paceNudges(ops []op, perRun int) (kept []op, paced int) {
-	var nudges []int
+// pace keeps the operations of one kind within perRun, those longest on
+// the reviewers' turn first: the review nudges (review-nudges-per-run) and
+// the escalations (escalations-per-run, apart: an escalation asks the same
+// few escalation-reviewers on every PR, so the nudges' cap would still
+// flood them). A backlog (the first run with the nudge on, forty PRs
+// waiting on one busy reviewer) is spread over the runs after instead of
+// landing in inboxes at once. The others wait, due, for the next runs;
+// paced counts them, and waits (when set) is told of each with the run
+// that sends it at this pace (1: the next), the longest waiting first.
+func pace(ops []op, out Outcome, perRun int, waits func(o op, run int)) (kept []op, paced int) {
+	var of []int
 	for i, o := range ops {
-		if o.out == Nudged {
-			nudges = append(nudges, i)
+		if o.out == out {
+			of = append(of, i)
 		}
 	}
-	if len(nudges) <= perRun {
+	if len(of) <= perRun {
 		return ops, 0
 	}
 	since := func(i int) time.Time {
@@ -102,10 +108,13 @@ func paceNudges(ops []op, perRun int) (kept []op, paced int) {
 		}
 		return ops[i].pr.CreatedAt
 	}
-	sort.SliceStable(nudges, func(a, b int) bool { return since(nudges[a]).Before(since(nudges[b])) })
+	sort.SliceStable(of, func(a, b int) bool { return since(of[a]).Before(since(of[b])) })
 	wait := map[int]bool{}
-	for _, i := range nudges[perRun:] {
+	for k, i := range of[perRun:] {
 		wait[i] = true
+		if waits != nil {
+			waits(ops[i], 1+k/max(perRun, 1))
+		}
 	}
 	for i, o := range ops {
 		if !wait[i] {

@@ -66,10 +66,16 @@ type QueueItem struct {
 	// (this run's, or would be in a dry run, or an earlier run's); zero
 	// when none. Escalate: the escalation is due with nobody to ask
 	// (escalation-reviewers empty): the dashboard lists it, since when it
-	// was due (EscalationDue).
-	EscalatedAt   time.Time
-	Escalate      bool
-	EscalationDue time.Time
+	// was due (EscalationDue). Otherwise EscalationDue is when the
+	// escalation is posted if the turn does not pass; zero when it will
+	// not be in this turn (or the run could not tell). It may lie in the
+	// past: an escalation the run did not reach, or one escalations-per-run
+	// left for a later run: EscalationWaits is which at this pace (1: the
+	// next), 0 for none held back.
+	EscalatedAt     time.Time
+	Escalate        bool
+	EscalationDue   time.Time
+	EscalationWaits int
 	// Away are the reviewers the PR waits on whom its nudge and escalation
 	// do not ask, listed in away-reviewers; Busy those whose GitHub status
 	// says busy (as this run read it: only for the PRs it had a nudge or
@@ -183,10 +189,40 @@ func (b *book) turn(it *QueueItem, p planned) {
 	if t.Whose == lifecycle.TurnReviewers {
 		_, it.Away, it.Busy = b.pol.Available(p.pr, p.act, b.now)
 	}
-	if p.escalate == lifecycle.EscalateListed {
+	switch p.escalate {
+	case lifecycle.EscalateListed:
 		// Due after the nudge, or at once when every reviewer was away and
 		// none was posted (its NudgedAt is zero).
 		it.Escalate, it.EscalationDue = true, lifecycle.EscalationDue(p.pr, p.act, b.now, b.pol)
+	case lifecycle.EscalatePost:
+		it.EscalationDue = lifecycle.EscalationDue(p.pr, p.act, b.now, b.pol) // this run's, if it reaches it
+	default:
+		it.EscalationDue = b.escalationDue(p.pr, p.act)
+	}
+}
+
+// escalationDue is when the review of a PR is escalated if its turn does
+// not pass: after its nudge, or when every reviewer it waits on is away or
+// busy; zero when it will not be (escalation off, not due on a known date,
+// escalated in this turn already, nobody to ask then). DecideEscalation
+// asked at that time answers by the same rules the escalation follows.
+func (b *book) escalationDue(pr lifecycle.PR, act *lifecycle.Activity) time.Time {
+	due := lifecycle.EscalationDue(pr, act, b.now, b.pol)
+	if b.pol.DaysBeforeEscalation < 0 || due.IsZero() {
+		return time.Time{}
+	}
+	due = b.pol.Due(due, b.now)
+	if lifecycle.DecideEscalation(pr, act, lifecycle.Later(due, b.now), b.pol) != lifecycle.EscalatePost {
+		return time.Time{}
+	}
+	return due
+}
+
+// escalationWaits records an escalation due that escalations-per-run left
+// for a later run: run is which at this pace (1: the next).
+func (b *book) escalationWaits(o op, run int) {
+	if it := b.queued(o.pr.Number); it != nil {
+		it.EscalationWaits = run
 	}
 }
 
@@ -238,10 +274,16 @@ func (b *book) acted(o op) {
 		it.LastActivity = o.d.InactiveSince
 	case Nudged:
 		it.Nudged, it.NudgedAt, it.NudgeDue = true, b.now, time.Time{}
+		if o.act != nil && b.turns {
+			// The escalation counts from this nudge, if nobody answers it.
+			act := *o.act
+			act.Turn.NudgedAt = b.now
+			it.EscalationDue = b.escalationDue(o.pr, &act)
+		}
 	case Rerequested:
 		it.Rerequested = o.reviewers
 	case Escalated:
-		it.EscalatedAt = b.now
+		it.EscalatedAt, it.EscalationDue = b.now, time.Time{}
 	case Closed:
 		// Closed (or converted to a draft without the label): out of the
 		// queue of PRs waiting on something.

@@ -97,6 +97,10 @@ type Result struct {
 	// NudgesPaced counts the review nudges due that review-nudges-per-run
 	// left for the next runs.
 	NudgesPaced int
+	// EscalationsPaced counts the review escalations due that
+	// escalations-per-run (EscalationsPerRun) left for the next runs; the
+	// queue says which run each goes in at this pace (QueueItem).
+	EscalationsPaced, EscalationsPerRun int
 	// NotDone is the parts of the run a stop left out, in run order.
 	NotDone []Part
 	// Dashboard is what the run did to the dashboard issue (dashboard-issue):

@@ -716,6 +716,11 @@ func (w *writer) reopenSteps(o *op) []step {
 			v := w.vars(*o)
 			if o.audit != nil {
 				v.DaysWaiting = daysSince(o.audit.Turn.Since, o.audit.ClosedAt)
+				if o.audit.HumanOfRecord != "" {
+					// As the stale notices do (vars): a coding agent's PR
+					// answers to its human of record, not the agent.
+					v.Author, v.AuthorBot = o.audit.HumanOfRecord, false
+				}
 			}
 			return notice.Body(notice.Render(w.cfg.ReopenMessage, v), notice.ReopenMarker())
 		}))
