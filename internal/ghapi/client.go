@@ -118,6 +118,9 @@ func originOf(u *url.URL) string {
 // Response bodies can echo anything, the token included: no error leaves
 // this package with it in its text.
 func (c *Client) fail(kind opKind, err error, format string, args ...any) error {
+	if g := (*guardError)(nil); errors.As(err, &g) {
+		return g.err // the caller's own check said no: its words, not a request's failure
+	}
 	op := fmt.Sprintf(format, args...)
 	if p := classify(err, kind, failureContext{repo: c.owner + "/" + c.repo, workflow: c.workflow, sends: c.t.sends, token: c.token}); p != nil {
 		p.Op = op

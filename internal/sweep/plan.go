@@ -213,13 +213,24 @@ func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error
 		}
 		var err error
 		dry := (st.write || st.afterWrite) && x.cfg.DebugOnly
-		if dry {
+		switch {
+		case dry && st.guard != nil:
+			// The guard is a read: sent, and only a write it lets through is refused.
+			if err = st.guard.check(ctx); err == nil {
+				err = x.refuse(ctx, st)
+			}
+		case dry:
 			if st.preview != nil {
 				x.log.Printf("%s", st.preview())
 			}
 			err = x.refuse(ctx, st)
-		} else {
+		case st.guard != nil:
+			err = st.send(api.Guarded(ctx, st.guard.check))
+		default:
 			err = st.send(ctx)
+		}
+		if errors.Is(err, errNeedless) {
+			continue
 		}
 		if err != nil {
 			return wrote, err

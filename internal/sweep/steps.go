@@ -111,19 +111,40 @@ var (
 // the step: false skips it (what an earlier read showed makes it needless).
 type step struct {
 	request
-	when    func() bool
-	send    func(ctx context.Context) error
+	when func() bool
+	send func(ctx context.Context) error
+	// guard, when set, is the read a write rests on, sent with it: right
+	// before the write and again before every retry of it, after every
+	// wait (api.Guarded), never between the read and the write. A dry run
+	// sends it and refuses the write. errNeedless from it: the step is
+	// done without the write.
+	guard   *guard
 	reserve bool // it may use rate-limit-reserve (api.MayUseReserve)
 	// preview, when set, is what a dry run shows in the log instead of
 	// sending the write (the dashboard's body).
 	preview func() string
 }
 
-// cost is the number of requests steps send at most.
+// guard is a step's guarding read (step.guard).
+type guard struct {
+	request
+	check func(ctx context.Context) error
+}
+
+// errNeedless is a guard's answer that its write is not needed (a branch
+// gone, or kept for a reason the guard said): the step is done without it.
+var errNeedless = errors.New("nothing to write")
+
+// cost is the number of requests steps send at most: each once, a guarded
+// write's read with it (a retry after a refusal is the transport's, as
+// any retry is).
 func cost(steps []step) int {
 	n := 0
 	for _, st := range steps {
 		n += st.n
+		if st.guard != nil {
+			n += st.guard.n
+		}
 	}
 	return n
 }
@@ -456,7 +477,8 @@ func (w *writer) closedLabels(pr lifecycle.PR) []string {
 // GitHub does not move a closed PR's head when its branch is pushed, so a
 // branch that moved since holds work that is not the PR stalepr closed (a
 // deletion a stopped run left, finished a day later, after the author
-// pushed). That last read comes right before the deletion.
+// pushed). That last read guards the deletion: it comes right before it,
+// and again before every retry of it.
 func (w *writer) branchSteps(n int) []step {
 	var ref, sha string // the branch, once the head read shows it may go, and the PR's head commit
 	head := step{request: reqHead, send: func(ctx context.Context) error {
@@ -480,20 +502,23 @@ func (w *writer) branchSteps(n int) []step {
 		}
 		return nil
 	}}
-	at := step{request: reqBranchHead, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
+	// The branch's commit guards its deletion: read right before the
+	// DELETE, and again before each retry of it (a 502, a secondary
+	// limit), so a person's push during the wait keeps the branch.
+	at := &guard{request: reqBranchHead, check: func(ctx context.Context) error {
 		now, exists, err := w.gh.BranchHead(ctx, ref)
 		switch {
 		case err != nil:
 			return fmt.Errorf("closed, but not deleting its branch: %w", err)
 		case !exists:
-			ref = "" // gone already: nothing to delete
+			return errNeedless // gone already (our own DELETE of a try whose answer was lost, too)
 		case !strings.EqualFold(now, sha):
 			w.log.Printf("#%d: branch %q kept: it has commits the pull request does not (pushed after the close)", n, ref)
-			ref = ""
+			return errNeedless
 		}
 		return nil
 	}}
-	del := step{request: reqDeleteRef, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
+	del := step{request: reqDeleteRef, guard: at, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
 		err := w.gh.DeleteBranch(ctx, ref)
 		if errors.Is(err, api.ErrBranchKept) {
 			w.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
@@ -501,7 +526,7 @@ func (w *writer) branchSteps(n int) []step {
 		}
 		return err
 	}}
-	return []step{head, inUse, at, del}
+	return []step{head, inUse, del}
 }
 
 // closeLabelSteps take close-pr-label off a PR that the listing showed
