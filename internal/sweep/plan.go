@@ -34,6 +34,9 @@ type op struct {
 	// Escalated asks for; busy, the escalation reviewers Escalated does
 	// not ask, their GitHub status saying busy.
 	reviewers, busy []string
+	// refused: those of reviewers GitHub refused to ask (not a
+	// collaborator), found when the request was sent (requestReviews).
+	refused []string
 	// readNow: act comes from a read of this PR alone made just before
 	// (the event path's): the re-request need not read it again.
 	readNow bool

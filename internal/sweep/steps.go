@@ -611,7 +611,14 @@ func (w *writer) rerequestSteps(o *op) []step {
 		return nil
 	}}
 	write := step{request: reqReviewers, send: func(ctx context.Context) error {
-		return w.gh.RequestReviewers(ctx, n, logins)
+		o.reviewers = logins
+		if err := w.requestReviews(ctx, o); err != nil {
+			return err
+		}
+		if len(o.reviewers) == 0 {
+			return &leftAlone{reason: notAsked(o.refused)} // nobody could be asked
+		}
+		return nil
 	}}
 	if o.readNow {
 		// Decided on the same read (Pull) made just before: reading it
@@ -633,9 +640,10 @@ func (w *writer) rerequestSteps(o *op) []step {
 // notices (duplicateOps), as for the nudge.
 func (w *writer) escalateSteps(o *op) []step {
 	n := o.pr.Number
-	request := step{request: reqReviewers, send: func(ctx context.Context) error {
-		return w.gh.RequestReviewers(ctx, n, o.reviewers)
-	}}
+	// Those GitHub refuses to ask are named in the comment, which is
+	// posted all the same: its marker ends the turn's escalation, so the
+	// refused request is not sent again run after run.
+	request := step{request: reqReviewers, send: func(ctx context.Context) error { return w.requestReviews(ctx, o) }}
 	return []step{request, w.comment(n, func() string {
 		v := w.vars(*o)
 		v.Reviewers = o.reviewers
@@ -645,8 +653,46 @@ func (w *writer) escalateSteps(o *op) []step {
 		if o.act != nil && !o.act.Turn.NudgedInTurn() {
 			text = notice.DefaultEscalationAway // no nudge went unanswered: its reviewers were away
 		}
-		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.AwayNote(away, busy), notice.EscalateMarker())
+		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.NotAskedNote(away, busy, o.refused), notice.EscalateMarker())
 	})}
+}
+
+// requestReviews requests the review of o.reviewers on o's PR. GitHub
+// refuses the whole request when one of them is not a collaborator
+// (api.ErrNotCollaborator), naming nobody: then each is asked alone, one
+// request each, so those who can be asked are. o.reviewers keeps those
+// asked, o.refused the others, named in the log and the PR's reason; a
+// refusal is no failure.
+func (w *writer) requestReviews(ctx context.Context, o *op) error {
+	n, logins := o.pr.Number, o.reviewers
+	err := w.gh.RequestReviewers(ctx, n, logins)
+	if !errors.Is(err, api.ErrNotCollaborator) {
+		return err
+	}
+	var asked, refused []string
+	for _, l := range logins {
+		if len(logins) == 1 {
+			refused = logins // refused alone already
+			break
+		}
+		switch err := w.gh.RequestReviewers(ctx, n, []string{l}); {
+		case errors.Is(err, api.ErrNotCollaborator):
+			refused = append(refused, l)
+		case err != nil:
+			return err
+		default:
+			asked = append(asked, l)
+		}
+	}
+	o.reviewers, o.refused = asked, refused
+	w.log.Printf("#%d: %s", n, notAsked(refused))
+	o.d.Reason += "; " + notAsked(refused)
+	return nil
+}
+
+// notAsked says who GitHub refused to ask for a review, and why.
+func notAsked(refused []string) lifecycle.Reason {
+	return lifecycle.Reason("review not requested of " + strings.Join(refused, ", ") + ": not a collaborator (GitHub requests the review of the repository's collaborators only)")
 }
 
 // nudgeMessage is the nudge's text: on the maintainers' turn the default
