@@ -214,24 +214,8 @@ func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error
 		if st.reserve {
 			ctx = api.MayUseReserve(ctx)
 		}
-		var err error
 		dry := (st.write || st.afterWrite) && x.cfg.DebugOnly
-		switch {
-		case dry && st.guard != nil:
-			// The guard is a read: sent, and only a write it lets through is refused.
-			if err = st.guard.check(ctx); err == nil {
-				err = x.refuse(ctx, st)
-			}
-		case dry:
-			if st.preview != nil {
-				x.log.Printf("%s", st.preview())
-			}
-			err = x.refuse(ctx, st)
-		case st.guard != nil:
-			err = st.send(api.Guarded(ctx, st.guard.check))
-		default:
-			err = st.send(ctx)
-		}
+		err := x.send(ctx, st, dry)
 		if errors.Is(err, errNeedless) {
 			continue
 		}
@@ -243,6 +227,27 @@ func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error
 		}
 	}
 	return wrote, nil
+}
+
+// send sends one step, or in a dry run refuses it: a guarded write's
+// guard is a read, sent all the same, and only a write it lets through is
+// refused.
+func (x *executor) send(ctx context.Context, st step, dry bool) error {
+	switch {
+	case dry && st.guard != nil:
+		if err := st.guard.check(ctx); err != nil {
+			return err
+		}
+		return x.refuse(ctx, st)
+	case dry:
+		if st.preview != nil {
+			x.log.Printf("%s", st.preview())
+		}
+		return x.refuse(ctx, st)
+	case st.guard != nil:
+		return st.send(api.Guarded(ctx, st.guard.check))
+	}
+	return st.send(ctx)
 }
 
 // refuse is a dry run's write: not sent, but counted against the budget as
