@@ -60,6 +60,10 @@ func IsStop(err error) bool {
 var (
 	// ErrBranchKept: GitHub refused to delete a branch it protects.
 	ErrBranchKept = errors.New("GitHub keeps the branch")
+	// ErrNotCollaborator: GitHub refused a review request (422) because
+	// an account or a team it named is not a collaborator of the
+	// repository. It refuses the request whole: nobody it named was asked.
+	ErrNotCollaborator = errors.New("GitHub requests the review of the repository's collaborators only")
 	// ErrOutcomeUnknown: a comment was sent and nothing told whether
 	// GitHub made it; it is not sent again (ghapi.Client.PostComment).
 	ErrOutcomeUnknown = errors.New("outcome unknown")

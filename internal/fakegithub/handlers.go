@@ -838,6 +838,15 @@ func (s *Server) requestReviewers(c *call) reply {
 				Message: "Review cannot be requested from pull request author.", DocumentationURL: docReviewers, Status: "422"}}
 		}
 	}
+	for _, r := range in.Reviewers {
+		if s.roleLocked(r) == "" {
+			// GitHub refuses the whole request, naming nobody: the
+			// others named with them are not requested either.
+			return reply{status: http.StatusUnprocessableEntity, body: errorBody{
+				Message: "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the " +
+					s.owner + "/" + s.repo + " repository.", DocumentationURL: docReviewers, Status: "422"}}
+		}
+	}
 	before := len(rec.events)
 	for _, r := range in.Reviewers {
 		if !slices.ContainsFunc(rec.RequestedReviewers, func(x string) bool { return strings.EqualFold(x, r) }) {

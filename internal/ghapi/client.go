@@ -118,6 +118,9 @@ func originOf(u *url.URL) string {
 // Response bodies can echo anything, the token included: no error leaves
 // this package with it in its text.
 func (c *Client) fail(kind opKind, err error, format string, args ...any) error {
+	if g := (*guardError)(nil); errors.As(err, &g) {
+		return g.err // the caller's own check said no: its words, not a request's failure
+	}
 	op := fmt.Sprintf(format, args...)
 	if p := classify(err, kind, failureContext{repo: c.owner + "/" + c.repo, workflow: c.workflow, sends: c.t.sends, token: c.token}); p != nil {
 		p.Op = op
@@ -450,7 +453,8 @@ func (c *Client) Close(ctx context.Context, number int, labels []string) error {
 // RequestReviewers requests the review of logins on a pull request (a
 // team as org/team: GitHub takes its slug, in the repository's organisation), adding to the reviewers requested already: it un-requests
 // nobody. GitHub answers 422 for an account that cannot review (not a
-// collaborator, the author).
+// collaborator, the author), refusing the whole request; for one that is
+// not a collaborator the error is api.ErrNotCollaborator.
 //
 // GitHub API docs: https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request
 func (c *Client) RequestReviewers(ctx context.Context, number int, logins []string) error {
@@ -462,7 +466,12 @@ func (c *Client) RequestReviewers(ctx context.Context, number int, logins []stri
 			req.Reviewers = append(req.Reviewers, l)
 		}
 	}
-	if _, _, err := c.gh.PullRequests.RequestReviewers(ctx, c.owner, c.repo, number, req); err != nil {
+	_, _, err := c.gh.PullRequests.RequestReviewers(ctx, c.owner, c.repo, number, req)
+	var er *github.ErrorResponse
+	if statusOf(err) == http.StatusUnprocessableEntity && errors.As(err, &er) && strings.Contains(strings.ToLower(er.Message), "not a collaborator") {
+		return c.redact(fmt.Errorf("request the review of %s on #%d: %w: GitHub answered 422 %s", strings.Join(logins, ", "), number, api.ErrNotCollaborator, er.Message))
+	}
+	if err != nil {
 		return c.fail(opWrite, err, "request the review of %s on #%d", strings.Join(logins, ", "), number)
 	}
 	return nil

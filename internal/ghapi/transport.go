@@ -155,6 +155,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if err := t.pace(ctx); err != nil {
 				return nil, err
 			}
+			if err := t.guard(ctx, useReserve); err != nil {
+				return nil, err
+			}
 		}
 		resp, err := t.attempt(ctx, req, route, write)
 		var then next
@@ -174,6 +177,25 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 }
+
+// guard runs a guarded write's check (api.Guarded) after every wait and
+// right before the try it guards: the first, and each retry or resend
+// after a backoff or a secondary limit, so no try rests on a read made
+// before a wait. Its read may spend the last request the write was
+// admitted on: the write is admitted again after it.
+func (t *transport) guard(ctx context.Context, useReserve bool) error {
+	if err := api.Guard(ctx); err != nil {
+		return &guardError{err: err}
+	}
+	return t.admit(useReserve, false)
+}
+
+// guardError is a guarded write's check that stopped it unsent: the
+// check's own error, which the client returns as it is (Client.fail).
+type guardError struct{ err error }
+
+func (e *guardError) Error() string { return e.err.Error() }
+func (e *guardError) Unwrap() error { return e.err }
 
 // next is what RoundTrip does after an attempt.
 type next int

@@ -239,13 +239,20 @@ func mentions(logins []string) string {
 // reviewers the PR waits on are away (away-reviewers) or busy (their
 // GitHub status says so): why they are not asked. They are named without
 // a mention; "" when nobody is either.
-func AwayNote(away, busy []string) string {
+func AwayNote(away, busy []string) string { return NotAskedNote(away, busy, nil) }
+
+// NotAskedNote is AwayNote naming also those GitHub refused to ask
+// (refused): a review is requested of the repository's collaborators only.
+func NotAskedNote(away, busy, refused []string) string {
 	var parts []string
 	if len(away) > 0 {
 		parts = append(parts, names(away)+", "+who(away)+" away")
 	}
 	if len(busy) > 0 {
 		parts = append(parts, names(busy)+", "+who(busy)+" busy on GitHub")
+	}
+	if len(refused) > 0 {
+		parts = append(parts, names(refused)+", whose review GitHub refused to request (not a collaborator of this repository)")
 	}
 	if len(parts) == 0 {
 		return ""

@@ -323,4 +323,8 @@ func TestAwayNote(t *testing.T) {
 			t.Errorf("AwayNote(%v, %v) = %q, want %q", c.away, c.busy, got, c.want)
 		}
 	}
+	refused := notice.NotAskedNote([]string{"rey"}, nil, []string{"cal", "dee"})
+	if want := "\n\nNot asked: rey, who is away; cal and dee, whose review GitHub refused to request (not a collaborator of this repository)."; refused != want {
+		t.Errorf("NotAskedNote = %q, want %q", refused, want)
+	}
 }

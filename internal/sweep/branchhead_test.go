@@ -187,3 +187,83 @@ func TestBranchUnreadIsKept(t *testing.T) {
 		t.Errorf("next run: branches %v, labels %v; want the branch deleted and the label off", w.fake.Branches(), w.labels(n))
 	}
 }
+
+// TestBranchDeletionRetriedReadsTheBranchAgain: GitHub refuses the
+// deletion (a 502, a secondary limit) and the author pushes to the branch
+// while the run waits to send it again. The retry reads the branch first:
+// it has moved, so it is kept, with the reason in the log and no failure.
+// A deletion GitHub made before answering 502 is found gone by that read:
+// nothing is sent again. The write pace and every wait come before the
+// read, never between the read and the deletion.
+func TestBranchDeletionRetriedReadsTheBranchAgain(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		fault *fakegithub.Fault
+		push  bool // the author pushes while the run waits
+		kept  bool
+	}{
+		{"a 502, then a push", fakegithub.ServerError(502), true, true},
+		{"a secondary limit, then a push", fakegithub.SecondaryRateLimit(403, 30), true, true},
+		{"a 502 after the deletion went through", fakegithub.FailAfterWrite(), false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			w.fake.AddBranch("old-work")
+			n := w.markedPR(40, func(is *fakegithub.Issue) { is.HeadRef = "old-work" })
+			type sent struct {
+				route string
+				at    time.Time
+			}
+			var (
+				mu     sync.Mutex
+				seen   []sent
+				pushed string
+			)
+			w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+				if (r.Route != routeGetRef && r.Route != routeDeleteRef) || !strings.HasSuffix(r.Path, "/heads/old-work") {
+					return nil
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				seen = append(seen, sent{r.Route, w.now()})
+				if r.Route != routeDeleteRef || pushed != "" || len(seen) > 2 {
+					return nil
+				}
+				if c.push {
+					pushed = w.fake.PushBranch("old-work", w.now())
+				}
+				return c.fault
+			})
+			log := &nopLog{}
+			res := w.runLog(map[string]string{"delete-branch": "true", "write-interval": "10s"}, log)
+
+			if w.fake.HasBranch("old-work") != c.kept {
+				t.Errorf("branch there: %v, want %v (branches %v)", w.fake.HasBranch("old-work"), c.kept, w.fake.Branches())
+			}
+			want := []string{routeGetRef, routeDeleteRef, routeGetRef}
+			if got := w.branchRequests(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("requests for the branch %v; want its read, the refused deletion, its read again and nothing more", got)
+			}
+			for i, s := range seen {
+				if s.route == routeDeleteRef && (i == 0 || !seen[i-1].at.Equal(s.at)) {
+					t.Errorf("deletion %d went at %s, after a wait since the read before it", i, s.at.Format(time.TimeOnly))
+				}
+			}
+			if len(seen) == 3 && !seen[2].at.After(seen[1].at) {
+				t.Errorf("the read before the retry at %s, the refused deletion at %s: no wait before it", seen[2].at.Format(time.TimeOnly), seen[1].at.Format(time.TimeOnly))
+			}
+			if w.state(n) != "closed" || w.hasLabel(n, "stale") || !has(res.Closed(), n) {
+				t.Errorf("#%d: state %s, labels %v, closed %v; want closed, the stale label off", n, w.state(n), w.labels(n), numbers(res.Closed()))
+			}
+			if !res.OK() || len(res.Failed()) != 0 {
+				t.Errorf("failed %+v, stopped %v: a branch kept or gone is no failure", res.Failed(), res.Stopped)
+			}
+			said := strings.Contains(strings.Join(log.printed, "\n"), `branch "old-work" kept: it has commits the pull request does not`)
+			if said != c.kept {
+				t.Errorf("log %q: says the branch was kept: %v, want %v", log.printed, said, c.kept)
+			}
+		})
+	}
+}

@@ -293,3 +293,60 @@ func checkEscalationsPacedSaid(t *testing.T, res sweep.Result, prs []int) {
 		t.Errorf("the dashboard's Escalated section does not say when #%d goes:\n%s", prs[len(prs)-1], d)
 	}
 }
+
+const routeRequestReviewers = "POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers"
+
+// reviewRequests lists the status of each review request sent, in order.
+func (w *world) reviewRequests() []int {
+	var out []int
+	for _, r := range w.fake.Requests() {
+		if r.Route == routeRequestReviewers {
+			out = append(out, r.Status)
+		}
+	}
+	return out
+}
+
+// TestEscalationAsksWhoCanBeAsked: GitHub refuses a review request whole
+// (422) when one reviewer it names is not a collaborator. The others are
+// asked each alone, the escalation is posted naming them and saying who
+// could not be asked, and the run does not fail; the next run sends no
+// request: the turn's escalation is done.
+func TestEscalationAsksWhoCanBeAsked(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.nudgedPR(8)
+	inputs := sfWith(escalateInputs, "escalation-reviewers", "lead,carol,mia") // carol: no collaborator
+	log := &nopLog{}
+	res := w.runLog(inputs, log)
+
+	if got, want := w.reviewRequests(), []int{422, 201, 422, 201}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("review requests answered %v, want %v: refused whole, then each reviewer alone", got, want)
+	}
+	if w.requestsOf(n, "lead", action) != 1 || w.requestsOf(n, mia.Login, action) != 1 || w.requestsOf(n, "carol", action) != 0 {
+		t.Errorf("#%d: requests of lead %d, mia %d, carol %d; want 1, 1, 0", n,
+			w.requestsOf(n, "lead", action), w.requestsOf(n, mia.Login, action), w.requestsOf(n, "carol", action))
+	}
+	if !res.OK() || len(res.Failed()) != 0 || !has(res.With(sweep.Escalated), n) {
+		t.Fatalf("escalated %v, failed %+v, stopped %v; want #%d escalated, nothing failed", numbers(res.With(sweep.Escalated)), res.Failed(), res.Stopped, n)
+	}
+	if it := res.With(sweep.Escalated)[0]; !strings.Contains(string(it.Reason), "review not requested of carol: not a collaborator") {
+		t.Errorf("reason %q does not say carol was not asked", it.Reason)
+	}
+	if !strings.Contains(strings.Join(log.printed, "\n"), fmt.Sprintf("#%d: review not requested of carol: not a collaborator", n)) {
+		t.Errorf("log %q does not name carol", log.printed)
+	}
+	cs := w.fake.Comments(n)
+	body := cs[len(cs)-1].Body
+	if w.escalations(n) != 1 || !strings.Contains(body, "@lead") || !strings.Contains(body, "@"+mia.Login) || strings.Contains(body, "@carol") ||
+		!strings.Contains(body, "carol, whose review GitHub refused to request") {
+		t.Errorf("%d escalations; the last must name @lead and @%s and say carol was not asked, without a mention:\n%s", w.escalations(n), mia.Login, body)
+	}
+
+	w.clock.Advance(lifecycle.Day)
+	w.fake.Reset()
+	res = w.run(inputs)
+	if got := w.reviewRequests(); len(got) != 0 || !res.OK() {
+		t.Errorf("the next run: review requests %v, failed %+v; want none, nothing failed", got, res.Failed())
+	}
+}

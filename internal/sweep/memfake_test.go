@@ -346,7 +346,10 @@ func (m *memGitHub) RequestReviewers(_ context.Context, n int, logins []string) 
 	return nil
 }
 
-func (m *memGitHub) DeleteBranch(_ context.Context, branch string) error {
+func (m *memGitHub) DeleteBranch(ctx context.Context, branch string) error {
+	if err := api.Guard(ctx); err != nil {
+		return err // as ghapi's transport: the guard's read, then no write
+	}
 	m.write("delete branch %s", branch)
 	delete(m.branches, branch)
 	return nil

@@ -34,6 +34,9 @@ type op struct {
 	// Escalated asks for; busy, the escalation reviewers Escalated does
 	// not ask, their GitHub status saying busy.
 	reviewers, busy []string
+	// refused: those of reviewers GitHub refused to ask (not a
+	// collaborator), found when the request was sent (requestReviews).
+	refused []string
 	// readNow: act comes from a read of this PR alone made just before
 	// (the event path's): the re-request need not read it again.
 	readNow bool
@@ -220,15 +223,10 @@ func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error
 		if st.reserve {
 			ctx = api.MayUseReserve(ctx)
 		}
-		var err error
 		dry := (st.write || st.afterWrite) && x.cfg.DebugOnly
-		if dry {
-			if st.preview != nil {
-				x.log.Printf("%s", st.preview())
-			}
-			err = x.refuse(ctx, st)
-		} else {
-			err = st.send(ctx)
+		err := x.send(ctx, st, dry)
+		if errors.Is(err, errNeedless) {
+			continue
 		}
 		if err != nil {
 			return wrote, err
@@ -238,6 +236,27 @@ func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error
 		}
 	}
 	return wrote, nil
+}
+
+// send sends one step, or in a dry run refuses it: a guarded write's
+// guard is a read, sent all the same, and only a write it lets through is
+// refused.
+func (x *executor) send(ctx context.Context, st step, dry bool) error {
+	switch {
+	case dry && st.guard != nil:
+		if err := st.guard.check(ctx); err != nil {
+			return err
+		}
+		return x.refuse(ctx, st)
+	case dry:
+		if st.preview != nil {
+			x.log.Printf("%s", st.preview())
+		}
+		return x.refuse(ctx, st)
+	case st.guard != nil:
+		return st.send(api.Guarded(ctx, st.guard.check))
+	}
+	return st.send(ctx)
 }
 
 // refuse is a dry run's write: not sent, but counted against the budget as

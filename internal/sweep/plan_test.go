@@ -27,12 +27,16 @@ import (
 // with its cost in requests; a step marked "?" is sent only when what an
 // earlier read shows calls for it.
 func planLine(number int, out Outcome, steps []step) string {
-	names := make([]string, len(steps))
-	for i, st := range steps {
-		names[i] = st.name
+	var names []string
+	for _, st := range steps {
+		mark := ""
 		if st.when != nil {
-			names[i] += "?"
+			mark = "?"
 		}
+		if st.guard != nil {
+			names = append(names, st.guard.name+mark)
+		}
+		names = append(names, st.name+mark)
 	}
 	if len(names) == 0 {
 		names = []string{"nothing to send"}

@@ -111,19 +111,40 @@ var (
 // the step: false skips it (what an earlier read showed makes it needless).
 type step struct {
 	request
-	when    func() bool
-	send    func(ctx context.Context) error
+	when func() bool
+	send func(ctx context.Context) error
+	// guard, when set, is the read a write rests on, sent with it: right
+	// before the write and again before every retry of it, after every
+	// wait (api.Guarded), never between the read and the write. A dry run
+	// sends it and refuses the write. errNeedless from it: the step is
+	// done without the write.
+	guard   *guard
 	reserve bool // it may use rate-limit-reserve (api.MayUseReserve)
 	// preview, when set, is what a dry run shows in the log instead of
 	// sending the write (the dashboard's body).
 	preview func() string
 }
 
-// cost is the number of requests steps send at most.
+// guard is a step's guarding read (step.guard).
+type guard struct {
+	request
+	check func(ctx context.Context) error
+}
+
+// errNeedless is a guard's answer that its write is not needed (a branch
+// gone, or kept for a reason the guard said): the step is done without it.
+var errNeedless = errors.New("nothing to write")
+
+// cost is the number of requests steps send at most: each once, a guarded
+// write's read with it (a retry after a refusal is the transport's, as
+// any retry is).
 func cost(steps []step) int {
 	n := 0
 	for _, st := range steps {
 		n += st.n
+		if st.guard != nil {
+			n += st.guard.n
+		}
 	}
 	return n
 }
@@ -456,7 +477,8 @@ func (w *writer) closedLabels(pr lifecycle.PR) []string {
 // GitHub does not move a closed PR's head when its branch is pushed, so a
 // branch that moved since holds work that is not the PR stalepr closed (a
 // deletion a stopped run left, finished a day later, after the author
-// pushed). That last read comes right before the deletion.
+// pushed). That last read guards the deletion: it comes right before it,
+// and again before every retry of it.
 func (w *writer) branchSteps(n int) []step {
 	var ref, sha string // the branch, once the head read shows it may go, and the PR's head commit
 	head := step{request: reqHead, send: func(ctx context.Context) error {
@@ -480,20 +502,23 @@ func (w *writer) branchSteps(n int) []step {
 		}
 		return nil
 	}}
-	at := step{request: reqBranchHead, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
+	// The branch's commit guards its deletion: read right before the
+	// DELETE, and again before each retry of it (a 502, a secondary
+	// limit), so a person's push during the wait keeps the branch.
+	at := &guard{request: reqBranchHead, check: func(ctx context.Context) error {
 		now, exists, err := w.gh.BranchHead(ctx, ref)
 		switch {
 		case err != nil:
 			return fmt.Errorf("closed, but not deleting its branch: %w", err)
 		case !exists:
-			ref = "" // gone already: nothing to delete
+			return errNeedless // gone already (our own DELETE of a try whose answer was lost, too)
 		case !strings.EqualFold(now, sha):
 			w.log.Printf("#%d: branch %q kept: it has commits the pull request does not (pushed after the close)", n, ref)
-			ref = ""
+			return errNeedless
 		}
 		return nil
 	}}
-	del := step{request: reqDeleteRef, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
+	del := step{request: reqDeleteRef, guard: at, when: func() bool { return ref != "" }, send: func(ctx context.Context) error {
 		err := w.gh.DeleteBranch(ctx, ref)
 		if errors.Is(err, api.ErrBranchKept) {
 			w.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
@@ -501,7 +526,7 @@ func (w *writer) branchSteps(n int) []step {
 		}
 		return err
 	}}
-	return []step{head, inUse, at, del}
+	return []step{head, inUse, del}
 }
 
 // closeLabelSteps take close-pr-label off a PR that the listing showed
@@ -586,7 +611,14 @@ func (w *writer) rerequestSteps(o *op) []step {
 		return nil
 	}}
 	write := step{request: reqReviewers, send: func(ctx context.Context) error {
-		return w.gh.RequestReviewers(ctx, n, logins)
+		o.reviewers = logins
+		if err := w.requestReviews(ctx, o); err != nil {
+			return err
+		}
+		if len(o.reviewers) == 0 {
+			return &leftAlone{reason: notAsked(o.refused)} // nobody could be asked
+		}
+		return nil
 	}}
 	if o.readNow {
 		// Decided on the same read (Pull) made just before: reading it
@@ -608,9 +640,10 @@ func (w *writer) rerequestSteps(o *op) []step {
 // notices (duplicateOps), as for the nudge.
 func (w *writer) escalateSteps(o *op) []step {
 	n := o.pr.Number
-	request := step{request: reqReviewers, send: func(ctx context.Context) error {
-		return w.gh.RequestReviewers(ctx, n, o.reviewers)
-	}}
+	// Those GitHub refuses to ask are named in the comment, which is
+	// posted all the same: its marker ends the turn's escalation, so the
+	// refused request is not sent again run after run.
+	request := step{request: reqReviewers, send: func(ctx context.Context) error { return w.requestReviews(ctx, o) }}
 	return []step{request, w.comment(n, func() string {
 		v := w.vars(*o)
 		v.Reviewers = o.reviewers
@@ -620,8 +653,46 @@ func (w *writer) escalateSteps(o *op) []step {
 		if o.act != nil && !o.act.Turn.NudgedInTurn() {
 			text = notice.DefaultEscalationAway // no nudge went unanswered: its reviewers were away
 		}
-		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.AwayNote(away, busy), notice.EscalateMarker())
+		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.NotAskedNote(away, busy, o.refused), notice.EscalateMarker())
 	})}
+}
+
+// requestReviews requests the review of o.reviewers on o's PR. GitHub
+// refuses the whole request when one of them is not a collaborator
+// (api.ErrNotCollaborator), naming nobody: then each is asked alone, one
+// request each, so those who can be asked are. o.reviewers keeps those
+// asked, o.refused the others, named in the log and the PR's reason; a
+// refusal is no failure.
+func (w *writer) requestReviews(ctx context.Context, o *op) error {
+	n, logins := o.pr.Number, o.reviewers
+	err := w.gh.RequestReviewers(ctx, n, logins)
+	if !errors.Is(err, api.ErrNotCollaborator) {
+		return err
+	}
+	var asked, refused []string
+	for _, l := range logins {
+		if len(logins) == 1 {
+			refused = logins // refused alone already
+			break
+		}
+		switch err := w.gh.RequestReviewers(ctx, n, []string{l}); {
+		case errors.Is(err, api.ErrNotCollaborator):
+			refused = append(refused, l)
+		case err != nil:
+			return err
+		default:
+			asked = append(asked, l)
+		}
+	}
+	o.reviewers, o.refused = asked, refused
+	w.log.Printf("#%d: %s", n, notAsked(refused))
+	o.d.Reason += "; " + notAsked(refused)
+	return nil
+}
+
+// notAsked says who GitHub refused to ask for a review, and why.
+func notAsked(refused []string) lifecycle.Reason {
+	return lifecycle.Reason("review not requested of " + strings.Join(refused, ", ") + ": not a collaborator (GitHub requests the review of the repository's collaborators only)")
 }
 
 // nudgeMessage is the nudge's text: on the maintainers' turn the default

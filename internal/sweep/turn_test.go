@@ -23,6 +23,8 @@ var (
 func turnWorld(t *testing.T) *world {
 	w := newWorld(t)
 	w.fake.AddMember(maint.Login, mia.Login)
+	// The escalation reviewer: GitHub asks the review of collaborators only.
+	w.fake.SetPermission("lead", "maintain")
 	return w
 }
 
