@@ -99,3 +99,48 @@ func TestEventOnAnOpenPREvaluatesItAlone(t *testing.T) {
 		})
 	}
 }
+
+// An event in another repository asks nothing of the one stalepr acts on:
+// with the repository input naming another (or a fleet's caller workflow),
+// a comment on acme/tools#N once un-staled octo/repo#N. The payload's
+// repository.full_name decides, case-insensitively; a payload that names
+// none is the run's own repository's (GITHUB_REPOSITORY).
+func TestEventInAnotherRepositorySendsNothing(t *testing.T) {
+	t.Parallel()
+	comment := `{"action":"created","issue":{"number":%d,"state":"open","pull_request":{"url":"x"}},%s"sender":{"login":"bob","type":"User"}}`
+	push := `{"action":"synchronize","pull_request":{"number":%d,"state":"open"},%s"sender":{"login":"bob","type":"User"}}`
+	for name, tc := range map[string]struct {
+		event, payload, repo, workflowRepo string
+		acts                               bool
+	}{
+		"a comment in another repository":       {"issue_comment", comment, `"repository":{"full_name":"acme/tools"},`, "acme/tools", false},
+		"a push in another repository":          {"pull_request_target", push, `"repository":{"full_name":"acme/tools"},`, "acme/tools", false},
+		"a fleet's caller workflow":             {"issue_comment", comment, `"repository":{"full_name":"acme/tools"},`, testRepo, false},
+		"no repository in another's workflow":   {"issue_comment", comment, "", "acme/tools", false},
+		"our repository, spelt otherwise":       {"issue_comment", comment, `"repository":{"full_name":"Octo/Repo"},`, "acme/tools", true},
+		"no repository in our repository's run": {"issue_comment", comment, "", testRepo, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			e := eventEnv(t, w, tc.event, fmt.Sprintf(tc.payload, w.toUnstale, tc.repo))
+			e["GITHUB_REPOSITORY"] = tc.workflowRepo // the input repository stays octo/repo
+			o := runWith(t, e)
+			if o.code != ExitOK {
+				t.Fatalf("exit %d:\n%s", o.code, o)
+			}
+			if tc.acts {
+				if w.hasLabel(w.toUnstale, "stale") {
+					t.Errorf("#%d still stale after bob's comment in octo/repo:\n%s", w.toUnstale, o)
+				}
+				return
+			}
+			if w.fake.Count() != 0 || !w.hasLabel(w.toUnstale, "stale") {
+				t.Errorf("%d requests, labels %v: want none sent and #%d left stale", w.fake.Count(), w.fake.Labels(w.toUnstale), w.toUnstale)
+			}
+			if !strings.Contains(o.stdout, "not in octo/repo") && !strings.Contains(o.stdout, "names no repository") || !strings.Contains(o.stdout, "nothing to do") {
+				t.Errorf("the run does not say why it did nothing:\n%s", o.stdout)
+			}
+		})
+	}
+}

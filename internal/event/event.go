@@ -29,10 +29,13 @@ func OnePR(name string) bool { _, ok := actions[name]; return ok }
 type Event struct {
 	Name   string
 	Action string
-	Number int  // the pull request; 0 when the event is on an issue
-	Closed bool // the pull request was closed when the event fired
-	Sender string
-	Bot    bool // the sender is a Bot account
+	// Repository is the repository the event happened in, owner/name, as
+	// its payload names it (repository.full_name); "" when it names none.
+	Repository string
+	Number     int  // the pull request; 0 when the event is on an issue
+	Closed     bool // the pull request was closed when the event fired
+	Sender     string
+	Bot        bool // the sender is a Bot account
 }
 
 // Parse reads the payload of an event of this name. An error says what is
@@ -53,6 +56,9 @@ func Parse(name string, payload []byte) (Event, error) {
 			Login string `json:"login"`
 			Type  string `json:"type"`
 		} `json:"sender"`
+		Repository *struct {
+			FullName string `json:"full_name"`
+		} `json:"repository"`
 	}
 	if err := json.Unmarshal(payload, &p); err != nil {
 		return Event{}, fmt.Errorf("the %s event's payload is not JSON: %v", name, err)
@@ -61,6 +67,9 @@ func Parse(name string, payload []byte) (Event, error) {
 		return Event{}, fmt.Errorf("the %s event's payload names no sender", name)
 	}
 	e := Event{Name: name, Action: p.Action, Sender: p.Sender.Login, Bot: p.Sender.Type == "Bot" || strings.HasSuffix(p.Sender.Login, "[bot]")}
+	if p.Repository != nil {
+		e.Repository = p.Repository.FullName
+	}
 	switch {
 	case name == "issue_comment" && p.Issue != nil:
 		if len(p.Issue.PullRequest) > 0 && string(p.Issue.PullRequest) != "null" {
@@ -78,10 +87,16 @@ func Parse(name string, payload []byte) (Event, error) {
 	return e, nil
 }
 
-// Skip is why the event asks nothing of stalepr: "" when its pull request
-// is to be evaluated.
-func (e Event) Skip() string {
+// Skip is why the event asks nothing of stalepr, which acts on repo
+// (owner/name): "" when its pull request is to be evaluated. An event in
+// another repository (the repository input naming another one, a fleet's
+// caller workflow) asks nothing: its #5 is not repo's #5.
+func (e Event) Skip(repo string) string {
 	switch {
+	case e.Repository == "":
+		return "the event names no repository: it may be another repository's"
+	case !strings.EqualFold(e.Repository, repo):
+		return fmt.Sprintf("the event is in %s, not in %s, the repository stalepr acts on", e.Repository, repo)
 	case e.Number == 0:
 		return "a comment on an issue, not a pull request"
 	case e.Closed:
