@@ -182,12 +182,16 @@ func runSweep(ctx context.Context, run *sweep.Sweep, cfg config.Config, ev event
 // any request: onePR when the run is to evaluate that PR alone (sweep.OnePR);
 // done, with the exit code, when the payload cannot be read (a usage
 // error) or the event asks nothing of repo, the repository the run acts on.
-// A sandbox run, or one outside a workflow or on another event (schedule,
-// workflow_dispatch), sweeps.
+// A sandbox run, or one outside a workflow or on schedule or
+// workflow_dispatch, sweeps; an event stalepr does not name does nothing.
 func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, repo string) (ev event.Event, onePR bool, code int, done bool) {
 	name := getenv("GITHUB_EVENT_NAME")
-	if !mayBeEvent || !runner.InWorkflow(getenv) || !event.OnePR(name) {
+	if !mayBeEvent || !runner.InWorkflow(getenv) || event.Sweeps(name) {
 		return event.Event{}, false, 0, false
+	}
+	if why := event.Unknown(name); why != "" {
+		out.Line(fmt.Sprintf("stalepr: %s event: %s; nothing to do", name, why))
+		return event.Event{Name: name}, false, ExitOK, true
 	}
 	ev, err := readEvent(name, getenv("GITHUB_EVENT_PATH"))
 	if err != nil {

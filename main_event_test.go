@@ -144,3 +144,54 @@ func TestEventInAnotherRepositorySendsNothing(t *testing.T) {
 		})
 	}
 }
+
+// octokitPayload is one of GitHub's published example payloads
+// (testdata/events/octokit-webhooks), as the runner gives it.
+func octokitPayload(t *testing.T, event, action string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "events", "octokit-webhooks", event, action+".payload.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// An event stalepr does not name never sweeps: both real
+// pull_request_review_thread payloads once ran the whole sweep and marked
+// another PR stale (8 requests, 3 writes). It ends green, sending nothing,
+// with one line naming the event and the triggers stalepr acts on; the
+// schedule and a run by hand sweep as before.
+func TestEventNotATriggerNeverSweeps(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct{ event, payload string }{
+		"a thread resolved":   {"pull_request_review_thread", octokitPayload(t, "pull_request_review_thread", "resolved")},
+		"a thread unresolved": {"pull_request_review_thread", octokitPayload(t, "pull_request_review_thread", "unresolved")},
+		"a push":              {"push", `{"ref":"refs/heads/main","repository":{"full_name":"octo/repo"},"sender":{"login":"alice","type":"User"}}`},
+		"a workflow run":      {"workflow_run", `{"action":"completed","workflow_run":{"pull_requests":[]},"repository":{"full_name":"octo/repo"},"sender":{"login":"alice","type":"User"}}`},
+		"a dispatch":          {"repository_dispatch", `{"action":"sweep","repository":{"full_name":"octo/repo"},"sender":{"login":"alice","type":"User"}}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			o := runWith(t, eventEnv(t, w, tc.event, tc.payload))
+			if o.code != ExitOK || w.fake.Count() != 0 || w.hasLabel(w.toMark, "stale") {
+				t.Errorf("exit %d after %d requests (#%d labels %v): want %d and none sent:\n%s",
+					o.code, w.fake.Count(), w.toMark, w.fake.Labels(w.toMark), ExitOK, o)
+			}
+			line := fmt.Sprintf("stalepr: %s event: not a trigger stalepr acts on: schedule and workflow_dispatch sweep", tc.event)
+			if !strings.Contains(o.stdout, line) || !strings.Contains(o.stdout, "pull_request_target") {
+				t.Errorf("the run does not name the event and the triggers stalepr acts on (want %q):\n%s", line, o.stdout)
+			}
+		})
+	}
+	for _, event := range []string{"schedule", "workflow_dispatch"} {
+		t.Run(event, func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			o := runWith(t, eventEnv(t, w, event, `{"repository":{"full_name":"octo/repo"}}`))
+			if o.code != ExitOK || !w.hasLabel(w.toMark, "stale") {
+				t.Errorf("exit %d, #%d labels %v: want the sweep to mark it:\n%s", o.code, w.toMark, w.fake.Labels(w.toMark), o)
+			}
+		})
+	}
+}

@@ -25,6 +25,25 @@ var actions = map[string][]string{
 // OnePR reports whether an event of this name concerns one pull request.
 func OnePR(name string) bool { _, ok := actions[name]; return ok }
 
+// Sweeps reports whether a run started by an event of this name sweeps the
+// repository: the schedule, a run by hand, or a run that names no event.
+func Sweeps(name string) bool {
+	return name == "" || name == "schedule" || name == "workflow_dispatch"
+}
+
+// Unknown is why a run started by an event of this name does nothing: ""
+// when stalepr acts on it (Sweeps, OnePR). An event stalepr does not name
+// (pull_request_review_thread, push, workflow_run, repository_dispatch…)
+// once ran the whole sweep, marking PRs it had nothing to do with.
+func Unknown(name string) string {
+	if Sweeps(name) || OnePR(name) {
+		return ""
+	}
+	return "not a trigger stalepr acts on: schedule and workflow_dispatch sweep the repository; " +
+		"issue_comment, pull_request_review, pull_request_review_comment, pull_request_target and " +
+		"pull_request evaluate their pull request"
+}
+
 // Event is what stalepr reads of an event's payload.
 type Event struct {
 	Name   string

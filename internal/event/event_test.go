@@ -59,3 +59,18 @@ func TestOnePR(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknown(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"", "schedule", "workflow_dispatch", "issue_comment", "pull_request_review",
+		"pull_request_review_comment", "pull_request_target", "pull_request"} {
+		if why := Unknown(name); why != "" {
+			t.Errorf("Unknown(%q) = %q, want stalepr to act on it", name, why)
+		}
+	}
+	for _, name := range []string{"pull_request_review_thread", "push", "workflow_run", "repository_dispatch", "issues"} {
+		if why := Unknown(name); !strings.Contains(why, "schedule and workflow_dispatch") {
+			t.Errorf("Unknown(%q) = %q, want it to name the triggers stalepr acts on", name, why)
+		}
+	}
+}
