@@ -168,7 +168,10 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 // runSweep is the run: the PR of an event alone, or the whole sweep and
 // then the dashboard issue.
 func runSweep(ctx context.Context, run *sweep.Sweep, cfg config.Config, ev event.Event, onePR bool) sweep.Result {
-	if onePR {
+	switch {
+	case onePR && ev.MayBeReadOnly():
+		return run.OneForkPR(ctx, ev.Number, ev.Sender, ev.Fork)
+	case onePR:
 		return run.OnePR(ctx, ev.Number, ev.Sender)
 	}
 	res := run.PRs(ctx)
@@ -204,7 +207,11 @@ func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, repo st
 		// happened.
 		ev.Repository = getenv("GITHUB_REPOSITORY")
 	}
-	if why := ev.Skip(repo); why != "" {
+	why := ev.Skip(repo)
+	if why == "" {
+		why = ev.ReadOnly()
+	}
+	if why != "" {
 		out.Line(fmt.Sprintf("stalepr: %s event: %s; nothing to do", name, why))
 		return ev, false, ExitOK, true
 	}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
 // The event path from the runner's side: GITHUB_EVENT_NAME and the
@@ -194,4 +197,113 @@ func TestEventNotATriggerNeverSweeps(t *testing.T) {
 			}
 		})
 	}
+}
+
+// forkPayload is GitHub's example payload of event and action made one on
+// octo/repo's PR n, whose head is in the fork head ("" for the repository
+// itself, "null" for a deleted fork), in a repository private or public.
+func forkPayload(t *testing.T, event, action string, n int, head string, private bool) string {
+	t.Helper()
+	var p map[string]any
+	if err := json.Unmarshal([]byte(octokitPayload(t, event, action)), &p); err != nil {
+		t.Fatal(err)
+	}
+	repo := p["repository"].(map[string]any)
+	repo["full_name"], repo["private"] = testRepo, private
+	pr := p["pull_request"].(map[string]any)
+	pr["number"] = n
+	pr["base"].(map[string]any)["repo"] = repo
+	switch head {
+	case "":
+		pr["head"].(map[string]any)["repo"] = repo
+	case "null":
+		pr["head"].(map[string]any)["repo"] = nil
+	default:
+		pr["head"].(map[string]any)["repo"].(map[string]any)["full_name"] = head
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// refusedByForkRule answers every write as GitHub answers a fork's
+// pull_request_review run's read-only GITHUB_TOKEN.
+func refusedByForkRule(w *world) {
+	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if info.Write {
+			return fakegithub.StatusFault(403, `{"message":"Resource not accessible by integration",`+
+				`"documentation_url":"https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue","status":"403"}`)
+		}
+		return nil
+	})
+}
+
+// A fork's PR under pull_request_review, pull_request_review_comment and
+// pull_request: GitHub gives the run a read-only token, and the write a
+// maintainer's review called for once failed the run, red on every review
+// of a contributor's PR. In a public repository the payload makes it
+// certain: no request at all, green, one line saying why and what the
+// schedule will do. In a private one (whose setting may give the token
+// write access) the first write's refusal ends it the same way, nothing
+// else sent.
+func TestEventOnAForksPRWithAReadOnlyToken(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		event, action, head string
+		private             bool
+		requests            int // at most
+	}{
+		"a review, public":             {"pull_request_review", "submitted", "contributor/repo", false, 0},
+		"a review comment, public":     {"pull_request_review_comment", "created", "contributor/repo", false, 0},
+		"a push, public":               {"pull_request", "synchronize", "contributor/repo", false, 0},
+		"a review from a deleted fork": {"pull_request_review", "submitted", "null", false, 0},
+		"a review, private":            {"pull_request_review", "submitted", "contributor/repo", true, 3},
+		"a review comment, private":    {"pull_request_review_comment", "created", "contributor/repo", true, 3},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			refusedByForkRule(w)
+			o := runWith(t, eventEnv(t, w, tc.event, forkPayload(t, tc.event, tc.action, w.toUnstale, tc.head, tc.private)))
+			if o.code != ExitOK || strings.Contains(o.stdout, "::error") {
+				t.Fatalf("exit %d, want a green run:\n%s", o.code, o)
+			}
+			if got := len(w.fake.WriteRequests()); got > 1 || tc.requests == 0 && w.fake.Count() != 0 || w.fake.Count() > tc.requests {
+				t.Errorf("%d requests, %d of them writes: want at most %d, and no write after a refused one", w.fake.Count(), got, tc.requests)
+			}
+			if !w.hasLabel(w.toUnstale, "stale") {
+				t.Errorf("#%d: labels %v", w.toUnstale, w.fake.Labels(w.toUnstale))
+			}
+			if !strings.Contains(o.stdout, "read-only token") || !strings.Contains(o.stdout, "next scheduled run") {
+				t.Errorf("the run does not say why it wrote nothing and what the schedule will do:\n%s", o.stdout)
+			}
+		})
+	}
+}
+
+// The fork rule is no excuse for a setup to mend: the same refusal on a
+// PR of the repository itself is the workflow's missing permission, and
+// the run fails saying so; a fork's PR whose run may write (a private
+// repository's setting) is un-staled.
+func TestEventForkRuleOnlyForForks(t *testing.T) {
+	t.Parallel()
+	t.Run("a same-repository PR refused", func(t *testing.T) {
+		t.Parallel()
+		w, _ := newWorld(t, false)
+		refusedByForkRule(w)
+		o := runWith(t, eventEnv(t, w, "pull_request_review", forkPayload(t, "pull_request_review", "submitted", w.toUnstale, "", false)))
+		if o.code != ExitFailed || !strings.Contains(o.stdout, "Resource not accessible by integration") {
+			t.Errorf("exit %d, want %d naming the refusal:\n%s", o.code, ExitFailed, o)
+		}
+	})
+	t.Run("a fork's PR whose run may write", func(t *testing.T) {
+		t.Parallel()
+		w, _ := newWorld(t, false)
+		o := runWith(t, eventEnv(t, w, "pull_request_review", forkPayload(t, "pull_request_review", "submitted", w.toUnstale, "contributor/repo", true)))
+		if o.code != ExitOK || w.hasLabel(w.toUnstale, "stale") {
+			t.Errorf("exit %d, #%d labels %v: want it un-staled:\n%s", o.code, w.toUnstale, w.fake.Labels(w.toUnstale), o)
+		}
+	})
 }

@@ -55,7 +55,25 @@ type Event struct {
 	Closed     bool // the pull request was closed when the event fired
 	Sender     string
 	Bot        bool // the sender is a Bot account
+	// Fork is the repository the pull request's head is in when that is
+	// not Repository ("a deleted fork" when the payload's head.repo is
+	// null): GitHub's fork rule for the token applies. "" for a PR of
+	// the repository itself, and for an issue_comment (whose payload says
+	// nothing of the head, and whose run may write).
+	Fork string
+	// Public is true when the payload says the repository is public
+	// (repository.private false); a private one may send write tokens to
+	// a fork's runs (a repository setting), and a payload that does not
+	// say is not taken for public.
+	Public bool
 }
+
+// readOnlyOnForks are the events whose run GitHub gives a read-only
+// GITHUB_TOKEN on a fork's pull request, whatever the workflow's
+// permissions say, and no secrets (in a public repository, no setting
+// changes that): pull_request_target, issue_comment and the schedule run
+// in the base repository with its permissions.
+var readOnlyOnForks = map[string]bool{"pull_request": true, "pull_request_review": true, "pull_request_review_comment": true}
 
 // Parse reads the payload of an event of this name. An error says what is
 // missing or malformed.
@@ -70,6 +88,9 @@ func Parse(name string, payload []byte) (Event, error) {
 		PullRequest *struct {
 			Number int    `json:"number"`
 			State  string `json:"state"`
+			Head   *struct {
+				Repo json.RawMessage `json:"repo"`
+			} `json:"head"`
 		} `json:"pull_request"`
 		Sender *struct {
 			Login string `json:"login"`
@@ -77,6 +98,7 @@ func Parse(name string, payload []byte) (Event, error) {
 		} `json:"sender"`
 		Repository *struct {
 			FullName string `json:"full_name"`
+			Private  *bool  `json:"private"`
 		} `json:"repository"`
 	}
 	if err := json.Unmarshal(payload, &p); err != nil {
@@ -88,6 +110,7 @@ func Parse(name string, payload []byte) (Event, error) {
 	e := Event{Name: name, Action: p.Action, Sender: p.Sender.Login, Bot: p.Sender.Type == "Bot" || strings.HasSuffix(p.Sender.Login, "[bot]")}
 	if p.Repository != nil {
 		e.Repository = p.Repository.FullName
+		e.Public = p.Repository.Private != nil && !*p.Repository.Private
 	}
 	switch {
 	case name == "issue_comment" && p.Issue != nil:
@@ -97,6 +120,9 @@ func Parse(name string, payload []byte) (Event, error) {
 		e.Closed = p.Issue.State == "closed"
 	case name != "issue_comment" && p.PullRequest != nil:
 		e.Number, e.Closed = p.PullRequest.Number, p.PullRequest.State == "closed"
+		if p.PullRequest.Head != nil {
+			e.Fork = fork(p.PullRequest.Head.Repo, e.Repository)
+		}
 	default:
 		return Event{}, fmt.Errorf("the %s event's payload names no pull request (no %q)", name, map[bool]string{true: "issue", false: "pull_request"}[name == "issue_comment"])
 	}
@@ -129,4 +155,52 @@ func (e Event) Skip(repo string) string {
 		}
 	}
 	return fmt.Sprintf("%s %s changes nothing stalepr reads", e.Name, e.Action)
+}
+
+// fork is the head repository of a pull request in base when it is another
+// one: its full_name, or "a deleted fork" when GitHub gives head.repo as
+// null (the fork was deleted; a PR's own repository cannot be, while it
+// has events). "" when the head is in base, or the payload does not say.
+func fork(head json.RawMessage, base string) string {
+	if len(head) == 0 {
+		return ""
+	}
+	if string(head) == "null" {
+		return "a deleted fork"
+	}
+	var repo struct {
+		FullName string `json:"full_name"`
+	}
+	if json.Unmarshal(head, &repo) != nil || repo.FullName == "" || strings.EqualFold(repo.FullName, base) {
+		return ""
+	}
+	return repo.FullName
+}
+
+// ReadOnly is why the event's run cannot write, as its payload makes
+// certain: "" when it may. GitHub gives a pull_request,
+// pull_request_review or pull_request_review_comment run on a fork's PR in
+// a public repository a read-only token (a write answers 403 "Resource not
+// accessible by integration"): the label write a maintainer's review calls
+// for once failed the run, red on every review of a contributor's PR. In a
+// private repository the token may write (a setting), so the run tries,
+// and a refusal of its first write ends it the same way.
+func (e Event) ReadOnly() string {
+	if !e.MayBeReadOnly() || !e.Public {
+		return ""
+	}
+	return fmt.Sprintf("#%d comes from %s, and GitHub gives a %s run on a fork's pull request a read-only token; "+
+		"the next scheduled run does what the event calls for (the stale label, the turn labels)", e.Number, forkName(e.Fork), e.Name)
+}
+
+// MayBeReadOnly reports whether GitHub may give the event's run a
+// read-only token: an event of readOnlyOnForks on a fork's PR.
+func (e Event) MayBeReadOnly() bool { return e.Fork != "" && readOnlyOnForks[e.Name] }
+
+// forkName words Fork for a sentence.
+func forkName(fork string) string {
+	if fork == "a deleted fork" {
+		return fork
+	}
+	return "the fork " + fork
 }

@@ -74,3 +74,31 @@ func TestUnknown(t *testing.T) {
 		}
 	}
 }
+
+func TestReadOnly(t *testing.T) {
+	t.Parallel()
+	payload := func(head string, private string) string {
+		return `{"action":"submitted","pull_request":{"number":3,"state":"open","head":{"repo":` + head + `}},` +
+			`"repository":{"full_name":"octo/repo"` + private + `},"sender":{"login":"maya","type":"User"}}`
+	}
+	for name, tc := range map[string]struct {
+		event, payload, fork string
+		readOnly             bool
+	}{
+		"a fork's PR, public":          {"pull_request_review", payload(`{"full_name":"amy/repo"}`, `,"private":false`), "amy/repo", true},
+		"a deleted fork, public":       {"pull_request_review_comment", payload(`null`, `,"private":false`), "a deleted fork", true},
+		"a fork's push, public":        {"pull_request", payload(`{"full_name":"amy/repo"}`, `,"private":false`), "amy/repo", true},
+		"a fork's PR, private":         {"pull_request_review", payload(`{"full_name":"amy/repo"}`, `,"private":true`), "amy/repo", false},
+		"a fork's PR, privacy unknown": {"pull_request_review", payload(`{"full_name":"amy/repo"}`, ``), "amy/repo", false},
+		"pull_request_target":          {"pull_request_target", payload(`{"full_name":"amy/repo"}`, `,"private":false`), "amy/repo", false},
+		"the repository's own branch":  {"pull_request_review", payload(`{"full_name":"Octo/Repo"}`, `,"private":false`), "", false},
+	} {
+		e, err := Parse(tc.event, []byte(tc.payload))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if e.Fork != tc.fork || (e.ReadOnly() != "") != tc.readOnly {
+			t.Errorf("%s: Fork %q, ReadOnly %q; want %q and read-only %v", name, e.Fork, e.ReadOnly(), tc.fork, tc.readOnly)
+		}
+	}
+}
