@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
@@ -14,8 +15,8 @@ import (
 // The event path from the runner's side: GITHUB_EVENT_NAME and the
 // payload at GITHUB_EVENT_PATH. A payload that cannot be read is a usage
 // error before any request; an event that asks nothing (an issue's
-// comment, a closed PR, a bot's) ends with no request; an event on an open
-// PR evaluates that PR alone within 3 requests.
+// comment, a closed PR) ends with no request; an event on an open PR
+// evaluates that PR alone within 3 requests.
 
 func eventEnv(t *testing.T, w *world, name, payload string) env {
 	t.Helper()
@@ -55,8 +56,6 @@ func TestEventThatAsksNothingSendsNothing(t *testing.T) {
 	for name, tc := range map[string]struct{ event, payload string }{
 		"a comment on an issue": {"issue_comment", `{"action":"created","issue":{"number":7,"state":"open"},"sender":{"login":"alice","type":"User"}}`},
 		"a closed PR":           {"pull_request_target", `{"action":"labeled","pull_request":{"number":%d,"state":"closed"},"sender":{"login":"alice","type":"User"}}`},
-		"a bot's comment":       {"issue_comment", `{"action":"created","issue":{"number":%d,"state":"open","pull_request":{}},"sender":{"login":"ci[bot]","type":"Bot"}}`},
-		"an action it ignores":  {"pull_request_target", `{"action":"assigned","pull_request":{"number":%d,"state":"open"},"sender":{"login":"alice","type":"User"}}`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -68,6 +67,26 @@ func TestEventThatAsksNothingSendsNothing(t *testing.T) {
 			o := runWith(t, eventEnv(t, w, tc.event, payload))
 			if o.code != ExitOK || w.fake.Count() != 0 || !strings.Contains(o.stdout, "nothing to do") {
 				t.Errorf("exit %d after %d requests, want %d and none:\n%s", o.code, w.fake.Count(), ExitOK, o)
+			}
+		})
+	}
+}
+
+// An event on an open PR that calls for nothing (a bot's comment, an
+// assignment, on a PR neither stale nor due anything) is decided as the
+// sweep decides it, on one read: nothing written.
+func TestEventThatCallsForNothingWritesNothing(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct{ event, payload string }{
+		"a bot's comment": {"issue_comment", `{"action":"created","issue":{"number":%d,"state":"open","pull_request":{}},"sender":{"login":"ci[bot]","type":"Bot"}}`},
+		"an assignment":   {"pull_request_target", `{"action":"assigned","pull_request":{"number":%d,"state":"open"},"sender":{"login":"alice","type":"User"}}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := newWorld(t, false)
+			o := runWith(t, eventEnv(t, w, tc.event, fmt.Sprintf(tc.payload, w.active)))
+			if o.code != ExitOK || w.fake.Count() != 1 || w.fake.Writes() != 0 {
+				t.Errorf("exit %d after %d requests (%d writes), want %d after the one read:\n%s", o.code, w.fake.Count(), w.fake.Writes(), ExitOK, o)
 			}
 		})
 	}
@@ -306,4 +325,58 @@ func TestEventForkRuleOnlyForForks(t *testing.T) {
 			t.Errorf("exit %d, #%d labels %v: want it un-staled:\n%s", o.code, w.toUnstale, w.fake.Labels(w.toUnstale), o)
 		}
 	})
+}
+
+// One rule for both paths: what the sweep counts as activity (rule 3) the
+// event run counts too. A person's assignment, title edit or milestone,
+// and a bot author's own push on its PR, un-staled the PR at the next
+// scheduled run, but the event run skipped them ("changes nothing stalepr
+// reads", "a bot's action is never activity"). Each case runs once as an
+// event and once as the sweep, on twin repositories: both un-stale.
+func TestEventCountsWhatTheSweepCounts(t *testing.T) {
+	t.Parallel()
+	maint := fakegithub.Person("maya")
+	dependabot := fakegithub.Bot("dependabot[bot]")
+	for name, tc := range map[string]struct {
+		action string
+		sender fakegithub.User
+		author fakegithub.User
+		act    func(w *world, n int)
+	}{
+		"an assignment by a person": {"assigned", maint, alice, func(w *world, n int) { w.fake.Assign(n, maint, daysAgo(0.01), bob) }},
+		"a title edit":              {"edited", maint, alice, func(w *world, n int) { w.fake.Rename(n, maint, daysAgo(0.01), "Handle nil widgets (v2)") }},
+		"a milestone": {"milestoned", maint, alice, func(w *world, n int) {
+			w.fake.AddEvent(n, fakegithub.Event{Type: "milestoned", Actor: maint, At: daysAgo(0.01)})
+		}},
+		"a bot author's own push": {"synchronize", dependabot, dependabot, func(w *world, n int) {
+			w.fake.PushAs(n, dependabot, daysAgo(0.01), "Bump lodash from 4.17.20 to 4.17.21")
+		}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			unstaled := map[bool]bool{}
+			for _, event := range []bool{true, false} {
+				w, _ := newWorld(t, false)
+				at := daysAgo(10)
+				n := w.fake.AddPR(fakegithub.Issue{Title: "Bump lodash", User: tc.author, CreatedAt: daysAgo(120), UpdatedAt: daysAgo(100)})
+				w.fake.Label(n, actionID, at, "stale")
+				w.fake.Comment(n, actionID, at.Add(time.Second), fakegithub.StaleNoticeBody("stale", at, ""))
+				tc.act(w, n)
+				e := w.env(t)
+				if event {
+					payload := fmt.Sprintf(`{"action":%q,"pull_request":{"number":%d,"state":"open","user":{"login":%q}},`+
+						`"repository":{"full_name":%q,"private":false},"sender":{"login":%q,"type":%q}}`,
+						tc.action, n, tc.author.Login, testRepo, tc.sender.Login, tc.sender.Type)
+					e = eventEnv(t, w, "pull_request_target", payload)
+				}
+				if o := runWith(t, e); o.code != ExitOK {
+					t.Fatalf("event %v: exit %d:\n%s", event, o.code, o)
+				}
+				unstaled[event] = !w.hasLabel(n, "stale")
+			}
+			if unstaled[true] != unstaled[false] || !unstaled[false] {
+				t.Errorf("un-staled by the event run %v, by the sweep %v: want both (rule 3)", unstaled[true], unstaled[false])
+			}
+		})
+	}
 }

@@ -11,19 +11,17 @@ import (
 	"strings"
 )
 
-// actions are, per event that concerns one pull request, the actions that
-// change what stalepr reads of it: a person's comment, review or push, a
-// reopening, a label, a review requested. Other actions leave it alone.
-var actions = map[string][]string{
-	"issue_comment":               {"created", "edited"},
-	"pull_request_review":         {"submitted", "dismissed"},
-	"pull_request_review_comment": {"created"},
-	"pull_request_target":         {"synchronize", "reopened", "ready_for_review", "labeled", "unlabeled", "review_requested", "converted_to_draft"},
-	"pull_request":                {"synchronize", "reopened", "ready_for_review", "labeled", "unlabeled", "review_requested", "converted_to_draft"},
-}
+// onePR are the events that concern one pull request. Every action of
+// them is read and decided as the scheduled run decides (rule 3's fold):
+// an assignment, a title edit, a milestone or a bot author's own push is
+// activity there, and a list of actions or senders of the event path's own
+// once kept such a PR stale until the schedule. What the payload cannot
+// settle costs one read.
+var onePR = map[string]bool{"issue_comment": true, "pull_request_review": true, "pull_request_review_comment": true,
+	"pull_request_target": true, "pull_request": true}
 
 // OnePR reports whether an event of this name concerns one pull request.
-func OnePR(name string) bool { _, ok := actions[name]; return ok }
+func OnePR(name string) bool { return onePR[name] }
 
 // Sweeps reports whether a run started by an event of this name sweeps the
 // repository: the schedule, a run by hand, or a run that names no event.
@@ -54,7 +52,6 @@ type Event struct {
 	Number     int  // the pull request; 0 when the event is on an issue
 	Closed     bool // the pull request was closed when the event fired
 	Sender     string
-	Bot        bool // the sender is a Bot account
 	// Fork is the repository the pull request's head is in when that is
 	// not Repository ("a deleted fork" when the payload's head.repo is
 	// null): GitHub's fork rule for the token applies. "" for a PR of
@@ -107,7 +104,7 @@ func Parse(name string, payload []byte) (Event, error) {
 	if p.Sender == nil || p.Sender.Login == "" {
 		return Event{}, fmt.Errorf("the %s event's payload names no sender", name)
 	}
-	e := Event{Name: name, Action: p.Action, Sender: p.Sender.Login, Bot: p.Sender.Type == "Bot" || strings.HasSuffix(p.Sender.Login, "[bot]")}
+	e := Event{Name: name, Action: p.Action, Sender: p.Sender.Login}
 	if p.Repository != nil {
 		e.Repository = p.Repository.FullName
 		e.Public = p.Repository.Private != nil && !*p.Repository.Private
@@ -146,15 +143,8 @@ func (e Event) Skip(repo string) string {
 		return "a comment on an issue, not a pull request"
 	case e.Closed:
 		return fmt.Sprintf("#%d is closed", e.Number)
-	case e.Bot:
-		return fmt.Sprintf("%s is a bot: a bot's action is never activity", e.Sender)
 	}
-	for _, a := range actions[e.Name] {
-		if a == e.Action {
-			return ""
-		}
-	}
-	return fmt.Sprintf("%s %s changes nothing stalepr reads", e.Name, e.Action)
+	return ""
 }
 
 // fork is the head repository of a pull request in base when it is another
