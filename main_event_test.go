@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -376,6 +377,54 @@ func TestEventCountsWhatTheSweepCounts(t *testing.T) {
 			}
 			if unstaled[true] != unstaled[false] || !unstaled[false] {
 				t.Errorf("un-staled by the event run %v, by the sweep %v: want both (rule 3)", unstaled[true], unstaled[false])
+			}
+		})
+	}
+}
+
+// The recipe for where pull_request_target is not allowed
+// (docs/events.md, no-target): its hourly schedule un-stales the PR a
+// person acted on and marks and closes nothing; its daily schedule is the
+// whole sweep. The inputs are the recipe's, its expressions evaluated for
+// each cron as the runner does.
+func TestEventRecipeWithoutPullRequestTarget(t *testing.T) {
+	t.Parallel()
+	docs := markdownWorkflows("docs/events.md", []byte(fileSection(t, "docs/events.md", "no-target")))
+	if len(docs) != 1 {
+		t.Fatalf("the recipe has %d workflow blocks, want 1", len(docs))
+	}
+	src := string(docs[0].src)
+	if strings.Contains(src, "pull_request_target") || !regexp.MustCompile(`uses: stalepr/stalepr@[0-9a-f]{40} `).MatchString(src) {
+		t.Errorf("the recipe uses pull_request_target, or does not pin stalepr by commit SHA:\n%s", src)
+	}
+	byCron := regexp.MustCompile(`^\$\{\{ github\.event\.schedule == '([^']+)' && (-?\d+) \|\| (-?\d+) \}\}$`)
+	for _, tc := range []struct {
+		cron   string
+		sweeps bool
+	}{{"41 * * * *", false}, {"17 3 * * *", true}} {
+		t.Run(tc.cron, func(t *testing.T) {
+			t.Parallel()
+			if !strings.Contains(src, `- cron: "`+tc.cron+`"`) {
+				t.Fatalf("the recipe has no schedule %q", tc.cron)
+			}
+			w, _ := newWorld(t, false)
+			e := eventEnv(t, w, "schedule", fmt.Sprintf(`{"schedule":%q,"repository":{"full_name":%q}}`, tc.cron, testRepo))
+			for k, v := range stepInputs(t, docs[0].src) {
+				if m := byCron.FindStringSubmatch(v); m != nil {
+					v = m[3]
+					if m[1] == tc.cron {
+						v = m[2]
+					}
+				}
+				e[inputVar(k)] = v
+			}
+			o := runWith(t, e)
+			if o.code != ExitOK || w.hasLabel(w.toUnstale, "stale") {
+				t.Fatalf("exit %d, #%d labels %v: want it un-staled:\n%s", o.code, w.toUnstale, w.fake.Labels(w.toUnstale), o)
+			}
+			marked, closed := w.hasLabel(w.toMark, "stale"), w.fake.MustIssue(w.toClose).State == "closed"
+			if marked != tc.sweeps || closed != tc.sweeps {
+				t.Errorf("marked #%d %v, closed #%d %v: want both %v", w.toMark, marked, w.toClose, closed, tc.sweeps)
 			}
 		})
 	}
