@@ -136,7 +136,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	out.Mask(string(cfg.Token))
 
-	ev, onePR, code, done := eventOf(getenv, out, cli.sandbox == "")
+	ev, onePR, code, done := eventOf(getenv, out, cli.sandbox == "", cfg.Repository())
 	if done {
 		return code
 	}
@@ -168,7 +168,10 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 // runSweep is the run: the PR of an event alone, or the whole sweep and
 // then the dashboard issue.
 func runSweep(ctx context.Context, run *sweep.Sweep, cfg config.Config, ev event.Event, onePR bool) sweep.Result {
-	if onePR {
+	switch {
+	case onePR && ev.MayBeReadOnly():
+		return run.OneForkPR(ctx, ev.Number, ev.Sender, ev.Fork)
+	case onePR:
 		return run.OnePR(ctx, ev.Number, ev.Sender)
 	}
 	res := run.PRs(ctx)
@@ -181,19 +184,34 @@ func runSweep(ctx context.Context, run *sweep.Sweep, cfg config.Config, ev event
 // eventOf reads the event of a workflow run on one pull request, before
 // any request: onePR when the run is to evaluate that PR alone (sweep.OnePR);
 // done, with the exit code, when the payload cannot be read (a usage
-// error) or the event asks nothing. A sandbox run, or one outside a
-// workflow or on another event (schedule, workflow_dispatch), sweeps.
-func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool) (ev event.Event, onePR bool, code int, done bool) {
+// error) or the event asks nothing of repo, the repository the run acts on.
+// A sandbox run, or one outside a workflow or on schedule or
+// workflow_dispatch, sweeps; an event stalepr does not name does nothing.
+func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, repo string) (ev event.Event, onePR bool, code int, done bool) {
 	name := getenv("GITHUB_EVENT_NAME")
-	if !mayBeEvent || !runner.InWorkflow(getenv) || !event.OnePR(name) {
+	if !mayBeEvent || !runner.InWorkflow(getenv) || event.Sweeps(name) {
 		return event.Event{}, false, 0, false
+	}
+	if why := event.Unknown(name); why != "" {
+		out.Line(fmt.Sprintf("stalepr: %s event: %s; nothing to do", name, why))
+		return event.Event{Name: name}, false, ExitOK, true
 	}
 	ev, err := readEvent(name, getenv("GITHUB_EVENT_PATH"))
 	if err != nil {
 		out.Fail("event", err.Error())
 		return ev, false, ExitUsage, true
 	}
-	if why := ev.Skip(); why != "" {
+	if ev.Repository == "" {
+		// Every webhook payload names its repository; a payload made by
+		// hand may not, and the run's own repository is where its event
+		// happened.
+		ev.Repository = getenv("GITHUB_REPOSITORY")
+	}
+	why := ev.Skip(repo)
+	if why == "" {
+		why = ev.ReadOnly()
+	}
+	if why != "" {
 		out.Line(fmt.Sprintf("stalepr: %s event: %s; nothing to do", name, why))
 		return ev, false, ExitOK, true
 	}

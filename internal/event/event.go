@@ -11,29 +11,66 @@ import (
 	"strings"
 )
 
-// actions are, per event that concerns one pull request, the actions that
-// change what stalepr reads of it: a person's comment, review or push, a
-// reopening, a label, a review requested. Other actions leave it alone.
-var actions = map[string][]string{
-	"issue_comment":               {"created", "edited"},
-	"pull_request_review":         {"submitted", "dismissed"},
-	"pull_request_review_comment": {"created"},
-	"pull_request_target":         {"synchronize", "reopened", "ready_for_review", "labeled", "unlabeled", "review_requested", "converted_to_draft"},
-	"pull_request":                {"synchronize", "reopened", "ready_for_review", "labeled", "unlabeled", "review_requested", "converted_to_draft"},
-}
+// onePR are the events that concern one pull request. Every action of
+// them is read and decided as the scheduled run decides (rule 3's fold):
+// an assignment, a title edit, a milestone or a bot author's own push is
+// activity there, and a list of actions or senders of the event path's own
+// once kept such a PR stale until the schedule. What the payload cannot
+// settle costs one read.
+var onePR = map[string]bool{"issue_comment": true, "pull_request_review": true, "pull_request_review_comment": true,
+	"pull_request_target": true, "pull_request": true}
 
 // OnePR reports whether an event of this name concerns one pull request.
-func OnePR(name string) bool { _, ok := actions[name]; return ok }
+func OnePR(name string) bool { return onePR[name] }
+
+// Sweeps reports whether a run started by an event of this name sweeps the
+// repository: the schedule, a run by hand, or a run that names no event.
+func Sweeps(name string) bool {
+	return name == "" || name == "schedule" || name == "workflow_dispatch"
+}
+
+// Unknown is why a run started by an event of this name does nothing: ""
+// when stalepr acts on it (Sweeps, OnePR). An event stalepr does not name
+// (pull_request_review_thread, push, workflow_run, repository_dispatch…)
+// once ran the whole sweep, marking PRs it had nothing to do with.
+func Unknown(name string) string {
+	if Sweeps(name) || OnePR(name) {
+		return ""
+	}
+	return "not a trigger stalepr acts on: schedule and workflow_dispatch sweep the repository; " +
+		"issue_comment, pull_request_review, pull_request_review_comment, pull_request_target and " +
+		"pull_request evaluate their pull request"
+}
 
 // Event is what stalepr reads of an event's payload.
 type Event struct {
 	Name   string
 	Action string
-	Number int  // the pull request; 0 when the event is on an issue
-	Closed bool // the pull request was closed when the event fired
-	Sender string
-	Bot    bool // the sender is a Bot account
+	// Repository is the repository the event happened in, owner/name, as
+	// its payload names it (repository.full_name); "" when it names none.
+	Repository string
+	Number     int  // the pull request; 0 when the event is on an issue
+	Closed     bool // the pull request was closed when the event fired
+	Sender     string
+	// Fork is the repository the pull request's head is in when that is
+	// not Repository ("a deleted fork" when the payload's head.repo is
+	// null): GitHub's fork rule for the token applies. "" for a PR of
+	// the repository itself, and for an issue_comment (whose payload says
+	// nothing of the head, and whose run may write).
+	Fork string
+	// Public is true when the payload says the repository is public
+	// (repository.private false); a private one may send write tokens to
+	// a fork's runs (a repository setting), and a payload that does not
+	// say is not taken for public.
+	Public bool
 }
+
+// readOnlyOnForks are the events whose run GitHub gives a read-only
+// GITHUB_TOKEN on a fork's pull request, whatever the workflow's
+// permissions say, and no secrets (in a public repository, no setting
+// changes that): pull_request_target, issue_comment and the schedule run
+// in the base repository with its permissions.
+var readOnlyOnForks = map[string]bool{"pull_request": true, "pull_request_review": true, "pull_request_review_comment": true}
 
 // Parse reads the payload of an event of this name. An error says what is
 // missing or malformed.
@@ -48,11 +85,18 @@ func Parse(name string, payload []byte) (Event, error) {
 		PullRequest *struct {
 			Number int    `json:"number"`
 			State  string `json:"state"`
+			Head   *struct {
+				Repo json.RawMessage `json:"repo"`
+			} `json:"head"`
 		} `json:"pull_request"`
 		Sender *struct {
 			Login string `json:"login"`
 			Type  string `json:"type"`
 		} `json:"sender"`
+		Repository *struct {
+			FullName string `json:"full_name"`
+			Private  *bool  `json:"private"`
+		} `json:"repository"`
 	}
 	if err := json.Unmarshal(payload, &p); err != nil {
 		return Event{}, fmt.Errorf("the %s event's payload is not JSON: %v", name, err)
@@ -60,7 +104,11 @@ func Parse(name string, payload []byte) (Event, error) {
 	if p.Sender == nil || p.Sender.Login == "" {
 		return Event{}, fmt.Errorf("the %s event's payload names no sender", name)
 	}
-	e := Event{Name: name, Action: p.Action, Sender: p.Sender.Login, Bot: p.Sender.Type == "Bot" || strings.HasSuffix(p.Sender.Login, "[bot]")}
+	e := Event{Name: name, Action: p.Action, Sender: p.Sender.Login}
+	if p.Repository != nil {
+		e.Repository = p.Repository.FullName
+		e.Public = p.Repository.Private != nil && !*p.Repository.Private
+	}
 	switch {
 	case name == "issue_comment" && p.Issue != nil:
 		if len(p.Issue.PullRequest) > 0 && string(p.Issue.PullRequest) != "null" {
@@ -69,6 +117,9 @@ func Parse(name string, payload []byte) (Event, error) {
 		e.Closed = p.Issue.State == "closed"
 	case name != "issue_comment" && p.PullRequest != nil:
 		e.Number, e.Closed = p.PullRequest.Number, p.PullRequest.State == "closed"
+		if p.PullRequest.Head != nil {
+			e.Fork = fork(p.PullRequest.Head.Repo, e.Repository)
+		}
 	default:
 		return Event{}, fmt.Errorf("the %s event's payload names no pull request (no %q)", name, map[bool]string{true: "issue", false: "pull_request"}[name == "issue_comment"])
 	}
@@ -78,21 +129,68 @@ func Parse(name string, payload []byte) (Event, error) {
 	return e, nil
 }
 
-// Skip is why the event asks nothing of stalepr: "" when its pull request
-// is to be evaluated.
-func (e Event) Skip() string {
+// Skip is why the event asks nothing of stalepr, which acts on repo
+// (owner/name): "" when its pull request is to be evaluated. An event in
+// another repository (the repository input naming another one, a fleet's
+// caller workflow) asks nothing: its #5 is not repo's #5.
+func (e Event) Skip(repo string) string {
 	switch {
+	case e.Repository == "":
+		return "the event names no repository: it may be another repository's"
+	case !strings.EqualFold(e.Repository, repo):
+		return fmt.Sprintf("the event is in %s, not in %s, the repository stalepr acts on", e.Repository, repo)
 	case e.Number == 0:
 		return "a comment on an issue, not a pull request"
 	case e.Closed:
 		return fmt.Sprintf("#%d is closed", e.Number)
-	case e.Bot:
-		return fmt.Sprintf("%s is a bot: a bot's action is never activity", e.Sender)
 	}
-	for _, a := range actions[e.Name] {
-		if a == e.Action {
-			return ""
-		}
+	return ""
+}
+
+// fork is the head repository of a pull request in base when it is another
+// one: its full_name, or "a deleted fork" when GitHub gives head.repo as
+// null (the fork was deleted; a PR's own repository cannot be, while it
+// has events). "" when the head is in base, or the payload does not say.
+func fork(head json.RawMessage, base string) string {
+	if len(head) == 0 {
+		return ""
 	}
-	return fmt.Sprintf("%s %s changes nothing stalepr reads", e.Name, e.Action)
+	if string(head) == "null" {
+		return "a deleted fork"
+	}
+	var repo struct {
+		FullName string `json:"full_name"`
+	}
+	if json.Unmarshal(head, &repo) != nil || repo.FullName == "" || strings.EqualFold(repo.FullName, base) {
+		return ""
+	}
+	return repo.FullName
+}
+
+// ReadOnly is why the event's run cannot write, as its payload makes
+// certain: "" when it may. GitHub gives a pull_request,
+// pull_request_review or pull_request_review_comment run on a fork's PR in
+// a public repository a read-only token (a write answers 403 "Resource not
+// accessible by integration"): the label write a maintainer's review calls
+// for once failed the run, red on every review of a contributor's PR. In a
+// private repository the token may write (a setting), so the run tries,
+// and a refusal of its first write ends it the same way.
+func (e Event) ReadOnly() string {
+	if !e.MayBeReadOnly() || !e.Public {
+		return ""
+	}
+	return fmt.Sprintf("#%d comes from %s, and GitHub gives a %s run on a fork's pull request a read-only token; "+
+		"the next scheduled run does what the event calls for (the stale label, the turn labels)", e.Number, forkName(e.Fork), e.Name)
+}
+
+// MayBeReadOnly reports whether GitHub may give the event's run a
+// read-only token: an event of readOnlyOnForks on a fork's PR.
+func (e Event) MayBeReadOnly() bool { return e.Fork != "" && readOnlyOnForks[e.Name] }
+
+// forkName words Fork for a sentence.
+func forkName(fork string) string {
+	if fork == "a deleted fork" {
+		return fork
+	}
+	return "the fork " + fork
 }

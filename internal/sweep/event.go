@@ -34,6 +34,11 @@ const (
 	ReasonEventOwn    lifecycle.Reason = "the event is stalepr's own write"
 	ReasonEventClosed lifecycle.Reason = "closed: nothing for an event run to do"
 	ReasonEventLater  lifecycle.Reason = "left for the scheduled run"
+	// ReasonEventReadOnly: GitHub refused the first write of an event run
+	// on a fork's PR (GitHub's fork rule for pull_request_review and its
+	// kin), so nothing was written.
+	ReasonEventReadOnly lifecycle.Reason = "a fork's pull request, and GitHub gave this event's run a read-only token: " +
+		"nothing was written; the next scheduled run makes the change"
 )
 
 // OnePR evaluates pull request number after an event sender caused:
@@ -84,6 +89,17 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 	s.x.apply(ctx, ops)
 	s.res.Considered, s.res.Queue = s.book.considered, s.book.queue()
 	return s.finish()
+}
+
+// OneForkPR is OnePR on a pull request from fork (its head repository),
+// after an event whose run GitHub may give a read-only token on a fork's
+// PR (pull_request_review and its kin, in a repository whose payload does
+// not make that certain): GitHub's refusal of the first write ends the run
+// green, the PR skipped for the scheduled run, nothing more sent for it.
+// Any other refusal, or one after a write went through, fails as in OnePR.
+func (r *Sweep) OneForkPR(ctx context.Context, number int, sender, fork string) Result {
+	r.s.x.fork = fork
+	return r.OnePR(ctx, number, sender)
 }
 
 // failEvent reports the event's PR failed: a read of it failed, or the

@@ -236,3 +236,54 @@ func TestEventFailedReadWritesNothing(t *testing.T) {
 			w.fake.Writes(), numbers(res.Failed()), res.OK(), res.ListingFailed(), n)
 	}
 }
+
+// forkRefusal is GitHub's answer to a write by a fork's pull_request_review
+// run's read-only GITHUB_TOKEN.
+var forkRefusal = fakegithub.StatusFault(403, `{"message":"Resource not accessible by integration",`+
+	`"documentation_url":"https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue","status":"403"}`)
+
+// An event run on a fork's PR whose token GitHub made read-only: the
+// author's answer calls for the un-stale and the turn labels' swap; the
+// first write is refused, and nothing else is sent for the PR: a green
+// run, the PR skipped for the scheduled run, no half-done write. A
+// refusal after a write went through stays a failure, half done.
+func TestEventForkReadOnlyStopsWhole(t *testing.T) {
+	t.Parallel()
+	inputs := sfWith(turnLabelInputs, "stale-clock", "author-turn", "days-before-stale", "30")
+	answered := func(w *world) int {
+		n := w.markedPR(5)
+		w.fake.Label(n, maint, daysAgo(6), "waiting-on-author")
+		w.fake.Comment(n, alice, daysAgo(0.01), "done")
+		return n
+	}
+	t.Run("first write refused", func(t *testing.T) {
+		t.Parallel()
+		w := turnWorld(t)
+		n := answered(w)
+		w.fake.InjectFault(fakegithub.FaultRule{Writes: true, Times: -1, Fault: forkRefusal})
+		cfg := w.config(sfWith(inputs, "write-interval", "0s"))
+		cfg.OperationsPerRun = sweep.EventRequests
+		res := sweep.New(w.client(cfg, w.clock, nil), cfg, w.now(), &nopLog{}).OneForkPR(context.Background(), n, alice.Login, "contributor/repo")
+		if writes := len(w.fake.WriteRequests()); writes != 1 {
+			t.Errorf("%d writes sent, want the refused one and nothing after it", writes)
+		}
+		if !res.OK() || res.Stopped != nil || !has(res.Skipped(), n) || len(res.Items) != 1 {
+			t.Errorf("ok %v, stopped %v, items %+v: want #%d skipped once, green", res.OK(), res.Stopped, res.Items, n)
+		}
+		if !w.hasLabel(n, "stale") || !w.hasLabel(n, "waiting-on-author") {
+			t.Errorf("#%d: labels %v, want them as they were", n, w.labels(n))
+		}
+	})
+	t.Run("refused after a write", func(t *testing.T) {
+		t.Parallel()
+		w := turnWorld(t)
+		n := answered(w)
+		w.fake.InjectFault(fakegithub.FaultRule{Writes: true, Nth: 2, Times: -1, Fault: forkRefusal})
+		cfg := w.config(sfWith(inputs, "write-interval", "0s"))
+		cfg.OperationsPerRun = sweep.EventRequests
+		res := sweep.New(w.client(cfg, w.clock, nil), cfg, w.now(), &nopLog{}).OneForkPR(context.Background(), n, alice.Login, "contributor/repo")
+		if res.OK() || len(res.Failed()) == 0 {
+			t.Errorf("ok %v, items %+v: a refusal after a write is no fork rule, want it failed", res.OK(), res.Items)
+		}
+	})
+}

@@ -141,6 +141,13 @@ type executor struct {
 	id   *identity
 	res  *Result
 
+	// fork is the head repository of the event's PR when it comes from a
+	// fork, on an event GitHub may give a read-only token (OneForkPR);
+	// readOnly is set when GitHub refused the run's first write, wrote
+	// once one went through.
+	fork            string
+	readOnly, wrote bool
+
 	firstPost     time.Time
 	posts         int            // comments this run tried to post (the end of the run reads them back)
 	causes        map[string]int // each failure's cause (failCause) and the first PR that failed with it
@@ -162,6 +169,9 @@ func (x *executor) apply(ctx context.Context, ops []op) {
 // them: a run never stops half-way through an operation for want of
 // requests.
 func (x *executor) execute(ctx context.Context, o *op) {
+	if x.readOnly {
+		return // the PR is reported skipped once, at the refusal
+	}
 	if x.res.Stopped != nil && !o.afterStop() {
 		x.notReached(*o)
 		return
@@ -180,11 +190,19 @@ func (x *executor) execute(ctx context.Context, o *op) {
 	wrote, err := x.walk(ctx, steps)
 	it := x.item(*o) // after the steps, which may have named the issue they created
 	la, alone := asLeftAlone(err)
+	firstRefused := !x.wrote && wrote == 0 && errors.Is(err, api.ErrWriteRefused)
+	x.wrote = x.wrote || wrote > 0
 	switch {
 	case err == nil:
 		x.done(*o, it)
 	case alone:
 		it.Outcome, it.Action, it.Reason = Skipped, lifecycle.Skip, la.reason
+		x.record(it)
+	case x.fork != "" && firstRefused:
+		// GitHub's fork rule, not a setup to mend: nothing was written,
+		// and nothing more is sent.
+		x.readOnly = true
+		it.Outcome, it.Action, it.Reason = Skipped, lifecycle.Skip, ReasonEventReadOnly
 		x.record(it)
 	case o.issue != nil:
 		// The dashboard's failure, a stop or a refusal included, is its
