@@ -111,7 +111,8 @@ type Fault struct {
 	// the other fields are unused.
 	GraphQL *GraphQLFault
 	// Reshape rewrites the answer's body, a JSON document; alone, without
-	// the fields above.
+	// the fields above. It runs under the server's lock: it may not call
+	// the Server.
 	Reshape func(body []byte) []byte
 }
 
