@@ -1,6 +1,8 @@
 package fakegithub
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -94,6 +96,8 @@ func (s *Server) Reset() {
 //     timeout), and takes effect only once the server has answered the
 //     next request: a read the client makes to verify sees nothing, the
 //     write lands after it.
+//   - Reshape: the request is served (it takes effect), and its answer's
+//     JSON goes through Reshape before it is sent (see EditAnswer).
 type Fault struct {
 	Status     int
 	Header     http.Header
@@ -106,11 +110,40 @@ type Fault struct {
 	// GraphQL is a fault of a GraphQL answer (see GraphQLFault); with it,
 	// the other fields are unused.
 	GraphQL *GraphQLFault
+	// Reshape rewrites the answer's body, a JSON document; alone, without
+	// the fields above. It runs under the server's lock: it may not call
+	// the Server.
+	Reshape func(body []byte) []byte
+}
+
+// EditAnswer serves the request and hands its JSON answer, decoded (numbers
+// as json.Number), to edit before it is sent: a shape GitHub may answer
+// that the fake's state never makes, such as a field null or left out
+// ("updated_at": null, "labels" missing, a GraphQL connection null without
+// an error). An answer that is no JSON object is sent as it is.
+func EditAnswer(edit func(answer map[string]any)) *Fault {
+	return &Fault{Reshape: func(body []byte) []byte {
+		var v map[string]any
+		d := json.NewDecoder(bytes.NewReader(body))
+		d.UseNumber()
+		if d.Decode(&v) != nil || v == nil {
+			return body
+		}
+		edit(v)
+		out, err := json.Marshal(v)
+		if err != nil {
+			return body
+		}
+		return out
+	}}
 }
 
 func (f *Fault) kind() string {
 	if f.GraphQL != nil {
 		return "graphql " + f.GraphQL.Kind
+	}
+	if f.Reshape != nil {
+		return "reshape"
 	}
 	var parts []string
 	if f.AfterWrite {

@@ -46,6 +46,25 @@ func TestFaultAfterWrite(t *testing.T) {
 	}
 }
 
+// TestEditAnswer: the request takes effect, and its answer is sent as
+// edited, its length with it.
+func TestEditAnswer(t *testing.T) {
+	t.Parallel()
+	s, ts := rich(t)
+	before := len(s.Comments(1))
+	s.failNext("", commentsRoute, EditAnswer(func(a map[string]any) { a["created_at"] = nil }))
+	got := do(t, ts, "POST", repoPath+"/issues/1/comments", `{"body":"x"}`)
+	if got.status != 201 || !strings.Contains(string(got.body), `"created_at":null`) || got.header.Get("Content-Length") != fmt.Sprint(len(got.body)) {
+		t.Fatalf("%d %v %s", got.status, got.header, got.body)
+	}
+	if len(s.Comments(1)) != before+1 {
+		t.Error("the request did not take effect")
+	}
+	if r := s.Requests(); r[0].Fault != "reshape" {
+		t.Errorf("log %+v", r[0])
+	}
+}
+
 func TestSecondaryRateLimit(t *testing.T) {
 	t.Parallel()
 	s, ts := rich(t)

@@ -221,6 +221,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.now = s.nowLocked()
 	rep := s.dispatchLocked(rt, c, fault, &info)
 	rep, payload := encodeReply(rep)
+	if fault != nil && fault.Reshape != nil && payload != nil {
+		payload = fault.Reshape(payload)
+	}
 	info.Status = rep.status
 	if fault != nil && fault.Drop {
 		info.Status = 0

@@ -236,11 +236,17 @@ func fromPull(pr *github.PullRequest) lifecycle.PR {
 
 // PullNow reads one PR as it is now, for a write that a listing read
 // earlier cannot justify alone: open is false once it is closed or merged
-// (a concurrent run may have closed it since).
+// (a concurrent run may have closed it since). An answer without the PR's
+// labels or its lock state (null or left out) is a failed read: the writes
+// after it replace the label set from it, and "no labels" would remove
+// them all.
 //
 // GitHub API docs: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
 func (c *Client) PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error) {
 	p, _, err := c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
+	if err == nil && (p.Labels == nil || p.Locked == nil) {
+		err = errors.New("GitHub's answer gives its labels or its lock state null")
+	}
 	if err != nil {
 		return lifecycle.PR{}, false, c.fail(opRead, err, "read #%d", number)
 	}

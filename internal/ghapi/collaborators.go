@@ -38,37 +38,43 @@ type collaboratorsPage struct {
 // with FORBIDDEN to a token that may not list them: that refusal is
 // api.ErrPermissionRefused, so the caller falls back to reading an
 // account's permission. A null edge is an account not read: the listing
-// fails rather than say no for it.
+// fails rather than say no for it. complete is false when the pages end
+// short of GitHub's own totalCount, or say there is more and give no
+// cursor to it: an account the listing does not hold may then have access
+// all the same.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (collaborators)
-func (c *Client) Collaborators(ctx context.Context) (map[string]lifecycle.Access, error) {
+func (c *Client) Collaborators(ctx context.Context) (access map[string]lifecycle.Access, complete bool, err error) {
 	out := map[string]lifecycle.Access{}
 	seen := map[string]bool{}
 	var pages api.Pages
+	read, total, complete := 0, 0, true
 	for after, first := "", true; first || after != ""; first = false {
 		if seen[after] {
-			return nil, c.fail(opRead, errors.New("GitHub's pages loop: the collaborators' cursor points back to a page already read"), "list the repository's collaborators")
+			return nil, false, c.fail(opRead, errors.New("GitHub's pages loop: the collaborators' cursor points back to a page already read"), "list the repository's collaborators")
 		}
 		seen[after] = true
 		cs, err := c.readCollaborators(ctx, after)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		for _, e := range cs.Edges {
 			if e == nil || e.Node.Login == "" {
-				return nil, c.fail(opRead, errors.New("GitHub's answer has a null collaborator"), "list the repository's collaborators")
+				return nil, false, c.fail(opRead, errors.New("GitHub's answer has a null collaborator"), "list the repository's collaborators")
 			}
 			out[strings.ToLower(e.Node.Login)] = accessOfPermission(e.Permission)
 		}
+		read, total = read+len(cs.Edges), max(total, cs.TotalCount)
 		after = ""
 		if cs.PageInfo.HasNextPage {
 			after = cs.PageInfo.EndCursor
+			complete = complete && after != ""
 		}
 		if err := pages.Next(len(cs.Edges), 100, cs.TotalCount+100, after != "" && !seen[after]); err != nil {
-			return nil, c.fail(opRead, err, "list the repository's collaborators")
+			return nil, false, c.fail(opRead, err, "list the repository's collaborators")
 		}
 	}
-	return out, nil
+	return out, complete && read >= total, nil
 }
 
 // readCollaborators reads one page of the listing, after the cursor after.

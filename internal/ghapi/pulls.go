@@ -98,7 +98,7 @@ type timelineItem struct {
 	PullRequestReview struct {
 		Author                    *actor
 		AuthorAssociation         string
-		AuthorCanPushToRepository bool
+		AuthorCanPushToRepository *bool // nil (null): not known, never "cannot push"
 		State                     string
 		SubmittedAt               *githubv4.DateTime
 	} `graphql:"... on PullRequestReview"`
@@ -196,24 +196,41 @@ type timeline struct {
 	Nodes []*timelineItem
 }
 
+// older is the cursor of the history before a page's items, "" when the
+// page reaches the PR's first item. GitHub tells there is more by
+// hasPreviousPage, or by a totalCount above the items given; known is
+// false when it tells so and gives no cursor to read the rest by (a null
+// startCursor): the page is not the whole history, and nothing can say
+// what the rest holds.
+func (t *timeline) older() (cursor string, known bool) {
+	if !t.PageInfo.HasPreviousPage && len(t.Nodes) >= t.TotalCount {
+		return "", true
+	}
+	return t.PageInfo.StartCursor, t.PageInfo.StartCursor != ""
+}
+
 // history is a PR's timeline, the newest 100 items before a cursor
 // (none: the newest of all), of the kinds the rules read (the others, cross
 // references, subscriptions, deployments, would only fill the page). Pages
 // and the deeper reads of one PR share it, so both ask the same.
 type history struct {
-	TimelineItems timeline `graphql:"timelineItems(last: 100, before: $before, itemTypes: [ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, CLOSED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, RENAMED_TITLE_EVENT, ASSIGNED_EVENT, UNASSIGNED_EVENT, MILESTONED_EVENT, DEMILESTONED_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_REQUESTED_EVENT, REVIEW_REQUEST_REMOVED_EVENT, COMMENT_DELETED_EVENT])"`
+	// TimelineItems is nil when GitHub answers the connection null: a
+	// history not read, never an empty one.
+	TimelineItems *timeline `graphql:"timelineItems(last: 100, before: $before, itemTypes: [ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, CLOSED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, RENAMED_TITLE_EVENT, ASSIGNED_EVENT, UNASSIGNED_EVENT, MILESTONED_EVENT, DEMILESTONED_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_REQUESTED_EVENT, REVIEW_REQUEST_REMOVED_EVENT, COMMENT_DELETED_EVENT])"`
 }
 
 // prFields are the fields of a pull request every page reads.
 type prFields struct {
-	ID                string
-	Number            int
-	Title             string
-	URL               string
-	CreatedAt         githubv4.DateTime
-	UpdatedAt         githubv4.DateTime
-	IsDraft           bool
-	Locked            bool
+	ID        string
+	Number    int
+	Title     string
+	URL       string
+	CreatedAt githubv4.DateTime
+	UpdatedAt githubv4.DateTime
+	// IsDraft, Locked and Labels are nil when GitHub answers them null:
+	// what an exemption reads is then unknown, never "no".
+	IsDraft           *bool
+	Locked            *bool
 	Author            *actor
 	AuthorAssociation string
 	Milestone         *struct{ Title string }
@@ -226,11 +243,32 @@ type prFields struct {
 	}
 	Mergeable      string
 	ReviewDecision string
-	Labels         struct {
+	Labels         *struct {
 		TotalCount int
 		Nodes      []*struct{ Name string }
 	} `graphql:"labels(first: 100)"`
 	history
+}
+
+// nulls names the facts of a PR that GitHub's answer gave as null (or
+// left out) without an error: each is one the rules read (when it was
+// created and last updated, its draft and lock state, its labels, its
+// history), and a null one is not known, so the PR is not decided on it.
+func (p *prFields) nulls() []string {
+	var out []string
+	for _, f := range []struct {
+		name string
+		null bool
+	}{
+		{"createdAt", p.CreatedAt.IsZero()}, {"updatedAt", p.UpdatedAt.IsZero()},
+		{"isDraft", p.IsDraft == nil}, {"locked", p.Locked == nil},
+		{"labels", p.Labels == nil}, {"timelineItems", p.TimelineItems == nil},
+	} {
+		if f.null {
+			out = append(out, f.name)
+		}
+	}
+	return out
 }
 
 func (p *prFields) fields() *prFields { return p }
@@ -242,13 +280,18 @@ func (p *prFields) assignees() ([]string, bool) {
 // connection, so pages are smaller (pageSize(3)).
 type prWithAssignees struct {
 	prFields
-	Assignees struct {
+	// Assignees is nil when GitHub answers the connection null: not
+	// known, never "nobody" (an exempt assignee keeps a PR open).
+	Assignees *struct {
 		TotalCount int
 		Nodes      []*struct{ Login string }
 	} `graphql:"assignees(first: 100)"`
 }
 
 func (p *prWithAssignees) assignees() ([]string, bool) {
+	if p.Assignees == nil {
+		return nil, false
+	}
 	var out []string
 	for _, a := range p.Assignees.Nodes {
 		if a != nil {
@@ -473,7 +516,7 @@ func toListed(n prNode) sweep.Listed {
 	login, bot := f.Author.identity()
 	pr := lifecycle.PR{
 		Number: f.Number, Title: f.Title, URL: f.URL, Author: login,
-		CreatedAt: f.CreatedAt.Time, UpdatedAt: f.UpdatedAt.Time, Draft: f.IsDraft, Locked: f.Locked,
+		CreatedAt: f.CreatedAt.Time, UpdatedAt: f.UpdatedAt.Time, Draft: f.IsDraft != nil && *f.IsDraft, Locked: f.Locked != nil && *f.Locked,
 		NodeID: f.ID, HeadSHA: f.HeadRefOid,
 		Mergeable: f.Mergeable, ReviewDecision: f.ReviewDecision, AuthorBot: bot, AuthorAssociation: f.AuthorAssociation,
 	}
@@ -482,6 +525,11 @@ func toListed(n prNode) sweep.Listed {
 	}
 	if f.BaseRef != nil && f.BaseRef.Target != nil {
 		pr.BaseHeadAt = f.BaseRef.Target.Commit.CommittedDate.Time
+	}
+	if nulls := f.nulls(); len(nulls) > 0 {
+		// Each is a fact the rules read: not known is not "none" (no
+		// labels, no history, never updated).
+		return sweep.Listed{PR: pr, Err: fmt.Errorf("read #%d: GitHub's answer gives %s null: left untouched this run", pr.Number, strings.Join(nulls, ", "))}
 	}
 	nulls := 0
 	for _, l := range f.Labels.Nodes {
@@ -495,16 +543,19 @@ func toListed(n prNode) sweep.Listed {
 	pr.Assignees = assignees
 	history, missing := events(f.TimelineItems.Nodes)
 	l := sweep.Listed{PR: pr, History: history}
-	if f.TimelineItems.PageInfo.HasPreviousPage {
-		l.Older = f.TimelineItems.PageInfo.StartCursor
-	}
+	older, known := f.TimelineItems.older()
+	l.Older = older
 	switch {
 	case nulls+missing > 0:
 		// GitHub could not give part of the PR's facts: a null label might
 		// be an exempt one, a null item the comment that keeps it open.
-		l.Err = fmt.Errorf("read #%d: GitHub's answer has %d null labels or timeline items: left untouched this run", pr.Number, nulls+missing)
+		l.Err = fmt.Errorf("read #%d: GitHub's answer has %d null labels or null or undated timeline items: left untouched this run", pr.Number, nulls+missing)
+	case !known:
+		l.Err = fmt.Errorf("read #%d: GitHub's answer says it has older history and gives no cursor to read it by: left untouched this run", pr.Number)
 	case len(pr.Labels) != f.Labels.TotalCount:
 		l.Err = fmt.Errorf("read #%d: it has %d labels, more than one page: left untouched this run", pr.Number, f.Labels.TotalCount)
+	case !complete && assignees == nil:
+		l.Err = fmt.Errorf("read #%d: GitHub's answer gives its assignees null: left untouched this run", pr.Number)
 	case !complete:
 		l.Err = fmt.Errorf("read #%d: it has more than 100 assignees: left untouched this run", pr.Number)
 	}
@@ -542,11 +593,14 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 			"number": githubv4.Int(number), "before": cursor,
 		}
 		errs, err := c.query(ctx, false, &out, vars)
-		if err == nil && len(errs) > 0 {
+		switch {
+		case err != nil:
+		case len(errs) > 0:
 			err = fmt.Errorf("GitHub's answer has errors: %s", errs)
-		}
-		if err == nil && out.Repository.PullRequest == nil {
+		case out.Repository.PullRequest == nil:
 			err = errors.New("GitHub's answer names no such pull request")
+		case out.Repository.PullRequest.TimelineItems == nil:
+			err = errors.New("GitHub's answer gives its timeline null")
 		}
 		if err != nil {
 			return nil, c.fail(opRead, err, "read the history of #%d", number)
@@ -554,12 +608,16 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 		t := out.Repository.PullRequest.TimelineItems
 		page, missing := events(t.Nodes)
 		if missing > 0 {
-			return nil, c.fail(opRead, fmt.Errorf("GitHub's answer has %d null timeline items", missing), "read the history of #%d", number)
+			return nil, c.fail(opRead, fmt.Errorf("GitHub's answer has %d null or undated timeline items", missing), "read the history of #%d", number)
 		}
 		older = append(older, page)
+		// Past the first page, totalCount counts the newer pages too:
+		// only hasPreviousPage says there is more.
 		before = ""
 		if t.PageInfo.HasPreviousPage {
-			before = t.PageInfo.StartCursor
+			if before = t.PageInfo.StartCursor; before == "" {
+				return nil, c.fail(opRead, errors.New("GitHub's answer says there is older history and gives no cursor to read it by"), "read the history of #%d", number)
+			}
 		}
 		// A cursor met before is the loop the check above names. A server
 		// whose cursors are new on every page never loops back: each page
@@ -576,7 +634,8 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 }
 
 // events converts a page of timeline items; missing counts the null ones,
-// items GitHub failed to give.
+// items GitHub failed to give, and those it gave with their date null: an
+// undated comment or push cannot be placed before or after anything.
 func events(items []*timelineItem) (out []lifecycle.Event, missing int) {
 	out = make([]lifecycle.Event, 0, len(items))
 	for _, it := range items {
@@ -584,7 +643,11 @@ func events(items []*timelineItem) (out []lifecycle.Event, missing int) {
 			missing++
 			continue
 		}
-		if e, ok := it.event(); ok {
+		switch e, ok := it.event(); {
+		case !ok:
+		case e.At.IsZero():
+			missing++
+		default:
 			out = append(out, e)
 		}
 	}
@@ -618,7 +681,8 @@ func (it *timelineItem) plain() (lifecycle.EventKind, *plainEvent) {
 
 // event converts one timeline item, as the REST timeline's events are: a
 // review is dated by its submission, a commit by its committer's date (who
-// pushed it GitHub does not record).
+// pushed it GitHub does not record). ok is false for an item the rules do
+// not read (a kind not asked for, a pending review).
 func (it *timelineItem) event() (lifecycle.Event, bool) {
 	var e lifecycle.Event
 	switch it.Typename {
@@ -634,9 +698,11 @@ func (it *timelineItem) event() (lifecycle.Event, bool) {
 		}
 		e = lifecycle.Event{Kind: lifecycle.Reviewed, At: r.SubmittedAt.Time, ReviewState: r.State, Association: r.AuthorAssociation}
 		e.Actor, e.Bot = r.Author.identity()
-		e.Access = lifecycle.AccessNone
-		if r.AuthorCanPushToRepository {
-			e.Access = lifecycle.AccessWrite
+		if p := r.AuthorCanPushToRepository; p != nil {
+			e.Access = lifecycle.AccessNone
+			if *p {
+				e.Access = lifecycle.AccessWrite
+			}
 		}
 	case "PullRequestCommit":
 		c := it.PullRequestCommit.Commit
@@ -683,7 +749,7 @@ func (it *timelineItem) event() (lifecycle.Event, bool) {
 		e = lifecycle.Event{Kind: kind, At: p.CreatedAt.Time}
 		e.Actor, e.Bot = p.Actor.identity()
 	}
-	return e, !e.At.IsZero()
+	return e, true
 }
 
 // reviewer names a requested reviewer: a user's or a bot's login, or a

@@ -62,13 +62,15 @@ type access struct {
 	failed      map[string]error            // accounts whose permission read failed this run (not refused), by lower-case login
 	collabAsked bool                        // the collaborator listing was read this run
 	collabErr   error                       // and why it answered nothing: GitHub's refusal or a failure
+	collabShort bool                        // it ended short of GitHub's own count: an account it lacks is unknown, not "none"
 }
 
 // learn learns an account's write access, once per run: from the
 // collaborator listing, read once at the first need, which answers for
-// every account (one not in it may not push); from the account's own
-// permission read when GitHub refuses this token the listing, or the
-// listing gives a permission it does not know. GitHub's refusal of that read
+// every account (one not in it may not push, when the listing is whole);
+// from the account's own permission read when GitHub refuses this token
+// the listing, the listing gives a permission it does not know, or it
+// lacks the account and ended short of GitHub's own count. GitHub's refusal of that read
 // (403: a token that may not read it) is no reason to stop: the account's
 // author_association decides, and no more is asked this run. Any other
 // failure (a 502, an answer that does not decode, a timeout), of the
@@ -85,14 +87,15 @@ func (ac *access) learn(ctx context.Context, login string) error {
 	switch err := ac.listCollaborators(ctx); {
 	case err == nil:
 		a, listed := ac.known[key]
-		if !listed {
+		switch {
+		case !listed && !ac.collabShort:
 			ac.known[key] = lifecycle.AccessNone // not a collaborator
 			return nil
-		}
-		if a != lifecycle.AccessUnknown {
+		case listed && a != lifecycle.AccessUnknown:
 			return nil
 		}
-		// Listed with a permission the listing does not name: read it.
+		// Listed with a permission the listing does not name, or not in a
+		// listing that is not whole: read it.
 	case !errors.Is(err, api.ErrPermissionRefused):
 		return err
 	}
@@ -127,15 +130,18 @@ func (ac *access) listCollaborators(ctx context.Context) error {
 		return ac.collabErr
 	}
 	before := ac.gh.Usage()
-	listed, err := ac.gh.Collaborators(ctx)
+	listed, complete, err := ac.gh.Collaborators(ctx)
 	if api.IsStop(err) {
 		return err // the run stops; a later run asks
 	}
-	ac.collabAsked, ac.collabErr = true, err
+	ac.collabAsked, ac.collabErr, ac.collabShort = true, err, err == nil && !complete
 	ac.res.CollaboratorPages = ac.gh.Usage().Requests - before.Requests
 	switch {
 	case errors.Is(err, api.ErrPermissionRefused):
 		ac.log.Printf("GitHub refuses this token the repository's collaborator listing, so each account's permission is read as needed: %s", err)
+	case ac.collabShort:
+		ac.log.Printf("GitHub's collaborator listing ends short of its own count, so the permission of an account it does not hold is read as needed")
+		fallthrough
 	case err == nil:
 		for login, a := range listed {
 			if _, known := ac.known[login]; !known {

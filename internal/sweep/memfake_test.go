@@ -236,9 +236,9 @@ func (m *memGitHub) Permission(_ context.Context, login string) (lifecycle.Acces
 	return lifecycle.AccessUnknown, nil
 }
 
-func (m *memGitHub) Collaborators(context.Context) (map[string]lifecycle.Access, error) {
+func (m *memGitHub) Collaborators(context.Context) (map[string]lifecycle.Access, bool, error) {
 	m.call("list the collaborators")
-	return nil, api.ErrPermissionRefused // as Permission: nothing known, author_association decides
+	return nil, false, api.ErrPermissionRefused // as Permission: nothing known, author_association decides
 }
 
 func (m *memGitHub) BranchInUse(_ context.Context, branch string) (bool, error) {

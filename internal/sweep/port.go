@@ -67,10 +67,12 @@ type Reader interface {
 	// repository permission); AccessNone when it is no collaborator.
 	Permission(ctx context.Context, login string) (lifecycle.Access, error)
 	// Collaborators is the write access of every account with access to
-	// the repository, by lower-case login, in one paged read; an account
-	// it does not hold has none. api.ErrPermissionRefused when GitHub
-	// refuses this token the listing.
-	Collaborators(ctx context.Context) (map[string]lifecycle.Access, error)
+	// the repository, by lower-case login, in one paged read; when
+	// complete, an account it does not hold has none, otherwise (GitHub's
+	// pages ended short of their own count) such an account's access is
+	// unknown. api.ErrPermissionRefused when GitHub refuses this token the
+	// listing.
+	Collaborators(ctx context.Context) (access map[string]lifecycle.Access, complete bool, err error)
 	Viewer(ctx context.Context) (login string, err error)
 	RecentComments(ctx context.Context, since time.Time) ([]Comment, error)
 	// LabelledIssues reads the issues (not PRs) carrying label, open and

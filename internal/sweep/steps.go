@@ -404,14 +404,22 @@ const ReasonChangedSince lifecycle.Reason = "changed since it was listed"
 // its whole label set. A PR closed since, kept since (an exempt label, a
 // lock), whose stale label a person took off, or updated at all since the
 // listing is left alone: whatever happened is the next run's to decide,
-// and in doubt nothing closes.
+// and in doubt nothing closes. Only an update time on both reads proves
+// the PR unchanged: one GitHub answered null (a zero time, after nothing)
+// proves nothing, and the PR is kept for the next run as a failed read
+// keeps it.
 func (w *writer) readBeforeClose(o *op, now *lifecycle.PR) step {
 	listed := o.pr
 	return w.readOpen(listed.Number, now, func(pr lifecycle.PR) error {
 		if r, kept := lifecycle.Kept(pr, w.pol); kept {
 			return &leftAlone{reason: r}
 		}
-		if listed.HasLabel(w.pol.StaleLabel) && !pr.HasLabel(w.pol.StaleLabel) || pr.UpdatedAt.After(listed.UpdatedAt) {
+		switch {
+		case listed.HasLabel(w.pol.StaleLabel) && !pr.HasLabel(w.pol.StaleLabel):
+			return &leftAlone{reason: ReasonChangedSince}
+		case pr.UpdatedAt.IsZero() || listed.UpdatedAt.IsZero():
+			return fmt.Errorf("read #%d: GitHub's answer does not say when it was last updated, so nothing shows it unchanged since the listing: not closed this run", listed.Number)
+		case pr.UpdatedAt.After(listed.UpdatedAt):
 			return &leftAlone{reason: ReasonChangedSince}
 		}
 		return nil
