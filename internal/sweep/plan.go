@@ -142,8 +142,11 @@ type executor struct {
 func (x *executor) apply(ctx context.Context, ops []op) {
 	sort.SliceStable(ops, func(i, j int) bool { return ops[i].out < ops[j].out })
 	for i := range ops {
+		x.w.ahead = ops[i:]
 		x.execute(ctx, &ops[i])
+		x.w.facts.done(ops[i].pr.Number)
 	}
+	x.w.ahead = nil
 }
 
 // execute runs one operation's steps, once the budget pays for all of
@@ -160,6 +163,7 @@ func (x *executor) execute(ctx context.Context, o *op) {
 		return
 	}
 	steps := x.w.steps(o)
+	x.w.useFacts(o, steps)
 	if err := x.afford(*o, steps); err != nil {
 		x.stopOn(err)
 		x.notReached(*o)
@@ -210,6 +214,9 @@ func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error
 		ctx := ctx
 		if st.reserve {
 			ctx = api.MayUseReserve(ctx)
+		}
+		if st.write {
+			x.w.wrote += st.n // paced, sent or refused: what ages a fresh read's facts
 		}
 		var err error
 		dry := (st.write || st.afterWrite) && x.cfg.DebugOnly
