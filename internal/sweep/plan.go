@@ -205,18 +205,10 @@ func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error
 		if st.when != nil && !st.when() {
 			continue
 		}
-		if st.posts {
-			if x.posts == 0 {
-				x.firstPost = x.now
-			}
-			x.posts++ // tried: the end of the run reads back what it posted
-		}
+		x.tried(st)
 		ctx := ctx
 		if st.reserve {
 			ctx = api.MayUseReserve(ctx)
-		}
-		if st.write {
-			x.w.wrote += st.n // paced, sent or refused: what ages a fresh read's facts
 		}
 		var err error
 		dry := (st.write || st.afterWrite) && x.cfg.DebugOnly
@@ -236,6 +228,21 @@ func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error
 		}
 	}
 	return wrote, nil
+}
+
+// tried counts a step about to be sent (or refused in a dry run): a
+// comment, which the end of the run reads back; a write, paced, which ages
+// the facts of the last fresh read (fresh.go).
+func (x *executor) tried(st step) {
+	if st.posts {
+		if x.posts == 0 {
+			x.firstPost = x.now
+		}
+		x.posts++
+	}
+	if st.write {
+		x.w.wrote += st.n
+	}
 }
 
 // refuse is a dry run's write: not sent, but counted against the budget as
