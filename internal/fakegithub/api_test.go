@@ -502,10 +502,10 @@ func TestRequestLog(t *testing.T) {
 		t.Fatalf("count %d writes %d", s.Count(), s.Writes())
 	}
 	want := []RequestInfo{
-		{N: 1, Method: "GET", Route: "GET /repos/{owner}/{repo}/issues", Path: repoPath + "/issues?per_page=2", Status: 200},
-		{N: 2, Method: "POST", Route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", Path: repoPath + "/issues/1/comments", Status: 201, Write: true, Body: `{"body":"hi"}`},
-		{N: 3, Method: "DELETE", Route: "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", Path: repoPath + "/issues/1/labels/bug", Status: 200, Write: true},
-		{N: 4, Method: "GET", Route: "GET /nope", Path: "/nope", Status: 404},
+		{N: 1, Method: "GET", Route: "GET /repos/{owner}/{repo}/issues", Path: repoPath + "/issues?per_page=2", Status: 200, At: t0},
+		{N: 2, Method: "POST", Route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", Path: repoPath + "/issues/1/comments", Status: 201, Write: true, Body: `{"body":"hi"}`, At: t0},
+		{N: 3, Method: "DELETE", Route: "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", Path: repoPath + "/issues/1/labels/bug", Status: 200, Write: true, At: t0},
+		{N: 4, Method: "GET", Route: "GET /nope", Path: "/nope", Status: 404, At: t0},
 	}
 	if !slices.Equal(reqs, want) {
 		t.Errorf("log\n got %+v\nwant %+v", reqs, want)

@@ -27,6 +27,9 @@ type RequestInfo struct {
 	// Points is what a GraphQL request was charged in the GraphQL bucket
 	// (its rateLimit cost; 0 for REST, refused queries and dry runs).
 	Points int
+	// At is the server's clock when the request came (Options.Clock): how
+	// far apart two requests were in the run's own time.
+	At time.Time
 }
 
 // Requests returns the request log, oldest first.

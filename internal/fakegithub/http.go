@@ -184,6 +184,7 @@ func restParam(rest []string) (string, bool) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 32<<20))
 	rt, params, prefix, info := routeRequest(r, body)
+	info.At = s.now()
 
 	s.mu.Lock()
 	s.seq++

@@ -76,7 +76,7 @@ func New(o Options) (*Client, error) {
 	gh.BaseURL, gh.UploadURL = base, base
 	c := &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}
 	c.gqlURL = graphqlURL(c.gh.BaseURL)
-	c.gql = newGraphQL(c.gqlURL, hc)
+	c.gql = newGraphQL(c.gqlURL, gh.UserAgent, hc)
 	return c, nil
 }
 
@@ -222,35 +222,6 @@ func see(p *sweep.Page, sort string, created, updated time.Time) {
 		p.Ascending = false
 	}
 	p.LastKey = key
-}
-
-func fromPull(pr *github.PullRequest) lifecycle.PR {
-	return lifecycle.PR{
-		Number: pr.GetNumber(), Title: pr.GetTitle(), URL: pr.GetHTMLURL(), Author: pr.GetUser().GetLogin(),
-		CreatedAt: pr.GetCreatedAt().Time, UpdatedAt: pr.GetUpdatedAt().Time, Draft: pr.GetDraft(),
-		Milestone: pr.GetMilestone().GetTitle(), NodeID: pr.GetNodeID(), HeadSHA: pr.GetHead().GetSHA(),
-		Labels: labelNames(pr.Labels), Assignees: logins(pr.Assignees), Locked: pr.GetLocked(),
-		AuthorBot: pr.GetUser().GetType() == "Bot", AuthorAssociation: pr.GetAuthorAssociation(),
-	}
-}
-
-// PullNow reads one PR as it is now, for a write that a listing read
-// earlier cannot justify alone: open is false once it is closed or merged
-// (a concurrent run may have closed it since). An answer without the PR's
-// labels or its lock state (null or left out) is a failed read: the writes
-// after it replace the label set from it, and "no labels" would remove
-// them all.
-//
-// GitHub API docs: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
-func (c *Client) PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error) {
-	p, _, err := c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
-	if err == nil && (p.Labels == nil || p.Locked == nil) {
-		err = errors.New("GitHub's answer gives its labels or its lock state null")
-	}
-	if err != nil {
-		return lifecycle.PR{}, false, c.fail(opRead, err, "read #%d", number)
-	}
-	return fromPull(p), p.GetState() == "open", nil
 }
 
 func toPR(is *github.Issue) lifecycle.PR {

@@ -121,9 +121,16 @@ var forGithubv4 = []byte(`{}`)
 // capture keeps the final answer's status and body of a request whose
 // context carries a *captured; the transport below it has read and bounded
 // the body already.
-type capture struct{ base http.RoundTripper }
+type capture struct {
+	base      http.RoundTripper
+	userAgent string
+}
 
 func (c capture) RoundTrip(req *http.Request) (*http.Response, error) {
+	if c.userAgent != "" {
+		req = req.Clone(req.Context()) // a RoundTripper leaves the caller's request as it is
+		req.Header.Set("User-Agent", c.userAgent)
+	}
 	resp, err := c.base.RoundTrip(req)
 	if into, ok := req.Context().Value(captureKey{}).(*captured); ok && err == nil {
 		body, rerr := io.ReadAll(resp.Body)
@@ -346,9 +353,11 @@ func (v *viewerSeen) known() string {
 	return v.login
 }
 
-func newGraphQL(url string, hc *http.Client) *githubv4.Client {
+// newGraphQL is the GraphQL client on hc, its requests named by ua as
+// go-github names the REST ones (githubv4 would send Go's default).
+func newGraphQL(url, ua string, hc *http.Client) *githubv4.Client {
 	cl := *hc
-	cl.Transport = capture{base: hc.Transport}
+	cl.Transport = capture{base: hc.Transport, userAgent: ua}
 	return githubv4.NewEnterpriseClient(url, &cl)
 }
 

@@ -30,9 +30,10 @@ func TestCloseSeesWhatChangedSinceTheListing(t *testing.T) {
 			n := w.markedPR(31)
 			w.fake.Reset()
 			// The person acts after the listing, before this run's first
-			// request for the PR alone (a read of it, or a write).
+			// request for the PR (the fresh read of the PRs about to be
+			// closed, or a write).
 			base := &hookBase{match: func(r *http.Request) bool {
-				return isWrite(r) || r.Method == http.MethodGet && onePull.MatchString(r.URL.Path)
+				return isWrite(r) || isNowRead(r)
 			}, hook: func() { w.clock.Advance(time.Minute); tc.act(w, n) }}
 			res := w.sfRun(nil, sfOpts{base: base})
 			if got := w.state(n); got != "open" {
@@ -70,7 +71,7 @@ func TestCloseToDraftKeepsALabelAddedSinceTheListing(t *testing.T) {
 	n := w.markedPR(31)
 	inputs := map[string]string{"close-action": "draft"}
 	base := &hookBase{match: func(r *http.Request) bool {
-		return isWrite(r) || r.Method == http.MethodGet && onePull.MatchString(r.URL.Path)
+		return isWrite(r) || isNowRead(r)
 	}, hook: func() { w.fake.Label(n, maint, w.now(), "needs-decision") }}
 	w.sfRun(inputs, sfOpts{base: base})
 	w.clock.Advance(time.Hour)
@@ -92,7 +93,7 @@ func TestMarkKeepsALabelAddedSinceTheListing(t *testing.T) {
 	n := w.pr(100, withLabels("needs-work"))
 	inputs := map[string]string{"labels-to-remove-when-stale": "needs-work"}
 	base := &hookBase{match: func(r *http.Request) bool {
-		return isWrite(r) || r.Method == http.MethodGet && onePull.MatchString(r.URL.Path)
+		return isWrite(r) || isNowRead(r)
 	}, hook: func() { w.fake.Label(n, maint, w.now(), "needs-decision") }}
 	w.sfRun(inputs, sfOpts{base: base})
 	if got := w.labels(n); !slices.Contains(got, "needs-decision") || !w.hasLabel(n, "stale") || slices.Contains(got, "needs-work") {

@@ -2,7 +2,6 @@ package sweep_test
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -111,9 +110,9 @@ func TestConcurrentCloseIsNotTakenForAReopen(t *testing.T) {
 		prs := []int{w.markedPR(40), w.markedPR(41), w.markedPR(42)}
 		revived := prs[0]
 		firstWrite := isWrite
-		// The second run's reads are done once it writes, or reads one PR
+		// The second run's reads are done once it writes, or reads the PRs
 		// afresh before writing.
-		afterReads := func(r *http.Request) bool { return firstWrite(r) || onePull.MatchString(r.URL.Path) }
+		afterReads := func(r *http.Request) bool { return firstWrite(r) || isNowRead(r) }
 		ready, done := make(chan struct{}), make(chan struct{})
 		pass := func() {
 			select {
@@ -166,11 +165,8 @@ func TestCloseLabelKeptOnAPRClosedSinceTheListing(t *testing.T) {
 	// other run, without the exemption, closes it after this run listed it.
 	mine := sfWith(inputs, "exempt-pr-labels", "area/api")
 	w.fake.Label(n, maint, daysAgo(41), "area/api")
-	listed := func(r *http.Request) bool {
-		return r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/pulls/"+strconv.Itoa(n))
-	}
 	var other sweep.Result
-	res := w.sfRun(mine, sfOpts{base: &hookBase{match: listed, hook: func() { other = w.sfRun(inputs, sfOpts{}) }}})
+	res := w.sfRun(mine, sfOpts{base: &hookBase{match: isNowRead, hook: func() { other = w.sfRun(inputs, sfOpts{}) }}})
 	if !has(other.Closed(), n) {
 		t.Fatalf("the other run did not close #%d", n)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -214,8 +213,6 @@ func (w *world) writesTo(n int) []string {
 	return out
 }
 
-var onePull = regexp.MustCompile(`/pulls/[0-9]+$`)
-
 // hookBase runs hook once, before the first request that match selects,
 // then sends every request on.
 type hookBase struct {
@@ -260,6 +257,10 @@ func isWrite(r *http.Request) bool {
 	doc := graphqlDoc(r)
 	return doc == "" || strings.HasPrefix(strings.TrimSpace(doc), "mutation")
 }
+
+// isNowRead tells the fresh read of the PRs about to be written to
+// (Reader.PullsNow): aliased pullRequest fields f0, f1, ...
+func isNowRead(r *http.Request) bool { return strings.Contains(graphqlDoc(r), "f0: pullRequest(") }
 
 // isOpenPage tells a request for a page of the open pull requests, which
 // carries their histories.

@@ -219,10 +219,20 @@ func (m *memGitHub) BusyStatuses(_ context.Context, logins []string) ([]lifecycl
 	return nil, nil
 }
 
-func (m *memGitHub) PullNow(_ context.Context, n int) (lifecycle.PR, bool, error) {
-	m.call("read #%d", n)
-	p := m.prs[n]
-	return p.pr, p.open, nil
+func (m *memGitHub) PullsNow(_ context.Context, listed []lifecycle.PR) (map[int]sweep.Now, error) {
+	m.call("read %d pull requests afresh", len(listed))
+	out := map[int]sweep.Now{}
+	for _, l := range listed {
+		p := m.prs[l.Number]
+		now := sweep.Now{PR: p.pr, Open: p.open}
+		for _, e := range p.timeline {
+			if e.At.After(l.UpdatedAt) {
+				now.Since = append(now.Since, e)
+			}
+		}
+		out[l.Number] = now
+	}
+	return out, nil
 }
 
 func (m *memGitHub) Pull(_ context.Context, n int, _ bool) (sweep.Listed, bool, error) {

@@ -3,7 +3,6 @@ package sweep_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +17,6 @@ import (
 // GitHub would send it, through the fake, and the PR it hides a fact of is
 // left untouched (reported failed), never decided on the zero value.
 
-const pullRoute = "GET /repos/{owner}/{repo}/pulls/{pull_number}"
 
 // onPRs hands every pull request object of a GraphQL answer (each of our
 // queries reads a PR's timeline) to edit.
@@ -136,7 +134,7 @@ func nullItemField(body []byte, kind, field string) []byte {
 }
 
 // TestNullLabelsOnTheFreshReadIsUnknown: the writes that replace a PR's
-// label set compute it from a read just before them. GET pulls/{n} with
+// label set compute it from a read just before them. A fresh read with
 // labels null (or left out) is no PR without labels: a close (here one
 // without a mark, days-before-close 0) would write close-pr-label alone and
 // remove the maintainer's labels, a mark with labels-to-remove-when-stale
@@ -154,13 +152,14 @@ func TestNullLabelsOnTheFreshReadIsUnknown(t *testing.T) {
 		{"labels left out, a close", closeNow, func(pr map[string]any) { delete(pr, "labels") }},
 		{"labels null, a mark that swaps labels", markSwap, func(pr map[string]any) { pr["labels"] = nil }},
 		{"locked null, a close", closeNow, func(pr map[string]any) { pr["locked"] = nil }},
+		{"assignees null, a close", closeNow, func(pr map[string]any) { pr["assignees"] = nil }},
+		{"timeline null, a close", closeNow, func(pr map[string]any) { pr["timelineItems"] = nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
 			n := w.pr(100, withLabels("security", "needs-work"))
-			w.fake.InjectFault(fakegithub.FaultRule{Route: pullRoute, Times: -1, Fault: fakegithub.EditAnswer(tc.edit)})
-			res := w.run(sfWith(sfQuick, tc.inputs...))
+			res := w.runTapped(sfWith(sfQuick, tc.inputs...), freshAnswers(tc.edit))
 			if got := w.labels(n); !slices.Contains(got, "security") {
 				t.Errorf("#%d: labels %v, the maintainer's security label is gone", n, got)
 			}
@@ -177,8 +176,8 @@ func TestNullLabelsOnTheFreshReadIsUnknown(t *testing.T) {
 func TestNullUpdateTimeOnTheFreshReadIsUnknown(t *testing.T) {
 	t.Parallel()
 	for name, edit := range map[string]func(map[string]any){
-		"null":     func(pr map[string]any) { pr["updated_at"] = nil },
-		"left out": func(pr map[string]any) { delete(pr, "updated_at") },
+		"null":     func(pr map[string]any) { pr["updatedAt"] = nil },
+		"left out": func(pr map[string]any) { delete(pr, "updatedAt") },
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -186,15 +185,13 @@ func TestNullUpdateTimeOnTheFreshReadIsUnknown(t *testing.T) {
 			n := w.markedPR(31)
 			// The close's read: a person commented since the listing, and
 			// GitHub's answer does not say when the PR was updated.
-			base := &hookBase{match: isOnePull, hook: func() { w.fake.Comment(n, alice, w.now(), "still on it") }}
-			w.fake.InjectFault(fakegithub.FaultRule{Route: pullRoute, Times: -1, Fault: fakegithub.EditAnswer(edit)})
-			res := w.sfRun(sfQuick, sfOpts{base: base})
+			hook := &hookBase{match: isNowRead, hook: func() { w.fake.Comment(n, alice, w.now(), "still on it") }}
+			res := w.sfRun(sfQuick, sfOpts{base: &tapAnswers{base: hook, tap: freshAnswers(edit)}})
 			if c := w.notices(n, "close"); c != 0 || w.state(n) != "open" {
 				t.Fatalf("#%d %s with %d closing comments; want it open: its update time is unknown", n, w.state(n), c)
 			}
-			wantUntouched(t, w, numbers(res.Failed()), errsOf(res.Failed()), n, "last updated")
+			wantUntouched(t, w, numbers(res.Failed()), errsOf(res.Failed()), n, "no updatedAt")
 			// The next run reads it whole and decides on the comment.
-			w.fake.ClearFaults()
 			w.clock.Advance(time.Hour)
 			w.run(sfQuick)
 			if w.state(n) != "open" || w.hasLabel(n, "stale") {
@@ -372,7 +369,13 @@ func errsOf(items []sweep.Item) map[int]string {
 	return out
 }
 
-// isOnePull tells the read of one PR (GET pulls/{n}), the close's fresh read.
-func isOnePull(r *http.Request) bool {
-	return r.Method == http.MethodGet && onePull.MatchString(r.URL.Path)
+// freshAnswers hands each PR of a fresh read's answer (the look at the
+// PRs about to be written to) to edit, and leaves every other answer as it is.
+func freshAnswers(edit func(pr map[string]any)) func(doc string, body []byte) []byte {
+	return func(doc string, body []byte) []byte {
+		if !strings.Contains(doc, "f0: pullRequest(") {
+			return body
+		}
+		return onPRs(body, edit)
+	}
 }

@@ -161,8 +161,11 @@ type executor struct {
 func (x *executor) apply(ctx context.Context, ops []op) {
 	sort.SliceStable(ops, func(i, j int) bool { return ops[i].out < ops[j].out })
 	for i := range ops {
+		x.w.ahead = ops[i:]
 		x.execute(ctx, &ops[i])
+		x.w.facts.done(ops[i].pr.Number)
 	}
+	x.w.ahead = nil
 }
 
 // execute runs one operation's steps, once the budget pays for all of
@@ -182,6 +185,7 @@ func (x *executor) execute(ctx context.Context, o *op) {
 		return
 	}
 	steps := x.w.steps(o)
+	x.w.useFacts(o, steps)
 	if err := x.afford(*o, steps); err != nil {
 		x.stopOn(err)
 		x.notReached(*o)
@@ -231,12 +235,7 @@ func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error
 		if st.when != nil && !st.when() {
 			continue
 		}
-		if st.posts {
-			if x.posts == 0 {
-				x.firstPost = x.now
-			}
-			x.posts++ // tried: the end of the run reads back what it posted
-		}
+		x.tried(st)
 		ctx := ctx
 		if st.reserve {
 			ctx = api.MayUseReserve(ctx)
@@ -275,6 +274,21 @@ func (x *executor) send(ctx context.Context, st step, dry bool) error {
 		return st.send(api.Guarded(ctx, st.guard.check))
 	}
 	return st.send(ctx)
+}
+
+// tried counts a step about to be sent (or refused in a dry run): a
+// comment, which the end of the run reads back; a write, paced, which ages
+// the facts of the last fresh read (fresh.go).
+func (x *executor) tried(st step) {
+	if st.posts {
+		if x.posts == 0 {
+			x.firstPost = x.now
+		}
+		x.posts++
+	}
+	if st.write {
+		x.w.wrote += st.n
+	}
 }
 
 // refuse is a dry run's write: not sent, but counted against the budget as

@@ -58,7 +58,14 @@ type Reader interface {
 	// first parent (lifecycle.Options.Ancestry): for a PR whose history
 	// cannot tell who moved its head since the mark.
 	Ancestry(ctx context.Context, number int) ([]lifecycle.Commit, error)
-	PullNow(ctx context.Context, number int) (pr lifecycle.PR, open bool, err error)
+	// PullsNow reads the PRs listed (at most NowPerRead) afresh, in one
+	// request: each one's state, lock, labels, assignees, milestone and
+	// updatedAt, and its timeline events dated after the listed PR's
+	// UpdatedAt. A PR whose part of the answer cannot prove what it says
+	// (null, in error, no updatedAt, a null label or event, more labels
+	// than one page) comes back with Now.Err set; an error that is no
+	// stop leaves them all unread.
+	PullsNow(ctx context.Context, listed []lifecycle.PR) (map[int]Now, error)
 	BranchInUse(ctx context.Context, branch string) (bool, error)
 	// BranchHead reads the commit a branch of the repository points at
 	// now; exists is false (and no error) when there is no such branch.
@@ -137,6 +144,23 @@ type Query struct {
 // ChecksPerRead is the most PRs one Reader.Checks reads: as one request
 // of one point (one connection each, GitHub's cost rule).
 const ChecksPerRead = 100
+
+// NowPerRead is the most PRs one Reader.PullsNow reads: three
+// connections each (labels, assignees, timeline), one point.
+const NowPerRead = 49
+
+// Now is a PR as a fresh read (Reader.PullsNow) found it, just before the
+// writes that act on it.
+type Now struct {
+	PR   lifecycle.PR
+	Open bool
+	// Since are its timeline events dated after the listing's UpdatedAt,
+	// oldest first: what happened to it since it was listed.
+	Since []lifecycle.Event
+	// Err: the answer cannot prove what the PR is now; it is left for the
+	// next run, as after a failed read.
+	Err error
+}
 
 // StatusesPerRead is the most accounts one Reader.BusyStatuses reads:
 // aliased user fields of one query, no connection, one point.

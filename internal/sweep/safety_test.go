@@ -723,7 +723,7 @@ func sfCheckCleanStop(t *testing.T, w *world, res sweep.Result, m sfMixed, reset
 
 // sfIsHistory tells a GraphQL read of one PR's older history.
 func sfIsHistory(r fakegithub.RequestInfo) bool {
-	return r.Route == "POST /graphql" && strings.Contains(r.Body, "pullRequest(")
+	return r.Route == "POST /graphql" && strings.Contains(r.Body, "pullRequest(") && !strings.Contains(r.Body, "f0: pullRequest(")
 }
 
 // sfLongHistory adds a stale PR whose history is longer than a listing page

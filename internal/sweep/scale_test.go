@@ -73,8 +73,8 @@ func TestFairClockAtScale(t *testing.T) {
 		if unknown > 0 || !res.ListedAll || len(res.Queue) < 18000 {
 			t.Errorf("%d of %d PRs' turns unknown (listed all %v)", unknown, len(res.Queue), res.ListedAll)
 		}
-		if r.points > 300 || r.rest > 50+len(res.Closed()) {
-			t.Errorf("%v; want at most 300 points and 50 REST reads besides the one before each of %d closes", r, len(res.Closed()))
+		if r.points > 350 || r.rest > 50 {
+			t.Errorf("%v (%d closes); want at most 350 points and 50 REST reads, the closes' fresh reads included", r, len(res.Closed()))
 		}
 	})
 }
@@ -183,8 +183,8 @@ func TestWhoMayPushAtScale(t *testing.T) {
 		res := w.run(contributorInputs)
 		r := readsOf(res)
 		t.Logf("one run: %v; collaborator pages %d, permission reads %d", r, res.CollaboratorPages, res.PermissionReads)
-		if r.points > 300 || r.rest > 50+len(res.Closed()) || !res.OK() {
-			t.Errorf("%v; want at most 300 points and 50 REST reads besides the one before each of %d closes (ok %v)", r, len(res.Closed()), res.OK())
+		if r.points > 350 || r.rest > 50 || !res.OK() {
+			t.Errorf("%v (%d closes); want at most 350 points and 50 REST reads, the closes' fresh reads included (ok %v)", r, len(res.Closed()), res.OK())
 		}
 	})
 }
@@ -203,13 +203,19 @@ func checkQuietDay(t *testing.T, w *world, inputs map[string]string) {
 	}
 }
 
-// switchFrom labels every PR inactive past the stale cutoff stale as
+// switchFrom labels the PRs inactive past the stale cutoff stale as
 // actions/stale does (its comment, then its label, as github-actions[bot]),
-// days ago: the repository as it is when a team switches to stalepr.
+// days ago: the repository as it is when a team switches to stalepr. One in
+// five is not labelled yet: actions/stale's operations-per-run (30 by
+// default) ran out before its queue did, so the switch day marks them.
 func switchFrom(w *world, days float64) {
 	cutoff := daysAgo(90)
+	k := 0
 	for _, is := range w.fake.Issues() {
 		if !is.IsPR || is.State != "open" || is.HasLabel("stale") || !is.UpdatedAt.Before(cutoff) {
+			continue
+		}
+		if k++; k%5 == 0 {
 			continue
 		}
 		at := daysAgo(days)
@@ -225,13 +231,14 @@ func actionsStaleReads(open, labelled int) int {
 	return int(math.Ceil(float64(open)/100)) + 2*labelled
 }
 
-// TestSwitchDayReads: under the inactivity clock, the first run after a
-// switch from actions/stale reads at most 0.05× what actions/stale reads on
-// the same repository.
-func TestSwitchDayReads(t *testing.T) {
-	t.Parallel()
-	testenv.Long(t)
-	w := openPRs(t, 2000)
+// switchDayInputs are the switch day's: costInputs at the default write
+// pace, which sizes the closes' fresh reads.
+var switchDayInputs = sfWith(costInputs, "write-interval", "1s")
+
+// switchDay is the first run after a switch from actions/stale on w (see
+// switchFrom): its reads, actions/stale's on the same repository, and the
+// age of the facts each of its writes on fresh facts acted on.
+func switchDay(tb testing.TB, w *world) (r reads, res sweep.Result, theirs int, ages []time.Duration) {
 	switchFrom(w, 10)
 	open, labelled := 0, 0
 	for _, is := range w.fake.Issues() {
@@ -242,17 +249,33 @@ func TestSwitchDayReads(t *testing.T) {
 			}
 		}
 	}
-	res := w.run(costInputs)
-	r := readsOf(res)
-	theirs := actionsStaleReads(open, labelled)
-	// Each close reads its PR afresh first (a close never undoes what a
-	// person did since the listing): a read per write, not one to decide.
-	closes := len(res.Closed())
-	deciding := r.rest - closes + r.points
-	t.Logf("switch day: %v, %d of the REST reads before a close; actions/stale reads %d (%d open, %d labelled): %.3f× in all, %.3f× to decide",
-		r, closes, theirs, open, labelled, float64(r.rest+r.points)/float64(theirs), float64(deciding)/float64(theirs))
-	if float64(deciding) > 0.05*float64(theirs) || float64(r.rest+r.points) > 0.07*float64(theirs) {
-		t.Errorf("switch day: %v (%d closes), more than 0.05 × actions/stale's %d reads to decide, or 0.07 × in all", r, closes, theirs)
+	w.fake.Reset()
+	res = w.run(switchDayInputs)
+	ages, _ = factsAges(w.fake.Requests())
+	return readsOf(res), res, actionsStaleReads(open, labelled), ages
+}
+
+// TestSwitchDayReads: under the inactivity clock, the first run after a
+// switch from actions/stale, which marks and closes, reads at most 0.05×
+// what actions/stale reads on the same repository: the reads that decide
+// and the closes' fresh reads (a close never undoes what a person did
+// since the listing), whose facts are at most sweep.MaxFactsAge old when
+// the last write they guard is sent, by the fake's clock.
+func TestSwitchDayReads(t *testing.T) {
+	t.Parallel()
+	testenv.Long(t)
+	r, res, theirs, ages := switchDay(t, openPRs(t, 2000))
+	t.Logf("switch day: %v, %d closes; actions/stale reads %d: %.3f×; facts at most %s old (%d writes on them)",
+		r, len(res.Closed()), theirs, float64(r.rest+r.points)/float64(theirs), oldest(ages), len(ages))
+	if len(res.Closed()) == 0 || len(res.Marked()) == 0 {
+		t.Fatalf("closed %d, marked %d: the switch day should do both", len(res.Closed()), len(res.Marked()))
+	}
+	if float64(r.rest+r.points) > 0.05*float64(theirs) {
+		t.Errorf("switch day: %v (%d closes), more than 0.05 × actions/stale's %d reads", r, len(res.Closed()), theirs)
+	}
+	if len(ages) < 2*len(res.Closed()) || oldest(ages) > sweep.MaxFactsAge {
+		t.Errorf("%d writes on fresh facts for %d closes, the oldest %s old: want every close's, none older than %s",
+			len(ages), len(res.Closed()), oldest(ages), sweep.MaxFactsAge)
 	}
 }
 
@@ -264,6 +287,25 @@ func BenchmarkReads(b *testing.B) {
 	sizes := []int{2000}
 	if testenv.SlowEnabled() {
 		sizes = append(sizes, 20000)
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("switch-day/prs=%d", n), func(b *testing.B) {
+			var r reads
+			var res sweep.Result
+			var theirs int
+			var ages []time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				w := openPRs(b, n)
+				b.StartTimer()
+				r, res, theirs, ages = switchDay(b, w)
+			}
+			b.ReportMetric(float64(r.rest), "rest")
+			b.ReportMetric(float64(r.points), "points")
+			b.ReportMetric(float64(r.rest+r.points)/float64(theirs), "ratio-to-actions-stale")
+			b.ReportMetric(oldest(ages).Seconds(), "facts-age-max-s")
+			b.Logf("switch day: %v, %d marks, %d closes; actions/stale reads %d; facts at most %s old", r, len(res.Marked()), len(res.Closed()), theirs, oldest(ages))
+		})
 	}
 	for _, clock := range []string{"author-turn", "inactivity", "author-turn+nudge+contributors", "author-turn+checks", "author-turn+checks-off"} {
 		for _, n := range sizes {

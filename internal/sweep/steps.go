@@ -81,12 +81,13 @@ type request struct {
 	// send that write, cannot ask it truthfully: it counts it as sent, and
 	// takes the answer a real run most often gets.
 	afterWrite bool
+	// now: a fresh read, served by the group read before it (writer.readNow).
+	now bool
 }
 
 var (
 	reqTimeline      = request{name: "GET timeline", n: 1}
 	reqPageHistory   = request{name: "history from the page", n: 0}          // the listing page gave it whole: no request
-	reqPull          = request{name: "GET pull", n: 1}                       // the PR as it is now
 	reqHead          = request{name: "GET pull", n: 1}                       // its head branch
 	reqBranchInUse   = request{name: "GET pulls ×2", n: 2, afterWrite: true} // open PRs on the branch: as base, as head
 	reqBranchHead    = request{name: "GET ref", n: 1}                        // the commit the branch points at now
@@ -180,6 +181,13 @@ type writer struct {
 
 	posted       int   // comments posted this run
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
+
+	// ahead are the plan's operations from the one running on; wrote, the
+	// writes sent (or refused in a dry run) so far; facts, the PRs the last
+	// fresh read found (fresh.go).
+	ahead []op
+	wrote int
+	facts facts
 }
 
 // steps expands an operation into its requests. Steps may fill o (the
@@ -330,8 +338,8 @@ func (w *writer) unstaleSteps(o *op) []step {
 		return []step{w.removeLabel(n, labelAsOn(o.pr, w.pol.StaleLabel))}
 	}
 	var now lifecycle.PR
-	read := w.readOpen(n, &now, func(pr lifecycle.PR) error {
-		if !pr.HasLabel(w.pol.StaleLabel) {
+	read := w.readOpen(n, &now, func(got Now) error {
+		if !got.PR.HasLabel(w.pol.StaleLabel) {
 			return &leftAlone{reason: "stale label already removed"}
 		}
 		return nil
@@ -349,22 +357,23 @@ func (w *writer) unstaleSteps(o *op) []step {
 
 // readOpen reads PR n afresh into now, for a label write that a listing
 // minutes old cannot justify: a PR closed since is left alone, and check
-// (when set) may leave it alone for what it shows.
-func (w *writer) readOpen(n int, now *lifecycle.PR, check func(lifecycle.PR) error) step {
-	return step{request: reqPull, send: func(ctx context.Context) error {
-		pr, open, err := w.gh.PullNow(ctx, n)
+// (when set) may leave it alone for what it shows. The read is a group's
+// (writer.readNow): the PRs about to be written to, in one query.
+func (w *writer) readOpen(n int, now *lifecycle.PR, check func(Now) error) step {
+	return step{request: reqNow, send: func(ctx context.Context) error {
+		got, err := w.readNow(ctx, n)
 		switch {
 		case err != nil:
 			return err
-		case !open:
+		case !got.Open:
 			return &leftAlone{reason: lifecycle.ReasonClosedSince}
 		}
 		if check != nil {
-			if err := check(pr); err != nil {
+			if err := check(got); err != nil {
 				return err
 			}
 		}
-		*now = pr
+		*now = got.PR
 		return nil
 	}}
 }
@@ -403,14 +412,15 @@ const ReasonChangedSince lifecycle.Reason = "changed since it was listed"
 // readBeforeClose reads PR n afresh into now before a close, which writes
 // its whole label set. A PR closed since, kept since (an exempt label, a
 // lock), whose stale label a person took off, or updated at all since the
-// listing is left alone: whatever happened is the next run's to decide,
-// and in doubt nothing closes. Only an update time on both reads proves
-// the PR unchanged: one GitHub answered null (a zero time, after nothing)
-// proves nothing, and the PR is kept for the next run as a failed read
-// keeps it.
+// listing (its updatedAt, or an event in its timeline) is left alone:
+// whatever happened is the next run's to decide, and in doubt nothing
+// closes. Only an update time on both reads proves the PR unchanged: one
+// GitHub answered null (a zero time, after nothing) proves nothing, and the
+// PR is kept for the next run as a failed read keeps it.
 func (w *writer) readBeforeClose(o *op, now *lifecycle.PR) step {
 	listed := o.pr
-	return w.readOpen(listed.Number, now, func(pr lifecycle.PR) error {
+	return w.readOpen(listed.Number, now, func(got Now) error {
+		pr := got.PR
 		if r, kept := lifecycle.Kept(pr, w.pol); kept {
 			return &leftAlone{reason: r}
 		}
@@ -419,7 +429,7 @@ func (w *writer) readBeforeClose(o *op, now *lifecycle.PR) step {
 			return &leftAlone{reason: ReasonChangedSince}
 		case pr.UpdatedAt.IsZero() || listed.UpdatedAt.IsZero():
 			return fmt.Errorf("read #%d: GitHub's answer does not say when it was last updated, so nothing shows it unchanged since the listing: not closed this run", listed.Number)
-		case pr.UpdatedAt.After(listed.UpdatedAt):
+		case pr.UpdatedAt.After(listed.UpdatedAt) || len(got.Since) > 0:
 			return &leftAlone{reason: ReasonChangedSince}
 		}
 		return nil
@@ -544,13 +554,14 @@ func (w *writer) branchSteps(n int) []step {
 func (w *writer) closeLabelSteps(o *op) []step {
 	n := o.pr.Number
 	label := w.cfg.CloseLabel
-	read := step{request: reqPull, send: func(ctx context.Context) error {
-		now, open, err := w.gh.PullNow(ctx, n)
+	read := step{request: reqNow, send: func(ctx context.Context) error {
+		got, err := w.readNow(ctx, n)
 		if err != nil {
 			return err
 		}
+		now := got.PR
 		switch {
-		case !open:
+		case !got.Open:
 			return &leftAlone{reason: lifecycle.ReasonClosedSince}
 		case now.Locked:
 			return &leftAlone{reason: lifecycle.ReasonLocked}
@@ -775,12 +786,13 @@ func (o Outcome) String() string {
 func (w *writer) reopenSteps(o *op) []step {
 	n := o.pr.Number
 	now := o.pr
-	read := step{request: reqPull, send: func(ctx context.Context) error {
-		pr, open, err := w.gh.PullNow(ctx, n)
+	read := step{request: reqNow, send: func(ctx context.Context) error {
+		got, err := w.readNow(ctx, n)
+		pr := got.PR
 		switch {
 		case err != nil:
 			return err
-		case open:
+		case got.Open:
 			return &leftAlone{reason: ReasonReopenedSince}
 		}
 		if r, kept := lifecycle.Kept(pr, w.pol); kept {
