@@ -273,7 +273,7 @@ func buildInputs() []Input {
 				"the author's turn is theirs, {{author}} names them, and no text ever mentions an agent. Its clock: days-before-agent-pr-stale."},
 		{Name: "reviewers", to: accounts(loginsAndTeams, func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
 			Description: "Comma-separated reviewers besides the accounts with write access to the repository, for whose turn it is (for projects whose reviewers are not all committers): " +
-				"logins, counted as maintainers; and teams as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token)."},
+				"logins, counted as maintainers; and teams as org/slug, whose requested review a review by a member of the organisation answers as a maintainer's (team membership cannot be read with a repository token; anyone else's review answers for no team)."},
 		{Name: inputAuthorTurnWhenLabeled, to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
 			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added; not author-turn-label, reviewers-turn-label, stale-pr-label nor review-nudge-label, which stalepr adds itself. Empty: none."},
 		{Name: "author-turn-when-checks-fail", to: boolean(func(c *Config) *bool { return &c.Policy.AuthorTurnWhenChecksFail }), Kind: Bool, Default: "false",

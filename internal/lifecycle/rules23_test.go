@@ -1,6 +1,7 @@
 package lifecycle_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -195,14 +196,14 @@ func TestTurnMaintainerIsWriteAccess(t *testing.T) {
 			whose: lifecycle.TurnAuthor},
 		{name: "reviewers adds maintainers", events: hidden,
 			opts: lifecycle.Options{Reviewers: []string{"Quiet"}}, whose: lifecycle.TurnAuthor},
-		{name: "a listed team's pending request: a person's review answers it as a maintainer's",
+		{name: "a listed team's pending request: an organisation member's review answers it as a maintainer's",
 			opts: lifecycle.Options{Reviewers: []string{"octo/docs"}, Access: map[string]lifecycle.Access{"quiet": lifecycle.AccessNone}},
 			events: []lifecycle.Event{{Kind: lifecycle.ReviewRequested, At: daysAgo(40), Actor: author, Team: "octo/docs"},
-				reviewed(daysAgo(30), "quiet", "CONTRIBUTOR", "changes_requested")},
+				reviewed(daysAgo(30), "quiet", "MEMBER", "changes_requested")},
 			whose: lifecycle.TurnAuthor, since: daysAgo(30), pending: []string{}},
 		{name: "REST's slug of a listed team",
 			opts:   lifecycle.Options{Reviewers: []string{"octo/docs"}},
-			events: []lifecycle.Event{requested(daysAgo(40), author, "", "team:docs"), reviewed(daysAgo(30), "quiet", "CONTRIBUTOR", "approved")},
+			events: []lifecycle.Event{requested(daysAgo(40), author, "", "team:docs"), reviewed(daysAgo(30), "quiet", "MEMBER", "approved")},
 			whose:  lifecycle.TurnMaintainers, since: daysAgo(30), pending: []string{}, approved: &yes},
 		{name: "no listed team pending: a stranger's review is a stranger's",
 			opts:   lifecycle.Options{Reviewers: []string{"octo/docs"}},
@@ -258,6 +259,44 @@ func TestTurnCommitsByTheirAccounts(t *testing.T) {
 			events: []lifecycle.Event{asked, pushed(daysAgo(20), true)},
 			whose:  lifecycle.TurnAuthor, since: daysAgo(30)},
 	})
+}
+
+// TestTurnListedTeamAnsweredByItsOwn: while a team listed in reviewers has
+// a pending request, only a review by someone who may be of that team (a
+// member of its organisation) answers it as a maintainer's; a stranger's
+// change request (NONE, a first-time contributor, an outside collaborator
+// without write access, an account GitHub does not qualify) is no answer
+// of the team's and starts no author's clock. One with write access
+// answers as the maintainer they are.
+func TestTurnListedTeamAnsweredByItsOwn(t *testing.T) {
+	team := requested(daysAgo(40), author, "", "team:core")
+	listed := lifecycle.Options{Reviewers: []string{"octo/core"}}
+	stranger := func(assoc string, access lifecycle.Access) []lifecycle.Event {
+		r := reviewed(daysAgo(31), "drive-by", assoc, "changes_requested")
+		r.Access = access
+		return []lifecycle.Event{team, r}
+	}
+	var cases []turnCase
+	for _, assoc := range []string{"NONE", "FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER", "MANNEQUIN", "CONTRIBUTOR", "COLLABORATOR", ""} {
+		for _, access := range []lifecycle.Access{lifecycle.AccessNone, lifecycle.AccessUnknown} {
+			o := listed
+			o.Assume = lifecycle.AccessNone // an account whose access the run would ask turns out without it
+			cases = append(cases, turnCase{name: fmt.Sprintf("a stranger %q (access %d) is not the team", assoc, access),
+				events: stranger(assoc, access), opts: o, whose: lifecycle.TurnReviewers, pending: []string{"team:core"}})
+		}
+	}
+	cases = append(cases,
+		turnCase{name: "an organisation member without write access answers for it", events: stranger("MEMBER", lifecycle.AccessNone),
+			opts: listed, whose: lifecycle.TurnAuthor, since: daysAgo(31), pending: []string{}},
+		turnCase{name: "so does the organisation's owner", events: stranger("OWNER", lifecycle.AccessNone),
+			opts: listed, whose: lifecycle.TurnAuthor, since: daysAgo(31), pending: []string{}},
+		turnCase{name: "an account with write access is a maintainer, whatever its association",
+			events: stranger("CONTRIBUTOR", lifecycle.AccessWrite), opts: listed, whose: lifecycle.TurnAuthor, since: daysAgo(31), pending: []string{}},
+		turnCase{name: "the association its comment told answers for a review with none",
+			events: append(stranger("", lifecycle.AccessNone), said(daysAgo(35), "drive-by", "MEMBER")),
+			opts:   listed, whose: lifecycle.TurnAuthor, since: daysAgo(31), pending: []string{}},
+	)
+	runTurnCases(t, cases)
 }
 
 // TestTurnTeamAndBotReviewers: a team's request is answered by a

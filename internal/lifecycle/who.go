@@ -19,7 +19,9 @@ type Options struct {
 	// review answers as a maintainer's (reviewers), for projects whose
 	// reviewers are not all committers. Team membership cannot be read
 	// with a repository token: while such a team's review is requested,
-	// any person's review but the author's is taken for its member's.
+	// a review by a member of the organisation (author_association
+	// MEMBER or OWNER) but the author is taken for its member's; anyone
+	// else's answers for no team (who.answersListedTeam).
 	Reviewers []string
 	// Access is each account's write access as the run learnt it (its
 	// repository permission), by lower-case login. A review's own Access
@@ -299,9 +301,13 @@ func (w who) maintainer(e Event) bool {
 
 // answersListedTeam reports whether e is a person's review (not the author's) while a
 // review is requested of a team listed in reviewers ("org/slug"; REST's
-// request names the slug only, of the repository owner's organisation).
+// request names the slug only, of the repository owner's organisation),
+// by someone who may be of that team: a member of the organisation
+// (orgMember). Anyone else (a first-time contributor, an outside
+// collaborator, an account GitHub does not qualify) cannot be shown to
+// answer for the team, so their review is their own.
 func (w who) answersListedTeam(e Event, pending []string) bool {
-	if e.Kind != Reviewed || e.Access == AccessWrite || !w.isPerson(e) || w.isAuthor(e.Actor) {
+	if e.Kind != Reviewed || e.Access == AccessWrite || !w.isPerson(e) || w.isAuthor(e.Actor) || !w.orgMember(e) {
 		return false
 	}
 	for _, p := range pending {
@@ -315,6 +321,25 @@ func (w who) answersListedTeam(e Event, pending []string) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// orgMember reports whether e's author_association (or, where e has
+// none, the one the account's other comments and reviews tell) makes its
+// actor a member of the repository's organisation: MEMBER, or OWNER (an
+// organisation's owner). A team's members are all members of its
+// organisation; the converse does not hold, and membership GitHub keeps
+// private may read CONTRIBUTOR or NONE: such a review then answers no
+// team, the harmless error (the PR stays on the reviewers' turn).
+func (w who) orgMember(e Event) bool {
+	association := e.Association
+	if association == "" {
+		association = w.association[strings.ToLower(e.Actor)]
+	}
+	switch strings.ToUpper(association) {
+	case "MEMBER", "OWNER":
+		return true
 	}
 	return false
 }

@@ -159,6 +159,8 @@ func TestTurnRuleMaintainerIsWriteAccess(t *testing.T) {
 			f.Comment(reviewer, docs, daysAgo(30), "the docs need a section")
 			teamReview := w.openPR(60, alice)
 			f.RequestReview(teamReview, alice, daysAgo(59), "team:docs")
+			f.AddMember("writer") // of the docs team, which may not push
+			f.SetPermission("writer", "read")
 			f.Review(teamReview, fakegithub.Person("writer"), daysAgo(30), "CHANGES_REQUESTED", "a section is missing")
 			young := w.openPR(5, alice)
 			f.Comment(young, fakegithub.Person("newcomer"), daysAgo(4), "nice")
@@ -231,6 +233,41 @@ func TestTurnRuleCommitsByTheirAccounts(t *testing.T) {
 	w.run(authorTurnInputs)
 	w.expectMarked(t, map[int]bool{fixed: false, merged: true, answered: false},
 		map[int]string{fixed: "a maintainer's content push", merged: "a maintainer's Update branch", answered: "the author's own push"})
+}
+
+// TestTurnRuleStrangerIsNotTheTeam: while a team listed in reviewers has a
+// pending request, a change request by someone who cannot be shown to be
+// of it (no tie to the repository, a contributor from outside the
+// organisation) is no answer of the team's: the contributor's PR stays on
+// the reviewers' turn, whatever its age. A maintainer's change request,
+// and an organisation member's (who may be of the team without write
+// access), start the author's clock.
+func TestTurnRuleStrangerIsNotTheTeam(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	teamMember := fakegithub.Person("docs-writer")
+	f.AddMember(teamMember.Login)
+	f.SetPermission(teamMember.Login, "read") // a docs team with read access
+	outsider := fakegithub.Person("contributor")
+	w.openPR(90, outsider) // has opened a PR here: CONTRIBUTOR
+	changes := func(by fakegithub.User) int {
+		n := w.openPR(60, alice)
+		f.RequestReview(n, alice, daysAgo(59), "team:docs")
+		f.Review(n, by, daysAgo(31), "CHANGES_REQUESTED", "this is wrong")
+		return n
+	}
+	stranger, contributor := changes(fakegithub.Person("drive-by")), changes(outsider)
+	maintained, member := changes(maint), changes(teamMember)
+	w.run(sfWith(authorTurnInputs, "reviewers", "octo/docs"))
+	w.expectMarked(t, map[int]bool{stranger: false, contributor: false, maintained: true, member: true},
+		map[int]string{stranger: "a stranger's change request (NONE)", contributor: "an outside contributor's change request",
+			maintained: "a maintainer's change request", member: "an organisation member's change request"})
+	for _, n := range []int{stranger, contributor} {
+		if ws := w.writesTo(n); len(ws) != 0 {
+			t.Errorf("#%d: writes %v, want none: it waits on the docs team", n, ws)
+		}
+	}
 }
 
 // TestTurnRuleTeamAndBotReviewers: a team's request is answered by a
