@@ -513,9 +513,10 @@ const (
 // DecideNudge applies the review nudge: after DaysBeforeReviewNudge days
 // on the reviewers' turn, or on the maintainers' (approved, nothing
 // blocking, nobody merges: the nudge then names the merge), one nudge per
-// turn, its label on while that turn lasts; none while every reviewer the
-// PR waits on is away or busy on GitHub (Activity.Busy), nor after the turn's escalation (DecideEscalation),
-// which comes in its place. Exempt and filtered-out PRs are left alone, as
+// turn, its label on while that turn lasts; none while nobody can be asked
+// (every reviewer the PR waits on is away or busy on GitHub, Activity.Busy,
+// or it waits on nobody since its reviewer withdrew: nobodyToAsk), nor
+// after the turn's escalation (DecideEscalation), which comes in its place. Exempt and filtered-out PRs are left alone, as
 // by Decide (under the policy For the PR).
 func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	p = p.For(pr)
@@ -538,7 +539,7 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	t := act.Turn
 	nudged := t.NudgedInTurn()
 	switch {
-	case t.Nudged() && !nudged && !t.EscalatedInTurn() && p.nudgeDue(t.Since, now) && !allAway(pr, act, now, p):
+	case t.Nudged() && !nudged && !t.EscalatedInTurn() && p.nudgeDue(t.Since, now) && !nobodyToAsk(pr, act, now, p):
 		return NudgePost
 	case nudged && p.NudgeLabel != "" && !labelled && !p.Quiet.Paused(now):
 		return NudgeLabel

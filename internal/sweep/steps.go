@@ -547,7 +547,8 @@ func (w *writer) nudgeSteps(o *op) []step {
 		return []step{w.addLabels(n, []string{label})}
 	}
 	steps := []step{w.comment(n, func() string {
-		return notice.Body(strings.TrimSpace(notice.Render(w.nudgeMessage(o), w.vars(*o)))+notice.AwayNote(w.away(o)), notice.NudgeMarker())
+		away, busy, withdrew := w.away(o)
+		return notice.Body(strings.TrimSpace(notice.Render(w.nudgeMessage(o), w.vars(*o)))+notice.AwayNote(away, busy, withdrew), notice.NudgeMarker())
 	})}
 	if label != "" && !o.pr.HasLabel(label) {
 		steps = append(steps, w.addLabels(n, []string{label}))
@@ -614,13 +615,13 @@ func (w *writer) escalateSteps(o *op) []step {
 	return []step{request, w.comment(n, func() string {
 		v := w.vars(*o)
 		v.Reviewers = o.reviewers
-		away, busy := w.away(o)
+		away, busy, withdrew := w.away(o)
 		busy = union(busy, o.busy) // and the escalation reviewers busy on GitHub
 		text := notice.DefaultEscalation
 		if o.act != nil && !o.act.Turn.NudgedInTurn() {
 			text = notice.DefaultEscalationAway // no nudge went unanswered: its reviewers were away
 		}
-		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.AwayNote(away, busy), notice.EscalateMarker())
+		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.AwayNote(away, busy, withdrew), notice.EscalateMarker())
 	})}
 }
 
@@ -779,10 +780,14 @@ func (w *writer) editIssue(o *op, body string, close bool) step {
 }
 
 // away are the reviewers a PR waits on who are away (away-reviewers),
-// then those busy on GitHub (their status, as the run read it).
-func (w *writer) away(o *op) (away, busy []string) {
+// then those busy on GitHub (their status, as the run read it), then those
+// who withdrew the review requested of them, with nobody asked since.
+func (w *writer) away(o *op) (away, busy, withdrew []string) {
 	_, away, busy = w.pol.Available(o.pr, o.act, w.now)
-	return away, busy
+	if o.act != nil {
+		withdrew = o.act.Withdrew
+	}
+	return away, busy, withdrew
 }
 
 // vars are the placeholders' values in the texts posted on a PR.
