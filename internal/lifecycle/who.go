@@ -43,6 +43,9 @@ type Options struct {
 	// (DecideTurnLabels); a person adding one by hand hands the turn to
 	// that party, taking one off to the other.
 	AuthorTurnLabel, ReviewersTurnLabel string
+	// ConflictLabel is conflict-label: our addition of it, still on,
+	// records when we first saw a merge conflict (turnFold.conflictSince).
+	ConflictLabel string
 	// Ancestry is the head commit's first-parent chain, head first, as far
 	// as the sweep read it for a PR whose history could not tell who moved
 	// the head (Activity.NeedsAncestry). AssumeOnlyBots is the sweep's
@@ -60,7 +63,7 @@ type Options struct {
 func (p Policy) Options(self []string) Options {
 	return Options{Self: self, Bots: p.BotAccounts, Reviewers: p.Reviewers, AuthorTurnLabels: p.AuthorTurnLabels,
 		ChecksFail: p.AuthorTurnWhenChecksFail, AuthorTurnLabel: p.AuthorTurnLabel, ReviewersTurnLabel: p.ReviewersTurnLabel,
-		Agents: p.AgentAccounts}
+		ConflictLabel: p.ConflictLabel, Agents: p.AgentAccounts}
 }
 
 // who tells stalepr's own logins, the bots, the PR's author, the

@@ -640,17 +640,30 @@ func (w *writer) nudgeMessage(o *op) string {
 // is read again and one request sets its labels as they are now, the one
 // swapped for the other (a label a person added meanwhile stays). A stop
 // before the write leaves the labels as they were, and the next run reads
-// the turn again: no state but the labels themselves.
+// the turn again: no state but the labels themselves. conflict-label goes
+// on and comes off with them (in the same write).
 func (w *writer) turnLabelSteps(o *op) []step {
-	n, add, remove := o.pr.Number, o.labels.Add, o.labels.Remove
+	n := o.pr.Number
+	add, remove := nonEmpty(o.labels.Add, o.labels.AddConflict), nonEmpty(o.labels.Remove, o.labels.RemoveConflict)
 	switch {
-	case remove == "":
-		return []step{w.addLabels(n, []string{add})}
-	case add == "":
-		return []step{w.removeLabel(n, labelAsOn(o.pr, remove))}
+	case len(remove) == 0:
+		return []step{w.addLabels(n, add)}
+	case len(add) == 0 && len(remove) == 1:
+		return []step{w.removeLabel(n, labelAsOn(o.pr, remove[0]))}
 	}
 	var now lifecycle.PR
-	return []step{w.readOpen(n, &now, nil), w.setLabels(n, func() []string { return union(without(now.Labels, []string{remove}), []string{add}) })}
+	return []step{w.readOpen(n, &now, nil), w.setLabels(n, func() []string { return union(without(now.Labels, remove), add) })}
+}
+
+// nonEmpty are the labels given that are not "".
+func nonEmpty(labels ...string) []string {
+	var out []string
+	for _, l := range labels {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // leftAlone is an operation that a fresh read just before its write showed

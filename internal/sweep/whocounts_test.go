@@ -533,6 +533,51 @@ func TestTurnConflictDatedByTheBasePush(t *testing.T) {
 	w2.expectMarked(t, map[int]bool{fresh: false}, map[int]string{fresh: "a conflict 5 days old on a PR quiet for 60"})
 }
 
+// TestTurnConflictAgesOnABusyBase: on a base pushed to every day, a
+// conflict dated by the base's latest push never ages; stalepr's own first
+// sighting (its conflict-label, added the first run that sees the conflict
+// put the PR on its author's turn) stays put, so the PR is marked
+// days-before-stale after it, and not a run before. Once the PR merges
+// again, our label comes off.
+func TestTurnConflictAgesOnABusyBase(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	n := w.openPR(60, alice, func(is *fakegithub.Issue) { is.Mergeable = "CONFLICTING" })
+	f.Push(n, "alice", daysAgo(60), "the work")
+	quiet := w.openPR(60, alice)
+	f.Push(quiet, "alice", daysAgo(60), "the work, no conflict")
+	seen := time.Time{}
+	for day := 0; day <= 12; day++ {
+		f.PushBase("", w.now().Add(-time.Hour), fmt.Sprintf("Merge pull request #%d from octo/daily", 900+day))
+		w.run(authorTurnInputs)
+		if seen.IsZero() && w.hasLabel(n, "merge-conflict") {
+			seen = w.now()
+		}
+		due := !seen.IsZero() && w.now().After(seen.Add(10*lifecycle.Day)) // days-before-stale: 10
+		if marked := w.hasLabel(n, "stale"); marked != due {
+			t.Fatalf("day %d (conflict first seen %v): marked %v, want %v", day, seen, marked, due)
+		}
+		w.clock.Advance(lifecycle.Day)
+	}
+	if !seen.Equal(t0) {
+		t.Errorf("the conflict was first recorded at %v, want on the first run, %v", seen, t0)
+	}
+	if w.hasLabel(quiet, "merge-conflict") || w.hasLabel(quiet, "stale") {
+		t.Errorf("#%d merges: labels %v, want neither the record nor stale", quiet, w.labels(quiet))
+	}
+	if cs := f.Comments(n); len(cs) == 0 || !strings.Contains(cs[len(cs)-1].Body, "since "+t0.Format(time.DateOnly)+", with a merge conflict") {
+		t.Errorf("the notice must date the conflict from its first sighting (%s):\n%v", t0.Format(time.DateOnly), cs)
+	}
+
+	f.Edit(n, func(is *fakegithub.Issue) { is.Mergeable = "MERGEABLE" })
+	f.PushBase("", w.now().Add(-time.Hour), "Merge pull request #999 from octo/daily")
+	w.run(authorTurnInputs)
+	if w.hasLabel(n, "merge-conflict") {
+		t.Errorf("#%d merges again: our record must come off, labels %v", n, w.labels(n))
+	}
+}
+
 // TestCollaboratorListingFailures: who may push comes from one listing a
 // run; each way it can go wrong leaves no PR decided on a guess. Refused,
 // each account's permission is read instead, with the same decisions; a
