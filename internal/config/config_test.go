@@ -52,6 +52,7 @@ func TestParseDefaults(t *testing.T) {
 			StaleClock:             lifecycle.ClockInactivity,
 			DaysBeforeReviewNudge:  -1,
 			DaysBeforeEscalation:   -1,
+			ConflictLabel:          "merge-conflict",
 		},
 		StaleMessage:        notice.DefaultStale,
 		StaleNoCloseMessage: notice.DefaultStaleNoClose,
@@ -608,7 +609,7 @@ func TestTable(t *testing.T) {
 		only-draft-pr exempt-pr-authors exempt-approved close-action
 		stale-clock days-before-review-nudge review-nudge-message review-nudge-label review-nudges-per-run dashboard-issue quiet-periods
 		rerequest-reviewers-on-answer days-before-review-escalation escalation-reviewers escalations-per-run away-reviewers
-		bot-accounts reviewers author-turn-when-labeled author-turn-when-checks-fail author-turn-label reviewers-turn-label
+		bot-accounts reviewers author-turn-when-labeled author-turn-when-checks-fail author-turn-label reviewers-turn-label conflict-label
 		audit-closed-days reopen-wrongly-closed reopen-message
 		agent-accounts days-before-agent-pr-stale days-before-agent-pr-close`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close

@@ -148,6 +148,7 @@ const (
 	inputAuthorTurnLabel       = "author-turn-label"
 	inputAuthorTurnWhenLabeled = "author-turn-when-labeled"
 	inputReviewersTurnLabel    = "reviewers-turn-label"
+	inputConflictLabel         = "conflict-label"
 
 	EnvToken      = "GITHUB_TOKEN"
 	EnvRepository = "GITHUB_REPOSITORY"
@@ -302,7 +303,7 @@ func buildInputs() []Input {
 				"the author's turn is theirs, {{author}} names them, and no text ever mentions an agent. Its clock: days-before-agent-pr-stale."},
 		{Name: inputReviewers, to: accounts(loginsAndTeams, func(c *Config) *[]string { return &c.Policy.Reviewers }), Kind: List,
 			Description: "Comma-separated reviewers besides the accounts with write access to the repository, for whose turn it is (for projects whose reviewers are not all committers): " +
-				"logins, counted as maintainers; and teams of the repository's organisation as org/slug, whose requested review a person's review answers as a maintainer's (team membership cannot be read with a repository token); a team of another organisation is refused."},
+				"logins, counted as maintainers; and teams of the repository's organisation as org/slug, whose requested review a review by a member of the organisation answers as a maintainer's (team membership cannot be read with a repository token; anyone else's review answers for no team); a team of another organisation is refused."},
 		{Name: inputAuthorTurnWhenLabeled, to: list(func(c *Config) *[]string { return &c.Policy.AuthorTurnLabels }), Kind: List,
 			Description: "Comma-separated labels (such as needs-rebase, S-waiting-on-author) that put a pull request on its author's turn while it carries one, from when the label was added; not author-turn-label, reviewers-turn-label, stale-pr-label nor review-nudge-label, which stalepr adds itself. Empty: none."},
 		{Name: "author-turn-when-checks-fail", to: boolean(func(c *Config) *bool { return &c.Policy.AuthorTurnWhenChecksFail }), Kind: Bool, Default: "false",
@@ -313,6 +314,10 @@ func buildInputs() []Input {
 				"a person adding it by hand hands the turn to the author, taking it off hands it to the reviewers, and stalepr never puts back a label a person took off while that turn lasts. Empty (the default): off. Costs one timeline read of every open pull request a run."},
 		{Name: inputReviewersTurnLabel, to: text(func(c *Config) *string { return &c.Policy.ReviewersTurnLabel }), Kind: Text,
 			Description: "Label kept on a pull request while it is its reviewers' turn (e.g. waiting-on-review), as author-turn-label; a person adding it by hand hands the turn to the reviewers, taking it off hands it to the author. Empty (the default): off."},
+		{Name: inputConflictLabel, to: text(func(c *Config) *string { return &c.Policy.ConflictLabel }), Kind: Text, Default: "merge-conflict",
+			Description: "Label stalepr adds, under stale-clock: author-turn, to a pull request whose merge conflict puts it on its author's turn, and takes off once GitHub says it merges: " +
+				"its addition records when stalepr first saw the conflict, and the conflict's turn counts from then at the latest, so it ages on a base branch pushed to every day (the base's latest push dates it otherwise). " +
+				"stalepr trusts only its own addition and never puts back a label a person took off. Empty: off (a conflict then counts from the base's latest push)."},
 		{Name: inputReviewNudgeDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeReviewNudge }), Kind: Days, Default: "-1",
 			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the reviewers it waits on, at most once per turn " +
 				"(on the maintainers' turn, an approved pull request nobody merges, the default comment names the merge instead): " +

@@ -36,7 +36,7 @@ func (p *parser) turn(c *Config) {
 // turnLabels checks that each turn label is a label of its own, so that keeping one
 // right never undoes another label stalepr keeps.
 func (p *parser) turnLabels(pol *lifecycle.Policy) {
-	for _, l := range []struct{ name, label string }{{inputAuthorTurnLabel, pol.AuthorTurnLabel}, {inputReviewersTurnLabel, pol.ReviewersTurnLabel}} {
+	for _, l := range []struct{ name, label string }{{inputAuthorTurnLabel, pol.AuthorTurnLabel}, {inputReviewersTurnLabel, pol.ReviewersTurnLabel}, {inputConflictLabel, pol.ConflictLabel}} {
 		switch {
 		case l.label == "":
 		case strings.EqualFold(l.label, pol.StaleLabel):
@@ -68,6 +68,11 @@ func (p *parser) turnLabels(pol *lifecycle.Policy) {
 	}
 	if a := pol.AuthorTurnLabel; a != "" && strings.EqualFold(a, pol.ReviewersTurnLabel) {
 		p.fail(inputReviewersTurnLabel, "is %s, the same label as author-turn-label: one label cannot show both turns", quote(a))
+	}
+	for _, l := range []struct{ name, label string }{{inputAuthorTurnLabel, pol.AuthorTurnLabel}, {inputReviewersTurnLabel, pol.ReviewersTurnLabel}} {
+		if c := pol.ConflictLabel; c != "" && strings.EqualFold(c, l.label) {
+			p.fail(inputConflictLabel, "is %s, the same label as %s: the conflict's record would come and go with the turn; choose another label", quote(c), l.name)
+		}
 	}
 }
 
@@ -102,6 +107,7 @@ func (p *parser) closeLabelApart(c *Config) {
 	pol := &c.Policy
 	for _, l := range []struct{ name, label string }{
 		{inputReviewNudgeLabel, pol.NudgeLabel}, {inputAuthorTurnLabel, pol.AuthorTurnLabel}, {inputReviewersTurnLabel, pol.ReviewersTurnLabel},
+		{inputConflictLabel, pol.ConflictLabel},
 	} {
 		if strings.EqualFold(l.label, c.CloseLabel) {
 			p.fail(l.name, "is %s, the same label as close-pr-label, which stalepr takes off open pull requests; choose another label", quote(l.label))

@@ -89,6 +89,9 @@ func TestParseTurnErrors(t *testing.T) {
 		{map[string]string{"close-pr-label": "closed", "review-nudge-label": "Closed"}, "review-nudge-label", "the same label as close-pr-label"},
 		{map[string]string{"close-pr-label": "closed", "author-turn-label": "closed"}, "author-turn-label", "the same label as close-pr-label"},
 		{map[string]string{"close-pr-label": "closed", "reviewers-turn-label": "closed"}, "reviewers-turn-label", "the same label as close-pr-label"},
+		{map[string]string{"close-pr-label": "merge-conflict"}, "conflict-label", "the same label as close-pr-label"},
+		{map[string]string{"conflict-label": "Stale"}, "conflict-label", "the same label as stale-pr-label"},
+		{map[string]string{"author-turn-label": "conflicted", "conflict-label": "Conflicted"}, "conflict-label", "the same label as author-turn-label"},
 		// An escalation never asks a bot nor an agent: listed, one is refused.
 		{map[string]string{"days-before-review-nudge": "7", "days-before-review-escalation": "7", "escalation-reviewers": "lead,github-actions[bot]"},
 			"escalation-reviewers", `holds "github-actions[bot]": a bot, a coding agent or one of bot-accounts`},

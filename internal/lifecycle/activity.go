@@ -164,6 +164,11 @@ type Activity struct {
 	// Answered are the reviewers whose change request the author answered
 	// since, with no review request of them after it (see handBackFold).
 	Answered []Answered
+	// Withdrew are the reviewers who withdrew the review requested of them
+	// themselves, with no review requested of anyone, and no maintainer's
+	// review, since: the PR waits on them no more, and a PR left with
+	// nobody to ask is escalated at once (nobodyToAsk).
+	Withdrew []string
 	// Busy are reviewers the PR waits on whose GitHub status said busy
 	// when the sweep read it (not from the history: the sweep fills it,
 	// once a run, for the PRs a nudge or an escalation is decided for);
@@ -320,6 +325,7 @@ func (f *folds) activity() Activity {
 		LastPersonLogin:  f.person.login,
 		ReopenedAt:       f.close.reopenedAt,
 		PendingReviewers: pending,
+		Withdrew:         f.reviews.withdrew,
 		Answered:         f.handBack.answered(pending),
 		AwaitingReview:   len(pending) > 0 && author != "" && (strings.EqualFold(f.person.login, author) || f.w.isHuman(f.person.login)),
 		HumanOfRecord:    f.w.human,
@@ -462,6 +468,10 @@ type reviewFold struct {
 	w       who
 	pending []string
 	reviews []Review
+	// withdrew are the reviewers who withdrew their own review request
+	// (Activity.Withdrew) with nobody asked, and no maintainer's review,
+	// since.
+	withdrew []string
 }
 
 func (r *reviewFold) add(e Event) {
@@ -469,19 +479,32 @@ func (r *reviewFold) add(e Event) {
 	case ReviewRequested:
 		if key := requestKey(e); key != "" && !r.w.reviewerBot(e) && !ContainsFold(r.pending, key) {
 			r.pending = append(r.pending, key)
+			r.withdrew = nil // someone is asked: the withdrawal is answered
 		}
 	case ReviewRequestRemoved:
 		r.pending = removeFold(r.pending, requestKey(e))
+		if r.withdrawsOwn(e) && !ContainsFold(r.withdrew, e.Reviewer) {
+			r.withdrew = append(r.withdrew, e.Reviewer)
+		}
 	case Reviewed:
 		r.pending = removeFold(r.pending, e.Actor)
 		if r.w.isBot(e) || r.w.isAuthor(e.Actor) || !r.w.maintainer(e) {
 			return // a bot's or a stranger's review fulfils no team's request and decides nothing
 		}
+		r.withdrew = nil // a maintainer reviewed after all
 		r.reviews = append(r.reviews, Review{Reviewer: e.Actor, State: e.ReviewState, At: e.At})
 		// GitHub fulfils a team's request with a member's review; we cannot
 		// read membership, so a maintainer's review does.
 		r.pending = removeTeams(r.pending)
 	}
+}
+
+// withdrawsOwn reports whether e is a person withdrawing the review
+// requested of them ("not me"): they said the PR does not wait on them. A
+// team's request has nobody to withdraw it as its own; a request someone
+// else removed is a move, not a withdrawal.
+func (r *reviewFold) withdrawsOwn(e Event) bool {
+	return e.Team == "" && e.Reviewer != "" && strings.EqualFold(e.Actor, e.Reviewer) && r.w.isPerson(e) && !r.w.isAuthor(e.Actor)
 }
 
 // closeFold follows closes and reopenings.

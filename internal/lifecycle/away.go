@@ -63,15 +63,16 @@ func (a *Activity) busyAt(login string, now time.Time) bool {
 	return false
 }
 
-// allAway reports whether every reviewer a PR waits on (Activity.WaitsOn)
-// is away or busy on GitHub at now: a nudge would ask nobody who can
-// answer, so none is posted and the escalation, when on, goes on at once.
-// A PR that waits on nobody in particular is not: its nudge reminds
-// whoever reads it.
-func allAway(pr PR, act *Activity, now time.Time, p Policy) bool {
-	if len(p.AwayReviewers) == 0 && len(act.Busy) == 0 {
+// nobodyToAsk reports whether a PR's reviewers' turn has nobody a nudge
+// could ask: every reviewer it waits on (Activity.WaitsOn) is away or busy
+// on GitHub at now, or it waits on nobody since a reviewer withdrew their
+// own request (Activity.Withdrew). No nudge is posted and the escalation,
+// when on, goes on at once. A PR that waits on nobody in particular, with
+// no withdrawal, is not: its nudge reminds whoever reads it.
+func nobodyToAsk(pr PR, act *Activity, now time.Time, p Policy) bool {
+	if len(p.AwayReviewers) == 0 && len(act.Busy) == 0 && len(act.Withdrew) == 0 {
 		return false
 	}
 	present, away, busy := p.Available(pr, act, now)
-	return len(present) == 0 && len(away)+len(busy) > 0
+	return len(present) == 0 && len(away)+len(busy)+len(act.Withdrew) > 0
 }

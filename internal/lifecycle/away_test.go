@@ -122,3 +122,61 @@ func checkNudgeAndEscalation(t *testing.T, p lifecycle.PR, act *lifecycle.Activi
 		t.Errorf("DecideEscalation = %d, want %d", got, escalate)
 	}
 }
+
+// TestWithdrew: a reviewer who withdraws the review requested of them
+// leaves the PR waiting on them no more; with nobody else to ask, the
+// turn is escalated at once, as when every reviewer is away, and no nudge
+// names nobody. Someone asked since, or a maintainer's review since,
+// answers the withdrawal; a request someone else removed (a move) or a
+// team's is no withdrawal.
+func TestWithdrew(t *testing.T) {
+	asked := requested(daysAgo(20), author, "", "bob")
+	gone := lifecycle.Event{Kind: lifecycle.ReviewRequestRemoved, At: daysAgo(19), Actor: "bob", Association: "MEMBER", Reviewer: "bob"}
+	moved := lifecycle.Event{Kind: lifecycle.ReviewRequestRemoved, At: daysAgo(19), Actor: maintainer, Association: "MEMBER", Reviewer: "bob"}
+	team := lifecycle.Event{Kind: lifecycle.ReviewRequested, At: daysAgo(20), Actor: author, Team: "octo/core"}
+	teamGone := lifecycle.Event{Kind: lifecycle.ReviewRequestRemoved, At: daysAgo(19), Actor: "bob", Team: "octo/core"}
+	pol := policy(func(p *lifecycle.Policy) {
+		p.DaysBeforeReviewNudge, p.DaysBeforeEscalation, p.EscalationReviewers = 7, 7, []string{"lead"}
+	})
+	cases := []struct {
+		name     string
+		events   []lifecycle.Event
+		withdrew []string
+		nudge    lifecycle.NudgeAction
+		escalate lifecycle.EscalateAction
+	}{
+		{name: "the reviewer withdrew, nobody else asked: escalated at once, no nudge",
+			events: []lifecycle.Event{asked, gone}, withdrew: []string{"bob"}, escalate: lifecycle.EscalatePost},
+		{name: "another reviewer still asked: nudged, the escalation waits",
+			events: []lifecycle.Event{asked, requested(daysAgo(20), author, "", "sam"), gone}, withdrew: []string{"bob"}, nudge: lifecycle.NudgePost},
+		{name: "someone asked after the withdrawal: nudged",
+			events: []lifecycle.Event{asked, gone, requested(daysAgo(18), maintainer, "MEMBER", "sam")}, nudge: lifecycle.NudgePost},
+		{name: "asked again after the withdrawal: nudged",
+			events: []lifecycle.Event{asked, gone, requested(daysAgo(18), author, "", "bob")}, nudge: lifecycle.NudgePost},
+		{name: "a maintainer removed the request (a move): no withdrawal",
+			events: []lifecycle.Event{asked, moved}, nudge: lifecycle.NudgePost},
+		{name: "a team's request removed: no withdrawal",
+			events: []lifecycle.Event{team, teamGone}, nudge: lifecycle.NudgePost},
+		{name: "never asked anyone: nudged, as before",
+			events: nil, nudge: lifecycle.NudgePost},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := pr(now)
+			p.CreatedAt = daysAgo(30)
+			a := lifecycle.SummarizeWith(p, c.events, staleLabel, lifecycle.Options{Self: []string{selfLogin}})
+			if !slices.Equal(a.Withdrew, c.withdrew) {
+				t.Errorf("Withdrew = %v, want %v", a.Withdrew, c.withdrew)
+			}
+			if a.Turn.Whose != lifecycle.TurnReviewers {
+				t.Fatalf("turn %v, want the reviewers'", a.Turn.Whose)
+			}
+			checkNudgeAndEscalation(t, p, &a, pol, c.nudge, c.escalate)
+			if c.escalate != lifecycle.EscalateNone {
+				if due := lifecycle.EscalationDue(p, &a, now, pol); !due.Equal(daysAgo(23)) {
+					t.Errorf("escalation due %v, want when the nudge would have come, %v", due, daysAgo(23))
+				}
+			}
+		})
+	}
+}

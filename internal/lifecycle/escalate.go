@@ -62,14 +62,15 @@ func EscalationTo(pr PR, act *Activity, now time.Time, p Policy) (to, busy []str
 
 // EscalationDue is when the review of a PR on its reviewers' turn is
 // escalated: days-before-review-escalation after its nudge, or, with no
-// nudge because every reviewer it waits on is away or busy at now, when
-// the nudge would have come; zero when neither.
+// nudge because nobody can be asked (every reviewer it waits on is away or
+// busy at now, or withdrew: nobodyToAsk), when the nudge would have come;
+// zero when neither.
 func EscalationDue(pr PR, act *Activity, now time.Time, p Policy) time.Time {
 	t := act.Turn
 	if t.NudgedInTurn() {
 		return p.EscalationDate(t.NudgedAt)
 	}
-	if t.Whose == TurnReviewers && allAway(pr, act, now, p) {
+	if t.Whose == TurnReviewers && nobodyToAsk(pr, act, now, p) {
 		// The nudge was withheld: the escalation comes at once, when the
 		// nudge falls due.
 		return p.NudgeDate(t.Since)
@@ -81,8 +82,9 @@ func EscalationDue(pr PR, act *Activity, now time.Time, p Policy) time.Time {
 // this reviewers' turn has gone unanswered for DaysBeforeEscalation days
 // (the turn has not passed since), one escalation per turn; when every
 // reviewer the PR waits on is away (away-reviewers) or busy on GitHub
-// (Activity.Busy), at once, on the day
-// the nudge, withheld, would have come. It never
+// (Activity.Busy), or the PR waits on nobody since its reviewer withdrew
+// (Activity.Withdrew), at once, on the day the nudge, withheld, would have
+// come. It never
 // writes in a quiet period; exempt and filtered-out PRs, and a PR closed
 // since it was listed, are left alone, as by Decide. The nudge's own turn
 // read is what it needs: a PR whose turn is unknown is not escalated.

@@ -67,8 +67,11 @@ const (
 const ReviewDecisionApproved = "APPROVED"
 
 // MergeableConflicting is GitHub's mergeable state of a PR in conflict
-// with its base.
-const MergeableConflicting = "CONFLICTING"
+// with its base; MergeableMergeable of one that merges.
+const (
+	MergeableConflicting = "CONFLICTING"
+	MergeableMergeable   = "MERGEABLE"
+)
 
 // Review is one submitted review of a PR.
 type Review struct {

@@ -1,6 +1,7 @@
 package lifecycle_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -195,14 +196,14 @@ func TestTurnMaintainerIsWriteAccess(t *testing.T) {
 			whose: lifecycle.TurnAuthor},
 		{name: "reviewers adds maintainers", events: hidden,
 			opts: lifecycle.Options{Reviewers: []string{"Quiet"}}, whose: lifecycle.TurnAuthor},
-		{name: "a listed team's pending request: a person's review answers it as a maintainer's",
+		{name: "a listed team's pending request: an organisation member's review answers it as a maintainer's",
 			opts: lifecycle.Options{Reviewers: []string{"octo/docs"}, Access: map[string]lifecycle.Access{"quiet": lifecycle.AccessNone}},
 			events: []lifecycle.Event{{Kind: lifecycle.ReviewRequested, At: daysAgo(40), Actor: author, Team: "octo/docs"},
-				reviewed(daysAgo(30), "quiet", "CONTRIBUTOR", "changes_requested")},
+				reviewed(daysAgo(30), "quiet", "MEMBER", "changes_requested")},
 			whose: lifecycle.TurnAuthor, since: daysAgo(30), pending: []string{}},
 		{name: "REST's slug of a listed team",
 			opts:   lifecycle.Options{Reviewers: []string{"octo/docs"}},
-			events: []lifecycle.Event{requested(daysAgo(40), author, "", "team:docs"), reviewed(daysAgo(30), "quiet", "CONTRIBUTOR", "approved")},
+			events: []lifecycle.Event{requested(daysAgo(40), author, "", "team:docs"), reviewed(daysAgo(30), "quiet", "MEMBER", "approved")},
 			whose:  lifecycle.TurnMaintainers, since: daysAgo(30), pending: []string{}, approved: &yes},
 		{name: "no listed team pending: a stranger's review is a stranger's",
 			opts:   lifecycle.Options{Reviewers: []string{"octo/docs"}},
@@ -258,6 +259,44 @@ func TestTurnCommitsByTheirAccounts(t *testing.T) {
 			events: []lifecycle.Event{asked, pushed(daysAgo(20), true)},
 			whose:  lifecycle.TurnAuthor, since: daysAgo(30)},
 	})
+}
+
+// TestTurnListedTeamAnsweredByItsOwn: while a team listed in reviewers has
+// a pending request, only a review by someone who may be of that team (a
+// member of its organisation) answers it as a maintainer's; a stranger's
+// change request (NONE, a first-time contributor, an outside collaborator
+// without write access, an account GitHub does not qualify) is no answer
+// of the team's and starts no author's clock. One with write access
+// answers as the maintainer they are.
+func TestTurnListedTeamAnsweredByItsOwn(t *testing.T) {
+	team := requested(daysAgo(40), author, "", "team:core")
+	listed := lifecycle.Options{Reviewers: []string{"octo/core"}}
+	stranger := func(assoc string, access lifecycle.Access) []lifecycle.Event {
+		r := reviewed(daysAgo(31), "drive-by", assoc, "changes_requested")
+		r.Access = access
+		return []lifecycle.Event{team, r}
+	}
+	var cases []turnCase
+	for _, assoc := range []string{"NONE", "FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER", "MANNEQUIN", "CONTRIBUTOR", "COLLABORATOR", ""} {
+		for _, access := range []lifecycle.Access{lifecycle.AccessNone, lifecycle.AccessUnknown} {
+			o := listed
+			o.Assume = lifecycle.AccessNone // an account whose access the run would ask turns out without it
+			cases = append(cases, turnCase{name: fmt.Sprintf("a stranger %q (access %d) is not the team", assoc, access),
+				events: stranger(assoc, access), opts: o, whose: lifecycle.TurnReviewers, pending: []string{"team:core"}})
+		}
+	}
+	cases = append(cases,
+		turnCase{name: "an organisation member without write access answers for it", events: stranger("MEMBER", lifecycle.AccessNone),
+			opts: listed, whose: lifecycle.TurnAuthor, since: daysAgo(31), pending: []string{}},
+		turnCase{name: "so does the organisation's owner", events: stranger("OWNER", lifecycle.AccessNone),
+			opts: listed, whose: lifecycle.TurnAuthor, since: daysAgo(31), pending: []string{}},
+		turnCase{name: "an account with write access is a maintainer, whatever its association",
+			events: stranger("CONTRIBUTOR", lifecycle.AccessWrite), opts: listed, whose: lifecycle.TurnAuthor, since: daysAgo(31), pending: []string{}},
+		turnCase{name: "the association its comment told answers for a review with none",
+			events: append(stranger("", lifecycle.AccessNone), said(daysAgo(35), "drive-by", "MEMBER")),
+			opts:   listed, whose: lifecycle.TurnAuthor, since: daysAgo(31), pending: []string{}},
+	)
+	runTurnCases(t, cases)
 }
 
 // TestTurnTeamAndBotReviewers: a team's request is answered by a
@@ -351,6 +390,92 @@ func TestTurnConflictOrAuthorLabel(t *testing.T) {
 		{name: "a label not listed", pr: lifecycle.PR{Labels: []string{"S-waiting-on-author"}},
 			whose: lifecycle.TurnReviewers},
 	})
+}
+
+// TestTurnConflictFirstSeen: our conflict-label addition, still on, is a
+// time the PR was in conflict already: the conflict's turn counts from it
+// when it is earlier than the base's latest push, so a conflict ages on a
+// base pushed to every day. Only our own addition counts; the turn's start
+// still bounds it.
+func TestTurnConflictFirstSeen(t *testing.T) {
+	rec := lifecycle.Options{ConflictLabel: "merge-conflict"}
+	busy := lifecycle.PR{Mergeable: "CONFLICTING", UpdatedAt: daysAgo(1), BaseHeadAt: daysAgo(1), Labels: []string{"merge-conflict"}}
+	seen := labeled(daysAgo(40), selfLogin, "merge-conflict")
+	runTurnCases(t, []turnCase{
+		{name: "seen 40 days ago, the base pushed yesterday: from the sighting", opts: rec, pr: busy,
+			events: []lifecycle.Event{pushed(daysAgo(55), false), seen}, whose: lifecycle.TurnAuthor, since: daysAgo(40)},
+		{name: "without the record: from the base's latest push", pr: busy,
+			events: []lifecycle.Event{pushed(daysAgo(55), false), seen}, whose: lifecycle.TurnAuthor, since: daysAgo(1)},
+		{name: "a person's label is no sighting of ours", opts: rec, pr: busy,
+			events: []lifecycle.Event{pushed(daysAgo(55), false), labeled(daysAgo(40), maintainer, "merge-conflict")}, whose: lifecycle.TurnAuthor, since: daysAgo(1)},
+		{name: "another bot's label neither", opts: rec, pr: busy,
+			events: []lifecycle.Event{pushed(daysAgo(55), false), asBot(labeled(daysAgo(40), "conflict-bot[bot]", "merge-conflict"))}, whose: lifecycle.TurnAuthor, since: daysAgo(1)},
+		{name: "the label since taken off: no record", opts: rec, pr: lifecycle.PR{Mergeable: "CONFLICTING", UpdatedAt: daysAgo(1), BaseHeadAt: daysAgo(1)},
+			events: []lifecycle.Event{pushed(daysAgo(55), false), seen, unlabeled(daysAgo(30), selfLogin, "merge-conflict")}, whose: lifecycle.TurnAuthor, since: daysAgo(1)},
+		{name: "the author pushed since the sighting: from the push", opts: rec, pr: busy,
+			events: []lifecycle.Event{seen, pushed(daysAgo(20), false)}, whose: lifecycle.TurnAuthor, since: daysAgo(20)},
+		{name: "a base push earlier than the sighting: from the push", opts: rec,
+			pr:     lifecycle.PR{Mergeable: "CONFLICTING", UpdatedAt: daysAgo(1), BaseHeadAt: daysAgo(45), Labels: []string{"merge-conflict"}},
+			events: []lifecycle.Event{pushed(daysAgo(55), false), seen}, whose: lifecycle.TurnAuthor, since: daysAgo(45)},
+		{name: "a record left on a PR that merges: the reviewers' turn", opts: rec,
+			pr:     lifecycle.PR{Mergeable: "MERGEABLE", UpdatedAt: daysAgo(1), BaseHeadAt: daysAgo(1), Labels: []string{"merge-conflict"}},
+			events: []lifecycle.Event{pushed(daysAgo(55), false), seen}, whose: lifecycle.TurnReviewers, since: daysAgo(60)},
+		{name: "listed in author-turn-when-labeled too: the label's turn, from our addition", pr: busy,
+			opts:   lifecycle.Options{ConflictLabel: "merge-conflict", AuthorTurnLabels: []string{"merge-conflict"}},
+			events: []lifecycle.Event{pushed(daysAgo(55), false), seen}, whose: lifecycle.TurnAuthor, since: daysAgo(40)},
+		{name: "someone else's push since the sighting: from the push", opts: rec, pr: busy,
+			events: []lifecycle.Event{pushed(daysAgo(55), false), seen, {Kind: lifecycle.Committed, At: daysAgo(25), CommitAuthor: "ci", Bot: true}},
+			whose:  lifecycle.TurnAuthor, since: daysAgo(25)},
+	})
+}
+
+// TestDecideConflictRecord: under the author-turn clock, conflict-label
+// goes on when a merge conflict puts the PR on its author's turn, unless a
+// person took it off; ours comes off once GitHub says it merges (unknown
+// is no answer); nothing under the inactivity clock.
+func TestDecideConflictRecord(t *testing.T) {
+	pol := policy(func(p *lifecycle.Policy) { p.StaleClock, p.ConflictLabel = lifecycle.ClockAuthorTurn, "merge-conflict" })
+	act := func(t lifecycle.Turn) *lifecycle.Activity { return &lifecycle.Activity{Turn: t} }
+	conflict := lifecycle.Turn{Whose: lifecycle.TurnAuthor, Since: daysAgo(3), Conflict: true}
+	ours := lifecycle.Turn{Whose: lifecycle.TurnReviewers, Since: daysAgo(3), ConflictSeenAt: daysAgo(9)}
+	withLabel := func(mergeable string) lifecycle.PR {
+		p := pr(daysAgo(1), "Merge-Conflict")
+		p.Mergeable = mergeable
+		return p
+	}
+	conflicted := pr(daysAgo(1))
+	conflicted.Mergeable = "CONFLICTING"
+	cases := []struct {
+		name string
+		pr   lifecycle.PR
+		act  *lifecycle.Activity
+		pol  lifecycle.Policy
+		want lifecycle.TurnLabels
+	}{
+		{name: "a conflict's turn: on", pr: conflicted, act: act(conflict), pol: pol, want: lifecycle.TurnLabels{AddConflict: "merge-conflict"}},
+		{name: "on already: nothing", pr: withLabel("CONFLICTING"), act: act(conflict), pol: pol},
+		{name: "a person took it off: not put back", pr: conflicted, act: act(func() lifecycle.Turn { c := conflict; c.ConflictUnwanted = true; return c }()), pol: pol},
+		{name: "on the author's turn for a review, in conflict too: no record needed", pr: conflicted,
+			act: act(lifecycle.Turn{Whose: lifecycle.TurnAuthor, Since: daysAgo(3), By: maintainer}), pol: pol},
+		{name: "ours, and it merges: off", pr: withLabel("MERGEABLE"), act: act(ours), pol: pol, want: lifecycle.TurnLabels{RemoveConflict: "merge-conflict"}},
+		{name: "ours, on the author's turn by it (author-turn-when-labeled), and it merges: off", pr: withLabel("MERGEABLE"),
+			act: act(lifecycle.Turn{Whose: lifecycle.TurnAuthor, Since: daysAgo(9), Label: "merge-conflict", ConflictSeenAt: daysAgo(9)}),
+			pol: pol, want: lifecycle.TurnLabels{RemoveConflict: "merge-conflict"}},
+		{name: "ours, mergeable unknown: left on", pr: withLabel(""), act: act(ours), pol: pol},
+		{name: "ours, mergeable UNKNOWN: left on", pr: withLabel("UNKNOWN"), act: act(ours), pol: pol},
+		{name: "someone else's, and it merges: not ours to take off", pr: withLabel("MERGEABLE"),
+			act: act(lifecycle.Turn{Whose: lifecycle.TurnReviewers, Since: daysAgo(3)}), pol: pol},
+		{name: "the inactivity clock: no record", pr: conflicted, act: act(conflict),
+			pol: policy(func(p *lifecycle.Policy) { p.ConflictLabel = "merge-conflict" })},
+		{name: "turn unknown: read it", pr: conflicted, act: act(lifecycle.Turn{}), pol: pol, want: lifecycle.TurnLabels{Detail: true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := lifecycle.DecideTurnLabels(c.pr, c.act, c.pol); got != c.want {
+				t.Errorf("DecideTurnLabels = %+v, want %+v", got, c.want)
+			}
+		})
+	}
 }
 
 // TestTurnLabelNeverPutBack: a turn label a person took off is not put

@@ -56,6 +56,12 @@ type Turn struct {
 	// Unwanted are the turn labels a person took off during this turn:
 	// stalepr never puts them back while it lasts.
 	Unwanted []string
+	// ConflictSeenAt is our addition of conflict-label, still on: when
+	// stalepr first saw the PR's merge conflict (zero when none stands);
+	// ConflictUnwanted: a person took that label off last, and stalepr
+	// does not put it back.
+	ConflictSeenAt   time.Time
+	ConflictUnwanted bool
 }
 
 // NudgedInTurn reports whether the PR was nudged in this turn of the
@@ -140,6 +146,14 @@ type turnFold struct {
 	wordAt time.Time
 	// passes are when the turn passed, oldest first (settle).
 	passes []time.Time
+	// conflictLabel is conflict-label; conflictAt our standing addition
+	// of it, conflictUnwanted a person's removal of it last.
+	conflictLabel    string
+	conflictAt       time.Time
+	conflictUnwanted bool
+	// headAt is the head's latest change the history dates (a commit, a
+	// force push): a sighting before it saw another head.
+	headAt time.Time
 	t      Turn
 }
 
@@ -148,7 +162,8 @@ func newTurnFold(pr PR, sorted []Event, w who, o Options) turnFold {
 		w: w, draft: openedAsDraft(pr, sorted), labels: o.AuthorTurnLabels, checks: o.ChecksFail,
 		handOver: map[Whose]string{TurnAuthor: o.AuthorTurnLabel, TurnReviewers: o.ReviewersTurnLabel},
 		base:     TurnReviewers, latest: map[string]string{},
-		t: Turn{Whose: TurnReviewers, Since: pr.CreatedAt},
+		t:             Turn{Whose: TurnReviewers, Since: pr.CreatedAt},
+		conflictLabel: o.ConflictLabel,
 	}
 	f.settle(pr.CreatedAt, "", false)
 	return f
@@ -168,6 +183,13 @@ func openedAsDraft(pr PR, sorted []Event) bool {
 // add folds in e; pending are the reviews requested of people and teams
 // and not yet given.
 func (f *turnFold) add(e Event, pending []string) {
+	if e.Kind == Committed || e.Kind == ForcePushed {
+		f.headAt = Later(f.headAt, e.At)
+	}
+	if isLabelChange(e) && f.conflictLabel != "" && strings.EqualFold(e.Label, f.conflictLabel) {
+		// Also when author-turn-when-labeled lists it: ours is then both.
+		f.conflictRecord(e)
+	}
 	switch {
 	case e.Kind == Commented && e.Notice == NudgeNotice: // ours: trusted markers only
 		f.t.NudgedAt = e.At
@@ -254,6 +276,20 @@ func (f *turnFold) pass(e Event, pending []string) bool {
 // ("Update branch") answers nothing, nor does a bot's commit.
 func (f *turnFold) contentPush(e Event) bool {
 	return e.Kind == Committed && f.w.isPerson(e) && !e.IsMerge()
+}
+
+// conflictRecord follows conflict-label: only our own addition records
+// when we saw a conflict (a marker trusted from our identity alone);
+// anyone's removal ends the record, and a person's says not to put it
+// back.
+func (f *turnFold) conflictRecord(e Event) {
+	f.conflictAt, f.conflictUnwanted = time.Time{}, false
+	switch {
+	case e.Kind == Labeled && f.w.isSelf(e.Actor):
+		f.conflictAt = e.At
+	case e.Kind == Unlabeled && f.w.isPerson(e):
+		f.conflictUnwanted = true
+	}
 }
 
 // handOverLabel is the party a turn label hands the turn to when a person
@@ -345,6 +381,16 @@ func (f *turnFold) settle(at time.Time, actor string, review bool) {
 // conflictSince; for a check, from its completion), never before the turn
 // it replaces began.
 func (f *turnFold) final(pr PR) Turn {
+	t := f.endTurn(pr)
+	if f.conflictLabel != "" && pr.HasLabel(f.conflictLabel) {
+		t.ConflictSeenAt = f.conflictAt
+	}
+	t.ConflictUnwanted = f.conflictUnwanted
+	return t
+}
+
+// endTurn is final's turn, before the conflict's record.
+func (f *turnFold) endTurn(pr PR) Turn {
 	t := f.t
 	if t.Whose == TurnMaintainers && pr.ReviewDecision != "" && !strings.EqualFold(pr.ReviewDecision, ReviewDecisionApproved) {
 		t.Whose = f.base
@@ -364,7 +410,7 @@ func (f *turnFold) final(pr PR) Turn {
 	// GitHub does not date a conflict: a person's word given in this turn
 	// may have been given knowing of it, so it stands.
 	if strings.EqualFold(pr.Mergeable, MergeableConflicting) && !f.wordStands(t) {
-		return Turn{Whose: TurnAuthor, Since: Later(t.Since, conflictSince(pr)), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
+		return Turn{Whose: TurnAuthor, Since: Later(t.Since, f.conflictSince(pr)), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
 	}
 	if name, at, ok := failingCheck(pr, t.AuthorAt); ok && f.checks && !(f.wordStands(t) && !at.After(f.wordAt)) {
 		return Turn{Whose: TurnAuthor, Since: Later(t.Since, at), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Check: name}
@@ -373,13 +419,27 @@ func (f *turnFold) final(pr PR) Turn {
 }
 
 // conflictSince is when a PR's merge conflict arose at the latest: the
-// push of the base branch's head; where the read does not tell it, the
-// PR's last update (which our own writes move: later, never earlier).
-func conflictSince(pr PR) time.Time {
-	if !pr.BaseHeadAt.IsZero() {
-		return pr.BaseHeadAt
+// push of the base branch's head (where the read does not tell it, the
+// PR's last update, which our own writes move: later, never earlier), or,
+// when earlier, our first sighting of it: our conflict-label addition,
+// still on (it comes off once a run sees the PR merge again), or the
+// head's latest change after it (the sighting saw another head). Both are
+// times it was in conflict already; only the sighting stays put on a base
+// pushed to every day. A conflict resolved and back again between two
+// runs is taken for one: the time out of conflict it counts is under one
+// run's interval (a run that sees the PR merge takes the label off).
+func (f *turnFold) conflictSince(pr PR) time.Time {
+	at := pr.BaseHeadAt
+	if at.IsZero() {
+		at = pr.UpdatedAt
 	}
-	return pr.UpdatedAt
+	if f.conflictAt.IsZero() || f.conflictLabel == "" || !pr.HasLabel(f.conflictLabel) {
+		return at
+	}
+	if seen := Later(f.conflictAt, f.headAt); seen.Before(at) {
+		return seen
+	}
+	return at
 }
 
 // wordStands reports whether a person's turn label decided turn t: given
@@ -513,9 +573,10 @@ const (
 // DecideNudge applies the review nudge: after DaysBeforeReviewNudge days
 // on the reviewers' turn, or on the maintainers' (approved, nothing
 // blocking, nobody merges: the nudge then names the merge), one nudge per
-// turn, its label on while that turn lasts; none while every reviewer the
-// PR waits on is away or busy on GitHub (Activity.Busy), nor after the turn's escalation (DecideEscalation),
-// which comes in its place. Exempt and filtered-out PRs are left alone, as
+// turn, its label on while that turn lasts; none while nobody can be asked
+// (every reviewer the PR waits on is away or busy on GitHub, Activity.Busy,
+// or it waits on nobody since its reviewer withdrew: nobodyToAsk), nor
+// after the turn's escalation (DecideEscalation), which comes in its place. Exempt and filtered-out PRs are left alone, as
 // by Decide (under the policy For the PR).
 func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	p = p.For(pr)
@@ -538,7 +599,7 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	t := act.Turn
 	nudged := t.NudgedInTurn()
 	switch {
-	case t.Nudged() && !nudged && !t.EscalatedInTurn() && p.nudgeDue(t.Since, now) && !allAway(pr, act, now, p):
+	case t.Nudged() && !nudged && !t.EscalatedInTurn() && p.nudgeDue(t.Since, now) && !nobodyToAsk(pr, act, now, p):
 		return NudgePost
 	case nudged && p.NudgeLabel != "" && !labelled && !p.Quiet.Paused(now):
 		return NudgeLabel
@@ -550,13 +611,21 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 
 // TurnLabels is what the turn labels of a PR need: Add goes on, Remove
 // comes off ("" nothing); Detail: only the timeline tells the turn.
+// AddConflict, RemoveConflict: conflict-label, the record of a merge
+// conflict, goes on or comes off (with the turn labels' write).
 type TurnLabels struct {
-	Add, Remove string
-	Detail      bool
+	Add, Remove                 string
+	Detail                      bool
+	AddConflict, RemoveConflict string
 }
 
 // Any reports whether the labels need a read or a write.
-func (t TurnLabels) Any() bool { return t.Detail || t.Add != "" || t.Remove != "" }
+func (t TurnLabels) Any() bool { return t.Detail || t.Writes() }
+
+// Writes reports whether a label goes on or comes off.
+func (t TurnLabels) Writes() bool {
+	return t.Add != "" || t.Remove != "" || t.AddConflict != "" || t.RemoveConflict != ""
+}
 
 // DecideTurnLabels keeps the turn labels (author-turn-label,
 // reviewers-turn-label) right: the one of the turn on, the other off; on
@@ -564,9 +633,16 @@ func (t TurnLabels) Any() bool { return t.Detail || t.Add != "" || t.Remove != "
 // alone, as by Decide; so is a PR closed since it was listed. Each run
 // reads the turn afresh, so the labels follow it without a state of their
 // own, and a label already right costs nothing.
+//
+// Under the author-turn clock, conflict-label records our first sighting
+// of a merge conflict that puts the PR on its author's turn (it dates that
+// turn: turnFold.conflictSince): on then, unless a person took it off, and
+// off once GitHub says the PR merges (MERGEABLE; unknown is no answer),
+// when the label on is ours.
 func DecideTurnLabels(pr PR, act *Activity, p Policy) TurnLabels {
 	p = p.For(pr)
-	if p.AuthorTurnLabel == "" && p.ReviewersTurnLabel == "" {
+	record := p.ConflictLabel != "" && p.StaleClock == ClockAuthorTurn
+	if p.AuthorTurnLabel == "" && p.ReviewersTurnLabel == "" && !record {
 		return TurnLabels{}
 	}
 	if _, exempt := exemption(pr, p); exempt || act != nil && act.ClosedNow {
@@ -575,6 +651,28 @@ func DecideTurnLabels(pr PR, act *Activity, p Policy) TurnLabels {
 	if act == nil || act.Turn.Whose == TurnUnknown {
 		return TurnLabels{Detail: true}
 	}
+	t := turnLabels(pr, act, p)
+	if record {
+		t.AddConflict, t.RemoveConflict = conflictRecord(pr, act.Turn, p.ConflictLabel)
+	}
+	return t
+}
+
+// conflictRecord is what conflict-label needs: on when a merge conflict
+// puts the PR on its author's turn (not when a person took it off), off
+// when ours and GitHub says the PR merges.
+func conflictRecord(pr PR, t Turn, label string) (add, remove string) {
+	switch on := pr.HasLabel(label); {
+	case t.Conflict && !on && !t.ConflictUnwanted:
+		return label, ""
+	case on && !t.ConflictSeenAt.IsZero() && strings.EqualFold(pr.Mergeable, MergeableMergeable):
+		return "", label
+	}
+	return "", ""
+}
+
+// turnLabels keeps author-turn-label and reviewers-turn-label right.
+func turnLabels(pr PR, act *Activity, p Policy) TurnLabels {
 	want, other := "", []string{p.AuthorTurnLabel, p.ReviewersTurnLabel}
 	switch act.Turn.Whose {
 	case TurnAuthor:

@@ -134,6 +134,10 @@ type Policy struct {
 
 	AuthorTurnLabel    string // author-turn-label: on while it is the author's turn; "" off (see DecideTurnLabels)
 	ReviewersTurnLabel string // reviewers-turn-label: on while it is the reviewers' turn; "" off
+	// ConflictLabel (conflict-label): under the author-turn clock, added
+	// when a merge conflict puts a PR on its author's turn, off once it
+	// merges; our addition dates the conflict (turnFold.conflictSince).
+	ConflictLabel string
 
 	Quiet Quiet // quiet periods: days no clock counts, when nothing is marked, closed or nudged (quiet.go)
 }

@@ -19,7 +19,9 @@ type Options struct {
 	// review answers as a maintainer's (reviewers), for projects whose
 	// reviewers are not all committers. Team membership cannot be read
 	// with a repository token: while such a team's review is requested,
-	// any person's review but the author's is taken for its member's.
+	// a review by a member of the organisation (author_association
+	// MEMBER or OWNER) but the author is taken for its member's; anyone
+	// else's answers for no team (who.answersListedTeam).
 	Reviewers []string
 	// Access is each account's write access as the run learnt it (its
 	// repository permission), by lower-case login. A review's own Access
@@ -41,6 +43,9 @@ type Options struct {
 	// (DecideTurnLabels); a person adding one by hand hands the turn to
 	// that party, taking one off to the other.
 	AuthorTurnLabel, ReviewersTurnLabel string
+	// ConflictLabel is conflict-label: our addition of it, still on,
+	// records when we first saw a merge conflict (turnFold.conflictSince).
+	ConflictLabel string
 	// Ancestry is the head commit's first-parent chain, head first, as far
 	// as the sweep read it for a PR whose history could not tell who moved
 	// the head (Activity.NeedsAncestry). AssumeOnlyBots is the sweep's
@@ -58,7 +63,7 @@ type Options struct {
 func (p Policy) Options(self []string) Options {
 	return Options{Self: self, Bots: p.BotAccounts, Reviewers: p.Reviewers, AuthorTurnLabels: p.AuthorTurnLabels,
 		ChecksFail: p.AuthorTurnWhenChecksFail, AuthorTurnLabel: p.AuthorTurnLabel, ReviewersTurnLabel: p.ReviewersTurnLabel,
-		Agents: p.AgentAccounts}
+		ConflictLabel: p.ConflictLabel, Agents: p.AgentAccounts}
 }
 
 // who tells stalepr's own logins, the bots, the PR's author, the
@@ -299,9 +304,13 @@ func (w who) maintainer(e Event) bool {
 
 // answersListedTeam reports whether e is a person's review (not the author's) while a
 // review is requested of a team listed in reviewers ("org/slug"; REST's
-// request names the slug only, of the repository owner's organisation).
+// request names the slug only, of the repository owner's organisation),
+// by someone who may be of that team: a member of the organisation
+// (orgMember). Anyone else (a first-time contributor, an outside
+// collaborator, an account GitHub does not qualify) cannot be shown to
+// answer for the team, so their review is their own.
 func (w who) answersListedTeam(e Event, pending []string) bool {
-	if e.Kind != Reviewed || e.Access == AccessWrite || !w.isPerson(e) || w.isAuthor(e.Actor) {
+	if e.Kind != Reviewed || e.Access == AccessWrite || !w.isPerson(e) || w.isAuthor(e.Actor) || !w.orgMember(e) {
 		return false
 	}
 	for _, p := range pending {
@@ -315,6 +324,25 @@ func (w who) answersListedTeam(e Event, pending []string) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// orgMember reports whether e's author_association (or, where e has
+// none, the one the account's other comments and reviews tell) makes its
+// actor a member of the repository's organisation: MEMBER, or OWNER (an
+// organisation's owner). A team's members are all members of its
+// organisation; the converse does not hold, and membership GitHub keeps
+// private may read CONTRIBUTOR or NONE: such a review then answers no
+// team, the harmless error (the PR stays on the reviewers' turn).
+func (w who) orgMember(e Event) bool {
+	association := e.Association
+	if association == "" {
+		association = w.association[strings.ToLower(e.Actor)]
+	}
+	switch strings.ToUpper(association) {
+	case "MEMBER", "OWNER":
+		return true
 	}
 	return false
 }

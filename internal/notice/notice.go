@@ -80,8 +80,8 @@ const DefaultEscalation = "{{reviewers}} This pull request has been waiting {{da
 	"and the reminder to its reviewers went unanswered: " + escalationAsk
 
 // DefaultEscalationAway is the escalation's comment when no reminder was
-// posted: every reviewer the PR waits on is away or busy, and the comment
-// ends saying who (AwayNote).
+// posted: every reviewer the PR waits on is away or busy, or withdrew from
+// the review, and the comment ends saying who (AwayNote).
 const DefaultEscalationAway = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review, " +
 	"and none of its reviewers can be asked now: " + escalationAsk
 
@@ -237,19 +237,23 @@ func mentions(logins []string) string {
 
 // AwayNote is the sentence a nudge or an escalation ends with when some
 // reviewers the PR waits on are away (away-reviewers) or busy (their
-// GitHub status says so): why they are not asked. They are named without
-// a mention; "" when nobody is either.
-func AwayNote(away, busy []string) string { return NotAskedNote(away, busy, nil) }
+// GitHub status says so), or a reviewer withdrew the review requested of
+// them: why they are not asked. They are named without a mention; ""
+// when nobody is any of these.
+func AwayNote(away, busy, withdrew []string) string { return NotAskedNote(away, busy, withdrew, nil) }
 
 // NotAskedNote is AwayNote naming also those GitHub refused to ask
 // (refused): a review is requested of the repository's collaborators only.
-func NotAskedNote(away, busy, refused []string) string {
+func NotAskedNote(away, busy, withdrew, refused []string) string {
 	var parts []string
 	if len(away) > 0 {
 		parts = append(parts, names(away)+", "+who(away)+" away")
 	}
 	if len(busy) > 0 {
 		parts = append(parts, names(busy)+", "+who(busy)+" busy on GitHub")
+	}
+	if len(withdrew) > 0 {
+		parts = append(parts, names(withdrew)+", who withdrew from the review")
 	}
 	if len(refused) > 0 {
 		parts = append(parts, names(refused)+", whose review GitHub refused to request (not a collaborator of this repository)")

@@ -309,21 +309,23 @@ func TestMarkerHead(t *testing.T) {
 // names them without a mention.
 func TestAwayNote(t *testing.T) {
 	cases := []struct {
-		away, busy []string
-		want       string
+		away, busy, withdrew []string
+		want                 string
 	}{
-		{nil, nil, ""},
-		{[]string{"rey"}, nil, "\n\nNot asked: rey, who is away."},
-		{[]string{"rey", "sam", "kim"}, nil, "\n\nNot asked: rey, sam and kim, who are away."},
-		{nil, []string{"kim"}, "\n\nNot asked: kim, who is busy on GitHub."},
-		{[]string{"rey"}, []string{"kim", "lou"}, "\n\nNot asked: rey, who is away; kim and lou, who are busy on GitHub."},
+		{nil, nil, nil, ""},
+		{[]string{"rey"}, nil, nil, "\n\nNot asked: rey, who is away."},
+		{[]string{"rey", "sam", "kim"}, nil, nil, "\n\nNot asked: rey, sam and kim, who are away."},
+		{nil, []string{"kim"}, nil, "\n\nNot asked: kim, who is busy on GitHub."},
+		{[]string{"rey"}, []string{"kim", "lou"}, nil, "\n\nNot asked: rey, who is away; kim and lou, who are busy on GitHub."},
+		{nil, nil, []string{"bob"}, "\n\nNot asked: bob, who withdrew from the review."},
+		{[]string{"rey"}, nil, []string{"bob", "ann"}, "\n\nNot asked: rey, who is away; bob and ann, who withdrew from the review."},
 	}
 	for _, c := range cases {
-		if got := notice.AwayNote(c.away, c.busy); got != c.want {
-			t.Errorf("AwayNote(%v, %v) = %q, want %q", c.away, c.busy, got, c.want)
+		if got := notice.AwayNote(c.away, c.busy, c.withdrew); got != c.want {
+			t.Errorf("AwayNote(%v, %v, %v) = %q, want %q", c.away, c.busy, c.withdrew, got, c.want)
 		}
 	}
-	refused := notice.NotAskedNote([]string{"rey"}, nil, []string{"cal", "dee"})
+	refused := notice.NotAskedNote([]string{"rey"}, nil, nil, []string{"cal", "dee"})
 	if want := "\n\nNot asked: rey, who is away; cal and dee, whose review GitHub refused to request (not a collaborator of this repository)."; refused != want {
 		t.Errorf("NotAskedNote = %q, want %q", refused, want)
 	}

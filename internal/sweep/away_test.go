@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -93,4 +94,45 @@ func TestAwayEscalationDueWithNobodyToAsk(t *testing.T) {
 		return
 	}
 	t.Fatalf("#%d not in the queue", n)
+}
+
+// TestWithdrawnReviewerEscalatesAtOnce: a reviewer who withdraws the review
+// requested of them, with nobody else asked, leaves the PR with nobody to
+// ask: no nudge names nobody, and the escalation comes on the next run
+// (the nudge's day being past), saying who withdrew, not 14 days late
+// after a nudge that asked no one. A PR whose reviewer is still asked is
+// nudged as before.
+func TestWithdrawnReviewerEscalatesAtOnce(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	bob := fakegithub.Person("bob")
+	f.AddMember(bob.Login)
+	n := w.openPR(20, alice)
+	f.RequestReview(n, alice, daysAgo(20), bob.Login)
+	f.RemoveReviewRequest(n, bob, daysAgo(18), bob.Login) // "not me"
+	asked := w.openPR(20, alice)
+	f.RequestReview(asked, alice, daysAgo(20), bob.Login)
+
+	w.run(nudgeInputs)
+	if ws := w.writesTo(n); len(ws) != 0 {
+		t.Errorf("#%d without escalation: writes %v, want none (a nudge would name nobody)", n, ws)
+	}
+	if w.notices(asked, "nudge") != 1 || !strings.Contains(w.fake.Comments(asked)[0].Body, "@bob") {
+		t.Errorf("#%d, bob still asked: want one nudge mentioning @bob: %v", asked, w.fake.Comments(asked))
+	}
+
+	res := w.run(escalateInputs)
+	if got := numbers(res.With(sweep.Escalated)); len(got) != 1 || got[0] != n {
+		t.Fatalf("escalated %v, want #%d alone", got, n)
+	}
+	if w.notices(n, "nudge") != 0 || w.escalations(n) != 1 || w.requestsOf(n, "lead", action) != 1 {
+		t.Errorf("#%d: %d nudges, %d escalations, %d requests of lead; want no nudge, one escalation asking lead",
+			n, w.notices(n, "nudge"), w.escalations(n), w.requestsOf(n, "lead", action))
+	}
+	body := w.fake.Comments(n)[0].Body
+	if !strings.Contains(body, "@lead") || strings.Contains(body, "@bob") || !strings.Contains(body, "none of its reviewers can be asked now") ||
+		!strings.Contains(body, "Not asked: bob, who withdrew from the review.") {
+		t.Errorf("the escalation must ask @lead, say nobody can be asked and that bob withdrew (no mention):\n%s", body)
+	}
 }

@@ -39,7 +39,7 @@ func (s *sweeper) turnLabelsOn() bool {
 // turnLabelOp is the turn labels' write for a planned PR, if any: at most
 // one per change of turn. A PR this run closes is left as it is.
 func (s *sweeper) turnLabelOp(p planned) (op, bool) {
-	if p.d.Action == lifecycle.Close || p.act == nil || p.labels.Add == "" && p.labels.Remove == "" {
+	if p.d.Action == lifecycle.Close || p.act == nil || !p.labels.Writes() {
 		return op{}, false
 	}
 	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: turnLabelsReason(p.labels), InactiveSince: p.act.Turn.Since}
@@ -55,7 +55,17 @@ func turnLabelsReason(l lifecycle.TurnLabels) lifecycle.Reason {
 	if l.Remove != "" {
 		parts = append(parts, strconv.Quote(l.Remove)+" off")
 	}
-	return lifecycle.Reason("the turn passed: " + strings.Join(parts, ", "))
+	var conflict []string
+	if l.AddConflict != "" {
+		conflict = append(conflict, "a merge conflict seen: "+strconv.Quote(l.AddConflict)+" on")
+	}
+	if l.RemoveConflict != "" {
+		conflict = append(conflict, "it merges again: "+strconv.Quote(l.RemoveConflict)+" off")
+	}
+	if len(parts) == 0 {
+		return lifecycle.Reason(strings.Join(conflict, ", "))
+	}
+	return lifecycle.Reason("the turn passed: " + strings.Join(append(parts, conflict...), ", "))
 }
 
 // nudgeOp is the nudge's write for a planned PR, if any. A PR this run

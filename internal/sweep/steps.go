@@ -591,7 +591,8 @@ func (w *writer) nudgeSteps(o *op) []step {
 		return []step{w.addLabels(n, []string{label})}
 	}
 	steps := []step{w.comment(n, func() string {
-		return notice.Body(strings.TrimSpace(notice.Render(w.nudgeMessage(o), w.vars(*o)))+notice.AwayNote(w.away(o)), notice.NudgeMarker())
+		away, busy, withdrew := w.away(o)
+		return notice.Body(strings.TrimSpace(notice.Render(w.nudgeMessage(o), w.vars(*o)))+notice.AwayNote(away, busy, withdrew), notice.NudgeMarker())
 	})}
 	if label != "" && !o.pr.HasLabel(label) {
 		steps = append(steps, w.addLabels(n, []string{label}))
@@ -666,13 +667,13 @@ func (w *writer) escalateSteps(o *op) []step {
 	return []step{request, w.comment(n, func() string {
 		v := w.vars(*o)
 		v.Reviewers = o.reviewers
-		away, busy := w.away(o)
+		away, busy, withdrew := w.away(o)
 		busy = union(busy, o.busy) // and the escalation reviewers busy on GitHub
 		text := notice.DefaultEscalation
 		if o.act != nil && !o.act.Turn.NudgedInTurn() {
 			text = notice.DefaultEscalationAway // no nudge went unanswered: its reviewers were away
 		}
-		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.NotAskedNote(away, busy, o.refused), notice.EscalateMarker())
+		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.NotAskedNote(away, busy, withdrew, o.refused), notice.EscalateMarker())
 	})}
 }
 
@@ -729,17 +730,30 @@ func (w *writer) nudgeMessage(o *op) string {
 // is read again and one request sets its labels as they are now, the one
 // swapped for the other (a label a person added meanwhile stays). A stop
 // before the write leaves the labels as they were, and the next run reads
-// the turn again: no state but the labels themselves.
+// the turn again: no state but the labels themselves. conflict-label goes
+// on and comes off with them (in the same write).
 func (w *writer) turnLabelSteps(o *op) []step {
-	n, add, remove := o.pr.Number, o.labels.Add, o.labels.Remove
+	n := o.pr.Number
+	add, remove := nonEmpty(o.labels.Add, o.labels.AddConflict), nonEmpty(o.labels.Remove, o.labels.RemoveConflict)
 	switch {
-	case remove == "":
-		return []step{w.addLabels(n, []string{add})}
-	case add == "":
-		return []step{w.removeLabel(n, labelAsOn(o.pr, remove))}
+	case len(remove) == 0:
+		return []step{w.addLabels(n, add)}
+	case len(add) == 0 && len(remove) == 1:
+		return []step{w.removeLabel(n, labelAsOn(o.pr, remove[0]))}
 	}
 	var now lifecycle.PR
-	return []step{w.readOpen(n, &now, nil), w.setLabels(n, func() []string { return union(without(now.Labels, []string{remove}), []string{add}) })}
+	return []step{w.readOpen(n, &now, nil), w.setLabels(n, func() []string { return union(without(now.Labels, remove), add) })}
+}
+
+// nonEmpty are the labels given that are not "".
+func nonEmpty(labels ...string) []string {
+	var out []string
+	for _, l := range labels {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // leftAlone is an operation that a fresh read just before its write showed
@@ -875,10 +889,14 @@ func (w *writer) editIssue(o *op, body string, close bool) step {
 }
 
 // away are the reviewers a PR waits on who are away (away-reviewers),
-// then those busy on GitHub (their status, as the run read it).
-func (w *writer) away(o *op) (away, busy []string) {
+// then those busy on GitHub (their status, as the run read it), then those
+// who withdrew the review requested of them, with nobody asked since.
+func (w *writer) away(o *op) (away, busy, withdrew []string) {
 	_, away, busy = w.pol.Available(o.pr, o.act, w.now)
-	return away, busy
+	if o.act != nil {
+		withdrew = o.act.Withdrew
+	}
+	return away, busy, withdrew
 }
 
 // vars are the placeholders' values in the texts posted on a PR.

@@ -159,6 +159,8 @@ func TestTurnRuleMaintainerIsWriteAccess(t *testing.T) {
 			f.Comment(reviewer, docs, daysAgo(30), "the docs need a section")
 			teamReview := w.openPR(60, alice)
 			f.RequestReview(teamReview, alice, daysAgo(59), "team:docs")
+			f.AddMember("writer") // of the docs team, which may not push
+			f.SetPermission("writer", "read")
 			f.Review(teamReview, fakegithub.Person("writer"), daysAgo(30), "CHANGES_REQUESTED", "a section is missing")
 			young := w.openPR(5, alice)
 			f.Comment(young, fakegithub.Person("newcomer"), daysAgo(4), "nice")
@@ -231,6 +233,41 @@ func TestTurnRuleCommitsByTheirAccounts(t *testing.T) {
 	w.run(authorTurnInputs)
 	w.expectMarked(t, map[int]bool{fixed: false, merged: true, answered: false},
 		map[int]string{fixed: "a maintainer's content push", merged: "a maintainer's Update branch", answered: "the author's own push"})
+}
+
+// TestTurnRuleStrangerIsNotTheTeam: while a team listed in reviewers has a
+// pending request, a change request by someone who cannot be shown to be
+// of it (no tie to the repository, a contributor from outside the
+// organisation) is no answer of the team's: the contributor's PR stays on
+// the reviewers' turn, whatever its age. A maintainer's change request,
+// and an organisation member's (who may be of the team without write
+// access), start the author's clock.
+func TestTurnRuleStrangerIsNotTheTeam(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	teamMember := fakegithub.Person("docs-writer")
+	f.AddMember(teamMember.Login)
+	f.SetPermission(teamMember.Login, "read") // a docs team with read access
+	outsider := fakegithub.Person("contributor")
+	w.openPR(90, outsider) // has opened a PR here: CONTRIBUTOR
+	changes := func(by fakegithub.User) int {
+		n := w.openPR(60, alice)
+		f.RequestReview(n, alice, daysAgo(59), "team:docs")
+		f.Review(n, by, daysAgo(31), "CHANGES_REQUESTED", "this is wrong")
+		return n
+	}
+	stranger, contributor := changes(fakegithub.Person("drive-by")), changes(outsider)
+	maintained, member := changes(maint), changes(teamMember)
+	w.run(sfWith(authorTurnInputs, "reviewers", "octo/docs"))
+	w.expectMarked(t, map[int]bool{stranger: false, contributor: false, maintained: true, member: true},
+		map[int]string{stranger: "a stranger's change request (NONE)", contributor: "an outside contributor's change request",
+			maintained: "a maintainer's change request", member: "an organisation member's change request"})
+	for _, n := range []int{stranger, contributor} {
+		if ws := w.writesTo(n); len(ws) != 0 {
+			t.Errorf("#%d: writes %v, want none: it waits on the docs team", n, ws)
+		}
+	}
 }
 
 // TestTurnRuleTeamAndBotReviewers: a team's request is answered by a
@@ -494,6 +531,51 @@ func TestTurnConflictDatedByTheBasePush(t *testing.T) {
 	w2.fake.PushBase("", daysAgo(5), "Merge pull request #901 from octo/rename")
 	w2.run(authorTurnInputs)
 	w2.expectMarked(t, map[int]bool{fresh: false}, map[int]string{fresh: "a conflict 5 days old on a PR quiet for 60"})
+}
+
+// TestTurnConflictAgesOnABusyBase: on a base pushed to every day, a
+// conflict dated by the base's latest push never ages; stalepr's own first
+// sighting (its conflict-label, added the first run that sees the conflict
+// put the PR on its author's turn) stays put, so the PR is marked
+// days-before-stale after it, and not a run before. Once the PR merges
+// again, our label comes off.
+func TestTurnConflictAgesOnABusyBase(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	f := w.fake
+	n := w.openPR(60, alice, func(is *fakegithub.Issue) { is.Mergeable = "CONFLICTING" })
+	f.Push(n, "alice", daysAgo(60), "the work")
+	quiet := w.openPR(60, alice)
+	f.Push(quiet, "alice", daysAgo(60), "the work, no conflict")
+	seen := time.Time{}
+	for day := 0; day <= 12; day++ {
+		f.PushBase("", w.now().Add(-time.Hour), fmt.Sprintf("Merge pull request #%d from octo/daily", 900+day))
+		w.run(authorTurnInputs)
+		if seen.IsZero() && w.hasLabel(n, "merge-conflict") {
+			seen = w.now()
+		}
+		due := !seen.IsZero() && w.now().After(seen.Add(10*lifecycle.Day)) // days-before-stale: 10
+		if marked := w.hasLabel(n, "stale"); marked != due {
+			t.Fatalf("day %d (conflict first seen %v): marked %v, want %v", day, seen, marked, due)
+		}
+		w.clock.Advance(lifecycle.Day)
+	}
+	if !seen.Equal(t0) {
+		t.Errorf("the conflict was first recorded at %v, want on the first run, %v", seen, t0)
+	}
+	if w.hasLabel(quiet, "merge-conflict") || w.hasLabel(quiet, "stale") {
+		t.Errorf("#%d merges: labels %v, want neither the record nor stale", quiet, w.labels(quiet))
+	}
+	if cs := f.Comments(n); len(cs) == 0 || !strings.Contains(cs[len(cs)-1].Body, "since "+t0.Format(time.DateOnly)+", with a merge conflict") {
+		t.Errorf("the notice must date the conflict from its first sighting (%s):\n%v", t0.Format(time.DateOnly), cs)
+	}
+
+	f.Edit(n, func(is *fakegithub.Issue) { is.Mergeable = "MERGEABLE" })
+	f.PushBase("", w.now().Add(-time.Hour), "Merge pull request #999 from octo/daily")
+	w.run(authorTurnInputs)
+	if w.hasLabel(n, "merge-conflict") {
+		t.Errorf("#%d merges again: our record must come off, labels %v", n, w.labels(n))
+	}
 }
 
 // TestCollaboratorListingFailures: who may push comes from one listing a
