@@ -25,8 +25,8 @@ import (
 // asking for the items since the listing instead of before a cursor
 // (nowPRType gives it its tag).
 type prNow struct {
-	Number    int
-	State     string
+	Number int
+	State  string
 	// A null among these is an unknown, never a no: labels null are not
 	// "no labels" (the close's PATCH would write the set from it), a lock
 	// null not "unlocked".

@@ -17,7 +17,6 @@ import (
 // GitHub would send it, through the fake, and the PR it hides a fact of is
 // left untouched (reported failed), never decided on the zero value.
 
-
 // onPRs hands every pull request object of a GraphQL answer (each of our
 // queries reads a PR's timeline) to edit.
 func onPRs(body []byte, edit func(pr map[string]any)) []byte {
