@@ -244,19 +244,39 @@ func (x *executor) walk(ctx context.Context, steps []step) (wrote int, err error
 func (x *executor) send(ctx context.Context, st step, dry bool) error {
 	switch {
 	case dry && st.guard != nil:
-		if err := st.guard.check(ctx); err != nil {
-			return err
-		}
-		return x.refuse(ctx, st)
+		return guarded(ctx, st, func(gctx context.Context) error {
+			if err := api.Guard(gctx); err != nil {
+				return err
+			}
+			return x.refuse(ctx, st)
+		})
 	case dry:
 		if st.preview != nil {
 			x.log.Printf("%s", st.preview())
 		}
 		return x.refuse(ctx, st)
 	case st.guard != nil:
-		return st.send(api.Guarded(ctx, st.guard.check))
+		return guarded(ctx, st, st.send)
 	}
 	return st.send(ctx)
+}
+
+// recomputes bounds how many times a label-set write is computed again
+// from a read that found other labels: a PR whose labels keep changing is
+// left for the next run.
+const recomputes = 3
+
+// guarded sends a guarded write (send, given its guarded context). When
+// its guard read labels other than those its body was computed from
+// (errRecompute), the body is computed again from that read and sent
+// again, guarded as before, within recomputes.
+func guarded(ctx context.Context, st step, send func(context.Context) error) error {
+	for range recomputes {
+		if err := send(api.Guarded(ctx, st.guard.check)); !errors.Is(err, errRecompute) {
+			return err
+		}
+	}
+	return &leftAlone{reason: ReasonChangedSince}
 }
 
 // refuse is a dry run's write: not sent, but counted against the budget as

@@ -87,6 +87,7 @@ var (
 	reqTimeline      = request{name: "GET timeline", n: 1}
 	reqPageHistory   = request{name: "history from the page", n: 0}          // the listing page gave it whole: no request
 	reqPull          = request{name: "GET pull", n: 1}                       // the PR as it is now
+	reqPullRetry     = request{name: "GET pull before a retry", n: 0}        // a label write's retry's: counted as the retry is, not at all
 	reqHead          = request{name: "GET pull", n: 1}                       // its head branch
 	reqBranchInUse   = request{name: "GET pulls ×2", n: 2, afterWrite: true} // open PRs on the branch: as base, as head
 	reqBranchHead    = request{name: "GET ref", n: 1}                        // the commit the branch points at now
@@ -134,6 +135,78 @@ type guard struct {
 // errNeedless is a guard's answer that its write is not needed (a branch
 // gone, or kept for a reason the guard said): the step is done without it.
 var errNeedless = errors.New("nothing to write")
+
+// errRecompute is a label-set write's guard that read labels other than
+// those the set was computed from: the set is computed again from that
+// read, and the write sent again (executor.send).
+var errRecompute = errors.New("labels changed since the set was computed")
+
+// labelsGuard guards a write of PR n's whole label set (PUT labels, or the
+// one label off it comes to), computed by want from *now when it is sent.
+// GitHub's write takes no expected labels, and one computed before a wait
+// (the write pace, a retry's backoff, a secondary limit) would drop a
+// label a person added during it. So the read the set rests on is the
+// write's guard, right before each try, after the wait: on the first try
+// it is the read the set needs anyway, on a retry it is read again. A PR
+// closed since, or that check (when set) leaves alone, gets no write; one
+// already carrying the set (a try GitHub made before answering 502) needs
+// none; labels other than *now's are taken into *now, and the set is
+// computed again (errRecompute). *now starts as the listing had the PR.
+func (w *writer) labelsGuard(n int, now *lifecycle.PR, want func(lifecycle.PR) []string, check func(lifecycle.PR) error) *guard {
+	return &guard{request: reqPull, check: func(ctx context.Context) error {
+		pr, open, err := w.gh.PullNow(ctx, n)
+		switch {
+		case err != nil:
+			return err
+		case !open:
+			return &leftAlone{reason: lifecycle.ReasonClosedSince}
+		case sameLabels(want(pr), pr.Labels):
+			return errNeedless
+		}
+		if check != nil {
+			if err := check(pr); err != nil {
+				return err
+			}
+		}
+		if !sameLabels(pr.Labels, now.Labels) {
+			*now = pr
+			return errRecompute
+		}
+		return nil
+	}}
+}
+
+// retryGuard guards a write of PR n's whole label set (sent, computed from
+// *now) whose first try rests on the operation's own read, made before its
+// comment (the close's, the reopening's): each retry of it, after the
+// wait, reads the PR again. The write made by a try GitHub answered 502 to
+// after all (its labels, and the state it leaves: closed when it closes)
+// is not sent again; a PR whose state or labels changed since that read
+// (a label a person added while the run waited) is left for the next run,
+// which decides on what happened. open is the PR's state the write
+// expects; closes, that it closes the PR.
+func (w *writer) retryGuard(n int, now *lifecycle.PR, sent func() []string, open, closes bool) *guard {
+	tries := 0
+	return &guard{request: reqPullRetry, check: func(ctx context.Context) error {
+		if tries++; tries == 1 {
+			return nil
+		}
+		pr, isOpen, err := w.gh.PullNow(ctx, n)
+		switch {
+		case err != nil:
+			return err
+		case sameLabels(pr.Labels, sent()) && isOpen == (open && !closes):
+			return errNeedless
+		case isOpen && !open:
+			return &leftAlone{reason: ReasonReopenedSince}
+		case !isOpen && open:
+			return &leftAlone{reason: lifecycle.ReasonClosedSince}
+		case !sameLabels(pr.Labels, now.Labels):
+			return &leftAlone{reason: ReasonChangedSince}
+		}
+		return nil
+	}}
+}
 
 // cost is the number of requests steps send at most: each once, a guarded
 // write's read with it (a retry after a refusal is the transport's, as
@@ -240,9 +313,9 @@ func (w *writer) addLabels(n int, labels []string) step {
 }
 
 // setLabels replaces PR n's labels with what labels gives when the step is
-// sent: after the fresh read that the set is computed from.
-func (w *writer) setLabels(n int, labels func() []string) step {
-	return step{request: reqSetLabels, send: func(ctx context.Context) error { return w.gh.SetLabels(ctx, n, labels()) }}
+// sent, guarded by g: after the fresh read that the set is computed from.
+func (w *writer) setLabels(n int, labels func() []string, g *guard) step {
+	return step{request: reqSetLabels, guard: g, send: func(ctx context.Context) error { return w.gh.SetLabels(ctx, n, nonNil(labels())) }}
 }
 
 // markSteps puts the label first, then the notice. A crash before the notice leaves
@@ -255,12 +328,14 @@ func (w *writer) markSteps(o *op) []step {
 		steps = append(steps, w.addLabels(n, []string{w.pol.StaleLabel}))
 	} else {
 		// labels-to-remove-when-stale: the PUT replaces the whole set, so
-		// it is computed from a read just before it, not from a listing
-		// minutes old: a label a person added since stays on.
-		var now lifecycle.PR
-		steps = append(steps, w.readOpen(n, &now, nil), w.setLabels(n, func() []string {
-			return union(without(now.Labels, w.cfg.LabelsToRemoveWhenStale), []string{w.pol.StaleLabel})
-		}))
+		// it is computed from a read just before it (and before every
+		// retry), not from a listing minutes old: a label a person added
+		// since stays on.
+		now := o.pr
+		want := func(pr lifecycle.PR) []string {
+			return union(without(pr.Labels, w.cfg.LabelsToRemoveWhenStale), []string{w.pol.StaleLabel})
+		}
+		steps = append(steps, w.setLabels(n, func() []string { return want(now) }, w.labelsGuard(n, &now, want, nil)))
 	}
 	return append(steps, w.noticeSteps(o, w.now)...)
 }
@@ -322,29 +397,30 @@ func (w *writer) detailSteps(o *op, tmpl string) []step {
 // whatever happened since the listing. Replacing the label set
 // (labels-to-add-when-unstale, labels-to-remove-when-unstale) is not: it
 // would undo a concurrent run's close (its close-pr-label) or a label a
-// person added meanwhile. The PR is read again right before that write, and
-// the set is computed from what it carries now.
+// person added meanwhile. The PR is read again right before that write (and
+// before every retry of it), and the set is computed from what it carries now.
 func (w *writer) unstaleSteps(o *op) []step {
 	n := o.pr.Number
 	if !w.unstaleSetsLabels() {
 		return []step{w.removeLabel(n, labelAsOn(o.pr, w.pol.StaleLabel))}
 	}
-	var now lifecycle.PR
-	read := w.readOpen(n, &now, func(pr lifecycle.PR) error {
+	now := o.pr
+	drop := append([]string{w.pol.StaleLabel}, w.cfg.LabelsToRemoveWhenUnstale...)
+	want := func(pr lifecycle.PR) []string { return union(without(pr.Labels, drop), w.cfg.LabelsToAddWhenUnstale) }
+	read := w.labelsGuard(n, &now, want, func(pr lifecycle.PR) error {
 		if !pr.HasLabel(w.pol.StaleLabel) {
 			return &leftAlone{reason: "stale label already removed"}
 		}
 		return nil
 	})
-	write := step{request: reqLabelWrite, send: func(ctx context.Context) error {
-		drop := append([]string{w.pol.StaleLabel}, w.cfg.LabelsToRemoveWhenUnstale...)
-		want := union(without(now.Labels, drop), w.cfg.LabelsToAddWhenUnstale)
+	write := step{request: reqLabelWrite, guard: read, send: func(ctx context.Context) error {
+		want := want(now)
 		if removed := without(now.Labels, want); len(removed) == 1 && len(want) == len(now.Labels)-1 {
 			return w.gh.RemoveLabel(ctx, n, removed[0])
 		}
 		return w.gh.SetLabels(ctx, n, want)
 	}}
-	return []step{read, write}
+	return []step{write}
 }
 
 // readOpen reads PR n afresh into now, for a label write that a listing
@@ -387,10 +463,10 @@ func (w *writer) closeSteps(o *op) []step {
 	now := o.pr
 	steps := append([]step{w.readBeforeClose(o, &now)}, w.closingCommentSteps(o)...)
 	if !w.cfg.DeleteBranch {
-		return append(steps, w.closeIssue(n, func() []string { return w.closedLabels(now) }))
+		return append(steps, w.closeIssue(n, &now, func() []string { return w.closedLabels(now) }))
 	}
 	stale := labelAsOn(o.pr, w.pol.StaleLabel)
-	steps = append(steps, w.closeIssue(n, func() []string { return union(w.closedLabels(now), []string{stale}) }))
+	steps = append(steps, w.closeIssue(n, &now, func() []string { return union(w.closedLabels(now), []string{stale}) }))
 	steps = append(steps, w.branchSteps(n)...)
 	return append(steps, w.removeLabel(n, stale))
 }
@@ -418,8 +494,12 @@ func (w *writer) readBeforeClose(o *op, now *lifecycle.PR) step {
 	})
 }
 
-func (w *writer) closeIssue(n int, labels func() []string) step {
-	return step{request: reqClose, send: func(ctx context.Context) error { return w.gh.Close(ctx, n, nonNil(labels())) }}
+// closeIssue closes PR n and sets its labels in one request, computed from
+// *now; a retry reads the PR again first (retryGuard).
+func (w *writer) closeIssue(n int, now *lifecycle.PR, labels func() []string) step {
+	return step{request: reqClose, guard: w.retryGuard(n, now, labels, true, true), send: func(ctx context.Context) error {
+		return w.gh.Close(ctx, n, nonNil(labels()))
+	}}
 }
 
 // draftSteps are close-action: draft. The conversion comes first: GitHub
@@ -445,7 +525,8 @@ func (w *writer) draftSteps(o *op) []step {
 		}}
 	now := o.pr
 	steps := append([]step{w.readBeforeClose(o, &now), convert}, w.closingCommentSteps(o)...)
-	return append(steps, w.setLabels(n, func() []string { return w.closedLabels(now) })) // from the fresh read: the PUT replaces them all
+	labels := func() []string { return w.closedLabels(now) } // from the fresh read: the PUT replaces them all
+	return append(steps, w.setLabels(n, labels, w.retryGuard(n, &now, labels, true, false)))
 }
 
 // closingCommentSteps post close-pr-message, unless a stopped run posted it.
@@ -719,8 +800,9 @@ func (w *writer) turnLabelSteps(o *op) []step {
 	case add == "":
 		return []step{w.removeLabel(n, labelAsOn(o.pr, remove))}
 	}
-	var now lifecycle.PR
-	return []step{w.readOpen(n, &now, nil), w.setLabels(n, func() []string { return union(without(now.Labels, []string{remove}), []string{add}) })}
+	now := o.pr
+	want := func(pr lifecycle.PR) []string { return union(without(pr.Labels, []string{remove}), []string{add}) }
+	return []step{w.setLabels(n, func() []string { return want(now) }, w.labelsGuard(n, &now, want, nil))}
 }
 
 // leftAlone is an operation that a fresh read just before its write showed
@@ -801,7 +883,8 @@ func (w *writer) reopenSteps(o *op) []step {
 		drop = append(drop, w.cfg.CloseLabel)
 	}
 	labels := step{request: reqLabelWrite,
-		when: func() bool { return len(without(now.Labels, drop)) < len(now.Labels) },
+		when:  func() bool { return len(without(now.Labels, drop)) < len(now.Labels) },
+		guard: w.retryGuard(n, &now, func() []string { return without(now.Labels, drop) }, false, false),
 		send: func(ctx context.Context) error {
 			want := without(now.Labels, drop)
 			if removed := without(now.Labels, want); len(removed) == 1 {
