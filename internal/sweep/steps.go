@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -103,6 +104,7 @@ var (
 	reqReopen        = request{name: "PATCH pull", write: true, n: 1}
 	reqPullRecent    = request{name: "POST graphql (the PR)", n: 1} // the PR and its latest history, afresh
 	reqReviewers     = request{name: "POST requested_reviewers", write: true, n: 1}
+	reqCollaborators = request{name: "POST graphql (collaborators)", n: 1} // the listing, once a run: its first page
 	reqCreateIssue   = request{name: "POST issue", write: true, n: 1}
 	reqEditIssue     = request{name: "PATCH issue", write: true, n: 1}
 	reqIssuesAgain   = request{name: "GET issues", n: 1, afterWrite: true} // labelled issues, once ours is created
@@ -250,6 +252,9 @@ type writer struct {
 	// afterCreate lists the dashboard issues again after a creation, to
 	// find a concurrent run's copy (dashboard.go).
 	afterCreate func(context.Context, *op) error
+	// collaborator tells whether an account is a collaborator of the
+	// repository, from the listing read once a run (access.collaborator).
+	collaborator func(ctx context.Context, login string) (is, known bool, err error)
 
 	posted       int   // comments posted this run
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
@@ -701,14 +706,61 @@ func (w *writer) rerequestSteps(o *op) []step {
 		}
 		return nil
 	}}
+	var steps []step
+	if slices.ContainsFunc(logins, w.reviewerInput) {
+		steps = append(steps, w.collaboratorsOnly(o, &logins))
+	}
 	if o.readNow {
 		// Decided on the same read (Pull) made just before: reading it
 		// again would find what DecideRerequest already left out. (The
 		// label writes read again all the same: an un-stale before them
 		// in the same run changes the labels that read showed.)
-		return []step{write}
+		return append(steps, write)
 	}
-	return []step{read, write}
+	return append(steps, read, write)
+}
+
+// reviewerInput reports whether login is one of the reviewers input's:
+// counted as a maintainer without write access, it may be no collaborator.
+func (w *writer) reviewerInput(login string) bool {
+	return lifecycle.ContainsFold(w.pol.Reviewers, login)
+}
+
+// collaboratorsOnly leaves out of *logins those of the reviewers input
+// the collaborator listing (read once a run) does not hold: GitHub would
+// refuse the request, and every later run would send it again, since a
+// refused request leaves nothing in the PR's history to tell them. Those
+// left out are named in the log and the PR's reason; with nobody left,
+// nothing is written. Where GitHub does not give this token the listing,
+// only the request tells (requestReviews).
+func (w *writer) collaboratorsOnly(o *op, logins *[]string) step {
+	return step{request: reqCollaborators, send: func(ctx context.Context) error {
+		var asked, refused []string
+		for _, l := range *logins {
+			is, known := true, false
+			if w.reviewerInput(l) {
+				var err error
+				if is, known, err = w.collaborator(ctx, l); err != nil {
+					return err
+				}
+			}
+			if known && !is {
+				refused = append(refused, l)
+			} else {
+				asked = append(asked, l)
+			}
+		}
+		if len(refused) == 0 {
+			return nil
+		}
+		*logins, o.refused = asked, refused
+		w.log.Printf("#%d: %s", o.pr.Number, notAsked(refused))
+		if len(asked) == 0 {
+			return &leftAlone{reason: notAsked(refused)} // nobody can be asked
+		}
+		o.d.Reason += "; " + notAsked(refused)
+		return nil
+	}}
 }
 
 // escalateSteps request the review of the escalation reviewers, then post
@@ -765,7 +817,7 @@ func (w *writer) requestReviews(ctx context.Context, o *op) error {
 			asked = append(asked, l)
 		}
 	}
-	o.reviewers, o.refused = asked, refused
+	o.reviewers, o.refused = asked, append(o.refused, refused...)
 	w.log.Printf("#%d: %s", n, notAsked(refused))
 	o.d.Reason += "; " + notAsked(refused)
 	return nil
