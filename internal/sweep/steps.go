@@ -88,7 +88,7 @@ var (
 	reqTimeline      = request{name: "GET timeline", n: 1}
 	reqPageHistory   = request{name: "history from the page", n: 0}          // the listing page gave it whole: no request
 	reqPull          = request{name: "GET pull", n: 1}                       // the PR as it is now
-	reqPullRetry     = request{name: "GET pull before a retry", n: 0}        // a label write's retry's: counted as the retry is, not at all
+	reqPullRetry     = request{name: "GET pull before a retry", n: 0}        // sent before a label write's retry only: uncounted, as the retry
 	reqHead          = request{name: "GET pull", n: 1}                       // its head branch
 	reqBranchInUse   = request{name: "GET pulls ×2", n: 2, afterWrite: true} // open PRs on the branch: as base, as head
 	reqBranchHead    = request{name: "GET ref", n: 1}                        // the commit the branch points at now
