@@ -152,10 +152,13 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		if write {
+			t.mu.Lock()
+			last := t.lastWrite
+			t.mu.Unlock()
 			if err := t.pace(ctx); err != nil {
 				return nil, err
 			}
-			if err := t.guard(ctx, useReserve); err != nil {
+			if err := t.guard(ctx, useReserve, last); err != nil {
 				return nil, err
 			}
 		}
@@ -182,9 +185,15 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // right before the try it guards: the first, and each retry or resend
 // after a backoff or a secondary limit, so no try rests on a read made
 // before a wait. Its read may spend the last request the write was
-// admitted on: the write is admitted again after it.
-func (t *transport) guard(ctx context.Context, useReserve bool) error {
+// admitted on: the write is admitted again after it. A write its check
+// stops is not sent: the pace counts from the last write sent (last), so
+// the next write (the same set computed again from the check's read) does
+// not wait for one that never went.
+func (t *transport) guard(ctx context.Context, useReserve bool, last time.Time) error {
 	if err := api.Guard(ctx); err != nil {
+		t.mu.Lock()
+		t.lastWrite = last
+		t.mu.Unlock()
 		return &guardError{err: err}
 	}
 	return t.admit(useReserve, false)

@@ -61,6 +61,7 @@ type access struct {
 	refused     bool                        // GitHub refused a permission read: author_association decides for the rest of the run
 	failed      map[string]error            // accounts whose permission read failed this run (not refused), by lower-case login
 	collabAsked bool                        // the collaborator listing was read this run
+	listed      map[string]bool             // the accounts it lists, any role, by lower-case login
 	collabErr   error                       // and why it answered nothing: GitHub's refusal or a failure
 	collabShort bool                        // it ended short of GitHub's own count: an account it lacks is unknown, not "none"
 }
@@ -143,11 +144,28 @@ func (ac *access) listCollaborators(ctx context.Context) error {
 		ac.log.Printf("GitHub's collaborator listing ends short of its own count, so the permission of an account it does not hold is read as needed")
 		fallthrough
 	case err == nil:
+		ac.listed = map[string]bool{}
 		for login, a := range listed {
+			ac.listed[login] = true
 			if _, known := ac.known[login]; !known {
 				ac.known[login] = a
 			}
 		}
 	}
 	return err
+}
+
+// collaborator reports whether login is a collaborator of the repository
+// (any role, read and triage too: GitHub requests the review of
+// collaborators only), as the collaborator listing says, read once a run.
+// known is false when GitHub refuses this token the listing or it failed:
+// then only a request tells. A stop is returned.
+func (ac *access) collaborator(ctx context.Context, login string) (is, known bool, err error) {
+	switch err := ac.listCollaborators(ctx); {
+	case api.IsStop(err):
+		return false, false, err
+	case err != nil:
+		return false, false, nil
+	}
+	return ac.listed[strings.ToLower(login)], true, nil
 }

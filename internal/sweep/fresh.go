@@ -96,6 +96,20 @@ func (w *writer) readNow(ctx context.Context, n int) (Now, error) {
 	return Now{}, errNotRead(n)
 }
 
+// readAgain reads PR listed alone, afresh, for a retry of a write that its
+// facts guard: the group read was made before the wait the retry comes
+// after.
+func (w *writer) readAgain(ctx context.Context, listed lifecycle.PR) (Now, error) {
+	got, err := w.gh.PullsNow(ctx, []lifecycle.PR{listed})
+	if err != nil {
+		return Now{}, err
+	}
+	if now, ok := got[listed.Number]; ok {
+		return now, now.Err
+	}
+	return Now{}, errNotRead(listed.Number)
+}
+
 // group is the PRs the next fresh read reads: n, then those of the
 // operations ahead that read afresh, while the writes before each one's
 // last write stay within freshWrites.

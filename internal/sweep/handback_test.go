@@ -3,6 +3,7 @@ package sweep_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -233,4 +234,57 @@ func TestHandBackCost(t *testing.T) {
 			res.Writes, res.Queries, res.Points, pages+2, w.fake.CountBy())
 	}
 	t.Logf("%d open PRs, one answered: %d requests (%d writes, %d queries, %d points)", quiet+1, res.Requests, res.Writes, res.Queries, res.Points)
+}
+
+// TestHandBackRerequestAsksCollaboratorsOnly: GitHub requests the review
+// of the repository's collaborators only, refusing a request whole (422)
+// when one it names is not. A reviewer counted as a maintainer through the
+// reviewers input who is no collaborator is not asked: the collaborator
+// listing (one a run) says so before any request, the others are asked in
+// one request (a collaborator with triage access is one), and the log and
+// the PR's reason name who could not be. No run sends a refused request:
+// not the first, not the next.
+func TestHandBackRerequestAsksCollaboratorsOnly(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	carol := fakegithub.Person("carol") // in reviewers, no collaborator
+	alone := w.openPR(6, alice)
+	w.fake.Review(alone, carol, daysAgo(3), "CHANGES_REQUESTED", "please rename it")
+	w.fake.Push(alone, "alice", daysAgo(1), "renamed")
+	both := w.answeredPR(1)
+	w.fake.Review(both, carol, daysAgo(2), "CHANGES_REQUESTED", "and the docs")
+	triager := fakegithub.Person("tri") // in reviewers, a collaborator without write access
+	w.fake.SetPermission(triager.Login, "triage")
+	triaged := w.openPR(6, alice)
+	w.fake.Review(triaged, triager, daysAgo(3), "CHANGES_REQUESTED", "please split it")
+	w.fake.Push(triaged, "alice", daysAgo(1), "split")
+	inputs := sfWith(rerequestInputs, "reviewers", "carol,tri")
+
+	for run := 1; run <= 2; run++ {
+		log := &nopLog{}
+		res := w.runLog(inputs, log)
+		if got := w.reviewRequests(); slices.Contains(got, http.StatusUnprocessableEntity) {
+			t.Errorf("run %d: review requests answered %v: a refused request was sent", run, got)
+		}
+		if !res.OK() || len(res.Failed()) != 0 {
+			t.Errorf("run %d: failed %+v, stopped %v", run, res.Failed(), res.Stopped)
+		}
+		said := fmt.Sprintf("#%d: review not requested of carol: not a collaborator", alone)
+		if !strings.Contains(strings.Join(log.printed, "\n"), said) || !strings.Contains(string(why(res.Skipped(), alone)), "carol: not a collaborator") {
+			t.Errorf("run %d: log %q, #%d skipped as %q: want it to say carol could not be asked", run, log.printed, alone, why(res.Skipped(), alone))
+		}
+		if run == 1 && (!has(res.With(sweep.Rerequested), both) || !strings.Contains(string(why(res.With(sweep.Rerequested), both)), "carol: not a collaborator")) {
+			t.Errorf("#%d re-requested: %v, reason %q; want it re-requested, saying carol could not be asked", both,
+				has(res.With(sweep.Rerequested), both), why(res.With(sweep.Rerequested), both))
+		}
+		w.clock.Advance(lifecycle.Day)
+		w.fake.Reset()
+	}
+	if c := w.requestsOf(triaged, triager.Login, action); c != 1 {
+		t.Errorf("#%d: %d requests of %s, a collaborator with triage access; want 1", triaged, c, triager.Login)
+	}
+	if w.requestsOf(both, maint.Login, action) != 1 || w.requestsOf(both, "carol", action) != 0 || w.requestsOf(alone, "carol", action) != 0 {
+		t.Errorf("requests of %s on #%d: %d, want 1; of carol: %d and %d, want none", maint.Login, both,
+			w.requestsOf(both, maint.Login, action), w.requestsOf(both, "carol", action), w.requestsOf(alone, "carol", action))
+	}
 }

@@ -80,6 +80,12 @@ func union(labels, add []string) []string {
 	return out
 }
 
+// sameLabels reports whether a and b hold the same labels, in any order,
+// compared ignoring case as GitHub names them.
+func sameLabels(a, b []string) bool {
+	return len(union(nil, a)) == len(union(nil, b)) && len(without(a, b)) == 0 && len(without(b, a)) == 0
+}
+
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}

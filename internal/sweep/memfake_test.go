@@ -296,13 +296,19 @@ func (m *memGitHub) AddLabels(_ context.Context, n int, labels []string) error {
 	return nil
 }
 
-func (m *memGitHub) SetLabels(_ context.Context, n int, labels []string) error {
+func (m *memGitHub) SetLabels(ctx context.Context, n int, labels []string) error {
+	if err := api.Guard(ctx); err != nil {
+		return err // as ghapi's transport: the guard's read, then no write
+	}
 	m.write("set labels #%d %s", n, strings.Join(labels, ","))
 	m.touch(n).pr.Labels = slices.Clone(labels)
 	return nil
 }
 
-func (m *memGitHub) RemoveLabel(_ context.Context, n int, label string) error {
+func (m *memGitHub) RemoveLabel(ctx context.Context, n int, label string) error {
+	if err := api.Guard(ctx); err != nil {
+		return err // as ghapi's transport: the guard's read, then no write
+	}
 	m.write("unlabel #%d %s", n, label)
 	p := m.touch(n)
 	p.pr.Labels = slices.DeleteFunc(p.pr.Labels, func(l string) bool { return strings.EqualFold(l, label) })
@@ -328,7 +334,10 @@ func (m *memGitHub) DeleteComment(_ context.Context, id int64) error {
 	return nil
 }
 
-func (m *memGitHub) Close(_ context.Context, n int, labels []string) error {
+func (m *memGitHub) Close(ctx context.Context, n int, labels []string) error {
+	if err := api.Guard(ctx); err != nil {
+		return err // as ghapi's transport: the guard's read, then no write
+	}
 	m.write("close #%d labels=%s", n, strings.Join(labels, ","))
 	p := m.touch(n)
 	p.open = false

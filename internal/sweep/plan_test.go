@@ -33,7 +33,9 @@ func planLine(number int, out Outcome, steps []step) string {
 		if st.when != nil {
 			mark = "?"
 		}
-		if st.guard != nil {
+		if st.guard != nil && st.guard.n > 0 {
+			// A guard read before a retry only is not in the plan, as
+			// the retry is not.
 			names = append(names, st.guard.name+mark)
 		}
 		names = append(names, st.name+mark)

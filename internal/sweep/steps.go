@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,10 +88,11 @@ type request struct {
 
 var (
 	reqTimeline      = request{name: "GET timeline", n: 1}
-	reqPageHistory   = request{name: "history from the page", n: 0}          // the listing page gave it whole: no request
-	reqHead          = request{name: "GET pull", n: 1}                       // its head branch
-	reqBranchInUse   = request{name: "GET pulls ×2", n: 2, afterWrite: true} // open PRs on the branch: as base, as head
-	reqBranchHead    = request{name: "GET ref", n: 1}                        // the commit the branch points at now
+	reqPageHistory   = request{name: "history from the page", n: 0}                 // the listing page gave it whole: no request
+	reqPullRetry     = request{name: "POST graphql (the PR, before a retry)", n: 0} // sent before a label write's retry only: uncounted, as the retry
+	reqHead          = request{name: "GET pull", n: 1}                              // its head branch
+	reqBranchInUse   = request{name: "GET pulls ×2", n: 2, afterWrite: true}        // open PRs on the branch: as base, as head
+	reqBranchHead    = request{name: "GET ref", n: 1}                               // the commit the branch points at now
 	reqAddLabels     = request{name: "POST labels", write: true, n: 1}
 	reqSetLabels     = request{name: "PUT labels", write: true, n: 1}
 	reqRemoveLabel   = request{name: "DELETE label", write: true, n: 1}
@@ -103,6 +105,7 @@ var (
 	reqReopen        = request{name: "PATCH pull", write: true, n: 1}
 	reqPullRecent    = request{name: "POST graphql (the PR)", n: 1} // the PR and its latest history, afresh
 	reqReviewers     = request{name: "POST requested_reviewers", write: true, n: 1}
+	reqCollaborators = request{name: "POST graphql (collaborators)", n: 1} // the listing, once a run: its first page
 	reqCreateIssue   = request{name: "POST issue", write: true, n: 1}
 	reqEditIssue     = request{name: "PATCH issue", write: true, n: 1}
 	reqIssuesAgain   = request{name: "GET issues", n: 1, afterWrite: true} // labelled issues, once ours is created
@@ -135,6 +138,40 @@ type guard struct {
 // errNeedless is a guard's answer that its write is not needed (a branch
 // gone, or kept for a reason the guard said): the step is done without it.
 var errNeedless = errors.New("nothing to write")
+
+// retryGuard guards a write of the whole label set of PR listed (sent,
+// computed from *now) whose first try rests on the operation's fresh read
+// (a group's, at most MaxFactsAge old; the close's and the reopening's,
+// made before their comment): each retry of it, after the wait, reads the
+// PR again, alone. The write made by a try GitHub answered 502 to
+// after all (its labels, and the state it leaves: closed when it closes)
+// is not sent again; a PR whose state or labels changed since that read
+// (a label a person added while the run waited) is left for the next run,
+// which decides on what happened. open is the PR's state the write
+// expects; closes, that it closes the PR.
+func (w *writer) retryGuard(listed lifecycle.PR, now *lifecycle.PR, sent func() []string, open, closes bool) *guard {
+	tries := 0
+	return &guard{request: reqPullRetry, check: func(ctx context.Context) error {
+		if tries++; tries == 1 {
+			return nil
+		}
+		got, err := w.readAgain(ctx, listed)
+		pr, isOpen := got.PR, got.Open
+		switch {
+		case err != nil:
+			return err
+		case sameLabels(pr.Labels, sent()) && isOpen == (open && !closes):
+			return errNeedless
+		case isOpen && !open:
+			return &leftAlone{reason: ReasonReopenedSince}
+		case !isOpen && open:
+			return &leftAlone{reason: lifecycle.ReasonClosedSince}
+		case !sameLabels(pr.Labels, now.Labels):
+			return &leftAlone{reason: ReasonChangedSince}
+		}
+		return nil
+	}}
+}
 
 // cost is the number of requests steps send at most: each once, a guarded
 // write's read with it (a retry after a refusal is the transport's, as
@@ -178,6 +215,9 @@ type writer struct {
 	// afterCreate lists the dashboard issues again after a creation, to
 	// find a concurrent run's copy (dashboard.go).
 	afterCreate func(context.Context, *op) error
+	// collaborator tells whether an account is a collaborator of the
+	// repository, from the listing read once a run (access.collaborator).
+	collaborator func(ctx context.Context, login string) (is, known bool, err error)
 
 	posted       int   // comments posted this run
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
@@ -248,9 +288,9 @@ func (w *writer) addLabels(n int, labels []string) step {
 }
 
 // setLabels replaces PR n's labels with what labels gives when the step is
-// sent: after the fresh read that the set is computed from.
-func (w *writer) setLabels(n int, labels func() []string) step {
-	return step{request: reqSetLabels, send: func(ctx context.Context) error { return w.gh.SetLabels(ctx, n, labels()) }}
+// sent, guarded by g: after the fresh read that the set is computed from.
+func (w *writer) setLabels(n int, labels func() []string, g *guard) step {
+	return step{request: reqSetLabels, guard: g, send: func(ctx context.Context) error { return w.gh.SetLabels(ctx, n, nonNil(labels())) }}
 }
 
 // markSteps puts the label first, then the notice. A crash before the notice leaves
@@ -263,12 +303,13 @@ func (w *writer) markSteps(o *op) []step {
 		steps = append(steps, w.addLabels(n, []string{w.pol.StaleLabel}))
 	} else {
 		// labels-to-remove-when-stale: the PUT replaces the whole set, so
-		// it is computed from a read just before it, not from a listing
-		// minutes old: a label a person added since stays on.
+		// it is computed from a fresh read, not from a listing minutes
+		// old: a label a person added since stays on; a retry reads again.
 		var now lifecycle.PR
-		steps = append(steps, w.readOpen(n, &now, nil), w.setLabels(n, func() []string {
+		labels := func() []string {
 			return union(without(now.Labels, w.cfg.LabelsToRemoveWhenStale), []string{w.pol.StaleLabel})
-		}))
+		}
+		steps = append(steps, w.readOpen(n, &now, nil), w.setLabels(n, labels, w.retryGuard(o.pr, &now, labels, true, false)))
 	}
 	return append(steps, w.noticeSteps(o, w.now)...)
 }
@@ -330,8 +371,8 @@ func (w *writer) detailSteps(o *op, tmpl string) []step {
 // whatever happened since the listing. Replacing the label set
 // (labels-to-add-when-unstale, labels-to-remove-when-unstale) is not: it
 // would undo a concurrent run's close (its close-pr-label) or a label a
-// person added meanwhile. The PR is read again right before that write, and
-// the set is computed from what it carries now.
+// person added meanwhile. The PR is read again right before that write (and
+// before every retry of it), and the set is computed from what it carries now.
 func (w *writer) unstaleSteps(o *op) []step {
 	n := o.pr.Number
 	if !w.unstaleSetsLabels() {
@@ -344,9 +385,10 @@ func (w *writer) unstaleSteps(o *op) []step {
 		}
 		return nil
 	})
-	write := step{request: reqLabelWrite, send: func(ctx context.Context) error {
-		drop := append([]string{w.pol.StaleLabel}, w.cfg.LabelsToRemoveWhenUnstale...)
-		want := union(without(now.Labels, drop), w.cfg.LabelsToAddWhenUnstale)
+	drop := append([]string{w.pol.StaleLabel}, w.cfg.LabelsToRemoveWhenUnstale...)
+	want := func() []string { return union(without(now.Labels, drop), w.cfg.LabelsToAddWhenUnstale) }
+	write := step{request: reqLabelWrite, guard: w.retryGuard(o.pr, &now, want, true, false), send: func(ctx context.Context) error {
+		want := want()
 		if removed := without(now.Labels, want); len(removed) == 1 && len(want) == len(now.Labels)-1 {
 			return w.gh.RemoveLabel(ctx, n, removed[0])
 		}
@@ -396,10 +438,10 @@ func (w *writer) closeSteps(o *op) []step {
 	now := o.pr
 	steps := append([]step{w.readBeforeClose(o, &now)}, w.closingCommentSteps(o)...)
 	if !w.cfg.DeleteBranch {
-		return append(steps, w.closeIssue(n, func() []string { return w.closedLabels(now) }))
+		return append(steps, w.closeIssue(o.pr, &now, func() []string { return w.closedLabels(now) }))
 	}
 	stale := labelAsOn(o.pr, w.pol.StaleLabel)
-	steps = append(steps, w.closeIssue(n, func() []string { return union(w.closedLabels(now), []string{stale}) }))
+	steps = append(steps, w.closeIssue(o.pr, &now, func() []string { return union(w.closedLabels(now), []string{stale}) }))
 	steps = append(steps, w.branchSteps(n)...)
 	return append(steps, w.removeLabel(n, stale))
 }
@@ -436,8 +478,12 @@ func (w *writer) readBeforeClose(o *op, now *lifecycle.PR) step {
 	})
 }
 
-func (w *writer) closeIssue(n int, labels func() []string) step {
-	return step{request: reqClose, send: func(ctx context.Context) error { return w.gh.Close(ctx, n, nonNil(labels())) }}
+// closeIssue closes PR n and sets its labels in one request, computed from
+// *now; a retry reads the PR again first (retryGuard).
+func (w *writer) closeIssue(listed lifecycle.PR, now *lifecycle.PR, labels func() []string) step {
+	return step{request: reqClose, guard: w.retryGuard(listed, now, labels, true, true), send: func(ctx context.Context) error {
+		return w.gh.Close(ctx, listed.Number, nonNil(labels()))
+	}}
 }
 
 // draftSteps are close-action: draft. The conversion comes first: GitHub
@@ -463,7 +509,8 @@ func (w *writer) draftSteps(o *op) []step {
 		}}
 	now := o.pr
 	steps := append([]step{w.readBeforeClose(o, &now), convert}, w.closingCommentSteps(o)...)
-	return append(steps, w.setLabels(n, func() []string { return w.closedLabels(now) })) // from the fresh read: the PUT replaces them all
+	labels := func() []string { return w.closedLabels(now) } // from the fresh read: the PUT replaces them all
+	return append(steps, w.setLabels(n, labels, w.retryGuard(o.pr, &now, labels, true, false)))
 }
 
 // closingCommentSteps post close-pr-message, unless a stopped run posted it.
@@ -640,14 +687,61 @@ func (w *writer) rerequestSteps(o *op) []step {
 		}
 		return nil
 	}}
+	var steps []step
+	if slices.ContainsFunc(logins, w.reviewerInput) {
+		steps = append(steps, w.collaboratorsOnly(o, &logins))
+	}
 	if o.readNow {
 		// Decided on the same read (Pull) made just before: reading it
 		// again would find what DecideRerequest already left out. (The
 		// label writes read again all the same: an un-stale before them
 		// in the same run changes the labels that read showed.)
-		return []step{write}
+		return append(steps, write)
 	}
-	return []step{read, write}
+	return append(steps, read, write)
+}
+
+// reviewerInput reports whether login is one of the reviewers input's:
+// counted as a maintainer without write access, it may be no collaborator.
+func (w *writer) reviewerInput(login string) bool {
+	return lifecycle.ContainsFold(w.pol.Reviewers, login)
+}
+
+// collaboratorsOnly leaves out of *logins those of the reviewers input
+// the collaborator listing (read once a run) does not hold: GitHub would
+// refuse the request, and every later run would send it again, since a
+// refused request leaves nothing in the PR's history to tell them. Those
+// left out are named in the log and the PR's reason; with nobody left,
+// nothing is written. Where GitHub does not give this token the listing,
+// only the request tells (requestReviews).
+func (w *writer) collaboratorsOnly(o *op, logins *[]string) step {
+	return step{request: reqCollaborators, send: func(ctx context.Context) error {
+		var asked, refused []string
+		for _, l := range *logins {
+			is, known := true, false
+			if w.reviewerInput(l) {
+				var err error
+				if is, known, err = w.collaborator(ctx, l); err != nil {
+					return err
+				}
+			}
+			if known && !is {
+				refused = append(refused, l)
+			} else {
+				asked = append(asked, l)
+			}
+		}
+		if len(refused) == 0 {
+			return nil
+		}
+		*logins, o.refused = asked, refused
+		w.log.Printf("#%d: %s", o.pr.Number, notAsked(refused))
+		if len(asked) == 0 {
+			return &leftAlone{reason: notAsked(refused)} // nobody can be asked
+		}
+		o.d.Reason += "; " + notAsked(refused)
+		return nil
+	}}
 }
 
 // escalateSteps request the review of the escalation reviewers, then post
@@ -704,7 +798,7 @@ func (w *writer) requestReviews(ctx context.Context, o *op) error {
 			asked = append(asked, l)
 		}
 	}
-	o.reviewers, o.refused = asked, refused
+	o.reviewers, o.refused = asked, append(o.refused, refused...)
 	w.log.Printf("#%d: %s", n, notAsked(refused))
 	o.d.Reason += "; " + notAsked(refused)
 	return nil
@@ -742,7 +836,8 @@ func (w *writer) turnLabelSteps(o *op) []step {
 		return []step{w.removeLabel(n, labelAsOn(o.pr, remove[0]))}
 	}
 	var now lifecycle.PR
-	return []step{w.readOpen(n, &now, nil), w.setLabels(n, func() []string { return union(without(now.Labels, remove), add) })}
+	labels := func() []string { return union(without(now.Labels, remove), add) }
+	return []step{w.readOpen(n, &now, nil), w.setLabels(n, labels, w.retryGuard(o.pr, &now, labels, true, false))}
 }
 
 // nonEmpty are the labels given that are not "".
@@ -835,7 +930,8 @@ func (w *writer) reopenSteps(o *op) []step {
 		drop = append(drop, w.cfg.CloseLabel)
 	}
 	labels := step{request: reqLabelWrite,
-		when: func() bool { return len(without(now.Labels, drop)) < len(now.Labels) },
+		when:  func() bool { return len(without(now.Labels, drop)) < len(now.Labels) },
+		guard: w.retryGuard(o.pr, &now, func() []string { return without(now.Labels, drop) }, false, false),
 		send: func(ctx context.Context) error {
 			want := without(now.Labels, drop)
 			if removed := without(now.Labels, want); len(removed) == 1 {
