@@ -553,3 +553,30 @@ func TestReadmeAdoptionGuide(t *testing.T) {
 		}
 	}
 }
+
+// TestRunStopAndFirstRowAgree: a run the budget stops says how many PRs it
+// left to mark, and the next 14 days' first row, what was already due,
+// counts the same: the marks falling due later that day have the day's
+// own row.
+func TestRunStopAndFirstRowAgree(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	for i := range 12 {
+		w.fake.AddPR(fakegithub.Issue{Title: "old", User: alice, CreatedAt: daysAgo(400), UpdatedAt: daysAgo(200 - float64(i))})
+	}
+	// Due a mark 3 hours after the run: today, but not yet due.
+	w.fake.AddPR(fakegithub.Issue{Title: "due later today", User: alice, CreatedAt: daysAgo(400), UpdatedAt: daysAgo(90 - 3.0/24)})
+	e := w.env(t)
+	e[inputVar("operations-per-run")] = "12"
+	o := runWith(t, e)
+	m := regexp.MustCompile(`(\d+) pull requests? that needs? work \((\d+) to mark\)`).FindStringSubmatch(o.summaryFile)
+	if m == nil {
+		t.Fatalf("the run did not stop with PRs left to mark:\n%s", o.summaryFile)
+	}
+	if want := "| due now | — | " + m[2] + ": "; !strings.Contains(o.summaryFile, want) {
+		t.Errorf("the stop says %s left to mark; the next 14 days lack %q:\n%s", m[2], want, o.summaryFile)
+	}
+	if !strings.Contains(o.summaryFile, "| 2026‑11‑29 | — | 1: ") {
+		t.Errorf("the mark due later on the run's day is not on that day's row:\n%s", o.summaryFile)
+	}
+}

@@ -214,26 +214,35 @@ func daysIn(since, now time.Time) int {
 	return max(int(now.Sub(since)/lifecycle.Day), 0)
 }
 
-// dueDay is one date of the next 14 days and what falls due on it.
+// dueDay is one date of the next 14 days and what falls due on it; now:
+// the row of what was already due when the run ended (day is zero).
 type dueDay struct {
 	day                   time.Time
+	now                   bool
 	closes, marks, nudges []sweep.QueueItem
 }
 
-// nextDays groups what falls due from the run's day on, for horizon days; a
-// step already due (a run stopped before it) counts on the first day.
+// nextDays groups what falls due from the run's day on, for horizon days. A
+// step already due at the run's time (a run stopped before it, or left it)
+// has a row of its own, first: the run's day holds only what falls due
+// later that day, so the first row's count is the one a stop says it left.
 func nextDays(r sweep.Result) []dueDay {
 	today := r.Now.UTC().Truncate(24 * time.Hour)
 	end := horizonEnd(today)
 	byDay := map[time.Time]*dueDay{}
+	var overdue *dueDay
 	add := func(due time.Time, it sweep.QueueItem, to func(*dueDay) *[]sweep.QueueItem) {
 		if due.IsZero() || !due.Before(end) {
 			return
 		}
-		d := due.UTC().Truncate(24 * time.Hour)
-		if d.Before(today) {
-			d = today
+		if due.Before(r.Now) {
+			if overdue == nil {
+				overdue = &dueDay{now: true}
+			}
+			*to(overdue) = append(*to(overdue), it)
+			return
 		}
+		d := due.UTC().Truncate(24 * time.Hour)
 		dd := byDay[d]
 		if dd == nil {
 			dd = &dueDay{day: d}
@@ -252,13 +261,20 @@ func nextDays(r sweep.Result) []dueDay {
 		nudge.Due = it.NudgeDue
 		add(it.NudgeDue, nudge, func(d *dueDay) *[]sweep.QueueItem { return &d.nudges })
 	}
-	out := make([]dueDay, 0, len(byDay))
-	for _, dd := range byDay {
-		out = append(out, *dd)
+	out := make([]dueDay, 0, len(byDay)+1)
+	if overdue != nil {
+		out = append(out, *overdue)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].day.Before(out[j].day) })
-	return out
+	days := make([]dueDay, 0, len(byDay))
+	for _, dd := range byDay {
+		days = append(days, *dd)
+	}
+	sort.Slice(days, func(i, j int) bool { return days[i].day.Before(days[j].day) })
+	return append(out, days...)
 }
+
+// dueNowLabel is the date cell of the row of what was already due.
+const dueNowLabel = "due now"
 
 // overdueNote says why the first row holds steps already due, when it
 // does: the run stopped before them, or left them (a write that failed).
@@ -267,9 +283,9 @@ func overdueNote(r sweep.Result) string {
 		for _, due := range []time.Time{it.Due, it.NudgeDue} {
 			if !due.IsZero() && due.Before(r.Now) {
 				if r.Stopped != nil {
-					return " (what is already due is on the first row: this run stopped before it)"
+					return " (what was already due is on the first row, " + dueNowLabel + ": this run stopped before it)"
 				}
-				return " (what is already due is on the first row: this run left it for the next)"
+				return " (what was already due is on the first row, " + dueNowLabel + ": this run left it for the next)"
 			}
 		}
 	}
@@ -327,7 +343,11 @@ func writeNextDays(b *strings.Builder, r sweep.Result) {
 			b.WriteString("| Date | Closes | Marks |\n| --- | --- | --- |\n")
 		}
 		for _, d := range days {
-			fmt.Fprintf(b, "| %s | %s | %s |", mdDay(d.day), dueCell(d.closes), dueCell(d.marks))
+			date := dueNowLabel
+			if !d.now {
+				date = mdDay(d.day)
+			}
+			fmt.Fprintf(b, "| %s | %s | %s |", date, dueCell(d.closes), dueCell(d.marks))
 			if nudges {
 				fmt.Fprintf(b, " %s |", dueCell(d.nudges))
 			}

@@ -127,7 +127,7 @@ func TestSummaryFirstScreenSaysWhatComesNext(t *testing.T) {
 }
 
 // The next 14 days list the closes and marks due, by date; what is due
-// later is not there, and a step overdue counts on the first day.
+// later is not there, and a step overdue is on the first row, due now.
 func TestSummaryNextDays(t *testing.T) {
 	t.Parallel()
 	day := 24 * time.Hour
@@ -140,7 +140,7 @@ func TestSummaryNextDays(t *testing.T) {
 	}}
 	s := Summary(r, "o/r")
 	for _, want := range []string{
-		"| 2026‑12‑01 | 1: [#4](https://github.com/o/r/pull/4) | — |",
+		"| due now | 1: [#4](https://github.com/o/r/pull/4) | — |\n| 2026‑12‑03 |",
 		"| 2026‑12‑03 | 1: [#1](https://github.com/o/r/pull/1) | 1: [#2](https://github.com/o/r/pull/2) |",
 	} {
 		if !strings.Contains(s, want) {
