@@ -496,6 +496,28 @@ func TestRunDryRunWritesNothing(t *testing.T) {
 	}
 }
 
+// TestRunDryRunSaysItsRateLimitCountsTheWrites: a dry run counts the writes
+// it refused against the rate limit left, so it stops where the real run
+// would; its summary and its log say the figure counts them, and how many:
+// here, as many as the writes the real run sends.
+func TestRunDryRunSaysItsRateLimitCountsTheWrites(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	e := w.env(t)
+	e[inputVar("debug-only")] = "true"
+	o := runWith(t, e)
+	re := regexp.MustCompile(`Rate limit: \d+ of \d+ left, counting the (\d+) requests a real run would send that this dry run did not`)
+	m := re.FindStringSubmatch(o.summaryFile)
+	if m == nil || !strings.Contains(o.stdout, "left, counting the "+m[1]+" requests a real run would send") {
+		t.Fatalf("the dry run's rate limit does not say it counts the writes it did not send:\n%s\n%s", o.summaryFile, o.stdout)
+	}
+	real, _ := newWorld(t, false)
+	o = runWith(t, real.env(t))
+	if o.code != ExitOK || fmt.Sprint(real.fake.Writes()) != m[1] {
+		t.Errorf("the dry run counts %s writes; the real run sent %d (exit %d)", m[1], real.fake.Writes(), o.code)
+	}
+}
+
 // TestRunEnterpriseAPIPath: with GITHUB_API_URL of an Enterprise Server, every
 // REST request goes below /api/v3/, and GraphQL (who the token is) to
 // /api/graphql beside it, where Enterprise Server serves it.

@@ -526,8 +526,16 @@ func requests(r sweep.Result) string {
 }
 
 // rateLeft is "977 of 1000 left", "977 left" when the limit is unknown, or
-// "unknown".
-func rateLeft(r sweep.Result) string { return left(r.RateRemaining, r.RateLimit, "", "unknown") }
+// "unknown". A dry run counts the requests it did not send (the writes, and
+// the reads only a write makes true) as sent, so it stops where the real
+// run would: what is left is then after them, and it says so.
+func rateLeft(r sweep.Result) string {
+	s := left(r.RateRemaining, r.RateLimit, "", "unknown")
+	if r.DryRun && r.WouldSend > 0 && r.RateRemaining >= 0 {
+		s += fmt.Sprintf(", counting the %s a real run would send that this dry run did not", plural(r.WouldSend, "request"))
+	}
+	return s
+}
 
 // pointsLeft is the GraphQL points bucket as rateLeft words the REST one.
 func pointsLeft(r sweep.Result) string {
