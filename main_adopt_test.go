@@ -155,7 +155,8 @@ func TestRunBusySummaryMarksWhatItDidNotCount(t *testing.T) {
 	}{
 		// GitHub's totalCount tells how many are open, however far the
 		// listing went.
-		{"stale cutoff", "", []string{"up to the stale cutoff", "{open} pull requests open; looked at", "| under 1 week | not counted |  |", "That is {unlisted} of the {open} open."},
+		{"stale cutoff", "", []string{"up to the stale cutoff", "{open} pull requests open; looked at", "| under 1 week | not counted |  |", "That is {unlisted} of the {open} open.",
+			"without the stale label last active up to", "The closes are all known"},
 			[]string{"| under 1 week | 0 |", "+ not counted"}},
 		{"budget", "40", []string{"as many as this run's requests could act on", "found as much work as this run's requests could do"},
 			[]string{"stops past the stale cutoff", "| under 1 week | 0 |"}},

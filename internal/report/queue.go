@@ -359,7 +359,16 @@ func writeNextDays(b *strings.Builder, r sweep.Result) {
 		}
 	}
 	if marksCutShort(r) {
-		fmt.Fprintf(b, "Marks are known up to %s: %s, so later ones show in later runs.\n\n",
-			mdDay(r.MarksKnownUntil), listingStop(r))
+		b.WriteString(marksKnownNote(r) + "\n\n")
 	}
+}
+
+// marksKnownNote says how far marks are known and why no further: the
+// listing stopped at the PRs last active at ListedUntil, and a PR active
+// since falls due a mark after MarksKnownUntil at the soonest. The closes
+// are all known: the stale PRs were listed first, by their label.
+func marksKnownNote(r sweep.Result) string {
+	return fmt.Sprintf("Marks are known up to %s only: this run listed the pull requests without the stale label last active up to %s (%s); "+
+		"one active since falls due a mark from %s on, and shows in a later run's forecast. The closes are all known: every stale pull request was listed.",
+		mdDay(r.MarksKnownUntil), mdDay(r.ListedUntil), listingStop(r), mdDay(r.MarksKnownUntil))
 }

@@ -153,7 +153,8 @@ func TestSummaryNextDays(t *testing.T) {
 	// A listing that stopped at the cutoff says how far marks are known.
 	r.ListedAll, r.ListedUntil, r.MarksKnownUntil = false, runAt.Add(-85*day), runAt.Add(5*day)
 	s = Summary(r, "o/r")
-	for _, want := range []string{"Marks are known up to 2026‑12‑06", "active after 2026‑09‑07, which this run did not list"} {
+	for _, want := range []string{"Marks are known up to 2026‑12‑06 only: this run listed the pull requests without the stale label last active up to 2026‑09‑07",
+		"falls due a mark from 2026‑12‑06 on", "The closes are all known", "active after 2026‑09‑07, which this run did not list"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("summary of a listing stopped early lacks %q:\n%s", want, s)
 		}
