@@ -77,7 +77,7 @@ func Summary(r sweep.Result, repo string) string {
 	writeCounts(&b, r)
 	b.WriteString(dashboardNote(r, func(it sweep.Item) string { return prLink(it.Number, it.URL) }, md))
 
-	if len(r.Queue) > 0 {
+	if len(r.Queue) > 0 && r.EventPR == 0 { // an event run's one PR is no queue
 		b.WriteString("### Open pull requests by last activity\n\n")
 		writeHistogram(&b, r)
 		fmt.Fprintf(&b, "### Next %d days\n\n", horizon)
@@ -425,6 +425,10 @@ func runLine(r sweep.Result, stamp func(time.Time) string) string {
 // looked at: a total only when the run knows it (Result.OpenTotal), and
 // why it looked at fewer.
 func lookedAt(r sweep.Result) string {
+	if r.EventPR != 0 {
+		// An event run lists nothing: it read its one PR.
+		return fmt.Sprintf("Looked at #%d alone, the pull request its event concerns; the scheduled run looks at the others.", r.EventPR)
+	}
 	why := ""
 	if w := unlistedWhy(r); w != "" {
 		why = " (" + w + ")"
