@@ -929,3 +929,30 @@ func TestRunBudgetTooSmallToAct(t *testing.T) {
 		})
 	}
 }
+
+// TestRunSaysWhichBranchItDeleted: with delete-branch, the close that
+// deletes a PR's branch says so in its log line and in its row of the
+// acted-on table, with the branch's name.
+func TestRunSaysWhichBranchItDeleted(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.AddBranch("old-work")
+	n := w.fake.AddPR(fakegithub.Issue{Title: "Old work", User: alice, HeadRef: "old-work",
+		CreatedAt: daysAgo(200), UpdatedAt: daysAgo(130)})
+	at := daysAgo(40)
+	w.fake.Label(n, actionID, at, "stale")
+	w.fake.Comment(n, actionID, at.Add(time.Second), fakegithub.StaleNoticeBody("stale", at, ""))
+	e := w.env(t)
+	e[inputVar("delete-branch")] = "true"
+	o := runWith(t, e)
+	if o.code != ExitOK || w.fake.HasBranch("old-work") || w.fake.MustIssue(n).State != "closed" {
+		t.Fatalf("exit %d; #%d %s, branch there %v: want it closed and its branch deleted:\n%s",
+			o.code, n, w.fake.MustIssue(n).State, w.fake.HasBranch("old-work"), o)
+	}
+	if line := regexp.MustCompile(fmt.Sprintf(`(?m)^#%d closed: .*, branch "old-work" deleted — "Old work"$`, n)); !line.MatchString(o.stdout) {
+		t.Errorf("the log does not say the branch was deleted:\n%s", o.stdout)
+	}
+	if row := "| Old work | closed, branch old-work deleted |"; !strings.Contains(o.summaryFile, row) {
+		t.Errorf("the acted-on table lacks %q:\n%s", row, o.summaryFile)
+	}
+}

@@ -102,7 +102,7 @@ func Summary(r sweep.Result, repo string) string {
 				if a.it.Outcome == sweep.Marked || a.it.Outcome == sweep.Notified {
 					closes = mdCloseDate(a.it.CloseAt)
 				}
-				row := []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.it, dry)}
+				row := []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.it, dry) + branchDeleted(a.it)}
 				if reasons {
 					reason := ""
 					if saysMore(a) {
@@ -227,7 +227,7 @@ func writeCleaned(b *strings.Builder, cleaned []sweep.Item, dry bool) {
 		fmt.Fprintf(b, "<details><summary>%s on %s</summary>\n\n", wordCleaned.title(dry), plural(len(cleaned), "pull request"))
 		writeTable(b, []string{"PR", "Title", "Outcome", "Reason"}, len(cleaned), func(i int) []string {
 			it := cleaned[i]
-			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), wordsOf(it.Outcome).in(dry), md(string(it.Reason), maxReasonRunes)}
+			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), wordsOf(it.Outcome).in(dry) + branchDeleted(it), md(string(it.Reason), maxReasonRunes)}
 		}, cleanedCap, nil)
 	}
 	b.WriteString("</details>\n\n")
@@ -637,6 +637,15 @@ func actedRows(r sweep.Result) []actedRow {
 		}
 	}
 	return rows
+}
+
+// branchDeleted is what a row's outcome adds when the run deleted the PR's
+// branch: ", branch fix-x deleted"; "" when it did not.
+func branchDeleted(it sweep.Item) string {
+	if it.Branch == "" {
+		return ""
+	}
+	return ", branch " + md(it.Branch, maxReasonRunes) + " deleted"
 }
 
 // outcome words what happened to a PR, or what would have in a dry run.

@@ -29,6 +29,9 @@ type Item struct {
 	// Unmarked, on a Closed item: closed in the run that found it stale,
 	// with no mark before (days-before-close 0).
 	Unmarked bool
+	// Branch is the head branch this run deleted with the PR's close, or
+	// in finishing one a stopped run left (delete-branch); untrusted.
+	Branch string
 	// Partial, on a Failed item: a write of its operation went through
 	// before the failure (the stale label on, its notice not posted), so
 	// it was not left untouched; the next run finishes it. MaybeWritten:

@@ -159,6 +159,8 @@ type writer struct {
 
 	posted       int   // comments posted this run
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
+	// deleted is the head branch this run deleted, by PR: its Item says so.
+	deleted map[int]string
 }
 
 // steps expands an operation into its requests. Steps may fill o (the
@@ -498,6 +500,12 @@ func (w *writer) branchSteps(n int) []step {
 		if errors.Is(err, api.ErrBranchKept) {
 			w.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
 			return nil
+		}
+		if err == nil {
+			if w.deleted == nil {
+				w.deleted = map[int]string{}
+			}
+			w.deleted[n] = ref
 		}
 		return err
 	}}
