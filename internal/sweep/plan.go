@@ -53,6 +53,7 @@ func (s *sweeper) plan(decided []planned) []op {
 	for _, p := range decided {
 		if o, ok := s.rerequestOp(p); ok {
 			ops = append(ops, o)
+			p.nudge = oneNotification(p.nudge)
 		}
 		if o, ok := s.nudgeOp(p); ok {
 			ops = append(ops, o)
