@@ -632,11 +632,13 @@ func (w *writer) escalateSteps(o *op) []step {
 	})}
 }
 
-// nudgeMessage is the nudge's text: on the maintainers' turn the default
-// names the merge the PR waits for (DefaultMergeNudge), not a review; a
-// review-nudge-message of the project's own serves both turns.
+// nudgeMessage is the nudge's text: review-nudge-message on the reviewers'
+// turn; on the maintainers' turn the merge the PR waits for
+// (DefaultMergeNudge), whatever review-nudge-message says: a project's own
+// is written for a review, and "waiting 8 days for a review" on an approved
+// PR asks for the wrong thing.
 func (w *writer) nudgeMessage(o *op) string {
-	if w.cfg.NudgeMessage == notice.DefaultNudge && o.act != nil && o.act.Turn.Whose == lifecycle.TurnMaintainers {
+	if o.act != nil && o.act.Turn.Whose == lifecycle.TurnMaintainers {
 		return notice.DefaultMergeNudge
 	}
 	return w.cfg.NudgeMessage
