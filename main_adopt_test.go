@@ -155,8 +155,9 @@ func TestRunBusySummaryMarksWhatItDidNotCount(t *testing.T) {
 	}{
 		// GitHub's totalCount tells how many are open, however far the
 		// listing went.
-		{"stale cutoff", "", []string{"up to the stale cutoff", "{open} pull requests open; looked at", "+ not counted |"},
-			[]string{"| under 1 week | 0 |"}},
+		{"stale cutoff", "", []string{"up to the stale cutoff", "{open} pull requests open; looked at", "| under 1 week | not counted |  |", "That is {unlisted} of the {open} open.",
+			"without the stale label last active up to", "The closes are all known"},
+			[]string{"| under 1 week | 0 |", "+ not counted"}},
 		{"budget", "40", []string{"as many as this run's requests could act on", "found as much work as this run's requests could do"},
 			[]string{"stops past the stale cutoff", "| under 1 week | 0 |"}},
 	}
@@ -183,6 +184,10 @@ func TestRunBusySummaryMarksWhatItDidNotCount(t *testing.T) {
 			o := runWith(t, e)
 			for _, s := range tc.want {
 				s = strings.ReplaceAll(s, "{open}", strconv.Itoa(open))
+				if m := regexp.MustCompile(`looked at (\d+) of them`).FindStringSubmatch(o.summaryFile); m != nil {
+					looked, _ := strconv.Atoi(m[1])
+					s = strings.ReplaceAll(s, "{unlisted}", strconv.Itoa(open-looked))
+				}
 				if !strings.Contains(o.summaryFile, s) {
 					t.Errorf("the summary does not say %q", s)
 				}
@@ -547,5 +552,32 @@ func TestReadmeAdoptionGuide(t *testing.T) {
 		if !strings.Contains(preview, s) {
 			t.Errorf("%s does not document the offline preview: no %q", migratingPath, s)
 		}
+	}
+}
+
+// TestRunStopAndFirstRowAgree: a run the budget stops says how many PRs it
+// left to mark, and the next 14 days' first row, what was already due,
+// counts the same: the marks falling due later that day have the day's
+// own row.
+func TestRunStopAndFirstRowAgree(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	for i := range 12 {
+		w.fake.AddPR(fakegithub.Issue{Title: "old", User: alice, CreatedAt: daysAgo(400), UpdatedAt: daysAgo(200 - float64(i))})
+	}
+	// Due a mark 3 hours after the run: today, but not yet due.
+	w.fake.AddPR(fakegithub.Issue{Title: "due later today", User: alice, CreatedAt: daysAgo(400), UpdatedAt: daysAgo(90 - 3.0/24)})
+	e := w.env(t)
+	e[inputVar("operations-per-run")] = "12"
+	o := runWith(t, e)
+	m := regexp.MustCompile(`(\d+) pull requests? that needs? work \((\d+) to mark\)`).FindStringSubmatch(o.summaryFile)
+	if m == nil {
+		t.Fatalf("the run did not stop with PRs left to mark:\n%s", o.summaryFile)
+	}
+	if want := "| due now | — | " + m[2] + ": "; !strings.Contains(o.summaryFile, want) {
+		t.Errorf("the stop says %s left to mark; the next 14 days lack %q:\n%s", m[2], want, o.summaryFile)
+	}
+	if !strings.Contains(o.summaryFile, "| 2026‑11‑29 | — | 1: ") {
+		t.Errorf("the mark due later on the run's day is not on that day's row:\n%s", o.summaryFile)
 	}
 }

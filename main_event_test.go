@@ -429,3 +429,41 @@ func TestEventRecipeWithoutPullRequestTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestEventRunSummarySaysItLookedAtOnePR: an event run's summary says it
+// looked at the one PR its event concerns, not that marking is disabled
+// and only the stale PRs are counted (false for a PR never stale), and
+// shows no queue views of one PR; a stop before its writes leaves that one
+// PR for the next run, not one per write it had planned.
+func TestEventRunSummarySaysItLookedAtOnePR(t *testing.T) {
+	t.Parallel()
+	payload := `{"action":"created","issue":{"number":%d,"state":"open","pull_request":{"url":"x"}},"comment":{"body":"hi"},"sender":{"login":"bob","type":"User"}}`
+	w, _ := newWorld(t, false)
+	o := runWith(t, eventEnv(t, w, "issue_comment", fmt.Sprintf(payload, w.active)))
+	want := fmt.Sprintf("Looked at #%d alone, the pull request its event concerns; the scheduled run looks at the others.", w.active)
+	if o.code != ExitOK || !strings.Contains(o.summaryFile, want) {
+		t.Errorf("exit %d; the summary lacks %q:\n%s", o.code, want, o.summaryFile)
+	}
+	for _, not := range []string{"marking is disabled", "Only the stale pull requests", "### Open pull requests by last activity", "### Next 14 days"} {
+		if strings.Contains(o.summaryFile, not) {
+			t.Errorf("the event run's summary says %q:\n%s", not, o.summaryFile)
+		}
+	}
+
+	// The rate limit runs out at the un-stale's first write: the un-stale
+	// and the turn label, two writes of one PR, are left.
+	w, _ = newWorld(t, false)
+	e := eventEnv(t, w, "issue_comment", fmt.Sprintf(payload, w.toUnstale))
+	e[inputVar("reviewers-turn-label")] = "waiting-on-review"
+	e[inputVar("stale-clock")] = "author-turn"
+	w.fake.SetFaultHook(func(info fakegithub.RequestInfo) *fakegithub.Fault {
+		if info.Write {
+			return fakegithub.PrimaryRateLimit(403, t0.Add(time.Hour))
+		}
+		return nil
+	})
+	o = runWith(t, e)
+	if !strings.Contains(o.summaryFile, "This run stopped early") || !strings.Contains(o.summaryFile, " 1 pull request that needs work") {
+		t.Errorf("the stop of a one-PR run does not leave that one PR:\n%s", o.summaryFile)
+	}
+}

@@ -496,6 +496,28 @@ func TestRunDryRunWritesNothing(t *testing.T) {
 	}
 }
 
+// TestRunDryRunSaysItsRateLimitCountsTheWrites: a dry run counts the writes
+// it refused against the rate limit left, so it stops where the real run
+// would; its summary and its log say the figure counts them, and how many:
+// here, as many as the writes the real run sends.
+func TestRunDryRunSaysItsRateLimitCountsTheWrites(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	e := w.env(t)
+	e[inputVar("debug-only")] = "true"
+	o := runWith(t, e)
+	re := regexp.MustCompile(`Rate limit: \d+ of \d+ left, counting the (\d+) requests a real run would send that this dry run did not`)
+	m := re.FindStringSubmatch(o.summaryFile)
+	if m == nil || !strings.Contains(o.stdout, "left, counting the "+m[1]+" requests a real run would send") {
+		t.Fatalf("the dry run's rate limit does not say it counts the writes it did not send:\n%s\n%s", o.summaryFile, o.stdout)
+	}
+	real, _ := newWorld(t, false)
+	o = runWith(t, real.env(t))
+	if o.code != ExitOK || fmt.Sprint(real.fake.Writes()) != m[1] {
+		t.Errorf("the dry run counts %s writes; the real run sent %d (exit %d)", m[1], real.fake.Writes(), o.code)
+	}
+}
+
 // TestRunEnterpriseAPIPath: with GITHUB_API_URL of an Enterprise Server, every
 // REST request goes below /api/v3/, and GraphQL (who the token is) to
 // /api/graphql beside it, where Enterprise Server serves it.
@@ -905,5 +927,32 @@ func TestRunBudgetTooSmallToAct(t *testing.T) {
 				t.Errorf("%d requests reached GitHub, want none", n)
 			}
 		})
+	}
+}
+
+// TestRunSaysWhichBranchItDeleted: with delete-branch, the close that
+// deletes a PR's branch says so in its log line and in its row of the
+// acted-on table, with the branch's name.
+func TestRunSaysWhichBranchItDeleted(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	w.fake.AddBranch("old-work")
+	n := w.fake.AddPR(fakegithub.Issue{Title: "Old work", User: alice, HeadRef: "old-work",
+		CreatedAt: daysAgo(200), UpdatedAt: daysAgo(130)})
+	at := daysAgo(40)
+	w.fake.Label(n, actionID, at, "stale")
+	w.fake.Comment(n, actionID, at.Add(time.Second), fakegithub.StaleNoticeBody("stale", at, ""))
+	e := w.env(t)
+	e[inputVar("delete-branch")] = "true"
+	o := runWith(t, e)
+	if o.code != ExitOK || w.fake.HasBranch("old-work") || w.fake.MustIssue(n).State != "closed" {
+		t.Fatalf("exit %d; #%d %s, branch there %v: want it closed and its branch deleted:\n%s",
+			o.code, n, w.fake.MustIssue(n).State, w.fake.HasBranch("old-work"), o)
+	}
+	if line := regexp.MustCompile(fmt.Sprintf(`(?m)^#%d closed: .*, branch "old-work" deleted — "Old work"$`, n)); !line.MatchString(o.stdout) {
+		t.Errorf("the log does not say the branch was deleted:\n%s", o.stdout)
+	}
+	if row := "| Old work | closed, branch old-work deleted |"; !strings.Contains(o.summaryFile, row) {
+		t.Errorf("the acted-on table lacks %q:\n%s", row, o.summaryFile)
 	}
 }

@@ -19,8 +19,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"go.yaml.in/yaml/v4"
@@ -1017,4 +1019,119 @@ func readActionMeta(t *testing.T) actionMeta {
 		return out
 	}
 	return actionMeta{inputs: keys("inputs"), outputs: keys("outputs")}
+}
+
+// TestReadmeFirstWeekFigures: what the migration guide and the fair-mode
+// recipe say of the first week is what rehearsals on the sandbox with 2,000
+// generated PRs on a switch day do: the Flink recipe's comments on the
+// switch day and in the week after it (the job summary's next 14 days), its
+// manual run at the form's default of 20 requests and at a smaller first
+// batch of 200, and the review nudges the fair-mode recipe leaves due with
+// a budget that reaches every PR.
+func TestReadmeFirstWeekFigures(t *testing.T) {
+	t.Parallel()
+	testenv.Long(t)
+	flink := fileSection(t, migratingPath, "flink")
+	with, _ := flinkRecipe(t)
+	delete(with, "debug-only") // what the first real run does: the rehearsal's counts as a real run words them
+	rehearse := func(inputs map[string]string) string {
+		t.Helper()
+		dir := t.TempDir()
+		repo, err := os.ReadFile(filepath.Join("testdata", "sandbox", "repo.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range map[string][]byte{"repo.json": repo, "inputs.json": b} {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return runWith(t, env{}, "-sandbox", dir, "-sandbox-synthetic", "2000", "-summary=markdown").stdout
+	}
+	count := func(summary, outcome string) string {
+		t.Helper()
+		m := regexp.MustCompile(`\| ` + outcome + ` \| (\d+) \|`).FindStringSubmatch(summary)
+		if m == nil {
+			t.Fatalf("the rehearsal's counts lack %s:\n%s", outcome, summary)
+		}
+		return m[1]
+	}
+	says := func(text, re string) []string {
+		t.Helper()
+		m := regexp.MustCompile(re).FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("the docs do not say %s", re)
+		}
+		return m[1:]
+	}
+	check := func(what string, said, did []string) {
+		t.Helper()
+		if !slices.Equal(said, did) {
+			t.Errorf("%s: the docs say %v, the rehearsal did %v", what, said, did)
+		}
+	}
+
+	day := rehearse(with)
+	marks, closes := count(day, "Marked stale"), count(day, "Closed")
+	m, _ := strconv.Atoi(marks)
+	c, _ := strconv.Atoi(closes)
+	week := weekAhead(t, day)
+	check("the switch day and its week", says(flink, `writes (\d+) comments \((\d+) stale notices\s+and (\d+) closing\s+comments\)[^.]*?has (\d+) more falling due[^:]*: (\d+) in the first week`),
+		[]string{strconv.Itoa(m + c), marks, closes, strconv.Itoa(week), strconv.Itoa(m + c + week)})
+
+	small := maps.Clone(with)
+	small["operations-per-run"] = "20"
+	r := rehearse(small)
+	check("the manual run's default", says(flink, `un-stales (\d+) and shows (\d+) marks`), []string{count(r, "Un-staled"), count(r, "Marked stale")})
+	small["operations-per-run"] = "200"
+	r = rehearse(small)
+	check("a smaller first batch", says(flink, `first run un-stales (\d+), closes (\d+) and marks (\d+)`),
+		[]string{count(r, "Un-staled"), count(r, "Closed"), count(r, "Marked stale")})
+
+	block := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(headingSection(t, readmePath, readMarkdown(t, readmePath), "### Fair mode: contributors answer only for their own turn"))
+	var steps []struct{ With map[string]string }
+	if block == nil || yaml.Unmarshal([]byte(block[1]), &steps) != nil || len(steps) != 1 {
+		t.Fatal("the fair-mode recipe is not one step's yaml block")
+	}
+	fair := steps[0].With
+	fair["operations-per-run"] = "5000"
+	r = rehearse(fair)
+	paced := says(r, `(\d+) review nudges due wait for the next runs`)[0]
+	n, _ := strconv.Atoi(paced)
+	check("the fair-mode recipe's nudges", says(readMarkdown(t, readmePath), `rehearsal, (\d+) more due, (\d+) days of reminders`),
+		[]string{paced, strconv.Itoa((n + 19) / 20)})
+}
+
+// weekAhead sums the closes and marks of a job summary's next 14 days that
+// fall due before the runs of the next 6 days are done: the first row (due
+// now) and the rows of the run's day and the 6 after it.
+func weekAhead(t *testing.T, summary string) int {
+	t.Helper()
+	run := regexp.MustCompile(`Run at (\d{4})‑(\d\d)‑(\d\d)`).FindStringSubmatch(summary)
+	if run == nil {
+		t.Fatalf("the summary has no run date:\n%s", summary)
+	}
+	start, err := time.Parse("2006-01-02", run[1]+"-"+run[2]+"-"+run[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := func(s string) int {
+		n, _ := strconv.Atoi(strings.SplitN(s, ":", 2)[0])
+		return n // "—" is 0
+	}
+	sum := 0
+	for _, row := range regexp.MustCompile(`(?m)^\| (due now|\d{4}‑\d\d‑\d\d) \| ([^|]+) \| ([^|]+) \|`).FindAllStringSubmatch(summary, -1) {
+		if row[1] != "due now" {
+			d, err := time.Parse("2006-01-02", strings.ReplaceAll(row[1], "‑", "-"))
+			if err != nil || !d.Before(start.AddDate(0, 0, 7)) {
+				continue
+			}
+		}
+		sum += cell(strings.TrimSpace(row[2])) + cell(strings.TrimSpace(row[3]))
+	}
+	return sum
 }

@@ -320,7 +320,7 @@ func buildInputs() []Input {
 				"stalepr trusts only its own addition and never puts back a label a person took off. Empty: off (a conflict then counts from the base's latest push)."},
 		{Name: inputReviewNudgeDays, to: days(func(c *Config) *int { return &c.Policy.DaysBeforeReviewNudge }), Kind: Days, Default: "-1",
 			Description: "Days on the reviewers' turn after which one comment (review-nudge-message) reminds the reviewers it waits on, at most once per turn " +
-				"(on the maintainers' turn, an approved pull request nobody merges, the default comment names the merge instead): " +
+				"(on the maintainers' turn, an approved pull request nobody merges, a comment of its own names the merge instead, whatever review-nudge-message says): " +
 				"a whole number, or -1 (the default) to never nudge. Works with either stale-clock; it never marks, labels stale or closes."},
 		{Name: inputReviewNudgeMessage, to: message(func(c *Config) *string { return &c.NudgeMessage }), Kind: Message, Default: notice.DefaultNudge,
 			Description: "Comment of the review nudge; it cannot be empty while the nudge is on. Placeholders: " + placeholders + "; {{reviewers}} mentions the reviewers it waits on " +

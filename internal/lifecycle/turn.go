@@ -51,6 +51,11 @@ type Turn struct {
 	Check string
 	// NudgedAt is our latest review nudge; zero when none.
 	NudgedAt time.Time
+	// AskedAt is our latest review request (the hand-back's, rule 16's
+	// rerequest-reviewers-on-answer, or an escalation's); zero when none.
+	// GitHub notifies the reviewers of it: the nudge waits its days from
+	// it (NudgeFrom), so they are not reminded the same day.
+	AskedAt time.Time
 	// EscalatedAt is our latest review escalation; zero when none.
 	EscalatedAt time.Time
 	// Unwanted are the turn labels a person took off during this turn:
@@ -71,6 +76,10 @@ type Turn struct {
 func (t Turn) NudgedInTurn() bool {
 	return t.Nudged() && !t.NudgedAt.IsZero() && !t.NudgedAt.Before(t.Since)
 }
+
+// NudgeFrom is when the wait for the review nudge starts: the turn's
+// start, or our review request since, whichever is later.
+func (t Turn) NudgeFrom() time.Time { return Later(t.Since, t.AskedAt) }
 
 // Nudged reports whether the turn is one the nudge reminds of: the
 // reviewers', to review, or the maintainers', to merge an approved PR
@@ -195,6 +204,8 @@ func (f *turnFold) add(e Event, pending []string) {
 		f.t.NudgedAt = e.At
 	case e.Kind == Commented && e.Notice == EscalateNotice:
 		f.t.EscalatedAt = e.At
+	case e.Kind == ReviewRequested && f.w.isSelf(e.Actor): // ours: by the token's identity only
+		f.t.AskedAt = e.At
 	case e.Kind == Labeled && ContainsFold(f.labels, e.Label):
 		f.labelAt = e.At
 	case e.Kind == ReadyForReview: // by anyone: the reviewers' turn begins
@@ -599,7 +610,7 @@ func DecideNudge(pr PR, act *Activity, now time.Time, p Policy) NudgeAction {
 	t := act.Turn
 	nudged := t.NudgedInTurn()
 	switch {
-	case t.Nudged() && !nudged && !t.EscalatedInTurn() && p.nudgeDue(t.Since, now) && !nobodyToAsk(pr, act, now, p):
+	case t.Nudged() && !nudged && !t.EscalatedInTurn() && p.nudgeDue(t.NudgeFrom(), now) && !nobodyToAsk(pr, act, now, p):
 		return NudgePost
 	case nudged && p.NudgeLabel != "" && !labelled && !p.Quiet.Paused(now):
 		return NudgeLabel

@@ -120,7 +120,7 @@ func writeDashGroups(b *strings.Builder, groups []dashGroup) {
 func dashTail(b *strings.Builder, r sweep.Result) {
 	writeDashGroups(b, []dashGroup{escalatedGroup(r)})
 	if marksCutShort(r) {
-		fmt.Fprintf(b, "Marks are known up to %s: later ones show in later runs.\n\n", mdDay(r.MarksKnownUntil))
+		b.WriteString(marksKnownNote(r) + "\n\n")
 	}
 	b.WriteString("#### Open pull requests by last activity\n\n")
 	writeHistogram(b, r)

@@ -30,6 +30,9 @@ import (
 // command.
 func PRLine(it sweep.Item, dryRun bool) string {
 	verb, detail := describe(it, dryRun)
+	if it.Branch != "" {
+		detail += ", branch " + strconv.Quote(oneLine(it.Branch, maxReasonRunes)) + " deleted"
+	}
 	return prLine(it, verb, detail)
 }
 

@@ -65,23 +65,35 @@ func histogram(r sweep.Result) []int {
 }
 
 // writeHistogram writes the age histogram as a table with text bars, which
-// renders the same everywhere markdown does (no image, no chart syntax).
+// renders the same everywhere markdown does (no image, no chart syntax). A
+// row the listing did not count whole says "not counted", with no number
+// and no bar: a part of it would make its bar say the row is short.
 func writeHistogram(b *strings.Builder, r sweep.Result) {
 	counts := histogram(r)
-	top := 0
-	for _, n := range counts {
-		top = max(top, n)
+	top, all := 0, 0
+	for i, n := range counts {
+		all += n
+		if !uncounted(r, i) {
+			top = max(top, n)
+		}
 	}
-	if top == 0 {
+	if all == 0 {
 		return
 	}
-	b.WriteString("| Last activity | Open PRs | |\n| --- | ---: | --- |\n")
+	what := "Open PRs"
+	if onlyStaleListed(r) {
+		what = "Stale PRs"
+	}
+	fmt.Fprintf(b, "| Last activity | %s | |\n| --- | ---: | --- |\n", what)
 	for i, n := range counts {
-		bar := 0
-		if n > 0 {
-			bar = max(1, (n*barWidth+top/2)/top)
+		cell, bar := "not counted", 0
+		if !uncounted(r, i) {
+			cell = fmt.Sprint(n)
+			if n > 0 {
+				bar = max(1, (n*barWidth+top/2)/top)
+			}
 		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", ageBuckets[i].label, bucketCell(r, i, n), strings.Repeat("█", bar))
+		fmt.Fprintf(b, "| %s | %s | %s |\n", ageBuckets[i].label, cell, strings.Repeat("█", bar))
 	}
 	b.WriteString("\n")
 	if note := listedNote(r); note != "" {
@@ -110,45 +122,42 @@ func writeAuthors(b *strings.Builder, r sweep.Result) {
 	fmt.Fprintf(b, "By author: %s.\n\n", strings.Join(parts, ", "))
 }
 
-// bucketCell is the count of bucket i, n, marked when the bucket holds
-// PRs the listing did not return: "not counted" rather than a 0 that
-// is not known to be true.
-func bucketCell(r sweep.Result, i, n int) string {
-	if !uncounted(r, i) {
-		return fmt.Sprint(n)
-	}
-	if n == 0 {
-		return "not counted"
-	}
-	return fmt.Sprintf("%d + not counted", n)
+// onlyStaleListed reports a run that listed the stale PRs alone (marking
+// disabled): the histogram counts every one of them, and nothing else.
+func onlyStaleListed(r sweep.Result) bool {
+	return !r.ListedAll && !r.ListingFailed() && r.ListedUntil.IsZero()
 }
 
 // uncounted reports whether bucket i may hold open PRs the listing did
-// not return: those without the stale label active after ListedUntil
-// (every one, when marking is disabled).
+// not return: those without the stale label active after ListedUntil.
+// When the stale PRs alone were listed, each bucket counts them all.
 func uncounted(r sweep.Result, i int) bool {
-	if r.ListedAll || r.ListingFailed() {
+	if r.ListedAll || r.ListingFailed() || onlyStaleListed(r) {
 		return false
-	}
-	if r.ListedUntil.IsZero() {
-		return true
 	}
 	newest := r.Now.Add(-time.Duration(ageBuckets[i].from) * lifecycle.Day)
 	return newest.After(r.ListedUntil)
 }
 
 // listedNote says which open PRs the queue views leave out, and why, when
-// the listing did not return them all; and the PRs looked at that the
-// histogram leaves out (closed by this run).
+// the listing did not return them all: how many, when GitHub said how many
+// are open, and the PRs looked at that the rows not counted leave out too;
+// and the PRs looked at that the histogram leaves out (closed by this run).
 func listedNote(r sweep.Result) string {
 	var note string
 	switch {
 	case r.ListedAll || r.ListingFailed():
-	case r.ListedUntil.IsZero():
+	case onlyStaleListed(r):
 		note = "Only the stale pull requests are counted: with marking disabled, the others are not listed."
 	default:
-		note = fmt.Sprintf("Pull requests without the stale label that were active after %s are not counted: %s.",
+		note = fmt.Sprintf("Not counted: pull requests without the stale label that were active after %s, which this run did not list: %s.",
 			mdDay(r.ListedUntil), listingStop(r))
+		if r.OpenTotalKnown && r.OpenTotal > r.Considered {
+			note += fmt.Sprintf(" That is %d of the %d open.", r.OpenTotal-r.Considered, r.OpenTotal)
+		}
+		if n := inUncounted(r); n > 0 {
+			note += fmt.Sprintf(" The rows they fall in show no number and no bar, though this run looked at %d there: a bar for part of a row would say it is short.", n)
+		}
 	}
 	if gone := r.Considered - len(r.Queue); gone > 0 {
 		closed := "closed by this run"
@@ -162,6 +171,17 @@ func listedNote(r sweep.Result) string {
 		note = strings.TrimSpace(note + " " + fmt.Sprintf("Of the %d looked at, the %d %s %s not in it.", r.Considered, gone, closed, are))
 	}
 	return note
+}
+
+// inUncounted counts the PRs looked at that fall in a row not counted.
+func inUncounted(r sweep.Result) int {
+	n := 0
+	for i, k := range histogram(r) {
+		if uncounted(r, i) {
+			n += k
+		}
+	}
+	return n
 }
 
 // listingStop says why the listing of open PRs stopped at ListedUntil:
@@ -194,26 +214,35 @@ func daysIn(since, now time.Time) int {
 	return max(int(now.Sub(since)/lifecycle.Day), 0)
 }
 
-// dueDay is one date of the next 14 days and what falls due on it.
+// dueDay is one date of the next 14 days and what falls due on it; now:
+// the row of what was already due when the run ended (day is zero).
 type dueDay struct {
 	day                                time.Time
+	now                                bool
 	closes, marks, nudges, escalations []sweep.QueueItem
 }
 
-// nextDays groups what falls due from the run's day on, for horizon days; a
-// step already due (a run stopped before it) counts on the first day.
+// nextDays groups what falls due from the run's day on, for horizon days. A
+// step already due at the run's time (a run stopped before it, or left it)
+// has a row of its own, first: the run's day holds only what falls due
+// later that day, so the first row's count is the one a stop says it left.
 func nextDays(r sweep.Result) []dueDay {
 	today := r.Now.UTC().Truncate(24 * time.Hour)
 	end := horizonEnd(today)
 	byDay := map[time.Time]*dueDay{}
+	var overdue *dueDay
 	add := func(due time.Time, it sweep.QueueItem, to func(*dueDay) *[]sweep.QueueItem) {
 		if due.IsZero() || !due.Before(end) {
 			return
 		}
-		d := due.UTC().Truncate(24 * time.Hour)
-		if d.Before(today) {
-			d = today
+		if due.Before(r.Now) {
+			if overdue == nil {
+				overdue = &dueDay{now: true}
+			}
+			*to(overdue) = append(*to(overdue), it)
+			return
 		}
+		d := due.UTC().Truncate(24 * time.Hour)
 		dd := byDay[d]
 		if dd == nil {
 			dd = &dueDay{day: d}
@@ -235,12 +264,16 @@ func nextDays(r sweep.Result) []dueDay {
 		esc.Due = escalationDue(it)
 		add(esc.Due, esc, func(d *dueDay) *[]sweep.QueueItem { return &d.escalations })
 	}
-	out := make([]dueDay, 0, len(byDay))
-	for _, dd := range byDay {
-		out = append(out, *dd)
+	out := make([]dueDay, 0, len(byDay)+1)
+	if overdue != nil {
+		out = append(out, *overdue)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].day.Before(out[j].day) })
-	return out
+	days := make([]dueDay, 0, len(byDay))
+	for _, dd := range byDay {
+		days = append(days, *dd)
+	}
+	sort.Slice(days, func(i, j int) bool { return days[i].day.Before(days[j].day) })
+	return append(out, days...)
 }
 
 // nextDaysWhat names what the next 14 days list.
@@ -265,6 +298,9 @@ func escalationDue(it sweep.QueueItem) time.Time {
 	return it.EscalationDue
 }
 
+// dueNowLabel is the date cell of the row of what was already due.
+const dueNowLabel = "due now"
+
 // overdueNote says why the first row holds steps already due, when it
 // does: the run stopped before them, or left them (a write that failed).
 func overdueNote(r sweep.Result) string {
@@ -272,9 +308,9 @@ func overdueNote(r sweep.Result) string {
 		for _, due := range []time.Time{it.Due, it.NudgeDue, escalationDue(it)} {
 			if !due.IsZero() && due.Before(r.Now) {
 				if r.Stopped != nil {
-					return " (what is already due is on the first row: this run stopped before it)"
+					return " (what was already due is on the first row, " + dueNowLabel + ": this run stopped before it)"
 				}
-				return " (what is already due is on the first row: this run left it for the next)"
+				return " (what was already due is on the first row, " + dueNowLabel + ": this run left it for the next)"
 			}
 		}
 	}
@@ -334,7 +370,11 @@ func writeNextDays(b *strings.Builder, r sweep.Result) {
 		}
 		b.WriteString("| " + strings.Join(headers, " | ") + " |\n|" + strings.Repeat(" --- |", len(headers)) + "\n")
 		for _, d := range days {
-			cells := []string{mdDay(d.day), dueCell(d.closes), dueCell(d.marks)}
+			date := dueNowLabel
+			if !d.now {
+				date = mdDay(d.day)
+			}
+			cells := []string{date, dueCell(d.closes), dueCell(d.marks)}
 			if nudges {
 				cells = append(cells, dueCell(d.nudges))
 			}
@@ -354,7 +394,16 @@ func writeNextDays(b *strings.Builder, r sweep.Result) {
 		}
 	}
 	if marksCutShort(r) {
-		fmt.Fprintf(b, "Marks are known up to %s: %s, so later ones show in later runs.\n\n",
-			mdDay(r.MarksKnownUntil), listingStop(r))
+		b.WriteString(marksKnownNote(r) + "\n\n")
 	}
+}
+
+// marksKnownNote says how far marks are known and why no further: the
+// listing stopped at the PRs last active at ListedUntil, and a PR active
+// since falls due a mark after MarksKnownUntil at the soonest. The closes
+// are all known: the stale PRs were listed first, by their label.
+func marksKnownNote(r sweep.Result) string {
+	return fmt.Sprintf("Marks are known up to %s only: this run listed the pull requests without the stale label last active up to %s (%s); "+
+		"one active since falls due a mark from %s on, and shows in a later run's forecast. The closes are all known: every stale pull request was listed.",
+		mdDay(r.MarksKnownUntil), mdDay(r.ListedUntil), listingStop(r), mdDay(r.MarksKnownUntil))
 }

@@ -127,7 +127,7 @@ func TestSummaryFirstScreenSaysWhatComesNext(t *testing.T) {
 }
 
 // The next 14 days list the closes and marks due, by date; what is due
-// later is not there, and a step overdue counts on the first day.
+// later is not there, and a step overdue is on the first row, due now.
 func TestSummaryNextDays(t *testing.T) {
 	t.Parallel()
 	day := 24 * time.Hour
@@ -140,7 +140,7 @@ func TestSummaryNextDays(t *testing.T) {
 	}}
 	s := Summary(r, "o/r")
 	for _, want := range []string{
-		"| 2026‑12‑01 | 1: [#4](https://github.com/o/r/pull/4) | — |",
+		"| due now | 1: [#4](https://github.com/o/r/pull/4) | — |\n| 2026‑12‑03 |",
 		"| 2026‑12‑03 | 1: [#1](https://github.com/o/r/pull/1) | 1: [#2](https://github.com/o/r/pull/2) |",
 	} {
 		if !strings.Contains(s, want) {
@@ -153,7 +153,8 @@ func TestSummaryNextDays(t *testing.T) {
 	// A listing that stopped at the cutoff says how far marks are known.
 	r.ListedAll, r.ListedUntil, r.MarksKnownUntil = false, runAt.Add(-85*day), runAt.Add(5*day)
 	s = Summary(r, "o/r")
-	for _, want := range []string{"Marks are known up to 2026‑12‑06", "active after 2026‑09‑07 are not counted"} {
+	for _, want := range []string{"Marks are known up to 2026‑12‑06 only: this run listed the pull requests without the stale label last active up to 2026‑09‑07",
+		"falls due a mark from 2026‑12‑06 on", "The closes are all known", "active after 2026‑09‑07, which this run did not list"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("summary of a listing stopped early lacks %q:\n%s", want, s)
 		}
@@ -278,6 +279,42 @@ func TestListedNoteCountsTheClosed(t *testing.T) {
 		r := sweep.Result{ListedAll: true, Considered: 3, Queue: make([]sweep.QueueItem, 3-tc.closed)}
 		if got := listedNote(r); got != tc.want {
 			t.Errorf("%d closed: %q, want %q", tc.closed, got, tc.want)
+		}
+	}
+}
+
+// TestHistogramShowsOnlyWhatIsKnown: a row the listing did not count whole
+// (active after where it stopped) shows no number and no bar, however many
+// PRs this run looked at in it; the bars scale to the rows counted, and the
+// note says how many were not counted, and why.
+func TestHistogramShowsOnlyWhatIsKnown(t *testing.T) {
+	t.Parallel()
+	day := 24 * time.Hour
+	r := sweep.Result{Now: runAt, ListedUntil: runAt.Add(-89 * day), StaleCutoff: runAt.Add(-90 * day),
+		OpenTotal: 50, OpenTotalKnown: true, Considered: 6}
+	for i, ago := range []int{2, 3, 10, 100, 100, 200} { // the first three labelled stale, listed by their label
+		r.Queue = append(r.Queue, sweep.QueueItem{Number: i + 1, LastActivity: runAt.Add(-time.Duration(ago) * day)})
+	}
+	s := Summary(r, "o/r")
+	for _, want := range []string{
+		"| under 1 week | not counted |  |\n| 1–4 weeks | not counted |  |\n| 1–3 months | not counted |  |\n",
+		"| 3–6 months | 2 | ████████████████████ |\n| 6–12 months | 1 | ██████████ |\n",
+		"That is 44 of the 50 open.", "though this run looked at 3 there",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "+ not counted") {
+		t.Errorf("a row not counted whole shows a number:\n%s", s)
+	}
+	// With marking disabled the stale PRs alone are listed: each row counts
+	// them all, under a heading that says so.
+	r.ListedUntil, r.StaleCutoff = time.Time{}, time.Time{}
+	s = Summary(r, "o/r")
+	for _, want := range []string{"| Last activity | Stale PRs | |", "| under 1 week | 2 | ████████████████████ |\n| 1–4 weeks | 1 | ██████████ |", "Only the stale pull requests are counted"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary of the stale PRs alone lacks %q:\n%s", want, s)
 		}
 	}
 }

@@ -77,7 +77,7 @@ func Summary(r sweep.Result, repo string) string {
 	writeCounts(&b, r)
 	b.WriteString(dashboardNote(r, func(it sweep.Item) string { return prLink(it.Number, it.URL) }, md))
 
-	if len(r.Queue) > 0 {
+	if len(r.Queue) > 0 && r.EventPR == 0 { // an event run's one PR is no queue
 		b.WriteString("### Open pull requests by last activity\n\n")
 		writeHistogram(&b, r)
 		fmt.Fprintf(&b, "### Next %d days\n\n", horizon)
@@ -102,7 +102,7 @@ func Summary(r sweep.Result, repo string) string {
 				if a.it.Outcome == sweep.Marked || a.it.Outcome == sweep.Notified {
 					closes = mdCloseDate(a.it.CloseAt)
 				}
-				row := []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.it, dry)}
+				row := []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.it, dry) + branchDeleted(a.it)}
 				if reasons {
 					reason := ""
 					if saysMore(a) {
@@ -227,7 +227,7 @@ func writeCleaned(b *strings.Builder, cleaned []sweep.Item, dry bool) {
 		fmt.Fprintf(b, "<details><summary>%s on %s</summary>\n\n", wordCleaned.title(dry), plural(len(cleaned), "pull request"))
 		writeTable(b, []string{"PR", "Title", "Outcome", "Reason"}, len(cleaned), func(i int) []string {
 			it := cleaned[i]
-			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), wordsOf(it.Outcome).in(dry), md(string(it.Reason), maxReasonRunes)}
+			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), wordsOf(it.Outcome).in(dry) + branchDeleted(it), md(string(it.Reason), maxReasonRunes)}
 		}, cleanedCap, nil)
 	}
 	b.WriteString("</details>\n\n")
@@ -425,6 +425,10 @@ func runLine(r sweep.Result, stamp func(time.Time) string) string {
 // looked at: a total only when the run knows it (Result.OpenTotal), and
 // why it looked at fewer.
 func lookedAt(r sweep.Result) string {
+	if r.EventPR != 0 {
+		// An event run lists nothing: it read its one PR.
+		return fmt.Sprintf("Looked at #%d alone, the pull request its event concerns; the scheduled run looks at the others.", r.EventPR)
+	}
 	why := ""
 	if w := unlistedWhy(r); w != "" {
 		why = " (" + w + ")"
@@ -569,8 +573,16 @@ func requests(r sweep.Result) string {
 }
 
 // rateLeft is "977 of 1000 left", "977 left" when the limit is unknown, or
-// "unknown".
-func rateLeft(r sweep.Result) string { return left(r.RateRemaining, r.RateLimit, "", "unknown") }
+// "unknown". A dry run counts the requests it did not send (the writes, and
+// the reads only a write makes true) as sent, so it stops where the real
+// run would: what is left is then after them, and it says so.
+func rateLeft(r sweep.Result) string {
+	s := left(r.RateRemaining, r.RateLimit, "", "unknown")
+	if r.DryRun && r.WouldSend > 0 && r.RateRemaining >= 0 {
+		s += fmt.Sprintf(", counting the %s a real run would send that this dry run did not", plural(r.WouldSend, "request"))
+	}
+	return s
+}
 
 // pointsLeft is the GraphQL points bucket as rateLeft words the REST one.
 func pointsLeft(r sweep.Result) string {
@@ -668,6 +680,15 @@ func actedRows(r sweep.Result) []actedRow {
 		}
 	}
 	return rows
+}
+
+// branchDeleted is what a row's outcome adds when the run deleted the PR's
+// branch: ", branch fix-x deleted"; "" when it did not.
+func branchDeleted(it sweep.Item) string {
+	if it.Branch == "" {
+		return ""
+	}
+	return ", branch " + md(it.Branch, maxReasonRunes) + " deleted"
 }
 
 // outcome words what happened to a PR, or what would have in a dry run.

@@ -47,6 +47,7 @@ const (
 // after that read, writing nothing: no loop.
 func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 	s := r.s
+	s.res.EventPR = number
 	r.release()
 	l, open, err := s.gh.Pull(ctx, number, s.readsChecks())
 	if err != nil {

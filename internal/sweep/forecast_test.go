@@ -309,7 +309,7 @@ func TestForecastsComeTrue(t *testing.T) {
 
 // checkNextDays checks the job summary's next 14 days against the queue's
 // forecasts: each date's count of closes, marks, nudges and escalations is the number of
-// forecasts on that day (those already due on the first row).
+// forecasts on that day (those already due on the first row, due now).
 func checkNextDays(t *testing.T, day int, summary string, fs []forecast, now time.Time) {
 	t.Helper()
 	today := now.UTC().Truncate(lifecycle.Day)
@@ -318,11 +318,11 @@ func checkNextDays(t *testing.T, day int, summary string, fs []forecast, now tim
 		if !f.at.Before(today.Add(forecastHorizon)) {
 			continue // the table's 14 dates are today's and the 13 after
 		}
-		d := f.at.UTC().Truncate(lifecycle.Day)
-		if d.Before(today) {
-			d = today
+		date := f.at.UTC().Truncate(lifecycle.Day).Format(time.DateOnly)
+		if f.at.Before(now) {
+			date = "due now" // already due: the first row, apart from what falls due later today
 		}
-		want[d.Format(time.DateOnly)+" "+f.kind]++
+		want[date+" "+f.kind]++
 	}
 	got := map[string]int{}
 	kinds := map[string]string{"Closes": "close", "Marks": "mark", "Nudges": "nudge", "Escalations": "escalate"}
@@ -332,7 +332,7 @@ func checkNextDays(t *testing.T, day int, summary string, fs []forecast, now tim
 			columns = append(columns, kinds[name])
 		}
 	}
-	row := regexp.MustCompile(`(?m)^\| (\d{4}\x{2011}\d\d\x{2011}\d\d) \| (.+) \|$`)
+	row := regexp.MustCompile(`(?m)^\| (due now|\d{4}\x{2011}\d\d\x{2011}\d\d) \| (.+) \|$`)
 	count := regexp.MustCompile(`^(\d+):`)
 	for _, m := range row.FindAllStringSubmatch(summary, -1) {
 		date := strings.ReplaceAll(m[1], "\u2011", "-")

@@ -288,3 +288,32 @@ func TestHandBackRerequestAsksCollaboratorsOnly(t *testing.T) {
 			w.requestsOf(both, maint.Login, action), w.requestsOf(both, "carol", action), w.requestsOf(alone, "carol", action))
 	}
 }
+
+// TestHandBackOneNotification: a PR whose author answered a change request
+// long ago, on the first run with both the nudge and the re-request on,
+// gets the re-request alone, not a nudge too: GitHub notifies the reviewer
+// of the request. The next run posts no nudge either; the nudge comes
+// days-before-review-nudge after the request, if the turn has not passed.
+func TestHandBackOneNotification(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.answeredPR(20)
+	inputs := map[string]string{"days-before-stale": "-1", "days-before-review-nudge": "7", "rerequest-reviewers-on-answer": "true"}
+	res := w.run(inputs)
+	if got := numbers(res.With(sweep.Rerequested)); len(got) != 1 || got[0] != n {
+		t.Fatalf("re-requested %v, want #%d", got, n)
+	}
+	if w.notices(n, "nudge") != 0 || len(res.With(sweep.Nudged)) != 0 {
+		t.Fatalf("#%d: the re-request and a nudge the same run: two notifications", n)
+	}
+	w.clock.Advance(lifecycle.Day)
+	w.run(inputs)
+	if w.notices(n, "nudge") != 0 || w.requestsOf(n, maint.Login, action) != 1 {
+		t.Fatalf("#%d the day after: %d nudges, %d requests; want the one request alone", n, w.notices(n, "nudge"), w.requestsOf(n, maint.Login, action))
+	}
+	w.clock.Advance(6 * lifecycle.Day)
+	w.run(inputs)
+	if w.notices(n, "nudge") != 1 {
+		t.Errorf("#%d a week after the request: %d nudges, want 1", n, w.notices(n, "nudge"))
+	}
+}

@@ -21,6 +21,7 @@ func (x *executor) item(p op) Item {
 		Unmarked:      p.out == Closed && p.d.MarkedAt.IsZero(),
 		CloseAt:       x.pol.Due(p.d.CloseAt, x.now), // a close a quiet period holds: at its end
 		Dashboard:     p.issue != nil,
+		Branch:        x.w.deleted[p.pr.Number],
 	}
 	return it
 }

@@ -107,6 +107,17 @@ func (s *sweeper) rerequestOp(p planned) (op, bool) {
 	return op{out: Rerequested, pr: p.pr, d: d, act: p.act, reviewers: p.rerequest}, true
 }
 
+// oneNotification is the nudge of a PR whose review this run requests
+// again: GitHub notifies the reviewers of the request, so the nudge, due
+// the same day, is not posted too. It waits days-before-review-nudge from
+// the request (Turn.NudgeFrom), which the next run reads in the history.
+func oneNotification(n lifecycle.NudgeAction) lifecycle.NudgeAction {
+	if n == lifecycle.NudgePost {
+		return lifecycle.NudgeNone
+	}
+	return n
+}
+
 // ReasonEscalated is the reason of an escalation; ReasonEscalatedAway of
 // one posted with no nudge before it, every reviewer being away or busy.
 const (

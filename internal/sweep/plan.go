@@ -56,6 +56,7 @@ func (s *sweeper) plan(decided []planned) []op {
 	for _, p := range decided {
 		if o, ok := s.rerequestOp(p); ok {
 			ops = append(ops, o)
+			p.nudge = oneNotification(p.nudge)
 		}
 		if o, ok := s.nudgeOp(p); ok {
 			ops = append(ops, o)
@@ -152,6 +153,7 @@ type executor struct {
 	posts         int            // comments this run tried to post (the end of the run reads them back)
 	causes        map[string]int // each failure's cause (failCause) and the first PR that failed with it
 	saidCancelled bool           // the log said the run was cancelled, at the first PR not reached
+	left          map[int]bool   // the PRs counted in Result.Left: one with two writes not reached is one PR
 }
 
 // apply runs a plan, in outcome order: the one executor of the sweep's
@@ -352,6 +354,13 @@ func (x *executor) notReached(o op) {
 	if o.afterStop() {
 		return // not one of the PRs that need work
 	}
+	if x.left[o.pr.Number] {
+		return // counted at its first write, the one that comes first
+	}
+	if x.left == nil {
+		x.left = map[int]bool{}
+	}
+	x.left[o.pr.Number] = true
 	x.res.Left++
 	if x.res.LeftBy == nil {
 		x.res.LeftBy = map[Outcome]int{}

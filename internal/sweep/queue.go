@@ -234,7 +234,7 @@ func (b *book) nudgeDue(pr lifecycle.PR, act *lifecycle.Activity) time.Time {
 	if b.pol.DaysBeforeReviewNudge < 0 || !act.Turn.Nudged() {
 		return time.Time{}
 	}
-	due := b.pol.Due(b.pol.NudgeDate(act.Turn.Since), b.now)
+	due := b.pol.Due(b.pol.NudgeDate(act.Turn.NudgeFrom()), b.now)
 	if lifecycle.DecideNudge(pr, act, lifecycle.Later(due, b.now), b.pol) != lifecycle.NudgePost {
 		return time.Time{}
 	}

@@ -29,6 +29,9 @@ type Item struct {
 	// Unmarked, on a Closed item: closed in the run that found it stale,
 	// with no mark before (days-before-close 0).
 	Unmarked bool
+	// Branch is the head branch this run deleted with the PR's close, or
+	// in finishing one a stopped run left (delete-branch); untrusted.
+	Branch string
 	// Partial, on a Failed item: a write of its operation went through
 	// before the failure (the stale label on, its notice not posted), so
 	// it was not left untouched; the next run finishes it. MaybeWritten:
@@ -55,6 +58,11 @@ type Result struct {
 	// Items is every PR the run reports, each with its Outcome, in the
 	// order the run reached them (With picks those of some outcomes).
 	Items []Item
+
+	// EventPR is the PR a run started by an event evaluated alone
+	// (Sweep.OnePR); 0 for a sweep. Such a run lists nothing: the queue
+	// views of the others are the scheduled run's.
+	EventPR int
 
 	Considered int // open PRs the listings returned
 	// OpenTotal is how many pull requests are open in the repository, when
@@ -114,9 +122,9 @@ type Result struct {
 	// context.Canceled, or a *ListingError.
 	Stopped error
 	Left    int // PRs known to need work that this run did not reach
-	// LeftBy counts the Left PRs whose write the run had planned, by the
-	// outcome it would have had; the rest of Left still needed a read to
-	// tell.
+	// LeftBy counts the Left PRs whose write the run had planned, each
+	// once, by the outcome of its first write not sent; the rest of Left
+	// still needed a read to tell.
 	LeftBy map[Outcome]int
 	// Unlisted: the run stopped inside a listing of open PRs, so PRs it
 	// never listed may need work too; Left cannot count them.

@@ -228,6 +228,8 @@ type writer struct {
 	ahead []op
 	wrote int
 	facts facts
+	// deleted is the head branch this run deleted, by PR: its Item says so.
+	deleted map[int]string
 }
 
 // steps expands an operation into its requests. Steps may fill o (the
@@ -589,6 +591,12 @@ func (w *writer) branchSteps(n int) []step {
 			w.log.Printf("#%d: closed; its branch was not deleted: %s", n, err)
 			return nil
 		}
+		if err == nil {
+			if w.deleted == nil {
+				w.deleted = map[int]string{}
+			}
+			w.deleted[n] = ref
+		}
 		return err
 	}}
 	return []step{head, inUse, del}
@@ -809,11 +817,13 @@ func notAsked(refused []string) lifecycle.Reason {
 	return lifecycle.Reason("review not requested of " + strings.Join(refused, ", ") + ": not a collaborator (GitHub requests the review of the repository's collaborators only)")
 }
 
-// nudgeMessage is the nudge's text: on the maintainers' turn the default
-// names the merge the PR waits for (DefaultMergeNudge), not a review; a
-// review-nudge-message of the project's own serves both turns.
+// nudgeMessage is the nudge's text: review-nudge-message on the reviewers'
+// turn; on the maintainers' turn the merge the PR waits for
+// (DefaultMergeNudge), whatever review-nudge-message says: a project's own
+// is written for a review, and "waiting 8 days for a review" on an approved
+// PR asks for the wrong thing.
 func (w *writer) nudgeMessage(o *op) string {
-	if w.cfg.NudgeMessage == notice.DefaultNudge && o.act != nil && o.act.Turn.Whose == lifecycle.TurnMaintainers {
+	if o.act != nil && o.act.Turn.Whose == lifecycle.TurnMaintainers {
 		return notice.DefaultMergeNudge
 	}
 	return w.cfg.NudgeMessage

@@ -681,3 +681,28 @@ func refuseCollaborators(typ string) func(doc string, body []byte) []byte {
 		return out
 	}
 }
+
+// TestMergeNudgeIgnoresTheReviewMessage: a project's own
+// review-nudge-message is the reviewers' turn's; an approved PR nobody
+// merges gets the merge nudge, which names the merge, not a review.
+func TestMergeNudgeIgnoresTheReviewMessage(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	approved := w.openPR(40, alice)
+	w.fake.Review(approved, maint, daysAgo(30), "APPROVED", "lgtm")
+	waiting := w.openPR(40, alice)
+	inputs := map[string]string{"review-nudge-message": "{{reviewers}} Waiting {{days-waiting}} days for a review: please take a look."}
+	for k, v := range nudgeInputs {
+		inputs[k] = v
+	}
+	w.run(inputs)
+	if w.notices(approved, "nudge") != 1 || w.notices(waiting, "nudge") != 1 {
+		t.Fatalf("nudges: %d on the approved PR, %d on the one waiting for a review; want 1 each", w.notices(approved, "nudge"), w.notices(waiting, "nudge"))
+	}
+	if body := w.fake.Comments(approved)[0].Body; !strings.Contains(body, "waiting 30 days to be merged") || strings.Contains(body, "review") {
+		t.Errorf("the nudge on the approved PR does not name the merge:\n%s", body)
+	}
+	if body := w.fake.Comments(waiting)[0].Body; !strings.Contains(body, "please take a look") {
+		t.Errorf("the nudge on the reviewers' turn is not the project's own:\n%s", body)
+	}
+}
