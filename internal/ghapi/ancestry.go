@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/shurcooL/githubv4"
-
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -22,24 +20,40 @@ import (
 // newest, as many as a connection page holds.
 const AncestryDepth = 100
 
-type ancestryQuery struct {
-	RateLimit  rateLimit
-	Repository struct {
-		PullRequest *struct {
-			Commits struct {
-				Nodes []*struct {
-					Commit struct {
-						Oid       string
-						Author    gitActor
-						Committer gitActor
-						Parents   struct {
-							Nodes []*struct{ Oid string }
-						} `graphql:"parents(first: 1)"`
+const ancestryQuery = `query($owner: String!, $name: String!, $number: Int!) {
+  ` + rateLimitField + `
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      commits(last: 100) {
+        nodes {
+          commit {
+            oid
+            author { ...gitActor }
+            committer { ...gitActor }
+            parents(first: 1) { nodes { oid } }
+          }
+        }
+      }
+    }
+  }
+}
+` + gitActorFragment
+
+type ancestryRepo struct {
+	PullRequest *struct {
+		Commits struct {
+			Nodes []*struct {
+				Commit struct {
+					Oid       string
+					Author    gitActor
+					Committer gitActor
+					Parents   struct {
+						Nodes []*struct{ Oid string }
 					}
 				}
-			} `graphql:"commits(last: 100)"`
-		} `graphql:"pullRequest(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
+			}
+		}
+	}
 }
 
 // Ancestry reads the newest commits on PR number's head, each with its
@@ -48,26 +62,26 @@ type ancestryQuery struct {
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#pullrequest (commits)
 func (c *Client) Ancestry(ctx context.Context, number int) ([]lifecycle.Commit, error) {
-	var out ancestryQuery
-	vars := map[string]any{
-		"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
-		"number": githubv4.Int(number),
+	q, errs, err := ask[inRepository[ancestryRepo]](ctx, c, false, ancestryQuery,
+		map[string]any{"owner": c.owner, "name": c.repo, "number": number})
+	var out *ancestryRepo
+	if err == nil {
+		out = q.repo()
 	}
-	errs, err := c.query(ctx, false, &out, vars)
 	switch {
 	case err != nil:
 	case len(errs) > 0:
 		err = fmt.Errorf("GitHub's answer has errors: %s", errs)
-	case out.Repository.PullRequest == nil:
+	case out.PullRequest == nil:
 		err = fmt.Errorf("GitHub's answer names no pull request #%d", number)
-	case len(out.Repository.PullRequest.Commits.Nodes) == 0:
+	case len(out.PullRequest.Commits.Nodes) == 0:
 		err = fmt.Errorf("GitHub's answer names no commit") // a PR has one at least
 	}
 	if err != nil {
 		return nil, c.fail(opRead, err, "read the head commits of #%d", number)
 	}
 	var commits []lifecycle.Commit
-	for _, n := range out.Repository.PullRequest.Commits.Nodes {
+	for _, n := range out.PullRequest.Commits.Nodes {
 		if n == nil {
 			return nil, c.fail(opRead, fmt.Errorf("GitHub's answer left a commit out"), "read the head commits of #%d", number)
 		}

@@ -47,6 +47,7 @@ type Client struct {
 	wroteAs string // the author GitHub gave a comment this client created (WroteAs)
 
 	gql    *githubv4.Client // GraphQL reads, on the same http.Client
+	hc     *http.Client     // the transport's client, GraphQL's too
 	gqlURL string           // the GraphQL endpoint, beside the REST API (graphqlURL)
 	pages  pages            // the page size GitHub answers in time
 	viewer viewerSeen       // the login a query's viewer named
@@ -77,6 +78,7 @@ func New(o Options) (*Client, error) {
 	c := &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}
 	c.gqlURL = graphqlURL(c.gh.BaseURL)
 	c.gql = newGraphQL(c.gqlURL, gh.UserAgent, hc)
+	c.hc = hc
 	return c, nil
 }
 

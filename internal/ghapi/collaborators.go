@@ -6,17 +6,25 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/shurcooL/githubv4"
-
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
-type collaboratorsQuery struct {
-	RateLimit  rateLimit
-	Repository struct {
-		Collaborators *collaboratorsPage `graphql:"collaborators(first: 100, after: $after, affiliation: ALL)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
+const collaboratorsQuery = `query($owner: String!, $name: String!, $after: String) {
+  ` + rateLimitField + `
+  repository(owner: $owner, name: $name) {
+    collaborators(first: 100, after: $after, affiliation: ALL) {
+      totalCount
+      edges { permission node { login } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}`
+
+// collaboratorsRepo is the answer's repository: Collaborators nil when
+// GitHub answered the field null.
+type collaboratorsRepo struct {
+	Collaborators *collaboratorsPage
 }
 
 type collaboratorsPage struct {
@@ -79,13 +87,8 @@ func (c *Client) Collaborators(ctx context.Context) (access map[string]lifecycle
 
 // readCollaborators reads one page of the listing, after the cursor after.
 func (c *Client) readCollaborators(ctx context.Context, after string) (*collaboratorsPage, error) {
-	var cursor *githubv4.String
-	if after != "" {
-		cursor = githubv4.NewString(githubv4.String(after))
-	}
-	var q collaboratorsQuery
-	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "after": cursor}
-	errs, err := c.query(ctx, false, &q, vars)
+	vars := map[string]any{"owner": c.owner, "name": c.repo, "after": cursorOf(after)}
+	q, errs, err := ask[inRepository[collaboratorsRepo]](ctx, c, false, collaboratorsQuery, vars)
 	for _, e := range errs {
 		if refusesListing(e) && err == nil {
 			return nil, fmt.Errorf("%w: list the repository's collaborators: %s", api.ErrPermissionRefused, e.Message)
@@ -94,13 +97,13 @@ func (c *Client) readCollaborators(ctx context.Context, after string) (*collabor
 	switch {
 	case err == nil && len(errs) > 0:
 		err = fmt.Errorf("GitHub's answer has errors: %s", errs)
-	case err == nil && q.Repository.Collaborators == nil:
+	case err == nil && q.repo().Collaborators == nil:
 		err = errors.New("GitHub's answer holds no collaborators and names no error")
 	}
 	if err != nil {
 		return nil, c.fail(opRead, err, "list the repository's collaborators")
 	}
-	return q.Repository.Collaborators, nil
+	return q.repo().Collaborators, nil
 }
 
 // refusesListing reports GitHub's refusal to list the collaborators to

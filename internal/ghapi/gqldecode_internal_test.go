@@ -124,7 +124,6 @@ func TestDecodeAnswerAsGithubv4(t *testing.T) {
 		decode func(*testing.T, string, []byte)
 	}{
 		{"the longest history", &historyQuery{}, withBefore, decodeBoth[historyQuery]},
-		{"the head's commits of that PR", &ancestryQuery{}, byNumber, decodeBoth[ancestryQuery]},
 	}...)
 	for _, r := range real {
 		if err := gq.Query(ctx, r.q, r.vars); err != nil {

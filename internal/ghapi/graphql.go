@@ -3,6 +3,7 @@ package ghapi
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -168,7 +169,111 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	default:
 		ans, _ = readAnswer(cap.body, nil) // the errors of an answer httpStatus explains
 	}
-	if stop := c.t.meterAnswer(ans.errors, rateOf(q, ans), c.clock.Now()); stop != nil {
+	ans.repoNull = ans.repoNull && hasRepository(vars)
+	return c.settle(ctx, shrink, cap, err, ans, rateOf(q, ans))
+}
+
+// gqlData is what ask reads of a query's data beside the caller's fields:
+// the rateLimit it asked for, and whether its repository is null.
+type gqlData interface {
+	rate() *rateLimit
+	repoNull() bool
+}
+
+// inRepository is the data of a query of one repository: the rateLimit and
+// the repository, nil when GitHub answered it null.
+type inRepository[R any] struct {
+	RateLimit  rateLimit
+	Repository *R
+}
+
+func (d *inRepository[R]) rate() *rateLimit { return &d.RateLimit }
+func (d *inRepository[R]) repoNull() bool   { return d.Repository == nil }
+
+// repo is the repository's fields; none (all zero) when GitHub answered it
+// null, which ask lets through only beside errors that the caller reads
+// first.
+func (d *inRepository[R]) repo() *R {
+	if d.Repository == nil {
+		return new(R)
+	}
+	return d.Repository
+}
+
+// ask sends the GraphQL document doc with its variables and decodes the
+// answer once, with encoding/json, into T: its data (zero when GitHub gave
+// none beside its errors) and its errors, which it sorts as query does.
+// T's rateLimit, when T is a gqlData, is metered.
+func ask[T any](ctx context.Context, c *Client, shrink bool, doc string, vars map[string]any) (*T, gqlErrors, error) {
+	if shrink {
+		ctx = shrinkable(ctx)
+	}
+	cap, err := c.post(asRead(ctx), doc, vars)
+	var out struct {
+		Data   *T        `json:"data"`
+		Errors gqlErrors `json:"errors"`
+	}
+	switch {
+	case err != nil:
+	case cap.status == http.StatusOK:
+		err = json.Unmarshal(cap.body, &out)
+	default:
+		// Only the errors of an answer httpStatus explains.
+		var e struct{ Errors gqlErrors }
+		_ = json.Unmarshal(cap.body, &e)
+		out.Errors = e.Errors
+	}
+	ans := gqlAnswer{errors: out.Errors, data: out.Data != nil}
+	var rate *rateLimit
+	if d, ok := any(out.Data).(gqlData); ok && out.Data != nil {
+		ans.repoNull = d.repoNull()
+		if r := d.rate(); r.Limit != 0 {
+			rate = r // GitHub gave it
+		}
+	}
+	pathed, err := c.settle(ctx, shrink, cap, err, ans, rate)
+	if err != nil {
+		return nil, nil, err
+	}
+	if out.Data == nil {
+		out.Data = new(T)
+	}
+	return out.Data, pathed, nil
+}
+
+// post sends one GraphQL request on the client's http.Client (the
+// transport counts, paces, retries and bounds it as any request) and reads
+// its answer; err is a request that got none.
+func (c *Client) post(ctx context.Context, doc string, vars map[string]any) (captured, error) {
+	body, err := json.Marshal(struct {
+		Query     string         `json:"query"`
+		Variables map[string]any `json:"variables,omitempty"`
+	}{doc, vars})
+	if err != nil {
+		return captured{}, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.gqlURL, bytes.NewReader(body))
+	if err != nil {
+		return captured{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", c.gh.UserAgent)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return captured{}, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return captured{}, err
+	}
+	return captured{status: resp.StatusCode, body: b, resp: resp}, nil
+}
+
+// settle is what an answer comes to: the errors that name a path, or the
+// error that makes the whole answer useless (query's).
+func (c *Client) settle(ctx context.Context, shrink bool, cap captured, err error, ans gqlAnswer, rate *rateLimit) (gqlErrors, error) {
+	if stop := c.t.meterAnswer(ans.errors, rate, c.clock.Now()); stop != nil {
 		return nil, stop
 	}
 	if cap.body == nil && err != nil {
@@ -184,7 +289,7 @@ func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]
 	if err != nil && len(ans.errors) == 0 {
 		return nil, fmt.Errorf("decoding GitHub's answer: %w", err) // the data did not fit the query
 	}
-	if len(ans.errors) == 0 && (!ans.data || hasRepository(vars) && ans.repoNull) {
+	if len(ans.errors) == 0 && (!ans.data || ans.repoNull) {
 		// An answer that names no error and holds no data is no answer.
 		return nil, &malformedError{route: "POST /graphql", why: "it holds no data and names no error"}
 	}
@@ -216,7 +321,7 @@ func rateOf(q any, ans gqlAnswer) *rateLimit {
 // stop when the answer says the points are spent.
 func (t *transport) meterAnswer(errs gqlErrors, r *rateLimit, now time.Time) error {
 	if r != nil {
-		t.meterPoints(r.Cost, r.Limit, r.Remaining, r.ResetAt.Time)
+		t.meterPoints(r.Cost, r.Limit, r.Remaining, r.ResetAt)
 	}
 	for _, e := range errs {
 		if e.rateLimited() {
@@ -443,4 +548,16 @@ func graphqlURL(api *url.URL) string {
 	}
 	base.RawPath = ""
 	return base.String()
+}
+
+// rateLimitField asks what a query cost and what is left (rateLimit): every
+// query's.
+const rateLimitField = `rateLimit { cost limit remaining resetAt }`
+
+// cursorOf is a cursor variable: null for the first page.
+func cursorOf(after string) *string {
+	if after == "" {
+		return nil
+	}
+	return &after
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/shurcooL/githubv4"
 
@@ -70,7 +71,7 @@ func botLogin(login string) string {
 type gitActor struct {
 	Name  string
 	Email string
-	Date  githubv4.GitTimestamp
+	Date  time.Time
 	User  *struct{ Login string }
 }
 
@@ -311,7 +312,7 @@ type rateLimit struct {
 	Cost      int
 	Limit     int
 	Remaining int
-	ResetAt   githubv4.DateTime
+	ResetAt   time.Time
 }
 
 type pullsQuery[N any] struct {
@@ -835,3 +836,6 @@ func pull[N any, P interface {
 	l.PR.Checks = p.checks()
 	return l, p.state() == "OPEN", nil
 }
+
+// gitActorFragment asks a commit's author or committer (gitActor).
+const gitActorFragment = `fragment gitActor on GitActor { name email date user { login } }`

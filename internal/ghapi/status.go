@@ -3,10 +3,8 @@ package ghapi
 import (
 	"context"
 	"fmt"
-	"reflect"
-	"sync"
-
-	"github.com/shurcooL/githubv4"
+	"strings"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -20,13 +18,39 @@ import (
 // aliased user(login:) field of one query. No connection: a query of
 // sweep.StatusesPerRead users costs one point.
 
-// userStatus is what a query reads of one account: null when GitHub knows
-// no such account (deleted, renamed), a null status when it set none.
-type userStatus struct {
+// statusField is one root field of the statuses' answer, decoded flat as
+// aliased roots are: an account (uK), null when GitHub knows no such
+// account (deleted, renamed), its Status null when it set none; or the
+// rateLimit, whose fields it carries too.
+type statusField struct {
 	Status *struct {
 		IndicatesLimitedAvailability bool
-		ExpiresAt                    *githubv4.DateTime
+		ExpiresAt                    *time.Time
 	}
+	rateLimit
+}
+
+// statusData is the statuses' answer by root field: "rateLimit", "u0"...
+type statusData map[string]*statusField
+
+func (d *statusData) rate() *rateLimit {
+	if r := (*d)["rateLimit"]; r != nil {
+		return &r.rateLimit
+	}
+	return &rateLimit{}
+}
+
+func (d *statusData) repoNull() bool { return false }
+
+// statusQuery is the query of n accounts' statuses: uK: user(login: $lK)
+// for each.
+func statusQuery(n int) string {
+	var vars, users strings.Builder
+	for k := range n {
+		fmt.Fprintf(&vars, ", $l%d: String!", k)
+		fmt.Fprintf(&users, "  u%d: user(login: $l%d) { status { indicatesLimitedAvailability expiresAt } }\n", k, k)
+	}
+	return "query(" + strings.TrimPrefix(vars.String(), ", ") + ") {\n  " + rateLimitField + "\n" + users.String() + "}"
 }
 
 // BusyStatuses reads the GitHub status of logins (at most
@@ -41,50 +65,31 @@ func (c *Client) BusyStatuses(ctx context.Context, logins []string) ([]lifecycle
 	if len(logins) > sweep.StatusesPerRead {
 		return nil, fmt.Errorf("read the GitHub status of %d accounts: at most %d a query", len(logins), sweep.StatusesPerRead)
 	}
-	q := reflect.New(statusQueryType(len(logins)))
 	vars := map[string]any{}
 	for k, l := range logins {
-		vars[fmt.Sprintf("l%d", k)] = githubv4.String(l)
+		vars[fmt.Sprintf("l%d", k)] = l
 	}
-	errs, err := c.query(rootsApart(ctx), false, q.Interface(), vars)
+	q, errs, err := ask[statusData](rootsApart(ctx), c, false, statusQuery(len(logins)), vars)
 	if err != nil {
 		return nil, c.fail(opRead, err, "read the GitHub status of %d accounts", len(logins))
 	}
 	spoiled := errs.spoiled(0)
 	var out []lifecycle.Busy
 	for k, l := range logins {
-		f := q.Elem().Field(k + 1) // after RateLimit
-		if f.IsNil() || spoiled[fmt.Sprintf("u%d", k)] {
+		alias := fmt.Sprintf("u%d", k)
+		f := (*q)[alias]
+		if f == nil || spoiled[alias] {
 			continue
 		}
-		st := f.Interface().(*userStatus).Status
+		st := f.Status
 		if st == nil || !st.IndicatesLimitedAvailability {
 			continue
 		}
 		b := lifecycle.Busy{Login: l}
 		if st.ExpiresAt != nil {
-			b.Until = st.ExpiresAt.Time
+			b.Until = *st.ExpiresAt
 		}
 		out = append(out, b)
 	}
 	return out, nil
-}
-
-var statusTypes sync.Map // int → reflect.Type
-
-// statusQueryType is the query of n accounts' statuses: RateLimit, then
-// uK: user(login: $lK) { status {...} } for each. The logins are
-// variables, so the type depends on n alone and is built (and learnt by the
-// decoder) once per size.
-func statusQueryType(n int) reflect.Type {
-	if t, ok := statusTypes.Load(n); ok {
-		return t.(reflect.Type)
-	}
-	fields := []reflect.StructField{{Name: "RateLimit", Type: reflect.TypeOf(rateLimit{})}}
-	for k := range n {
-		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("U%d", k), Type: reflect.TypeOf(&userStatus{}),
-			Tag: reflect.StructTag(fmt.Sprintf(`graphql:"u%d: user(login: $l%d)"`, k, k))})
-	}
-	t, _ := statusTypes.LoadOrStore(n, reflect.StructOf(fields))
-	return t.(reflect.Type)
 }
