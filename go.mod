@@ -7,7 +7,6 @@ require (
 	github.com/google/go-github/v62 v62.0.0
 	github.com/moby/patternmatcher v0.6.1
 	github.com/sethvargo/go-githubactions v1.3.2
-	github.com/shurcooL/githubv4 v0.0.0-20260209031235-2402fdf4a9ed
 	github.com/vektah/gqlparser/v2 v2.5.64
 	go.yaml.in/yaml/v4 v4.0.0
 	golang.org/x/oauth2 v0.38.0
@@ -19,6 +18,5 @@ require (
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/google/go-querystring v1.1.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	github.com/shurcooL/graphql v0.0.0-20240915155400-7ee5256398cf // indirect
 	golang.org/x/text v0.14.0 // indirect
 )

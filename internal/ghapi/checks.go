@@ -3,11 +3,8 @@ package ghapi
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
-	"sync"
-
-	"github.com/shurcooL/githubv4"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -46,43 +43,57 @@ type prWithChecks struct {
 	rollupState
 }
 
+func (p *prWithChecks) asks() string { return rollupStateField }
+
 type prWithAssigneesChecks struct {
 	prWithAssignees
 	rollupState
 }
 
-// checkContext is one node of a rollup's contexts, a union: Typename names
-// the fragment that holds its fields; IsRequired is asked for the PR read
-// ($number; the checks query renames it per PR).
+func (p *prWithAssigneesChecks) asks() string { return assigneesField + rollupStateField }
+
+// checkContext is one node of a rollup's contexts, a union (CheckRun,
+// StatusContext) decoded flat: Typename names the kind; IsRequired is
+// asked for the PR read (rollupFields).
 type checkContext struct {
-	Typename string `graphql:"__typename"`
-	CheckRun struct {
-		Name        string
-		Status      string
-		Conclusion  string
-		CompletedAt *githubv4.DateTime
-		IsRequired  bool `graphql:"isRequired(pullRequestNumber: $number)"`
-	} `graphql:"... on CheckRun"`
-	StatusContext struct {
-		Context    string
-		State      string
-		CreatedAt  githubv4.DateTime
-		IsRequired bool `graphql:"isRequired(pullRequestNumber: $number)"`
-	} `graphql:"... on StatusContext"`
+	Typename string `json:"__typename"`
+	// CheckRun.
+	Name        string
+	Status      string
+	Conclusion  string
+	CompletedAt *time.Time
+	// StatusContext.
+	Context    string
+	State      string
+	CreatedAt  time.Time
+	IsRequired bool
 }
 
-// checkRollup is a PR's statusCheckRollup with its contexts: the head
-// commit's check runs and commit statuses, null when it has none; with the
-// head it is of, which a null rollup does not name.
+// rollup is a statusCheckRollup with its contexts: the head commit's check
+// runs and commit statuses.
+type rollup struct {
+	Commit   *struct{ Oid string }
+	Contexts struct {
+		TotalCount int
+		Nodes      []*checkContext
+	}
+}
+
+// checkRollup is a PR's statusCheckRollup, null when its head has no check,
+// with the head it is of, which a null rollup does not name.
 type checkRollup struct {
 	HeadRefOid        string
-	StatusCheckRollup *struct {
-		Commit   *struct{ Oid string }
-		Contexts struct {
-			TotalCount int
-			Nodes      []*checkContext
-		} `graphql:"contexts(first: 100)"`
-	}
+	StatusCheckRollup *rollup
+}
+
+// rollupFields asks a rollup, each check's isRequired for the PR whose
+// number is the variable number.
+func rollupFields(number string) string {
+	return ` commit { oid } contexts(first: 100) { totalCount nodes {
+    __typename
+    ... on CheckRun { name status conclusion completedAt isRequired(pullRequestNumber: ` + number + `) }
+    ... on StatusContext { context state createdAt isRequired(pullRequestNumber: ` + number + `) }
+  } }`
 }
 
 // checks converts the rollup. A null rollup of a PR GitHub answered for
@@ -112,13 +123,11 @@ func (r *checkRollup) checks() lifecycle.Checks {
 
 func (n *checkContext) check() lifecycle.Check {
 	if n.Typename == "StatusContext" {
-		s := n.StatusContext
-		return lifecycle.Check{Name: s.Context, Conclusion: s.State, At: s.CreatedAt.Time, Required: required(s.IsRequired)}
+		return lifecycle.Check{Name: n.Context, Conclusion: n.State, At: n.CreatedAt, Required: required(n.IsRequired)}
 	}
-	r := n.CheckRun
-	c := lifecycle.Check{Name: r.Name, Status: r.Status, Conclusion: r.Conclusion, Required: required(r.IsRequired)}
-	if r.CompletedAt != nil {
-		c.At = r.CompletedAt.Time
+	c := lifecycle.Check{Name: n.Name, Status: n.Status, Conclusion: n.Conclusion, Required: required(n.IsRequired)}
+	if n.CompletedAt != nil {
+		c.At = *n.CompletedAt
 	}
 	return c
 }
@@ -137,7 +146,7 @@ func openPullsWithChecks[N any, P interface {
 	prNode
 	failing() bool
 }](ctx context.Context, c *Client, q sweep.Query, after string, connections int) ([]sweep.Listed, sweep.Page, error) {
-	open := []githubv4.PullRequestState{githubv4.PullRequestStateOpen}
+	open := []string{"OPEN"}
 	nodes, page, err := pulls[N, P](ctx, c, q, open, after, connections)
 	if err != nil {
 		return nil, page, err
@@ -161,107 +170,40 @@ func (c *Client) Checks(ctx context.Context, numbers []int) (map[int]lifecycle.C
 	if len(numbers) > sweep.ChecksPerRead {
 		return nil, fmt.Errorf("read the checks of %d pull requests: at most %d a query", len(numbers), sweep.ChecksPerRead)
 	}
-	q := reflect.New(checksQueryType(len(numbers)))
-	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo)}
+	vars := map[string]any{"owner": c.owner, "name": c.repo}
 	for k, n := range numbers {
-		vars[fmt.Sprintf("n%d", k)] = githubv4.Int(n)
+		vars[fmt.Sprintf("n%d", k)] = n
 	}
-	errs, err := c.query(ctx, false, q.Interface(), vars)
+	q, errs, err := ask[inRepository[map[string]*checkRollup]](ctx, c, false, checksQuery(len(numbers)), vars)
 	if err != nil {
 		return nil, c.fail(opRead, err, "read the checks of %d pull requests", len(numbers))
 	}
 	spoiled := errs.spoiled(1) // under repository
 	out := map[int]lifecycle.Checks{}
-	repo := q.Elem().FieldByName("Repository")
+	prs := *q.repo()
 	for k, n := range numbers {
-		f := repo.Field(k)
-		if f.IsNil() || spoiled[fmt.Sprintf("p%d", k)] || len(errs) > 0 && len(spoiled) == 0 {
+		alias := fmt.Sprintf("p%d", k)
+		r := prs[alias]
+		if r == nil || spoiled[alias] || len(errs) > 0 && len(spoiled) == 0 {
 			continue
 		}
-		var r checkRollup
-		copyRetagged(reflect.ValueOf(&r).Elem(), f.Elem())
 		out[n] = r.checks()
 	}
 	return out, nil
 }
 
-var checksTypes sync.Map // int → reflect.Type
-
-// checksQueryType is the query of n PRs' checks: RateLimit, and in
-// repository(owner: $owner, name: $name) one field per PR,
-// pK: pullRequest(number: $nK) { statusCheckRollup {...} }, its checks'
-// isRequired asking for $nK. The arguments are variables, so the type
-// depends on n alone and is built (and learnt by the decoder) once per size.
-func checksQueryType(n int) reflect.Type {
-	if t, ok := checksTypes.Load(n); ok {
-		return t.(reflect.Type)
-	}
-	var prs []reflect.StructField
+// checksQuery is the query of n PRs' checks: in the repository,
+// pK: pullRequest(number: $nK) for each, its checks' isRequired asking
+// for $nK.
+func checksQuery(n int) string {
+	var vars, prs strings.Builder
 	for k := range n {
-		pr := retag(reflect.TypeOf(checkRollup{}), "$number", fmt.Sprintf("$n%d", k))
-		prs = append(prs, reflect.StructField{Name: fmt.Sprintf("P%d", k), Type: reflect.PointerTo(pr),
-			Tag: reflect.StructTag(fmt.Sprintf(`graphql:"p%d: pullRequest(number: $n%d)"`, k, k))})
+		fmt.Fprintf(&vars, ", $n%d: Int!", k)
+		fmt.Fprintf(&prs, "    p%d: pullRequest(number: $n%d) { headRefOid statusCheckRollup {%s } }\n", k, k, rollupFields(fmt.Sprintf("$n%d", k)))
 	}
-	t := reflect.StructOf([]reflect.StructField{
-		{Name: "RateLimit", Type: reflect.TypeOf(rateLimit{})},
-		{Name: "Repository", Type: reflect.StructOf(prs), Tag: `graphql:"repository(owner: $owner, name: $name)"`},
-	})
-	t2, _ := checksTypes.LoadOrStore(n, t)
-	return t2.(reflect.Type)
-}
-
-// retag is t with from replaced by to in every graphql tag of its structs
-// (through pointers and slices); types without such a tag are kept.
-func retag(t reflect.Type, from, to string) reflect.Type {
-	switch t.Kind() {
-	case reflect.Pointer:
-		if e := retag(t.Elem(), from, to); e != t.Elem() {
-			return reflect.PointerTo(e)
-		}
-	case reflect.Slice:
-		if e := retag(t.Elem(), from, to); e != t.Elem() {
-			return reflect.SliceOf(e)
-		}
-	case reflect.Struct:
-		fields, changed := make([]reflect.StructField, t.NumField()), false
-		for i := range t.NumField() {
-			f := t.Field(i)
-			ft := retag(f.Type, from, to)
-			tag := strings.ReplaceAll(string(f.Tag), from, to)
-			changed = changed || ft != f.Type || tag != string(f.Tag)
-			fields[i] = reflect.StructField{Name: f.Name, Type: ft, Tag: reflect.StructTag(tag)}
-		}
-		if changed {
-			return reflect.StructOf(fields)
-		}
-	}
-	return t
-}
-
-// copyRetagged copies src into dst, whose type is src's as retag built it
-// from dst's: the same fields in the same order, but for their tags (which
-// reflect's conversions do not ignore in a type of its making).
-func copyRetagged(dst, src reflect.Value) {
-	if dst.Type() == src.Type() {
-		dst.Set(src)
-		return
-	}
-	switch src.Kind() {
-	case reflect.Pointer:
-		if !src.IsNil() {
-			dst.Set(reflect.New(dst.Type().Elem()))
-			copyRetagged(dst.Elem(), src.Elem())
-		}
-	case reflect.Slice:
-		if !src.IsNil() {
-			dst.Set(reflect.MakeSlice(dst.Type(), src.Len(), src.Len()))
-			for i := range src.Len() {
-				copyRetagged(dst.Index(i), src.Index(i))
-			}
-		}
-	case reflect.Struct:
-		for i := range src.NumField() {
-			copyRetagged(dst.Field(i), src.Field(i))
-		}
-	}
+	return `query($owner: String!, $name: String!` + vars.String() + `) {
+  ` + rateLimitField + `
+  repository(owner: $owner, name: $name) {
+` + prs.String() + `  }
+}`
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
-	"github.com/shurcooL/githubv4"
 	"golang.org/x/oauth2"
 
 	"github.com/stalepr/stalepr/internal/api"
@@ -46,11 +45,10 @@ type Client struct {
 
 	wroteAs string // the author GitHub gave a comment this client created (WroteAs)
 
-	gql    *githubv4.Client // GraphQL reads, on the same http.Client
-	hc     *http.Client     // the transport's client, GraphQL's too
-	gqlURL string           // the GraphQL endpoint, beside the REST API (graphqlURL)
-	pages  pages            // the page size GitHub answers in time
-	viewer viewerSeen       // the login a query's viewer named
+	hc     *http.Client // the transport's client: GraphQL's (ask) beside go-github's
+	gqlURL string       // the GraphQL endpoint, beside the REST API (graphqlURL)
+	pages  pages        // the page size GitHub answers in time
+	viewer viewerSeen   // the login a query's viewer named
 
 }
 
@@ -77,7 +75,6 @@ func New(o Options) (*Client, error) {
 	gh.BaseURL, gh.UploadURL = base, base
 	c := &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}
 	c.gqlURL = graphqlURL(c.gh.BaseURL)
-	c.gql = newGraphQL(c.gqlURL, gh.UserAgent, hc)
 	c.hc = hc
 	return c, nil
 }

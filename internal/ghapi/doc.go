@@ -1,5 +1,5 @@
 // Package ghapi is stalepr's only door to GitHub: GraphQL reads
-// (shurcooL/githubv4) and REST writes (go-github) on one transport that
+// (documents decoded once by encoding/json) and REST writes (go-github) on one transport that
 // counts, paces, retries and stops, and every answer is converted to the
 // lifecycle package's pointer-free types and the sweep's port's.
 package ghapi

@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
-	"sync"
-
-	"github.com/shurcooL/githubv4"
+	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -21,9 +18,8 @@ import (
 // the listing's updatedAt): three connections a PR, so sweep.NowPerRead of
 // them cost one point, where a REST read costs one request each.
 
-// prNow is what a fresh read reads of one PR. Its timeline is history's,
-// asking for the items since the listing instead of before a cursor
-// (nowPRType gives it its tag).
+// prNow is what a fresh read reads of one PR (nowFragment), and its
+// timeline items since the listing.
 type prNow struct {
 	Number int
 	State  string
@@ -32,18 +28,48 @@ type prNow struct {
 	// null not "unlocked".
 	IsDraft   *bool
 	Locked    *bool
-	UpdatedAt *githubv4.DateTime // null: whether it changed is unknown
+	UpdatedAt *time.Time // null: whether it changed is unknown
 	Author    *actor
 	Milestone *struct{ Title string }
 	Labels    *struct {
 		TotalCount int
 		Nodes      []*struct{ Name string }
-	} `graphql:"labels(first: 100)"`
+	}
 	Assignees *struct {
 		TotalCount int
 		Nodes      []*struct{ Login string }
-	} `graphql:"assignees(first: 100)"`
+	}
 	TimelineItems *timeline
+}
+
+const nowFragment = `
+fragment now on PullRequest {
+  number state isDraft locked updatedAt
+  author { ...actor } milestone { title }
+  labels(first: 100) { totalCount nodes { name } }` + assigneesField + `
+}`
+
+// nowQuery is the query of n PRs read afresh: the viewer, and in the
+// repository fK: pullRequest(number: $nK) for each, its timeline items
+// since $sK.
+func nowQuery(n int) string {
+	var vars, prs strings.Builder
+	for k := range n {
+		fmt.Fprintf(&vars, ", $n%d: Int!, $s%d: DateTime!", k, k)
+		fmt.Fprintf(&prs, "    f%d: pullRequest(number: $n%d) { ...now timelineItems(last: 100, since: $s%d, itemTypes: %s) { ...timeline } }\n",
+			k, k, k, timelineKinds)
+	}
+	return `query($owner: String!, $name: String!` + vars.String() + `) {
+  viewer { login }
+  ` + rateLimitField + `
+  repository(owner: $owner, name: $name) {
+` + prs.String() + `  }
+}` + nowFragment + timelineFragments
+}
+
+type nowData struct {
+	Viewer struct{ Login string }
+	inRepository[map[string]*prNow]
 }
 
 // PullsNow reads the PRs listed (at most sweep.NowPerRead) afresh in one
@@ -57,35 +83,33 @@ func (c *Client) PullsNow(ctx context.Context, listed []lifecycle.PR) (map[int]s
 	if len(listed) > sweep.NowPerRead {
 		return nil, fmt.Errorf("read %d pull requests afresh: at most %d a query", len(listed), sweep.NowPerRead)
 	}
-	q := reflect.New(nowQueryType(len(listed)))
-	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo)}
+	vars := map[string]any{"owner": c.owner, "name": c.repo}
 	for k, pr := range listed {
-		vars[fmt.Sprintf("n%d", k)] = githubv4.Int(pr.Number)
-		vars[fmt.Sprintf("s%d", k)] = githubv4.DateTime{Time: pr.UpdatedAt}
+		vars[fmt.Sprintf("n%d", k)] = pr.Number
+		vars[fmt.Sprintf("s%d", k)] = pr.UpdatedAt
 	}
-	errs, err := c.query(ctx, false, q.Interface(), vars)
+	q, errs, err := ask[nowData](ctx, c, false, nowQuery(len(listed)), vars)
 	if err != nil {
 		return nil, c.fail(opRead, err, "read %d pull requests afresh", len(listed))
 	}
-	if err := c.viewer.saw(q.Elem().FieldByName("Viewer").Field(0).String(), c.t.stop); err != nil {
+	if err := c.viewer.saw(q.Viewer.Login, c.t.stop); err != nil {
 		return nil, c.fail(opRead, err, "read %d pull requests afresh", len(listed))
 	}
 	spoiled := errs.spoiled(1) // under repository
-	repo := q.Elem().FieldByName("Repository")
+	prs := *q.repo()
 	out := map[int]sweep.Now{}
 	for k, pr := range listed {
-		f := repo.Field(k)
+		alias := fmt.Sprintf("f%d", k)
+		p := prs[alias]
 		var now sweep.Now
 		switch {
 		case len(errs) > 0 && len(spoiled) == 0:
 			now.Err = fmt.Errorf("GitHub's answer has errors: %s", errs)
-		case spoiled[fmt.Sprintf("f%d", k)]:
+		case spoiled[alias]:
 			now.Err = fmt.Errorf("GitHub's answer for it is in error (%s)", errs)
-		case f.IsNil():
+		case p == nil:
 			now.Err = errors.New("GitHub's answer gives it null")
 		default:
-			var p prNow
-			copyRetagged(reflect.ValueOf(&p).Elem(), f.Elem())
 			now = p.now(pr)
 		}
 		if now.Err != nil {
@@ -142,46 +166,7 @@ func (p *prNow) now(listed lifecycle.PR) sweep.Now {
 		out.Err = errors.New("more than 100 timeline items since the listing")
 	}
 	if out.Err == nil {
-		out.PR.UpdatedAt = p.UpdatedAt.Time
+		out.PR.UpdatedAt = *p.UpdatedAt
 	}
 	return out
-}
-
-// nowPRType is prNow with its timeline's items those dated since the
-// variable named since: history's connection, with since for before.
-func nowPRType(since string) reflect.Type {
-	h, _ := reflect.TypeOf(history{}).FieldByName("TimelineItems")
-	t := reflect.TypeOf(prNow{})
-	fields := make([]reflect.StructField, t.NumField())
-	for i := range fields {
-		fields[i] = t.Field(i)
-	}
-	fields[len(fields)-1].Tag = reflect.StructTag(strings.Replace(string(h.Tag), "before: $before", "since: "+since, 1))
-	return reflect.StructOf(fields)
-}
-
-var nowTypes sync.Map // int → reflect.Type
-
-// nowQueryType is the query of n PRs read afresh: the viewer, RateLimit,
-// and in repository(owner: $owner, name: $name) one field per PR,
-// fK: pullRequest(number: $nK) { ... timelineItems(last: 100, since: $sK) }.
-// The arguments are variables, so the type depends on n alone and is
-// built (and learnt by the decoder) once per size.
-func nowQueryType(n int) reflect.Type {
-	if t, ok := nowTypes.Load(n); ok {
-		return t.(reflect.Type)
-	}
-	var prs []reflect.StructField
-	for k := range n {
-		pr := nowPRType(fmt.Sprintf("$s%d", k))
-		prs = append(prs, reflect.StructField{Name: fmt.Sprintf("F%d", k), Type: reflect.PointerTo(pr),
-			Tag: reflect.StructTag(fmt.Sprintf(`graphql:"f%d: pullRequest(number: $n%d)"`, k, k))})
-	}
-	t := reflect.StructOf([]reflect.StructField{
-		{Name: "Viewer", Type: reflect.TypeOf(struct{ Login string }{})},
-		{Name: "RateLimit", Type: reflect.TypeOf(rateLimit{})},
-		{Name: "Repository", Type: reflect.StructOf(prs), Tag: `graphql:"repository(owner: $owner, name: $name)"`},
-	})
-	t2, _ := nowTypes.LoadOrStore(n, t)
-	return t2.(reflect.Type)
 }

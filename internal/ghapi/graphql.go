@@ -9,24 +9,21 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/go-github/v62/github"
-	"github.com/shurcooL/githubv4"
 )
 
-// GraphQL reads go through shurcooL/githubv4 (typed queries from Go
-// structs: it writes and sends each one) on the same http.Client, so the
-// transport counts, budgets, paces and redacts them as every REST request.
-// The capture transport keeps the answer's body for the query that asked,
-// and readAnswer decodes it once (gqldecode.go): its data as githubv4
-// would (githubv4's own decoder was half the test suite's CPU), its errors
-// with the type and path githubv4 drops (which PR of a page failed, a rate
-// limit), and whether its repository is null; the rateLimit is read from
-// the decoded query.
+// GraphQL reads are documents written out (each query's const or builder,
+// aliases in the text, as cli/cli writes its own), sent by ask on the same
+// http.Client as REST, so the transport counts, budgets, paces, retries
+// and redacts them as every REST request. Each answer is decoded once, by
+// encoding/json, into flat structs: its data, a union's fragments side by
+// side in one struct told apart by __typename; its errors with their type
+// and path (which PR of a page failed, a rate limit); and its rateLimit,
+// which is metered.
 
 // errShrink means GitHub could not answer the query in time (a timeout, a 502,
 // "something went wrong") or answered more than the transport accepts
@@ -105,72 +102,20 @@ func (e gqlError) timedOut() bool {
 		strings.Contains(m, "timed out") || strings.Contains(m, "couldn't respond to your request in time")
 }
 
-type captureKey struct{}
-
-// captured holds the body of the answer to one query.
-type captured struct {
+// gqlReply is the answer to one query: its status and body, which the
+// transport has read and bounded already.
+type gqlReply struct {
 	status int
 	body   []byte
 	resp   *http.Response
 }
 
-// forGithubv4 is the body githubv4 is given of an answer of 200 instead of
-// the answer: an object without data or errors, which it decodes to
-// nothing, as query decodes the answer itself (readAnswer).
-var forGithubv4 = []byte(`{}`)
-
-// capture keeps the final answer's status and body of a request whose
-// context carries a *captured; the transport below it has read and bounded
-// the body already.
-type capture struct {
-	base      http.RoundTripper
-	userAgent string
-}
-
-func (c capture) RoundTrip(req *http.Request) (*http.Response, error) {
-	if c.userAgent != "" {
-		req = req.Clone(req.Context()) // a RoundTripper leaves the caller's request as it is
-		req.Header.Set("User-Agent", c.userAgent)
-	}
-	resp, err := c.base.RoundTrip(req)
-	if into, ok := req.Context().Value(captureKey{}).(*captured); ok && err == nil {
-		body, rerr := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if rerr != nil {
-			return nil, rerr
-		}
-		into.status, into.body, into.resp = resp.StatusCode, body, resp
-		if resp.StatusCode == http.StatusOK {
-			resp.Body = io.NopCloser(bytes.NewReader(forGithubv4))
-		} else {
-			resp.Body = io.NopCloser(bytes.NewReader(body)) // githubv4 quotes it in its error
-		}
-	}
-	return resp, err
-}
-
-// query sends one GraphQL query and decodes its data into q. It returns the
-// answer's errors that name a path (the caller decides what they spoil), and
-// as err: a stop, errShrink (only when the query can be asked smaller:
-// shrink), or anything else that makes the whole answer useless. Every
-// answer's rateLimit (when q asks for it) is metered. A query that cannot
-// shrink is retried on a 5xx as any request.
-func (c *Client) query(ctx context.Context, shrink bool, q any, vars map[string]any) (gqlErrors, error) {
-	var cap captured
-	if shrink {
-		ctx = shrinkable(ctx)
-	}
-	err := c.gql.Query(context.WithValue(asRead(ctx), captureKey{}, &cap), q, vars)
-	var ans gqlAnswer
-	switch {
-	case cap.body == nil:
-	case cap.status == http.StatusOK && err == nil:
-		ans, err = readAnswer(cap.body, q)
-	default:
-		ans, _ = readAnswer(cap.body, nil) // the errors of an answer httpStatus explains
-	}
-	ans.repoNull = ans.repoNull && hasRepository(vars)
-	return c.settle(ctx, shrink, cap, err, ans, rateOf(q, ans))
+// gqlAnswer is what settle reads of a GraphQL answer beside the caller's
+// data, from its one decoding (ask).
+type gqlAnswer struct {
+	errors   gqlErrors
+	data     bool // the answer holds data, not null
+	repoNull bool // its repository is null
 }
 
 // gqlData is what ask reads of a query's data beside the caller's fields:
@@ -208,19 +153,19 @@ func ask[T any](ctx context.Context, c *Client, shrink bool, doc string, vars ma
 	if shrink {
 		ctx = shrinkable(ctx)
 	}
-	cap, err := c.post(asRead(ctx), doc, vars)
+	reply, err := c.post(asRead(ctx), doc, vars)
 	var out struct {
 		Data   *T        `json:"data"`
 		Errors gqlErrors `json:"errors"`
 	}
 	switch {
 	case err != nil:
-	case cap.status == http.StatusOK:
-		err = json.Unmarshal(cap.body, &out)
+	case reply.status == http.StatusOK:
+		err = json.Unmarshal(reply.body, &out)
 	default:
 		// Only the errors of an answer httpStatus explains.
 		var e struct{ Errors gqlErrors }
-		_ = json.Unmarshal(cap.body, &e)
+		_ = json.Unmarshal(reply.body, &e)
 		out.Errors = e.Errors
 	}
 	ans := gqlAnswer{errors: out.Errors, data: out.Data != nil}
@@ -231,7 +176,7 @@ func ask[T any](ctx context.Context, c *Client, shrink bool, doc string, vars ma
 			rate = r // GitHub gave it
 		}
 	}
-	pathed, err := c.settle(ctx, shrink, cap, err, ans, rate)
+	pathed, err := c.settle(ctx, shrink, reply, err, ans, rate)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -244,45 +189,45 @@ func ask[T any](ctx context.Context, c *Client, shrink bool, doc string, vars ma
 // post sends one GraphQL request on the client's http.Client (the
 // transport counts, paces, retries and bounds it as any request) and reads
 // its answer; err is a request that got none.
-func (c *Client) post(ctx context.Context, doc string, vars map[string]any) (captured, error) {
+func (c *Client) post(ctx context.Context, doc string, vars map[string]any) (gqlReply, error) {
 	body, err := json.Marshal(struct {
 		Query     string         `json:"query"`
 		Variables map[string]any `json:"variables,omitempty"`
 	}{doc, vars})
 	if err != nil {
-		return captured{}, err
+		return gqlReply{}, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.gqlURL, bytes.NewReader(body))
 	if err != nil {
-		return captured{}, err
+		return gqlReply{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", c.gh.UserAgent)
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return captured{}, err
+		return gqlReply{}, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return captured{}, err
+		return gqlReply{}, err
 	}
-	return captured{status: resp.StatusCode, body: b, resp: resp}, nil
+	return gqlReply{status: resp.StatusCode, body: b, resp: resp}, nil
 }
 
 // settle is what an answer comes to: the errors that name a path, or the
 // error that makes the whole answer useless (query's).
-func (c *Client) settle(ctx context.Context, shrink bool, cap captured, err error, ans gqlAnswer, rate *rateLimit) (gqlErrors, error) {
+func (c *Client) settle(ctx context.Context, shrink bool, reply gqlReply, err error, ans gqlAnswer, rate *rateLimit) (gqlErrors, error) {
 	if stop := c.t.meterAnswer(ans.errors, rate, c.clock.Now()); stop != nil {
 		return nil, stop
 	}
-	if cap.body == nil && err != nil {
+	if reply.body == nil && err != nil {
 		return nil, noAnswer(err, shrink)
 	}
-	if err := c.httpStatus(cap, shrink); err != nil {
+	if err := c.httpStatus(reply, shrink); err != nil {
 		return nil, err
 	}
-	pathed, perr := pathedErrors(ans.errors, cap.resp, shrink, isRootsApart(ctx))
+	pathed, perr := pathedErrors(ans.errors, reply.resp, shrink, isRootsApart(ctx))
 	if perr != nil {
 		return nil, perr
 	}
@@ -294,27 +239,6 @@ func (c *Client) settle(ctx context.Context, shrink bool, cap captured, err erro
 		return nil, &malformedError{route: "POST /graphql", why: "it holds no data and names no error"}
 	}
 	return pathed, nil
-}
-
-// rateOf is the rateLimit q asked for and the answer gave; nil when it did
-// not (no data, no rateLimit field, or GitHub left it out).
-func rateOf(q any, ans gqlAnswer) *rateLimit {
-	if !ans.data {
-		return nil
-	}
-	v := reflect.ValueOf(q)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return nil
-	}
-	f := v.Elem().FieldByName("RateLimit")
-	if !f.IsValid() || f.Type() != reflect.TypeOf(rateLimit{}) {
-		return nil
-	}
-	r := f.Addr().Interface().(*rateLimit)
-	if r.Limit == 0 {
-		return nil // not in the answer
-	}
-	return r
 }
 
 // meterAnswer counts an answer's rateLimit against the points, and is the
@@ -374,12 +298,6 @@ func pathedErrors(errs gqlErrors, resp *http.Response, shrink, rootsApart bool) 
 		pathed = append(pathed, e)
 	}
 	return pathed, nil
-}
-
-// hasRepository reports whether the query asks for a repository (its variables name it).
-func hasRepository(vars map[string]any) bool {
-	_, ok := vars["owner"]
-	return ok
 }
 
 // rootError is an error on the query's root field as the REST answer of
@@ -458,14 +376,6 @@ func (v *viewerSeen) known() string {
 	return v.login
 }
 
-// newGraphQL is the GraphQL client on hc, its requests named by ua as
-// go-github names the REST ones (githubv4 would send Go's default).
-func newGraphQL(url, ua string, hc *http.Client) *githubv4.Client {
-	cl := *hc
-	cl.Transport = capture{base: hc.Transport, userAgent: ua}
-	return githubv4.NewEnterpriseClient(url, &cl)
-}
-
 type shrinkKey struct{}
 
 // shrinkable marks a query whose 502 and 504 answers (GitHub's for a query
@@ -500,8 +410,8 @@ func shrinks(status int) bool {
 	return status == http.StatusBadGateway || status == http.StatusGatewayTimeout
 }
 
-// readKey marks the GraphQL requests that only read: query's (githubv4's
-// Query writes a query operation only) and Viewer's. A dry run sends them;
+// readKey marks the GraphQL requests that only read: ask's (its documents
+// are queries) and Viewer's. A dry run sends them;
 // every other GraphQL POST (the draft conversion's mutation) is a write,
 // refused in a dry run. The call site knows; the body is not parsed.
 type readKey struct{}
@@ -518,18 +428,18 @@ func isRead(ctx context.Context) bool {
 // smaller query may avoid (when the query can shrink), no GraphQL API at
 // all for a 404, and otherwise go-github's reading of an error answer, so
 // it is classified (and explained) as a REST one is.
-func (c *Client) httpStatus(cap captured, shrink bool) error {
+func (c *Client) httpStatus(reply gqlReply, shrink bool) error {
 	switch {
-	case shrink && shrinks(cap.status):
+	case shrink && shrinks(reply.status):
 		return errShrink
-	case cap.status == http.StatusNotFound:
+	case reply.status == http.StatusNotFound:
 		return &noGraphQLError{url: c.gqlURL}
-	case cap.status != http.StatusOK:
-		cap.resp.Body = io.NopCloser(bytes.NewReader(cap.body))
-		if cerr := github.CheckResponse(cap.resp); cerr != nil {
+	case reply.status != http.StatusOK:
+		reply.resp.Body = io.NopCloser(bytes.NewReader(reply.body))
+		if cerr := github.CheckResponse(reply.resp); cerr != nil {
 			return cerr
 		}
-		return fmt.Errorf("GitHub answered %d to the query", cap.status)
+		return fmt.Errorf("GitHub answered %d to the query", reply.status)
 	}
 	return nil
 }

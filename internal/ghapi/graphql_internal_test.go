@@ -209,7 +209,7 @@ func TestGraphQLBotLoginsAsREST(t *testing.T) {
 	}
 }
 
-// A dry run sends what query sends (githubv4 writes a query operation only)
+// A dry run sends what ask sends (its documents are queries)
 // and refuses every other GraphQL POST before it leaves, whatever its body
 // says: the draft conversion's mutation, and a read that did not come from
 // query.

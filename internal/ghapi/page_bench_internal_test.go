@@ -69,3 +69,8 @@ func BenchmarkOpenPullsPage(b *testing.B) {
 		}
 	}
 }
+
+// roundTrip answers requests without a network.
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shurcooL/githubv4"
-
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -37,7 +35,7 @@ var PullsPerPage, PullsPerPageWithAssignees = pageSize(2), pageSize(3)
 // actor is a GraphQL Actor: a User, a Bot (whose login carries no "[bot]"
 // there), a Mannequin, an Organization; nil for a deleted account.
 type actor struct {
-	Typename string `graphql:"__typename"`
+	Typename string `json:"__typename"`
 	Login    string
 }
 
@@ -84,106 +82,104 @@ func (g gitActor) login() string {
 	return g.User.Login
 }
 
-// timelineItem is one node of PullRequestTimelineItems, a union: the
-// fragment named by Typename holds its fields (the decoder fills every
-// fragment that shares a field name, so only that one is read).
+// timelineItem is one node of PullRequestTimelineItems, a union, decoded
+// flat: Typename names the kind, and the fields of every kind's fragment
+// (timelineFragments) are here side by side, those the kinds share (actor,
+// createdAt, author) once; the fields of other kinds stay zero.
 type timelineItem struct {
-	Typename     string `graphql:"__typename"`
-	IssueComment struct {
-		DatabaseID        int64 `graphql:"databaseId"`
-		Author            *actor
-		AuthorAssociation string
-		Body              string
-		CreatedAt         githubv4.DateTime
-	} `graphql:"... on IssueComment"`
-	PullRequestReview struct {
-		Author                    *actor
-		AuthorAssociation         string
-		AuthorCanPushToRepository *bool // nil (null): not known, never "cannot push"
-		State                     string
-		SubmittedAt               *githubv4.DateTime
-	} `graphql:"... on PullRequestReview"`
-	PullRequestCommit struct {
-		Commit struct {
-			Oid             string
-			CommittedDate   githubv4.DateTime
-			MessageHeadline string
-			Author          gitActor
-			Committer       gitActor
-		}
-	} `graphql:"... on PullRequestCommit"`
-	HeadRefForcePushedEvent struct {
-		Actor       *actor
-		CreatedAt   githubv4.DateTime
-		AfterCommit *struct{ Oid string }
-	} `graphql:"... on HeadRefForcePushedEvent"`
-	CommentDeletedEvent struct {
-		Actor                *actor
-		CreatedAt            githubv4.DateTime
-		DeletedCommentAuthor *actor
-	} `graphql:"... on CommentDeletedEvent"`
-	LabeledEvent   labelEvent `graphql:"... on LabeledEvent"`
-	UnlabeledEvent labelEvent `graphql:"... on UnlabeledEvent"`
-	// The events whose actor and time are all the rules read.
-	ReopenedEvent        plainEvent   `graphql:"... on ReopenedEvent"`
-	ClosedEvent          plainEvent   `graphql:"... on ClosedEvent"`
-	ReadyForReviewEvent  plainEvent   `graphql:"... on ReadyForReviewEvent"`
-	ConvertToDraftEvent  plainEvent   `graphql:"... on ConvertToDraftEvent"`
-	RenamedTitleEvent    plainEvent   `graphql:"... on RenamedTitleEvent"`
-	AssignedEvent        assignEvent  `graphql:"... on AssignedEvent"`
-	UnassignedEvent      plainEvent   `graphql:"... on UnassignedEvent"`
-	MilestonedEvent      plainEvent   `graphql:"... on MilestonedEvent"`
-	DemilestonedEvent    plainEvent   `graphql:"... on DemilestonedEvent"`
-	BaseRefChangedEvent  plainEvent   `graphql:"... on BaseRefChangedEvent"`
-	ReviewRequestedEvent requestEvent `graphql:"... on ReviewRequestedEvent"`
-	ReviewRequestRemoved requestEvent `graphql:"... on ReviewRequestRemovedEvent"`
-}
-
-type plainEvent struct {
-	Actor     *actor
-	CreatedAt githubv4.DateTime
-}
-
-// assignEvent is an assignment: who assigned whom. On a coding agent's PR
-// it names the person who delegated the work (lifecycle's human of record).
-type assignEvent struct {
-	Actor     *actor
-	CreatedAt githubv4.DateTime
-	// Assignee is GraphQL's Assignee union (Bot, Mannequin, Organization,
-	// User), every member an Actor; nil for a deleted account.
-	Assignee *struct {
-		Typename string                 `graphql:"__typename"`
-		Actor    struct{ Login string } `graphql:"... on Actor"`
+	Typename string `json:"__typename"`
+	// IssueComment and PullRequestReview.
+	DatabaseID                int64
+	Author                    *actor
+	AuthorAssociation         string
+	Body                      string
+	AuthorCanPushToRepository *bool // nil (null): not known, never "cannot push"
+	State                     string
+	SubmittedAt               *time.Time
+	// PullRequestCommit.
+	Commit struct {
+		Oid             string
+		CommittedDate   time.Time
+		MessageHeadline string
+		Author          gitActor
+		Committer       gitActor
+	}
+	// The events: who and when, and what each names.
+	Actor                *actor
+	CreatedAt            time.Time
+	AfterCommit          *struct{ Oid string }
+	DeletedCommentAuthor *actor
+	Label                struct{ Name string }
+	// Assignee is an AssignedEvent's GraphQL Assignee union (Bot,
+	// Mannequin, Organization, User), every member an Actor; nil for a
+	// deleted account. On a coding agent's PR it is the person who
+	// delegated the work (lifecycle's human of record).
+	Assignee *actor
+	// RequestedReviewer is a Bot's or a User's login, or a Team's slugs.
+	RequestedReviewer *struct {
+		Typename     string `json:"__typename"`
+		Login        string
+		Slug         string
+		CombinedSlug string
 	}
 }
+
+// timelineKinds are the kinds of item a history asks for: those the rules
+// read (the others, cross references, subscriptions, deployments, would only
+// fill the page). Pages and the deeper reads of one PR ask the same.
+const timelineKinds = `[ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, ` +
+	`LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, CLOSED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, ` +
+	`RENAMED_TITLE_EVENT, ASSIGNED_EVENT, UNASSIGNED_EVENT, MILESTONED_EVENT, DEMILESTONED_EVENT, BASE_REF_CHANGED_EVENT, ` +
+	`REVIEW_REQUESTED_EVENT, REVIEW_REQUEST_REMOVED_EVENT, COMMENT_DELETED_EVENT]`
+
+// timelineFragments ask a page of a timeline (timeline) and its items
+// (timelineItem): the fragments of every query that reads a history.
+const timelineFragments = `
+fragment timeline on PullRequestTimelineItemsConnection {
+  totalCount
+  pageInfo { hasPreviousPage startCursor }
+  nodes { ...item }
+}
+fragment item on PullRequestTimelineItems {
+  __typename
+  ... on IssueComment { databaseId author { ...actor } authorAssociation body createdAt }
+  ... on PullRequestReview { author { ...actor } authorAssociation authorCanPushToRepository state submittedAt }
+  ... on PullRequestCommit {
+    commit { oid committedDate messageHeadline author { ...gitActor } committer { ...gitActor } }
+  }
+  ... on HeadRefForcePushedEvent { actor { ...actor } createdAt afterCommit { oid } }
+  ... on CommentDeletedEvent { actor { ...actor } createdAt deletedCommentAuthor { ...actor } }
+  ... on LabeledEvent { actor { ...actor } createdAt label { name } }
+  ... on UnlabeledEvent { actor { ...actor } createdAt label { name } }
+  ... on ReopenedEvent { actor { ...actor } createdAt }
+  ... on ClosedEvent { actor { ...actor } createdAt }
+  ... on ReadyForReviewEvent { actor { ...actor } createdAt }
+  ... on ConvertToDraftEvent { actor { ...actor } createdAt }
+  ... on RenamedTitleEvent { actor { ...actor } createdAt }
+  ... on AssignedEvent { actor { ...actor } createdAt assignee { __typename ... on Actor { login } } }
+  ... on UnassignedEvent { actor { ...actor } createdAt }
+  ... on MilestonedEvent { actor { ...actor } createdAt }
+  ... on DemilestonedEvent { actor { ...actor } createdAt }
+  ... on BaseRefChangedEvent { actor { ...actor } createdAt }
+  ... on ReviewRequestedEvent { actor { ...actor } createdAt requestedReviewer { ...reviewer } }
+  ... on ReviewRequestRemovedEvent { actor { ...actor } createdAt requestedReviewer { ...reviewer } }
+}
+fragment actor on Actor { __typename login }
+fragment reviewer on RequestedReviewer {
+  __typename
+  ... on Bot { login }
+  ... on User { login }
+  ... on Team { slug combinedSlug }
+}
+` + gitActorFragment
 
 // assignee is the assigned account in REST's form, as actor.identity
 // names one; "" when GitHub names none.
-func (a assignEvent) assignee() (login string, bot bool) {
-	if a.Assignee == nil {
+func (it *timelineItem) assignee() (login string, bot bool) {
+	if it.Assignee == nil {
 		return "", false
 	}
-	return (&actor{Typename: a.Assignee.Typename, Login: a.Assignee.Actor.Login}).identity()
-}
-
-type labelEvent struct {
-	Actor     *actor
-	CreatedAt githubv4.DateTime
-	Label     struct{ Name string }
-}
-
-type requestEvent struct {
-	Actor             *actor
-	CreatedAt         githubv4.DateTime
-	RequestedReviewer *struct {
-		Typename string                 `graphql:"__typename"`
-		Bot      struct{ Login string } `graphql:"... on Bot"`
-		User     struct{ Login string } `graphql:"... on User"`
-		Team     struct {
-			Slug         string
-			CombinedSlug string
-		} `graphql:"... on Team"`
-	}
+	return it.Assignee.identity()
 }
 
 // timeline is a PR's timelineItems connection, its newest items.
@@ -210,24 +206,21 @@ func (t *timeline) older() (cursor string, known bool) {
 	return t.PageInfo.StartCursor, t.PageInfo.StartCursor != ""
 }
 
-// history is a PR's timeline, the newest 100 items before a cursor
-// (none: the newest of all), of the kinds the rules read (the others, cross
-// references, subscriptions, deployments, would only fill the page). Pages
-// and the deeper reads of one PR share it, so both ask the same.
+// history is a PR's timeline, its newest 100 items (timelineKinds).
 type history struct {
 	// TimelineItems is nil when GitHub answers the connection null: a
 	// history not read, never an empty one.
-	TimelineItems *timeline `graphql:"timelineItems(last: 100, before: $before, itemTypes: [ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, CLOSED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, RENAMED_TITLE_EVENT, ASSIGNED_EVENT, UNASSIGNED_EVENT, MILESTONED_EVENT, DEMILESTONED_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_REQUESTED_EVENT, REVIEW_REQUEST_REMOVED_EVENT, COMMENT_DELETED_EVENT])"`
+	TimelineItems *timeline
 }
 
-// prFields are the fields of a pull request every page reads.
+// prFields are the fields of a pull request every page reads (prFragment).
 type prFields struct {
 	ID        string
 	Number    int
 	Title     string
 	URL       string
-	CreatedAt githubv4.DateTime
-	UpdatedAt githubv4.DateTime
+	CreatedAt time.Time
+	UpdatedAt time.Time
 	// IsDraft, Locked and Labels are nil when GitHub answers them null:
 	// what an exemption reads is then unknown, never "no".
 	IsDraft           *bool
@@ -238,18 +231,36 @@ type prFields struct {
 	HeadRefOid        string
 	// BaseRef dates a conflict: its head commit, the base's latest push.
 	BaseRef *struct {
-		Target *struct {
-			Commit struct{ CommittedDate githubv4.DateTime } `graphql:"... on Commit"`
-		}
+		Target *struct{ CommittedDate time.Time }
 	}
 	Mergeable      string
 	ReviewDecision string
 	Labels         *struct {
 		TotalCount int
 		Nodes      []*struct{ Name string }
-	} `graphql:"labels(first: 100)"`
+	}
 	history
 }
+
+// prFragment asks prFields.
+const prFragment = `
+fragment pr on PullRequest {
+  id number title url createdAt updatedAt isDraft locked
+  author { ...actor } authorAssociation milestone { title } headRefOid
+  baseRef { target { ... on Commit { committedDate } } }
+  mergeable reviewDecision
+  labels(first: 100) { totalCount nodes { name } }
+  timelineItems(last: 100, itemTypes: ` + timelineKinds + `) { ...timeline }
+}`
+
+// What a PR type reads beside prFields (asks), after ...pr.
+const (
+	assigneesField   = ` assignees(first: 100) { totalCount nodes { login } }`
+	rollupStateField = ` statusCheckRollup { state }`
+	closedField      = ` merged closedAt headRef { name }`
+)
+
+func (p *prFields) asks() string { return "" }
 
 // nulls names the facts of a PR that GitHub's answer gave as null (or
 // left out) without an error: each is one the rules read (when it was
@@ -286,8 +297,10 @@ type prWithAssignees struct {
 	Assignees *struct {
 		TotalCount int
 		Nodes      []*struct{ Login string }
-	} `graphql:"assignees(first: 100)"`
+	}
 }
+
+func (p *prWithAssignees) asks() string { return assigneesField }
 
 func (p *prWithAssignees) assignees() ([]string, bool) {
 	if p.Assignees == nil {
@@ -305,6 +318,7 @@ func (p *prWithAssignees) assignees() ([]string, bool) {
 type prNode interface {
 	fields() *prFields
 	assignees() (logins []string, complete bool)
+	asks() string // the selection beside ...pr
 }
 
 // rateLimit is read with every query: what it cost and what is left.
@@ -315,19 +329,37 @@ type rateLimit struct {
 	ResetAt   time.Time
 }
 
-type pullsQuery[N any] struct {
-	Viewer     struct{ Login string }
-	RateLimit  rateLimit
-	Repository struct {
-		PullRequests struct {
-			TotalCount int
-			PageInfo   struct {
-				HasNextPage bool
-				EndCursor   string
-			}
-			Nodes []*N
-		} `graphql:"pullRequests(states: $states, first: $first, after: $after, labels: $labels, orderBy: $orderBy)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
+// pullsQuery is the query of a page of PRs, each with prFields and what
+// its type asks besides.
+func pullsQuery(asks string) string {
+	return `query($owner: String!, $name: String!, $states: [PullRequestState!]!, $first: Int!, $after: String,
+    $labels: [String!], $orderBy: IssueOrder!) {
+  viewer { login }
+  ` + rateLimitField + `
+  repository(owner: $owner, name: $name) {
+    pullRequests(states: $states, first: $first, after: $after, labels: $labels, orderBy: $orderBy) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      nodes { ...pr` + asks + ` }
+    }
+  }
+}` + prFragment + timelineFragments
+}
+
+type pullsData[N any] struct {
+	Viewer struct{ Login string }
+	inRepository[pullsRepo[N]]
+}
+
+type pullsRepo[N any] struct {
+	PullRequests struct {
+		TotalCount int
+		PageInfo   struct {
+			HasNextPage bool
+			EndCursor   string
+		}
+		Nodes []*N
+	}
 }
 
 // OpenPulls reads one page of the open pull requests, each with its latest
@@ -339,7 +371,7 @@ type pullsQuery[N any] struct {
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
 func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
-	open := []githubv4.PullRequestState{githubv4.PullRequestStateOpen}
+	open := []string{"OPEN"}
 	switch {
 	case q.Checks && q.Assignees:
 		return openPullsWithChecks[prWithAssigneesChecks](ctx, c, q, after, 3)
@@ -356,7 +388,7 @@ func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]
 // once deleted, with its fork or alone). No connection more.
 type closedFields struct {
 	Merged   bool
-	ClosedAt *githubv4.DateTime
+	ClosedAt *time.Time
 	HeadRef  *struct{ Name string }
 }
 
@@ -367,12 +399,16 @@ type prClosed struct {
 	closedFields
 }
 
+func (p *prClosed) asks() string { return closedField }
+
 // prClosedWithAssignees is read instead when a rule reads assignees: an
 // exempt assignee keeps a closed PR closed too.
 type prClosedWithAssignees struct {
 	prWithAssignees
 	closedFields
 }
+
+func (p *prClosedWithAssignees) asks() string { return assigneesField + closedField }
 
 // ClosedPulls reads one page of the closed and merged pull requests, the
 // most recently updated first, each with its latest history (and its
@@ -393,7 +429,7 @@ func closedPulls[N any, P interface {
 	closedOf() *closedFields
 }](ctx context.Context, c *Client, after string, connections int) ([]sweep.ClosedListed, sweep.Page, error) {
 	q := sweep.Query{State: "closed", Sort: "updated", Direction: "desc"}
-	states := []githubv4.PullRequestState{githubv4.PullRequestStateClosed, githubv4.PullRequestStateMerged}
+	states := []string{"CLOSED", "MERGED"}
 	nodes, page, err := pulls[N, P](ctx, c, q, states, after, connections)
 	if err != nil {
 		return nil, page, err
@@ -403,7 +439,7 @@ func closedPulls[N any, P interface {
 		cf := n.node.closedOf()
 		out[i] = sweep.ClosedListed{Listed: n.Listed, Merged: cf.Merged, BranchGone: cf.HeadRef == nil}
 		if cf.ClosedAt != nil {
-			out[i].ClosedAt = cf.ClosedAt.Time
+			out[i].ClosedAt = *cf.ClosedAt
 		}
 	}
 	return out, page, nil
@@ -426,28 +462,26 @@ func listedOnly[P any](nodes []listedNode[P], page sweep.Page, err error) ([]swe
 	return out, page, nil
 }
 
-// pullsArgs are the variables of a pulls query that q and the cursor after
-// fix: the order, the label filter (nil: none) and the cursor (nil: the
-// first page).
-func pullsArgs(q sweep.Query, after string) (order githubv4.IssueOrder, labels *[]githubv4.String, cursor *githubv4.String) {
-	order = githubv4.IssueOrder{Field: githubv4.IssueOrderFieldUpdatedAt, Direction: githubv4.OrderDirectionAsc}
+// issueOrder is GraphQL's IssueOrder.
+type issueOrder struct {
+	Field     string `json:"field"`
+	Direction string `json:"direction"`
+}
+
+// pullsArgs are the variables of a pulls query that q fixes: the order and
+// the label filter (nil: none).
+func pullsArgs(q sweep.Query) (order issueOrder, labels []string) {
+	order = issueOrder{Field: "UPDATED_AT", Direction: "ASC"}
 	if q.Sort == "created" {
-		order.Field = githubv4.IssueOrderFieldCreatedAt
+		order.Field = "CREATED_AT"
 	}
 	if q.Direction == "desc" {
-		order.Direction = githubv4.OrderDirectionDesc
+		order.Direction = "DESC"
 	}
 	if len(q.Labels) > 0 {
-		l := make([]githubv4.String, len(q.Labels))
-		for i, name := range q.Labels {
-			l[i] = githubv4.String(name)
-		}
-		labels = &l
+		labels = q.Labels
 	}
-	if after != "" {
-		cursor = githubv4.NewString(githubv4.String(after))
-	}
-	return order, labels, cursor
+	return order, labels
 }
 
 // pulls reads one page of the pull requests in states, each with its
@@ -455,17 +489,17 @@ func pullsArgs(q sweep.Query, after string) (order githubv4.IssueOrder, labels *
 func pulls[N any, P interface {
 	*N
 	prNode
-}](ctx context.Context, c *Client, q sweep.Query, states []githubv4.PullRequestState, after string, connections int) ([]listedNode[P], sweep.Page, error) {
-	order, labels, cursor := pullsArgs(q, after)
+}](ctx context.Context, c *Client, q sweep.Query, states []string, after string, connections int) ([]listedNode[P], sweep.Page, error) {
+	order, labels := pullsArgs(q)
+	doc := pullsQuery(P(new(N)).asks())
 	for {
 		size := c.pages.sizeFor(connections)
-		var out pullsQuery[N]
 		vars := map[string]any{
-			"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
-			"first": githubv4.Int(size), "after": cursor, "labels": labels, "before": (*githubv4.String)(nil),
+			"owner": c.owner, "name": c.repo,
+			"first": size, "after": cursorOf(after), "labels": labels,
 			"orderBy": order, "states": states,
 		}
-		errs, err := c.query(ctx, size > 1, &out, vars)
+		out, errs, err := ask[pullsData[N]](ctx, c, size > 1, doc, vars)
 		if errors.Is(err, errShrink) {
 			c.pages.shrink(connections, size)
 			continue
@@ -476,12 +510,12 @@ func pulls[N any, P interface {
 		if err := c.viewer.saw(out.Viewer.Login, c.t.stop); err != nil {
 			return nil, sweep.Page{}, c.fail(opList, err, "list pull requests")
 		}
-		pr := out.Repository.PullRequests
+		pr := out.repo().PullRequests
 		if len(pr.Nodes) > size {
 			return nil, sweep.Page{}, c.fail(opList, &malformedError{route: "POST /graphql",
 				why: fmt.Sprintf("it holds %d pull requests where %d were asked for", len(pr.Nodes), size)}, "list pull requests")
 		}
-		page := sweep.Page{After: pr.PageInfo.EndCursor, Total: pr.TotalCount, Ascending: order.Direction == githubv4.OrderDirectionAsc,
+		page := sweep.Page{After: pr.PageInfo.EndCursor, Total: pr.TotalCount, Ascending: order.Direction == "ASC",
 			Viewer: out.Viewer.Login}
 		if !pr.PageInfo.HasNextPage {
 			page.After = ""
@@ -517,7 +551,7 @@ func toListed(n prNode) sweep.Listed {
 	login, bot := f.Author.identity()
 	pr := lifecycle.PR{
 		Number: f.Number, Title: f.Title, URL: f.URL, Author: login,
-		CreatedAt: f.CreatedAt.Time, UpdatedAt: f.UpdatedAt.Time, Draft: f.IsDraft != nil && *f.IsDraft, Locked: f.Locked != nil && *f.Locked,
+		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, Draft: f.IsDraft != nil && *f.IsDraft, Locked: f.Locked != nil && *f.Locked,
 		NodeID: f.ID, HeadSHA: f.HeadRefOid,
 		Mergeable: f.Mergeable, ReviewDecision: f.ReviewDecision, AuthorBot: bot, AuthorAssociation: f.AuthorAssociation,
 	}
@@ -525,7 +559,7 @@ func toListed(n prNode) sweep.Listed {
 		pr.Milestone = f.Milestone.Title
 	}
 	if f.BaseRef != nil && f.BaseRef.Target != nil {
-		pr.BaseHeadAt = f.BaseRef.Target.Commit.CommittedDate.Time
+		pr.BaseHeadAt = f.BaseRef.Target.CommittedDate
 	}
 	if nulls := f.nulls(); len(nulls) > 0 {
 		// Each is a fact the rules read: not known is not "none" (no
@@ -563,11 +597,17 @@ func toListed(n prNode) sweep.Listed {
 	return l
 }
 
-type historyQuery struct {
-	RateLimit  rateLimit
-	Repository struct {
-		PullRequest *history `graphql:"pullRequest(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
+const historyQuery = `query($owner: String!, $name: String!, $number: Int!, $before: String) {
+  ` + rateLimitField + `
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      timelineItems(last: 100, before: $before, itemTypes: ` + timelineKinds + `) { ...timeline }
+    }
+  }
+}` + timelineFragments
+
+type historyRepo struct {
+	PullRequest *history
 }
 
 // History reads a PR's history older than the cursor before ("": all of
@@ -584,29 +624,25 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 			return nil, c.fail(opRead, errors.New("GitHub's pages loop: the history's cursor points back to a page already read"), "read the history of #%d", number)
 		}
 		seen[before] = true
-		var cursor *githubv4.String
-		if before != "" {
-			cursor = githubv4.NewString(githubv4.String(before))
+		vars := map[string]any{"owner": c.owner, "name": c.repo, "number": number, "before": cursorOf(before)}
+		q, errs, err := ask[inRepository[historyRepo]](ctx, c, false, historyQuery, vars)
+		var out *historyRepo
+		if err == nil {
+			out = q.repo()
 		}
-		var out historyQuery
-		vars := map[string]any{
-			"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
-			"number": githubv4.Int(number), "before": cursor,
-		}
-		errs, err := c.query(ctx, false, &out, vars)
 		switch {
 		case err != nil:
 		case len(errs) > 0:
 			err = fmt.Errorf("GitHub's answer has errors: %s", errs)
-		case out.Repository.PullRequest == nil:
+		case out.PullRequest == nil:
 			err = errors.New("GitHub's answer names no such pull request")
-		case out.Repository.PullRequest.TimelineItems == nil:
+		case out.PullRequest.TimelineItems == nil:
 			err = errors.New("GitHub's answer gives its timeline null")
 		}
 		if err != nil {
 			return nil, c.fail(opRead, err, "read the history of #%d", number)
 		}
-		t := out.Repository.PullRequest.TimelineItems
+		t := out.PullRequest.TimelineItems
 		page, missing := events(t.Nodes)
 		if missing > 0 {
 			return nil, c.fail(opRead, fmt.Errorf("GitHub's answer has %d null or undated timeline items", missing), "read the history of #%d", number)
@@ -656,28 +692,17 @@ func events(items []*timelineItem) (out []lifecycle.Event, missing int) {
 }
 
 // plainKinds are the events whose kind, actor and time are all the rules
-// read, each with the fragment that holds them.
-var plainKinds = map[string]struct {
-	kind  lifecycle.EventKind
-	field func(*timelineItem) *plainEvent
-}{
-	"ReopenedEvent":       {lifecycle.Reopened, func(it *timelineItem) *plainEvent { return &it.ReopenedEvent }},
-	"ClosedEvent":         {lifecycle.Closed, func(it *timelineItem) *plainEvent { return &it.ClosedEvent }},
-	"ReadyForReviewEvent": {lifecycle.ReadyForReview, func(it *timelineItem) *plainEvent { return &it.ReadyForReviewEvent }},
-	"ConvertToDraftEvent": {lifecycle.ConvertedToDraft, func(it *timelineItem) *plainEvent { return &it.ConvertToDraftEvent }},
-	"RenamedTitleEvent":   {lifecycle.Renamed, func(it *timelineItem) *plainEvent { return &it.RenamedTitleEvent }},
-	"UnassignedEvent":     {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.UnassignedEvent }},
-	"MilestonedEvent":     {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.MilestonedEvent }},
-	"DemilestonedEvent":   {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.DemilestonedEvent }},
-	"BaseRefChangedEvent": {lifecycle.Edited, func(it *timelineItem) *plainEvent { return &it.BaseRefChangedEvent }},
-}
-
-// plain is the kind and fragment of a plain event; nil for any other item.
-func (it *timelineItem) plain() (lifecycle.EventKind, *plainEvent) {
-	if p, ok := plainKinds[it.Typename]; ok {
-		return p.kind, p.field(it)
-	}
-	return lifecycle.Other, nil
+// read.
+var plainKinds = map[string]lifecycle.EventKind{
+	"ReopenedEvent":       lifecycle.Reopened,
+	"ClosedEvent":         lifecycle.Closed,
+	"ReadyForReviewEvent": lifecycle.ReadyForReview,
+	"ConvertToDraftEvent": lifecycle.ConvertedToDraft,
+	"RenamedTitleEvent":   lifecycle.Renamed,
+	"UnassignedEvent":     lifecycle.Edited,
+	"MilestonedEvent":     lifecycle.Edited,
+	"DemilestonedEvent":   lifecycle.Edited,
+	"BaseRefChangedEvent": lifecycle.Edited,
 }
 
 // event converts one timeline item, as the REST timeline's events are: a
@@ -688,85 +713,84 @@ func (it *timelineItem) event() (lifecycle.Event, bool) {
 	var e lifecycle.Event
 	switch it.Typename {
 	case "IssueComment":
-		c := it.IssueComment
-		e = lifecycle.Event{Kind: lifecycle.Commented, At: c.CreatedAt.Time, CommentID: c.DatabaseID, Association: c.AuthorAssociation}
-		e.Actor, e.Bot = c.Author.identity()
-		e.Body = c.Body
+		e = lifecycle.Event{Kind: lifecycle.Commented, At: it.CreatedAt, CommentID: it.DatabaseID, Association: it.AuthorAssociation}
+		e.Actor, e.Bot = it.Author.identity()
+		e.Body = it.Body
 	case "PullRequestReview":
-		r := it.PullRequestReview
-		if r.SubmittedAt == nil {
+		if it.SubmittedAt == nil {
 			return e, false // pending: not submitted, seen by its author only
 		}
-		e = lifecycle.Event{Kind: lifecycle.Reviewed, At: r.SubmittedAt.Time, ReviewState: r.State, Association: r.AuthorAssociation}
-		e.Actor, e.Bot = r.Author.identity()
-		if p := r.AuthorCanPushToRepository; p != nil {
+		e = lifecycle.Event{Kind: lifecycle.Reviewed, At: *it.SubmittedAt, ReviewState: it.State, Association: it.AuthorAssociation}
+		e.Actor, e.Bot = it.Author.identity()
+		if p := it.AuthorCanPushToRepository; p != nil {
 			e.Access = lifecycle.AccessNone
 			if *p {
 				e.Access = lifecycle.AccessWrite
 			}
 		}
 	case "PullRequestCommit":
-		c := it.PullRequestCommit.Commit
-		e = lifecycle.Event{Kind: lifecycle.Committed, At: c.CommittedDate.Time, SHA: c.Oid, Headline: c.MessageHeadline,
+		c := it.Commit
+		e = lifecycle.Event{Kind: lifecycle.Committed, At: c.CommittedDate, SHA: c.Oid, Headline: c.MessageHeadline,
 			Bot:          c.Author.person().isBot() || c.Committer.person().isBot(),
 			CommitAuthor: c.Author.login(), CommitCommitter: c.Committer.login()}
+	default:
+		return it.actorEvent()
+	}
+	return e, true
+}
+
+// actorEvent converts an item that is an event: an actor's, dated by its
+// creation.
+func (it *timelineItem) actorEvent() (lifecycle.Event, bool) {
+	e := lifecycle.Event{At: it.CreatedAt}
+	switch it.Typename {
 	case "HeadRefForcePushedEvent":
-		f := it.HeadRefForcePushedEvent
-		e = lifecycle.Event{Kind: lifecycle.ForcePushed, At: f.CreatedAt.Time}
-		e.Actor, e.Bot = f.Actor.identity()
-		if f.AfterCommit != nil {
-			e.SHA = f.AfterCommit.Oid
+		e.Kind = lifecycle.ForcePushed
+		if it.AfterCommit != nil {
+			e.SHA = it.AfterCommit.Oid
 		}
 	case "CommentDeletedEvent":
-		d := it.CommentDeletedEvent
-		e = lifecycle.Event{Kind: lifecycle.CommentDeleted, At: d.CreatedAt.Time}
-		e.Actor, e.Bot = d.Actor.identity()
-		e.DeletedAuthor, _ = d.DeletedCommentAuthor.identity()
+		e.Kind = lifecycle.CommentDeleted
+		e.DeletedAuthor, _ = it.DeletedCommentAuthor.identity()
 	case "LabeledEvent", "UnlabeledEvent":
-		l, kind := it.LabeledEvent, lifecycle.Labeled
+		e.Kind, e.Label = lifecycle.Labeled, it.Label.Name
 		if it.Typename == "UnlabeledEvent" {
-			l, kind = it.UnlabeledEvent, lifecycle.Unlabeled
+			e.Kind = lifecycle.Unlabeled
 		}
-		e = lifecycle.Event{Kind: kind, At: l.CreatedAt.Time, Label: l.Label.Name}
-		e.Actor, e.Bot = l.Actor.identity()
 	case "AssignedEvent":
-		a := it.AssignedEvent
-		e = lifecycle.Event{Kind: lifecycle.Edited, At: a.CreatedAt.Time}
-		e.Actor, e.Bot = a.Actor.identity()
-		e.Assignee, e.AssigneeBot = a.assignee()
+		e.Kind = lifecycle.Edited
+		e.Assignee, e.AssigneeBot = it.assignee()
 	case "ReviewRequestedEvent", "ReviewRequestRemovedEvent":
-		r, kind := it.ReviewRequestedEvent, lifecycle.ReviewRequested
+		e.Kind = lifecycle.ReviewRequested
 		if it.Typename == "ReviewRequestRemovedEvent" {
-			r, kind = it.ReviewRequestRemoved, lifecycle.ReviewRequestRemoved
+			e.Kind = lifecycle.ReviewRequestRemoved
 		}
-		e = lifecycle.Event{Kind: kind, At: r.CreatedAt.Time}
-		e.Actor, e.Bot = r.Actor.identity()
-		e.Reviewer, e.Team, e.ReviewerBot = r.reviewer()
+		e.Reviewer, e.Team, e.ReviewerBot = it.reviewer()
 	default:
-		kind, p := it.plain()
-		if p == nil {
+		kind, ok := plainKinds[it.Typename]
+		if !ok {
 			return e, false
 		}
-		e = lifecycle.Event{Kind: kind, At: p.CreatedAt.Time}
-		e.Actor, e.Bot = p.Actor.identity()
+		e.Kind = kind
 	}
+	e.Actor, e.Bot = it.Actor.identity()
 	return e, true
 }
 
 // reviewer names a requested reviewer: a user's or a bot's login, or a
 // team's "org/slug".
-func (r requestEvent) reviewer() (login, team string, bot bool) {
-	rr := r.RequestedReviewer
+func (it *timelineItem) reviewer() (login, team string, bot bool) {
+	rr := it.RequestedReviewer
 	if rr == nil {
 		return "", "", false
 	}
 	switch rr.Typename {
 	case "Team":
-		return "", rr.Team.CombinedSlug, false
+		return "", rr.CombinedSlug, false
 	case "Bot":
-		return botLogin(rr.Bot.Login), "", true
+		return botLogin(rr.Login), "", true
 	}
-	return rr.User.Login, "", lifecycle.IsBotLogin(rr.User.Login)
+	return rr.Login, "", lifecycle.IsBotLogin(rr.Login)
 }
 
 // prOne is one pull request as Pull reads it: a page's fields, its
@@ -776,6 +800,8 @@ type prOne struct {
 	State string
 }
 
+func (p *prOne) asks() string { return assigneesField + " state" }
+
 func (p *prOne) state() string            { return p.State }
 func (p *prOne) checks() lifecycle.Checks { return lifecycle.Checks{} }
 
@@ -783,17 +809,32 @@ func (p *prOne) checks() lifecycle.Checks { return lifecycle.Checks{} }
 // the head commit's checks, each with whether it is required for this PR.
 type prOneChecks struct {
 	prOne
-	checkRollup
+	StatusCheckRollup *rollup
 }
 
-func (p *prOneChecks) checks() lifecycle.Checks { return p.checkRollup.checks() }
+func (p *prOneChecks) asks() string {
+	return p.prOne.asks() + " statusCheckRollup {" + rollupFields("$number") + "}"
+}
 
-type pullQuery[N any] struct {
-	Viewer     struct{ Login string }
-	RateLimit  rateLimit
-	Repository struct {
-		PullRequest *N `graphql:"pullRequest(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
+func (p *prOneChecks) checks() lifecycle.Checks {
+	return (&checkRollup{HeadRefOid: p.HeadRefOid, StatusCheckRollup: p.StatusCheckRollup}).checks()
+}
+
+// pullQuery is the query of one PR, with prFields and what its type asks
+// besides.
+func pullQuery(asks string) string {
+	return `query($owner: String!, $name: String!, $number: Int!) {
+  viewer { login }
+  ` + rateLimitField + `
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) { ...pr` + asks + ` }
+  }
+}` + prFragment + timelineFragments
+}
+
+type pullData[N any] struct {
+	Viewer struct{ Login string }
+	inRepository[struct{ PullRequest *N }]
 }
 
 // Pull reads one pull request as a listing page gives it (its fields,
@@ -815,14 +856,12 @@ func pull[N any, P interface {
 	state() string
 	checks() lifecycle.Checks
 }](ctx context.Context, c *Client, number int) (sweep.Listed, bool, error) {
-	var out pullQuery[N]
-	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
-		"number": githubv4.Int(number), "before": (*githubv4.String)(nil)}
-	errs, err := c.query(ctx, false, &out, vars)
+	vars := map[string]any{"owner": c.owner, "name": c.repo, "number": number}
+	out, errs, err := ask[pullData[N]](ctx, c, false, pullQuery(P(new(N)).asks()), vars)
 	switch {
 	case err == nil && len(errs) > 0:
 		err = fmt.Errorf("GitHub's answer has errors: %s", errs)
-	case err == nil && out.Repository.PullRequest == nil:
+	case err == nil && out.repo().PullRequest == nil:
 		err = errors.New("GitHub's answer names no such pull request")
 	}
 	if err == nil {
@@ -831,7 +870,7 @@ func pull[N any, P interface {
 	if err != nil {
 		return sweep.Listed{}, false, c.fail(opRead, err, "read #%d", number)
 	}
-	p := P(out.Repository.PullRequest)
+	p := P(out.repo().PullRequest)
 	l := toListed(p)
 	l.PR.Checks = p.checks()
 	return l, p.state() == "OPEN", nil
