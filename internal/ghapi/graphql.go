@@ -153,7 +153,7 @@ func ask[T any](ctx context.Context, c *Client, shrink bool, doc string, vars ma
 	if shrink {
 		ctx = shrinkable(ctx)
 	}
-	reply, err := c.post(asRead(ctx), doc, vars)
+	reply, err := postGraphQL(asRead(ctx), c.hc, c.gqlURL, c.gh.UserAgent, doc, vars)
 	var out struct {
 		Data   *T        `json:"data"`
 		Errors gqlErrors `json:"errors"`
@@ -186,10 +186,11 @@ func ask[T any](ctx context.Context, c *Client, shrink bool, doc string, vars ma
 	return out.Data, pathed, nil
 }
 
-// post sends one GraphQL request on the client's http.Client (the
-// transport counts, paces, retries and bounds it as any request) and reads
-// its answer; err is a request that got none.
-func (c *Client) post(ctx context.Context, doc string, vars map[string]any) (gqlReply, error) {
+// postGraphQL sends one GraphQL request to endpoint on the client's hc (its
+// transport counts, paces, retries and bounds it as any request), named by
+// the user agent ua as go-github names the REST ones, and reads its answer;
+// err is a request that got none.
+func postGraphQL(ctx context.Context, hc *http.Client, endpoint, ua, doc string, vars map[string]any) (gqlReply, error) {
 	body, err := json.Marshal(struct {
 		Query     string         `json:"query"`
 		Variables map[string]any `json:"variables,omitempty"`
@@ -197,13 +198,13 @@ func (c *Client) post(ctx context.Context, doc string, vars map[string]any) (gql
 	if err != nil {
 		return gqlReply{}, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.gqlURL, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return gqlReply{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", c.gh.UserAgent)
-	resp, err := c.hc.Do(req)
+	req.Header.Set("User-Agent", ua)
+	resp, err := hc.Do(req)
 	if err != nil {
 		return gqlReply{}, err
 	}
