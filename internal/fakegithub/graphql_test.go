@@ -30,7 +30,7 @@ type gqlResp struct {
 	hasData bool
 }
 
-// gql posts a GraphQL request with variables, as githubv4 does.
+// gql posts a GraphQL request with variables, as stalepr's client does.
 func gql(t *testing.T, ts *httptest.Server, query string, vars map[string]any) gqlResp {
 	t.Helper()
 	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
