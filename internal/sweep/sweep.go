@@ -47,6 +47,7 @@ type sweeper struct {
 
 	who   *access       // who may push, learnt as decisions need it (access.go)
 	avail *availability // the reviewers' GitHub status, read before the plan (available.go)
+	again *rechecks     // the checks of the PRs about to be nudged, read before the plan (rechecks.go)
 
 	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
 	// ancestryRead: per PR, the ancestry read this run, for a PR
@@ -68,6 +69,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.who = &access{gh: gh, log: log, res: &s.res}
 	s.avail = &availability{gh: gh, log: log, pol: s.pol, now: now}
+	s.again = &rechecks{gh: gh, log: log, on: s.readsChecks(), was: s.checksRead, redecide: s.redecide}
 	s.book = newBook(s.pol, now, s.needTurn())
 	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }, collaborator: s.who.collaborator}
@@ -213,7 +215,7 @@ func (s *sweeper) run(ctx context.Context) {
 		// A check re-run green changes when the nudges and escalations
 		// planned fall due, and whose status says busy whom they ask:
 		// both read before the plan is made.
-		if err := s.rechecks(ctx, plan); err != nil {
+		if err := s.again.read(ctx, plan); err != nil {
 			s.x.stopOn(err)
 		}
 	}
