@@ -28,6 +28,12 @@ func TestGoldenSandbox(t *testing.T) {
 		{"sandbox-dry-run", true, append(sandbox, "-debug-only")},
 		{"sandbox-terminal", false, sandbox},
 		{"sandbox-terminal-dry-run", false, append(sandbox, "-debug-only")},
+		// The checks of the sample's #3 and #8 (docs/development.md).
+		{"sandbox-terminal-checks", false, append(sandbox, "-stale-clock", "author-turn", "-author-turn-when-checks-fail", "-days-before-review-nudge", "7")},
+		// One event's run on its pull request, from each sample payload.
+		{"sandbox-event-comment", false, append(sandbox, "-sandbox-event", "issue_comment="+filepath.Join("testdata", "sandbox", "events", "comment.json"))},
+		{"sandbox-event-review", false, append(sandbox, "-sandbox-event", "pull_request_review="+filepath.Join("testdata", "sandbox", "events", "review.json"))},
+		{"sandbox-event-push", false, append(sandbox, "-sandbox-event", "pull_request="+filepath.Join("testdata", "sandbox", "events", "push.json"))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -46,7 +46,10 @@ type cliFlags struct {
 	// synthetic: pull requests added to the sandbox's sample, a busy
 	// repository's queue to preview a switch on.
 	synthetic int
-	summary   string
+	// sandboxEvent: NAME=FILE, the event a sandbox run evaluates one
+	// pull request after, and its payload.
+	sandboxEvent string
+	summary      string
 	// summaryFile: a terminal's summary goes to this file, not stdout.
 	summaryFile string
 	version     bool
@@ -62,6 +65,9 @@ func newFlagSet() (*flag.FlagSet, *cliFlags) {
 	fs.IntVar(&f.synthetic, "sandbox-synthetic", 0, "With -sandbox: add `N` generated pull requests to the sample "+
 		"(a busy repository's mix of active, old, stale, draft and bot PRs, the same for the same N), "+
 		"e.g. -sandbox testdata/sandbox -sandbox-synthetic 2000.")
+	fs.StringVar(&f.sandboxEvent, "sandbox-event", "", "With -sandbox: run as a workflow run that an event started does, on the pull request "+
+		"of the payload in `NAME=FILE` (NAME the event, FILE its webhook payload), after making in the sample the comment, review or push "+
+		"it reports, e.g. -sandbox testdata/sandbox -sandbox-event issue_comment=testdata/sandbox/events/comment.json.")
 	fs.StringVar(&f.summary, "summary", runner.Text, "How a terminal shows the summary: `FORMAT` is text or markdown. "+
 		"In a workflow the job summary is always markdown.")
 	fs.StringVar(&f.summaryFile, "summary-file", "", "Write a terminal's summary to `FILE` instead of stdout "+
@@ -110,8 +116,10 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		}
 	}
 	var extra string
+	var sb *sandbox.Sandbox
 	if cli.sandbox != "" {
-		sb, err := sandbox.Open(cli.sandbox, now, src, cli.synthetic)
+		var err error
+		sb, err = sandbox.Open(cli.sandbox, now, src, cli.synthetic)
 		if err != nil {
 			out.Fail("sandbox", err.Error())
 			return ExitUsage
@@ -137,6 +145,9 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	out.Mask(string(cfg.Token))
 
 	ev, onePR, code, done := eventOf(getenv, out, cli.sandbox == "", cfg.Repository())
+	if sb != nil && cli.sandboxEvent != "" {
+		ev, onePR, code, done = sandboxEvent(sb, cli.sandboxEvent, out, cfg.Repository())
+	}
 	if done {
 		return code
 	}
@@ -196,16 +207,27 @@ func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, repo st
 		out.Line(fmt.Sprintf("stalepr: %s event: %s; nothing to do", name, why))
 		return event.Event{Name: name}, false, ExitOK, true
 	}
-	ev, err := readEvent(name, getenv("GITHUB_EVENT_PATH"))
+	payload, err := readEvent(name, getenv("GITHUB_EVENT_PATH"))
+	if err != nil {
+		out.Fail("event", err.Error())
+		return event.Event{Name: name}, false, ExitUsage, true
+	}
+	// Every webhook payload names its repository; a payload made by hand
+	// may not, and the run's own repository is where its event happened.
+	return evaluate(out, name, payload, getenv("GITHUB_REPOSITORY"), repo)
+}
+
+// evaluate reads the payload of an event of this name, which happened in
+// the repository where (unless the payload names another), for a run that
+// acts on repo: onePR, or done with the exit code, as eventOf says.
+func evaluate(out runner.IO, name string, payload []byte, where, repo string) (ev event.Event, onePR bool, code int, done bool) {
+	ev, err := event.Parse(name, payload)
 	if err != nil {
 		out.Fail("event", err.Error())
 		return ev, false, ExitUsage, true
 	}
 	if ev.Repository == "" {
-		// Every webhook payload names its repository; a payload made by
-		// hand may not, and the run's own repository is where its event
-		// happened.
-		ev.Repository = getenv("GITHUB_REPOSITORY")
+		ev.Repository = where
 	}
 	why := ev.Skip(repo)
 	if why == "" {
@@ -219,15 +241,58 @@ func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, repo st
 }
 
 // readEvent reads the payload of the run's event at path.
-func readEvent(name, path string) (event.Event, error) {
+func readEvent(name, path string) ([]byte, error) {
 	if path == "" {
-		return event.Event{}, fmt.Errorf("a %s event run needs its payload, but GITHUB_EVENT_PATH is not set", name)
+		return nil, fmt.Errorf("a %s event run needs its payload, but GITHUB_EVENT_PATH is not set", name)
 	}
 	payload, err := os.ReadFile(path)
 	if err != nil {
-		return event.Event{}, fmt.Errorf("read the %s event's payload: %w", name, err)
+		return nil, fmt.Errorf("read the %s event's payload: %w", name, err)
 	}
-	return event.Parse(name, payload)
+	return payload, nil
+}
+
+// sandboxEvent is eventOf for a sandbox run's -sandbox-event NAME=FILE
+// (checked by readFlags): the event as a workflow run on repo, the
+// sample's repository, reads it; the comment, review or push it reports is
+// made in the sample first (Sandbox.Happen), and said.
+func sandboxEvent(sb *sandbox.Sandbox, flag string, out runner.IO, repo string) (ev event.Event, onePR bool, code int, done bool) {
+	name, path, _ := strings.Cut(flag, "=")
+	payload, err := readEvent(name, path)
+	if err != nil {
+		out.Fail("sandbox-event", err.Error())
+		return event.Event{Name: name}, false, ExitUsage, true
+	}
+	if ev, onePR, code, done = evaluate(out, name, payload, repo, repo); done {
+		return ev, onePR, code, done
+	}
+	line, err := sb.Happen(ev, payload)
+	if err != nil {
+		out.Fail("sandbox-event", err.Error())
+		return ev, false, ExitUsage, true
+	}
+	out.Note(line)
+	return ev, true, 0, false
+}
+
+// sandboxEventFlag is what is wrong with -sandbox-event's value v, "" when
+// nothing: NAME=FILE, NAME an event stalepr evaluates one pull request on.
+func sandboxEventFlag(v string) string {
+	name, path, ok := strings.Cut(v, "=")
+	switch {
+	case !ok || name == "" || path == "":
+		return fmt.Sprintf("-sandbox-event: want NAME=FILE, the event's name and its payload's file, "+
+			"e.g. issue_comment=testdata/sandbox/events/comment.json; got %q", v)
+	case event.Sweeps(name):
+		return fmt.Sprintf("-sandbox-event: a %s run sweeps the repository, as a sandbox run without -sandbox-event does", name)
+	case !event.OnePR(name):
+		msg := fmt.Sprintf("-sandbox-event: %s is no event stalepr evaluates one pull request on", name)
+		if best := config.Nearest(name, event.OnePRNames()); best != "" {
+			msg += "; did you mean " + best + "?"
+		}
+		return msg + " (" + strings.Join(event.OnePRNames(), ", ") + ")"
+	}
+	return ""
 }
 
 // readFlags parses the command line. A nil runner.IO means the run ends here
@@ -252,6 +317,12 @@ func readFlags(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return src, cli, nil, ExitUsage
 	case cli.synthetic > 0 && cli.sandbox == "":
 		out.Fail("flags", "-sandbox-synthetic adds pull requests to a sandbox: give -sandbox DIR too, e.g. -sandbox testdata/sandbox")
+		return src, cli, nil, ExitUsage
+	case cli.sandboxEvent != "" && cli.sandbox == "":
+		out.Fail("flags", "-sandbox-event runs an event on a sandbox's sample: give -sandbox DIR too, e.g. -sandbox testdata/sandbox")
+		return src, cli, nil, ExitUsage
+	case cli.sandboxEvent != "" && sandboxEventFlag(cli.sandboxEvent) != "":
+		out.Fail("flags", sandboxEventFlag(cli.sandboxEvent))
 		return src, cli, nil, ExitUsage
 	case cli.summary != runner.Text && cli.summary != runner.Markdown:
 		out.Fail("flags", fmt.Sprintf("-summary: want text or markdown, got %q", cli.summary))

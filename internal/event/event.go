@@ -8,6 +8,8 @@ package event
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +24,9 @@ var onePR = map[string]bool{"issue_comment": true, "pull_request_review": true, 
 
 // OnePR reports whether an event of this name concerns one pull request.
 func OnePR(name string) bool { return onePR[name] }
+
+// OnePRNames are the names of the events that concern one pull request, sorted.
+func OnePRNames() []string { return slices.Sorted(maps.Keys(onePR)) }
 
 // Sweeps reports whether a run started by an event of this name sweeps the
 // repository: the schedule, a run by hand, or a run that names no event.

@@ -67,12 +67,38 @@ type scenarioItem struct {
 	ClosedDaysAgo  *float64        `json:"closed_days_ago,omitempty"` // for state "closed" without a closed event
 	MergedDaysAgo  *float64        `json:"merged_days_ago,omitempty"`
 	Events         []scenarioEvent `json:"events,omitempty"`
+	// Checks are the CI contexts of the head commit the events leave, in
+	// the order GitHub lists them (a re-run after the run it repeats).
+	Checks []scenarioCheck `json:"checks,omitempty"`
+}
+
+// scenarioCheck is one context of a PR's head commit: a check run, or with
+// State a commit status. Names, statuses and conclusions are GitHub's, in
+// any case.
+type scenarioCheck struct {
+	Name string `json:"name"`
+	// Status is a check run's: completed (the default), in_progress,
+	// queued, waiting, pending.
+	Status string `json:"status,omitempty"`
+	// Conclusion is a completed check run's: success, failure, cancelled,
+	// timed_out, skipped, neutral, action_required, startup_failure.
+	Conclusion string `json:"conclusion,omitempty"`
+	// State makes the context a commit status (a legacy CI's): success,
+	// failure, error, pending.
+	State string `json:"state,omitempty"`
+	// Required: the base branch requires a check of this name (its
+	// protection or a ruleset names checks, for every PR).
+	Required bool `json:"required,omitempty"`
+	// CompletedDaysAgo is a completed check run's completion, or a commit
+	// status's creation.
+	CompletedDaysAgo *float64 `json:"completed_days_ago,omitempty"`
 }
 
 // scenarioEvent is one timeline entry. Type is a timeline event type
 // (commented, labeled, unlabeled, closed, reopened, reviewed, committed,
 // head_ref_force_pushed, ready_for_review, convert_to_draft, renamed,
-// review_requested, review_request_removed, line-commented, merged) or a
+// review_requested, review_request_removed, line-commented, merged,
+// assigned, unassigned) or a
 // shorthand for stalepr's own writes, made as the token identity:
 //   - marked_stale: the stale label plus a notice comment ending in
 //     "<!-- stalepr:stale marked=<RFC 3339 time of the label> -->";
@@ -93,6 +119,7 @@ type scenarioEvent struct {
 	Reviewer string  `json:"reviewer,omitempty"` // review_requested/removed: login or "team:slug"
 	Path     string  `json:"path,omitempty"`     // line-commented
 	Reason   string  `json:"reason,omitempty"`   // closed: state_reason
+	Assignee string  `json:"assignee,omitempty"` // assigned, unassigned: the account (user: who did it)
 
 	// PushedDaysAgo (committed): the commit, dated DaysAgo by git, was
 	// pushed later. updated_at moves to the push; the timeline does not
@@ -168,7 +195,7 @@ func (s *Server) loadScenario(r io.Reader, now time.Time) error {
 var scenarioEventTypes = []string{EventCommented, EventLabeled, EventUnlabeled, EventClosed, EventReopened,
 	EventReviewed, EventCommitted, EventHeadRefForcePushed, EventReadyForReview, EventConvertToDraft,
 	EventRenamed, EventReviewRequested, EventReviewRequestRemoved, EventLineCommented, EventMerged,
-	"marked_stale", "closed_stale"}
+	EventAssigned, EventUnassigned, "marked_stale", "closed_stale"}
 
 // addScenario adds a parsed scenario to s.
 func (s *Server) addScenario(sc scenario, now time.Time) error {
@@ -256,7 +283,54 @@ func (s *Server) addScenarioItem(it scenarioItem, i int, at func(float64) time.T
 			return fmt.Errorf("%s: event %d (%s) at %v days ago is before the item was created", where, j+1, ev.Type, ev.DaysAgo)
 		}
 	}
+	if len(it.Checks) > 0 && !is.IsPR {
+		return fmt.Errorf("%s: checks are a pull request's: an issue has no head commit", where)
+	}
+	for j, c := range it.Checks {
+		check, err := scenarioCheckOf(c, at, is.CreatedAt)
+		if err != nil {
+			return fmt.Errorf("%s: check %d (%s): %w", where, j+1, c.Name, err)
+		}
+		if s.checks == nil {
+			s.checks = map[string][]*checkRec{}
+		}
+		s.checks[rec.HeadSHA] = append(s.checks[rec.HeadSHA], &checkRec{Check: check, id: s.newID(), sha: rec.HeadSHA})
+		if c.Required && !slices.Contains(s.requiredChecks, c.Name) {
+			s.requiredChecks = append(s.requiredChecks, c.Name)
+		}
+	}
 	return nil
+}
+
+// scenarioCheckOf is the Check a scenario's check describes, dated by at;
+// created is its PR's creation, before which nothing ran.
+func scenarioCheckOf(c scenarioCheck, at func(float64) time.Time, created time.Time) (Check, error) {
+	if c.Name == "" {
+		return Check{}, fmt.Errorf("name is required")
+	}
+	out := Check{Name: c.Name, Status: strings.ToUpper(def(c.Status, "completed")), Conclusion: strings.ToUpper(c.Conclusion)}
+	done := out.Status == "COMPLETED"
+	if c.State != "" {
+		if c.Status != "" || c.Conclusion != "" {
+			return Check{}, fmt.Errorf("state makes a commit status, which has no status or conclusion")
+		}
+		out.Status, out.Conclusion = "", strings.ToUpper(c.State)
+		done = true // a commit status is dated by its creation, pending too
+	}
+	switch {
+	case done && c.CompletedDaysAgo == nil:
+		return Check{}, fmt.Errorf("completed_days_ago is required for a completed check run or a commit status")
+	case !done && (c.CompletedDaysAgo != nil || c.Conclusion != ""):
+		return Check{}, fmt.Errorf("a check run %s has no conclusion or completion yet", strings.ToLower(out.Status))
+	case out.Status == "COMPLETED" && out.Conclusion == "":
+		return Check{}, fmt.Errorf("conclusion is required for a completed check run")
+	case done:
+		out.At = at(*c.CompletedDaysAgo)
+		if out.At.Before(created) {
+			return Check{}, fmt.Errorf("completed_days_ago %v is before the pull request was created", *c.CompletedDaysAgo)
+		}
+	}
+	return out, nil
 }
 
 // scenarioIssue is the Issue a scenario item describes, before its events.
@@ -362,6 +436,8 @@ func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.T
 		rec.MergedAt = when
 		s.addEventLocked(rec, Event{Type: EventMerged, Actor: actor, At: when, SHA: rec.HeadSHA})
 		s.closeLocked(rec, actor, when, "")
+	case EventAssigned, EventUnassigned:
+		return s.assignLocked(rec, actor, when, ev)
 	case "marked_stale":
 		label := def(ev.Label, staleLabel)
 		s.addCommentLocked(rec, actor, when, def(ev.Body, StaleNoticeBody(label, when, rec.headAt(when))))
@@ -372,5 +448,24 @@ func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.T
 	default:
 		return fmt.Errorf("unknown type %q; known: %s", ev.Type, strings.Join(scenarioEventTypes, ", "))
 	}
+	return nil
+}
+
+// assignLocked applies a scenario's assigned or unassigned event: the
+// assignee added to (taken off) the item's, as actor, with its event.
+func (s *Server) assignLocked(rec *issueRec, actor User, when time.Time, ev scenarioEvent) error {
+	if ev.Assignee == "" {
+		return fmt.Errorf("assignee is required")
+	}
+	at := slices.IndexFunc(rec.Assignees, func(a string) bool { return strings.EqualFold(a, ev.Assignee) })
+	switch {
+	case ev.Type == EventUnassigned && at < 0:
+		return fmt.Errorf("%s is not assigned", ev.Assignee)
+	case ev.Type == EventUnassigned:
+		rec.Assignees = slices.Delete(rec.Assignees, at, at+1)
+	case at < 0:
+		rec.Assignees = append(rec.Assignees, ev.Assignee)
+	}
+	s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, Assignee: userFor(ev.Assignee)})
 	return nil
 }

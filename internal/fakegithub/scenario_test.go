@@ -100,6 +100,32 @@ func TestSandboxScenario(t *testing.T) {
 	if !strings.HasPrefix(s.MustIssue(24).Title, "::warning::") {
 		t.Error("hostile title lost")
 	}
+	// Checks on the head the events leave: #8's required test failing,
+	// #3's failure re-run green (listed, the rollup passing); the names
+	// marked required are the base branch's.
+	if got := s.rollupState(s.byNum[8].HeadSHA); got != "FAILURE" || len(s.checks[s.byNum[8].HeadSHA]) != 3 {
+		t.Errorf("#8 rollup %s of %d checks, want FAILURE of 3", got, len(s.checks[s.byNum[8].HeadSHA]))
+	}
+	if got := s.rollupState(s.byNum[3].HeadSHA); got != "SUCCESS" || len(s.checks[s.byNum[3].HeadSHA]) != 3 {
+		t.Errorf("#3 rollup %s of %d checks, want SUCCESS of 3 (the failure and its green re-run)", got, len(s.checks[s.byNum[3].HeadSHA]))
+	}
+	if fmt.Sprint(s.requiredChecks) != "[build test]" {
+		t.Errorf("required checks %v, want [build test]", s.requiredChecks)
+	}
+	// Assignment events: #9 assigned to dave by alice; #7 assigned to dave
+	// and unassigned by him.
+	var assignments []string
+	for _, n := range []int{7, 9} {
+		for _, e := range s.Events(n) {
+			if e.Type == EventAssigned || e.Type == EventUnassigned {
+				assignments = append(assignments, fmt.Sprintf("#%d %s %s by %s", n, e.Type, e.Assignee.Login, e.Actor.Login))
+			}
+		}
+	}
+	if got := strings.Join(assignments, ", "); got != "#7 assigned dave by bob, #7 unassigned dave by dave, #9 assigned dave by alice" ||
+		len(s.MustIssue(7).Assignees) != 0 || fmt.Sprint(s.MustIssue(9).Assignees) != "[dave]" {
+		t.Errorf("assignments %s; #7 assignees %v, #9 %v", got, s.MustIssue(7).Assignees, s.MustIssue(9).Assignees)
+	}
 
 	// Served over HTTP with its dates.
 	ts := httptest.NewServer(s)
@@ -117,6 +143,15 @@ func TestScenarioErrors(t *testing.T) {
 		{`{"items":[{"number":3,"title":"x","created_days_ago":5,"events":[{"type":"poked","days_ago":1}]}]}`, `item #3: event 1 (poked): unknown type "poked"`},
 		{`{"items":[{"title":"x","created_days_ago":5,"events":[{"type":"commented","days_ago":9}]}]}`, "before the item was created"},
 		{`{"items":[{"title":"x","created_days_ago":5,"updated_days_ago":9}]}`, "before created_days_ago"},
+		{`{"items":[{"number":4,"title":"x","created_days_ago":5,"events":[{"type":"unassigned","days_ago":1,"assignee":"dave"}]}]}`, "item #4: event 1 (unassigned): dave is not assigned"},
+		{`{"items":[{"title":"x","created_days_ago":5,"events":[{"type":"assigned","days_ago":1}]}]}`, "assignee is required"},
+		{`{"items":[{"number":4,"title":"x","created_days_ago":5,"checks":[{"name":"test","conclusion":"failure"}]}]}`, "item #4: check 1 (test): completed_days_ago is required"},
+		{`{"items":[{"title":"x","created_days_ago":5,"checks":[{"name":"test","completed_days_ago":1}]}]}`, "conclusion is required"},
+		{`{"items":[{"title":"x","created_days_ago":5,"checks":[{"name":"test","status":"in_progress","conclusion":"failure"}]}]}`, "a check run in_progress has no conclusion"},
+		{`{"items":[{"title":"x","created_days_ago":5,"checks":[{"name":"ci","state":"error","conclusion":"failure","completed_days_ago":1}]}]}`, "state makes a commit status"},
+		{`{"items":[{"title":"x","created_days_ago":5,"checks":[{"name":"test","conclusion":"success","completed_days_ago":9}]}]}`, "before the pull request was created"},
+		{`{"items":[{"title":"x","issue":true,"created_days_ago":5,"checks":[{"name":"test","conclusion":"success","completed_days_ago":1}]}]}`, "an issue has no head commit"},
+		{`{"items":[{"title":"x","created_days_ago":5,"checks":[{"conclusion":"success","completed_days_ago":1}]}]}`, "name is required"},
 	} {
 		_, err := load(strings.NewReader(tc.json), t0)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -216,5 +251,28 @@ func BenchmarkListIssuesPage(b *testing.B) {
 			b.Fatal(err)
 		}
 		res.Body.Close()
+	}
+}
+
+// TestScenarioChecks: a scenario's check is a check run (completed by
+// default, or under way without a date) or, with state, a commit status,
+// on the head commit the item's events leave.
+func TestScenarioChecks(t *testing.T) {
+	t.Parallel()
+	s, err := load(strings.NewReader(`{"items":[{"number":1,"title":"x","created_days_ago":5,
+		"events":[{"type":"committed","days_ago":2}],
+		"checks":[{"name":"ci/jenkins","state":"ERROR","required":true,"completed_days_ago":1},{"name":"deploy","status":"queued"}]}]}`), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := s.checks[s.byNum[1].HeadSHA]
+	if len(cs) != 2 || s.rollupState(s.byNum[1].HeadSHA) != "FAILURE" || fmt.Sprint(s.requiredChecks) != "[ci/jenkins]" {
+		t.Fatalf("%d checks on the head, rollup %s, required %v", len(cs), s.rollupState(s.byNum[1].HeadSHA), s.requiredChecks)
+	}
+	if c := cs[0]; c.typename() != "StatusContext" || c.Conclusion != "ERROR" || !c.At.Equal(t0.Add(-24*time.Hour)) {
+		t.Errorf("commit status %+v", c.Check)
+	}
+	if c := cs[1]; c.typename() != "CheckRun" || c.Status != "QUEUED" || !c.At.IsZero() || c.Conclusion != "" {
+		t.Errorf("queued check run %+v", c.Check)
 	}
 }

@@ -36,6 +36,11 @@ func (r *rollupState) failing() bool {
 	return ro != nil && (strings.EqualFold(ro.State, "FAILURE") || strings.EqualFold(ro.State, "ERROR"))
 }
 
+// none reports whether the head has no check at all (a null rollup of a
+// PR the page answered): its checks are known, and none failed or was
+// re-run.
+func (r *rollupState) none() bool { return r.StatusCheckRollup == nil }
+
 // prWithChecks and prWithAssigneesChecks are read instead when
 // author-turn-when-checks-fail is on.
 type prWithChecks struct {
@@ -145,6 +150,7 @@ func openPullsWithChecks[N any, P interface {
 	*N
 	prNode
 	failing() bool
+	none() bool
 }](ctx context.Context, c *Client, q sweep.Query, after string, connections int) ([]sweep.Listed, sweep.Page, error) {
 	open := []string{"OPEN"}
 	nodes, page, err := pulls[N, P](ctx, c, q, open, after, connections)
@@ -155,6 +161,10 @@ func openPullsWithChecks[N any, P interface {
 	for i, n := range nodes {
 		out[i] = n.Listed
 		out[i].ChecksFailing = n.node.failing()
+		if n.node.none() && out[i].Err == nil && out[i].PR.HeadSHA != "" {
+			// What a checks read would answer: no need to ask (rechecks).
+			out[i].PR.Checks = lifecycle.Checks{Commit: out[i].PR.HeadSHA, Complete: true}
+		}
 	}
 	return out, page, nil
 }

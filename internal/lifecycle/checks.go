@@ -119,3 +119,34 @@ func failingCheck(pr PR, after time.Time) (name string, at time.Time, ok bool) {
 	}
 	return name, at, ok
 }
+
+// greenAgain is when the PR's required checks stopped failing: a required
+// check on the head commit that failed after the author's last action (or
+// a person's word since, after) would have put the PR on its author's turn
+// (failingCheck), and the latest run of its name no longer fails. The
+// turn came back from the author at that run's completion (a pass, or a
+// cancelled or neutral run), or, while the re-run is under way, at least
+// at the failure; of several such checks, the latest. ok is false when no
+// failure was replaced, or the rollup tells nothing (failingCheck's
+// unknowns).
+func greenAgain(pr PR, after time.Time) (at time.Time, ok bool) {
+	c := pr.Checks
+	if !c.Complete || c.Commit == "" || !strings.EqualFold(c.Commit, pr.HeadSHA) {
+		return time.Time{}, false
+	}
+	latest := latestChecks(c.Contexts)
+	for _, x := range c.Contexts {
+		l := latest[x.Name]
+		if !x.completed() || !x.failed() || x.Required != RequiredYes || !x.At.After(after) || l.completed() && l.failed() {
+			continue
+		}
+		end := l.At
+		if !l.completed() {
+			// GitHub dates a run under way by nothing (a status by its
+			// creation): it started after the failure, at least.
+			end = Later(x.At, l.At)
+		}
+		at, ok = Later(at, end), true
+	}
+	return at, ok
+}

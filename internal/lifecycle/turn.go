@@ -390,7 +390,8 @@ func (f *turnFold) settle(at time.Time, actor string, review bool) {
 // resolve. The author's turn then counts from when the label was added (for
 // a conflict, which GitHub does not date, from the base's latest push:
 // conflictSince; for a check, from its completion), never before the turn
-// it replaces began.
+// it replaces began. A required check that failed and no longer does
+// (greenAgain) dates the turn that follows from when it stopped failing.
 func (f *turnFold) final(pr PR) Turn {
 	t := f.endTurn(pr)
 	if f.conflictLabel != "" && pr.HasLabel(f.conflictLabel) {
@@ -423,8 +424,21 @@ func (f *turnFold) endTurn(pr PR) Turn {
 	if strings.EqualFold(pr.Mergeable, MergeableConflicting) && !f.wordStands(t) {
 		return Turn{Whose: TurnAuthor, Since: Later(t.Since, f.conflictSince(pr)), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Conflict: true}
 	}
-	if name, at, ok := failingCheck(pr, t.AuthorAt); ok && f.checks && !(f.wordStands(t) && !at.After(f.wordAt)) {
+	if !f.checks {
+		return t
+	}
+	if name, at, ok := failingCheck(pr, t.AuthorAt); ok && !(f.wordStands(t) && !at.After(f.wordAt)) {
 		return Turn{Whose: TurnAuthor, Since: Later(t.Since, at), AuthorAt: t.AuthorAt, NudgedAt: t.NudgedAt, Check: name}
+	}
+	// A required check that failed and was re-run green was the author's
+	// turn while it failed: the reviewers' (or the maintainers') wait
+	// counts from when it stopped failing, not across the failure.
+	after := t.AuthorAt
+	if f.wordStands(t) {
+		after = Later(after, f.wordAt)
+	}
+	if at, ok := greenAgain(pr, after); ok {
+		t.Since = Later(t.Since, at)
 	}
 	return t
 }

@@ -11,9 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/event"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 )
 
@@ -52,7 +54,52 @@ func Open(dir string, now time.Time, flags config.Source, synthetic int) (*Sandb
 		Input: config.FirstOf(flags.Input, config.InputMap(inputs)),
 		Given: func() []string { return slices.Sorted(maps.Keys(inputs)) },
 	}
-	return &Sandbox{Src: src, Clock: fake.Clock(), srv: srv, dir: dir, repo: fake.FullName()}, nil
+	return &Sandbox{Src: src, Clock: fake.Clock(), srv: srv, dir: dir, repo: fake.FullName(), happen: happen(fake)}, nil
+}
+
+// happen is Sandbox.Happen on fake.
+func happen(fake *fakegithub.Server) func(event.Event, []byte) (string, error) {
+	return func(ev event.Event, payload []byte) (string, error) {
+		if !slices.ContainsFunc(fake.Issues(), func(is fakegithub.Issue) bool { return is.IsPR && is.Number == ev.Number }) {
+			return "", fmt.Errorf("the %s event's pull request #%d is not in the sample: give the number of one of its pull requests", ev.Name, ev.Number)
+		}
+		var p struct {
+			Comment *struct {
+				Body string `json:"body"`
+			} `json:"comment"`
+			Review *struct {
+				State string `json:"state"`
+				Body  string `json:"body"`
+			} `json:"review"`
+		}
+		if err := json.Unmarshal(payload, &p); err != nil {
+			return "", fmt.Errorf("the %s event's payload: %w", ev.Name, err)
+		}
+		who, now := fakegithub.Person(ev.Sender), fake.Now()
+		if strings.HasSuffix(ev.Sender, "[bot]") {
+			who = fakegithub.Bot(ev.Sender)
+		}
+		made := fmt.Sprintf("Sandbox event: %s's %%s on #%d made in the sample at the run's time, as GitHub sends the %s event after it.", ev.Sender, ev.Number, ev.Name)
+		switch {
+		case ev.Name == "issue_comment" && ev.Action == "created" && p.Comment != nil:
+			fake.Comment(ev.Number, who, now, p.Comment.Body)
+			return fmt.Sprintf(made, "comment"), nil
+		case ev.Name == "pull_request_review" && ev.Action == "submitted" && p.Review != nil:
+			fake.Review(ev.Number, who, now, p.Review.State, p.Review.Body)
+			return fmt.Sprintf(made, "review"), nil
+		case (ev.Name == "pull_request" || ev.Name == "pull_request_target") && ev.Action == "synchronize":
+			fake.PushAs(ev.Number, who, now, "Push of the sandbox's "+ev.Name+" event")
+			return fmt.Sprintf(made, "push"), nil
+		}
+		return fmt.Sprintf("Sandbox event: a %s event (%s) changes nothing the sample holds: #%d is evaluated as the sample has it.", ev.Name, def(ev.Action, "no action"), ev.Number), nil
+	}
+}
+
+func def(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 const sandboxToken = "sandbox-token"

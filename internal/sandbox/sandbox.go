@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/event"
 	"github.com/stalepr/stalepr/internal/ghapi"
 )
 
@@ -16,6 +17,19 @@ type Sandbox struct {
 	srv   *httptest.Server
 	dir   string // the sample's directory
 	repo  string // the sample repository's owner/name
+	// happen is Happen's work on the fake GitHub (open.go: release builds
+	// carry no fake).
+	happen func(ev event.Event, payload []byte) (string, error)
+}
+
+// Happen makes the sample what GitHub shows when it delivers ev, whose
+// payload is payload: the comment, the review or the push the event
+// reports is made at the run's time, by its sender, since GitHub sends the
+// event after it happened. It returns the line that says what it made (or
+// that the sample is evaluated as it is, for an event it makes nothing
+// of); an error when the event's pull request is not in the sample.
+func (s *Sandbox) Happen(ev event.Event, payload []byte) (string, error) {
+	return s.happen(ev, payload)
 }
 
 // MaxSynthetic bounds -sandbox-synthetic: a large repository's queue, in

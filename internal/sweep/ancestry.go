@@ -14,7 +14,7 @@ import (
 // their first parents, and lifecycle walks them back to the mark's head.
 
 // ancestry settles act, whose history cannot tell who moved the head since
-// the mark, by reading the head's commits (one query, when it may change a
+// the mark, by reading the head's commits (one query, once a run, when it may change a
 // decision: a close, keeping the PR stale, whatever the turn reads of it),
 // which act as it stands (in doubt, a person's push) and the what-if that
 // the unread commits are bots' alone tell. A chain the read does not take
@@ -32,7 +32,11 @@ func (s *sweeper) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecy
 	if err := s.ancestryFailed[pr.Number]; err != nil {
 		return lifecycle.Activity{}, err // read once a run: a failure is not sent again
 	}
-	commits, err := s.gh.Ancestry(ctx, pr.Number)
+	commits, read := s.ancestryRead[pr.Number]
+	var err error
+	if !read {
+		commits, err = s.gh.Ancestry(ctx, pr.Number)
+	}
 	if err != nil {
 		if s.ancestryFailed == nil {
 			s.ancestryFailed = map[int]error{}
@@ -40,6 +44,10 @@ func (s *sweeper) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecy
 		s.ancestryFailed[pr.Number] = err
 		return lifecycle.Activity{}, err
 	}
+	if s.ancestryRead == nil {
+		s.ancestryRead = map[int][]lifecycle.Commit{}
+	}
+	s.ancestryRead[pr.Number] = commits
 	o.Ancestry = commits
 	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
 }

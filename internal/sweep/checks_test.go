@@ -258,3 +258,54 @@ func TestChecksSmallestBudgetActs(t *testing.T) {
 		t.Errorf("budget %d: #%d not marked (%d requests, stopped %v)", min, n, res.Requests, res.Stopped)
 	}
 }
+
+// TestNudgeWaitsFromTheGreenRerun: with author-turn-when-checks-fail, a
+// required check that failed and was re-run green was the author's turn
+// while it failed, so the reviewers' wait the nudge counts starts when it
+// went green. The listing reads no passing rollup's checks: the PRs about
+// to be nudged have theirs read in one query before the plan (none for a
+// head without checks). Was: "waiting 30 days" on both, the 28 days of the
+// failure counted as the reviewers'.
+func TestNudgeWaitsFromTheGreenRerun(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	w.fake.SetRequiredChecks("test")
+	rerun := func(greenDaysAgo float64) int {
+		n := w.openPR(30, alice)
+		w.fake.AddCheck(n, fakegithub.Check{Name: "test", Status: "COMPLETED", Conclusion: "FAILURE", At: daysAgo(28)})
+		w.fake.AddCheck(n, fakegithub.Check{Name: "test", Status: "COMPLETED", Conclusion: "SUCCESS", At: daysAgo(greenDaysAgo)})
+		return n
+	}
+	recent, older, none := rerun(3), rerun(20), w.openPR(30, alice)
+	inputs := maps.Clone(authorTurnInputs)
+	inputs["author-turn-when-checks-fail"] = "true"
+	inputs["days-before-review-nudge"] = "7"
+	if res := w.run(inputs); !res.OK() {
+		t.Fatalf("run: failed %+v, stopped %v", res.Failed(), res.Stopped)
+	}
+	nudge := func(n int) string {
+		for _, c := range w.fake.Comments(n) {
+			if strings.Contains(c.Body, "for a review") {
+				return c.Body
+			}
+		}
+		return ""
+	}
+	if got := nudge(recent); got != "" {
+		t.Errorf("#%d, green 3 days ago, nudged: %q; want no nudge before 7 days of the reviewers' turn", recent, got)
+	}
+	for n, want := range map[int]string{older: "waiting 20 days", none: "waiting 30 days"} {
+		if got := nudge(n); !strings.Contains(got, want) {
+			t.Errorf("#%d nudge = %q, want %q", n, got, want)
+		}
+	}
+	reads := 0
+	for _, r := range w.fake.Requests() {
+		if strings.Contains(r.Body, "isRequired") {
+			reads++
+		}
+	}
+	if reads != 1 {
+		t.Errorf("%d reads of checks, want 1: the two PRs with a nudge due and checks, in one query", reads)
+	}
+}

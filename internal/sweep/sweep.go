@@ -47,8 +47,15 @@ type sweeper struct {
 
 	who   *access       // who may push, learnt as decisions need it (access.go)
 	avail *availability // the reviewers' GitHub status, read before the plan (available.go)
+	again *rechecks     // the checks of the PRs about to be nudged, read before the plan (rechecks.go)
 
 	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
+	// ancestryRead: per PR, the ancestry read this run, for a PR
+	// summarised again (rechecks.go).
+	ancestryRead map[int][]lifecycle.Commit
+	// checksRead: the PRs whose checks this run asked for (readChecks,
+	// rechecks), answered or not.
+	checksRead map[int]bool
 }
 
 // newSweeper is a run's sweeper with its stages wired: the book the
@@ -58,10 +65,11 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 		gh = markerReader{gh}
 	}
 	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log},
-		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}}
+		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}, checksRead: map[int]bool{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.who = &access{gh: gh, log: log, res: &s.res}
 	s.avail = &availability{gh: gh, log: log, pol: s.pol, now: now}
+	s.again = &rechecks{gh: gh, log: log, on: s.readsChecks(), was: s.checksRead, redecide: s.redecide}
 	s.book = newBook(s.pol, now, s.needTurn())
 	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }, collaborator: s.who.collaborator}
@@ -204,8 +212,14 @@ func (s *sweeper) run(ctx context.Context) {
 		}
 	}
 	if s.res.Stopped == nil {
-		// Whose status says busy changes the nudges and escalations
-		// planned: read before the plan is made, once a run.
+		// A check re-run green changes when the nudges and escalations
+		// planned fall due, and whose status says busy whom they ask:
+		// both read before the plan is made.
+		if err := s.again.read(ctx, plan); err != nil {
+			s.x.stopOn(err)
+		}
+	}
+	if s.res.Stopped == nil {
 		if err := s.avail.read(ctx, plan, s.decide); err != nil {
 			s.x.stopOn(err)
 		}
@@ -617,6 +631,7 @@ func (s *sweeper) readChecks(ctx context.Context, h *held, each func(lifecycle.P
 			s.log.Printf("Could not read the checks of %d pull requests (%v): a failing check counts for none of them this run", len(numbers), err)
 		}
 		for _, l := range batch {
+			s.checksRead[l.PR.Number] = true
 			l.PR.Checks = checks[l.PR.Number]
 			s.hist[l.PR.Number] = l
 			each(l.PR)

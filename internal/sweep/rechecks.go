@@ -1,0 +1,100 @@
+package sweep
+
+import (
+	"context"
+
+	"github.com/stalepr/stalepr/internal/api"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+)
+
+// rechecks is the stage before the plan that reads the checks of the PRs
+// whose review nudge or escalation is about to be posted and whose checks
+// the listing did not read (its pages read only failing rollups',
+// readChecks), then decides them again. A required check that failed and
+// was re-run green leaves a passing rollup, and only its runs tell that the
+// PR was on its author's turn while it failed: without them the reviewers'
+// wait counted those days ("waiting 28 days for a review"), and the nudge
+// came early. ChecksPerRead PRs a query, only when some nudge or
+// escalation is decided, as the availability stage reads. Checks it could
+// not read are unknown, and the PR is decided as before.
+type rechecks struct {
+	gh  GitHub
+	log Logger
+	on  bool         // the listing reads checks (sweeper.readsChecks)
+	was map[int]bool // the PRs whose checks this run asked for (sweeper.checksRead)
+	// redecide decides a PR again with the checks read (sweeper.redecide);
+	// false when its history can no longer be summarised.
+	redecide func(ctx context.Context, pr lifecycle.PR) (planned, bool, error)
+}
+
+// read reads the checks of plan's PRs that ask someone and whose checks are
+// unread, and replaces their plans with the decisions made with them. Only
+// a stop is returned.
+func (r *rechecks) read(ctx context.Context, plan []planned) error {
+	if !r.on {
+		return nil
+	}
+	var todo []int // indexes into plan
+	for i, p := range plan {
+		if asks(p) && !r.was[p.pr.Number] && !p.pr.Checks.Complete {
+			todo = append(todo, i)
+		}
+	}
+	for len(todo) > 0 {
+		batch := todo[:min(len(todo), ChecksPerRead)]
+		todo = todo[len(batch):]
+		numbers := make([]int, len(batch))
+		for k, i := range batch {
+			numbers[k] = plan[i].pr.Number
+			r.was[numbers[k]] = true
+		}
+		checks, err := r.gh.Checks(ctx, numbers)
+		if api.IsStop(err) {
+			return err
+		}
+		if err != nil {
+			r.log.Printf("Could not read the checks of %d pull requests with a nudge or escalation due (%v): their wait counts from their turn's start this run", len(numbers), err)
+			continue
+		}
+		for _, i := range batch {
+			c, ok := checks[plan[i].pr.Number]
+			if !ok {
+				continue // GitHub did not answer for it: unknown
+			}
+			pr := plan[i].pr
+			pr.Checks = c
+			p, decided, err := r.redecide(ctx, pr)
+			if err != nil {
+				return err
+			}
+			if decided {
+				plan[i] = p
+			}
+		}
+	}
+	return nil
+}
+
+// redecide decides pr again, with the checks it now holds: its history
+// summarised afresh (what the run read of it is kept, its ancestry too).
+// A history that can no longer be summarised keeps the PR's earlier
+// summary and decision (false); only a stop is returned.
+func (s *sweeper) redecide(ctx context.Context, pr lifecycle.PR) (planned, bool, error) {
+	if l, listed := s.hist[pr.Number]; listed {
+		l.PR = pr
+		s.hist[pr.Number] = l
+	}
+	prev, had := s.acts[pr.Number]
+	delete(s.acts, pr.Number)
+	act, err := s.activity(ctx, pr)
+	switch {
+	case api.IsStop(err):
+		return planned{}, false, err
+	case err != nil:
+		if had {
+			s.acts[pr.Number] = prev
+		}
+		return planned{}, false, nil
+	}
+	return s.decide(pr, &act), true, nil
+}
