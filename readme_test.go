@@ -1048,6 +1048,26 @@ func TestReadmeFlinkFigures(t *testing.T) {
 	}
 }
 
+// TestReadmeFlinkPinnedBySHA: the Flink recipe, an ASF project's, shows its
+// uses: line pinned as the ASF requires, by a full commit SHA with the
+// release's version in a comment (a step snippet, so actionlint reads it
+// too), starting as the switch does, with the rehearsal; and says how to
+// find a release's SHA.
+func TestReadmeFlinkPinnedBySHA(t *testing.T) {
+	t.Parallel()
+	recipe := fileSection(t, migratingPath, "flink")
+	pinned := regexp.MustCompile("(?m)^```yaml\n(\\s*- uses: " + regexp.QuoteMeta(actionRepo) + `@[0-9a-f]{40} # v\d+\.\d+\.\d+\n\s*with:\n)(.*\n)`).FindStringSubmatch(recipe)
+	if pinned == nil {
+		t.Fatalf("the Flink recipe of %s shows no step `- uses: %s@<40-hex SHA> # vX.Y.Z`", migratingPath, actionRepo)
+	}
+	if strings.TrimLeft(pinned[2], " ") != strings.TrimLeft(rehearsal, " ") {
+		t.Errorf("the pinned step does not start its with: with the rehearsal %q: %q", strings.TrimSpace(rehearsal), pinned[2])
+	}
+	if !strings.Contains(recipe, "git ls-remote https://github.com/"+actionRepo+" 'refs/tags/v1.2.3^{}'") {
+		t.Errorf("the Flink recipe does not say how to find a release's commit SHA")
+	}
+}
+
 // flinkRecipe is the Flink recipe's with: inputs, its expressions' fallbacks
 // taken, and stalepr's configuration of them.
 func flinkRecipe(t *testing.T) (map[string]string, config.Config) {
