@@ -1,8 +1,12 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stalepr/stalepr/internal/testenv"
@@ -141,4 +145,155 @@ func TestGoldenSwitchDay(t *testing.T) {
 		}
 	}
 	testenv.Golden(t, filepath.Join("testdata", "golden", "switch-day", "summary.md"), summary)
+}
+
+// hostileTitles are pull-request titles that would be commands or markup
+// where a title is printed: a workflow command in the log, a table's pipes
+// and a line break in the job summary, HTML and a script in the summary.
+var hostileTitles = []string{
+	"::warning::Injected workflow command ::set-output name=x::y",
+	"Fix table | breaking | markdown\nwith a newline",
+	"<b>Bold</b> claims & <script>alert(1)</script>",
+	"[a link](javascript:alert(1)) ::error::closed",
+}
+
+// hostileRepo is a sandbox repository whose pull requests bear
+// hostileTitles: the first three inactive long enough to be marked, the
+// last marked 40 days ago and closed by the run.
+func hostileRepo(t *testing.T) string {
+	t.Helper()
+	type event struct {
+		Type    string `json:"type"`
+		DaysAgo int    `json:"days_ago"`
+	}
+	type item struct {
+		Number  int     `json:"number"`
+		Title   string  `json:"title"`
+		User    string  `json:"user"`
+		Head    string  `json:"head"`
+		Created int     `json:"created_days_ago"`
+		Updated int     `json:"updated_days_ago,omitempty"`
+		Events  []event `json:"events,omitempty"`
+	}
+	items := []item{
+		{Number: 1, Title: hostileTitles[0], User: "mallory", Head: "inject", Created: 150, Updated: 140},
+		{Number: 2, Title: hostileTitles[1], User: "nina", Head: "table-pipes", Created: 130, Updated: 125},
+		{Number: 3, Title: hostileTitles[2], User: "oscar", Head: "html-title", Created: 110, Updated: 105},
+		{Number: 4, Title: hostileTitles[3], User: "peggy", Head: "link-title", Created: 200, Events: []event{{Type: "marked_stale", DaysAgo: 40}}},
+	}
+	repo, err := json.MarshalIndent(map[string]any{"owner": "octo-org", "repo": "widgets", "default_branch": "main", "items": items}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "hostile-titles")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"repo.json": repo, "inputs.json": []byte(`{"delete-branch": "true"}`)} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestGoldenHostileTitles runs the sandbox on pull requests with hostile
+// titles, as TestGoldenSandbox runs the sample, and compares what a user
+// reads with testdata/golden/hostile-titles. In a workflow the titles stay
+// inside the log's stop-commands fence, come back whole from the outputs,
+// and are text in the job summary: no HTML, no table cell split, no line
+// break in a row.
+func TestGoldenHostileTitles(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		workflow bool
+		dry      bool
+	}{
+		{"workflow", true, false},
+		{"workflow-dry-run", true, true},
+		{"terminal", false, false},
+		{"terminal-dry-run", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := hostileRepo(t)
+			args := []string{"-sandbox", dir}
+			if tc.dry {
+				args = append(args, "-debug-only")
+			}
+			got := goldenRun(t, tc.workflow, args)
+			for name, text := range got {
+				text = strings.ReplaceAll(text, dir, "hostile-titles")
+				got[name] = text
+				testenv.Golden(t, filepath.Join("testdata", "golden", "hostile-titles", tc.name, name), text)
+			}
+			if tc.workflow {
+				checkHostileWorkflow(t, got)
+			}
+		})
+	}
+}
+
+// checkHostileWorkflow checks a workflow run's log, outputs and job summary
+// on hostileRepo (see TestGoldenHostileTitles).
+func checkHostileWorkflow(t *testing.T, got map[string]string) {
+	t.Helper()
+	fenced, titles := false, 0
+	for _, l := range strings.Split(got["log.txt"], "\n") {
+		switch {
+		case strings.HasPrefix(l, "::stop-commands::"):
+			fenced = true
+		case fenced && strings.HasPrefix(l, "::") && strings.HasSuffix(l, "::"):
+			fenced = false
+		case strings.Contains(l, "::warning::Injected") || strings.Contains(l, "::error::closed"):
+			titles++
+			if !fenced {
+				t.Errorf("a title with a workflow command is outside the stop-commands fence: %q", l)
+			}
+		}
+	}
+	if titles != 2 {
+		t.Errorf("the log shows the titles with workflow commands %d times, want 2 (one line each):\n%s", titles, got["log.txt"])
+	}
+
+	var listed []string
+	for name, value := range parseOutputFile(t, got["outputs.txt"]) {
+		if name == "wrongly-closed-prs" {
+			continue
+		}
+		for _, pr := range decodeOutput(t, name, value) {
+			listed = append(listed, pr.Title)
+		}
+	}
+	slices.Sort(listed)
+	want := slices.Sorted(slices.Values(hostileTitles))
+	if !slices.Equal(listed, want) {
+		t.Errorf("the outputs list the titles %q, want each hostile title once, whole: %q", listed, want)
+	}
+
+	summary := got["summary.md"]
+	for _, raw := range []string{"<b>", "<script>", "](javascript:", "\nwith a newline"} {
+		if strings.Contains(summary, raw) {
+			t.Errorf("the job summary holds %q as written in a title:\n%s", raw, summary)
+		}
+	}
+	// A row has as many cell bars as its table's header, the line before
+	// the | --- | line.
+	lines := strings.Split(summary, "\n")
+	rows, columns := 0, 0
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "| ---") && i > 0:
+			columns = strings.Count(lines[i-1], "|")
+		case strings.HasPrefix(l, "| [#"):
+			rows++
+			if strings.Count(l, "|") != columns {
+				t.Errorf("a row of the job summary has %d cell bars, its header %d: a title split it: %q", strings.Count(l, "|"), columns, l)
+			}
+		}
+	}
+	if rows == 0 {
+		t.Errorf("the job summary lists no pull request:\n%s", summary)
+	}
 }

@@ -236,7 +236,7 @@ func TestRunWarnsOfUnknownInputs(t *testing.T) {
 		if o.code != ExitOK {
 			t.Fatalf("exit %d\n%s", o.code, o)
 		}
-		want := []string{`::warning::"zzzzzzzzzzzz" is not an input of stalepr and is ignored (the README's Inputs table lists them)`,
+		want := []string{`::warning::"zzzzzzzzzzzz" is not an input of stalepr and is ignored (stalepr's docs/inputs.md lists them)`,
 			`::warning::"stale-issue-labels" is not an input of stalepr and is ignored; did you mean stale-issue-label?`}
 		for _, s := range want {
 			if !strings.Contains(o.stdout, s) {
@@ -478,8 +478,8 @@ func TestAPIURLPasswordNeverShown(t *testing.T) {
 
 // TestCloseAtOnceKeepsNoStaleLabel: with days-before-close: 0 a PR is
 // marked and closed in one run, and the closed PR keeps no stale label,
-// where actions/stale leaves it: a difference the README's migration table
-// states.
+// where actions/stale leaves it: a difference the migration guide's table
+// (docs/migrating.md, Every difference) states.
 func TestCloseAtOnceKeepsNoStaleLabel(t *testing.T) {
 	t.Parallel()
 	w, _ := newWorld(t, false)
@@ -491,8 +491,7 @@ func TestCloseAtOnceKeepsNoStaleLabel(t *testing.T) {
 	if is := w.fake.MustIssue(w.toMark); is.State != "closed" || is.HasLabel("stale") {
 		t.Errorf("#%d: state %s, labels %v; want closed in the run that marked it, without the stale label", w.toMark, is.State, is.Labels)
 	}
-	md := readReadme(t)
-	row := regexp.MustCompile("(?m)^\\| `close-pr-label` \\| Added on close.*$").FindString(md)
+	row := regexp.MustCompile("(?m)^\\| `close-pr-label` \\| Added on close.*$").FindString(fileSection(t, migratingPath, "differences"))
 	if strings.Count(row, "`days-before-close: 0`") != 2 {
 		t.Errorf("the migration table's close-pr-label row does not say what each does with days-before-close: 0:\n%s", row)
 	}
@@ -522,9 +521,10 @@ func TestReadmeSwitchRehearsesFirst(t *testing.T) {
 }
 
 // TestReadmeAdoptionGuide: the README answers "why was my PR marked or
-// closed?" with log lines as the run writes them and gives every input an
-// anchor of its own (as actions/stale's README does), and docs/migrating.md,
-// which the README links to, documents the offline preview of a switch.
+// closed?" with log lines as the run writes them, docs/inputs.md, which its
+// Inputs links to, gives every input an anchor of its own (as actions/stale's
+// README does), and docs/migrating.md, which the README links to, documents
+// the offline preview of a switch.
 func TestReadmeAdoptionGuide(t *testing.T) {
 	t.Parallel()
 	md := readReadme(t)
@@ -539,10 +539,14 @@ func TestReadmeAdoptionGuide(t *testing.T) {
 	if len(examples) != 2 || len(shape.FindAllString(log, -1)) == 0 {
 		t.Errorf("the entry's log lines (%q) are not both in the shape the run writes", examples)
 	}
+	inputs := readMarkdown(t, inputsPath)
 	for _, in := range config.Inputs {
-		if !strings.Contains(md, config.Anchor(in.Name)+"`"+in.Name+"`") {
-			t.Errorf("the input %s has no anchor of its own in the README", in.Name)
+		if !strings.Contains(inputs, config.Anchor(in.Name)+"`"+in.Name+"`") {
+			t.Errorf("the input %s has no anchor of its own in %s", in.Name, inputsPath)
 		}
+	}
+	if !strings.Contains(headingSection(t, readmePath, md, "## Inputs"), "]("+inputsPath+")") {
+		t.Errorf("the README's Inputs does not link to %s, where every input is", inputsPath)
 	}
 	if !strings.Contains(md, "]("+migratingPath+"#preview-the-switch-offline)") {
 		t.Errorf("the README does not link to the offline preview of a switch, %s#preview-the-switch-offline", migratingPath)

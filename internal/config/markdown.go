@@ -2,9 +2,9 @@ package config
 
 import "strings"
 
-// MarkdownTable renders Inputs as the README's table of inputs: name,
+// MarkdownTable renders Inputs as docs/inputs.md's table of inputs: name,
 // default (as action.yml declares it) and description. Each row is the
-// anchor of its input (README.md#operations-per-run), as in actions/stale's
+// anchor of its input (docs/inputs.md#operations-per-run), as in actions/stale's
 // README, so a link to an input lands on its row.
 func MarkdownTable() string {
 	var b strings.Builder

@@ -143,7 +143,7 @@ func unknownKey(k string) string {
 	case nearestInput(name) != "":
 		return fmt.Sprintf("%q is not an input of stalepr; did you mean %s?", k, nearestInput(name))
 	}
-	return fmt.Sprintf("%q is not an input of stalepr (see the inputs table in its README)", k)
+	return fmt.Sprintf("%q is not an input of stalepr (see stalepr's docs/inputs.md)", k)
 }
 
 // listValue writes a YAML sequence's items as a list input reads them

@@ -44,7 +44,7 @@ func unknownInput(name string) (msg string, refuse bool) {
 	}
 	near := nearestInput(name)
 	if near == "" {
-		return "is not an input of stalepr and is ignored (the README's Inputs table lists them)", false
+		return "is not an input of stalepr and is ignored (stalepr's docs/inputs.md lists them)", false
 	}
 	in, _ := Lookup(near)
 	if in.Kind == Ignored {
