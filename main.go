@@ -136,7 +136,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	out.Mask(string(cfg.Token))
 
-	ev, onePR, code, done := eventOf(getenv, out, cli.sandbox == "", cfg.Repository())
+	ev, onePR, code, done := eventOf(getenv, out, cli.sandbox == "", cfg)
 	if done {
 		return code
 	}
@@ -169,6 +169,8 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 // then the dashboard issue.
 func runSweep(ctx context.Context, run *sweep.Sweep, cfg config.Config, ev event.Event, onePR bool) sweep.Result {
 	switch {
+	case onePR && ev.Closed:
+		return run.Command(ctx, ev.Number, ev.Sender) // a reopen command (event.Skip)
 	case onePR && ev.MayBeReadOnly():
 		return run.OneForkPR(ctx, ev.Number, ev.Sender, ev.Fork)
 	case onePR:
@@ -184,10 +186,10 @@ func runSweep(ctx context.Context, run *sweep.Sweep, cfg config.Config, ev event
 // eventOf reads the event of a workflow run on one pull request, before
 // any request: onePR when the run is to evaluate that PR alone (sweep.OnePR);
 // done, with the exit code, when the payload cannot be read (a usage
-// error) or the event asks nothing of repo, the repository the run acts on.
+// error) or the event asks nothing of the repository the run acts on.
 // A sandbox run, or one outside a workflow or on schedule or
 // workflow_dispatch, sweeps; an event stalepr does not name does nothing.
-func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, repo string) (ev event.Event, onePR bool, code int, done bool) {
+func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, cfg config.Config) (ev event.Event, onePR bool, code int, done bool) {
 	name := getenv("GITHUB_EVENT_NAME")
 	if !mayBeEvent || !runner.InWorkflow(getenv) || event.Sweeps(name) {
 		return event.Event{}, false, 0, false
@@ -207,7 +209,7 @@ func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, repo st
 		// happened.
 		ev.Repository = getenv("GITHUB_REPOSITORY")
 	}
-	why := ev.Skip(repo)
+	why := ev.Skip(cfg.Repository(), cfg.AsksReopen)
 	if why == "" {
 		why = ev.ReadOnly()
 	}

@@ -773,9 +773,13 @@ func (r requestEvent) reviewer() (login, team string, bot bool) {
 type prOne struct {
 	prWithAssignees
 	State string
+	// HeadRef is null once the head branch is gone (alone or with its
+	// fork): a closed PR that cannot be reopened. No connection more.
+	HeadRef *struct{ Name string }
 }
 
 func (p *prOne) state() string            { return p.State }
+func (p *prOne) branchGone() bool         { return p.HeadRef == nil }
 func (p *prOne) checks() lifecycle.Checks { return lifecycle.Checks{} }
 
 // prOneChecks is read instead when author-turn-when-checks-fail is on: with
@@ -801,7 +805,7 @@ type pullQuery[N any] struct {
 // query, the event path's one read.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequest)
-func (c *Client) Pull(ctx context.Context, number int, checks bool) (sweep.Listed, bool, error) {
+func (c *Client) Pull(ctx context.Context, number int, checks bool) (sweep.ClosedListed, bool, error) {
 	if checks {
 		return pull[prOneChecks](ctx, c, number)
 	}
@@ -813,7 +817,8 @@ func pull[N any, P interface {
 	prNode
 	state() string
 	checks() lifecycle.Checks
-}](ctx context.Context, c *Client, number int) (sweep.Listed, bool, error) {
+	branchGone() bool
+}](ctx context.Context, c *Client, number int) (sweep.ClosedListed, bool, error) {
 	var out pullQuery[N]
 	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo),
 		"number": githubv4.Int(number), "before": (*githubv4.String)(nil)}
@@ -828,10 +833,11 @@ func pull[N any, P interface {
 		err = c.viewer.saw(out.Viewer.Login, c.t.stop)
 	}
 	if err != nil {
-		return sweep.Listed{}, false, c.fail(opRead, err, "read #%d", number)
+		return sweep.ClosedListed{}, false, c.fail(opRead, err, "read #%d", number)
 	}
 	p := P(out.Repository.PullRequest)
-	l := toListed(p)
+	l := sweep.ClosedListed{Listed: toListed(p), Merged: p.state() == "MERGED", BranchGone: p.state() != "OPEN" && p.branchGone()}
 	l.PR.Checks = p.checks()
+	l.PR.Merged = l.Merged
 	return l, p.state() == "OPEN", nil
 }
