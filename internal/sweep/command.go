@@ -32,6 +32,13 @@ const (
 // finds every one; the closure audit's longer window, when on, serves.
 const commandWindow = 7 * lifecycle.Day
 
+// commandGrace is how long the scheduled run leaves a command to its event
+// run: an event run answers without reading back its comment, so one at
+// the same time as the schedule's could answer twice. An event run starts
+// within seconds to minutes of its comment; one queued for longer than
+// this meets a schedule that answered already (its answer's marker).
+const commandGrace = time.Hour
+
 // Command answers the reopen command on the closed pull request number,
 // after an issue_comment by sender (event.Skip let only the command
 // through): one read of the PR, the access of a maintainer who asked when
@@ -153,6 +160,9 @@ func (s *commander) ops(ctx context.Context) ([]op, error) {
 			return ops, err
 		case err != nil:
 			s.x.fail(c.PR, err)
+		case why == "" && o.command.At.After(s.now.Add(-commandGrace)):
+			// Its event run's, if the workflow has one; the next scheduled
+			// run's otherwise.
 		case why == "":
 			ops = append(ops, o)
 		}
