@@ -24,6 +24,10 @@ import (
 const (
 	ReasonCommandOpen lifecycle.Reason = "open: nothing for the reopen command to do"
 	ReasonCommandOff  lifecycle.Reason = "the reopen command is off (reopen-command is empty)"
+	// ReasonCommandNone: the event's comment is not in the PR's history
+	// as a command since its last close (edited or deleted since, or a
+	// payload made by hand): the read decides, not the payload.
+	ReasonCommandNone lifecycle.Reason = "no reopen command since its last close"
 )
 
 // commandWindow is how far back the scheduled run looks for a reopen
@@ -128,8 +132,13 @@ func (s *commander) op(ctx context.Context, c ClosedListed) (op, lifecycle.Reaso
 		return op{out: ReopenedOnCommand, pr: c.PR, command: &d, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: d.Reason}}, "", nil
 	case lifecycle.CommandGone:
 		return op{out: CommandAnswered, pr: c.PR, command: &d, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: d.Reason}}, "", nil
+	case lifecycle.CommandIgnored:
+		return op{}, d.Reason, nil
 	}
-	return op{}, d.Reason, nil
+	if d.Reason != "" {
+		return op{}, d.Reason, nil // answered already
+	}
+	return op{}, ReasonCommandNone, nil
 }
 
 // ops is the scheduled run's backstop: the reopen commands among

@@ -165,6 +165,9 @@ func TestCommandLeftAlone(t *testing.T) {
 		"the command off": {func(w *world) (int, string) {
 			return w.asked(alice), alice.Login
 		}, map[string]string{"reopen-command": ""}, sweep.ReasonCommandOff},
+		"no command in its history": {func(w *world) (int, string) {
+			return w.ourClosed(130, 3), alice.Login // the payload's comment edited away since
+		}, nil, sweep.ReasonCommandNone},
 		"a dry run": {func(w *world) (int, string) {
 			return w.asked(alice), alice.Login
 		}, map[string]string{"debug-only": "true"}, ""},
