@@ -60,6 +60,7 @@ func TestParseDefaults(t *testing.T) {
 		CloseNowMessage:     notice.DefaultCloseNow,
 		NudgeMessage:        notice.DefaultNudge,
 		ReopenMessage:       notice.DefaultReopen,
+		ReopenCommand:       "/reopen",
 		OperationsPerRun:    500,
 		NudgesPerRun:        20,
 		EscalationsPerRun:   5,
@@ -75,6 +76,12 @@ func TestParseDefaults(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := mustParse(t, inputs)
+			want := want
+			if name == "all blank" {
+				// reopen-command set empty turns the command off, as a
+				// message set empty posts nothing.
+				want.ReopenCommand = ""
+			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("got  %+v\nwant %+v", got, want)
 			}
@@ -610,7 +617,7 @@ func TestTable(t *testing.T) {
 		stale-clock days-before-review-nudge review-nudge-message review-nudge-label review-nudges-per-run dashboard-issue quiet-periods
 		rerequest-reviewers-on-answer days-before-review-escalation escalation-reviewers escalations-per-run away-reviewers
 		bot-accounts reviewers author-turn-when-labeled author-turn-when-checks-fail author-turn-label reviewers-turn-label conflict-label
-		audit-closed-days reopen-wrongly-closed reopen-message
+		audit-closed-days reopen-wrongly-closed reopen-message reopen-command
 		agent-accounts days-before-agent-pr-stale days-before-agent-pr-close`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close
 		stale-issue-label close-issue-label exempt-issue-labels close-issue-reason exempt-issue-milestones

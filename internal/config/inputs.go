@@ -379,6 +379,10 @@ func buildInputs() []Input {
 		{Name: InputReopenMessage, to: message(func(c *Config) *string { return &c.ReopenMessage }), Kind: Message, Default: notice.DefaultReopen,
 			Description: "Comment posted when reopening a wrongly closed pull request; it cannot be empty while reopen-wrongly-closed is on. Placeholders: " + placeholders + "; " +
 				"{{days-waiting}} is the days it had waited on the reviewers or the maintainers when it was closed."},
+		{Name: InputReopenCommand, to: command(func(c *Config) *string { return &c.ReopenCommand }), Kind: Text, Default: "/reopen",
+			Description: "The word of the reopen command: a comment starting with it, by a pull request's author or by someone with write access, " +
+				"reopens a pull request stalepr closed as stale (never a person's close, a merged or a locked one), takes close-pr-label off and answers once; " +
+				"the closing comment names it. The event run acts on it with issue_comment in the workflow's triggers, the next scheduled run otherwise (see docs/rules.md). Empty: off."},
 		{Name: "run-timeout", to: duration(minRunTimeout, maxRunTimeout, "30m or 1h", func(c *Config) *time.Duration { return &c.RunTimeout }), Kind: Duration, Default: "30m",
 			Description: "The longest a run may take, so that a slow or hanging server cannot hold the job for hours: a duration from " +
 				minRunTimeout + " to " + maxRunTimeout + " such as 30m or 1h. At it the run stops cleanly, as at operations-per-run: " +

@@ -177,11 +177,21 @@ func (s *Server) patchIssue(c *call) reply {
 		return badJSON(docUpdateIssue)
 	}
 	p, errs := s.parseIssuePatch(f)
-	if p.state != nil && *p.state == "open" && rec.IsPR && !rec.MergedAt.IsZero() {
-		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
-			Errors: []fieldError{{Resource: patchResource, Code: "custom", Field: "state",
-				Message: "state cannot be changed. The pull request cannot be reopened because it has been merged."}},
-			DocumentationURL: docUpdateIssue, Status: "422"}}
+	if p.state != nil && *p.state == "open" && rec.IsPR && rec.State == "closed" {
+		// As the pulls endpoint (patchPull): GitHub reopens a pull request
+		// only with its head branch, and never a merged one.
+		why := ""
+		switch {
+		case !rec.MergedAt.IsZero():
+			why = "state cannot be changed. The pull request cannot be reopened because it has been merged."
+		case rec.HeadRepoDeleted || rec.HeadRepo == "" && !s.hasBranchLocked(rec.HeadRef):
+			why = "state cannot be changed. The " + rec.HeadRef + " branch has been deleted."
+		}
+		if why != "" {
+			return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
+				Errors:           []fieldError{{Resource: patchResource, Code: "custom", Field: "state", Message: why}},
+				DocumentationURL: docUpdateIssue, Status: "422"}}
+		}
 	}
 	if len(errs) > 0 {
 		return invalid(docUpdateIssue, errs...)
