@@ -170,9 +170,27 @@ func (w *writer) retryGuard(listed lifecycle.PR, now *lifecycle.PR, sent func() 
 			return &leftAlone{reason: lifecycle.ReasonClosedSince}
 		case !sameLabels(pr.Labels, now.Labels):
 			return &leftAlone{reason: ReasonChangedSince}
+		case closes && w.othersSince(ctx, got.Since):
+			// The close's first read left alone a PR with an event since
+			// the listing (readBeforeClose); the retry, after its wait,
+			// holds it to the same: an author's answer during the wait.
+			return &leftAlone{reason: ReasonChangedSince}
 		}
 		return nil
 	}}
+}
+
+// othersSince reports whether events hold one that is not the token's own
+// (our closing comment, posted before the close, is): one whose actor is
+// unknown, or the token's identity unknown, counts.
+func (w *writer) othersSince(ctx context.Context, events []lifecycle.Event) bool {
+	login, err := w.gh.Viewer(ctx) // the read before named it: no request
+	for _, e := range events {
+		if err != nil || login == "" || !strings.EqualFold(e.Actor, login) {
+			return true
+		}
+	}
+	return false
 }
 
 // cost is the number of requests steps send at most: each once, a guarded
