@@ -56,6 +56,7 @@ var costClaims = []claim{
 	{costPath, "4 in 5 of those inactive labelled by it, {switch2000_labelled} labelled in all), which marks {switch2000_marks} PRs and closes {switch2000_closes}, stalepr reads {switch2000_points} points and {switch2000_rest} REST requests where it reads {switch2000_theirs}: {switch2000_ratio}×, the {switch2000_fresh} fresh reads of its closes included, their facts at most {switch2000_age} s old"},
 	{costPath, "(`TestSwitchDayReads`; 20,000 PRs: {switch20000_rest} REST requests and {switch20000_points} points, {switch20000_ratio}×)"},
 
+	{costPath, "marks {backlog_marks} of them, with {backlog_req} requests ({backlog_writes} writes: label and notice each; {backlog_queries} GraphQL pages of 1 point; {backlog_rest} REST reads)"},
 	{costPath, "Measured: 1,000 PRs {lb1000_d0_req} requests (LB {lb1000_d0_lb}), the day after {lb1000_d1_req} (LB {lb1000_d1_lb}); 10,000 PRs {lb10000_d0_req} (LB {lb10000_d0_lb}), the day after {lb10000_d1_req} (LB {lb10000_d1_lb}); 50,000 PRs {lb50000_d0_req} (LB {lb50000_d0_lb}), the day after {lb50000_d1_req} (LB {lb50000_d1_lb})"},
 	{costPath, "The first screen's reads are the day-after runs: {lb1000_d1_req} requests of which {lb1000_d1_writes} are writes, and {lb10000_d1_req} of which {lb10000_d1_writes} are."},
 
@@ -283,6 +284,19 @@ func costMeasurements() []costMeasurement {
 		}})
 	}
 	out = append(out,
+		costMeasurement{"a backlog under the default budget", false, func(t *testing.T, f *figures) {
+			// TestMarksPerRunAsDocumented's backlog.
+			w := newWorld(t)
+			for i := 0; i < 1000; i++ {
+				w.pr(float64(100 + i%300))
+			}
+			res := w.run(nil)
+			f.set("backlog_marks", len(res.Marked()))
+			f.set("backlog_req", res.Requests)
+			f.set("backlog_writes", res.Writes)
+			f.set("backlog_queries", res.Queries)
+			f.set("backlog_rest", readsOf(res).rest)
+		}},
 		costMeasurement{"who may push, the listing refused", false, func(t *testing.T, f *figures) {
 			w := contributorWorld(t, 2000)
 			w.fake.SetCollaboratorsForbidden(true)
