@@ -78,9 +78,10 @@ func TestParseDefaults(t *testing.T) {
 			got := mustParse(t, inputs)
 			want := want
 			if name == "all blank" {
-				// reopen-command set empty turns the command off, as a
-				// message set empty posts nothing.
+				// reopen-command and conflict-label set empty are off, as
+				// a message set empty posts nothing.
 				want.ReopenCommand = ""
+				want.Policy.ConflictLabel = ""
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("got  %+v\nwant %+v", got, want)

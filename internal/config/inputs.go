@@ -314,7 +314,7 @@ func buildInputs() []Input {
 				"a person adding it by hand hands the turn to the author, taking it off hands it to the reviewers, and stalepr never puts back a label a person took off while that turn lasts. Empty (the default): off. Costs one timeline read of every open pull request a run."},
 		{Name: inputReviewersTurnLabel, to: text(func(c *Config) *string { return &c.Policy.ReviewersTurnLabel }), Kind: Text,
 			Description: "Label kept on a pull request while it is its reviewers' turn (e.g. waiting-on-review), as author-turn-label; a person adding it by hand hands the turn to the reviewers, taking it off hands it to the author. Empty (the default): off."},
-		{Name: inputConflictLabel, to: text(func(c *Config) *string { return &c.Policy.ConflictLabel }), Kind: Text, Default: "merge-conflict",
+		{Name: inputConflictLabel, to: optionalLabel(func(c *Config) *string { return &c.Policy.ConflictLabel }), Kind: Text, Default: "merge-conflict",
 			Description: "Label stalepr adds, under stale-clock: author-turn, to a pull request whose merge conflict puts it on its author's turn, and takes off once GitHub says it merges: " +
 				"its addition records when stalepr first saw the conflict, and the conflict's turn counts from then at the latest, so it ages on a base branch pushed to every day (the base's latest push dates it otherwise). " +
 				"stalepr trusts only its own addition and never puts back a label a person took off. Empty: off (a conflict then counts from the base's latest push)."},

@@ -218,6 +218,19 @@ func text(field func(*Config) *string) target {
 	})
 }
 
+// optionalLabel reads a label that is on by default: present but empty
+// means off (conflict-label: ''), so only an absent input takes the
+// default.
+func optionalLabel(field func(*Config) *string) target {
+	return store(Text, field, func(p *parser, in Input) (string, bool) {
+		v, present := p.raw(in.Name)
+		if !present {
+			v, _ = p.value(in)
+		}
+		return v, true
+	})
+}
+
 // message reads a template; present but empty means "no comment", so only
 // an absent input takes the default.
 func message(field func(*Config) *string) target {
