@@ -219,7 +219,7 @@ func text(field func(*Config) *string) target {
 }
 
 // optionalLabel reads a label that is on by default: present but empty
-// means off (conflict-label: ''), so only an absent input takes the
+// means off (conflict-label: ”), so only an absent input takes the
 // default.
 func optionalLabel(field func(*Config) *string) target {
 	return store(Text, field, func(p *parser, in Input) (string, bool) {

@@ -129,7 +129,7 @@ func TestParseWhoCountsInputs(t *testing.T) {
 }
 
 // TestConflictLabelEmptyIsOff: conflict-label is on by default; set empty
-// (conflict-label: '') it is off, as its description says, not the default.
+// (conflict-label: ”) it is off, as its description says, not the default.
 func TestConflictLabelEmptyIsOff(t *testing.T) {
 	t.Parallel()
 	if got := mustParse(t, map[string]string{"conflict-label": ""}).Policy.ConflictLabel; got != "" {
