@@ -19,11 +19,7 @@ const maxCommandLen = 40
 // empty for off (only an absent input takes the default).
 func command(field func(*Config) *string) target {
 	return store(Text, field, func(p *parser, in Input) (string, bool) {
-		v, present := p.raw(in.Name)
-		if !present {
-			v, _ = p.value(in)
-		}
-		v = strings.TrimSpace(v)
+		v := p.valueOrOff(in)
 		if strings.IndexFunc(v, unicode.IsSpace) >= 0 || len(v) > maxCommandLen {
 			p.fail(in.Name, "want one word of at most %d characters, such as /reopen, or empty for off; got %s", maxCommandLen, quote(v))
 			return "", false
