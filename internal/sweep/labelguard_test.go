@@ -127,23 +127,10 @@ func TestCloseRetriedReadsTheLabelsAgain(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
 			n := w.markedPR(31)
-			var (
-				mu     sync.Mutex
-				writes int
-			)
-			w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
-				if r.Route != c.route {
-					return nil
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				if writes++; writes > 1 {
-					return nil
-				}
+			w.failFirst(c.route, c.fault, func() {
 				if c.label {
 					w.fake.Label(n, maint, w.now(), "needs-decision")
 				}
-				return c.fault
 			})
 			res := w.run(c.inputs)
 
@@ -190,23 +177,10 @@ func TestCloseRetriedSeesACommentDuringTheWait(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
 			n := w.markedPR(31)
-			var (
-				mu     sync.Mutex
-				writes int
-			)
-			w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
-				if r.Route != routeCloseIssue {
-					return nil
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				if writes++; writes > 1 {
-					return nil
-				}
+			w.failFirst(routeCloseIssue, c.fault, func() {
 				if c.answer {
 					w.fake.Comment(n, alice, w.now(), "Still on it, rebasing today.")
 				}
-				return c.fault
 			})
 			res := w.run(nil)
 			if !c.answer {
@@ -233,4 +207,18 @@ func TestCloseRetriedSeesACommentDuringTheWait(t *testing.T) {
 			}
 		})
 	}
+}
+
+// failFirst answers the first request of route with fault, after
+// meanwhile: what a person does while the run waits to send it again.
+func (w *world) failFirst(route string, fault *fakegithub.Fault, meanwhile func()) {
+	var once sync.Once
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		if r.Route != route {
+			return nil
+		}
+		var f *fakegithub.Fault
+		once.Do(func() { meanwhile(); f = fault })
+		return f
+	})
 }
