@@ -125,5 +125,5 @@ func (s *sweeper) escalateOp(p planned) (op, bool) {
 	}
 	d := lifecycle.Decision{Action: lifecycle.Keep, InactiveSince: p.act.Turn.Since,
 		Reason: lifecycle.Reason(string(why) + " to " + strings.Join(to, ", "))}
-	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to, busy: busy}, true
+	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to, busy: busy, why: why}, true
 }
