@@ -216,10 +216,7 @@ func decideFresh(pr PR, act *Activity, now time.Time, p Policy) Decision {
 			return Decision{Action: Skip, Reason: ReasonApproved, InactiveSince: last}
 		}
 	}
-	why := ReasonInactive
-	if p.StaleClock == ClockAuthorTurn {
-		why = ReasonWaitingOnAuthor
-	}
+	why := p.staleReason()
 	if p.DaysBeforeClose == 0 {
 		// Zero days of grace: close now, in the run that finds it stale, as
 		// actions/stale does. A notice announcing an immediate close helps
@@ -289,7 +286,7 @@ func decideStale(pr PR, act *Activity, now time.Time, p Policy) Decision {
 		// Our label without our notice: a run stopped between the two, or
 		// a maintainer deleted the notice. The author is told before
 		// anything else, and the close waits a full window from now.
-		return Decision{Action: Notify, Reason: ReasonNoticeMissing, InactiveSince: act.MarkedAt,
+		return Decision{Action: Notify, Reason: p.noticeMissing(), InactiveSince: act.MarkedAt,
 			MarkedAt: act.MarkedAt, CloseAt: p.CloseDate(now)}
 	}
 	// The close clock runs from when the author was told: our notice, or

@@ -125,7 +125,7 @@ func TestDecideStale(t *testing.T) { // rule 1
 			name: "IgnoreUpdates: judged from CreatedAt, recent updates do not count",
 			pr:   with(pr(daysAgo(1)), created(daysAgo(31))), act: &lifecycle.Activity{LastPersonAt: daysAgo(1)},
 			policy: policy(func(p *lifecycle.Policy) { p.IgnoreUpdates = true }),
-			want:   lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(31),
+			want:   lifecycle.Mark, reason: lifecycle.ReasonOpenTooLong, inactiveSince: daysAgo(31),
 		},
 		{
 			name: "IgnoreUpdates: updated after the cutoff, listing only: a reopening may hide there, need detail",
@@ -135,7 +135,7 @@ func TestDecideStale(t *testing.T) { // rule 1
 		{
 			name: "IgnoreUpdates: not updated since the cutoff: mark without detail",
 			pr:   with(pr(daysAgo(40)), created(daysAgo(100))), policy: policy(func(p *lifecycle.Policy) { p.IgnoreUpdates = true }),
-			want: lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(100),
+			want: lifecycle.Mark, reason: lifecycle.ReasonOpenTooLong, inactiveSince: daysAgo(100),
 		},
 		{
 			name: "IgnoreUpdates: reopened inside the window: fresh (rule 5, whatever the inputs)",
@@ -155,7 +155,7 @@ func TestDecideStale(t *testing.T) { // rule 1
 				p.IgnoreUpdates = true
 				p.ActivityFrom = lifecycle.People
 			}),
-			want: lifecycle.Mark, reason: lifecycle.ReasonInactive, inactiveSince: daysAgo(31),
+			want: lifecycle.Mark, reason: lifecycle.ReasonOpenTooLong, inactiveSince: daysAgo(31),
 		},
 	})
 }

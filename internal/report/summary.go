@@ -265,7 +265,7 @@ func folded(b *strings.Builder, n int, c sectionCap, table func(*strings.Builder
 // un-stale, only repeats it.
 func saysMore(a actedRow) bool {
 	switch a.it.Reason {
-	case "", lifecycle.ReasonInactive, lifecycle.ReasonWaitingOnAuthor, lifecycle.ReasonCloseDue, lifecycle.ReasonCloseDueAuthorTurn, lifecycle.ReasonPersonActivity:
+	case "", lifecycle.ReasonInactive, lifecycle.ReasonOpenTooLong, lifecycle.ReasonWaitingOnAuthor, lifecycle.ReasonCloseDue, lifecycle.ReasonCloseDueAuthorTurn, lifecycle.ReasonPersonActivity:
 		return false
 	}
 	return true

@@ -9,13 +9,6 @@ import (
 
 // The review nudge and whose turn it is (README: "Whose turn it is").
 
-// ReasonReviewNudge is the reason of a nudge posted on the reviewers'
-// turn; ReasonMergeNudge on the maintainers', to merge.
-const (
-	ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
-	ReasonMergeNudge  lifecycle.Reason = "approved, waiting on maintainers to merge: merge nudge"
-)
-
 // ReasonRequestedSince is the reason a re-request was left alone: a fresh
 // read found a review, or a request of the reviewers, since the listing.
 const ReasonRequestedSince lifecycle.Reason = "the review was requested again, or given, since the listing"
@@ -74,11 +67,11 @@ func (s *sweeper) nudgeOp(p planned) (op, bool) {
 	if p.d.Action == lifecycle.Close {
 		return op{}, false
 	}
-	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonReviewNudge}
+	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: lifecycle.ReasonReviewNudge}
 	if p.act != nil {
 		d.InactiveSince = p.act.Turn.Since
 		if p.act.Turn.Whose == lifecycle.TurnMaintainers {
-			d.Reason = ReasonMergeNudge
+			d.Reason = lifecycle.ReasonMergeNudge
 		}
 	}
 	switch p.nudge {
@@ -118,13 +111,6 @@ func oneNotification(n lifecycle.NudgeAction) lifecycle.NudgeAction {
 	return n
 }
 
-// ReasonEscalated is the reason of an escalation; ReasonEscalatedAway of
-// one posted with no nudge before it, every reviewer being away or busy.
-const (
-	ReasonEscalated     lifecycle.Reason = "the review nudge went unanswered: escalated"
-	ReasonEscalatedAway lifecycle.Reason = "every reviewer it waits on is away or busy: escalated"
-)
-
 // escalateOp is the escalation's write for a planned PR, if any: the
 // escalation reviewers asked, once per turn. A PR this run closes is not
 // escalated.
@@ -133,11 +119,11 @@ func (s *sweeper) escalateOp(p planned) (op, bool) {
 		return op{}, false
 	}
 	to, busy := lifecycle.EscalationTo(p.pr, p.act, s.now, s.pol)
-	why := ReasonEscalated
+	why := lifecycle.ReasonEscalated
 	if !p.act.Turn.NudgedInTurn() {
-		why = ReasonEscalatedAway // no nudge was posted to go unanswered
+		why = lifecycle.ReasonEscalatedAway // no nudge was posted to go unanswered
 	}
 	d := lifecycle.Decision{Action: lifecycle.Keep, InactiveSince: p.act.Turn.Since,
 		Reason: lifecycle.Reason(string(why) + " to " + strings.Join(to, ", "))}
-	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to, busy: busy}, true
+	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to, busy: busy, why: why}, true
 }

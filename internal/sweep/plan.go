@@ -43,6 +43,11 @@ type op struct {
 	audit   *lifecycle.Audit   // Reopened: the close the audit replayed
 	command *lifecycle.Command // ReopenedOnCommand, CommandAnswered: the command decided
 	issue   *issueOp           // the dashboard's operations: the issue, not a PR (dashboard.go)
+	// said is what its text says of the PR's people (said.go); why, the
+	// reason the text is chosen by where d.Reason says more (an
+	// escalation's names whom it asks).
+	said said
+	why  lifecycle.Reason
 }
 
 // afterStop reports whether o is a bounded write after the run's own work (a
@@ -81,6 +86,9 @@ func (s *sweeper) plan(decided []planned) []op {
 			it.Outcome = StillStale
 			s.res.Items = append(s.res.Items, it)
 		}
+	}
+	for i := range ops {
+		ops[i].said = sayOf(ops[i].pr, ops[i].act, s.now, s.pol)
 	}
 	ops, s.res.NudgesPaced = pace(ops, Nudged, s.cfg.NudgesPerRun, nil)
 	ops, s.res.EscalationsPaced = pace(ops, Escalated, s.cfg.EscalationsPerRun, s.book.escalationWaits)

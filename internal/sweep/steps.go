@@ -321,7 +321,7 @@ func (w *writer) setLabels(n int, labels func() []string, g *guard) step {
 // a labelled PR without notice, which the next run recognises and
 // completes.
 func (w *writer) markSteps(o *op) []step {
-	steps := w.detailSteps(o, w.cfg.StaleText(!o.d.CloseAt.IsZero()))
+	steps := w.detailSteps(o, w.text(o, notice.KindStale))
 	n := o.pr.Number
 	if want := without(o.pr.Labels, w.cfg.LabelsToRemoveWhenStale); len(want) == len(o.pr.Labels) {
 		steps = append(steps, w.addLabels(n, []string{w.pol.StaleLabel}))
@@ -340,7 +340,7 @@ func (w *writer) markSteps(o *op) []step {
 
 // noticeSteps post the stale notice, when there is one.
 func (w *writer) noticeSteps(o *op, markedAt time.Time) []step {
-	text := w.cfg.StaleText(!o.d.CloseAt.IsZero())
+	text := w.text(o, notice.KindStale)
 	if text == "" {
 		return nil
 	}
@@ -386,6 +386,7 @@ func (w *writer) detailSteps(o *op, tmpl string) []step {
 		act, err := w.history(ctx, o.pr)
 		if err == nil {
 			o.act = &act
+			o.said = sayOf(o.pr, o.act, w.now, w.pol) // the reviewers the text names are known now
 		}
 		return err
 	}}}
@@ -537,10 +538,10 @@ func (w *writer) draftSteps(o *op) []step {
 	return append(steps, w.setLabels(n, labels, w.retryGuard(o.pr, &now, labels, true, false)))
 }
 
-// closingCommentSteps post close-pr-message, unless a stopped run posted it.
-// A PR closed without a mark (days-before-close 0) has no MarkedAt.
+// closingCommentSteps post the closing comment, unless a stopped run
+// posted it.
 func (w *writer) closingCommentSteps(o *op) []step {
-	text := w.cfg.CloseText(!o.d.MarkedAt.IsZero())
+	text := w.text(o, notice.KindClose)
 	if text == "" || o.d.CloseNoticePosted {
 		return nil
 	}
@@ -668,8 +669,8 @@ func (w *writer) nudgeSteps(o *op) []step {
 		return []step{w.addLabels(n, []string{label})}
 	}
 	steps := []step{w.comment(n, func() string {
-		away, busy, withdrew := w.away(o)
-		return notice.Body(strings.TrimSpace(notice.Render(w.nudgeMessage(o), w.vars(*o)))+notice.AwayNote(away, busy, withdrew), notice.NudgeMarker())
+		text := notice.Render(w.text(o, notice.KindNudge), w.vars(*o))
+		return notice.Body(strings.TrimSpace(text)+notice.AwayNote(o.said.away, o.said.busy, o.said.withdrew), notice.NudgeMarker())
 	})}
 	if label != "" && !o.pr.HasLabel(label) {
 		steps = append(steps, w.addLabels(n, []string{label}))
@@ -791,13 +792,9 @@ func (w *writer) escalateSteps(o *op) []step {
 	return []step{request, w.comment(n, func() string {
 		v := w.vars(*o)
 		v.Reviewers = o.reviewers
-		away, busy, withdrew := w.away(o)
-		busy = union(busy, o.busy) // and the escalation reviewers busy on GitHub
-		text := notice.DefaultEscalation
-		if o.act != nil && !o.act.Turn.NudgedInTurn() {
-			text = notice.DefaultEscalationAway // no nudge went unanswered: its reviewers were away
-		}
-		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.NotAskedNote(away, busy, withdrew, o.refused), notice.EscalateMarker())
+		busy := union(o.said.busy, o.busy) // and the escalation reviewers busy on GitHub
+		text := notice.Render(w.text(o, notice.KindEscalation), v)
+		return notice.Body(strings.TrimSpace(text)+notice.NotAskedNote(o.said.away, busy, o.said.withdrew, o.refused), notice.EscalateMarker())
 	})}
 }
 
@@ -837,18 +834,6 @@ func (w *writer) requestReviews(ctx context.Context, o *op) error {
 // notAsked says who GitHub refused to ask for a review, and why.
 func notAsked(refused []string) lifecycle.Reason {
 	return lifecycle.Reason("review not requested of " + strings.Join(refused, ", ") + ": not a collaborator (GitHub requests the review of the repository's collaborators only)")
-}
-
-// nudgeMessage is the nudge's text: review-nudge-message on the reviewers'
-// turn; on the maintainers' turn the merge the PR waits for
-// (DefaultMergeNudge), whatever review-nudge-message says: a project's own
-// is written for a review, and "waiting 8 days for a review" on an approved
-// PR asks for the wrong thing.
-func (w *writer) nudgeMessage(o *op) string {
-	if o.act != nil && o.act.Turn.Whose == lifecycle.TurnMaintainers {
-		return notice.DefaultMergeNudge
-	}
-	return w.cfg.NudgeMessage
 }
 
 // turnLabelSteps put the turn's label on or take the other off with one
@@ -1017,25 +1002,15 @@ func (w *writer) editIssue(o *op, body string, close bool) step {
 	return st
 }
 
-// away are the reviewers a PR waits on who are away (away-reviewers),
-// then those busy on GitHub (their status, as the run read it), then those
-// who withdrew the review requested of them, with nobody asked since.
-func (w *writer) away(o *op) (away, busy, withdrew []string) {
-	_, away, busy = w.pol.Available(o.pr, o.act, w.now)
-	if o.act != nil {
-		withdrew = o.act.Withdrew
-	}
-	return away, busy, withdrew
-}
-
 // vars are the placeholders' values in the texts posted on a PR.
 func (w *writer) vars(p op) notice.Vars {
-	pol := w.pol.For(p.pr) // an agent's PR may run on its own clock
 	v := notice.Vars{
-		Author:          p.pr.Author,
+		Author:          p.said.author,
+		AuthorBot:       p.said.authorBot,
+		Reviewers:       p.said.reviewers,
 		DaysInactive:    daysSince(p.d.InactiveSince, w.now),
-		DaysBeforeStale: pol.DaysBeforeStale,
-		DaysBeforeClose: pol.DaysBeforeClose,
+		DaysBeforeStale: p.said.daysBeforeStale,
+		DaysBeforeClose: p.said.daysBeforeClose,
 		CloseDate:       p.d.CloseAt,
 		StaleLabel:      w.pol.StaleLabel,
 		Labels:          p.pr.Labels,
@@ -1043,18 +1018,12 @@ func (w *writer) vars(p op) notice.Vars {
 		ToDraft:         w.pol.CloseAction == lifecycle.CloseToDraft,
 	}
 	// No bot is ever mentioned: a mention of @Copilot can start the coding
-	// agent. A coding agent's PR addresses its human of record, when its
-	// history names one. A nudge names no bot author at all (pending
-	// reviewers hold no bot); the other texts name it without the @.
-	v.AuthorBot = p.pr.AuthorBot || w.pol.IsBotOrAgent(p.pr.Author)
-	if p.act != nil && p.act.HumanOfRecord != "" {
-		v.Author, v.AuthorBot = p.act.HumanOfRecord, false
-	}
+	// agent. A nudge names no bot author at all (pending reviewers hold no
+	// bot); the other texts name it without the @.
 	if p.out == Nudged && v.AuthorBot {
 		v.Author = ""
 	}
 	if p.act != nil {
-		v.Reviewers, _, _ = w.pol.Available(p.pr, p.act, w.now)
 		// On the author's turn the clock runs from the author's last
 		// action when that is later than the turn's start: the notice's
 		// numbers say what the rules counted.
@@ -1072,4 +1041,15 @@ func (w *writer) vars(p op) notice.Vars {
 		}
 	}
 	return v
+}
+
+// text is the template o posts as kind: the default for the reason it is
+// posted for, or the user's own message of that kind (notice.Text).
+func (w *writer) text(o *op, kind notice.Kind) string {
+	k := notice.KeyOf(kind, o.d)
+	if o.why != "" {
+		k.Reason = o.why
+	}
+	own := map[notice.Kind]string{notice.KindStale: w.cfg.StaleMessage, notice.KindClose: w.cfg.CloseMessage, notice.KindNudge: w.cfg.NudgeMessage}
+	return notice.Text(k, own[kind])
 }
