@@ -634,7 +634,7 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 			return nil, c.fail(opRead, errors.New("GitHub's pages loop: the history's cursor points back to a page already read"), "read the history of #%d", number)
 		}
 		seen[before] = true
-		t, err := c.historyPage(ctx, number, before)
+		t, err := historyPage(ctx, c, number, before)
 		if err != nil {
 			return nil, c.fail(opRead, err, "read the history of #%d", number)
 		}
@@ -664,7 +664,7 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 // historyPage reads the page of a PR's history before the cursor before:
 // an answer with errors, or without the PR or its timeline, is an error,
 // never an empty history.
-func (c *Client) historyPage(ctx context.Context, number int, before string) (*timeline, error) {
+func historyPage(ctx context.Context, c *Client, number int, before string) (*timeline, error) {
 	vars := map[string]any{"owner": c.owner, "name": c.repo, "number": number, "before": cursorOf(before)}
 	q, errs, err := ask[inRepository[historyRepo]](ctx, c, false, historyQuery, vars)
 	if err != nil {
