@@ -595,43 +595,60 @@ func (s *Server) listTimeline(c *call) reply {
 // ---- pulls ----
 
 func (s *Server) listPulls(c *call) reply {
-	q := c.q
-	state := def(q.Get("state"), "open")
-	by := def(q.Get("sort"), "created")
-	dir := q.Get("direction")
-	if dir == "" {
-		dir = "asc"
-		if by == "created" {
-			dir = "desc"
-		}
-	}
-	if errs := listQueryErrors("PullRequest", state, dir, by, []string{"created", "updated", "popularity", "long-running"}); len(errs) > 0 {
+	f := readPullsFilter(c.q)
+	if errs := listQueryErrors("PullRequest", f.state, f.dir, f.by, []string{"created", "updated", "popularity", "long-running"}); len(errs) > 0 {
 		return invalid(docListPulls, errs...)
 	}
-	head, base := q.Get("head"), q.Get("base")
-	key := strings.Join([]string{"pulls", state, by, dir, head, base}, "\x00")
+	key := strings.Join([]string{"pulls", f.state, f.by, f.dir, f.head, f.base}, "\x00")
 	items := s.cachedIssues(key, func() []*issueRec {
 		var out []*issueRec
 		for _, rec := range s.issues {
-			if !rec.IsPR || (state != "all" && rec.State != state) {
-				continue
+			if f.keeps(rec, c.now) && s.matchHead(rec, f.head) {
+				out = append(out, rec)
 			}
-			if base != "" && rec.BaseRef != base || !s.matchHead(rec, head) {
-				continue
-			}
-			if by == "long-running" && c.now.Sub(rec.CreatedAt) < 30*24*time.Hour {
-				continue
-			}
-			out = append(out, rec)
 		}
-		sortBy := by
-		if by == "long-running" {
-			sortBy = "created"
-		}
-		sortIssues(out, sortBy, dir == "desc")
+		sortIssues(out, f.sortKey(), f.dir == "desc")
 		return out
 	})
 	return pagedMap(c, items, func(rec *issueRec) pullJSON { return s.pullSimple(c, rec) })
+}
+
+// pullsFilter is the query of a pulls listing, with GitHub's defaults
+// filled in: the newest first when sorted by creation, else the oldest.
+type pullsFilter struct{ state, by, dir, head, base string }
+
+func readPullsFilter(q url.Values) pullsFilter {
+	f := pullsFilter{state: def(q.Get("state"), "open"), by: def(q.Get("sort"), "created"), dir: q.Get("direction"),
+		head: q.Get("head"), base: q.Get("base")}
+	if f.dir == "" {
+		f.dir = "asc"
+		if f.by == "created" {
+			f.dir = "desc"
+		}
+	}
+	return f
+}
+
+// keeps applies the filters other than head's: the state, the base, and
+// long-running's 30 days open.
+func (f pullsFilter) keeps(rec *issueRec, now time.Time) bool {
+	switch {
+	case !rec.IsPR || (f.state != "all" && rec.State != f.state):
+		return false
+	case f.base != "" && rec.BaseRef != f.base:
+		return false
+	case f.by == "long-running" && now.Sub(rec.CreatedAt) < 30*24*time.Hour:
+		return false
+	}
+	return true
+}
+
+// sortKey is the order of the listing: long-running ones by creation.
+func (f pullsFilter) sortKey() string {
+	if f.by == "long-running" {
+		return "created"
+	}
+	return f.by
 }
 
 // matchHead applies the pulls listing's head filter, "owner:ref" or
