@@ -286,8 +286,15 @@ func (s *Server) addScenarioItem(it scenarioItem, i int, at func(float64) time.T
 	if len(it.Checks) > 0 && !is.IsPR {
 		return fmt.Errorf("%s: checks are a pull request's: an issue has no head commit", where)
 	}
-	for j, c := range it.Checks {
-		check, err := scenarioCheckOf(c, at, is.CreatedAt)
+	return s.addScenarioChecks(rec, it.Checks, at, is.CreatedAt, where)
+}
+
+// addScenarioChecks adds a PR's checks on its head commit, as they stand
+// after its events; created is the PR's creation as the scenario gives it.
+// A required one's name joins the base branch's.
+func (s *Server) addScenarioChecks(rec *issueRec, checks []scenarioCheck, at func(float64) time.Time, created time.Time, where string) error {
+	for j, c := range checks {
+		check, err := scenarioCheckOf(c, at, created)
 		if err != nil {
 			return fmt.Errorf("%s: check %d (%s): %w", where, j+1, c.Name, err)
 		}
@@ -365,21 +372,29 @@ func scenarioIssue(it scenarioItem, at func(float64) time.Time) (Issue, error) {
 	return is, nil
 }
 
-func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.Time, staleLabel string) error {
+// scenarioActor is who made a scenario's event: the user it names, else
+// the bot for what a stale bot does (labels, closes, its notices) and the
+// item's author for the rest. The bot's login is the bot, whole.
+func scenarioActor(ev scenarioEvent, author, bot User) User {
 	actor := userFor(ev.User)
 	switch ev.Type {
 	case EventLabeled, EventUnlabeled, EventClosed, "marked_stale", "closed_stale":
 		if ev.User == "" {
-			actor = s.identity
+			actor = bot
 		}
 	default:
 		if ev.User == "" {
-			actor = rec.User
+			actor = author
 		}
 	}
-	if actor.Login == s.identity.Login {
-		actor = s.identity
+	if actor.Login == bot.Login {
+		actor = bot
 	}
+	return actor
+}
+
+func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.Time, staleLabel string) error {
+	actor := scenarioActor(ev, rec.User, s.identity)
 	switch ev.Type {
 	case EventCommented:
 		s.addCommentLocked(rec, actor, when, ev.Body)
@@ -399,16 +414,11 @@ func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.T
 	case EventReviewed:
 		s.addEventLocked(rec, Event{Type: EventReviewed, Actor: actor, At: when, ReviewState: strings.ToUpper(def(ev.State, "COMMENTED")), Body: ev.Body})
 	case EventCommitted:
-		sha := fakeSHA("commit", s.nextID+1)
-		rec.HeadSHA = sha
-		e := Event{Type: EventCommitted, At: when, SHA: sha, Message: def(ev.Message, "Update"),
-			AuthorName: actor.Login, AuthorEmail: noreplyEmail(actor)}
-		if ev.PushedDaysAgo != nil {
-			if *ev.PushedDaysAgo > ev.DaysAgo {
-				return fmt.Errorf("pushed_days_ago %v is before the commit (days_ago %v)", *ev.PushedDaysAgo, ev.DaysAgo)
-			}
-			e.PushedAt = when.Add(time.Duration((ev.DaysAgo - *ev.PushedDaysAgo) * float64(24*time.Hour)))
+		e, err := scenarioCommit(ev, actor, when, fakeSHA("commit", s.nextID+1))
+		if err != nil {
+			return err
 		}
+		rec.HeadSHA = e.SHA
 		s.addEventLocked(rec, e)
 	case EventHeadRefForcePushed:
 		sha := fakeSHA("force", s.nextID+1)
@@ -419,16 +429,10 @@ func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.T
 	case EventRenamed:
 		s.renameLocked(rec, actor, when, ev.Title)
 	case EventReviewRequested, EventReviewRequestRemoved:
-		e := Event{Type: ev.Type, Actor: actor, At: when}
-		if t, isTeam := strings.CutPrefix(ev.Reviewer, "team:"); isTeam {
-			e.Team = t
-		} else {
-			e.Reviewer = ev.Reviewer
-		}
 		if ev.Reviewer == "" {
 			return fmt.Errorf("reviewer is required")
 		}
-		s.addEventLocked(rec, e)
+		s.addEventLocked(rec, scenarioReviewRequest(ev, actor, when))
 	case EventLineCommented:
 		lc := LineComment{ID: s.newID(), User: actor, Body: ev.Body, Path: def(ev.Path, "main.go"), CreatedAt: when}
 		s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, LineComments: []LineComment{lc}})
@@ -449,6 +453,33 @@ func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.T
 		return fmt.Errorf("unknown type %q; known: %s", ev.Type, strings.Join(scenarioEventTypes, ", "))
 	}
 	return nil
+}
+
+// scenarioCommit is a scenario's commit, authored by actor at when; it
+// reaches GitHub pushed_days_ago when given (a commit pushed later than
+// its git date), else at once.
+func scenarioCommit(ev scenarioEvent, actor User, when time.Time, sha string) (Event, error) {
+	e := Event{Type: EventCommitted, At: when, SHA: sha, Message: def(ev.Message, "Update"),
+		AuthorName: actor.Login, AuthorEmail: noreplyEmail(actor)}
+	if ev.PushedDaysAgo != nil {
+		if *ev.PushedDaysAgo > ev.DaysAgo {
+			return Event{}, fmt.Errorf("pushed_days_ago %v is before the commit (days_ago %v)", *ev.PushedDaysAgo, ev.DaysAgo)
+		}
+		e.PushedAt = when.Add(time.Duration((ev.DaysAgo - *ev.PushedDaysAgo) * float64(24*time.Hour)))
+	}
+	return e, nil
+}
+
+// scenarioReviewRequest is a scenario's review request (or its removal)
+// of a person, or of a team named "team:slug".
+func scenarioReviewRequest(ev scenarioEvent, actor User, when time.Time) Event {
+	e := Event{Type: ev.Type, Actor: actor, At: when}
+	if t, isTeam := strings.CutPrefix(ev.Reviewer, "team:"); isTeam {
+		e.Team = t
+	} else {
+		e.Reviewer = ev.Reviewer
+	}
+	return e
 }
 
 // assignLocked applies a scenario's assigned or unassigned event: the
