@@ -36,6 +36,6 @@ func (s *Server) createIssue(c *call) reply {
 		is.Body = *in.Body
 	}
 	n := s.addLocked(is)
-	out := s.issue(c, s.byNum[n], false)
+	out := c.issue(s.byNum[n], false)
 	return reply{status: http.StatusCreated, body: out, header: http.Header{"Location": {out.URL}}}
 }

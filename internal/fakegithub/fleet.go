@@ -90,9 +90,9 @@ func (s *Server) getContents(c *call) reply {
 	}
 	name := path[strings.LastIndex(path, "/")+1:]
 	sha := fakeSHA("blob:"+path, int64(len(content)))
-	u := s.repoURL(c) + "/contents/" + path + "?ref=" + s.defaultBranch
-	html := s.repoHTML(c) + "/blob/" + s.defaultBranch + "/" + path
-	git := s.repoURL(c) + "/git/blobs/" + sha
+	u := c.repoURL() + "/contents/" + path + "?ref=" + s.defaultBranch
+	html := c.repoHTML() + "/blob/" + s.defaultBranch + "/" + path
+	git := c.repoURL() + "/git/blobs/" + sha
 	// GitHub wraps the base64 text at 60 characters with "\n".
 	enc := base64.StdEncoding.EncodeToString(content)
 	var lines []string
@@ -122,7 +122,7 @@ func (s *Server) listInstallationRepos(c *call) reply {
 	lo, hi := p.bounds(len(items))
 	repos := make([]*repositoryJSON, 0, hi-lo)
 	for _, it := range items[lo:hi] {
-		m := s.repository(c, it.full, it.r.Fork)
+		m := c.repository(it.full, it.r.Fork)
 		m.Archived = it.r.Archived
 		m.Private = it.r.Private
 		if it.r.Private {

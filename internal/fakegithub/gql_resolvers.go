@@ -136,7 +136,7 @@ func init() {
 		},
 		"url": func(x *gexec, src any, _ map[string]any) (any, error) {
 			it := src.(tlItem)
-			return fmt.Sprintf("%s/pull/%d/commits/%s", x.s.repoHTML(x.c), it.rec.Number, it.it.Event.SHA), nil
+			return fmt.Sprintf("%s/pull/%d/commits/%s", x.c.repoHTML(), it.rec.Number, it.it.Event.SHA), nil
 		},
 	}
 	resolvers["Commit"] = commitResolvers
@@ -475,7 +475,7 @@ var pullRequestResolvers = map[string]resolver{
 		return gobj{"Milestone", r.Milestone}
 	}),
 	"url": func(x *gexec, src any, _ map[string]any) (any, error) {
-		return x.s.issueHTML(x.c, &src.(*issueRec).Issue), nil
+		return x.c.issueHTML(&src.(*issueRec).Issue), nil
 	},
 	"authorAssociation": func(x *gexec, src any, _ map[string]any) (any, error) {
 		return x.s.association(src.(*issueRec).User), nil

@@ -60,7 +60,7 @@ func (s *Server) listIssues(c *call) reply {
 		sortIssues(out, by, dir == "desc")
 		return out
 	})
-	return pagedMap(c, items, func(rec *issueRec) issueJSON { return s.issue(c, rec, false) })
+	return pagedMap(c, items, func(rec *issueRec) issueJSON { return c.issue(rec, false) })
 }
 
 // listQueryErrors checks a listing's state, direction and sort (one of
@@ -193,7 +193,7 @@ func (s *Server) patchIssue(c *call) reply {
 		s.touch(rec, c.now)
 		rec.UpdatedAt = c.now
 	}
-	return ok(s.issue(c, rec, true))
+	return ok(c.issue(rec, true))
 }
 
 // patchResource names the resource in PATCH's errors: "Issue", for pull
@@ -419,7 +419,7 @@ func (s *Server) listComments(c *call) reply {
 			items = append(items, cm)
 		}
 	}
-	return pagedMap(c, items, func(cm Comment) commentJSON { return s.comment(c, cm, rec.IsPR) })
+	return pagedMap(c, items, func(cm Comment) commentJSON { return c.comment(cm, rec.IsPR) })
 }
 
 func (s *Server) postComment(c *call) reply {
@@ -438,7 +438,7 @@ func (s *Server) postComment(c *call) reply {
 	}
 	cm := s.addCommentLocked(rec, s.identity, c.now, *in.Body)
 	rec.UpdatedAt = c.now
-	out := s.comment(c, cm, rec.IsPR)
+	out := c.comment(cm, rec.IsPR)
 	return reply{status: http.StatusCreated, body: out, header: http.Header{"Location": {out.URL}}}
 }
 
@@ -493,7 +493,7 @@ func (s *Server) listRepoComments(c *call) reply {
 	if s.commCache.items == nil || s.commCache.key != key || s.commCache.version != s.version {
 		s.commCache = commentCache{key: key, version: s.version, items: s.repoComments(by, dir, since)}
 	}
-	return pagedMap(c, s.commCache.items, func(r commentRef) commentJSON { return s.comment(c, r.c, r.isPR) })
+	return pagedMap(c, s.commCache.items, func(r commentRef) commentJSON { return c.comment(r.c, r.isPR) })
 }
 
 // repoComments is every comment updated since (zero: all), sorted by
@@ -549,7 +549,7 @@ func (s *Server) addLabels(c *call) reply {
 	if len(rec.events) != before {
 		rec.UpdatedAt = c.now
 	}
-	return ok(s.labelList(c, rec.Labels))
+	return ok(c.labelList(rec.Labels))
 }
 
 func (s *Server) setLabels(c *call) reply {
@@ -566,7 +566,7 @@ func (s *Server) setLabels(c *call) reply {
 	if len(rec.events) != before {
 		rec.UpdatedAt = c.now
 	}
-	return ok(s.labelList(c, rec.Labels))
+	return ok(c.labelList(rec.Labels))
 }
 
 func (s *Server) removeLabel(c *call) reply {
@@ -578,7 +578,7 @@ func (s *Server) removeLabel(c *call) reply {
 		return errReply(http.StatusNotFound, "Label does not exist", docRemoveLabel)
 	}
 	rec.UpdatedAt = c.now
-	return ok(s.labelList(c, rec.Labels))
+	return ok(c.labelList(rec.Labels))
 }
 
 // ---- timeline ----
@@ -589,7 +589,7 @@ func (s *Server) listTimeline(c *call) reply {
 		return notFound()
 	}
 	items := timelineOf(rec)
-	return pagedMap(c, items, func(it TimelineItem) any { return s.timelineItem(c, rec, it) })
+	return pagedMap(c, items, func(it TimelineItem) any { return c.timelineItem(rec, it) })
 }
 
 // ---- pulls ----
@@ -610,7 +610,7 @@ func (s *Server) listPulls(c *call) reply {
 		sortIssues(out, f.sortKey(), f.dir == "desc")
 		return out
 	})
-	return pagedMap(c, items, func(rec *issueRec) pullJSON { return s.pullSimple(c, rec) })
+	return pagedMap(c, items, func(rec *issueRec) pullJSON { return c.pullSimple(rec) })
 }
 
 // pullsFilter is the query of a pulls listing, with GitHub's defaults
@@ -682,7 +682,7 @@ func (s *Server) getPull(c *call) reply {
 	if !found {
 		return notFound()
 	}
-	return ok(s.pullFull(c, rec))
+	return ok(c.pullFull(rec))
 }
 
 // patchPull updates a pull request: its title, body and state (the
@@ -727,7 +727,7 @@ func (s *Server) patchPull(c *call) reply {
 		s.touch(rec, c.now)
 		rec.UpdatedAt = c.now
 	}
-	return ok(s.pullFull(c, rec))
+	return ok(c.pullFull(rec))
 }
 
 func (s *Server) listReviews(c *call) reply {
@@ -741,7 +741,7 @@ func (s *Server) listReviews(c *call) reply {
 			items = append(items, e)
 		}
 	}
-	return pagedMap(c, items, func(e Event) map[string]any { return s.review(c, rec.Number, e, false) })
+	return pagedMap(c, items, func(e Event) map[string]any { return c.review(rec.Number, e, false) })
 }
 
 // ---- git refs ----
@@ -771,8 +771,8 @@ func (s *Server) getRef(c *call) reply {
 		return errReply(http.StatusNotFound, "Not Found", docGetRef)
 	}
 	return ok(refJSON{Ref: "refs/heads/" + branch, NodeID: refNodeID(branch),
-		URL:    s.repoURL(c) + "/git/refs/heads/" + escapeRef(branch),
-		Object: refObjectRef{SHA: sha, Type: "commit", URL: s.repoURL(c) + "/git/commits/" + sha}})
+		URL:    c.repoURL() + "/git/refs/heads/" + escapeRef(branch),
+		Object: refObjectRef{SHA: sha, Type: "commit", URL: c.repoURL() + "/git/commits/" + sha}})
 }
 
 // refNodeID is a branch's node ID, the same in REST and GraphQL.
@@ -888,5 +888,5 @@ func (s *Server) requestReviewers(c *call) reply {
 	if len(rec.events) != before {
 		rec.UpdatedAt = c.now
 	}
-	return reply{status: http.StatusCreated, body: s.pullSimple(c, rec)}
+	return reply{status: http.StatusCreated, body: c.pullSimple(rec)}
 }

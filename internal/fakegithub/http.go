@@ -26,8 +26,11 @@ type routeDef struct {
 	h      handlerFunc
 }
 
-// call is one request as a handler sees it.
+// call is one request as a handler sees it, and renders its answer's
+// objects: the URLs it was asked under and the per-request caches are
+// the call's.
 type call struct {
+	s         *Server
 	r         *http.Request
 	params    map[string]string // unescaped path parameters
 	q         url.Values
@@ -211,7 +214,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	c := &call{r: r, params: params, q: r.URL.Query(), body: body,
+	c := &call{s: s, r: r, params: params, q: r.URL.Query(), body: body,
 		html: scheme + "://" + r.Host}
 	c.api = c.html + prefix
 
@@ -356,7 +359,7 @@ func writeReply(w http.ResponseWriter, r *http.Request, rep reply, payload []byt
 // at most).
 func (s *Server) holdLate(r *http.Request, rt *routeDef, params map[string]string, body []byte, info RequestInfo, fault *Fault) {
 	// A copy: the request is used after its handler returned.
-	c := &call{r: r.Clone(context.Background()), params: params, q: r.URL.Query(), body: body, html: "http://" + r.Host}
+	c := &call{s: s, r: r.Clone(context.Background()), params: params, q: r.URL.Query(), body: body, html: "http://" + r.Host}
 	c.api = c.html
 	if strings.HasPrefix(r.URL.EscapedPath(), apiPrefix) {
 		c.api += apiPrefix
