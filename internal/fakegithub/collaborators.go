@@ -56,9 +56,9 @@ type collaboratorJSON struct {
 // legacyPermission is the permission field's word for a role.
 var legacyPermission = map[string]string{"admin": "admin", "maintain": "write", "write": "write", "triage": "read", "read": "read"}
 
-func (s *Server) getPermission(c *call) reply {
+func (h rest) getPermission(c *call) reply {
 	login := c.params["username"]
-	role := s.roleLocked(login)
+	role := h.s.roleLocked(login)
 	if role == "" {
 		return notFound()
 	}

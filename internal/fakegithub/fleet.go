@@ -82,16 +82,16 @@ func (s *Server) DismissReview(n int, reviewID int64, u User, at time.Time) {
 	panic(fmt.Sprintf("fakegithub: #%d has no review %d", n, reviewID))
 }
 
-func (s *Server) getContents(c *call) reply {
+func (h rest) getContents(c *call) reply {
 	path := c.params["path"]
-	content, found := s.files[path]
+	content, found := h.s.files[path]
 	if !found {
 		return notFound()
 	}
 	name := path[strings.LastIndex(path, "/")+1:]
 	sha := fakeSHA("blob:"+path, int64(len(content)))
-	u := c.repoURL() + "/contents/" + path + "?ref=" + s.defaultBranch
-	html := c.repoHTML() + "/blob/" + s.defaultBranch + "/" + path
+	u := c.repoURL() + "/contents/" + path + "?ref=" + h.s.defaultBranch
+	html := c.repoHTML() + "/blob/" + h.s.defaultBranch + "/" + path
 	git := c.repoURL() + "/git/blobs/" + sha
 	// GitHub wraps the base64 text at 60 characters with "\n".
 	enc := base64.StdEncoding.EncodeToString(content)
@@ -109,14 +109,14 @@ func (s *Server) getContents(c *call) reply {
 	})
 }
 
-func (s *Server) listInstallationRepos(c *call) reply {
+func (h rest) listInstallationRepos(c *call) reply {
 	type entry struct {
 		full string
 		r    InstalledRepo
 	}
-	items := []entry{{full: s.owner + "/" + s.repo, r: InstalledRepo{Name: s.repo}}}
-	for _, r := range s.installed {
-		items = append(items, entry{full: s.owner + "/" + r.Name, r: r})
+	items := []entry{{full: h.s.owner + "/" + h.s.repo, r: InstalledRepo{Name: h.s.repo}}}
+	for _, r := range h.s.installed {
+		items = append(items, entry{full: h.s.owner + "/" + r.Name, r: r})
 	}
 	p := pageOf(c.q)
 	lo, hi := p.bounds(len(items))

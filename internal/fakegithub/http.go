@@ -17,7 +17,11 @@ import (
 // apiPrefix is the Enterprise Server path prefix the fake also serves.
 const apiPrefix = "/api/v3"
 
-type handlerFunc func(s *Server, c *call) reply
+// rest serves the REST routes on the server's repository; its handlers run
+// under the server's lock (dispatchLocked).
+type rest struct{ s *Server }
+
+type handlerFunc func(h rest, c *call) reply
 
 type routeDef struct {
 	method string
@@ -65,28 +69,28 @@ func init() {
 		routes = append(routes, routeDef{method: method, tmpl: tmpl, segs: strings.Split(strings.TrimPrefix(tmpl, "/"), "/"), h: h})
 	}
 	const r = "/repos/{owner}/{repo}"
-	add("GET", r+"/issues", (*Server).listIssues)
-	add("POST", r+"/issues", (*Server).createIssue)
-	add("GET", r+"/issues/comments", (*Server).listRepoComments)
-	add("DELETE", r+"/issues/comments/{comment_id}", (*Server).deleteComment)
-	add("PATCH", r+"/issues/{issue_number}", (*Server).patchIssue)
-	add("GET", r+"/issues/{issue_number}/comments", (*Server).listComments)
-	add("POST", r+"/issues/{issue_number}/comments", (*Server).postComment)
-	add("POST", r+"/issues/{issue_number}/labels", (*Server).addLabels)
-	add("PUT", r+"/issues/{issue_number}/labels", (*Server).setLabels)
-	add("DELETE", r+"/issues/{issue_number}/labels/{name}", (*Server).removeLabel)
-	add("GET", r+"/issues/{issue_number}/timeline", (*Server).listTimeline)
-	add("GET", r+"/pulls", (*Server).listPulls)
-	add("GET", r+"/pulls/{pull_number}", (*Server).getPull)
-	add("PATCH", r+"/pulls/{pull_number}", (*Server).patchPull)
-	add("GET", r+"/pulls/{pull_number}/reviews", (*Server).listReviews)
-	add("POST", r+"/pulls/{pull_number}/requested_reviewers", (*Server).requestReviewers)
-	add("GET", r+"/git/ref/{ref}", (*Server).getRef)
-	add("DELETE", r+"/git/refs/{ref}", (*Server).deleteRef)
-	add("GET", r+"/contents/{path}", (*Server).getContents)
-	add("GET", r+"/collaborators/{username}/permission", (*Server).getPermission)
-	add("GET", "/installation/repositories", (*Server).listInstallationRepos)
-	add("POST", "/graphql", (*Server).graphql)
+	add("GET", r+"/issues", rest.listIssues)
+	add("POST", r+"/issues", rest.createIssue)
+	add("GET", r+"/issues/comments", rest.listRepoComments)
+	add("DELETE", r+"/issues/comments/{comment_id}", rest.deleteComment)
+	add("PATCH", r+"/issues/{issue_number}", rest.patchIssue)
+	add("GET", r+"/issues/{issue_number}/comments", rest.listComments)
+	add("POST", r+"/issues/{issue_number}/comments", rest.postComment)
+	add("POST", r+"/issues/{issue_number}/labels", rest.addLabels)
+	add("PUT", r+"/issues/{issue_number}/labels", rest.setLabels)
+	add("DELETE", r+"/issues/{issue_number}/labels/{name}", rest.removeLabel)
+	add("GET", r+"/issues/{issue_number}/timeline", rest.listTimeline)
+	add("GET", r+"/pulls", rest.listPulls)
+	add("GET", r+"/pulls/{pull_number}", rest.getPull)
+	add("PATCH", r+"/pulls/{pull_number}", rest.patchPull)
+	add("GET", r+"/pulls/{pull_number}/reviews", rest.listReviews)
+	add("POST", r+"/pulls/{pull_number}/requested_reviewers", rest.requestReviewers)
+	add("GET", r+"/git/ref/{ref}", rest.getRef)
+	add("DELETE", r+"/git/refs/{ref}", rest.deleteRef)
+	add("GET", r+"/contents/{path}", rest.getContents)
+	add("GET", r+"/collaborators/{username}/permission", rest.getPermission)
+	add("GET", "/installation/repositories", rest.listInstallationRepos)
+	add("POST", "/graphql", nil) // served on its own bucket by dispatchGraphQL
 }
 
 // match finds the route for an escaped path. Path parameters match one
@@ -450,7 +454,7 @@ func (s *Server) dispatchLocked(rt *routeDef, c *call, fault *Fault, info *Reque
 	} else if !s.ownRepo(c) {
 		rep = notFound()
 	} else {
-		rep = rt.h(s, c)
+		rep = rt.h(rest{s}, c)
 	}
 	hdr := s.rateHeadersLocked()
 	for k, vs := range rep.header {
