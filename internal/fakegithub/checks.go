@@ -65,8 +65,8 @@ func (s *Server) SetRequiredChecks(names ...string) {
 }
 
 // checkByNodeID finds a check run or commit status by its global ID.
-func (s *Server) checkByNodeID(id string) *checkRec {
-	for _, cs := range s.checks {
+func (x *gexec) checkByNodeID(id string) *checkRec {
+	for _, cs := range x.s.checks {
 		for _, c := range cs {
 			if c.nodeID() == id {
 				return c
@@ -78,8 +78,8 @@ func (s *Server) checkByNodeID(id string) *checkRec {
 
 // rollup is PullRequest.statusCheckRollup: the head commit's contexts,
 // null when it has none (as GitHub answers for a commit without checks).
-func (s *Server) rollup(rec *issueRec) any {
-	if len(s.checks[rec.HeadSHA]) == 0 {
+func (x *gexec) rollup(rec *issueRec) any {
+	if len(x.s.checks[rec.HeadSHA]) == 0 {
 		return nil
 	}
 	return gobj{"StatusCheckRollup", rec.HeadSHA}
@@ -120,7 +120,7 @@ func isRequired(x *gexec, src any, args map[string]any) (any, error) {
 			rec = r
 		}
 	} else if id := strArg(args, "pullRequestId"); id != "" {
-		rec = x.s.pullByNodeID(id)
+		rec = x.pullByNodeID(id)
 	} else {
 		return nil, &gqlFieldError{"UNPROCESSABLE", "A pull request ID or pull request number is required."}
 	}
@@ -161,6 +161,6 @@ func init() {
 		"isRequired": isRequired,
 	}
 	pullRequestResolvers["statusCheckRollup"] = func(x *gexec, src any, _ map[string]any) (any, error) {
-		return x.s.rollup(src.(*issueRec)), nil
+		return x.rollup(src.(*issueRec)), nil
 	}
 }

@@ -184,17 +184,17 @@ var queryResolvers = map[string]resolver{
 // node resolves a global ID; the fake knows its pull requests' and its
 // check runs' and commit statuses'.
 func (x *gexec) node(id string) (any, error) {
-	if rec := x.s.pullByNodeID(id); rec != nil {
+	if rec := x.pullByNodeID(id); rec != nil {
 		return gobj{"PullRequest", rec}, nil
 	}
-	if c := x.s.checkByNodeID(id); c != nil {
+	if c := x.checkByNodeID(id); c != nil {
 		return gobj{c.typename(), c}, nil
 	}
 	return nil, &gqlFieldError{"NOT_FOUND", fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}
 }
 
-func (s *Server) pullByNodeID(id string) *issueRec {
-	for _, r := range s.issues {
+func (x *gexec) pullByNodeID(id string) *issueRec {
+	for _, r := range x.s.issues {
 		if r.IsPR && pullNodeID(r.Number) == id {
 			return r
 		}
@@ -208,7 +208,7 @@ var mutationResolvers = map[string]resolver{
 	"convertPullRequestToDraft": func(x *gexec, _ any, args map[string]any) (any, error) {
 		input, _ := args["input"].(map[string]any)
 		id := strArg(input, "pullRequestId")
-		rec := x.s.pullByNodeID(id)
+		rec := x.pullByNodeID(id)
 		switch {
 		case rec == nil:
 			return nil, &gqlFieldError{"NOT_FOUND", fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}
@@ -324,13 +324,13 @@ var repositoryResolvers = map[string]resolver{
 		if x.s.collaboratorsForbidden {
 			return nil, &gqlFieldError{"FORBIDDEN", "Resource not accessible by integration"}
 		}
-		return paginate(x.s.collaboratorItems(), args)
+		return paginate(x.collaboratorItems(), args)
 	},
 	"pullRequests": func(x *gexec, src any, args map[string]any) (any, error) {
 		if src.(repoRef).full != x.s.FullName() {
 			return paginate(nil, args)
 		}
-		c, err := paginate(x.s.pullItems(args), args)
+		c, err := paginate(x.pullItems(args), args)
 		if err != nil {
 			return nil, err
 		}
@@ -375,16 +375,16 @@ func (x *gexec) pageFault(nodes []any) []any {
 //
 // The listing is kept while the state is unchanged, so paging through a
 // large repository does not sort it again for every page.
-func (s *Server) pullItems(args map[string]any) []item {
+func (x *gexec) pullItems(args map[string]any) []item {
 	key := fmt.Sprint(args["states"], args["labels"], args["headRefName"], args["baseRefName"], args["orderBy"])
-	if c := &s.gqlPulls; c.items != nil && c.key == key && c.version == s.version {
+	if c := &x.s.gqlPulls; c.items != nil && c.key == key && c.version == x.s.version {
 		return c.items
 	}
-	items := s.buildPullItems(args)
+	items := x.buildPullItems(args)
 	if items == nil {
 		items = []item{}
 	}
-	s.gqlPulls = gqlPullsCache{key: key, version: s.version, items: items}
+	x.s.gqlPulls = gqlPullsCache{key: key, version: x.s.version, items: items}
 	return items
 }
 
@@ -394,14 +394,14 @@ type gqlPullsCache struct {
 	items   []item
 }
 
-func (s *Server) buildPullItems(args map[string]any) []item {
+func (x *gexec) buildPullItems(args map[string]any) []item {
 	states, _ := strsArg(args, "states")
 	labels, _ := strsArg(args, "labels")
 	head, base := strArg(args, "headRefName"), strArg(args, "baseRefName")
 	order, _ := args["orderBy"].(map[string]any)
 	by, desc := strArg(order, "field"), strArg(order, "direction") == "DESC"
 	var out []item
-	for _, rec := range s.issues {
+	for _, rec := range x.s.issues {
 		if !rec.IsPR || (len(states) > 0 && !slices.Contains(states, gqlState(rec))) {
 			continue
 		}
@@ -500,7 +500,7 @@ var pullRequestResolvers = map[string]resolver{
 		return gobj{"Repository", repoRef{r.HeadRepo}}, nil
 	},
 	"reviewDecision": func(x *gexec, src any, _ map[string]any) (any, error) {
-		return x.s.reviewDecision(src.(*issueRec)), nil
+		return x.reviewDecision(src.(*issueRec)), nil
 	},
 	"labels": func(_ *gexec, src any, args map[string]any) (any, error) {
 		r := src.(*issueRec)
@@ -551,8 +551,8 @@ var pullRequestResolvers = map[string]resolver{
 // (SetReviewsRequired): then CHANGES_REQUESTED if a reviewer's latest
 // deciding review asks for changes, else APPROVED if one approves, else
 // REVIEW_REQUIRED.
-func (s *Server) reviewDecision(rec *issueRec) any {
-	if !s.reviewsRequired {
+func (x *gexec) reviewDecision(rec *issueRec) any {
+	if !x.s.reviewsRequired {
 		return nil
 	}
 	latest := map[string]string{}
@@ -723,7 +723,7 @@ var reviewResolvers = map[string]resolver{
 	},
 	"authorCanPushToRepository": func(x *gexec, src any, _ map[string]any) (any, error) {
 		who, _, _ := reviewOf(src.(tlItem))
-		return x.s.canPush(who.Login), nil
+		return x.canPush(who.Login), nil
 	},
 }
 
