@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -41,9 +40,8 @@ type rateInfo struct {
 
 // gqlBucket is GitHub's GraphQL points bucket, apart from REST's requests.
 type gqlBucket struct {
-	limit, remaining int
-	reset            time.Time
-	forbidden403     bool // an exhausted bucket answers the newer 403 shape
+	bucket
+	forbidden403 bool // an exhausted bucket answers the newer 403 shape
 }
 
 // SetGraphQLRateRemaining sets the points left in the GraphQL bucket's
@@ -51,7 +49,7 @@ type gqlBucket struct {
 func (s *Server) SetGraphQLRateRemaining(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.gqlWindowLocked()
+	s.gql.window(s.nowLocked())
 	s.gql.remaining = n
 }
 
@@ -59,7 +57,7 @@ func (s *Server) SetGraphQLRateRemaining(n int) {
 func (s *Server) GraphQLRateRemaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.gqlWindowLocked()
+	s.gql.window(s.nowLocked())
 	return s.gql.remaining
 }
 
@@ -83,26 +81,6 @@ func (s *Server) GraphQLPoints() int {
 		n += r.Points
 	}
 	return n
-}
-
-func (s *Server) gqlWindowLocked() {
-	now := s.nowLocked()
-	if s.gql.reset.IsZero() || !now.Before(s.gql.reset) {
-		s.gql.reset = now.Add(time.Hour)
-		s.gql.remaining = s.gql.limit
-	}
-}
-
-func (s *Server) gqlHeadersLocked() http.Header {
-	s.gqlWindowLocked()
-	rem := max(s.gql.remaining, 0)
-	h := http.Header{}
-	h.Set("X-Ratelimit-Limit", strconv.Itoa(s.gql.limit))
-	h.Set("X-Ratelimit-Remaining", strconv.Itoa(rem))
-	h.Set("X-Ratelimit-Used", strconv.Itoa(max(s.gql.limit-rem, 0)))
-	h.Set("X-Ratelimit-Reset", strconv.FormatInt(s.gql.reset.Unix(), 10))
-	h.Set("X-Ratelimit-Resource", "graphql")
-	return h
 }
 
 // ---- faults ----
@@ -225,7 +203,7 @@ func BadGatewayGraphQL(html bool) *Fault {
 // REST bucket; the headers are the GraphQL bucket's.
 func (s *Server) graphql(c *call) reply {
 	rep := s.graphqlReply(c)
-	h := s.gqlHeadersLocked()
+	h := s.gql.headers(s.nowLocked())
 	for k, vs := range rep.header {
 		h[k] = vs
 	}
@@ -276,14 +254,14 @@ func (s *Server) graphqlReply(c *call) reply {
 	if c.fault != nil {
 		gf = c.fault.GraphQL
 	}
-	s.gqlWindowLocked()
+	s.gql.window(s.nowLocked())
 	points, dry := q.cost.points(), dryRun(q.doc, q.op, q.vars)
 	switch {
 	case gf != nil && gf.Kind == GraphQLRateLimited:
 		c.faultFired = true
-		return s.gqlRateLimited(gf.HTTP403)
+		return gqlRateLimited(gf.HTTP403)
 	case !dry && s.gql.remaining < points:
-		return s.gqlRateLimited(s.gql.forbidden403)
+		return gqlRateLimited(s.gql.forbidden403)
 	}
 	if !dry {
 		s.gql.remaining -= points
@@ -375,7 +353,7 @@ func dryRun(doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string
 	return false
 }
 
-func (s *Server) gqlRateLimited(http403 bool) reply {
+func gqlRateLimited(http403 bool) reply {
 	if http403 {
 		return reply{status: http.StatusForbidden, body: map[string]any{"errors": []gqlError{{Type: "RATE_LIMIT", Code: "graphql_rate_limit",
 			Message: "API rate limit already exceeded for installation ID 1."}}}}

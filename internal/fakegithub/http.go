@@ -441,10 +441,10 @@ func (s *Server) dispatchLocked(rt *routeDef, c *call, fault *Fault, info *Reque
 		return s.dispatchGraphQL(c, fault, info)
 	}
 
-	s.rateWindowLocked()
+	s.rate.window(s.nowLocked())
 	if s.rate.remaining <= 0 {
 		rep := errReply(s.rate.status, "API rate limit exceeded for installation ID 1.", docRateLimit)
-		rep.header = s.rateHeadersLocked()
+		rep.header = s.rate.headers(s.nowLocked())
 		return rep
 	}
 	s.rate.remaining--
@@ -456,7 +456,7 @@ func (s *Server) dispatchLocked(rt *routeDef, c *call, fault *Fault, info *Reque
 	} else {
 		rep = rt.h(rest{s}, c)
 	}
-	hdr := s.rateHeadersLocked()
+	hdr := s.rate.headers(s.nowLocked())
 	for k, vs := range rep.header {
 		hdr[k] = vs
 	}
@@ -488,9 +488,9 @@ func (s *Server) dispatchGraphQL(c *call, fault *Fault, info *RequestInfo) reply
 // bucketHeadersLocked are the rate-limit headers of the request's bucket.
 func (s *Server) bucketHeadersLocked(gql bool) http.Header {
 	if gql {
-		return s.gqlHeadersLocked()
+		return s.gql.headers(s.nowLocked())
 	}
-	return s.rateHeadersLocked()
+	return s.rate.headers(s.nowLocked())
 }
 
 func (s *Server) ownRepo(c *call) bool {
@@ -510,16 +510,42 @@ func (s *Server) authorized(h string) bool {
 	return (scheme == "bearer" || scheme == "token") && strings.TrimSpace(tok) == s.token
 }
 
-func (s *Server) rateHeadersLocked() http.Header {
-	s.rateWindowLocked()
+// bucket is one of GitHub's rate-limit buckets, REST's requests or
+// GraphQL's points: each refills an hour after its window opened, by the
+// server's clock.
+type bucket struct {
+	resource         string // X-RateLimit-Resource: core or graphql
+	limit, remaining int
+	reset            time.Time
+}
+
+// window opens a new window, full, once the last one has ended.
+func (b *bucket) window(now time.Time) {
+	if b.reset.IsZero() || !now.Before(b.reset) {
+		b.reset = now.Add(time.Hour)
+		b.remaining = b.limit
+	}
+}
+
+// headers are the bucket's X-RateLimit-* headers, as GitHub sends them on
+// every answer.
+func (b *bucket) headers(now time.Time) http.Header {
+	b.window(now)
+	rem := max(b.remaining, 0)
 	h := http.Header{}
-	h.Set("X-Ratelimit-Limit", strconv.Itoa(s.rate.limit))
-	rem := max(s.rate.remaining, 0)
+	h.Set("X-Ratelimit-Limit", strconv.Itoa(b.limit))
 	h.Set("X-Ratelimit-Remaining", strconv.Itoa(rem))
-	h.Set("X-Ratelimit-Used", strconv.Itoa(max(s.rate.limit-rem, 0)))
-	h.Set("X-Ratelimit-Reset", strconv.FormatInt(s.rate.reset.Unix(), 10))
-	h.Set("X-Ratelimit-Resource", "core")
+	h.Set("X-Ratelimit-Used", strconv.Itoa(max(b.limit-rem, 0)))
+	h.Set("X-Ratelimit-Reset", strconv.FormatInt(b.reset.Unix(), 10))
+	h.Set("X-Ratelimit-Resource", b.resource)
 	return h
+}
+
+// restBucket is REST's requests bucket; status is how an exhausted one
+// answers, 403 (GitHub's usual) or 429.
+type restBucket struct {
+	bucket
+	status int
 }
 
 // ---- error replies ----

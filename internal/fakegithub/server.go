@@ -50,11 +50,7 @@ type Server struct {
 	issueCache listCache
 	commCache  commentCache
 
-	rate struct {
-		limit, remaining int
-		reset            time.Time
-		status           int
-	}
+	rate restBucket // REST requests
 
 	installed      []InstalledRepo   // other repositories of GET /installation/repositories
 	files          map[string][]byte // default branch contents by path
@@ -145,6 +141,7 @@ func New(o Options) *Server {
 		s.now = s.clock.Now
 	}
 	s.branches[s.defaultBranch] = branchSHA(s.defaultBranch)
+	s.rate.resource, s.gql.resource = "core", "graphql"
 	s.rate.limit = o.RateLimit
 	if s.rate.limit <= 0 {
 		s.rate.limit = 5000
@@ -250,7 +247,7 @@ func (s *Server) AddMember(logins ...string) {
 func (s *Server) SetRateRemaining(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.rateWindowLocked()
+	s.rate.window(s.nowLocked())
 	s.rate.remaining = n
 }
 
@@ -266,16 +263,8 @@ func (s *Server) setRateLimitStatus(status int) {
 func (s *Server) RateRemaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.rateWindowLocked()
+	s.rate.window(s.nowLocked())
 	return s.rate.remaining
-}
-
-func (s *Server) rateWindowLocked() {
-	now := s.nowLocked()
-	if s.rate.reset.IsZero() || !now.Before(s.rate.reset) {
-		s.rate.reset = now.Add(time.Hour)
-		s.rate.remaining = s.rate.limit
-	}
 }
 
 // ---- building scenarios ----
