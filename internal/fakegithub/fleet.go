@@ -71,11 +71,11 @@ func (s *Server) PullNodeID(n int) string { return pullNodeID(n) }
 func (s *Server) DismissReview(n int, reviewID int64, u User, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
+	rec := s.db.mustGet(n)
 	for i := range rec.events {
 		if rec.events[i].ID == reviewID && rec.events[i].Type == EventReviewed {
 			rec.events[i].ReviewState = "DISMISSED"
-			s.addEventLocked(rec, Event{Type: EventReviewDismissed, Actor: u, At: at})
+			s.db.addEventLocked(rec, Event{Type: EventReviewDismissed, Actor: u, At: at})
 			return
 		}
 	}

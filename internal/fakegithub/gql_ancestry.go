@@ -69,7 +69,7 @@ func (x *gexec) commitByOID(oid string) (Event, bool) {
 	if oid == "" {
 		return Event{}, false
 	}
-	for _, rec := range x.s.issues {
+	for _, rec := range x.s.db.issues {
 		if !rec.IsPR {
 			continue
 		}

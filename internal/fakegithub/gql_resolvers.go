@@ -100,13 +100,13 @@ func init() {
 	resolvers["Team"] = teamResolvers
 	resolvers["Label"] = map[string]resolver{
 		"id": func(x *gexec, src any, _ map[string]any) (any, error) {
-			return nodeID("LA", x.s.labelFor(src.(string)).ID), nil
+			return nodeID("LA", x.s.db.labelFor(src.(string)).ID), nil
 		},
 		"name": func(_ *gexec, src any, _ map[string]any) (any, error) { return src, nil },
 	}
 	resolvers["Milestone"] = map[string]resolver{
 		"id": func(x *gexec, src any, _ map[string]any) (any, error) {
-			return nodeID("MI", int64(x.s.milestoneNumber(src.(string)))), nil
+			return nodeID("MI", int64(x.s.db.milestoneNumber(src.(string)))), nil
 		},
 		"title": func(_ *gexec, src any, _ map[string]any) (any, error) { return src, nil },
 	}
@@ -117,7 +117,7 @@ func init() {
 		// The fake models the commits of the base repository's branches
 		// only where a test pushed one (PushBase); null otherwise.
 		"target": func(x *gexec, src any, _ map[string]any) (any, error) {
-			e, ok := x.s.baseHeads[src.(string)]
+			e, ok := x.s.db.baseHeads[src.(string)]
 			if !ok {
 				return nil, nil
 			}
@@ -194,7 +194,7 @@ func (x *gexec) node(id string) (any, error) {
 }
 
 func (x *gexec) pullByNodeID(id string) *issueRec {
-	for _, r := range x.s.issues {
+	for _, r := range x.s.db.issues {
 		if r.IsPR && pullNodeID(r.Number) == id {
 			return r
 		}
@@ -216,7 +216,7 @@ var mutationResolvers = map[string]resolver{
 			return nil, &gqlFieldError{"FORBIDDEN", "Resource not accessible by integration"}
 		}
 		if !rec.Draft {
-			x.s.setDraftLocked(rec, x.s.identity, x.c.now, true)
+			x.s.db.setDraftLocked(rec, x.s.identity, x.c.now, true)
 		}
 		return gobj{"ConvertPullRequestToDraftPayload", draftPayload{rec: rec, cmid: input["clientMutationId"]}}, nil
 	},
@@ -307,7 +307,7 @@ var repositoryResolvers = map[string]resolver{
 	"nameWithOwner": field(func(r repoRef) any { return r.full }),
 	"pullRequest": func(x *gexec, src any, args map[string]any) (any, error) {
 		n, _ := intArg(args, "number")
-		rec, found := x.s.byNum[n]
+		rec, found := x.s.db.byNum[n]
 		if src.(repoRef).full != x.s.FullName() || !found || !rec.IsPR {
 			return nil, &gqlFieldError{"NOT_FOUND", fmt.Sprintf("Could not resolve to a PullRequest with the number of %d.", n)}
 		}
@@ -377,14 +377,14 @@ func (x *gexec) pageFault(nodes []any) []any {
 // large repository does not sort it again for every page.
 func (x *gexec) pullItems(args map[string]any) []item {
 	key := fmt.Sprint(args["states"], args["labels"], args["headRefName"], args["baseRefName"], args["orderBy"])
-	if c := &x.s.gqlPulls; c.items != nil && c.key == key && c.version == x.s.version {
+	if c := &x.s.gqlPulls; c.items != nil && c.key == key && c.version == x.s.db.version {
 		return c.items
 	}
 	items := x.buildPullItems(args)
 	if items == nil {
 		items = []item{}
 	}
-	x.s.gqlPulls = gqlPullsCache{key: key, version: x.s.version, items: items}
+	x.s.gqlPulls = gqlPullsCache{key: key, version: x.s.db.version, items: items}
 	return items
 }
 
@@ -401,7 +401,7 @@ func (x *gexec) buildPullItems(args map[string]any) []item {
 	order, _ := args["orderBy"].(map[string]any)
 	by, desc := strArg(order, "field"), strArg(order, "direction") == "DESC"
 	var out []item
-	for _, rec := range x.s.issues {
+	for _, rec := range x.s.db.issues {
 		if !rec.IsPR || (len(states) > 0 && !slices.Contains(states, gqlState(rec))) {
 			continue
 		}
@@ -484,7 +484,7 @@ var pullRequestResolvers = map[string]resolver{
 	// fork. A fork's branches are not modelled: there while the fork is.
 	"headRef": func(x *gexec, src any, _ map[string]any) (any, error) {
 		r := src.(*issueRec)
-		if _, ok := x.s.branches[r.HeadRef]; r.HeadRepoDeleted || r.HeadRepo == "" && !ok {
+		if _, ok := x.s.db.branches[r.HeadRef]; r.HeadRepoDeleted || r.HeadRepo == "" && !ok {
 			return nil, nil
 		}
 		return gobj{"Ref", r.HeadRef}, nil

@@ -117,7 +117,7 @@ type labelJSON struct {
 }
 
 func (c *call) label(name string) labelJSON {
-	l := c.s.labelFor(name)
+	l := c.s.db.labelFor(name)
 	return labelJSON{ID: l.ID, NodeID: nodeID("LA", l.ID),
 		URL:  c.repoURL() + "/labels/" + pathEscape(l.Name),
 		Name: l.Name, Color: l.Color, Description: strOrNil(l.Description)}
@@ -158,7 +158,7 @@ func (c *call) milestone(title string) *milestoneJSON {
 	if title == "" {
 		return nil
 	}
-	n := c.s.milestoneNumber(title)
+	n := c.s.db.milestoneNumber(title)
 	id := int64(3000 + n)
 	created := ts(time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
 	return &milestoneJSON{
@@ -242,7 +242,7 @@ func (s *Server) association(u User) string {
 		return "NONE"
 	case s.members[strings.ToLower(u.Login)]:
 		return "MEMBER"
-	case s.committers[strings.ToLower(u.Login)] || s.permissions[strings.ToLower(u.Login)] != "":
+	case s.db.committers[strings.ToLower(u.Login)] || s.permissions[strings.ToLower(u.Login)] != "":
 		// GitHub: has committed to the repository (here: opened a pull
 		// request in it, or holds a role without being a member).
 		return "CONTRIBUTOR"
@@ -435,7 +435,7 @@ func (c *call) repository(fullName string, fork bool) *repositoryJSON {
 	created := ts(time.Date(2019, 3, 1, 12, 0, 0, 0, time.UTC))
 	openCount := 0
 	if !fork {
-		for _, rec := range c.s.issues {
+		for _, rec := range c.s.db.issues {
 			if rec.State == "open" {
 				openCount++
 			}
@@ -740,7 +740,7 @@ func (c *call) issueEvent(e Event) map[string]any {
 	}
 	switch e.Type {
 	case EventLabeled, EventUnlabeled:
-		m["label"] = map[string]string{"name": e.Label, "color": c.s.labelFor(e.Label).Color}
+		m["label"] = map[string]string{"name": e.Label, "color": c.s.db.labelFor(e.Label).Color}
 	case EventClosed:
 		m["state_reason"] = strOrNil(e.StateReason)
 	case EventReopened:

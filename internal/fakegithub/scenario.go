@@ -220,7 +220,7 @@ func (s *Server) addScenario(sc scenario, now time.Time) error {
 			return err
 		}
 	}
-	s.version++
+	s.db.version++
 	return nil
 }
 
@@ -235,8 +235,8 @@ func (l scenarioLoad) repo(sc scenario) {
 	}
 	if sc.DefaultBranch != "" {
 		l.s.defaultBranch = sc.DefaultBranch
-		if _, ok := l.s.branches[sc.DefaultBranch]; !ok {
-			l.s.branches[sc.DefaultBranch] = branchSHA(sc.DefaultBranch)
+		if _, ok := l.s.db.branches[sc.DefaultBranch]; !ok {
+			l.s.db.branches[sc.DefaultBranch] = branchSHA(sc.DefaultBranch)
 		}
 	}
 	if sc.Login != "" {
@@ -249,17 +249,17 @@ func (l scenarioLoad) repo(sc scenario) {
 		l.s.members[strings.ToLower(m)] = true
 	}
 	for _, b := range sc.Branches {
-		if _, ok := l.s.branches[b]; !ok {
-			l.s.branches[b] = branchSHA(b)
+		if _, ok := l.s.db.branches[b]; !ok {
+			l.s.db.branches[b] = branchSHA(b)
 		}
 	}
 	for _, lb := range sc.Labels {
-		d := l.s.ensureLabel(lb.Name)
+		d := l.s.db.ensureLabel(lb.Name)
 		if lb.Color != "" {
 			d.Color = lb.Color
 		}
 		d.Description = lb.Description
-		l.s.labels[strings.ToLower(lb.Name)] = d
+		l.s.db.labels[strings.ToLower(lb.Name)] = d
 	}
 }
 
@@ -268,7 +268,7 @@ func (l scenarioLoad) item(it scenarioItem, i int) error {
 	where := fmt.Sprintf("item %d", i+1)
 	if it.Number != 0 {
 		where = fmt.Sprintf("item #%d", it.Number)
-		if _, dup := l.s.byNum[it.Number]; dup {
+		if _, dup := l.s.db.byNum[it.Number]; dup {
 			return fmt.Errorf("%s: number already used", where)
 		}
 	}
@@ -276,9 +276,9 @@ func (l scenarioLoad) item(it scenarioItem, i int) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", where, err)
 	}
-	rec := l.s.byNum[l.s.addLocked(is)]
+	rec := l.s.db.byNum[l.s.addLocked(is)]
 	if is.IsPR && it.Head != "" && it.HeadRepo == "" && is.State == "closed" {
-		l.s.branches[it.Head] = rec.HeadSHA // its branch, kept after the close, at its head
+		l.s.db.branches[it.Head] = rec.HeadSHA // its branch, kept after the close, at its head
 	}
 	events := slices.Clone(it.Events)
 	sort.SliceStable(events, func(a, b int) bool { return events[a].DaysAgo > events[b].DaysAgo })
@@ -305,12 +305,12 @@ func (l scenarioLoad) checks(rec *issueRec, checks []scenarioCheck, created time
 		if err != nil {
 			return fmt.Errorf("%s: check %d (%s): %w", where, j+1, c.Name, err)
 		}
-		if l.s.checks == nil {
-			l.s.checks = map[string][]*checkRec{}
+		if l.s.db.checks == nil {
+			l.s.db.checks = map[string][]*checkRec{}
 		}
-		l.s.checks[rec.HeadSHA] = append(l.s.checks[rec.HeadSHA], &checkRec{Check: check, id: l.s.newID(), sha: rec.HeadSHA})
-		if c.Required && !slices.Contains(l.s.requiredChecks, c.Name) {
-			l.s.requiredChecks = append(l.s.requiredChecks, c.Name)
+		l.s.db.checks[rec.HeadSHA] = append(l.s.db.checks[rec.HeadSHA], &checkRec{Check: check, id: l.s.db.newID(), sha: rec.HeadSHA})
+		if c.Required && !slices.Contains(l.s.db.requiredChecks, c.Name) {
+			l.s.db.requiredChecks = append(l.s.db.requiredChecks, c.Name)
 		}
 	}
 	return nil
@@ -405,58 +405,58 @@ func (l scenarioLoad) event(rec *issueRec, ev scenarioEvent, when time.Time) err
 	actor := scenarioActor(ev, rec.User, l.s.identity)
 	switch ev.Type {
 	case EventCommented:
-		l.s.addCommentLocked(rec, actor, when, ev.Body)
+		l.s.db.addCommentLocked(rec, actor, when, ev.Body)
 	case EventLabeled:
 		if ev.Label == "" {
 			return fmt.Errorf("label is required")
 		}
-		l.s.addLabelsLocked(rec, actor, when, []string{ev.Label})
+		l.s.db.addLabelsLocked(rec, actor, when, []string{ev.Label})
 	case EventUnlabeled:
-		if !l.s.removeLabelLocked(rec, actor, when, ev.Label) {
+		if !l.s.db.removeLabelLocked(rec, actor, when, ev.Label) {
 			return fmt.Errorf("label %q is not on the item", ev.Label)
 		}
 	case EventClosed:
-		l.s.closeLocked(rec, actor, when, ev.Reason)
+		l.s.db.closeLocked(rec, actor, when, ev.Reason)
 	case EventReopened:
-		l.s.reopenLocked(rec, actor, when)
+		l.s.db.reopenLocked(rec, actor, when)
 	case EventReviewed:
-		l.s.addEventLocked(rec, Event{Type: EventReviewed, Actor: actor, At: when, ReviewState: strings.ToUpper(def(ev.State, "COMMENTED")), Body: ev.Body})
+		l.s.db.addEventLocked(rec, Event{Type: EventReviewed, Actor: actor, At: when, ReviewState: strings.ToUpper(def(ev.State, "COMMENTED")), Body: ev.Body})
 	case EventCommitted:
-		e, err := scenarioCommit(ev, actor, when, fakeSHA("commit", l.s.nextID+1))
+		e, err := scenarioCommit(ev, actor, when, fakeSHA("commit", l.s.db.nextID+1))
 		if err != nil {
 			return err
 		}
 		rec.HeadSHA = e.SHA
-		l.s.addEventLocked(rec, e)
+		l.s.db.addEventLocked(rec, e)
 	case EventHeadRefForcePushed:
-		sha := fakeSHA("force", l.s.nextID+1)
+		sha := fakeSHA("force", l.s.db.nextID+1)
 		rec.HeadSHA = sha
-		l.s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, SHA: sha})
+		l.s.db.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, SHA: sha})
 	case EventReadyForReview, EventConvertToDraft:
-		l.s.setDraftLocked(rec, actor, when, ev.Type == EventConvertToDraft)
+		l.s.db.setDraftLocked(rec, actor, when, ev.Type == EventConvertToDraft)
 	case EventRenamed:
-		l.s.renameLocked(rec, actor, when, ev.Title)
+		l.s.db.renameLocked(rec, actor, when, ev.Title)
 	case EventReviewRequested, EventReviewRequestRemoved:
 		if ev.Reviewer == "" {
 			return fmt.Errorf("reviewer is required")
 		}
-		l.s.addEventLocked(rec, scenarioReviewRequest(ev, actor, when))
+		l.s.db.addEventLocked(rec, scenarioReviewRequest(ev, actor, when))
 	case EventLineCommented:
-		lc := LineComment{ID: l.s.newID(), User: actor, Body: ev.Body, Path: def(ev.Path, "main.go"), CreatedAt: when}
-		l.s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, LineComments: []LineComment{lc}})
+		lc := LineComment{ID: l.s.db.newID(), User: actor, Body: ev.Body, Path: def(ev.Path, "main.go"), CreatedAt: when}
+		l.s.db.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, LineComments: []LineComment{lc}})
 	case EventMerged:
 		rec.MergedAt = when
-		l.s.addEventLocked(rec, Event{Type: EventMerged, Actor: actor, At: when, SHA: rec.HeadSHA})
-		l.s.closeLocked(rec, actor, when, "")
+		l.s.db.addEventLocked(rec, Event{Type: EventMerged, Actor: actor, At: when, SHA: rec.HeadSHA})
+		l.s.db.closeLocked(rec, actor, when, "")
 	case EventAssigned, EventUnassigned:
 		return l.assign(rec, actor, when, ev)
 	case "marked_stale":
 		label := def(ev.Label, l.staleLabel)
-		l.s.addCommentLocked(rec, actor, when, def(ev.Body, StaleNoticeBody(label, when, rec.headAt(when))))
-		l.s.addLabelsLocked(rec, actor, when, []string{label})
+		l.s.db.addCommentLocked(rec, actor, when, def(ev.Body, StaleNoticeBody(label, when, rec.headAt(when))))
+		l.s.db.addLabelsLocked(rec, actor, when, []string{label})
 	case "closed_stale":
-		l.s.addCommentLocked(rec, actor, when, def(ev.Body, closeNoticeBody()))
-		l.s.closeLocked(rec, actor, when, ev.Reason)
+		l.s.db.addCommentLocked(rec, actor, when, def(ev.Body, closeNoticeBody()))
+		l.s.db.closeLocked(rec, actor, when, ev.Reason)
 	default:
 		return fmt.Errorf("unknown type %q; known: %s", ev.Type, strings.Join(scenarioEventTypes, ", "))
 	}
@@ -505,6 +505,6 @@ func (l scenarioLoad) assign(rec *issueRec, actor User, when time.Time, ev scena
 	case at < 0:
 		rec.Assignees = append(rec.Assignees, ev.Assignee)
 	}
-	l.s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, Assignee: userFor(ev.Assignee)})
+	l.s.db.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, Assignee: userFor(ev.Assignee)})
 	return nil
 }
