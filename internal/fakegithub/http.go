@@ -203,7 +203,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hooked = hook(info) // outside the lock: the hook may call the Server
 	}
 	s.mu.Lock()
-	fault := s.pickFaultLocked(info, hooked)
+	fault := s.rules.pick(info, hooked)
 	s.mu.Unlock()
 
 	if fault != nil && fault.Late {

@@ -50,7 +50,7 @@ type Server struct {
 
 	log       []RequestInfo
 	seq       int
-	rules     []*faultRule
+	rules     faultRules
 	faultHook func(RequestInfo) *Fault
 	late      []func() // LateWrite requests, to take effect after the next request
 }
