@@ -36,6 +36,6 @@ func (h rest) createIssue(c *call) reply {
 		is.Body = *in.Body
 	}
 	n := h.s.addLocked(is)
-	out := c.issue(h.s.db.byNum[n], false)
+	out := c.issue(h.db.byNum[n], false)
 	return reply{status: http.StatusCreated, body: out, header: http.Header{"Location": {out.URL}}}
 }

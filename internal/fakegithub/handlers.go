@@ -47,12 +47,12 @@ func (h rest) listIssues(c *call) reply {
 		return invalid(docListIssues, errs...)
 	}
 	f := issueFilter{state: state, since: since, labels: splitLabels(q.Get("labels")),
-		assignee: q.Get("assignee"), milestone: q.Get("milestone"), creator: q.Get("creator"), milestones: h.s.db.milestones}
+		assignee: q.Get("assignee"), milestone: q.Get("milestone"), creator: q.Get("creator"), milestones: h.db.milestones}
 	key := strings.Join([]string{"issues", state, by, dir, ts(since), strings.ToLower(strings.Join(f.labels, ",")),
 		f.assignee, f.milestone, f.creator}, "\x00")
-	items := h.s.db.cachedIssues(key, func() []*issueRec {
+	items := h.db.cachedIssues(key, func() []*issueRec {
 		var out []*issueRec
-		for _, rec := range h.s.db.issues {
+		for _, rec := range h.db.issues {
 			if f.matches(rec) {
 				out = append(out, rec)
 			}
@@ -154,7 +154,7 @@ func (f issueFilter) matchMilestone(have string) bool {
 }
 
 func (h rest) issueRec(c *call, param string) (*issueRec, bool) {
-	rec, found := h.s.db.byNum[c.num(param)]
+	rec, found := h.db.byNum[c.num(param)]
 	return rec, found
 }
 
@@ -195,7 +195,7 @@ func (h rest) patchIssue(c *call) reply {
 	}
 	h.applyIssuePatch(rec, p, c.now)
 	if len(f) > 0 {
-		h.s.db.touch(rec, c.now)
+		h.db.touch(rec, c.now)
 		rec.UpdatedAt = c.now
 	}
 	return ok(c.issue(rec, true))
@@ -297,10 +297,10 @@ func (h rest) parseMilestone(raw json.RawMessage) (string, bool) {
 		return "", true
 	}
 	var n int
-	if json.Unmarshal(raw, &n) != nil || n < 1 || n > len(h.s.db.milestones) {
+	if json.Unmarshal(raw, &n) != nil || n < 1 || n > len(h.db.milestones) {
 		return "", false
 	}
-	return h.s.db.milestones[n-1], true
+	return h.db.milestones[n-1], true
 }
 
 // applyIssuePatch applies a valid patch, attributed to the token's
@@ -308,7 +308,7 @@ func (h rest) parseMilestone(raw json.RawMessage) (string, bool) {
 func (h rest) applyIssuePatch(rec *issueRec, p issuePatch, now time.Time) {
 	who := h.s.identity
 	if p.title != nil {
-		h.s.db.renameLocked(rec, who, now, *p.title)
+		h.db.renameLocked(rec, who, now, *p.title)
 	}
 	if p.body != nil {
 		rec.Body = *p.body
@@ -316,7 +316,7 @@ func (h rest) applyIssuePatch(rec *issueRec, p issuePatch, now time.Time) {
 		rec.Body = ""
 	}
 	if p.labelsSet {
-		h.s.db.setLabelsLocked(rec, who, now, p.labels)
+		h.db.setLabelsLocked(rec, who, now, p.labels)
 	}
 	if p.assigneesSet {
 		rec.Assignees = slices.Clone(p.assignees)
@@ -346,9 +346,9 @@ func (h rest) applyIssueState(rec *issueRec, p issuePatch, now time.Time) {
 		if rec.State == "closed" && reason != "" {
 			rec.StateReason = reason
 		}
-		h.s.db.closeLocked(rec, h.s.identity, now, reason)
+		h.db.closeLocked(rec, h.s.identity, now, reason)
 	case "open":
-		h.s.db.reopenLocked(rec, h.s.identity, now)
+		h.db.reopenLocked(rec, h.s.identity, now)
 	}
 }
 
@@ -441,7 +441,7 @@ func (h rest) postComment(c *call) reply {
 	if in.Body == nil || strings.TrimSpace(*in.Body) == "" {
 		return invalid(docComment, fieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
 	}
-	cm := h.s.db.addCommentLocked(rec, h.s.identity, c.now, *in.Body)
+	cm := h.db.addCommentLocked(rec, h.s.identity, c.now, *in.Body)
 	rec.UpdatedAt = c.now
 	out := c.comment(cm, rec.IsPR)
 	return reply{status: http.StatusCreated, body: out, header: http.Header{"Location": {out.URL}}}
@@ -460,11 +460,11 @@ func (db *store) findComment(id int64) (*issueRec, int) {
 
 func (h rest) deleteComment(c *call) reply {
 	id, _ := strconv.ParseInt(c.params["comment_id"], 10, 64)
-	rec, i := h.s.db.findComment(id)
+	rec, i := h.db.findComment(id)
 	if rec == nil {
 		return notFound()
 	}
-	h.s.db.deleteCommentLocked(rec, i, h.s.identity, c.now)
+	h.db.deleteCommentLocked(rec, i, h.s.identity, c.now)
 	return reply{status: http.StatusNoContent}
 }
 
@@ -495,17 +495,17 @@ func (h rest) listRepoComments(c *call) reply {
 		return invalid(docListComments, errs...)
 	}
 	key := strings.Join([]string{by, dir, ts(since)}, "\x00")
-	if h.s.db.commCache.items == nil || h.s.db.commCache.key != key || h.s.db.commCache.version != h.s.db.version {
-		h.s.db.commCache = commentCache{key: key, version: h.s.db.version, items: h.repoComments(by, dir, since)}
+	if h.db.commCache.items == nil || h.db.commCache.key != key || h.db.commCache.version != h.db.version {
+		h.db.commCache = commentCache{key: key, version: h.db.version, items: h.repoComments(by, dir, since)}
 	}
-	return pagedMap(c, h.s.db.commCache.items, func(r commentRef) commentJSON { return c.comment(r.c, r.isPR) })
+	return pagedMap(c, h.db.commCache.items, func(r commentRef) commentJSON { return c.comment(r.c, r.isPR) })
 }
 
 // repoComments is every comment updated since (zero: all), sorted by
 // created or updated, asc or desc, the ID breaking ties.
 func (h rest) repoComments(by, dir string, since time.Time) []commentRef {
 	items := []commentRef{}
-	for _, rec := range h.s.db.issues {
+	for _, rec := range h.db.issues {
 		for _, cm := range rec.comments {
 			if since.IsZero() || !cm.UpdatedAt.Before(since) {
 				items = append(items, commentRef{c: cm, isPR: rec.IsPR})
@@ -550,7 +550,7 @@ func (h rest) addLabels(c *call) reply {
 		}
 	}
 	before := len(rec.events)
-	h.s.db.addLabelsLocked(rec, h.s.identity, c.now, names)
+	h.db.addLabelsLocked(rec, h.s.identity, c.now, names)
 	if len(rec.events) != before {
 		rec.UpdatedAt = c.now
 	}
@@ -567,7 +567,7 @@ func (h rest) setLabels(c *call) reply {
 		return badJSON(docSetLabels)
 	}
 	before := len(rec.events)
-	h.s.db.setLabelsLocked(rec, h.s.identity, c.now, names)
+	h.db.setLabelsLocked(rec, h.s.identity, c.now, names)
 	if len(rec.events) != before {
 		rec.UpdatedAt = c.now
 	}
@@ -579,7 +579,7 @@ func (h rest) removeLabel(c *call) reply {
 	if !found {
 		return notFound()
 	}
-	if !h.s.db.removeLabelLocked(rec, h.s.identity, c.now, c.params["name"]) {
+	if !h.db.removeLabelLocked(rec, h.s.identity, c.now, c.params["name"]) {
 		return errReply(http.StatusNotFound, "Label does not exist", docRemoveLabel)
 	}
 	rec.UpdatedAt = c.now
@@ -605,9 +605,9 @@ func (h rest) listPulls(c *call) reply {
 		return invalid(docListPulls, errs...)
 	}
 	key := strings.Join([]string{"pulls", f.state, f.by, f.dir, f.head, f.base}, "\x00")
-	items := h.s.db.cachedIssues(key, func() []*issueRec {
+	items := h.db.cachedIssues(key, func() []*issueRec {
 		var out []*issueRec
-		for _, rec := range h.s.db.issues {
+		for _, rec := range h.db.issues {
 			if f.keeps(rec, c.now) && h.matchHead(rec, f.head) {
 				out = append(out, rec)
 			}
@@ -675,7 +675,7 @@ func (h rest) matchHead(rec *issueRec, head string) bool {
 }
 
 func (h rest) pullRec(c *call) (*issueRec, bool) {
-	rec, found := h.s.db.byNum[c.num("pull_number")]
+	rec, found := h.db.byNum[c.num("pull_number")]
 	if !found || !rec.IsPR {
 		return nil, false
 	}
@@ -729,7 +729,7 @@ func (h rest) patchPull(c *call) reply {
 	}
 	h.applyIssuePatch(rec, p, c.now)
 	if len(f) > 0 {
-		h.s.db.touch(rec, c.now)
+		h.db.touch(rec, c.now)
 		rec.UpdatedAt = c.now
 	}
 	return ok(c.pullFull(rec))
@@ -771,7 +771,7 @@ type refObjectRef struct {
 func (h rest) getRef(c *call) reply {
 	ref := strings.TrimPrefix(c.params["ref"], "refs/")
 	branch, isHead := strings.CutPrefix(ref, "heads/")
-	sha, found := h.s.db.branches[branch]
+	sha, found := h.db.branches[branch]
 	if !isHead || !found {
 		return errReply(http.StatusNotFound, "Not Found", docGetRef)
 	}
@@ -799,7 +799,7 @@ func (h rest) unreopenable(rec *issueRec) string {
 	switch {
 	case !rec.MergedAt.IsZero():
 		return "state cannot be changed. The pull request cannot be reopened because it has been merged."
-	case rec.HeadRepoDeleted || rec.HeadRepo == "" && !h.s.db.hasBranchLocked(rec.HeadRef):
+	case rec.HeadRepoDeleted || rec.HeadRepo == "" && !h.db.hasBranchLocked(rec.HeadRef):
 		return "state cannot be changed. The " + rec.HeadRef + " branch has been deleted."
 	}
 	return ""
@@ -813,7 +813,7 @@ func (db *store) hasBranchLocked(name string) bool {
 func (h rest) deleteRef(c *call) reply {
 	ref := strings.TrimPrefix(c.params["ref"], "refs/")
 	branch, isHead := strings.CutPrefix(ref, "heads/")
-	if !isHead || !h.s.db.hasBranchLocked(branch) {
+	if !isHead || !h.db.hasBranchLocked(branch) {
 		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Reference does not exist",
 			DocumentationURL: docDeleteRef, Status: "422"}}
 	}
@@ -823,21 +823,21 @@ func (h rest) deleteRef(c *call) reply {
 		return reply{status: http.StatusUnprocessableEntity, body: errorBody{
 			Message: fmt.Sprintf("Cannot delete the default branch %q", branch), DocumentationURL: docDeleteRef, Status: "422"}}
 	}
-	if h.s.db.protected[branch] {
+	if h.db.protected[branch] {
 		return reply{status: http.StatusUnprocessableEntity, body: errorBody{
 			Message: "Cannot delete this protected branch", DocumentationURL: docDeleteRef, Status: "422"}}
 	}
-	delete(h.s.db.branches, branch)
+	delete(h.db.branches, branch)
 	// As on GitHub, deleting the head branch of an open pull request from
 	// this repository closes it, and so does deleting its base branch.
-	for _, rec := range h.s.db.issues {
+	for _, rec := range h.db.issues {
 		head := rec.HeadRepo == "" && !rec.HeadRepoDeleted && rec.HeadRef == branch
 		if rec.IsPR && rec.State == "open" && (head || rec.BaseRef == branch) {
-			h.s.db.closeLocked(rec, h.s.identity, c.now, "")
+			h.db.closeLocked(rec, h.s.identity, c.now, "")
 			rec.UpdatedAt = c.now
 		}
 	}
-	h.s.db.version++
+	h.db.version++
 	return reply{status: http.StatusNoContent}
 }
 
@@ -881,13 +881,13 @@ func (h rest) requestReviewers(c *call) reply {
 	for _, r := range in.Reviewers {
 		if !slices.ContainsFunc(rec.RequestedReviewers, func(x string) bool { return strings.EqualFold(x, r) }) {
 			rec.RequestedReviewers = append(rec.RequestedReviewers, r)
-			h.s.db.addEventLocked(rec, Event{Type: EventReviewRequested, Actor: h.s.identity, At: c.now, Reviewer: r})
+			h.db.addEventLocked(rec, Event{Type: EventReviewRequested, Actor: h.s.identity, At: c.now, Reviewer: r})
 		}
 	}
 	for _, t := range in.TeamReviewers {
 		if !slices.Contains(rec.RequestedTeams, t) {
 			rec.RequestedTeams = append(rec.RequestedTeams, t)
-			h.s.db.addEventLocked(rec, Event{Type: EventReviewRequested, Actor: h.s.identity, At: c.now, Team: t})
+			h.db.addEventLocked(rec, Event{Type: EventReviewRequested, Actor: h.s.identity, At: c.now, Team: t})
 		}
 	}
 	if len(rec.events) != before {

@@ -17,9 +17,12 @@ import (
 // apiPrefix is the Enterprise Server path prefix the fake also serves.
 const apiPrefix = "/api/v3"
 
-// rest serves the REST routes on the server's repository; its handlers run
-// under the server's lock (dispatchLocked).
-type rest struct{ s *Server }
+// rest serves the REST routes on the server's repository, its records in
+// db; its handlers run under the server's lock (dispatchLocked).
+type rest struct {
+	s  *Server
+	db *store
+}
 
 type handlerFunc func(h rest, c *call) reply
 
@@ -454,7 +457,7 @@ func (s *Server) dispatchLocked(rt *routeDef, c *call, fault *Fault, info *Reque
 	} else if !s.ownRepo(c) {
 		rep = notFound()
 	} else {
-		rep = rt.h(rest{s}, c)
+		rep = rt.h(rest{s: s, db: &s.db}, c)
 	}
 	hdr := s.rate.headers(s.nowLocked())
 	for k, vs := range rep.header {
