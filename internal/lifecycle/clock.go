@@ -21,12 +21,27 @@ type staleClock struct {
 	waiting, due Reason
 }
 
-// decide is the clock's decision.
+// decide is the clock's decision, dated (Decision.DueAt): an unlabelled
+// PR's mark (or, with days-before-close 0, its close) falls due
+// days-before-stale days after the activity it counts from, a stale one's
+// close at its CloseAt.
 func (c staleClock) decide(f Facts) Decision {
 	if f.PR.HasLabel(f.Policy.StaleLabel) {
-		return c.decideStale(f)
+		d := c.decideStale(f)
+		switch d.Action {
+		case Keep, Notify, Close:
+			d.DueAt = d.CloseAt
+		}
+		return d
 	}
-	return c.decideFresh(f)
+	d := c.decideFresh(f)
+	switch d.Action {
+	case Keep, Mark:
+		d.DueAt = f.Policy.MarkDate(d.InactiveSince)
+	case Close:
+		d.DueAt = d.CloseAt
+	}
+	return d
 }
 
 func (c staleClock) decideFresh(f Facts) Decision {

@@ -93,6 +93,12 @@ type Decision struct {
 	MarkedAt time.Time
 	// CloseAt is when a stale PR closes if nobody acts (zero: never).
 	CloseAt time.Time
+	// DueAt is the date the deciding rule's clock gives: when a Mark or a
+	// Close fell due, and after a Keep (or a Notify, or a write a quiet
+	// period holds) when the PR's next step falls due if nothing happens
+	// but time: its mark, or if stale its close. Zero when the rule
+	// foresees none. Next takes its forecast from it.
+	DueAt time.Time
 	// CloseNoticePosted: a previous run posted the closing comment and stopped
 	// before closing; close without commenting again.
 	CloseNoticePosted bool

@@ -144,10 +144,8 @@ func (b *book) decided(p planned) {
 	pr, d := p.pr, p.d
 	var due time.Time
 	switch d.Action {
-	case lifecycle.Mark:
-		due = b.pol.For(pr).MarkDate(d.InactiveSince)
-	case lifecycle.Close:
-		due = d.CloseAt
+	case lifecycle.Mark, lifecycle.Close:
+		due = d.DueAt
 	default:
 		due = lifecycle.Next(pr, p.act, d, b.now, b.pol).At
 	}
