@@ -6,7 +6,8 @@ import "time"
 // time on the author's turn counts (turn.go), and only the author's answer
 // un-stales.
 var authorTurnRule = Rule{
-	Name: RuleAuthorTurn,
+	Name:  RuleAuthorTurn,
+	Needs: authorTurnNeeds,
 
 	Decide: func(f Facts) (Decision, bool) {
 		if f.Policy.StaleClock != ClockAuthorTurn {
@@ -78,4 +79,17 @@ func turnStale(f Facts, personSince bool) (d Decision, postpones, done bool) {
 		return unstale(ReasonNotAuthorsToMerge)
 	}
 	return Decision{}, personSince && act.LastPersonLogin == "", false
+}
+
+// authorTurnNeeds: the turn, which only each PR's timeline tells, and the
+// open listing read to its end (a bot's comment moves updated_at without
+// changing the turn).
+func authorTurnNeeds(p Policy, now time.Time, n *Needs) {
+	if p.StaleClock != ClockAuthorTurn {
+		return
+	}
+	n.Turn = true
+	if staleNeeds(p, now, n) {
+		n.ReadAll = true
+	}
 }

@@ -324,5 +324,5 @@ func (b *book) heldCount() int {
 // clock (an agent's PR may run on its own); zero when never.
 // A mark a quiet period holds is due at its end.
 func (b *book) markDue(last time.Time) time.Time {
-	return b.pol.Due(b.pol.Soonest().MarkDate(last), b.now)
+	return b.pol.Due(b.pol.FirstMarkDate(last), b.now)
 }
