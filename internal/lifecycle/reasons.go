@@ -16,26 +16,6 @@ const (
 	ReasonNoticeMissingOpen Reason = "labelled without notice (ignore-updates)"
 )
 
-// staleReason is the reason of a mark, or of the close of a PR never
-// marked (days-before-close 0), under p.
-func (p Policy) staleReason() Reason {
-	switch {
-	case p.StaleClock == ClockAuthorTurn:
-		return ReasonWaitingOnAuthor
-	case p.IgnoreUpdates:
-		return ReasonOpenTooLong
-	}
-	return ReasonInactive
-}
-
-// noticeMissing is the reason of a notice posted late (Notify) under p.
-func (p Policy) noticeMissing() Reason {
-	if p.IgnoreUpdates && p.StaleClock != ClockAuthorTurn {
-		return ReasonNoticeMissingOpen
-	}
-	return ReasonNoticeMissing
-}
-
 // The reasons of the review nudge and the escalation, which the sweep
 // plans beside the rules' decisions (DecideNudge, DecideEscalation):
 // ReasonReviewNudge on the reviewers' turn, ReasonMergeNudge on the

@@ -142,11 +142,6 @@ type Policy struct {
 	Quiet Quiet // quiet periods: days no clock counts, when nothing is marked, closed or nudged (quiet.go)
 }
 
-// ReadsAssignees reports whether a rule reads a PR's assignees.
-func (p Policy) ReadsAssignees() bool {
-	return len(p.ExemptAssignees) > 0 || p.ExemptAllAssignees || p.IncludeOnlyAssigned
-}
-
 // CloseAction is what closing a stale PR does.
 type CloseAction string
 

@@ -87,6 +87,8 @@ type auditor struct {
 	x   *executor
 	dd  *dedup
 	res *Result
+	// needs is what the run reads (sweeper.needs).
+	needs lifecycle.Needs
 	// asked are the closed PRs its pages gave whose history holds a
 	// reopen command: the command's backstop reads no page again.
 	asked []ClosedListed
@@ -113,7 +115,7 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
-		page, pg, err := au.gh.ClosedPulls(ctx, au.pol.ReadsAssignees(), after)
+		page, pg, err := au.gh.ClosedPulls(ctx, au.needs.Assignees, after)
 		if err == nil {
 			err = bound(&pages, len(page), pg, read, "list closed pull requests for the closure audit")
 		}

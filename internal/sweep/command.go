@@ -95,6 +95,7 @@ type commander struct {
 	gh    GitHub
 	cfg   config.Config
 	pol   lifecycle.Policy
+	needs lifecycle.Needs // what the run reads (sweeper.needs)
 	now   time.Time
 	id    *identity
 	who   *access
@@ -191,7 +192,7 @@ func (s *commander) closedAsked(ctx context.Context) ([]ClosedListed, error) {
 	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
-		page, pg, err := s.gh.ClosedPulls(ctx, s.pol.ReadsAssignees(), after)
+		page, pg, err := s.gh.ClosedPulls(ctx, s.needs.Assignees, after)
 		if err == nil {
 			err = bound(&pages, len(page), pg, read, "list closed pull requests for reopen commands")
 		}

@@ -49,7 +49,7 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 	s := r.s
 	s.res.EventPR = number
 	r.release()
-	l, open, err := s.gh.Pull(ctx, number, s.readsChecks())
+	l, open, err := s.gh.Pull(ctx, number, s.needs.Checks)
 	if err != nil {
 		s.failEvent(lifecycle.PR{Number: number}, err)
 		return s.finish()

@@ -13,22 +13,6 @@ import (
 // read found a review, or a request of the reviewers, since the listing.
 const ReasonRequestedSince lifecycle.Reason = "the review was requested again, or given, since the listing"
 
-// needTurn reports whether the policy needs each PR's turn, which only its timeline tells.
-func (s *sweeper) needTurn() bool {
-	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn() || s.pol.RerequestOnAnswer
-}
-
-// readsChecks reports whether the listing reads the head commits' checks:
-// author-turn-when-checks-fail is on and a rule reads the turn they change.
-func (s *sweeper) readsChecks() bool {
-	return s.pol.AuthorTurnWhenChecksFail && s.needTurn()
-}
-
-// turnLabelsOn reports whether author-turn-label or reviewers-turn-label is set.
-func (s *sweeper) turnLabelsOn() bool {
-	return s.pol.AuthorTurnLabel != "" || s.pol.ReviewersTurnLabel != ""
-}
-
 // turnLabelOp is the turn labels' write for a planned PR, if any: at most
 // one per change of turn. A PR this run closes is left as it is.
 func (s *sweeper) turnLabelOp(p planned) (op, bool) {

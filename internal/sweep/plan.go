@@ -467,7 +467,7 @@ func MinBudget(cfg config.Config) int {
 	if cfg.DashboardIssue != "" {
 		reads += dashboard.Cost // set aside for the dashboard issue
 	}
-	if s.readsChecks() {
+	if s.needs.Checks {
 		reads++ // the checks of the listed PRs whose rollup is failing
 	}
 	return reads + most

@@ -20,7 +20,7 @@ import (
 type rechecks struct {
 	gh  GitHub
 	log Logger
-	on  bool         // the listing reads checks (sweeper.readsChecks)
+	on  bool         // the listing reads checks (Needs.Checks)
 	was map[int]bool // the PRs whose checks this run asked for (sweeper.checksRead)
 	// redecide decides a PR again with the checks read (sweeper.redecide);
 	// false when its history can no longer be summarised.

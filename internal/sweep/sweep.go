@@ -28,6 +28,9 @@ type sweeper struct {
 	log Logger
 	id  *identity // who the token acts as (identity.go)
 	res Result
+	// needs is what the run reads, asked of the policy once
+	// (lifecycle.Policy.Needs).
+	needs lifecycle.Needs
 
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
 	// relisted are the PRs a listing gave again, changed (newer): their
@@ -65,19 +68,19 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	if gh != nil {
 		gh = markerReader{gh, cfg.ReopenCommand}
 	}
-	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log},
+	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log}, needs: cfg.Policy.Needs(now),
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}, checksRead: map[int]bool{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.who = &access{gh: gh, log: log, res: &s.res}
 	s.avail = &availability{gh: gh, log: log, pol: s.pol, now: now}
-	s.again = &rechecks{gh: gh, log: log, on: s.readsChecks(), was: s.checksRead, redecide: s.redecide}
-	s.book = newBook(s.pol, now, s.needTurn())
+	s.again = &rechecks{gh: gh, log: log, on: s.needs.Checks, was: s.checksRead, redecide: s.redecide}
+	s.book = newBook(s.pol, now, s.needs.Turn)
 	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }, collaborator: s.who.collaborator}
 	s.x = &executor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, w: s.w, book: s.book, id: s.id, res: &s.res}
-	s.dd = &dedup{gh: gh, pol: s.pol, now: now, log: log, id: s.id, w: s.w, x: s.x, res: &s.res}
-	s.audit = &auditor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, id: s.id, x: s.x, dd: s.dd, res: &s.res}
-	s.cmd = &commander{gh: gh, cfg: cfg, pol: s.pol, now: now, id: s.id, who: s.who, x: s.x, dd: s.dd, audit: s.audit, res: &s.res}
+	s.dd = &dedup{gh: gh, pol: s.pol, needs: s.needs, now: now, log: log, id: s.id, w: s.w, x: s.x, res: &s.res}
+	s.audit = &auditor{gh: gh, cfg: cfg, pol: s.pol, needs: s.needs, now: now, log: log, id: s.id, x: s.x, dd: s.dd, res: &s.res}
+	s.cmd = &commander{gh: gh, cfg: cfg, pol: s.pol, needs: s.needs, now: now, id: s.id, who: s.who, x: s.x, dd: s.dd, audit: s.audit, res: &s.res}
 	return s
 }
 
@@ -124,9 +127,7 @@ func (r *Sweep) PRs(ctx context.Context) Result {
 	if s.res.ListedAll && !s.res.OpenTotalKnown {
 		s.res.OpenTotal, s.res.OpenTotalKnown = s.res.Considered, true
 	}
-	if cutoff, ok := s.pol.ListingCutoff(s.now); ok {
-		s.res.StaleCutoff = cutoff
-	}
+	s.res.StaleCutoff = s.needs.Cutoff
 	return s.finish()
 }
 
@@ -259,13 +260,13 @@ func (s *sweeper) run(ctx context.Context) {
 // labelled lists the open PRs carrying the stale label. Every one that is
 // not exempt needs its activity: the mark moved updated_at, so the listing
 // cannot tell whether anyone acted after it. When the open listing is read
-// to its end anyway (readsAllOpen), it finds them: no listing of their own.
+// to its end anyway (Needs.ReadAll), it finds them: no listing of their own.
 func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
-	if s.readsAllOpen() {
+	if s.needs.ReadAll {
 		return nil, nil
 	}
-	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees(),
-		Checks: s.readsChecks()}
+	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc", Assignees: s.needs.Assignees,
+		Checks: s.needs.Checks}
 	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return // GitHub matched the label; defend against a fake that did not
@@ -279,21 +280,6 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 func (s *sweeper) staleListed(ctx context.Context, pr lifecycle.PR) planned {
 	s.book.listed(pr)
 	return s.decide(pr, s.listedActivity(ctx, pr))
-}
-
-// readsAllOpen reports whether the open listing is read to its end, not
-// only to the stale cutoff: activity-from: people (a PR updated after the
-// cutoff may have seen no person since), and whenever the turn is read (a
-// bot's comment moves updated_at without changing it).
-func (s *sweeper) readsAllOpen() bool {
-	return s.listsOpen() && (s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates || s.needTurn())
-}
-
-// listsOpen reports whether the run lists the open PRs at all: to mark
-// them, to nudge their reviewers, or to keep their turn labels.
-func (s *sweeper) listsOpen() bool {
-	_, marks := s.pol.ListingCutoff(s.now)
-	return marks || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn() || s.pol.RerequestOnAnswer
 }
 
 // detailStale decides the stale PRs on their histories, the most recently
@@ -448,7 +434,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 // costs no request, and the queue then knows every PR's turn. nil
 // otherwise (the decision asks when it needs it).
 func (s *sweeper) listedActivity(ctx context.Context, pr lifecycle.PR) *lifecycle.Activity {
-	if l, ok := s.hist[pr.Number]; !ok || l.Older != "" || !s.needTurn() && !s.pol.IsAgent(pr.Author) {
+	if l, ok := s.hist[pr.Number]; !ok || l.Older != "" || !s.needs.Turn && !s.pol.IsAgent(pr.Author) {
 		return nil
 	}
 	act, err := s.activity(ctx, pr)
@@ -500,17 +486,17 @@ func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
 // decision needs their activity read; stale, when the listing is read to its
 // end, the stale-labelled PRs it met (labelled lists them otherwise).
 func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned, err error) {
-	if !s.listsOpen() {
+	if !s.needs.ListOpen {
 		return nil, nil, nil, nil
 	}
 	// With the agent clock sooner than everyone's, the agents' cutoff:
 	// each PR is decided on its own clock (lifecycle.Policy.For).
-	cutoff, _ := s.pol.ListingCutoff(s.now)
-	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees(), Checks: s.readsChecks()}
+	cutoff := s.needs.Cutoff
+	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.needs.Assignees, Checks: s.needs.Checks}
 	if s.pol.IgnoreUpdates {
 		q.Sort = "created"
 	}
-	all := s.readsAllOpen()
+	all := s.needs.ReadAll
 	var cost int
 	ordered, prevKey, end := true, time.Time{}, false
 	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {

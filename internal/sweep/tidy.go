@@ -96,6 +96,8 @@ type dedup struct {
 	w   *writer
 	x   *executor
 	res *Result
+	// needs is what the run reads (sweeper.needs).
+	needs lifecycle.Needs
 
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
@@ -232,7 +234,7 @@ func (d *dedup) recentlyClosed(ctx context.Context) {
 	var pages api.Pages
 	for after := ""; !read[after]; {
 		read[after] = true
-		page, pg, err := d.gh.ClosedPulls(ctx, d.pol.ReadsAssignees(), after)
+		page, pg, err := d.gh.ClosedPulls(ctx, d.needs.Assignees, after)
 		if err == nil {
 			err = bound(&pages, len(page), pg, read, "list recently closed pull requests")
 		}
