@@ -505,3 +505,25 @@ func TestAuditTrustsTheRuleThatClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditTrustsTheCloseThisVersionWrote: the marker the sweep writes
+// records its rule, and the next run's audit reads it back. A PR labelled
+// needs-rebase, on its author's turn by author-turn-when-labeled, is
+// closed under stale-clock: author-turn; the project then drops the
+// option, and the audit, which would replay the close as made on the
+// reviewers' turn, trusts it: the rule that made it is still on.
+func TestAuditTrustsTheCloseThisVersionWrote(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(120, alice)
+	w.fake.Label(n, maint, daysAgo(60), "needs-rebase")
+	clock := auditWith("stale-clock", "author-turn", "days-before-stale", "30", "days-before-close", "0")
+	if res := w.run(sfWith(clock, "author-turn-when-labeled", "needs-rebase")); !has(res.Closed(), n) {
+		t.Fatalf("#%d not closed: closed %v, failed %+v, stopped %v", n, numbers(res.Closed()), res.Failed(), res.Stopped)
+	}
+	w.clock.Advance(time.Hour)
+	res := w.run(sfWith(clock, "reopen-wrongly-closed", "true"))
+	if res.Audit == nil || res.Audit.Closes != 1 || len(res.WronglyClosed()) != 0 || w.state(n) != "closed" {
+		t.Errorf("#%d: audit %+v, %s; want its close audited, trusted, and left closed", n, res.Audit, w.state(n))
+	}
+}
