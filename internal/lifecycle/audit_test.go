@@ -228,3 +228,23 @@ func TestAuditTrustsTheRuleThatClosed(t *testing.T) {
 		})
 	}
 }
+
+// TestRuleOn: a rule is on where it closes the PR under its own clock:
+// the agents' clock closing does not put everyone's on, nor the reverse.
+func TestRuleOn(t *testing.T) {
+	p := lifecycle.Policy{DaysBeforeClose: -1, AgentClock: lifecycle.AgentClock{On: true, DaysBeforeStale: 10, DaysBeforeClose: 3}}
+	person, agent := lifecycle.PR{Author: author}, lifecycle.PR{Author: "Copilot"}
+	if p.For(person).RuleOn(lifecycle.RuleInactivity) || !p.For(agent).RuleOn(lifecycle.RuleInactivity) {
+		t.Errorf("inactivity on for a person's PR %v, an agent's %v; want off, on",
+			p.For(person).RuleOn(lifecycle.RuleInactivity), p.For(agent).RuleOn(lifecycle.RuleInactivity))
+	}
+	p.DaysBeforeClose, p.AgentClock.DaysBeforeClose = 7, -1
+	if !p.For(person).RuleOn(lifecycle.RuleInactivity) || p.For(agent).RuleOn(lifecycle.RuleInactivity) {
+		t.Error("inactivity: want on for a person's PR, off for an agent's whose clock closes nothing")
+	}
+	for _, r := range []lifecycle.RuleName{lifecycle.RuleExempt, lifecycle.RuleClosedSince, lifecycle.RuleIntake, "", "failing-checks-2"} {
+		if p.RuleOn(r) {
+			t.Errorf("RuleOn(%q): want off", r)
+		}
+	}
+}
