@@ -211,7 +211,7 @@ func (au *auditor) replay(ctx context.Context, c ClosedListed) (r replayed, ok b
 	}
 	au.dd.seen(c.PR.Number, events)
 	ap := lifecycle.AuditPolicy{StaleLabel: au.pol.StaleLabel, CloseLabel: au.cfg.CloseLabel, Self: au.id.logins(),
-		Turn: au.pol.Options(au.id.logins())}
+		Turn: au.pol.Options(au.id.logins()), RuleOn: au.pol.For(c.PR).RuleOn}
 	audit := lifecycle.AuditClose(c.PR, events, ap)
 	if audit.Kind == lifecycle.NotStaleClose || audit.Reopened {
 		return replayed{}, false, nil

@@ -546,7 +546,7 @@ func (w *writer) closingCommentSteps(o *op) []step {
 		return nil
 	}
 	return append(w.detailSteps(o, text), w.comment(o.pr.Number, func() string {
-		return notice.Body(notice.Render(text, w.vars(*o)), notice.CloseMarker())
+		return notice.Body(notice.Render(text, w.vars(*o)), notice.CloseMarker(o.d.Rule))
 	}))
 }
 
