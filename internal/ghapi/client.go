@@ -52,6 +52,9 @@ type Client struct {
 
 }
 
+// The client is the sweep's whole port: every stage's room is part of it.
+var _ sweep.GitHub = (*Client)(nil)
+
 const perPage = 100
 
 // New builds a client. It makes no request.

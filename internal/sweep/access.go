@@ -53,7 +53,7 @@ func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lif
 // access is who may push, as the run learns it: at most once per account,
 // and only for the accounts whose answer changes what the run does.
 type access struct {
-	gh  GitHub
+	gh  accessGitHub
 	log Logger
 	res *Result
 

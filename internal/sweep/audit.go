@@ -78,7 +78,7 @@ func (r Result) Reopened() []Item { return r.With(Reopened) }
 // closes of the last audit-closed-days and plans the reopenings on the
 // run's executor.
 type auditor struct {
-	gh  GitHub
+	gh  auditorGitHub
 	cfg config.Config
 	pol lifecycle.Policy
 	now time.Time

@@ -22,7 +22,7 @@ import (
 // nudge goes as it would have, and nobody is escalated early. The read can
 // only ever withhold a mention, never add a write of its own.
 type availability struct {
-	gh  GitHub
+	gh  availabilityGitHub
 	log Logger
 	pol lifecycle.Policy
 	now time.Time

@@ -92,7 +92,7 @@ func (r *Sweep) Command(ctx context.Context, number int, sender string) Result {
 // closed PRs, the event's one or the scheduled run's backstop's, and plans
 // their operations on the run's executor.
 type commander struct {
-	gh    GitHub
+	gh    commanderGitHub
 	cfg   config.Config
 	pol   lifecycle.Policy
 	now   time.Time

@@ -21,7 +21,7 @@ import (
 // keeper keeps the dashboard issue: a stage after the sweep, on the
 // sweep's executor, fed the content the sweep's Result renders to.
 type keeper struct {
-	gh  GitHub
+	gh  keeperGitHub
 	cfg config.Config
 	now time.Time
 	log Logger

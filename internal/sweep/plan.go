@@ -133,7 +133,7 @@ func pace(ops []op, out Outcome, perRun int, waits func(o op, run int)) (kept []
 // are sent from (by the writer's steps), within the budget, refused in a
 // dry run, logged, and recorded in the result and the book.
 type executor struct {
-	gh   GitHub
+	gh   executorGitHub
 	cfg  config.Config
 	pol  lifecycle.Policy
 	now  time.Time

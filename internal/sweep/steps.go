@@ -221,7 +221,7 @@ func posts(steps []step) bool {
 // here, by the requests of the table above, and a dry run walks the same
 // steps refusing only the writes.
 type writer struct {
-	gh  GitHub
+	gh  writerGitHub
 	cfg config.Config
 	pol lifecycle.Policy
 	now time.Time

@@ -21,7 +21,7 @@ type Logger interface {
 }
 
 type sweeper struct {
-	gh  GitHub
+	gh  sweeperGitHub
 	cfg config.Config
 	pol lifecycle.Policy
 	now time.Time

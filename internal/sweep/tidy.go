@@ -88,7 +88,7 @@ const duplicateWindow = time.Hour
 // the notices of ours this run's reads met (seen), and at the run's end
 // reads back what this run posted (ops) and deletes the copies.
 type dedup struct {
-	gh  GitHub
+	gh  dedupGitHub
 	pol lifecycle.Policy
 	now time.Time
 	log Logger
