@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -78,12 +77,8 @@ func (r Result) Reopened() []Item { return r.With(Reopened) }
 // closes of the last audit-closed-days and plans the reopenings on the
 // run's executor.
 type auditor struct {
+	*settings
 	gh  auditorGitHub
-	cfg config.Config
-	pol lifecycle.Policy
-	now time.Time
-	log Logger
-	id  *identity
 	x   *executor
 	dd  *dedup
 	res *Result

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 )
@@ -92,11 +91,8 @@ func (r *Sweep) Command(ctx context.Context, number int, sender string) Result {
 // closed PRs, the event's one or the scheduled run's backstop's, and plans
 // their operations on the run's executor.
 type commander struct {
+	*settings
 	gh    commanderGitHub
-	cfg   config.Config
-	pol   lifecycle.Policy
-	now   time.Time
-	id    *identity
 	who   *access
 	x     *executor
 	dd    *dedup

@@ -133,14 +133,10 @@ func pace(ops []op, out Outcome, perRun int, waits func(o op, run int)) (kept []
 // are sent from (by the writer's steps), within the budget, refused in a
 // dry run, logged, and recorded in the result and the book.
 type executor struct {
+	*settings
 	gh   executorGitHub
-	cfg  config.Config
-	pol  lifecycle.Policy
-	now  time.Time
-	log  Logger
 	w    *writer
 	book *book
-	id   *identity
 	res  *Result
 
 	// fork is the head repository of the event's PR when it comes from a

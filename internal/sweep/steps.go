@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
@@ -221,11 +220,8 @@ func posts(steps []step) bool {
 // here, by the requests of the table above, and a dry run walks the same
 // steps refusing only the writes.
 type writer struct {
-	gh  writerGitHub
-	cfg config.Config
-	pol lifecycle.Policy
-	now time.Time
-	log Logger
+	*settings
+	gh writerGitHub
 
 	// history reads a PR's activity for a message that needs it (the
 	// sweep's one reading, summarised once a run); wholeListed reports a PR

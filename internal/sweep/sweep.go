@@ -20,13 +20,19 @@ type Logger interface {
 	Printf(format string, args ...any)
 }
 
-type sweeper struct {
-	gh  sweeperGitHub
+// settings are what the run was started with, the same for every stage:
+// each stage holds the one value rather than copies of its fields.
+type settings struct {
 	cfg config.Config
-	pol lifecycle.Policy
+	pol lifecycle.Policy // cfg.Policy
 	now time.Time
 	log Logger
-	id  *identity // who the token acts as (identity.go)
+	id  *identity // who the token acts as (identity.go), learnt once a run
+}
+
+type sweeper struct {
+	*settings
+	gh  sweeperGitHub
 	res Result
 
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
@@ -65,19 +71,20 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	if gh != nil {
 		gh = markerReader{gh, cfg.ReopenCommand}
 	}
-	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log},
+	set := &settings{cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log}}
+	s := &sweeper{settings: set, gh: gh,
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}, checksRead: map[int]bool{}}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.who = &access{gh: gh, log: log, res: &s.res}
-	s.avail = &availability{gh: gh, log: log, pol: s.pol, now: now}
+	s.avail = &availability{settings: set, gh: gh}
 	s.again = &rechecks{gh: gh, log: log, on: s.readsChecks(), was: s.checksRead, redecide: s.redecide}
 	s.book = newBook(s.pol, now, s.needTurn())
-	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity,
+	s.w = &writer{settings: set, gh: gh, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }, collaborator: s.who.collaborator}
-	s.x = &executor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, w: s.w, book: s.book, id: s.id, res: &s.res}
-	s.dd = &dedup{gh: gh, pol: s.pol, now: now, log: log, id: s.id, w: s.w, x: s.x, res: &s.res}
-	s.audit = &auditor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, id: s.id, x: s.x, dd: s.dd, res: &s.res}
-	s.cmd = &commander{gh: gh, cfg: cfg, pol: s.pol, now: now, id: s.id, who: s.who, x: s.x, dd: s.dd, audit: s.audit, res: &s.res}
+	s.x = &executor{settings: set, gh: gh, w: s.w, book: s.book, res: &s.res}
+	s.dd = &dedup{settings: set, gh: gh, w: s.w, x: s.x, res: &s.res}
+	s.audit = &auditor{settings: set, gh: gh, x: s.x, dd: s.dd, res: &s.res}
+	s.cmd = &commander{settings: set, gh: gh, who: s.who, x: s.x, dd: s.dd, audit: s.audit, res: &s.res}
 	return s
 }
 
@@ -106,7 +113,7 @@ type Sweep struct {
 // are set aside from the sweep's budget until PRs has run.
 func New(gh GitHub, cfg config.Config, now time.Time, log Logger) *Sweep {
 	s := newSweeper(gh, cfg, now, log)
-	k := &keeper{gh: gh, cfg: cfg, now: now, log: log, id: s.id, x: s.x}
+	k := &keeper{settings: s.settings, gh: gh, x: s.x}
 	s.w.afterCreate = k.created
 	return &Sweep{s: s, k: k, release: k.hold()}
 }

@@ -88,11 +88,8 @@ const duplicateWindow = time.Hour
 // the notices of ours this run's reads met (seen), and at the run's end
 // reads back what this run posted (ops) and deletes the copies.
 type dedup struct {
+	*settings
 	gh  dedupGitHub
-	pol lifecycle.Policy
-	now time.Time
-	log Logger
-	id  *identity
 	w   *writer
 	x   *executor
 	res *Result
