@@ -81,6 +81,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	s.book = newBook(s.pol, now, s.needTurn())
 	s.w = &writer{settings: set, gh: gh, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }, collaborator: s.who.collaborator}
+	s.w.closing, s.w.reviewing, s.w.marking = &closing{s.w}, &reviewing{s.w}, &marking{s.w}
 	s.x = &executor{settings: set, gh: gh, w: s.w, book: s.book, res: &s.res}
 	s.dd = &dedup{settings: set, gh: gh, w: s.w, x: s.x, res: &s.res}
 	s.audit = &auditor{settings: set, gh: gh, x: s.x, dd: s.dd, res: &s.res}
