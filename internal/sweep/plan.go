@@ -52,7 +52,7 @@ func (o op) afterStop() bool { return o.out == DuplicateDeleted || o.issue != ni
 
 // plan turns decisions into operations; the decisions that need no write
 // (skipped, kept, still stale) go straight into the result.
-func (s *sweeper) plan(decided []planned) []op {
+func (s *planner) plan(decided []planned) []op {
 	var ops []op
 	for _, p := range decided {
 		if o, ok := s.rerequestOp(p); ok {

@@ -45,6 +45,12 @@ type sweeper struct {
 	hist map[int]Listed
 	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
 
+	// Its parts: the listings (listing: the open PRs, then the
+	// clean-ups' closed ones) and the plan (planner: an operation per
+	// write each decision calls for); the reading and deciding are its own.
+	listing *listing
+	planner *planner
+
 	book  *book      // where every open PR listed stands, for the queue views (queue.go)
 	w     *writer    // every operation's request steps (steps.go)
 	x     *executor  // runs the operations (plan.go)
@@ -74,6 +80,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	set := &settings{cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log}}
 	s := &sweeper{settings: set, gh: gh,
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}, checksRead: map[int]bool{}}
+	s.listing, s.planner = &listing{s}, &planner{s}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.who = &access{gh: gh, log: log, res: &s.res}
 	s.avail = &availability{settings: set, gh: gh}
@@ -88,6 +95,17 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	s.cmd = &commander{settings: set, gh: gh, who: s.who, x: s.x, dd: s.dd, audit: s.audit, res: &s.res}
 	return s
 }
+
+// listing is the sweeper's listings: the open PRs' pages (labelled,
+// candidates) and what each PR listed costs, the clean-ups' listings of the
+// closed PRs (tidy.go, reopened.go). Each PR it lists, the sweeper reads
+// and decides.
+type listing struct{ *sweeper }
+
+// planner turns the sweeper's decisions into the operations the executor
+// runs (plan.go; the nudges', re-requests', escalations' and turn labels'
+// in nudge.go).
+type planner struct{ *sweeper }
 
 type planned struct {
 	pr     lifecycle.PR
@@ -190,15 +208,15 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 }
 
 func (s *sweeper) run(ctx context.Context) {
-	stale, err := s.labelled(ctx)
+	stale, err := s.listing.labelled(ctx)
 	if err != nil {
 		s.x.stopOn(err)
 		s.res.Unlisted = true
 		return
 	}
-	fresh, freshUnsure, alsoStale, ferr := s.candidates(ctx)
-	stale = s.current(append(stale, alsoStale...))
-	fresh, freshUnsure = s.current(fresh), s.current(freshUnsure)
+	fresh, freshUnsure, alsoStale, ferr := s.listing.candidates(ctx)
+	stale = s.listing.current(append(stale, alsoStale...))
+	fresh, freshUnsure = s.listing.current(fresh), s.listing.current(freshUnsure)
 	// People first: an un-stale that a person is waiting for is found in
 	// the stale PRs' activity, so those reads come before any budget goes
 	// to marking. Closes are decided there too; marks come last.
@@ -215,7 +233,7 @@ func (s *sweeper) run(ctx context.Context) {
 		// Reads come out of what the writes already known leave: a run
 		// that spent its budget reading and wrote nothing would find the
 		// same PRs first again tomorrow and never make progress.
-		detailed, derr := s.detailFresh(ctx, freshUnsure, s.writeCost(plan))
+		detailed, derr := s.detailFresh(ctx, freshUnsure, s.listing.writeCost(plan))
 		plan = append(plan, detailed...)
 		if derr != nil {
 			s.x.stopOn(derr)
@@ -234,7 +252,7 @@ func (s *sweeper) run(ctx context.Context) {
 			s.x.stopOn(err)
 		}
 	}
-	s.x.apply(ctx, s.plan(plan))
+	s.x.apply(ctx, s.planner.plan(plan))
 	// The parts after the run's own work; one a stop leaves out is named
 	// (Result.NotDone), not left to vanish from the reports.
 	for _, part := range []struct {
@@ -242,8 +260,8 @@ func (s *sweeper) run(ctx context.Context) {
 		on   bool
 		ops  func(context.Context) ([]op, error)
 	}{
-		{PartLabelCleanUp, true, s.closedOps},
-		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", s.reopenedOps},
+		{PartLabelCleanUp, true, s.listing.closedOps},
+		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", s.listing.reopenedOps},
 		{PartAudit, s.cfg.AuditClosedDays > 0, s.audit.ops},
 		{PartCommands, s.cmd.on(), s.cmd.ops},
 	} {
@@ -268,7 +286,7 @@ func (s *sweeper) run(ctx context.Context) {
 // not exempt needs its activity: the mark moved updated_at, so the listing
 // cannot tell whether anyone acted after it. When the open listing is read
 // to its end anyway (readsAllOpen), it finds them: no listing of their own.
-func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
+func (s *listing) labelled(ctx context.Context) (stale []planned, err error) {
 	if s.readsAllOpen() {
 		return nil, nil
 	}
@@ -284,7 +302,7 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 }
 
 // staleListed takes a listed stale-labelled PR in.
-func (s *sweeper) staleListed(ctx context.Context, pr lifecycle.PR) planned {
+func (s *listing) staleListed(ctx context.Context, pr lifecycle.PR) planned {
 	s.book.listed(pr)
 	return s.decide(pr, s.listedActivity(ctx, pr))
 }
@@ -293,13 +311,13 @@ func (s *sweeper) staleListed(ctx context.Context, pr lifecycle.PR) planned {
 // only to the stale cutoff: activity-from: people (a PR updated after the
 // cutoff may have seen no person since), and whenever the turn is read (a
 // bot's comment moves updated_at without changing it).
-func (s *sweeper) readsAllOpen() bool {
+func (s *listing) readsAllOpen() bool {
 	return s.listsOpen() && (s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates || s.needTurn())
 }
 
 // listsOpen reports whether the run lists the open PRs at all: to mark
 // them, to nudge their reviewers, or to keep their turn labels.
-func (s *sweeper) listsOpen() bool {
+func (s *listing) listsOpen() bool {
 	_, marks := s.pol.ListingCutoff(s.now)
 	return marks || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn() || s.pol.RerequestOnAnswer
 }
@@ -507,7 +525,7 @@ func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
 // stable (our writes move PRs to the end of the order). unsure are PRs whose
 // decision needs their activity read; stale, when the listing is read to its
 // end, the stale-labelled PRs it met (labelled lists them otherwise).
-func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned, err error) {
+func (s *listing) candidates(ctx context.Context) (plan, unsure, stale []planned, err error) {
 	if !s.listsOpen() {
 		return nil, nil, nil, nil
 	}
@@ -564,7 +582,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 // file sorts a decided PR of the open listing: into unsure when only its
 // timeline can settle it, into plan when it calls for a write, into neither
 // when nothing is due. It returns what the PR may cost.
-func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
+func (s *listing) file(p planned, plan, unsure *[]planned) int {
 	d, nudge := p.d, p.nudge
 	if (nudge == lifecycle.NudgeDetail || p.labels.Detail) && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
 		*unsure = append(*unsure, planned{pr: p.pr, d: d, nudge: nudge, labels: p.labels}) // only the timeline tells whose turn it is
@@ -584,14 +602,14 @@ func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
 // whose history was not read (longer than its listing page): only the
 // history names its human of record, so it is read before the notice, which
 // would otherwise mention nobody.
-func (s *sweeper) needsHuman(p planned) bool {
+func (s *listing) needsHuman(p planned) bool {
 	return p.act == nil && (p.d.Action == lifecycle.Mark || p.d.Action == lifecycle.Close) && s.pol.IsAgent(p.pr.Author)
 }
 
 // costOfDetail is what deciding an unsure PR may cost: its history read
 // further back when its page did not reach its start, and the mark it may
 // lead to.
-func (s *sweeper) costOfDetail(pr lifecycle.PR) int {
+func (s *listing) costOfDetail(pr lifecycle.PR) int {
 	n := s.x.costOf(Marked, true)
 	if s.hist[pr.Number].Older != "" {
 		n += reqTimeline.n
@@ -600,7 +618,7 @@ func (s *sweeper) costOfDetail(pr lifecycle.PR) int {
 }
 
 // writeCost is what the planned actions will spend.
-func (s *sweeper) writeCost(plan []planned) int {
+func (s *listing) writeCost(plan []planned) int {
 	n := 0
 	for _, p := range plan {
 		n += s.x.costOfDecision(p.d.Action)
@@ -625,7 +643,7 @@ func (h *held) drop(n int) {
 // listing; checks GitHub could not give are unknown. Before the listing
 // ends (all false) it reads full requests only: the rest waits for the
 // next pages' failing PRs.
-func (s *sweeper) readChecks(ctx context.Context, h *held, each func(lifecycle.PR), all bool) error {
+func (s *listing) readChecks(ctx context.Context, h *held, each func(lifecycle.PR), all bool) error {
 	for len(*h) >= ChecksPerRead || all && len(*h) > 0 {
 		batch := (*h)[:min(len(*h), ChecksPerRead)]
 		numbers := make([]int, len(batch))
@@ -660,7 +678,7 @@ func (s *sweeper) readChecks(ctx context.Context, h *held, each func(lifecycle.P
 // before the listings end, so the newer copy is decided instead (current
 // drops the plans made on the older one). A copy of a PR that failed stays
 // failed: it is reported once.
-func (s *sweeper) newer(l Listed) bool {
+func (s *listing) newer(l Listed) bool {
 	n := l.PR.Number
 	prev, ok := s.hist[n]
 	if !ok || !l.PR.UpdatedAt.After(prev.PR.UpdatedAt) && l.Err == nil {
@@ -677,7 +695,7 @@ func (s *sweeper) newer(l Listed) bool {
 
 // current drops the plans made on a copy of a PR that a later page
 // replaced (newer) or failed.
-func (s *sweeper) current(plans []planned) []planned {
+func (s *listing) current(plans []planned) []planned {
 	out := plans[:0]
 	for _, p := range plans {
 		if l, ok := s.hist[p.pr.Number]; ok && l.PR.UpdatedAt.Equal(p.pr.UpdatedAt) {
@@ -696,7 +714,7 @@ type lister func(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, 
 // reading. A PR met twice (pages shift when something is updated during the
 // listing) is passed on once, and a Link header that points back to a page
 // already read ends the listing.
-func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map[int]bool, each func(lifecycle.PR), more func(Page) bool) error {
+func (s *listing) listUntil(ctx context.Context, fetch lister, q Query, seen map[int]bool, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[int]bool{}
 	for page := 1; page != 0; {
 		read[page] = true
@@ -745,7 +763,7 @@ func bound(p *api.Pages, n int, pg Page, read map[string]bool, what string) erro
 // on again only when the later copy is newer (see newer); a PR GitHub's
 // answer gave in error is reported failed and left untouched, never decided
 // on part of its facts; a cursor met twice ends the listing.
-func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
+func (s *listing) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[string]bool{}
 	got := 0      // PRs the pages gave, or said they could not
 	var held held // PRs whose checks are still to be read

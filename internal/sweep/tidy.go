@@ -17,7 +17,7 @@ import (
 // another stale bot (leave it: the label says why it was closed), or closed
 // by us in a run that stopped before deleting its branch (finish that). One
 // put on after the close is not a mark left behind: it is left.
-func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
+func (s *listing) closedOps(ctx context.Context) ([]op, error) {
 	q := Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
 		Since: s.pol.CleanupSince(s.now)}
 	var closed []lifecycle.PR
