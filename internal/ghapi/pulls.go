@@ -663,11 +663,17 @@ func (c *graphQL) History(ctx context.Context, number int, before string) ([]lif
 			return nil, c.fail(opRead, err, "read the history of #%d", number)
 		}
 	}
+	return oldestFirst(older), nil
+}
+
+// oldestFirst joins pages read from the newest back into one history,
+// oldest first.
+func oldestFirst(pages [][]lifecycle.Event) []lifecycle.Event {
 	var all []lifecycle.Event
-	for i := len(older) - 1; i >= 0; i-- {
-		all = append(all, older[i]...)
+	for i := len(pages) - 1; i >= 0; i-- {
+		all = append(all, pages[i]...)
 	}
-	return all, nil
+	return all
 }
 
 // events converts a page of timeline items; missing counts the null ones,
