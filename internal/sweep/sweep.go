@@ -46,9 +46,11 @@ type sweeper struct {
 	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
 
 	// Its parts: the listings (listing: the open PRs, then the
-	// clean-ups' closed ones) and the plan (planner: an operation per
-	// write each decision calls for); the reading and deciding are its own.
+	// clean-ups' closed ones), the reads a decision needs beyond them
+	// (reading) and the plan (planner: an operation per write each
+	// decision calls for); a PR's activity and its decisions are its own.
 	listing *listing
+	reading *reading
 	planner *planner
 
 	book  *book      // where every open PR listed stands, for the queue views (queue.go)
@@ -80,7 +82,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	set := &settings{cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log}}
 	s := &sweeper{settings: set, gh: gh,
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}, checksRead: map[int]bool{}}
-	s.listing, s.planner = &listing{s}, &planner{s}
+	s.listing, s.reading, s.planner = &listing{s}, &reading{s}, &planner{s}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.who = &access{gh: gh, log: log, res: &s.res}
 	s.avail = &availability{settings: set, gh: gh}
@@ -101,6 +103,13 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 // closed PRs (tidy.go, reopened.go). Each PR it lists, the sweeper reads
 // and decides.
 type listing struct{ *sweeper }
+
+// reading is what the sweeper reads of a PR beyond its listing page, when
+// a decision needs it: the older history of the PRs the listing could not
+// settle, within the budget (detailStale, detailFresh), and in summarising
+// a history the accounts' access (access.go) and the head's ancestry
+// (ancestry.go) when they change the decision.
+type reading struct{ *sweeper }
 
 // planner turns the sweeper's decisions into the operations the executor
 // runs (plan.go; the nudges', re-requests', escalations' and turn labels'
@@ -220,7 +229,7 @@ func (s *sweeper) run(ctx context.Context) {
 	// People first: an un-stale that a person is waiting for is found in
 	// the stale PRs' activity, so those reads come before any budget goes
 	// to marking. Closes are decided there too; marks come last.
-	plan, serr := s.detailStale(ctx, stale)
+	plan, serr := s.reading.detailStale(ctx, stale)
 	plan = append(plan, fresh...)
 	s.res.Unlisted = ferr != nil
 	switch {
@@ -233,7 +242,7 @@ func (s *sweeper) run(ctx context.Context) {
 		// Reads come out of what the writes already known leave: a run
 		// that spent its budget reading and wrote nothing would find the
 		// same PRs first again tomorrow and never make progress.
-		detailed, derr := s.detailFresh(ctx, freshUnsure, s.listing.writeCost(plan))
+		detailed, derr := s.reading.detailFresh(ctx, freshUnsure, s.listing.writeCost(plan))
 		plan = append(plan, detailed...)
 		if derr != nil {
 			s.x.stopOn(derr)
@@ -325,7 +334,7 @@ func (s *listing) listsOpen() bool {
 // detailStale decides the stale PRs on their histories, the most recently
 // updated first: that is where a person may have acted, and a history that
 // needs a read of its own is read before any budget goes to marking.
-func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, error) {
+func (s *reading) detailStale(ctx context.Context, stale []planned) ([]planned, error) {
 	budget := allowance(-1)
 	if left := s.gh.RequestsLeft(); left >= 0 {
 		budget = allowance(left)
@@ -359,7 +368,7 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 
 // detailFresh reads the activity of unlabelled PRs the listing could not
 // settle, within the requests left once reserved writes are paid for.
-func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int) ([]planned, error) {
+func (s *reading) detailFresh(ctx context.Context, fresh []planned, reserved int) ([]planned, error) {
 	budget := allowance(-1)
 	if left := s.gh.RequestsLeft(); left >= 0 {
 		budget = allowance(max(left-reserved, 0))
@@ -385,7 +394,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 // readAndDecide decides one PR on its history, spending from budget what
 // reading it further back costs; nil when the budget is spent (the PR is
 // left for the next run).
-func (s *sweeper) readAndDecide(ctx context.Context, p planned, budget *allowance) (*planned, error) {
+func (s *reading) readAndDecide(ctx context.Context, p planned, budget *allowance) (*planned, error) {
 	deep := s.hist[p.pr.Number].Older != "" || !s.listed(p.pr.Number)
 	if deep && budget.empty() {
 		s.res.Left++
@@ -456,9 +465,9 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 		return lifecycle.Activity{}, err
 	}
 	s.dd.seen(pr.Number, events)
-	act, err := s.summarize(ctx, pr, events)
+	act, err := s.reading.summarize(ctx, pr, events)
 	if err == nil && act.NeedsAncestry {
-		act, err = s.ancestry(ctx, pr, events, act) // ancestry.go
+		act, err = s.reading.ancestry(ctx, pr, events, act) // ancestry.go
 	}
 	if err != nil {
 		return lifecycle.Activity{}, err
