@@ -370,7 +370,7 @@ type pullsRepo[N any] struct {
 // nothing to name it by.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
-func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
+func (c *graphQL) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
 	open := []string{"OPEN"}
 	switch {
 	case q.Checks && q.Assignees:
@@ -416,7 +416,7 @@ func (p *prClosedWithAssignees) asks() string { return assigneesField + closedFi
 // closure audit, which stops once a page reaches past its window.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
-func (c *Client) ClosedPulls(ctx context.Context, assignees bool, after string) ([]sweep.ClosedListed, sweep.Page, error) {
+func (c *graphQL) ClosedPulls(ctx context.Context, assignees bool, after string) ([]sweep.ClosedListed, sweep.Page, error) {
 	if assignees {
 		return closedPulls[prClosedWithAssignees](ctx, c, after, 3)
 	}
@@ -427,7 +427,7 @@ func closedPulls[N any, P interface {
 	*N
 	prNode
 	closedOf() *closedFields
-}](ctx context.Context, c *Client, after string, connections int) ([]sweep.ClosedListed, sweep.Page, error) {
+}](ctx context.Context, c *graphQL, after string, connections int) ([]sweep.ClosedListed, sweep.Page, error) {
 	q := sweep.Query{State: "closed", Sort: "updated", Direction: "desc"}
 	states := []string{"CLOSED", "MERGED"}
 	nodes, page, err := pulls[N, P](ctx, c, q, states, after, connections)
@@ -489,7 +489,7 @@ func pullsArgs(q sweep.Query) (order issueOrder, labels []string) {
 func pulls[N any, P interface {
 	*N
 	prNode
-}](ctx context.Context, c *Client, q sweep.Query, states []string, after string, connections int) ([]listedNode[P], sweep.Page, error) {
+}](ctx context.Context, c *graphQL, q sweep.Query, states []string, after string, connections int) ([]listedNode[P], sweep.Page, error) {
 	order, labels := pullsArgs(q)
 	doc := pullsQuery(P(new(N)).asks())
 	for {
@@ -520,7 +520,7 @@ func pulls[N any, P interface {
 func pullsPage[N any, P interface {
 	*N
 	prNode
-}](c *Client, q sweep.Query, ascending bool, size int, out *pullsData[N], errs gqlErrors) ([]listedNode[P], sweep.Page, error) {
+}](c *graphQL, q sweep.Query, ascending bool, size int, out *pullsData[N], errs gqlErrors) ([]listedNode[P], sweep.Page, error) {
 	pr := out.repo().PullRequests
 	if len(pr.Nodes) > size {
 		return nil, sweep.Page{}, c.fail(opList, &malformedError{route: "POST /graphql",
@@ -625,7 +625,7 @@ type historyRepo struct {
 // whose latest items do not settle its facts is read this way.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#pullrequest (timelineItems)
-func (c *Client) History(ctx context.Context, number int, before string) ([]lifecycle.Event, error) {
+func (c *graphQL) History(ctx context.Context, number int, before string) ([]lifecycle.Event, error) {
 	var older [][]lifecycle.Event
 	seen := map[string]bool{}
 	var pages api.Pages
@@ -664,7 +664,7 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 // historyPage reads the page of a PR's history before the cursor before:
 // an answer with errors, or without the PR or its timeline, is an error,
 // never an empty history.
-func historyPage(ctx context.Context, c *Client, number int, before string) (*timeline, error) {
+func historyPage(ctx context.Context, c *graphQL, number int, before string) (*timeline, error) {
 	vars := map[string]any{"owner": c.owner, "name": c.repo, "number": number, "before": cursorOf(before)}
 	q, errs, err := ask[inRepository[historyRepo]](ctx, c, false, historyQuery, vars)
 	if err != nil {
@@ -869,7 +869,7 @@ type pullData[N any] struct {
 // query, the event path's one read.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequest)
-func (c *Client) Pull(ctx context.Context, number int, checks bool) (sweep.ClosedListed, bool, error) {
+func (c *graphQL) Pull(ctx context.Context, number int, checks bool) (sweep.ClosedListed, bool, error) {
 	if checks {
 		return pull[prOneChecks](ctx, c, number)
 	}
@@ -882,7 +882,7 @@ func pull[N any, P interface {
 	state() string
 	checks() lifecycle.Checks
 	branchGone() bool
-}](ctx context.Context, c *Client, number int) (sweep.ClosedListed, bool, error) {
+}](ctx context.Context, c *graphQL, number int) (sweep.ClosedListed, bool, error) {
 	vars := map[string]any{"owner": c.owner, "name": c.repo, "number": number}
 	out, errs, err := ask[pullData[N]](ctx, c, false, pullQuery(P(new(N)).asks()), vars)
 	switch {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -78,17 +77,11 @@ func (r Result) Reopened() []Item { return r.With(Reopened) }
 // closes of the last audit-closed-days and plans the reopenings on the
 // run's executor.
 type auditor struct {
-	gh  GitHub
-	cfg config.Config
-	pol lifecycle.Policy
-	now time.Time
-	log Logger
-	id  *identity
+	*settings
+	gh  auditorGitHub
 	x   *executor
 	dd  *dedup
 	res *Result
-	// needs is what the run reads (sweeper.needs).
-	needs lifecycle.Needs
 	// asked are the closed PRs its pages gave whose history holds a
 	// reopen command: the command's backstop reads no page again.
 	asked []ClosedListed

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 )
@@ -92,12 +91,8 @@ func (r *Sweep) Command(ctx context.Context, number int, sender string) Result {
 // closed PRs, the event's one or the scheduled run's backstop's, and plans
 // their operations on the run's executor.
 type commander struct {
-	gh    GitHub
-	cfg   config.Config
-	pol   lifecycle.Policy
-	needs lifecycle.Needs // what the run reads (sweeper.needs)
-	now   time.Time
-	id    *identity
+	*settings
+	gh    commanderGitHub
 	who   *access
 	x     *executor
 	dd    *dedup

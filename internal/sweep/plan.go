@@ -57,7 +57,7 @@ func (o op) afterStop() bool { return o.out == DuplicateDeleted || o.issue != ni
 
 // plan turns decisions into operations; the decisions that need no write
 // (skipped, kept, still stale) go straight into the result.
-func (s *sweeper) plan(decided []planned) []op {
+func (s *planner) plan(decided []planned) []op {
 	var ops []op
 	for _, p := range decided {
 		if o, ok := s.rerequestOp(p); ok {
@@ -141,14 +141,10 @@ func pace(ops []op, out Outcome, perRun int, waits func(o op, run int)) (kept []
 // are sent from (by the writer's steps), within the budget, refused in a
 // dry run, logged, and recorded in the result and the book.
 type executor struct {
-	gh   GitHub
-	cfg  config.Config
-	pol  lifecycle.Policy
-	now  time.Time
-	log  Logger
+	*settings
+	gh   executorGitHub
 	w    *writer
 	book *book
-	id   *identity
 	res  *Result
 
 	// fork is the head repository of the event's PR when it comes from a

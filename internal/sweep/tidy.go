@@ -17,7 +17,7 @@ import (
 // another stale bot (leave it: the label says why it was closed), or closed
 // by us in a run that stopped before deleting its branch (finish that). One
 // put on after the close is not a mark left behind: it is left.
-func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
+func (s *listing) closedOps(ctx context.Context) ([]op, error) {
 	q := Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
 		Since: s.pol.CleanupSince(s.now)}
 	var closed []lifecycle.PR
@@ -88,16 +88,11 @@ const duplicateWindow = time.Hour
 // the notices of ours this run's reads met (seen), and at the run's end
 // reads back what this run posted (ops) and deletes the copies.
 type dedup struct {
-	gh  GitHub
-	pol lifecycle.Policy
-	now time.Time
-	log Logger
-	id  *identity
+	*settings
+	gh  dedupGitHub
 	w   *writer
 	x   *executor
 	res *Result
-	// needs is what the run reads (sweeper.needs).
-	needs lifecycle.Needs
 
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
