@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -17,12 +16,11 @@ import (
 	"github.com/stalepr/stalepr/internal/fleet"
 )
 
-func fleetFake(t *testing.T) (*fakegithub.Server, *httptest.Server) {
+// fleetFake is a fake GitHub for the fleet's tests and its base URL.
+func fleetFake(t *testing.T) (*fakegithub.Server, string) {
 	t.Helper()
 	fake := fakegithub.New(fakegithub.Options{Owner: "octo", Repo: "repo", Token: testToken, Clock: fakegithub.NewClock(t0)})
-	ts := httptest.NewServer(fake)
-	t.Cleanup(ts.Close)
-	return fake, ts
+	return fake, serve(t, fake)
 }
 
 // TestListRepositoriesIsACommandOfItsOwn: main runs the listing when its
@@ -43,11 +41,11 @@ func TestListRepositoriesIsACommandOfItsOwn(t *testing.T) {
 // fleetRepo is a repository with three PRs: #1 by alice, inactive 30 days;
 // #2 by Dependabot and #3 by alice, both inactive 90 days.
 func fleetRepo(t *testing.T) (*fakegithub.Server, env) {
-	fake, ts := fleetFake(t)
+	fake, base := fleetFake(t)
 	fake.AddPR(fakegithub.Issue{Title: "one", User: alice, CreatedAt: daysAgo(100), UpdatedAt: daysAgo(30)})
 	fake.AddPR(fakegithub.Issue{Title: "two", User: fakegithub.Bot("dependabot[bot]"), CreatedAt: daysAgo(100), UpdatedAt: daysAgo(90)})
 	fake.AddPR(fakegithub.Issue{Title: "three", User: alice, CreatedAt: daysAgo(100), UpdatedAt: daysAgo(90)})
-	e := runnerEnv(t.TempDir(), ts.URL+"/api/v3")
+	e := runnerEnv(t.TempDir(), base+"/api/v3")
 	e[fleet.InputsEnv] = "days-before-stale: 10\nwrite-interval: 0s\n"
 	return fake, e
 }
@@ -252,7 +250,7 @@ func TestFleetRunTimeoutCountsTheFileRead(t *testing.T) {
 
 func TestListRepositoriesMatrix(t *testing.T) {
 	t.Parallel()
-	fake, ts := fleetFake(t)
+	fake, base := fleetFake(t)
 	fake.AddInstalledRepo(
 		fakegithub.InstalledRepo{Name: "api-server"},
 		fakegithub.InstalledRepo{Name: "api-old", Archived: true},
@@ -260,7 +258,7 @@ func TestListRepositoriesMatrix(t *testing.T) {
 		fakegithub.InstalledRepo{Name: "website"},
 	)
 	dir := t.TempDir()
-	e := env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": ts.URL + "/api/v3", "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": dir + "/output"}
+	e := env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": base + "/api/v3", "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": dir + "/output"}
 
 	o := runWith(t, e, "-list-repositories", "octo")
 	if o.code != 0 {
@@ -286,7 +284,7 @@ func TestListRepositoriesMatrix(t *testing.T) {
 		t.Errorf("%d writes while listing", got)
 	}
 
-	o = runWith(t, env{"GITHUB_API_URL": ts.URL}, "-list-repositories", "octo")
+	o = runWith(t, env{"GITHUB_API_URL": base}, "-list-repositories", "octo")
 	if o.code != 2 || !strings.Contains(o.stderr, "GITHUB_TOKEN") {
 		t.Errorf("without a token: %v", o)
 	}
@@ -318,8 +316,8 @@ func matrixRepos(t *testing.T, stdout string) string {
 // matrix runs is an error before any sweep.
 func TestListRepositoriesAsACommand(t *testing.T) {
 	t.Parallel()
-	fake, ts := fleetFake(t)
-	api := ts.URL + "/api/v3"
+	fake, base := fleetFake(t)
+	api := base + "/api/v3"
 	o := runWith(t, env{}, "-list-repositories", "-help")
 	if o.code != 0 || !strings.Contains(o.stdout, "usage: stalepr -list-repositories OWNER") || !strings.Contains(o.stdout, "-include-forks") {
 		t.Errorf("-list-repositories -help: %v", o)
@@ -353,9 +351,9 @@ func TestListRepositoriesAsACommand(t *testing.T) {
 // never becomes a workflow command in the listing's log.
 func TestListRepositoriesHostileServer(t *testing.T) {
 	t.Parallel()
-	fake, ts := fleetFake(t)
+	fake, base := fleetFake(t)
 	fake.AddInstalledRepo(fakegithub.InstalledRepo{Name: "x\n::warning::named"}, fakegithub.InstalledRepo{Name: "##[error]named"})
-	e := env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": ts.URL + "/api/v3", "GITHUB_ACTIONS": "true"}
+	e := env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": base + "/api/v3", "GITHUB_ACTIONS": "true"}
 	o := runWith(t, e, "-list-repositories", "octo")
 	if o.code != 0 || matrixRepos(t, o.stdout) != "octo/repo" {
 		t.Errorf("want only octo/repo in the matrix: %v", o)
