@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 	"github.com/stalepr/stalepr/internal/testenv"
@@ -80,7 +80,7 @@ func TestSummaryQueueGolden(t *testing.T) {
 	}{{"typical", typical}, {"typical-dry-run", dry}}
 	if !testing.Short() { // 50,000 PRs: a load test
 		big := queueRun(50_000, 1, 200, 40)
-		big.Stopped, big.Left = ghapi.ErrBudget, 9_000
+		big.Stopped, big.Left = api.Budget, 9_000
 		cases = append(cases, struct {
 			name string
 			r    sweep.Result
