@@ -239,6 +239,9 @@ type prFields struct {
 		TotalCount int
 		Nodes      []*struct{ Name string }
 	}
+	// ClosingIssuesReferences are read only with the intake clock on
+	// (links.go); nil otherwise.
+	ClosingIssuesReferences *linkedIssues
 	history
 }
 
@@ -491,7 +494,12 @@ func pulls[N any, P interface {
 	prNode
 }](ctx context.Context, c *Client, q sweep.Query, states []string, after string, connections int) ([]listedNode[P], sweep.Page, error) {
 	order, labels := pullsArgs(q)
-	doc := pullsQuery(P(new(N)).asks())
+	asks := P(new(N)).asks()
+	if q.Links {
+		asks += linksField
+		connections += linksConnections
+	}
+	doc := pullsQuery(asks)
 	for {
 		size := c.pages.sizeFor(connections)
 		vars := map[string]any{
@@ -561,6 +569,7 @@ func toListed(n prNode) sweep.Listed {
 	if f.BaseRef != nil && f.BaseRef.Target != nil {
 		pr.BaseHeadAt = f.BaseRef.Target.CommittedDate
 	}
+	pr.Links = f.ClosingIssuesReferences.links()
 	if nulls := f.nulls(); len(nulls) > 0 {
 		// Each is a fact the rules read: not known is not "none" (no
 		// labels, no history, never updated).

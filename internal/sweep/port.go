@@ -139,6 +139,9 @@ type Query struct {
 	// Checks: OpenPulls reads each PR's head commit's checks too, and
 	// whether the failing ones are required (author-turn-when-checks-fail).
 	Checks bool
+	// Links: OpenPulls reads the issues each PR closes when merged, with
+	// their labels, assignees and authors (the intake clock).
+	Links bool
 }
 
 // ChecksPerRead is the most PRs one Reader.Checks reads: as one request
