@@ -63,5 +63,8 @@ func readMarker(e *lifecycle.Event) {
 		return
 	}
 	e.Notice, e.MarkedAt, e.MarkHead = notice.Parse(e.Body)
+	if e.Notice == lifecycle.NoNotice {
+		e.Notice = notice.ParseIntake(e.Body) // the intake clock's, apart from Parse's
+	}
 	e.Body = ""
 }
