@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/sweep"
 )
 
 // The intake clock's facts: the issues each listed pull request closes
@@ -31,18 +32,30 @@ var linksField = fmt.Sprintf(` closingIssuesReferences(first: %d) { totalCount n
 // linkedIssues is the references' connection, decoded flat.
 type linkedIssues struct {
 	TotalCount int
-	Nodes      []*struct {
-		Number            int
-		Author            *actor
-		AuthorAssociation string
-		Labels            *struct {
-			TotalCount int
-			Nodes      []*struct{ Name string }
-		}
-		Assignees *struct {
-			TotalCount int
-			Nodes      []*struct{ Login string }
-		}
+	Nodes      []*linkedIssue
+}
+
+// withLinks adds the references to what a page asks beside ...pr, and
+// their connections to its count, when q asks for them.
+func withLinks(q sweep.Query, asks string, connections int) (string, int) {
+	if !q.Links {
+		return asks, connections
+	}
+	return asks + linksField, connections + linksConnections
+}
+
+// linkedIssue is one reference of the connection, decoded flat.
+type linkedIssue struct {
+	Number            int
+	Author            *actor
+	AuthorAssociation string
+	Labels            *struct {
+		TotalCount int
+		Nodes      []*struct{ Name string }
+	}
+	Assignees *struct {
+		TotalCount int
+		Nodes      []*struct{ Login string }
 	}
 }
 
@@ -59,28 +72,32 @@ func (l *linkedIssues) links() lifecycle.Links {
 			out.More = true
 			continue
 		}
-		is := lifecycle.LinkedIssue{Number: n.Number, AuthorAssociation: n.AuthorAssociation}
-		if n.Author != nil {
-			is.Author, _ = n.Author.identity()
-		}
-		is.Partial = n.Labels == nil || n.Assignees == nil
-		if n.Labels != nil {
-			for _, lb := range n.Labels.Nodes {
-				if lb != nil {
-					is.Labels = append(is.Labels, lb.Name)
-				}
-			}
-			is.Partial = is.Partial || len(is.Labels) < n.Labels.TotalCount
-		}
-		if n.Assignees != nil {
-			for _, a := range n.Assignees.Nodes {
-				if a != nil {
-					is.Assignees = append(is.Assignees, a.Login)
-				}
-			}
-			is.Partial = is.Partial || len(is.Assignees) < n.Assignees.TotalCount
-		}
-		out.Issues = append(out.Issues, is)
+		out.Issues = append(out.Issues, n.issue())
 	}
 	return out
+}
+
+func (n *linkedIssue) issue() lifecycle.LinkedIssue {
+	is := lifecycle.LinkedIssue{Number: n.Number, AuthorAssociation: n.AuthorAssociation,
+		Partial: n.Labels == nil || n.Assignees == nil}
+	if n.Author != nil {
+		is.Author, _ = n.Author.identity()
+	}
+	if n.Labels != nil {
+		for _, lb := range n.Labels.Nodes {
+			if lb != nil {
+				is.Labels = append(is.Labels, lb.Name)
+			}
+		}
+		is.Partial = is.Partial || len(is.Labels) < n.Labels.TotalCount
+	}
+	if n.Assignees != nil {
+		for _, a := range n.Assignees.Nodes {
+			if a != nil {
+				is.Assignees = append(is.Assignees, a.Login)
+			}
+		}
+		is.Partial = is.Partial || len(is.Assignees) < n.Assignees.TotalCount
+	}
+	return is
 }

@@ -494,11 +494,7 @@ func pulls[N any, P interface {
 	prNode
 }](ctx context.Context, c *Client, q sweep.Query, states []string, after string, connections int) ([]listedNode[P], sweep.Page, error) {
 	order, labels := pullsArgs(q)
-	asks := P(new(N)).asks()
-	if q.Links {
-		asks += linksField
-		connections += linksConnections
-	}
+	asks, connections := withLinks(q, P(new(N)).asks(), connections)
 	doc := pullsQuery(asks)
 	for {
 		size := c.pages.sizeFor(connections)
