@@ -144,9 +144,9 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	out.Mask(string(cfg.Token))
 
-	ev, onePR, code, done := eventOf(getenv, out, cli.sandbox == "", cfg.Repository())
+	ev, onePR, code, done := eventOf(getenv, out, cli.sandbox == "", cfg)
 	if sb != nil && cli.sandboxEvent != "" {
-		ev, onePR, code, done = sandboxEvent(sb, cli.sandboxEvent, out, cfg.Repository())
+		ev, onePR, code, done = sandboxEvent(sb, cli.sandboxEvent, out, cfg)
 	}
 	if done {
 		return code
@@ -180,6 +180,8 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 // then the dashboard issue.
 func runSweep(ctx context.Context, run *sweep.Sweep, cfg config.Config, ev event.Event, onePR bool) sweep.Result {
 	switch {
+	case onePR && ev.Closed:
+		return run.Command(ctx, ev.Number, ev.Sender) // a reopen command (event.Skip)
 	case onePR && ev.MayBeReadOnly():
 		return run.OneForkPR(ctx, ev.Number, ev.Sender, ev.Fork)
 	case onePR:
@@ -195,10 +197,10 @@ func runSweep(ctx context.Context, run *sweep.Sweep, cfg config.Config, ev event
 // eventOf reads the event of a workflow run on one pull request, before
 // any request: onePR when the run is to evaluate that PR alone (sweep.OnePR);
 // done, with the exit code, when the payload cannot be read (a usage
-// error) or the event asks nothing of repo, the repository the run acts on.
+// error) or the event asks nothing of the repository the run acts on.
 // A sandbox run, or one outside a workflow or on schedule or
 // workflow_dispatch, sweeps; an event stalepr does not name does nothing.
-func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, repo string) (ev event.Event, onePR bool, code int, done bool) {
+func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, cfg config.Config) (ev event.Event, onePR bool, code int, done bool) {
 	name := getenv("GITHUB_EVENT_NAME")
 	if !mayBeEvent || !runner.InWorkflow(getenv) || event.Sweeps(name) {
 		return event.Event{}, false, 0, false
@@ -214,13 +216,14 @@ func eventOf(getenv func(string) string, out runner.IO, mayBeEvent bool, repo st
 	}
 	// Every webhook payload names its repository; a payload made by hand
 	// may not, and the run's own repository is where its event happened.
-	return evaluate(out, name, payload, getenv("GITHUB_REPOSITORY"), repo)
+	return evaluate(out, name, payload, getenv("GITHUB_REPOSITORY"), cfg)
 }
 
 // evaluate reads the payload of an event of this name, which happened in
-// the repository where (unless the payload names another), for a run that
-// acts on repo: onePR, or done with the exit code, as eventOf says.
-func evaluate(out runner.IO, name string, payload []byte, where, repo string) (ev event.Event, onePR bool, code int, done bool) {
+// the repository where (unless the payload names another), for a run with
+// cfg (the repository it acts on, whether it answers reopen commands):
+// onePR, or done with the exit code, as eventOf says.
+func evaluate(out runner.IO, name string, payload []byte, where string, cfg config.Config) (ev event.Event, onePR bool, code int, done bool) {
 	ev, err := event.Parse(name, payload)
 	if err != nil {
 		out.Fail("event", err.Error())
@@ -229,7 +232,7 @@ func evaluate(out runner.IO, name string, payload []byte, where, repo string) (e
 	if ev.Repository == "" {
 		ev.Repository = where
 	}
-	why := ev.Skip(repo)
+	why := ev.Skip(cfg.Repository(), cfg.AsksReopen)
 	if why == "" {
 		why = ev.ReadOnly()
 	}
@@ -256,14 +259,14 @@ func readEvent(name, path string) ([]byte, error) {
 // (checked by readFlags): the event as a workflow run on repo, the
 // sample's repository, reads it; the comment, review or push it reports is
 // made in the sample first (Sandbox.Happen), and said.
-func sandboxEvent(sb *sandbox.Sandbox, flag string, out runner.IO, repo string) (ev event.Event, onePR bool, code int, done bool) {
+func sandboxEvent(sb *sandbox.Sandbox, flag string, out runner.IO, cfg config.Config) (ev event.Event, onePR bool, code int, done bool) {
 	name, path, _ := strings.Cut(flag, "=")
 	payload, err := readEvent(name, path)
 	if err != nil {
 		out.Fail("sandbox-event", err.Error())
 		return event.Event{Name: name}, false, ExitUsage, true
 	}
-	if ev, onePR, code, done = evaluate(out, name, payload, repo, repo); done {
+	if ev, onePR, code, done = evaluate(out, name, payload, cfg.Repository(), cfg); done {
 		return ev, onePR, code, done
 	}
 	line, err := sb.Happen(ev, payload)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/notice"
 )
 
 // The event path from the runner's side: GITHUB_EVENT_NAME and the
@@ -465,5 +466,46 @@ func TestEventRunSummarySaysItLookedAtOnePR(t *testing.T) {
 	o = runWith(t, e)
 	if !strings.Contains(o.summaryFile, "This run stopped early") || !strings.Contains(o.summaryFile, " 1 pull request that needs work") {
 		t.Errorf("the stop of a one-PR run does not leave that one PR:\n%s", o.summaryFile)
+	}
+}
+
+// commandedPR adds a PR that stalepr closed as stale 3 days ago (its
+// closing comment, then its close), and its author's /reopen of a minute
+// ago: the comment whose issue_comment event commandPayload is.
+func commandedPR(w *world) int {
+	n := w.fake.AddPR(fakegithub.Issue{Title: "Cache the widget list", User: alice, CreatedAt: daysAgo(200), UpdatedAt: daysAgo(3)})
+	w.fake.Comment(n, actionID, daysAgo(3), notice.Body("Closing this pull request.", notice.CloseMarker()))
+	w.fake.Close(n, actionID, daysAgo(3).Add(time.Second), "")
+	w.fake.Comment(n, alice, t0.Add(-time.Minute), "/reopen")
+	return n
+}
+
+func commandPayload(n int) string {
+	return fmt.Sprintf(`{"action":"created","issue":{"number":%d,"state":"closed","pull_request":{"url":"x"}},"comment":{"body":"/reopen"},"sender":{"login":"alice","type":"User"}}`, n)
+}
+
+// TestEventReopenCommand: an issue_comment /reopen on a PR stalepr closed
+// starts a run (a comment on a closed PR that is no command sends
+// nothing), which reopens it and answers in 3 requests; with its branch
+// gone, it answers how to continue and reopens nothing.
+func TestEventReopenCommand(t *testing.T) {
+	t.Parallel()
+	w, _ := newWorld(t, false)
+	n := commandedPR(w)
+	plain := strings.Replace(commandPayload(n), `"/reopen"`, `"thanks!"`, 1)
+	if o := runWith(t, eventEnv(t, w, "issue_comment", plain)); o.code != ExitOK || w.fake.Count() != 0 {
+		t.Fatalf("a plain comment on a closed PR: exit %d after %d requests, want none:\n%s", o.code, w.fake.Count(), o)
+	}
+	o := runWith(t, eventEnv(t, w, "issue_comment", commandPayload(n)))
+	if o.code != ExitOK || w.fake.MustIssue(n).State != "open" || w.fake.Count() > 3 {
+		t.Fatalf("exit %d, #%d %s after %d requests; want it reopened in at most 3:\n%s", o.code, n, w.fake.MustIssue(n).State, w.fake.Count(), o)
+	}
+	if !strings.Contains(o.stdout, "reopened on command") {
+		t.Errorf("the log does not say it reopened on command:\n%s", o.stdout)
+	}
+	gone := commandedPR(w)
+	w.fake.DeleteBranch(w.fake.MustIssue(gone).HeadRef)
+	if o := runWith(t, eventEnv(t, w, "issue_comment", commandPayload(gone))); o.code != ExitOK || w.fake.MustIssue(gone).State != "closed" {
+		t.Fatalf("branch gone: exit %d, #%d %s:\n%s", o.code, gone, w.fake.MustIssue(gone).State, o)
 	}
 }

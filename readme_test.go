@@ -1304,3 +1304,33 @@ func weekAhead(t *testing.T, summary string) int {
 	}
 	return sum
 }
+
+// TestReadmeCommandPictures: the answers to /reopen in
+// docs/what-people-see.md are, to the byte, those an issue_comment run
+// posts (the fake's address read as github.com's): the reopening's, and
+// the one on a PR whose branch is gone.
+func TestReadmeCommandPictures(t *testing.T) {
+	t.Parallel()
+	md := readMarkdown(t, picturesPath)
+	w, _ := newWorld(t, false)
+	gone := commandedPR(w)
+	w.fake.DeleteBranch(w.fake.MustIssue(gone).HeadRef)
+	reopened := commandedPR(w)
+	for _, k := range []int{gone, reopened} {
+		if o := runWith(t, eventEnv(t, w, "issue_comment", commandPayload(k))); o.code != ExitOK {
+			t.Fatalf("#%d: exit %d:\n%s", k, o.code, o)
+		}
+	}
+	last := func(k int) string {
+		c := w.fake.Comments(k)
+		body := strings.ReplaceAll(c[len(c)-1].Body, w.srv.URL, "https://github.com")
+		// The picture's PR is #1: the number is the only thing that differs.
+		return strings.ReplaceAll(body, fmt.Sprintf("pull/%d/head:pr-%d", k, k), "pull/1/head:pr-1")
+	}
+	for name, want := range map[string]string{"reopened-picture": last(reopened), "gone-picture": last(gone)} {
+		body, _, _ := section(t, picturesPath, md, name)
+		if got := unquote(t, name, body); got != want {
+			t.Errorf("the %s of %s is not the answer a run posts:\n%s\nit posts:\n%s", name, picturesPath, got, quote(want))
+		}
+	}
+}

@@ -882,3 +882,41 @@ func TestDockerignore(t *testing.T) {
 		}
 	}
 }
+
+// TestCostDocBuildsAsTheDockerfile: the command docs/cost.md measures the
+// binary's size with is the Dockerfile's go build line, for linux/amd64
+// with a release's version stamped: a size measured with other flags
+// (without -tags release, which leaves the sandbox out) is not the image's.
+func TestCostDocBuildsAsTheDockerfile(t *testing.T) {
+	t.Parallel()
+	build := dockerBuildLine(t, parseDockerfile(t))
+	want, err := shellWords(build.args)
+	if err != nil {
+		t.Fatalf("Dockerfile:%d: %v", build.line, err)
+	}
+	lines := regexp.MustCompile(`(?m)^CGO_ENABLED=.* go build .*$`).FindAllString(readMarkdown(t, "docs/cost.md"), -1)
+	if len(lines) != 1 {
+		t.Fatalf("docs/cost.md shows %d go build commands, want the one its binary sizes come from", len(lines))
+	}
+	got, err := shellWords(lines[0])
+	if err != nil {
+		t.Fatalf("docs/cost.md: the go build command %q: %v", lines[0], err)
+	}
+	as := strings.NewReplacer("$TARGETOS", "linux", "$TARGETARCH", "amd64", "${VERSION}", "v1.2.3")
+	normal := func(words []string, replace bool) []string {
+		out := slices.Clone(words)
+		for i := range out {
+			if replace {
+				out[i] = as.Replace(out[i])
+			}
+			if i > 0 && out[i-1] == "-o" {
+				out[i] = "OUTPUT"
+			}
+		}
+		return out
+	}
+	if w, g := normal(want, true), normal(got, false); !slices.Equal(w, g) {
+		t.Errorf("docs/cost.md measures the binary built with\n  %s\nnot as the Dockerfile:%d builds it for linux/amd64 (version v1.2.3):\n  %s",
+			strings.Join(g, " "), build.line, strings.Join(w, " "))
+	}
+}

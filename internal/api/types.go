@@ -1,5 +1,7 @@
 package api
 
+import "time"
+
 // Usage is what the run spent, for the summary.
 type Usage struct {
 	Requests      int
@@ -14,6 +16,12 @@ type Usage struct {
 	Points          int
 	PointsLimit     int
 	PointsRemaining int
+	// At is the transport's clock when the usage was taken, and
+	// WriteInterval the pace it writes at then (write-interval, slowed by
+	// each secondary limit): a fresh read's facts age by the waits too
+	// (sweep's fresh.go), not only by the writes counted.
+	At            time.Time
+	WriteInterval time.Duration
 }
 
 // Issue is an issue (never a pull request) as an update needs it.

@@ -49,7 +49,10 @@ type Config struct {
 	AuditClosedDays     int
 	ReopenWronglyClosed bool
 	ReopenMessage       string
-	RunTimeout          time.Duration // the whole run's deadline: what is not reached by then is left for the next run
+	// ReopenCommand is the reopen command's word ("" off): a comment by the
+	// author or a maintainer starting with it undoes stalepr's stale close.
+	ReopenCommand string
+	RunTimeout    time.Duration // the whole run's deadline: what is not reached by then is left for the next run
 
 	// The intake clock's words (Policy.Intake): the notice, never empty
 	// while it is on, and the closing comment, empty for none.

@@ -63,6 +63,7 @@ func TestParseDefaults(t *testing.T) {
 		CloseNowMessage:     notice.DefaultCloseNow,
 		NudgeMessage:        notice.DefaultNudge,
 		ReopenMessage:       notice.DefaultReopen,
+		ReopenCommand:       "/reopen",
 		OperationsPerRun:    500,
 		NudgesPerRun:        20,
 		EscalationsPerRun:   5,
@@ -78,6 +79,13 @@ func TestParseDefaults(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := mustParse(t, inputs)
+			want := want
+			if name == "all blank" {
+				// reopen-command and conflict-label set empty are off, as
+				// a message set empty posts nothing.
+				want.ReopenCommand = ""
+				want.Policy.ConflictLabel = ""
+			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("got  %+v\nwant %+v", got, want)
 			}
@@ -613,7 +621,7 @@ func TestTable(t *testing.T) {
 		stale-clock days-before-review-nudge review-nudge-message review-nudge-label review-nudges-per-run dashboard-issue quiet-periods
 		rerequest-reviewers-on-answer days-before-review-escalation escalation-reviewers escalations-per-run away-reviewers
 		bot-accounts reviewers author-turn-when-labeled author-turn-when-checks-fail author-turn-label reviewers-turn-label conflict-label
-		audit-closed-days reopen-wrongly-closed reopen-message
+		audit-closed-days reopen-wrongly-closed reopen-message reopen-command
 		agent-accounts days-before-agent-pr-stale days-before-agent-pr-close
 		days-before-intake-close intake-accepted-labels intake-message intake-close-message`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close

@@ -334,7 +334,7 @@ func buildInputs() []Input {
 				"a person adding it by hand hands the turn to the author, taking it off hands it to the reviewers, and stalepr never puts back a label a person took off while that turn lasts. Empty (the default): off. Costs one timeline read of every open pull request a run."},
 		{Name: inputReviewersTurnLabel, to: text(func(c *Config) *string { return &c.Policy.ReviewersTurnLabel }), Kind: Text,
 			Description: "Label kept on a pull request while it is its reviewers' turn (e.g. waiting-on-review), as author-turn-label; a person adding it by hand hands the turn to the reviewers, taking it off hands it to the author. Empty (the default): off."},
-		{Name: inputConflictLabel, to: text(func(c *Config) *string { return &c.Policy.ConflictLabel }), Kind: Text, Default: "merge-conflict",
+		{Name: inputConflictLabel, to: optionalLabel(func(c *Config) *string { return &c.Policy.ConflictLabel }), Kind: Text, Default: "merge-conflict",
 			Description: "Label stalepr adds, under stale-clock: author-turn, to a pull request whose merge conflict puts it on its author's turn, and takes off once GitHub says it merges: " +
 				"its addition records when stalepr first saw the conflict, and the conflict's turn counts from then at the latest, so it ages on a base branch pushed to every day (the base's latest push dates it otherwise). " +
 				"stalepr trusts only its own addition and never puts back a label a person took off. Empty: off (a conflict then counts from the base's latest push)."},
@@ -399,6 +399,10 @@ func buildInputs() []Input {
 		{Name: InputReopenMessage, to: message(func(c *Config) *string { return &c.ReopenMessage }), Kind: Message, Default: notice.DefaultReopen,
 			Description: "Comment posted when reopening a wrongly closed pull request; it cannot be empty while reopen-wrongly-closed is on. Placeholders: " + placeholders + "; " +
 				"{{days-waiting}} is the days it had waited on the reviewers or the maintainers when it was closed."},
+		{Name: InputReopenCommand, to: command(func(c *Config) *string { return &c.ReopenCommand }), Kind: Text, Default: "/reopen",
+			Description: "The word of the reopen command: a comment starting with it, by a pull request's author or by someone with write access, " +
+				"reopens a pull request stalepr closed as stale (never a person's close, a merged or a locked one), takes close-pr-label off and answers once; " +
+				"the closing comment names it. The event run acts on it with issue_comment in the workflow's triggers, the next scheduled run otherwise (see docs/rules.md). Empty: off."},
 		{Name: "run-timeout", to: duration(minRunTimeout, maxRunTimeout, "30m or 1h", func(c *Config) *time.Duration { return &c.RunTimeout }), Kind: Duration, Default: "30m",
 			Description: "The longest a run may take, so that a slow or hanging server cannot hold the job for hours: a duration from " +
 				minRunTimeout + " to " + maxRunTimeout + " such as 30m or 1h. At it the run stops cleanly, as at operations-per-run: " +

@@ -155,6 +155,17 @@ func (p *parser) value(in Input) (v string, set bool) {
 	return v, true
 }
 
+// valueOrOff is the input's value where present but empty means off (a
+// message posting nothing, a label or a command turned off): only an
+// absent input takes its default.
+func (p *parser) valueOrOff(in Input) string {
+	if v, present := p.raw(in.Name); present {
+		return v
+	}
+	v, _ := p.value(in)
+	return v
+}
+
 // isSet says whether the user gave the input a non-blank value.
 func (p *parser) isSet(name string) bool {
 	v, _ := p.raw(name)
@@ -218,14 +229,20 @@ func text(field func(*Config) *string) target {
 	})
 }
 
+// optionalLabel reads a label that is on by default: present but empty
+// means off (conflict-label: ”), so only an absent input takes the
+// default.
+func optionalLabel(field func(*Config) *string) target {
+	return store(Text, field, func(p *parser, in Input) (string, bool) {
+		return p.valueOrOff(in), true
+	})
+}
+
 // message reads a template; present but empty means "no comment", so only
 // an absent input takes the default.
 func message(field func(*Config) *string) target {
 	return store(Message, field, func(p *parser, in Input) (string, bool) {
-		v, present := p.raw(in.Name)
-		if !present {
-			v, _ = p.value(in)
-		}
+		v := p.valueOrOff(in)
 		if err := notice.Check(v); err != nil {
 			p.fail(in.Name, "%v", err)
 			return v, false

@@ -127,3 +127,15 @@ func TestParseWhoCountsInputs(t *testing.T) {
 		t.Errorf("defaults not empty: %+v", d)
 	}
 }
+
+// TestConflictLabelEmptyIsOff: conflict-label is on by default; set empty
+// (conflict-label: ”) it is off, as its description says, not the default.
+func TestConflictLabelEmptyIsOff(t *testing.T) {
+	t.Parallel()
+	if got := mustParse(t, map[string]string{"conflict-label": ""}).Policy.ConflictLabel; got != "" {
+		t.Errorf("conflict-label '' gives %q, want off", got)
+	}
+	if got := mustParse(t, map[string]string{}).Policy.ConflictLabel; got != "merge-conflict" {
+		t.Errorf("conflict-label unset gives %q, want merge-conflict", got)
+	}
+}

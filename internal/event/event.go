@@ -68,6 +68,10 @@ type Event struct {
 	// a fork's runs (a repository setting), and a payload that does not
 	// say is not taken for public.
 	Public bool
+	// Comment is an issue_comment's text, for the reopen command's first
+	// look (Skip): the run decides on the comment as its read of the PR
+	// shows it, never on the payload's copy.
+	Comment string
 }
 
 // readOnlyOnForks are the events whose run GitHub gives a read-only
@@ -94,6 +98,9 @@ func Parse(name string, payload []byte) (Event, error) {
 				Repo json.RawMessage `json:"repo"`
 			} `json:"head"`
 		} `json:"pull_request"`
+		Comment *struct {
+			Body string `json:"body"`
+		} `json:"comment"`
 		Sender *struct {
 			Login string `json:"login"`
 			Type  string `json:"type"`
@@ -120,6 +127,9 @@ func Parse(name string, payload []byte) (Event, error) {
 			e.Number = p.Issue.Number // a comment on a pull request, not an issue
 		}
 		e.Closed = p.Issue.State == "closed"
+		if p.Comment != nil {
+			e.Comment = p.Comment.Body
+		}
 	case name != "issue_comment" && p.PullRequest != nil:
 		e.Number, e.Closed = p.PullRequest.Number, p.PullRequest.State == "closed"
 		if p.PullRequest.Head != nil {
@@ -137,8 +147,10 @@ func Parse(name string, payload []byte) (Event, error) {
 // Skip is why the event asks nothing of stalepr, which acts on repo
 // (owner/name): "" when its pull request is to be evaluated. An event in
 // another repository (the repository input naming another one, a fleet's
-// caller workflow) asks nothing: its #5 is not repo's #5.
-func (e Event) Skip(repo string) string {
+// caller workflow) asks nothing: its #5 is not repo's #5. On a closed
+// pull request only a comment that asks (its text) for the reopen command
+// asks anything.
+func (e Event) Skip(repo string, asks func(comment string) bool) string {
 	switch {
 	case e.Repository == "":
 		return "the event names no repository: it may be another repository's"
@@ -146,7 +158,7 @@ func (e Event) Skip(repo string) string {
 		return fmt.Sprintf("the event is in %s, not in %s, the repository stalepr acts on", e.Repository, repo)
 	case e.Number == 0:
 		return "a comment on an issue, not a pull request"
-	case e.Closed:
+	case e.Closed && !(e.Name == "issue_comment" && asks != nil && asks(e.Comment)):
 		return fmt.Sprintf("#%d is closed", e.Number)
 	}
 	return ""

@@ -28,6 +28,12 @@ func TestParse(t *testing.T) {
 			Event{Name: "issue_comment", Action: "created", Repository: "acme/tools", Number: 12, Sender: "alice"}, "not in Octo/Repo", ""},
 		"no repository": {"pull_request_review", `{"action":"submitted","pull_request":{"number":3,"state":"open"},"sender":{"login":"maya","type":"User"}}`,
 			Event{Name: "pull_request_review", Action: "submitted", Number: 3, Sender: "maya"}, "names no repository", ""},
+		// A comment on a closed PR asks something only when it is the
+		// reopen command ("/reopen" here, as the test's asks says).
+		"a reopen command on a closed PR": {"issue_comment", `{"action":"created","issue":{"number":12,"state":"closed","pull_request":{"url":"u"}},"comment":{"body":"/reopen"},"repository":{"full_name":"octo/repo"},"sender":{"login":"alice","type":"User"}}`,
+			Event{Name: "issue_comment", Repository: "octo/repo", Action: "created", Number: 12, Closed: true, Sender: "alice", Comment: "/reopen"}, "", ""},
+		"another comment on a closed PR": {"issue_comment", `{"action":"created","issue":{"number":12,"state":"closed","pull_request":{"url":"u"}},"comment":{"body":"thanks! /reopen"},"repository":{"full_name":"octo/repo"},"sender":{"login":"alice","type":"User"}}`,
+			Event{Name: "issue_comment", Repository: "octo/repo", Action: "created", Number: 12, Closed: true, Sender: "alice", Comment: "thanks! /reopen"}, "closed", ""},
 		"no sender":       {"pull_request_review_comment", `{"action":"created","pull_request":{"number":3}}`, Event{}, "", "no sender"},
 		"no pull request": {"pull_request_review", `{"action":"submitted","repository":{"full_name":"octo/repo"},"sender":{"login":"a","type":"User"}}`, Event{}, "", "no pull request"},
 		"not JSON":        {"issue_comment", `{"action"`, Event{}, "", "not JSON"},
@@ -43,7 +49,8 @@ func TestParse(t *testing.T) {
 			if err != nil || got != tc.want {
 				t.Fatalf("Parse = %+v, %v; want %+v", got, err, tc.want)
 			}
-			if skip := got.Skip("Octo/Repo"); tc.skip == "" && skip != "" || tc.skip != "" && !strings.Contains(skip, tc.skip) {
+			asks := func(c string) bool { return c == "/reopen" }
+			if skip := got.Skip("Octo/Repo", asks); tc.skip == "" && skip != "" || tc.skip != "" && !strings.Contains(skip, tc.skip) {
 				t.Errorf("Skip = %q, want %q", skip, tc.skip)
 			}
 		})

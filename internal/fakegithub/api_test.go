@@ -555,3 +555,27 @@ func TestRoutesAreOpenAPITemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestReopenNeedsTheBranch: GitHub reopens a pull request only with its
+// head branch, by the issues endpoint as by the pulls one: 422 once the
+// branch is deleted (or its fork), and for a merged one; 200 otherwise.
+func TestReopenNeedsTheBranch(t *testing.T) {
+	t.Parallel()
+	s, ts := plain(t, 3)
+	for n := 1; n <= 3; n++ {
+		s.Close(n, Person("maya"), daysAgo(1), "")
+	}
+	s.DeleteBranch(s.MustIssue(2).HeadRef)
+	s.Edit(3, func(is *Issue) { is.HeadRepo, is.HeadRepoDeleted = "fork/widgets", true })
+	for _, path := range []string{"/issues/", "/pulls/"} {
+		for n, want := range map[int]int{2: 422, 3: 422} {
+			got := do(t, ts, "PATCH", repoPath+path+strconv.Itoa(n), `{"state":"open"}`)
+			if got.status != want || !strings.Contains(string(got.body), "state cannot be changed") {
+				t.Errorf("PATCH %s%d: %d %s, want %d", path, n, got.status, got.body, want)
+			}
+		}
+	}
+	if got := do(t, ts, "PATCH", repoPath+"/issues/1", `{"state":"open","labels":["a"]}`); got.status != 200 || s.MustIssue(1).State != "open" {
+		t.Errorf("reopen with its branch: %d %s", got.status, got.body)
+	}
+}

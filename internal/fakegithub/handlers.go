@@ -177,11 +177,13 @@ func (s *Server) patchIssue(c *call) reply {
 		return badJSON(docUpdateIssue)
 	}
 	p, errs := s.parseIssuePatch(f)
-	if p.state != nil && *p.state == "open" && rec.IsPR && !rec.MergedAt.IsZero() {
-		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
-			Errors: []fieldError{{Resource: patchResource, Code: "custom", Field: "state",
-				Message: "state cannot be changed. The pull request cannot be reopened because it has been merged."}},
-			DocumentationURL: docUpdateIssue, Status: "422"}}
+	if p.state != nil && *p.state == "open" && rec.IsPR && rec.State == "closed" {
+		// As the pulls endpoint (patchPull).
+		if why := s.unreopenable(rec); why != "" {
+			return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
+				Errors:           []fieldError{{Resource: patchResource, Code: "custom", Field: "state", Message: why}},
+				DocumentationURL: docUpdateIssue, Status: "422"}}
+		}
 	}
 	if len(errs) > 0 {
 		return invalid(docUpdateIssue, errs...)
@@ -697,14 +699,7 @@ func (s *Server) patchPull(c *call) reply {
 		return invalid(docUpdatePull, errs...)
 	}
 	if p.state != nil && *p.state == "open" && rec.State == "closed" {
-		why := ""
-		switch {
-		case !rec.MergedAt.IsZero():
-			why = "state cannot be changed. The pull request cannot be reopened because it has been merged."
-		case rec.HeadRepoDeleted || rec.HeadRepo == "" && !s.hasBranchLocked(rec.HeadRef):
-			why = "state cannot be changed. The " + rec.HeadRef + " branch has been deleted."
-		}
-		if why != "" {
+		if why := s.unreopenable(rec); why != "" {
 			return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
 				Errors:           []fieldError{{Resource: "PullRequest", Code: "custom", Field: "state", Message: why}},
 				DocumentationURL: docUpdatePull, Status: "422"}}
@@ -773,6 +768,19 @@ func escapeRef(ref string) string {
 		parts[i] = url.PathEscape(p)
 	}
 	return strings.Join(parts, "/")
+}
+
+// unreopenable is why GitHub refuses to reopen the closed pull request
+// rec (on the pulls and the issues endpoint alike), "" when it does not: a
+// merged one never, one only with its head branch.
+func (s *Server) unreopenable(rec *issueRec) string {
+	switch {
+	case !rec.MergedAt.IsZero():
+		return "state cannot be changed. The pull request cannot be reopened because it has been merged."
+	case rec.HeadRepoDeleted || rec.HeadRepo == "" && !s.hasBranchLocked(rec.HeadRef):
+		return "state cannot be changed. The " + rec.HeadRef + " branch has been deleted."
+	}
+	return ""
 }
 
 func (s *Server) hasBranchLocked(name string) bool {

@@ -453,13 +453,18 @@ func (c *Client) RequestReviewers(ctx context.Context, number int, logins []stri
 	return nil
 }
 
-// Reopen reopens a closed pull request. GitHub refuses (422) one that was
-// merged or whose head branch is gone.
+// Reopen reopens a closed pull request and, unless labels is nil, sets
+// its labels in the same request, as Close closes. GitHub refuses (422)
+// one that was merged or whose head branch is gone.
 //
-// GitHub API docs: https://docs.github.com/rest/pulls/pulls#update-a-pull-request
-func (c *Client) Reopen(ctx context.Context, number int) error {
+// GitHub API docs: https://docs.github.com/rest/issues/issues#update-an-issue
+func (c *Client) Reopen(ctx context.Context, number int, labels []string) error {
 	state := "open"
-	if _, _, err := c.gh.PullRequests.Edit(ctx, c.owner, c.repo, number, &github.PullRequest{State: &state}); err != nil {
+	req := &github.IssueRequest{State: &state}
+	if labels != nil {
+		req.Labels = &labels
+	}
+	if _, _, err := c.gh.Issues.Edit(ctx, c.owner, c.repo, number, req); err != nil {
 		return c.fail(opWrite, err, "reopen #%d", number)
 	}
 	return nil

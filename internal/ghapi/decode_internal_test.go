@@ -100,6 +100,10 @@ func TestDecodeAnswersNoGitHubSends(t *testing.T) {
 		"not JSON":             `{"data":`,
 		"cut inside the data":  `{"data":{"viewer":{"login":"x"}`,
 		"a value after it":     `{"data":{"viewer":{"login":"x"}}} {"data":1}`,
+		// Beside an error naming a part of the answer, the data that does
+		// not fit is no more a fact than without one.
+		"a wrong type beside an error": `{"data":{"repository":{"pullRequests":{"totalCount":"7"}}},` +
+			`"errors":[{"message":"x","path":["repository","pullRequests","nodes",0,"timelineItems"]}]}`,
 	} {
 		prs, _, err := answering(t, body).OpenPulls(context.Background(), sweep.Query{}, "")
 		if err == nil || len(prs) > 0 {

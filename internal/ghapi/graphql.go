@@ -232,8 +232,10 @@ func (c *Client) settle(ctx context.Context, shrink bool, reply gqlReply, err er
 	if perr != nil {
 		return nil, perr
 	}
-	if err != nil && len(ans.errors) == 0 {
-		return nil, fmt.Errorf("decoding GitHub's answer: %w", err) // the data did not fit the query
+	if err != nil {
+		// The data did not fit the query: what did decode is no fact,
+		// beside errors or not (a wrong-typed state is no "not open").
+		return nil, fmt.Errorf("decoding GitHub's answer: %w", err)
 	}
 	if len(ans.errors) == 0 && (!ans.data || ans.repoNull) {
 		// An answer that names no error and holds no data is no answer.

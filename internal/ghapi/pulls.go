@@ -803,11 +803,15 @@ func (it *timelineItem) reviewer() (login, team string, bot bool) {
 type prOne struct {
 	prWithAssignees
 	State string
+	// HeadRef is null once the head branch is gone (alone or with its
+	// fork): a closed PR that cannot be reopened. No connection more.
+	HeadRef *struct{ Name string }
 }
 
-func (p *prOne) asks() string { return assigneesField + " state" }
+func (p *prOne) asks() string { return assigneesField + " state headRef { name }" }
 
 func (p *prOne) state() string            { return p.State }
+func (p *prOne) branchGone() bool         { return p.HeadRef == nil }
 func (p *prOne) checks() lifecycle.Checks { return lifecycle.Checks{} }
 
 // prOneChecks is read instead when author-turn-when-checks-fail is on: with
@@ -848,7 +852,7 @@ type pullData[N any] struct {
 // query, the event path's one read.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequest)
-func (c *Client) Pull(ctx context.Context, number int, checks bool) (sweep.Listed, bool, error) {
+func (c *Client) Pull(ctx context.Context, number int, checks bool) (sweep.ClosedListed, bool, error) {
 	if checks {
 		return pull[prOneChecks](ctx, c, number)
 	}
@@ -860,7 +864,8 @@ func pull[N any, P interface {
 	prNode
 	state() string
 	checks() lifecycle.Checks
-}](ctx context.Context, c *Client, number int) (sweep.Listed, bool, error) {
+	branchGone() bool
+}](ctx context.Context, c *Client, number int) (sweep.ClosedListed, bool, error) {
 	vars := map[string]any{"owner": c.owner, "name": c.repo, "number": number}
 	out, errs, err := ask[pullData[N]](ctx, c, false, pullQuery(P(new(N)).asks()), vars)
 	switch {
@@ -873,11 +878,12 @@ func pull[N any, P interface {
 		err = c.viewer.saw(out.Viewer.Login, c.t.stop)
 	}
 	if err != nil {
-		return sweep.Listed{}, false, c.fail(opRead, err, "read #%d", number)
+		return sweep.ClosedListed{}, false, c.fail(opRead, err, "read #%d", number)
 	}
 	p := P(out.repo().PullRequest)
-	l := toListed(p)
+	l := sweep.ClosedListed{Listed: toListed(p), Merged: p.state() == "MERGED", BranchGone: p.state() != "OPEN" && p.branchGone()}
 	l.PR.Checks = p.checks()
+	l.PR.Merged = l.Merged
 	return l, p.state() == "OPEN", nil
 }
 

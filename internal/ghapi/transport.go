@@ -684,7 +684,8 @@ func (t *transport) usage() api.Usage {
 		remaining = -1
 	}
 	return api.Usage{Requests: t.used, Writes: t.writes, ByRoute: by, RateLimit: t.rateLimit, RateRemaining: remaining,
-		Queries: t.queries, Points: t.points, PointsLimit: t.pointsLimit, PointsRemaining: t.pointsRemaining}
+		Queries: t.queries, Points: t.points, PointsLimit: t.pointsLimit, PointsRemaining: t.pointsRemaining,
+		At: t.clock.Now(), WriteInterval: t.interval}
 }
 
 // refuse admits and counts n writes a dry run did not send (see refused).

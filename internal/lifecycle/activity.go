@@ -60,6 +60,9 @@ type Event struct {
 	MarkHead string    // carried by a StaleNotice: the head commit when the label was added
 
 	CommentID int64 // Commented only: the comment's ID, when the source tells (0: unknown)
+	// Command: Commented only, the comment asks for the reopen command
+	// (IsCommand, read by the sweep with the text).
+	Command bool
 
 	// DeletedAuthor: CommentDeleted only, who wrote the deleted comment.
 	DeletedAuthor string
@@ -398,7 +401,7 @@ func (m *markFold) comment(e Event) {
 		m.at = Later(m.at, e.MarkedAt)
 	case CloseNotice:
 		m.closeNoticeAt = e.At
-	case NudgeNotice, EscalateNotice:
+	case NudgeNotice, EscalateNotice, CommandNotice:
 		// Ours, and no notice of a mark: never a bot's own notice next to
 		// its label.
 	default:

@@ -85,6 +85,8 @@ const ReasonCloseDueSincePerson Reason = "no activity since a person's last, aft
 type Decision struct {
 	Action Action
 	Reason Reason
+	// Rule is the rule that decided (a close's marker records it).
+	Rule RuleName
 	// InactiveSince is the last activity the decision counted.
 	InactiveSince time.Time
 	// MarkedAt is when the stale label was added (zero when not stale or unknown).
@@ -106,19 +108,25 @@ func (d Decision) String() string {
 func Decide(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	p = p.For(pr)
 	if r, exempt := exemption(pr, p); exempt {
-		return Decision{Action: Skip, Reason: r}
+		return Decision{Action: Skip, Reason: r, Rule: RuleExempt}
 	}
 	if act != nil && act.ClosedNow {
 		// The listing said open, the history read since ends with a close:
 		// another run (or a person) closed it meanwhile. Nothing written on
 		// the listing's word may touch it now.
-		return Decision{Action: Skip, Reason: ReasonClosedSince}
+		return Decision{Action: Skip, Reason: ReasonClosedSince, Rule: RuleClosedSince}
 	}
-
+	var d Decision
 	if pr.HasLabel(p.StaleLabel) {
-		return p.hold(decideStale(pr, act, now, p), now)
+		d = p.hold(decideStale(pr, act, now, p), now)
+	} else {
+		d = p.hold(decideFresh(pr, act, now, p), now)
 	}
-	return p.hold(decideFresh(pr, act, now, p), now)
+	d.Rule = RuleInactivity
+	if p.StaleClock == ClockAuthorTurn {
+		d.Rule = RuleAuthorTurn
+	}
+	return d
 }
 
 func exemption(pr PR, p Policy) (Reason, bool) {

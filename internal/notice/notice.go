@@ -32,7 +32,29 @@ const (
 	DefaultCloseNowOpen = "Closing this pull request: it has been open for {{days-inactive}} days. " + thanks
 )
 
-const thanks = "Thank you for the contribution. Reopen it, or open a new one, whenever you want to continue."
+// thanks ends every default closing comment; {{how-to-continue}} says
+// what will bring the PR back, as this configuration has it: "Reopen it"
+// was a promise a fork's contributor could not keep (GitHub lets them
+// reopen only what they closed themselves).
+const thanks = "Thank you for the contribution. {{how-to-continue}}"
+
+// The answers to a reopen command (lifecycle.DecideCommand): a reopening
+// by the workflow's token leaves the PR's workflow runs waiting for a
+// maintainer's approval (GitHub, since 2026-06), so the answer says so;
+// a PR whose branch is gone cannot be reopened, and the answer says how
+// to continue from its commits, which GitHub keeps under pull/N/head.
+const (
+	DefaultCommandReopened = "Reopened as asked: the stale clock starts afresh. GitHub holds the workflow runs of a pull request " +
+		"a bot reopens until a maintainer approves them (from the Checks tab); a new push starts them too."
+	commandGone = "This pull request cannot be reopened: its branch is gone (deleted, alone or with its fork), " +
+		"and GitHub reopens a pull request only with its branch. To continue, fetch its commits " +
+		"(`git fetch %s pull/%d/head:pr-%[2]d`), push them to a branch and open a new pull request " +
+		"that links to this one."
+)
+
+// CommandGone is the answer to a reopen command on PR number of the
+// repository at repoURL whose branch is gone.
+func CommandGone(repoURL string, number int) string { return fmt.Sprintf(commandGone, repoURL, number) }
 
 // DefaultStaleNoClose is the stale notice's default on a PR that is never
 // closed (days-before-close -1, or an agent's PR on its own clock with
@@ -121,6 +143,10 @@ type Vars struct {
 	TurnLabel    string // the author-turn label that passed the turn; "" none
 	TurnConflict bool   // a merge conflict passed the turn
 	TurnCheck    string // the required check whose failure passed the turn; "" none
+	// ReopenCommand is reopen-command ("" off) and ToDraft close-action
+	// draft: what {{how-to-continue}} tells the author to do.
+	ReopenCommand string
+	ToDraft       bool
 }
 
 var placeholders = map[string]func(Vars) string{
@@ -140,7 +166,16 @@ var placeholders = map[string]func(Vars) string{
 		}
 		return v.CloseDate.UTC().Format("2006-01-02")
 	},
-	"stale-label":  func(v Vars) string { return v.StaleLabel },
+	"stale-label": func(v Vars) string { return v.StaleLabel },
+	"how-to-continue": func(v Vars) string {
+		switch {
+		case v.ToDraft:
+			return "Mark it ready for review whenever you want to continue."
+		case v.ReopenCommand != "":
+			return "Comment `" + v.ReopenCommand + "` to reopen it whenever you want to continue."
+		}
+		return "Ask a maintainer to reopen it, or open a new one, whenever you want to continue."
+	},
 	"labels":       func(v Vars) string { return strings.Join(v.Labels, ", ") },
 	"days-waiting": func(v Vars) string { return fmt.Sprint(v.DaysWaiting) },
 	"waiting-on-author": func(v Vars) string {
@@ -289,6 +324,7 @@ const (
 	nudgeKind    = "nudge"
 	reopenKind   = "reopened"
 	escalateKind = "escalated"
+	answerKind   = "answered"
 )
 
 // StaleMarker returns the hidden line appended to a stale notice. head is
@@ -318,7 +354,11 @@ func EscalateMarker() string { return markerPrefix + escalateKind + " -->" }
 // reopening by the closure audit: once per PR.
 func ReopenMarker() string { return markerPrefix + reopenKind + " -->" }
 
-var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened|escalated)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
+// AnsweredMarker returns the hidden line appended to the answer to a
+// reopen command: once per close (lifecycle.DecideCommand).
+func AnsweredMarker() string { return markerPrefix + answerKind + " -->" }
+
+var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened|escalated|answered)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
 
 // Parse finds our marker in a comment body.
 func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string) {
@@ -335,6 +375,8 @@ func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string)
 		return lifecycle.ReopenNotice, time.Time{}, ""
 	case escalateKind:
 		return lifecycle.EscalateNotice, time.Time{}, ""
+	case answerKind:
+		return lifecycle.CommandNotice, time.Time{}, ""
 	}
 	t, _ := time.Parse(time.RFC3339, m[2])
 	return lifecycle.StaleNotice, t, m[3]

@@ -197,7 +197,7 @@ func TestPlaceholders(t *testing.T) {
 	t.Parallel()
 	want := []string{
 		"{{author}}", "{{close-date}}", "{{days-before-close}}", "{{days-before-stale}}",
-		"{{days-inactive}}", "{{days-waiting}}", "{{labels}}", "{{reviewers}}", "{{stale-label}}", "{{waiting-on-author}}",
+		"{{days-inactive}}", "{{days-waiting}}", "{{how-to-continue}}", "{{labels}}", "{{reviewers}}", "{{stale-label}}", "{{waiting-on-author}}",
 	}
 	if got := notice.Placeholders(); !slices.Equal(got, want) {
 		t.Errorf("Placeholders() = %q, want %q", got, want)

@@ -119,6 +119,9 @@ func writeDashGroups(b *strings.Builder, groups []dashGroup) {
 // PRs, how far marks are known, and the histogram.
 func dashTail(b *strings.Builder, r sweep.Result) {
 	writeDashGroups(b, []dashGroup{escalatedGroup(r)})
+	if line := dashCommands(r); line != "" {
+		b.WriteString(line + "\n\n")
+	}
 	if marksCutShort(r) {
 		b.WriteString(marksKnownNote(r) + "\n\n")
 	}
@@ -285,4 +288,26 @@ func escalatedGroup(r sweep.Result) dashGroup {
 			cell += notAsked(it)
 			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), plural(daysIn(it.TurnSince, r.Now), "day"), cell}
 		}}
+}
+
+// dashCommands is the dashboard's line on the reopen commands the last
+// run answered: the PRs reopened on command, and those it could not
+// reopen (their branch gone); "" when none.
+func dashCommands(r sweep.Result) string {
+	var parts []string
+	for _, o := range []sweep.Outcome{sweep.ReopenedOnCommand, sweep.CommandAnswered} {
+		items := r.With(o)
+		if len(items) == 0 {
+			continue
+		}
+		links := make([]string, len(items))
+		for i, it := range items {
+			links[i] = prLink(it.Number, it.URL)
+		}
+		parts = append(parts, fmt.Sprintf("%s %d (%s)", wordsOf(o).in(r.DryRun), len(items), strings.Join(links, ", ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Reopen commands, by the last run: " + strings.Join(parts, "; ") + "."
 }

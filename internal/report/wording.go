@@ -40,6 +40,8 @@ var (
 	wordAskedBack = words{"reviews requested again", "would request reviews again"}
 	wordEscalated = words{"reviews escalated", "would escalate reviews"}
 	wordReopened  = words{"reopened", "would reopen"}
+	wordCommanded = words{"reopened on command", "would reopen on command"}
+	wordAnswered  = words{"reopen commands answered", "reopen commands to answer"}
 	wordLabeled   = words{"turn labels updated", "turn labels to update"}
 	wordDeduped   = words{"duplicate notices deleted", "duplicate notices to delete"}
 
@@ -77,6 +79,8 @@ var outcomes = map[sweep.Outcome]outcomeRow{
 	sweep.Escalated:         {words{"review escalated", "would escalate the review"}, &wordEscalated, "", "to escalate"},
 	sweep.Rerequested:       {words{"review requested again", "would request the review again"}, &wordAskedBack, "", "to request reviews again"},
 	sweep.Reopened:          {wordReopened, &wordReopened, "", "to reopen"},
+	sweep.ReopenedOnCommand: {wordCommanded, &wordCommanded, "", "to reopen on command"},
+	sweep.CommandAnswered:   {words{"reopen command answered: its branch is gone", "would answer the reopen command: its branch is gone"}, &wordAnswered, "", "to answer"},
 	sweep.NudgeLabeled:      {words{"review-nudge-label updated", "would update review-nudge-label"}, &wordLabeled, "", "to relabel"},
 	sweep.TurnLabeled:       {words{"turn labels updated", "would update the turn labels"}, &wordLabeled, "", "to relabel"},
 	sweep.DuplicateDeleted:  {words{"duplicate notice deleted", "would delete duplicate notice"}, &wordDeduped, "", ""},
@@ -96,8 +100,9 @@ func wordsOf(o sweep.Outcome) words { return outcomes[o].words }
 // them. An entry in occasional shows only when it counts something: most
 // runs nudge nobody.
 var (
-	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordAskedBack, &wordNudged, &wordEscalated, &wordLabeled, &wordReopened, &wordDeduped}
-	occasional = map[*words]bool{&wordAskedBack: true, &wordEscalated: true, &wordNudged: true, &wordLabeled: true, &wordReopened: true, &wordDeduped: true}
+	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordAskedBack, &wordNudged, &wordEscalated, &wordLabeled, &wordReopened, &wordCommanded, &wordAnswered, &wordDeduped}
+	occasional = map[*words]bool{&wordAskedBack: true, &wordEscalated: true, &wordNudged: true, &wordLabeled: true, &wordReopened: true,
+		&wordCommanded: true, &wordAnswered: true, &wordDeduped: true}
 )
 
 // tallyRow is one entry of the counts and how many PRs it counts.

@@ -100,6 +100,34 @@ func (ac *access) learn(ctx context.Context, login string) error {
 	case !errors.Is(err, api.ErrPermissionRefused):
 		return err
 	}
+	return ac.permission(ctx, login, key)
+}
+
+// one learns an account's write access with one read at most: the
+// collaborator listing's answer when the run read it, else the account's
+// own permission read (a reopen command's asker: an event run cannot
+// afford the listing's pages). Refusals and failures as in learn.
+func (ac *access) one(ctx context.Context, login string) error {
+	if ac.collabAsked {
+		return ac.learn(ctx, login)
+	}
+	key := strings.ToLower(login)
+	if err, failed := ac.failed[key]; failed {
+		return err
+	}
+	if a := ac.known[key]; a != lifecycle.AccessUnknown || ac.refused {
+		return nil
+	}
+	if ac.known == nil {
+		ac.known = map[string]lifecycle.Access{}
+	}
+	return ac.permission(ctx, login, key)
+}
+
+// permission reads an account's repository permission into known (key is
+// its lower-case login). GitHub's refusal leaves author_association to
+// decide for the rest of the run; any other failure is kept and returned.
+func (ac *access) permission(ctx context.Context, login, key string) error {
 	a, err := ac.gh.Permission(ctx, login)
 	ac.res.PermissionReads++
 	switch {

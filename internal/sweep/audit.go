@@ -87,6 +87,9 @@ type auditor struct {
 	x   *executor
 	dd  *dedup
 	res *Result
+	// asked are the closed PRs its pages gave whose history holds a
+	// reopen command: the command's backstop reads no page again.
+	asked []ClosedListed
 }
 
 // ops reads the closed PRs in the audit's window, in the open
@@ -119,6 +122,9 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 		}
 		var fresh []ClosedListed
 		for _, c := range page {
+			if commanded(c.History) {
+				au.asked = append(au.asked, c)
+			}
 			if !seen[c.PR.Number] && !closedNow[c.PR.Number] && !c.ClosedAt.Before(a.Since) {
 				seen[c.PR.Number] = true
 				fresh = append(fresh, c)

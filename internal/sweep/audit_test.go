@@ -330,7 +330,7 @@ func TestAuditNotDoneSaysSo(t *testing.T) {
 	// Where the section would be, and in the stop note, every part left
 	// out named together.
 	for _, want := range []string{"### Closure audit: not done this run\n\nThe run stopped before it",
-		"and the closure audit were not done; the next run does them."} {
+		"the closure audit and the reopen commands on closed pull requests were not done; the next run does them."} {
 		if !strings.Contains(summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, summary)
 		}

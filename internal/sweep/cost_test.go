@@ -3,6 +3,8 @@ package sweep_test
 import (
 	"fmt"
 	"math"
+	"os"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -202,12 +204,22 @@ func TestQuietPRsCostNothing(t *testing.T) {
 }
 
 // BenchmarkRun reports requests per run (total, writes, by endpoint), time
-// per run and memory, on synthetic repositories.
+// per run and memory, on synthetic repositories. With -update it writes its
+// times and peak heaps into docs/cost.md, and the machine it measured them
+// on: the one place they are written, since no test can assert them
+// (TestCostDoc checks the requests, writes and queries).
 func BenchmarkRun(b *testing.B) {
 	// The peak heap is a real run's: at Go's defaults, not the tests' (see
 	// internal/testenv).
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	var measured figures
+	measured.setText("txt_machine", machine())
+	defer func() {
+		if testenv.Update() && !b.Failed() {
+			checkClaims(b, costClaims, measured.get(), true)
+		}
+	}()
 	for _, n := range []int{1000, 10000, 50000} {
 		for _, budget := range []string{"500", "1000000"} {
 			b.Run(fmt.Sprintf("prs=%d/ops=%s", n, budget), func(b *testing.B) {
@@ -240,6 +252,9 @@ func BenchmarkRun(b *testing.B) {
 				b.ReportMetric(float64(reqs)/float64(b.N), "requests/run")
 				b.ReportMetric(float64(writes)/float64(b.N), "writes/run")
 				b.ReportMetric(float64(atomic.LoadInt64(&peak))/(1<<20), "peak-heap-MiB")
+				key := fmt.Sprintf("%d_%s", n, budget)
+				measured.setText("time_"+key, fmt.Sprintf("%.2f", b.Elapsed().Seconds()/float64(b.N)))
+				measured.setText("heap_"+key, fmt.Sprintf("%.0f", float64(atomic.LoadInt64(&peak))/(1<<20)))
 				for route, c := range byRoute {
 					b.ReportMetric(float64(c)/float64(b.N), shortRoute(route)+"/run")
 				}
@@ -276,4 +291,16 @@ func samplePeak(peak *int64, base uint64) (stop func()) {
 func shortRoute(route string) string {
 	r := strings.NewReplacer("/repos/{owner}/{repo}", "", "{issue_number}", "N", "{comment_id}", "ID", "{name}", "L", "{ref}", "R", "/", "_", " ", "")
 	return r.Replace(route)
+}
+
+// machine says where a benchmark ran: the platform, its CPUs and the Go
+// release, for the figures that depend on them.
+func machine() string {
+	cpu := ""
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		if m := regexp.MustCompile(`(?m)^model name\s*:\s*(.+)$`).FindSubmatch(b); m != nil {
+			cpu = " (" + strings.TrimSpace(string(m[1])) + ")"
+		}
+	}
+	return fmt.Sprintf("on %s/%s, %d CPUs%s, %s, by BenchmarkRun with -update", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpu, runtime.Version())
 }

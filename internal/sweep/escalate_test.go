@@ -11,6 +11,7 @@ import (
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // The review escalation, end to end through the HTTP path: docs/rules.md
@@ -225,6 +226,9 @@ func TestEscalationsPaced(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
+			if c.name != "busy on GitHub" {
+				testenv.Long(t) // the same pacing, nine runs of forty PRs again
+			}
 			w := turnWorld(t)
 			var prs []int // the longest waiting first
 			for i := range 40 {

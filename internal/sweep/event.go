@@ -66,7 +66,7 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 		s.x.skip(op{pr: pr}, ReasonEventClosed)
 		return s.finish()
 	}
-	s.seen[pr.Number], s.hist[pr.Number] = true, l
+	s.seen[pr.Number], s.hist[pr.Number] = true, l.Listed
 	s.book.listed(pr)
 	if l.Err != nil {
 		s.x.fail(pr, l.Err)

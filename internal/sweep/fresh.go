@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/stalepr/stalepr/internal/api"
+	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -30,16 +32,32 @@ const MaxFactsAge = 30 * time.Second
 // operation has run.
 type facts struct {
 	got   map[int]Now
-	wrote int // the writes sent before the group was read (writer.wrote)
+	wrote int       // the writes sent before the group was read (writer.wrote)
+	at    time.Time // when it was read, by the transport's clock (api.Usage.At)
+}
+
+// writePace is the time between two writes: write-interval, or the slower pace
+// a secondary limit set since (u, the transport's usage now).
+func writePace(cfg config.Config, u api.Usage) time.Duration {
+	return max(cfg.WriteInterval, u.WriteInterval)
 }
 
 // freshWrites is how many writes may be sent between a fresh read and the
-// last write it guards: those that MaxFactsAge holds at write-interval.
+// last write it guards: those that MaxFactsAge holds at the pace.
 func (w *writer) freshWrites() int {
-	if w.cfg.WriteInterval <= 0 {
+	pace := writePace(w.cfg, w.gh.Usage())
+	if pace <= 0 {
 		return int(^uint(0) >> 1) // unpaced: the group is bounded by NowPerRead alone
 	}
-	return int(MaxFactsAge / w.cfg.WriteInterval)
+	return int(MaxFactsAge / pace)
+}
+
+// tooOld reports whether the facts would be older than MaxFactsAge at the
+// last of writes more, after u, the transport's usage now, at cfg's pace:
+// a wait the writes do not count (a secondary limit's, a backoff's) ages
+// them too.
+func (f *facts) tooOld(cfg config.Config, u api.Usage, writes int) bool {
+	return u.At.Sub(f.at)+time.Duration(writes)*writePace(cfg, u) > MaxFactsAge
 }
 
 // writesOf is how many writes steps send at most, and whether one of them
@@ -62,7 +80,7 @@ func (w *writer) useFacts(o *op, steps []step) {
 	if !fresh {
 		return
 	}
-	if _, ok := w.facts.got[o.pr.Number]; !ok || w.wrote-w.facts.wrote+writes > w.freshWrites() {
+	if _, ok := w.facts.got[o.pr.Number]; !ok || w.wrote-w.facts.wrote+writes > w.freshWrites() || w.facts.tooOld(w.cfg, w.gh.Usage(), writes) {
 		delete(w.facts.got, o.pr.Number)
 		return
 	}
@@ -85,11 +103,12 @@ func (w *writer) readNow(ctx context.Context, n int) (Now, error) {
 		return got, got.Err
 	}
 	group := w.group(n)
+	at := w.gh.Usage().At // before the read: what it finds may be that old
 	got, err := w.gh.PullsNow(ctx, group)
 	if err != nil {
 		return Now{}, err
 	}
-	w.facts = facts{got: got, wrote: w.wrote}
+	w.facts = facts{got: got, wrote: w.wrote, at: at}
 	if now, ok := got[n]; ok {
 		return now, now.Err
 	}

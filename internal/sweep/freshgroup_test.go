@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -146,5 +147,43 @@ func TestFreshReadThatProvesNothingKeepsThePR(t *testing.T) {
 				t.Errorf("next run: #%d %s, want closed", n, w.state(n))
 			}
 		})
+	}
+}
+
+// TestFreshFactsAfterASecondaryLimit: the group's size holds its facts
+// within sweep.MaxFactsAge at the write pace asked; a secondary limit on
+// the group's first close makes the run wait (60 s here) and then write at
+// half the pace. The closes after it may not act on the facts read before
+// the wait: a label a maintainer put on the third PR while the run waited
+// stays on, and that PR is left for the next run; no write acts on facts
+// older than sweep.MaxFactsAge.
+func TestFreshFactsAfterASecondaryLimit(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	var prs []int
+	for i := range 10 {
+		prs = append(prs, w.markedPR(40-float64(i)))
+	}
+	third := prs[2]
+	var fired atomic.Bool
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		if r.Route != routeCloseIssue || fired.Swap(true) {
+			return nil
+		}
+		w.fake.Label(third, maint, w.now(), "needs-decision")
+		return fakegithub.SecondaryRateLimit(403, 60)
+	})
+	w.fake.Reset()
+	res := w.run(map[string]string{"write-interval": "1s"})
+	if !fired.Load() {
+		t.Fatal("no close was sent")
+	}
+	if got := w.labels(third); !slices.Contains(got, "needs-decision") || w.state(third) != "open" {
+		t.Errorf("#%d %s, labels %v: the maintainer's label was added while the run waited; want it kept and the PR open", third, w.state(third), got)
+	}
+	ages, reads := factsAges(w.fake.Requests())
+	t.Logf("%d closes, %d fresh reads, facts at most %s old", len(res.Closed()), reads, oldest(ages))
+	if oldest(ages) > sweep.MaxFactsAge {
+		t.Errorf("a write on facts %s old, want none older than %s", oldest(ages), sweep.MaxFactsAge)
 	}
 }

@@ -127,23 +127,10 @@ func TestCloseRetriedReadsTheLabelsAgain(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
 			n := w.markedPR(31)
-			var (
-				mu     sync.Mutex
-				writes int
-			)
-			w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
-				if r.Route != c.route {
-					return nil
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				if writes++; writes > 1 {
-					return nil
-				}
+			w.failFirst(c.route, c.fault, func() {
 				if c.label {
 					w.fake.Label(n, maint, w.now(), "needs-decision")
 				}
-				return c.fault
 			})
 			res := w.run(c.inputs)
 
@@ -165,4 +152,73 @@ func TestCloseRetriedReadsTheLabelsAgain(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCloseRetriedSeesACommentDuringTheWait: GitHub refuses the close (a
+// 502, a secondary limit) and the author answers the stale notice while the
+// run waits to send it again. The close's own read proves a PR unchanged
+// only with no event since the listing (readBeforeClose); its retry, after
+// the wait, reads the PR again and must hold it to the same: an answer
+// that came during the wait is a person's activity, and the PR is left for
+// the next run, open, which un-stales it. Our own closing comment, posted
+// before the close, is no such change.
+func TestCloseRetriedSeesACommentDuringTheWait(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		fault  *fakegithub.Fault
+		answer bool // the author comments while the run waits
+	}{
+		{"a 502", fakegithub.ServerError(502), true},
+		{"a secondary limit", fakegithub.SecondaryRateLimit(403, 30), true},
+		{"a 502, nobody answering", fakegithub.ServerError(502), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			n := w.markedPR(31)
+			w.failFirst(routeCloseIssue, c.fault, func() {
+				if c.answer {
+					w.fake.Comment(n, alice, w.now(), "Still on it, rebasing today.")
+				}
+			})
+			res := w.run(nil)
+			if !c.answer {
+				// Our own closing comment, before the close, is no change.
+				if w.state(n) != "closed" || !has(res.Closed(), n) || w.fake.CountBy()[routeCloseIssue] != 2 || w.notices(n, "close") != 1 {
+					t.Errorf("#%d %s, closed %v, %d PATCH: want it closed by the retry", n, w.state(n), numbers(res.Closed()), w.fake.CountBy()[routeCloseIssue])
+				}
+				return
+			}
+
+			if got := w.fake.CountBy()[routeCloseIssue]; got != 1 {
+				t.Errorf("%d %s, want the one refused, not sent again after the author's answer", got, routeCloseIssue)
+			}
+			if w.state(n) != "open" || has(res.Closed(), n) {
+				t.Fatalf("#%d %s, closed %v: the author answered while the run waited, want it open", n, w.state(n), numbers(res.Closed()))
+			}
+			if why(res.Skipped(), n) != sweep.ReasonChangedSince {
+				t.Errorf("#%d skipped as %q, want %q", n, why(res.Skipped(), n), sweep.ReasonChangedSince)
+			}
+			w.clock.Advance(time.Hour)
+			w.run(nil)
+			if w.state(n) != "open" || w.hasLabel(n, "stale") {
+				t.Errorf("next run: #%d %s, labels %v: want it open and un-staled (the author answered)", n, w.state(n), w.labels(n))
+			}
+		})
+	}
+}
+
+// failFirst answers the first request of route with fault, after
+// meanwhile: what a person does while the run waits to send it again.
+func (w *world) failFirst(route string, fault *fakegithub.Fault, meanwhile func()) {
+	var once sync.Once
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		if r.Route != route {
+			return nil
+		}
+		var f *fakegithub.Fault
+		once.Do(func() { meanwhile(); f = fault })
+		return f
+	})
 }

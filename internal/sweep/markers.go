@@ -11,13 +11,18 @@ import (
 // markerReader reads our markers out of the comments every read brings:
 // the adapter returns comments' texts, the sweep tells what in them is
 // ours (notice.Parse) and drops the texts, which a run would otherwise
-// keep for every listed PR. Whose a marker is, identity decides later.
-type markerReader struct{ GitHub }
+// keep for every listed PR. Whose a marker is, identity decides later; a
+// comment that is the reopen command (word, reopen-command) is flagged
+// so (lifecycle.Event.Command), and whose it is the rule decides.
+type markerReader struct {
+	GitHub
+	word string
+}
 
 func (m markerReader) OpenPulls(ctx context.Context, q Query, after string) ([]Listed, Page, error) {
 	listed, pg, err := m.GitHub.OpenPulls(ctx, q, after)
 	for i := range listed {
-		readMarkers(listed[i].History)
+		readMarkers(listed[i].History, m.word)
 	}
 	return listed, pg, err
 }
@@ -25,40 +30,41 @@ func (m markerReader) OpenPulls(ctx context.Context, q Query, after string) ([]L
 func (m markerReader) ClosedPulls(ctx context.Context, assignees bool, after string) ([]ClosedListed, Page, error) {
 	closed, pg, err := m.GitHub.ClosedPulls(ctx, assignees, after)
 	for i := range closed {
-		readMarkers(closed[i].History)
+		readMarkers(closed[i].History, m.word)
 	}
 	return closed, pg, err
 }
 
-func (m markerReader) Pull(ctx context.Context, number int, checks bool) (Listed, bool, error) {
+func (m markerReader) Pull(ctx context.Context, number int, checks bool) (ClosedListed, bool, error) {
 	l, open, err := m.GitHub.Pull(ctx, number, checks)
-	readMarkers(l.History)
+	readMarkers(l.History, m.word)
 	return l, open, err
 }
 
 func (m markerReader) History(ctx context.Context, number int, before string) ([]lifecycle.Event, error) {
 	events, err := m.GitHub.History(ctx, number, before)
-	readMarkers(events)
+	readMarkers(events, m.word)
 	return events, err
 }
 
 func (m markerReader) RecentComments(ctx context.Context, since time.Time) ([]Comment, error) {
 	comments, err := m.GitHub.RecentComments(ctx, since)
 	for i := range comments {
-		readMarker(&comments[i].Event)
+		readMarker(&comments[i].Event, m.word)
 	}
 	return comments, err
 }
 
-func readMarkers(events []lifecycle.Event) {
+func readMarkers(events []lifecycle.Event, word string) {
 	for i := range events {
-		readMarker(&events[i])
+		readMarker(&events[i], word)
 	}
 }
 
-// readMarker reads a comment's marker from its text and drops the text. An
-// event without text (an adapter that read none) keeps what it says.
-func readMarker(e *lifecycle.Event) {
+// readMarker reads a comment's marker, or the reopen command word, from
+// its text and drops the text. An event without text (an adapter that
+// read none) keeps what it says.
+func readMarker(e *lifecycle.Event, word string) {
 	if e.Kind != lifecycle.Commented || e.Body == "" {
 		return
 	}
@@ -66,5 +72,6 @@ func readMarker(e *lifecycle.Event) {
 	if e.Notice == lifecycle.NoNotice {
 		e.Notice = notice.ParseIntake(e.Body) // the intake clock's, apart from Parse's
 	}
+	e.Command = e.Notice == lifecycle.NoNotice && lifecycle.IsCommand(e.Body, word)
 	e.Body = ""
 }

@@ -18,8 +18,10 @@ func TestReadMarkers(t *testing.T) {
 		{Kind: lifecycle.Commented, Body: "a person's words, no marker"},
 		{Kind: lifecycle.Commented, Notice: lifecycle.CloseNotice},
 		{Kind: lifecycle.Labeled, Body: notice.CloseMarker()},
+		{Kind: lifecycle.Commented, Body: "Thanks!\n/reopen"},
+		{Kind: lifecycle.Commented, Body: notice.Body("Comment `/reopen` to reopen it.", notice.CloseMarker())},
 	}
-	readMarkers(events)
+	readMarkers(events, "/reopen")
 	if e := events[0]; e.Notice != lifecycle.StaleNotice || !e.MarkedAt.Equal(marked) || e.MarkHead != "abc1234" || e.Body != "" {
 		t.Errorf("stale notice read as %+v", e)
 	}
@@ -31,5 +33,14 @@ func TestReadMarkers(t *testing.T) {
 	}
 	if e := events[3]; e.Notice != lifecycle.NoNotice {
 		t.Errorf("a label event read as a notice: %+v", e)
+	}
+	if e := events[4]; !e.Command || e.Body != "" {
+		t.Errorf("a reopen command read as %+v", e)
+	}
+	if e := events[5]; e.Command || e.Notice != lifecycle.CloseNotice {
+		t.Errorf("our closing comment naming the command read as %+v", e)
+	}
+	if e := events[1]; e.Command {
+		t.Errorf("a person's words read as a command: %+v", e)
 	}
 }

@@ -235,10 +235,10 @@ func (m *memGitHub) PullsNow(_ context.Context, listed []lifecycle.PR) (map[int]
 	return out, nil
 }
 
-func (m *memGitHub) Pull(_ context.Context, n int, _ bool) (sweep.Listed, bool, error) {
+func (m *memGitHub) Pull(_ context.Context, n int, _ bool) (sweep.ClosedListed, bool, error) {
 	m.call("read #%d and its history", n)
 	p := m.prs[n]
-	return sweep.Listed{PR: p.pr, History: slices.Clone(p.timeline)}, p.open, nil
+	return sweep.ClosedListed{Listed: sweep.Listed{PR: p.pr, History: slices.Clone(p.timeline)}}, p.open, nil
 }
 
 func (m *memGitHub) Permission(_ context.Context, login string) (lifecycle.Access, error) {
@@ -348,11 +348,14 @@ func (m *memGitHub) Close(ctx context.Context, n int, labels []string) error {
 	return nil
 }
 
-func (m *memGitHub) Reopen(_ context.Context, n int) error {
+func (m *memGitHub) Reopen(_ context.Context, n int, labels []string) error {
 	m.write("reopen #%d", n)
 	p := m.touch(n)
 	p.open = true
 	p.timeline = append(p.timeline, lifecycle.Event{Kind: lifecycle.Reopened, At: m.now, Actor: m.self, Bot: true})
+	if labels != nil {
+		p.pr.Labels = slices.Clone(labels)
+	}
 	return nil
 }
 

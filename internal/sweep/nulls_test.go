@@ -20,29 +20,11 @@ import (
 // onPRs hands every pull request object of a GraphQL answer (each of our
 // queries reads a PR's timeline) to edit.
 func onPRs(body []byte, edit func(pr map[string]any)) []byte {
-	var v any
-	if json.Unmarshal(body, &v) != nil {
-		return body
-	}
-	var walk func(any)
-	walk = func(x any) {
-		switch x := x.(type) {
-		case map[string]any:
-			if _, timeline := x["timelineItems"]; timeline {
-				edit(x)
-			}
-			for _, y := range x {
-				walk(y)
-			}
-		case []any:
-			for _, y := range x {
-				walk(y)
-			}
+	return onObjects(body, func(x map[string]any) {
+		if _, timeline := x["timelineItems"]; timeline {
+			edit(x)
 		}
-	}
-	walk(v)
-	out, _ := json.Marshal(v)
-	return out
+	})
 }
 
 // nullOnPages sets field of every PR of the listing pages null.

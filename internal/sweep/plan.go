@@ -40,8 +40,9 @@ type op struct {
 	// readNow: act comes from a read of this PR alone made just before
 	// (the event path's): the re-request need not read it again.
 	readNow bool
-	audit   *lifecycle.Audit // Reopened: the close the audit replayed
-	issue   *issueOp         // the dashboard's operations: the issue, not a PR (dashboard.go)
+	audit   *lifecycle.Audit   // Reopened: the close the audit replayed
+	command *lifecycle.Command // ReopenedOnCommand, CommandAnswered: the command decided
+	issue   *issueOp           // the dashboard's operations: the issue, not a PR (dashboard.go)
 }
 
 // afterStop reports whether o is a bounded write after the run's own work (a

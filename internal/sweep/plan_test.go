@@ -109,6 +109,12 @@ func planState() []op {
 		{out: Reopened, pr: pr(23, "stale", "closed-stale"), audit: &lifecycle.Audit{}},
 		// A stopped run posted its comment: the reopening only.
 		{out: Reopened, pr: pr(24), audit: &lifecycle.Audit{ReopenPostedAt: planNow}},
+		// A reopen command: a fresh read, the reopening with its labels,
+		// the answer; on the event's own read, no fresh read; a branch gone,
+		// the answer alone.
+		{out: ReopenedOnCommand, pr: pr(27, "closed-stale"), command: &lifecycle.Command{Verdict: lifecycle.CommandReopen}},
+		{out: ReopenedOnCommand, pr: pr(28, "closed-stale"), command: &lifecycle.Command{Verdict: lifecycle.CommandReopen}, readNow: true},
+		{out: CommandAnswered, pr: pr(29), command: &lifecycle.Command{Verdict: lifecycle.CommandGone}},
 	}
 }
 

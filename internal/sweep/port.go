@@ -36,8 +36,9 @@ type Reader interface {
 	ClosedPulls(ctx context.Context, assignees bool, after string) ([]ClosedListed, Page, error)
 	// Pull reads one pull request as a listing page gives it, and whether
 	// it is open (the event path's read); with checks, its head commit's
-	// checks too (as Checks reads them).
-	Pull(ctx context.Context, number int, checks bool) (Listed, bool, error)
+	// checks too (as Checks reads them). A closed one comes as the closed
+	// listing gives it (merged, its branch gone): a reopen command's facts.
+	Pull(ctx context.Context, number int, checks bool) (ClosedListed, bool, error)
 	// Checks reads the head commits' check rollups of the PRs numbers
 	// (at most ChecksPerRead), with whether each check is required for its
 	// PR, in one request: by number; a PR it could not read is absent
@@ -100,8 +101,9 @@ type Writer interface {
 	// RequestReviewers requests the review of logins (and teams, as
 	// org/team) on a pull request, un-requesting nobody.
 	RequestReviewers(ctx context.Context, number int, logins []string) error
-	// Reopen reopens a closed pull request.
-	Reopen(ctx context.Context, number int) error
+	// Reopen reopens a closed pull request and, unless labels is nil,
+	// sets its labels in the same request (as Close closes).
+	Reopen(ctx context.Context, number int, labels []string) error
 	// CreateIssue opens an issue with its labels in the one request. It is
 	// not retried: a lost answer may hide an issue created.
 	CreateIssue(ctx context.Context, title, body string, labels []string) (api.Issue, error)

@@ -61,6 +61,18 @@ func nullNode(body []byte, conn string) []byte { return nullLast(body, conn, "no
 // nullLast sets the last element of list (nodes, edges) of every
 // connection named conn in the answer to null.
 func nullLast(body []byte, conn, list string) []byte {
+	return onObjects(body, func(x map[string]any) {
+		if c, ok := x[conn].(map[string]any); ok {
+			if nodes, ok := c[list].([]any); ok && len(nodes) > 0 {
+				nodes[len(nodes)-1] = nil
+			}
+		}
+	})
+}
+
+// onObjects hands every JSON object of a GraphQL answer, outermost first,
+// to edit, and gives the answer back edited (as it came when it is no JSON).
+func onObjects(body []byte, edit func(map[string]any)) []byte {
 	var v any
 	if json.Unmarshal(body, &v) != nil {
 		return body
@@ -69,11 +81,7 @@ func nullLast(body []byte, conn, list string) []byte {
 	walk = func(x any) {
 		switch x := x.(type) {
 		case map[string]any:
-			if c, ok := x[conn].(map[string]any); ok {
-				if nodes, ok := c[list].([]any); ok && len(nodes) > 0 {
-					nodes[len(nodes)-1] = nil
-				}
-			}
+			edit(x)
 			for _, y := range x {
 				walk(y)
 			}

@@ -224,4 +224,5 @@ const (
 	PartLabelCleanUp      Part = "the stale label's clean-up on closed pull requests"
 	PartCloseLabelCleanUp Part = "close-pr-label's clean-up on reopened pull requests"
 	PartAudit             Part = "the closure audit"
+	PartCommands          Part = "the reopen commands on closed pull requests"
 )

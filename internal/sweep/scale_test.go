@@ -3,8 +3,14 @@ package sweep_test
 import (
 	"fmt"
 	"math"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"go.yaml.in/yaml/v4"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -235,10 +241,20 @@ func actionsStaleReads(open, labelled int) int {
 // pace, which sizes the closes' fresh reads.
 var switchDayInputs = sfWith(costInputs, "write-interval", "1s")
 
+// switchRun is a switch day's run: its reads, actions/stale's on the
+// same repository (labelled: the PRs labelled stale at the switch), the age
+// of the facts each of its writes on fresh facts acted on, and the fresh
+// reads that gave them.
+type switchRun struct {
+	r                            reads
+	res                          sweep.Result
+	theirs, labelled, freshReads int
+	ages                         []time.Duration
+}
+
 // switchDay is the first run after a switch from actions/stale on w (see
-// switchFrom): its reads, actions/stale's on the same repository, and the
-// age of the facts each of its writes on fresh facts acted on.
-func switchDay(tb testing.TB, w *world) (r reads, res sweep.Result, theirs int, ages []time.Duration) {
+// switchFrom).
+func switchDay(tb testing.TB, w *world) switchRun {
 	switchFrom(w, 10)
 	open, labelled := 0, 0
 	for _, is := range w.fake.Issues() {
@@ -250,9 +266,9 @@ func switchDay(tb testing.TB, w *world) (r reads, res sweep.Result, theirs int, 
 		}
 	}
 	w.fake.Reset()
-	res = w.run(switchDayInputs)
-	ages, _ = factsAges(w.fake.Requests())
-	return readsOf(res), res, actionsStaleReads(open, labelled), ages
+	res := w.run(switchDayInputs)
+	ages, fresh := factsAges(w.fake.Requests())
+	return switchRun{r: readsOf(res), res: res, theirs: actionsStaleReads(open, labelled), labelled: labelled, freshReads: fresh, ages: ages}
 }
 
 // TestSwitchDayReads: under the inactivity clock, the first run after a
@@ -264,7 +280,8 @@ func switchDay(tb testing.TB, w *world) (r reads, res sweep.Result, theirs int, 
 func TestSwitchDayReads(t *testing.T) {
 	t.Parallel()
 	testenv.Long(t)
-	r, res, theirs, ages := switchDay(t, openPRs(t, 2000))
+	s := switchDay(t, openPRs(t, 2000))
+	r, res, theirs, ages := s.r, s.res, s.theirs, s.ages
 	t.Logf("switch day: %v, %d closes; actions/stale reads %d: %.3f×; facts at most %s old (%d writes on them)",
 		r, len(res.Closed()), theirs, float64(r.rest+r.points)/float64(theirs), oldest(ages), len(ages))
 	if len(res.Closed()) == 0 || len(res.Marked()) == 0 {
@@ -290,16 +307,14 @@ func BenchmarkReads(b *testing.B) {
 	}
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("switch-day/prs=%d", n), func(b *testing.B) {
-			var r reads
-			var res sweep.Result
-			var theirs int
-			var ages []time.Duration
+			var s switchRun
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				w := openPRs(b, n)
 				b.StartTimer()
-				r, res, theirs, ages = switchDay(b, w)
+				s = switchDay(b, w)
 			}
+			r, res, theirs, ages := s.r, s.res, s.theirs, s.ages
 			b.ReportMetric(float64(r.rest), "rest")
 			b.ReportMetric(float64(r.points), "points")
 			b.ReportMetric(float64(r.rest+r.points)/float64(theirs), "ratio-to-actions-stale")
@@ -307,23 +322,10 @@ func BenchmarkReads(b *testing.B) {
 			b.Logf("switch day: %v, %d marks, %d closes; actions/stale reads %d; facts at most %s old", r, len(res.Marked()), len(res.Closed()), theirs, oldest(ages))
 		})
 	}
-	for _, clock := range []string{"author-turn", "inactivity", "author-turn+nudge+contributors", "author-turn+checks", "author-turn+checks-off"} {
+	for _, clock := range readClocks {
 		for _, n := range sizes {
-			b.Run(fmt.Sprintf("clock=%s/prs=%d", clock, n), func(b *testing.B) {
-				inputs := map[string]string{}
-				for k, v := range fairInputs {
-					inputs[k] = v
-				}
-				world := openPRs
-				inputs["stale-clock"] = clock
-				switch clock {
-				case "author-turn+nudge+contributors":
-					inputs, world = contributorInputs, contributorWorld
-				case "author-turn+checks", "author-turn+checks-off":
-					// The same world, CI on every PR, with the input on and off.
-					inputs["stale-clock"], world = "author-turn", checksWorld
-					inputs["author-turn-when-checks-fail"] = fmt.Sprint(clock == "author-turn+checks")
-				}
+			b.Run(fmt.Sprintf("clock=%s/prs=%d", clock.name, n), func(b *testing.B) {
+				inputs, world := clock.setup()
 				var day0, day1 reads
 				for i := 0; i < b.N; i++ {
 					b.StopTimer()
@@ -343,4 +345,198 @@ func BenchmarkReads(b *testing.B) {
 			})
 		}
 	}
+}
+
+// readClock is one of BenchmarkReads' clocks, with the name of its
+// figures in docs/cost.md (costClaims).
+type readClock struct {
+	name, figure string
+	setup        func() (map[string]string, func(testing.TB, int) *world)
+}
+
+// readClocks are the clocks BenchmarkReads and TestCostDoc measure.
+var readClocks = []readClock{
+	{"author-turn", "at", func() (map[string]string, func(testing.TB, int) *world) { return fairInputs, openPRs }},
+	{"inactivity", "in", func() (map[string]string, func(testing.TB, int) *world) {
+		return sfWith(fairInputs, "stale-clock", "inactivity"), openPRs
+	}},
+	{"author-turn+nudge+contributors", "nudge", func() (map[string]string, func(testing.TB, int) *world) {
+		return contributorInputs, contributorWorld
+	}},
+	// The same world, CI on every PR, with the input on and off.
+	{"author-turn+checks", "checks", func() (map[string]string, func(testing.TB, int) *world) {
+		return sfWith(fairInputs, "author-turn-when-checks-fail", "true"), checksWorld
+	}},
+	{"author-turn+checks-off", "checksoff", func() (map[string]string, func(testing.TB, int) *world) {
+		return sfWith(fairInputs, "author-turn-when-checks-fail", "false"), checksWorld
+	}},
+}
+
+// fairRecipe is the step inputs of the README's fair-mode recipe (the yaml
+// block under "### Fair mode").
+func fairRecipe(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(readmeCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := strings.ReplaceAll(string(b), "\r\n", "\n")
+	at := strings.Index(md, "\n### Fair mode")
+	if at < 0 {
+		t.Fatal("the README has no ### Fair mode recipe")
+	}
+	block := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(md[at:])
+	var steps []struct{ With map[string]string }
+	if block == nil || yaml.Unmarshal([]byte(block[1]), &steps) != nil || len(steps) != 1 || steps[0].With["stale-clock"] != "author-turn" {
+		t.Fatal("the README's fair-mode recipe is not one step's yaml block under author-turn")
+	}
+	return steps[0].With
+}
+
+// quietDays is what the fair-mode recipe's quiet days read: the most REST
+// reads and points of one, and the REST reads of all by route.
+type quietDays struct {
+	days, rest, points, swaps, nudges, permissions int
+	routes                                         map[string]int
+}
+
+// The fair-mode recipe's quiet days: on contributorWorld's 2,000 open PRs
+// one in touchEvery sees a comment by a contributor, a push by its
+// author or a maintainer's change request a day.
+const touchEvery = 50
+
+// recipeQuiet keeps recipeQuietDays' answers, listing granted and
+// refused, for the tests that need them (TestFairRecipeQuietDay,
+// TestCostDoc): each measures a week of daily runs once.
+var recipeQuiet [2]struct {
+	once sync.Once
+	q    quietDays
+}
+
+// recipeQuietDays runs the README's fair-mode recipe, with the turn labels
+// (author-turn-label, reviewers-turn-label), daily on contributorWorld's
+// 2,000 PRs while people act on some every day, and measures the days from
+// the third on: the first two mark, close and label the backlog (a budget
+// that reaches every PR, so that the quiet days are not days the budget
+// cut short), the next ones have no close due (days-before-close is 14)
+// and only the day's activity to follow: un-stales, turn labels swapped,
+// nudges. refused: GitHub refuses the token the collaborator listing.
+func recipeQuietDays(t *testing.T, refused bool) quietDays {
+	t.Helper()
+	memo := &recipeQuiet[0]
+	if refused {
+		memo = &recipeQuiet[1]
+	}
+	memo.once.Do(func() { memo.q = measureRecipeQuietDays(t, refused) })
+	if memo.q.days < 2 {
+		t.Fatalf("the fair-mode recipe's quiet days were not measured (%d days)", memo.q.days)
+	}
+	return memo.q
+}
+
+func measureRecipeQuietDays(t *testing.T, refused bool) quietDays {
+	t.Helper()
+	inputs := sfWith(fairRecipe(t), "author-turn-label", "waiting-on-author", "reviewers-turn-label", "waiting-on-reviewers",
+		"operations-per-run", "5000")
+	w := contributorWorld(t, 2000)
+	w.fake.SetCollaboratorsForbidden(refused)
+	q := quietDays{routes: map[string]int{}}
+	for day := 0; day < 4; day++ {
+		w.fake.Reset()
+		res := w.run(inputs)
+		if day >= 2 {
+			r := readsOf(res)
+			if len(res.Closed()) > 0 || res.Stopped != nil || !res.OK() {
+				t.Fatalf("day %d is no quiet day: %v, %d closes, stopped %v, ok %v", day, r, len(res.Closed()), res.Stopped, res.OK())
+			}
+			q.days++
+			q.rest, q.points = max(q.rest, r.rest), max(q.points, r.points)
+			q.permissions = max(q.permissions, res.PermissionReads)
+			accounts, routes := map[string]bool{}, map[string]int{}
+			for _, req := range w.fake.Requests() {
+				switch {
+				case req.Route == "PUT /repos/{owner}/{repo}/issues/{issue_number}/labels":
+					q.swaps++
+				case strings.Contains(req.Body, "<!-- stalepr:nudge"):
+					q.nudges++
+				case req.Write || strings.HasSuffix(req.Route, "/graphql"):
+				default:
+					q.routes[req.Route]++
+					routes[req.Route]++
+					if strings.HasSuffix(req.Route, "/permission") && accounts[req.Path] {
+						t.Errorf("day %d: %s read twice", day, req.Path)
+					}
+					accounts[req.Path] = true
+				}
+			}
+			t.Logf("day %d: %v; %d un-stales, %d marks, %d nudges; REST reads %v", day, r, len(res.Unstaled()), len(res.Marked()), len(res.Nudged()), routes)
+		}
+		w.clock.Advance(lifecycle.Day)
+		k := 0
+		for _, is := range w.fake.Issues() {
+			if !is.IsPR || is.State != "open" {
+				continue
+			}
+			if k++; k%touchEvery != day%touchEvery {
+				continue
+			}
+			at := w.now().Add(-time.Duration(1+k%20) * time.Hour)
+			switch k % 3 {
+			case 0:
+				w.fake.Comment(is.Number, fakegithub.Person(fmt.Sprintf("dev%d", 1+k%200)), at, "Is this still needed?")
+			case 1:
+				w.fake.Push(is.Number, is.User.Login, at, "Address the review")
+			default:
+				w.fake.Review(is.Number, maint, at, "CHANGES_REQUESTED", "Please rebase.")
+			}
+		}
+	}
+	return q
+}
+
+// TestFairRecipeQuietDay: a quiet day of the README's fair-mode recipe
+// with the turn labels (no close due; the day's un-stales, turn labels
+// and nudges) on 2,000 open PRs reads at most 40 REST requests and points
+// in all, and its REST reads are the run's own two listings, none per PR:
+// the label hygiene listing and the read-back of the run's notices. The
+// turn labels' swaps rest on the batched fresh read (a point a group), not
+// on a REST read of each PR as they once did (24 a day on issue 42's
+// simulation). With the collaborator listing refused, the other REST reads
+// are each account's permission, at most once a run.
+func TestFairRecipeQuietDay(t *testing.T) {
+	t.Parallel()
+	testenv.Long(t)
+	t.Run("the listing", func(t *testing.T) {
+		t.Parallel()
+		q := recipeQuietDays(t, false)
+		if q.swaps == 0 || q.nudges == 0 {
+			t.Fatalf("%d quiet days, %d turn-label swaps, %d nudges: the quiet days do not do what the recipe does", q.days, q.swaps, q.nudges)
+		}
+		if q.rest+q.points > 40 {
+			t.Errorf("a quiet day reads up to %d REST requests and %d points, more than 40 in all", q.rest, q.points)
+		}
+		for route, n := range q.routes {
+			if route != "GET /repos/{owner}/{repo}/issues" && route != "GET /repos/{owner}/{repo}/issues/comments" {
+				t.Errorf("%d REST reads %s in %d quiet days: want only the hygiene listing and the read-back", n, route, q.days)
+			}
+		}
+		if q.rest > 2 {
+			t.Errorf("a quiet day reads up to %d REST requests (%v), want the two listings", q.rest, q.routes)
+		}
+	})
+	t.Run("the listing refused", func(t *testing.T) {
+		t.Parallel()
+		q := recipeQuietDays(t, true)
+		for route, n := range q.routes {
+			switch route {
+			case "GET /repos/{owner}/{repo}/issues", "GET /repos/{owner}/{repo}/issues/comments",
+				"GET /repos/{owner}/{repo}/collaborators/{username}/permission":
+			default:
+				t.Errorf("%d REST reads %s in %d quiet days", n, route, q.days)
+			}
+		}
+		if q.permissions == 0 || q.rest > q.permissions+2 {
+			t.Errorf("%d REST reads a quiet day, %d of them permissions: want the permissions and the two listings", q.rest, q.permissions)
+		}
+	})
 }

@@ -523,10 +523,19 @@ func allParityCases() []parityCase {
 	return append(out, matrixRows()...)
 }
 
+// parityShortStride: under -short every parityShortStride-th row of the
+// table runs, a sample of each family (the rows are grouped by the
+// actions/stale test file they come from); the whole table is a replay of
+// 579 runs, for go test ./... and CI.
+const parityShortStride = 5
+
 func TestActionsStaleParity(t *testing.T) {
 	t.Parallel()
 	cases := allParityCases()
 	for i, tc := range cases {
+		if testing.Short() && i%parityShortStride != 0 {
+			continue // the whole table without -short (go test ./..., CI)
+		}
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)

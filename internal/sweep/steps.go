@@ -41,6 +41,8 @@ const (
 	LabelCleaned              // a person closed or merged it: the stale label off
 	CloseLabelCleaned         // open again after a stale close: close-pr-label off
 	Reopened                  // closed as stale on the reviewers' or maintainers' turn: our comment, labels off, reopened (audit.go)
+	ReopenedOnCommand         // its author or a maintainer asked (reopen-command): reopened with its labels, then our answer (command.go)
+	CommandAnswered           // a reopen command on a PR whose branch is gone: our answer, how to continue (command.go)
 	DuplicateDeleted          // a concurrent run's copy of one of our notices, deleted
 
 	// The dashboard issue's writes (dashboard.go), after the run's own work.
@@ -102,7 +104,7 @@ var (
 	reqDeleteRef     = request{name: "DELETE ref", write: true, n: 1}
 	reqDraft         = request{name: "POST graphql", write: true, n: 1}
 	reqDeleteComment = request{name: "DELETE comment", write: true, n: 1}
-	reqReopen        = request{name: "PATCH pull", write: true, n: 1}
+	reqReopen        = request{name: "PATCH issue (reopen)", write: true, n: 1}
 	reqPullRecent    = request{name: "POST graphql (the PR)", n: 1} // the PR and its latest history, afresh
 	reqReviewers     = request{name: "POST requested_reviewers", write: true, n: 1}
 	reqCollaborators = request{name: "POST graphql (collaborators)", n: 1} // the listing, once a run: its first page
@@ -168,9 +170,27 @@ func (w *writer) retryGuard(listed lifecycle.PR, now *lifecycle.PR, sent func() 
 			return &leftAlone{reason: lifecycle.ReasonClosedSince}
 		case !sameLabels(pr.Labels, now.Labels):
 			return &leftAlone{reason: ReasonChangedSince}
+		case closes && w.othersSince(ctx, got.Since):
+			// The close's first read left alone a PR with an event since
+			// the listing (readBeforeClose); the retry, after its wait,
+			// holds it to the same: an author's answer during the wait.
+			return &leftAlone{reason: ReasonChangedSince}
 		}
 		return nil
 	}}
+}
+
+// othersSince reports whether events hold one that is not the token's own
+// (our closing comment, posted before the close, is): one whose actor is
+// unknown, or the token's identity unknown, counts.
+func (w *writer) othersSince(ctx context.Context, events []lifecycle.Event) bool {
+	login, err := w.gh.Viewer(ctx) // the read before named it: no request
+	for _, e := range events {
+		if err != nil || login == "" || !strings.EqualFold(e.Actor, login) {
+			return true
+		}
+	}
+	return false
 }
 
 // cost is the number of requests steps send at most: each once, a guarded
@@ -271,6 +291,8 @@ func (w *writer) steps(o *op) []step {
 		return w.turnLabelSteps(o)
 	case Reopened:
 		return w.reopenSteps(o)
+	case ReopenedOnCommand, CommandAnswered:
+		return w.commandSteps(o)
 	case DashboardCreated:
 		return w.createDashboardSteps(o)
 	case DashboardEdited:
@@ -879,7 +901,8 @@ func asLeftAlone(err error) (*leftAlone, bool) {
 var outcomeNames = map[Outcome]string{
 	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Rerequested: "rerequest", Nudged: "nudge", Escalated: "escalate",
 	NudgeLabeled: "nudge-label", TurnLabeled: "turn-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
-	CloseLabelCleaned: "clean-close-label", Reopened: "reopen", DuplicateDeleted: "delete-duplicate",
+	CloseLabelCleaned: "clean-close-label", Reopened: "reopen", ReopenedOnCommand: "reopen-on-command", CommandAnswered: "answer-command",
+	DuplicateDeleted: "delete-duplicate",
 	DashboardCreated: "create-dashboard", DashboardEdited: "edit-dashboard", DashboardDuplicateClosed: "close-dashboard-copy",
 	StillStale: "still-stale", Skipped: "skip", Failed: "fail",
 	DashboardUpToDate: "dashboard-up-to-date", DashboardLeftAlone: "dashboard-left-alone",
@@ -949,7 +972,7 @@ func (w *writer) reopenSteps(o *op) []step {
 			}
 			return w.gh.SetLabels(ctx, n, nonNil(want))
 		}}
-	reopen := step{request: reqReopen, send: func(ctx context.Context) error { return w.gh.Reopen(ctx, n) }}
+	reopen := step{request: reqReopen, send: func(ctx context.Context) error { return w.gh.Reopen(ctx, n, nil) }}
 	return append(steps, labels, reopen)
 }
 
@@ -1016,6 +1039,8 @@ func (w *writer) vars(p op) notice.Vars {
 		CloseDate:       p.d.CloseAt,
 		StaleLabel:      w.pol.StaleLabel,
 		Labels:          p.pr.Labels,
+		ReopenCommand:   w.cfg.ReopenCommand,
+		ToDraft:         w.pol.CloseAction == lifecycle.CloseToDraft,
 	}
 	// No bot is ever mentioned: a mention of @Copilot can start the coding
 	// agent. A coding agent's PR addresses its human of record, when its

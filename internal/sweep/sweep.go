@@ -39,11 +39,12 @@ type sweeper struct {
 	hist map[int]Listed
 	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
 
-	book  *book     // where every open PR listed stands, for the queue views (queue.go)
-	w     *writer   // every operation's request steps (steps.go)
-	x     *executor // runs the operations (plan.go)
-	dd    *dedup    // our notices seen, and their copies deleted (tidy.go)
-	audit *auditor  // the closure audit (audit.go)
+	book  *book      // where every open PR listed stands, for the queue views (queue.go)
+	w     *writer    // every operation's request steps (steps.go)
+	x     *executor  // runs the operations (plan.go)
+	dd    *dedup     // our notices seen, and their copies deleted (tidy.go)
+	audit *auditor   // the closure audit (audit.go)
+	cmd   *commander // the reopen commands (command.go)
 
 	who   *access       // who may push, learnt as decisions need it (access.go)
 	avail *availability // the reviewers' GitHub status, read before the plan (available.go)
@@ -62,7 +63,7 @@ type sweeper struct {
 // decisions go to, the writer whose steps the executor sends.
 func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweeper {
 	if gh != nil {
-		gh = markerReader{gh}
+		gh = markerReader{gh, cfg.ReopenCommand}
 	}
 	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log},
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}, checksRead: map[int]bool{}}
@@ -76,6 +77,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	s.x = &executor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, w: s.w, book: s.book, id: s.id, res: &s.res}
 	s.dd = &dedup{gh: gh, pol: s.pol, now: now, log: log, id: s.id, w: s.w, x: s.x, res: &s.res}
 	s.audit = &auditor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, id: s.id, x: s.x, dd: s.dd, res: &s.res}
+	s.cmd = &commander{gh: gh, cfg: cfg, pol: s.pol, now: now, id: s.id, who: s.who, x: s.x, dd: s.dd, audit: s.audit, res: &s.res}
 	return s
 }
 
@@ -235,6 +237,7 @@ func (s *sweeper) run(ctx context.Context) {
 		{PartLabelCleanUp, true, s.closedOps},
 		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", s.reopenedOps},
 		{PartAudit, s.cfg.AuditClosedDays > 0, s.audit.ops},
+		{PartCommands, s.cmd.on(), s.cmd.ops},
 	} {
 		switch {
 		case !part.on:

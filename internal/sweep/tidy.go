@@ -103,6 +103,9 @@ type dedup struct {
 	// turn has a nudge and an escalation of its own, which may come
 	// minutes apart (days-before-review-nudge 0).
 	turnPasses map[int][]time.Time
+	// closedSince is the start of a listing of closed PRs this run read
+	// whole (closedAsked), their notices noted: recentlyClosed reads none.
+	closedSince time.Time
 }
 
 // ourNotice is one of our notices, as seen in a read of this run.
@@ -220,6 +223,9 @@ func (d *dedup) recentlyClosed(ctx context.Context) {
 	}
 	if a := d.res.Audit; a != nil && a.Complete && !a.Since.After(d.now.Add(-closedWindow)) {
 		return // the closure audit read these histories already, and noted our notices
+	}
+	if !d.closedSince.IsZero() && !d.closedSince.After(d.now.Add(-closedWindow)) {
+		return // the reopen commands' listing read them (closedAsked), and noted our notices
 	}
 	since := d.now.Add(-closedWindow)
 	read := map[string]bool{}

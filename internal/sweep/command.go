@@ -1,0 +1,300 @@
+package sweep
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stalepr/stalepr/internal/api"
+	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/lifecycle"
+	"github.com/stalepr/stalepr/internal/notice"
+)
+
+// The reopen command (docs/rules.md "Reopen on command"): a comment of
+// reopen-command by a PR's author or a maintainer undoes stalepr's own
+// stale close. The event run answers it at once (issue_comment); the
+// scheduled run is the backstop, among the closed PRs it lists anyway.
+// The decision is lifecycle.DecideCommand; this file reads its facts and
+// plans its two writes: the reopening (labels with it, one request), then
+// the answer, whose marker ends the close's command for good.
+
+// Reasons the reopen command leaves a PR alone.
+const (
+	ReasonCommandOpen lifecycle.Reason = "open: nothing for the reopen command to do"
+	ReasonCommandOff  lifecycle.Reason = "the reopen command is off (reopen-command is empty)"
+	// ReasonCommandNone: the event's comment is not in the PR's history
+	// as a command since its last close (edited or deleted since, or a
+	// payload made by hand): the read decides, not the payload.
+	ReasonCommandNone lifecycle.Reason = "no reopen command since its last close"
+)
+
+// commandWindow is how far back the scheduled run looks for a reopen
+// command the event path missed: a command moves its PR's updated_at, so
+// the closed PRs updated since are where it is. A run at least weekly
+// finds every one; the closure audit's longer window, when on, serves.
+const commandWindow = 7 * lifecycle.Day
+
+// commandGrace is how long the scheduled run leaves a command to its event
+// run: an event run answers without reading back its comment, so one at
+// the same time as the schedule's could answer twice. An event run starts
+// within seconds to minutes of its comment; one queued for longer than
+// this meets a schedule that answered already (its answer's marker).
+const commandGrace = time.Hour
+
+// Command answers the reopen command on the closed pull request number,
+// after an issue_comment by sender (event.Skip let only the command
+// through): one read of the PR, the access of a maintainer who asked when
+// it is not known, then the reopening and the answer. At most 4
+// requests; the author's command 3.
+func (r *Sweep) Command(ctx context.Context, number int, sender string) Result {
+	s := r.s
+	s.res.EventPR = number
+	r.release()
+	l, open, err := s.gh.Pull(ctx, number, false)
+	if err != nil {
+		s.failEvent(lifecycle.PR{Number: number}, err)
+		return s.finish()
+	}
+	if login, _ := s.gh.Viewer(ctx); login != "" {
+		s.id.told(login) // the read named the viewer, so this asks nothing
+	}
+	pr := l.PR
+	switch {
+	case s.id.login != "" && strings.EqualFold(s.id.login, sender):
+		s.x.skip(op{pr: pr}, ReasonEventOwn)
+		return s.finish()
+	case open:
+		s.x.skip(op{pr: pr}, ReasonCommandOpen)
+		return s.finish()
+	case s.cfg.ReopenCommand == "":
+		s.x.skip(op{pr: pr}, ReasonCommandOff)
+		return s.finish()
+	case l.Err != nil:
+		s.x.fail(pr, l.Err)
+		return s.finish()
+	}
+	o, why, err := s.cmd.op(ctx, l)
+	switch {
+	case err != nil:
+		s.failEvent(pr, err)
+	case why != "":
+		s.x.skip(op{pr: pr}, why)
+	default:
+		o.readNow = true // decided on the read just made
+		s.x.apply(ctx, []op{o})
+	}
+	return s.finish()
+}
+
+// commander is the reopen command's stage: it decides the commands of
+// closed PRs, the event's one or the scheduled run's backstop's, and plans
+// their operations on the run's executor.
+type commander struct {
+	gh    GitHub
+	cfg   config.Config
+	pol   lifecycle.Policy
+	now   time.Time
+	id    *identity
+	who   *access
+	x     *executor
+	dd    *dedup
+	audit *auditor
+	res   *Result
+}
+
+// op decides the reopen command of closed PR c: the operation, or why
+// there is none ("" with no command at all). A maintainer's access that
+// decides and is not known is read first (access.one: one request); a stop
+// or a failed read is returned.
+func (s *commander) op(ctx context.Context, c ClosedListed) (op, lifecycle.Reason, error) {
+	if err := s.id.learnFor(ctx, c.History, s.pol.StaleLabel); err != nil {
+		return op{}, "", err
+	}
+	facts := lifecycle.ClosedFacts{Merged: c.Merged, BranchGone: c.BranchGone}
+	decide := func(assume lifecycle.Access) lifecycle.Command {
+		o := s.pol.Options(s.id.logins())
+		o.Access, o.Assume = s.who.known, assume
+		return lifecycle.DecideCommand(c.PR, c.History, facts, o)
+	}
+	// First as though the unknown were nobody's: only a command whose
+	// answer their access decides asks GitHub for it.
+	d := decide(lifecycle.AccessNone)
+	if d.Unsure != "" && d.Verdict == lifecycle.CommandIgnored {
+		if err := s.who.one(ctx, d.Unsure); err != nil {
+			return op{}, "", err
+		}
+		d = decide(lifecycle.AccessUnknown) // what GitHub would not tell, author_association decides
+	}
+	switch d.Verdict {
+	case lifecycle.CommandReopen:
+		return op{out: ReopenedOnCommand, pr: c.PR, command: &d, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: d.Reason}}, "", nil
+	case lifecycle.CommandGone:
+		return op{out: CommandAnswered, pr: c.PR, command: &d, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: d.Reason}}, "", nil
+	case lifecycle.CommandIgnored:
+		return op{}, d.Reason, nil
+	}
+	if d.Reason != "" {
+		return op{}, d.Reason, nil // answered already
+	}
+	return op{}, ReasonCommandNone, nil
+}
+
+// ops is the scheduled run's backstop: the reopen commands among
+// the closed PRs updated in the last commandWindow, from the closure
+// audit's pages when they reach that far (no request more), else from a
+// listing of its own that stands in for the duplicate clean-up's
+// (recentlyClosed): the same pages over a week instead of a day. Only the
+// commands decided for are planned; the others are the event path's to
+// report, not the summary's every run.
+func (s *commander) ops(ctx context.Context) ([]op, error) {
+	var asked []ClosedListed
+	if a := s.res.Audit; a != nil && a.Complete && !a.Since.After(s.now.Add(-commandWindow)) {
+		asked = s.audit.asked
+	} else {
+		var err error
+		if asked, err = s.closedAsked(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var ops []op
+	for _, c := range asked {
+		if c.Err != nil {
+			continue // its answer is in error: the next run reads it again
+		}
+		o, why, err := s.op(ctx, c)
+		switch {
+		case api.IsStop(err):
+			return ops, err
+		case err != nil:
+			s.x.fail(c.PR, err)
+		case why == "" && o.command.At.After(s.now.Add(-commandGrace)):
+			// Its event run's, if the workflow has one; the next scheduled
+			// run's otherwise.
+		case why == "":
+			ops = append(ops, o)
+		}
+	}
+	return ops, nil
+}
+
+// closedAsked lists the closed PRs updated in the last commandWindow, the
+// most recently updated first, and keeps those whose history holds a
+// reopen command; their notices, and those of the PRs closed in the
+// duplicate clean-up's window, go to the dedup, which then lists nothing
+// of its own.
+func (s *commander) closedAsked(ctx context.Context) ([]ClosedListed, error) {
+	since, dupSince := s.now.Add(-commandWindow), s.now.Add(-closedWindow)
+	var asked []ClosedListed
+	read := map[string]bool{}
+	var pages api.Pages
+	for after := ""; ; {
+		read[after] = true
+		page, pg, err := s.gh.ClosedPulls(ctx, s.pol.ReadsAssignees(), after)
+		if err == nil {
+			err = bound(&pages, len(page), pg, read, "list closed pull requests for reopen commands")
+		}
+		if err != nil {
+			return asked, err
+		}
+		for _, c := range page {
+			if c.Err == nil && c.Older == "" && !c.ClosedAt.Before(dupSince) {
+				s.dd.seen(c.PR.Number, c.History)
+			}
+			if commanded(c.History) {
+				s.dd.seen(c.PR.Number, c.History)
+				asked = append(asked, c)
+			}
+		}
+		if pg.After == "" || pg.LastKey.Before(since) || read[pg.After] {
+			s.dd.closedSince = since
+			return asked, nil
+		}
+		after = pg.After
+	}
+}
+
+// commanded reports whether a history holds a reopen command (whose, the rule
+// decides).
+func commanded(events []lifecycle.Event) bool {
+	for _, e := range events {
+		if e.Command {
+			return true
+		}
+	}
+	return false
+}
+
+// commandSteps reopen the PR a command asked for, then answer: a fresh
+// read first (unless the event's read was just made), which leaves alone
+// a PR open, locked or changed since the listing (its history is decided
+// again by the next run); the reopening sets the labels without the stale
+// label and close-pr-label in the same request; the answer comes last and
+// its marker ends the close's command. A run stopped between the two
+// leaves the PR open without the answer, and nothing to finish: reopened,
+// it is no closed PR's command any more. The reopening never claims what
+// did not happen: GitHub's refusal (a branch deleted since the read) fails
+// it before the answer, and the next run answers that the branch is gone.
+// Two runs at once may both answer; the read-back of this run's comments
+// deletes the younger copy (duplicateOps), as for the stale notice.
+func (w *writer) commandSteps(o *op) []step {
+	n := o.pr.Number
+	now := o.pr
+	steps := []step{}
+	if !o.readNow {
+		steps = append(steps, step{request: reqNow, send: func(ctx context.Context) error {
+			got, err := w.readNow(ctx, n)
+			switch {
+			case err != nil:
+				return err
+			case got.Open:
+				return &leftAlone{reason: ReasonReopenedSince}
+			case got.PR.Locked:
+				return &leftAlone{reason: lifecycle.ReasonLocked}
+			case len(got.Since) > 0:
+				return &leftAlone{reason: ReasonChangedSince}
+			}
+			now = got.PR
+			return nil
+		}})
+	}
+	if o.out == CommandAnswered {
+		return append(steps, w.comment(n, func() string {
+			return notice.Body(notice.CommandGone(repositoryURL(o.pr.URL, n), n), notice.AnsweredMarker())
+		}))
+	}
+	drop := []string{w.pol.StaleLabel}
+	if w.cfg.CloseLabel != "" {
+		drop = append(drop, w.cfg.CloseLabel)
+	}
+	reopen := step{request: reqReopen, send: func(ctx context.Context) error {
+		return w.gh.Reopen(ctx, n, nonNil(without(now.Labels, drop)))
+	}}
+	return append(steps, reopen, w.comment(n, func() string {
+		return notice.Body(notice.DefaultCommandReopened, notice.AnsweredMarker())
+	}))
+}
+
+// repositoryURL is the repository of the pull request at url (its page,
+// ".../pull/n"); "origin" when the URL does not say, as a reader's clone
+// of it is named.
+func repositoryURL(url string, n int) string {
+	if repo, ok := strings.CutSuffix(url, "/pull/"+strconv.Itoa(n)); ok && repo != "" {
+		return repo
+	}
+	return "origin"
+}
+
+// on reports whether the scheduled run looks for reopen
+// commands: the command on, and closes of ours to undo (stalepr closes, or
+// the closure audit lists closed PRs anyway). close-action draft closes
+// nothing: its PRs stay open.
+func (s *commander) on() bool {
+	return s.cfg.ReopenCommand != "" && s.pol.CloseAction != lifecycle.CloseToDraft &&
+		(s.pol.Closes() || s.cfg.AuditClosedDays > 0)
+}
+
+// ReopenedOnCommand is the PRs reopened on a reopen command (or that a
+// dry run would reopen).
+func (r Result) ReopenedOnCommand() []Item { return r.With(ReopenedOnCommand) }
