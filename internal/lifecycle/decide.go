@@ -16,6 +16,7 @@ const (
 	Notify                   // labelled but our notice is missing (a crash, or a person's label): post it
 	Unstale                  // a person acted after the mark: take the label off
 	Close                    // post the closing comment (unless already there) and close
+	NotifyIntake             // post the intake notice (no label): the intake clock's close counts from it
 )
 
 func (a Action) String() string {
@@ -34,6 +35,8 @@ func (a Action) String() string {
 		return "unstale"
 	case Close:
 		return "close"
+	case NotifyIntake:
+		return "notify-intake"
 	}
 	// A constant added without its word shows as a number, not a panic.
 	return fmt.Sprintf("action(%d)", int(a))
@@ -115,6 +118,9 @@ func Decide(pr PR, act *Activity, now time.Time, p Policy) Decision {
 		// another run (or a person) closed it meanwhile. Nothing written on
 		// the listing's word may touch it now.
 		return Decision{Action: Skip, Reason: ReasonClosedSince, Rule: RuleClosedSince}
+	}
+	if d, ok := intakeRule.Decide(Facts{PR: pr, Act: act, Now: now, Policy: p}); ok {
+		return d
 	}
 	var d Decision
 	if pr.HasLabel(p.StaleLabel) {

@@ -8,9 +8,10 @@ import (
 	"github.com/stalepr/stalepr/internal/notice"
 )
 
-// TestIntakeMarkers: the intake clock's markers are one-line hidden
-// comments, read back as their own kinds, never as a stale notice or a
-// close (which older versions read with Parse), nor from a look-alike.
+// TestIntakeMarkers: the intake notice's marker is a one-line hidden
+// comment, read back as its own kind, never as a stale notice or a close
+// (which older versions read with Parse), nor from a look-alike. Its
+// closing comment carries every close's marker.
 func TestIntakeMarkers(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -19,8 +20,7 @@ func TestIntakeMarkers(t *testing.T) {
 		kind lifecycle.Notice
 	}{
 		{name: "intake notice round-trips", body: notice.Body(notice.Render(notice.DefaultIntake, vars()), notice.IntakeMarker()), kind: lifecycle.IntakeNotice},
-		{name: "intake close round-trips", body: notice.Body(notice.Render(notice.DefaultIntakeClose, vars()), notice.IntakeCloseMarker()), kind: lifecycle.IntakeCloseNotice},
-		{name: "the stale close marker is not the intake close", body: notice.CloseMarker(), kind: lifecycle.NoNotice},
+		{name: "the close marker is not the intake notice", body: notice.CloseMarker(), kind: lifecycle.NoNotice},
 		{name: "another kind", body: "<!-- stalepr:intake-later -->", kind: lifecycle.NoNotice},
 		{name: "no marker", body: "please link an issue", kind: lifecycle.NoNotice},
 	} {
@@ -33,10 +33,8 @@ func TestIntakeMarkers(t *testing.T) {
 			}
 		})
 	}
-	for _, m := range []string{notice.IntakeMarker(), notice.IntakeCloseMarker()} {
-		if !strings.HasPrefix(m, "<!--") || !strings.HasSuffix(m, "-->") || strings.Contains(m, "\n") {
-			t.Errorf("marker %q is not a one-line HTML comment", m)
-		}
+	if m := notice.IntakeMarker(); !strings.HasPrefix(m, "<!--") || !strings.HasSuffix(m, "-->") || strings.Contains(m, "\n") {
+		t.Errorf("marker %q is not a one-line HTML comment", m)
 	}
 	for name, tmpl := range map[string]string{"DefaultIntake": notice.DefaultIntake, "DefaultIntakeClose": notice.DefaultIntakeClose} {
 		if err := notice.Check(tmpl); err != nil {

@@ -400,31 +400,22 @@ const (
 		"in {{days-before-close}} days. Open an issue describing the change first; once it is accepted, this can be reopened."
 )
 
-// The intake clock's markers: once per pull request, as the stale notice's
-// marker, and trusted only from stalepr's own logins.
-const (
-	intakeKind      = "intake"
-	intakeCloseKind = "intake-close"
-)
+// The intake notice's marker: once per pull request, as the stale notice's
+// marker, and trusted only from stalepr's own logins. Its closing comment
+// carries every close's marker (CloseMarker).
+const intakeKind = "intake"
 
 // IntakeMarker returns the hidden line appended to the intake notice.
 func IntakeMarker() string { return markerPrefix + intakeKind + " -->" }
 
-// IntakeCloseMarker returns the hidden line appended to the intake clock's
-// closing comment: the closure audit knows such a close as deliberate.
-func IntakeCloseMarker() string { return markerPrefix + intakeCloseKind + " -->" }
+var intakeMarkerRE = regexp.MustCompile(`<!-- stalepr:intake -->`)
 
-var intakeMarkerRE = regexp.MustCompile(`<!-- stalepr:(intake|intake-close) -->`)
-
-// ParseIntake finds an intake clock's marker in a comment body: NoNotice
+// ParseIntake finds the intake notice's marker in a comment body: NoNotice
 // when there is none. Apart from Parse, whose markers every version keeps
 // reading unchanged.
 func ParseIntake(body string) lifecycle.Notice {
-	switch m := intakeMarkerRE.FindStringSubmatch(body); {
-	case m == nil:
+	if !intakeMarkerRE.MatchString(body) {
 		return lifecycle.NoNotice
-	case m[1] == intakeCloseKind:
-		return lifecycle.IntakeCloseNotice
 	}
 	return lifecycle.IntakeNotice
 }

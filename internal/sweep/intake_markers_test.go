@@ -15,10 +15,10 @@ func TestReadIntakeMarkers(t *testing.T) {
 	events := []lifecycle.Event{
 		{Kind: lifecycle.Commented, At: at.Add(3 * time.Hour), Actor: "mallory", Body: "> " + notice.IntakeMarker()},
 		{Kind: lifecycle.Commented, At: at.Add(time.Hour), Actor: self, Bot: true, Body: notice.Body("link an issue", notice.IntakeMarker())},
-		{Kind: lifecycle.Commented, At: at.Add(2 * time.Hour), Actor: "mallory", Body: notice.IntakeCloseMarker()},
+		{Kind: lifecycle.Commented, At: at.Add(2 * time.Hour), Actor: "mallory", Body: notice.CloseMarker()},
 	}
 	readMarkers(events, "/reopen")
-	if events[1].Notice != lifecycle.IntakeNotice || events[2].Notice != lifecycle.IntakeCloseNotice || events[1].Body != "" {
+	if events[1].Notice != lifecycle.IntakeNotice || events[2].Notice != lifecycle.CloseNotice || events[1].Body != "" {
 		t.Fatalf("intake markers read as %+v", events)
 	}
 	pr := lifecycle.PR{Number: 1, Author: "dave", CreatedAt: at.Add(-time.Hour)}

@@ -180,3 +180,80 @@ func TestSummarizeIntake(t *testing.T) {
 		})
 	}
 }
+
+// TestIntakeRule: the intake clock as a rule of Decide: after the
+// exemptions, before the stale clock; a PR out of its class (or lifted by
+// a maintainer) is the stale clock's, a PR in it the intake clock's alone.
+func TestIntakeRule(t *testing.T) {
+	told := func(a *lifecycle.IntakeActivity) { a.NoticeAt = daysAgo(3) }
+	old := func(p *lifecycle.PR) { p.UpdatedAt = daysAgo(staleDays + 1) } // the stale clock would mark it
+	act := func(a *lifecycle.IntakeActivity) *lifecycle.Activity { return &lifecycle.Activity{Intake: *a} }
+	cases := []struct {
+		name    string
+		pr      lifecycle.PR
+		act     *lifecycle.Activity
+		policy  lifecycle.Policy
+		want    lifecycle.Action
+		rule    lifecycle.RuleName
+		closeAt time.Time
+	}{
+		{name: "off: the stale clock", pr: unasked(old), act: act(mayNotPush()), policy: policy(),
+			want: lifecycle.Mark, rule: lifecycle.RuleInactivity, closeAt: now.Add(closeDays * lifecycle.Day)},
+		{name: "in the class: the notice, no label", pr: unasked(old), act: act(mayNotPush()), policy: policy(intakeOn),
+			want: lifecycle.NotifyIntake, rule: lifecycle.RuleIntake, closeAt: now.Add(intakeDays * lifecycle.Day)},
+		{name: "told: it waits, the stale clock does not mark it", pr: unasked(old), act: act(mayNotPush(told)), policy: policy(intakeOn),
+			want: lifecycle.Keep, rule: lifecycle.RuleIntake, closeAt: daysAgo(3).Add(intakeDays * lifecycle.Day)},
+		{name: "told the days ago: closed by the intake clock", pr: unasked(), act: act(mayNotPush(func(a *lifecycle.IntakeActivity) { a.NoticeAt = daysAgo(intakeDays) })),
+			policy: policy(intakeOn), want: lifecycle.Close, rule: lifecycle.RuleIntake, closeAt: now},
+		{name: "the listing alone: its history read", pr: unasked(), policy: policy(intakeOn),
+			want: lifecycle.NeedDetail, rule: lifecycle.RuleIntake},
+		{name: "a maintainer engaged: the stale clock again", pr: unasked(old),
+			act:    act(mayNotPush(told, func(a *lifecycle.IntakeActivity) { a.EngagedAt = daysAgo(1) })),
+			policy: policy(intakeOn), want: lifecycle.Mark, rule: lifecycle.RuleInactivity, closeAt: now.Add(closeDays * lifecycle.Day)},
+		{name: "links not read: the stale clock", pr: unasked(old, func(p *lifecycle.PR) { p.Links.Read = false }), act: act(mayNotPush()),
+			policy: policy(intakeOn), want: lifecycle.Mark, rule: lifecycle.RuleInactivity, closeAt: now.Add(closeDays * lifecycle.Day)},
+		{name: "stale-labelled: the stale clock's", pr: unasked(func(p *lifecycle.PR) { p.Labels = []string{staleLabel} }),
+			act: act(mayNotPush()), policy: policy(intakeOn), want: lifecycle.Skip, rule: lifecycle.RuleInactivity},
+		{name: "an exempt label: exempt before any clock", pr: unasked(func(p *lifecycle.PR) { p.Labels = []string{"keep"} }), act: act(mayNotPush()),
+			policy: policy(intakeOn, func(p *lifecycle.Policy) { p.ExemptLabels = []string{"keep"} }), want: lifecycle.Skip, rule: lifecycle.RuleExempt},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := lifecycle.Decide(c.pr, c.act, now, c.policy)
+			if d.Action != c.want || d.Rule != c.rule || !d.CloseAt.Equal(c.closeAt) {
+				t.Fatalf("Decide = %v rule %q close %v, want %v rule %q close %v", d, d.Rule, d.CloseAt, c.want, c.rule, c.closeAt)
+			}
+			if d.Rule != lifecycle.RuleIntake || d.Action == lifecycle.Close || d.Action == lifecycle.NeedDetail {
+				return
+			}
+			// The forecast is the close the notice announced.
+			if next := lifecycle.Next(c.pr, c.act, d, now, c.policy); next.Action != lifecycle.Close || !next.At.Equal(c.closeAt) {
+				t.Errorf("Next = %+v, want a close at %v", next, c.closeAt)
+			}
+		})
+	}
+}
+
+// TestIntakeCandidate: the PRs whose links the sweep reads are the ones the
+// listing cannot put out of the class.
+func TestIntakeCandidate(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		pr   lifecycle.PR
+		p    lifecycle.Policy
+		want bool
+	}{
+		{"off", unasked(), policy(), false},
+		{"a contributor's PR", unasked(), policy(intakeOn), true},
+		{"a member's PR", unasked(func(p *lifecycle.PR) { p.AuthorAssociation = "MEMBER" }), policy(intakeOn), false},
+		{"a draft", unasked(draft), policy(intakeOn), false},
+		{"a bot's", unasked(func(p *lifecycle.PR) { p.Author, p.AuthorBot = "renovate[bot]", true }), policy(intakeOn), false},
+		{"an agent's, whatever its association", unasked(func(p *lifecycle.PR) { p.Author, p.AuthorBot, p.AuthorAssociation = agent, true, "NONE" }),
+			policy(intakeOn), true},
+		{"stale-labelled", unasked(func(p *lifecycle.PR) { p.Labels = []string{staleLabel} }), policy(intakeOn), false},
+	} {
+		if got := lifecycle.IntakeCandidate(c.pr, c.p); got != c.want {
+			t.Errorf("%s: IntakeCandidate = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

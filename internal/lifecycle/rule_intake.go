@@ -16,13 +16,11 @@ import (
 // labels or assignees were cut short. Closing what was wanted is the harm;
 // a notice not posted is not.
 
-// IntakeNotice is our intake notice, IntakeCloseNotice our closing comment
-// of the intake clock: values apart from the others, as ReopenNotice, far
-// enough to leave room for the rules beside it.
-const (
-	IntakeNotice      Notice = 80
-	IntakeCloseNotice Notice = 81
-)
+// IntakeNotice is our intake notice: a value apart from the others, as
+// ReopenNotice, far enough to leave room for the rules beside it. Its
+// closing comment is every close's (CloseNotice), whose marker names the
+// rule that closed.
+const IntakeNotice Notice = 80
 
 // Intake is the intake clock's part of the policy.
 // The zero value is off, as AgentClock's.
@@ -94,8 +92,8 @@ type IntakeActivity struct {
 	// account whose access is not known counts, so the doubt keeps the PR
 	// open. Zero when none did.
 	EngagedAt time.Time
-	// NoticeAt is our intake notice; CloseNoticeAt our intake closing
-	// comment (a run that stopped before the close); zero when none.
+	// NoticeAt is our intake notice; CloseNoticeAt our closing comment
+	// since it (a run that stopped before the close); zero when none.
 	NoticeAt, CloseNoticeAt time.Time
 	// ReopenedAt is the author's last reopening: the close counts again
 	// from it.
@@ -121,7 +119,7 @@ func SummarizeIntake(pr PR, events []Event, o Options) IntakeActivity {
 			switch e.Notice {
 			case IntakeNotice:
 				a.NoticeAt = e.At
-			case IntakeCloseNotice:
+			case CloseNotice:
 				a.CloseNoticeAt = e.At
 			}
 		case e.Kind == Reopened && w.isAuthor(e.Actor):
@@ -158,6 +156,7 @@ const (
 const (
 	ReasonIntakeOff      Reason = "intake clock off"
 	ReasonIntakeBot      Reason = "a bot's pull request"
+	ReasonIntakeStale    Reason = "on the stale clock"
 	ReasonIntakeMayPush  Reason = "author may push"
 	ReasonIntakeAccess   Reason = "cannot tell whether the author may push"
 	ReasonIntakeAccepted Reason = "links an accepted issue"
@@ -228,6 +227,10 @@ func intakeExempt(pr PR, p Policy) (Reason, bool) {
 	switch {
 	case pr.Draft:
 		return ReasonDraft, true
+	case pr.HasLabel(p.StaleLabel):
+		// On the stale clock already (marked before the intake clock was
+		// on, or while it waited): one clock closes it, never two.
+		return ReasonIntakeStale, true
 	case p.ClassOf(pr) == AuthorBot:
 		return ReasonIntakeBot, true
 	case !p.IsAgent(pr.Author) && IsMaintainer(pr.AuthorAssociation):
@@ -247,4 +250,63 @@ func (p Policy) holdIntake(d IntakeDecision, now time.Time) IntakeDecision {
 		d.Action, d.Reason, d.CloseNoticePosted = IntakeWait, ReasonQuiet, false
 	}
 	return d
+}
+
+// intakeRule is the intake clock (DecideIntake) as a rule: it decides a PR in
+// its class (an author who may not push, no accepted issue linked, no
+// maintainer engaged) and leaves any other PR to the next rule, for good
+// once a maintainer engaged.
+var intakeRule = Rule{Name: RuleIntake, Needs: intakeNeeds, Decide: decideIntake}
+
+// intakeNeeds: the class may hold any open PR, however young (the notice
+// comes soon after opening), so the open listing is read to its end; the
+// links are read for the PRs that may be in the class (IntakeCandidate).
+func intakeNeeds(p Policy, _ time.Time, n *Needs) {
+	if p.Intake.On {
+		n.ListOpen, n.ReadAll, n.Links = true, true, true
+	}
+}
+
+// decideIntake is DecideIntake in a Decision: the notice (NotifyIntake),
+// the wait (Keep, with its close date), the close.
+func decideIntake(f Facts) (Decision, bool) {
+	var act *IntakeActivity
+	if f.Act != nil {
+		act = &f.Act.Intake
+	}
+	in := DecideIntake(f.PR, act, f.Now, f.Policy)
+	d := Decision{Reason: in.Reason, Rule: RuleIntake, CloseAt: in.CloseAt, CloseNoticePosted: in.CloseNoticePosted}
+	switch in.Action {
+	case IntakeNeed:
+		d.Action = NeedDetail
+	case IntakeWait:
+		d.Action = Keep
+	case IntakeNotify:
+		d.Action = NotifyIntake
+	case IntakeClose:
+		d.Action = Close
+	default:
+		return Decision{}, false
+	}
+	if act != nil {
+		d.InactiveSince = Later(act.NoticeAt, act.ReopenedAt)
+	}
+	return d, true
+}
+
+// IntakeCandidate reports whether pr may be in the intake class on what
+// the listing shows but its links: the sweep reads the links of these
+// only (Reader.Links), and a PR whose links were not read stays out.
+func IntakeCandidate(pr PR, p Policy) bool {
+	_, out := intakeExempt(pr, p.For(pr))
+	return !out
+}
+
+// nextIntake is the intake clock's next step after d: its close, on the
+// date the notice announced, if nothing but time happens.
+func nextIntake(d Decision, now time.Time, p Policy) Step {
+	if d.Action != NotifyIntake && d.Action != Keep || d.CloseAt.IsZero() {
+		return Step{}
+	}
+	return Step{Action: Close, At: p.Due(d.CloseAt, now)}
 }
