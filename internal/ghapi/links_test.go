@@ -11,13 +11,12 @@ import (
 	"github.com/stalepr/stalepr/internal/sweep"
 )
 
-// TestOpenPullsReadsLinks: with the intake clock on (Query.Links), each
-// listed PR carries the issues it closes when merged, as GitHub links
-// them, with their labels, assignees and authors; a PR linking more than
-// a page reads, or an issue whose labels were cut short, says so. Off, no
-// link is read (Links.Read false) and the page is the same one point.
-// Every page costs one point whichever.
-func TestOpenPullsReadsLinks(t *testing.T) {
+// TestLinksRead: Links reads the issues each PR closes when merged, as
+// GitHub links them, with their labels, assignees and authors, 21 PRs for
+// one point; a PR linking more than it reads, or an issue whose labels
+// were cut short, says so; a PR GitHub does not answer for is left out
+// (unknown). The listing's pages do not read them: they stay 74 PRs.
+func TestLinksRead(t *testing.T) {
 	t.Parallel()
 	fake := newFake()
 	fake.SetPermission("carol", "write")
@@ -40,22 +39,17 @@ func TestOpenPullsReadsLinks(t *testing.T) {
 	linksNothing := pr("An improvement nobody asked for.")
 	linksFour := pr(fmt.Sprintf("Fixes #%d, fixes #%d, fixes #%d, fixes #%d", plain, extra, accepted, crowded))
 	linksCrowded := pr(fmt.Sprintf("Closes #%d", crowded))
-	for range 30 {
-		pr("")
+	numbers := []int{linksAccepted, linksNothing, linksFour, linksCrowded}
+	for len(numbers) < sweep.LinksPerRead-1 {
+		numbers = append(numbers, pr(""))
 	}
+	numbers = append(numbers, 9999) // no such PR: GitHub answers null and an error
 	c := serve(t, fake, "/api/v3")
 	ctx := context.Background()
 
-	listed, _, err := c.OpenPulls(ctx, sweep.Query{State: "open", Sort: "created", Direction: "asc", Links: true}, "")
+	byNumber, err := c.Links(ctx, numbers)
 	if err != nil {
 		t.Fatal(err)
-	}
-	byNumber := map[int]lifecycle.Links{}
-	for _, l := range listed {
-		if l.Err != nil {
-			t.Errorf("#%d: %v", l.PR.Number, l.Err)
-		}
-		byNumber[l.PR.Number] = l.PR.Links
 	}
 	got := byNumber[linksAccepted]
 	if !got.Read || got.More || len(got.Issues) != 1 || got.Issues[0].Number != accepted || got.Issues[0].Author != "carol" ||
@@ -71,21 +65,27 @@ func TestOpenPullsReadsLinks(t *testing.T) {
 	if got := byNumber[linksCrowded]; len(got.Issues) != 1 || !got.Issues[0].Partial {
 		t.Errorf("#%d links %+v, want one issue, partly read", linksCrowded, got)
 	}
-	if points := c.Usage().Points; len(listed) >= 34 || points != 1 {
-		t.Errorf("a page with links lists %d PRs for %d points: priced as without them", len(listed), points)
+	if l, ok := byNumber[9999]; ok {
+		t.Errorf("#9999, which GitHub did not answer for, read as %+v: want unknown", l)
+	}
+	if points := c.Usage().Points; points != 1 {
+		t.Errorf("%d PRs' links cost %d points, want 1", len(numbers), points)
+	}
+	if _, err := c.Links(ctx, append(numbers, 1)); err == nil {
+		t.Errorf("Links of %d PRs in one query: no error", len(numbers)+1)
 	}
 
 	before := c.Usage().Points
-	listed, _, err = c.OpenPulls(ctx, sweep.Query{State: "open", Sort: "created", Direction: "asc"}, "")
+	listed, _, err := c.OpenPulls(ctx, sweep.Query{State: "open", Sort: "created", Direction: "asc"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range listed {
 		if l.PR.Links.Read {
-			t.Fatalf("#%d: links read with the intake clock off", l.PR.Number)
+			t.Fatalf("#%d: links read in the listing", l.PR.Number)
 		}
 	}
-	if points := c.Usage().Points - before; points != 1 {
-		t.Errorf("a page without links cost %d points, want 1", points)
+	if points := c.Usage().Points - before; points != 1 || len(listed) != len(numbers)-1 {
+		t.Errorf("a page of %d PRs cost %d points, want all %d for 1", len(listed), points, len(numbers)-1)
 	}
 }

@@ -239,9 +239,6 @@ type prFields struct {
 		TotalCount int
 		Nodes      []*struct{ Name string }
 	}
-	// ClosingIssuesReferences are read only with the intake clock on
-	// (links.go); nil otherwise.
-	ClosingIssuesReferences *linkedIssues
 	history
 }
 
@@ -494,8 +491,7 @@ func pulls[N any, P interface {
 	prNode
 }](ctx context.Context, c *Client, q sweep.Query, states []string, after string, connections int) ([]listedNode[P], sweep.Page, error) {
 	order, labels := pullsArgs(q)
-	asks, connections := withLinks(q, P(new(N)).asks(), connections)
-	doc := pullsQuery(asks)
+	doc := pullsQuery(P(new(N)).asks())
 	for {
 		size := c.pages.sizeFor(connections)
 		vars := map[string]any{
@@ -565,7 +561,6 @@ func toListed(n prNode) sweep.Listed {
 	if f.BaseRef != nil && f.BaseRef.Target != nil {
 		pr.BaseHeadAt = f.BaseRef.Target.CommittedDate
 	}
-	pr.Links = f.ClosingIssuesReferences.links()
 	if nulls := f.nulls(); len(nulls) > 0 {
 		// Each is a fact the rules read: not known is not "none" (no
 		// labels, no history, never updated).
