@@ -32,6 +32,7 @@ const (
 	Closed                    // closing comment, then close (or convert to draft), branch
 	Notified                  // our label lacked its notice (a run stopped in between): posted
 	Marked                    // the stale label, then the notice
+	IntakeNotified            // the intake notice: its close counts from it (lifecycle.NotifyIntake)
 	Rerequested               // the author answered a change request: its reviewers' review requested again (nudge.go)
 	Nudged                    // the review nudge, then review-nudge-label (nudge.go)
 	Escalated                 // the nudge went unanswered: the escalation reviewers' review requested, then our comment naming them (nudge.go)
@@ -64,6 +65,7 @@ var cleanUps = []Outcome{BranchFinished, LabelCleaned, CloseLabelCleaned}
 // outcomeOf is the operation a rule's decision calls for.
 var outcomeOf = map[lifecycle.Action]Outcome{
 	lifecycle.Unstale: Unstaled, lifecycle.Close: Closed, lifecycle.Notify: Notified, lifecycle.Mark: Marked,
+	lifecycle.NotifyIntake: IntakeNotified,
 }
 
 // An operation is a plan of request steps: the reads its writes need (a
@@ -262,6 +264,10 @@ func (w *writer) steps(o *op) []step {
 		return w.markSteps(o)
 	case Notified:
 		return w.noticeSteps(o, o.d.MarkedAt)
+	case IntakeNotified:
+		return []step{w.comment(o.pr.Number, func() string {
+			return notice.Body(notice.Render(w.cfg.IntakeMessage, w.vars(*o)), notice.IntakeMarker())
+		})}
 	case Unstaled:
 		return w.unstaleSteps(o)
 	case Closed:
@@ -541,6 +547,9 @@ func (w *writer) draftSteps(o *op) []step {
 // A PR closed without a mark (days-before-close 0) has no MarkedAt.
 func (w *writer) closingCommentSteps(o *op) []step {
 	text := w.cfg.CloseText(!o.d.MarkedAt.IsZero())
+	if o.d.Rule == lifecycle.RuleIntake {
+		text = w.cfg.IntakeCloseMessage
+	}
 	if text == "" || o.d.CloseNoticePosted {
 		return nil
 	}
@@ -899,7 +908,7 @@ func asLeftAlone(err error) (*leftAlone, bool) {
 // outcomeNames name the outcomes in plans and tests (the report's words are
 // report's).
 var outcomeNames = map[Outcome]string{
-	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Rerequested: "rerequest", Nudged: "nudge", Escalated: "escalate",
+	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", IntakeNotified: "notify-intake", Rerequested: "rerequest", Nudged: "nudge", Escalated: "escalate",
 	NudgeLabeled: "nudge-label", TurnLabeled: "turn-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
 	CloseLabelCleaned: "clean-close-label", Reopened: "reopen", ReopenedOnCommand: "reopen-on-command", CommandAnswered: "answer-command",
 	DuplicateDeleted: "delete-duplicate",
@@ -1041,6 +1050,9 @@ func (w *writer) vars(p op) notice.Vars {
 		Labels:          p.pr.Labels,
 		ReopenCommand:   w.cfg.ReopenCommand,
 		ToDraft:         w.pol.CloseAction == lifecycle.CloseToDraft,
+	}
+	if p.d.Rule == lifecycle.RuleIntake {
+		v.DaysBeforeClose = w.pol.Intake.DaysBeforeClose
 	}
 	// No bot is ever mentioned: a mention of @Copilot can start the coding
 	// agent. A coding agent's PR addresses its human of record, when its
