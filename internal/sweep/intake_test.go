@@ -197,3 +197,79 @@ func onAnswerObjects(x any, edit func(map[string]any)) {
 		}
 	}
 }
+
+// with is inputs with more.
+func with(inputs map[string]string, more ...string) map[string]string {
+	out := map[string]string{}
+	for k, v := range inputs {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(more); i += 2 {
+		out[more[i]] = more[i+1]
+	}
+	return out
+}
+
+// TestIntakeExempt: drafts, bots' PRs, a coding agent's PR whose human of
+// record may push, exempt labels and authors are never the intake clock's;
+// dave's own PR beside them is.
+func TestIntakeExempt(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.fake.SetPermission("alice", "write")
+	inputs := with(intakeInputs, "exempt-pr-labels", "keep", "exempt-pr-authors", "erin")
+	exempt := map[string]int{
+		"a draft":      w.unasked(1, asDraft),
+		"a bot's":      w.openPR(1, fakegithub.Bot("renovate[bot]")),
+		"exempt label": w.unasked(1, func(is *fakegithub.Issue) { is.Labels = []string{"keep"} }),
+		"exempt author": w.openPR(1, fakegithub.Person("erin")),
+	}
+	agent := w.agentPR(1, false) // alice delegated it, and may push
+	w.fake.ReadyForReview(agent, alice, daysAgo(0.5))
+	exempt["an agent's, its human of record may push"] = agent
+	n := w.unasked(1)
+	res := w.run(inputs)
+	for name, e := range exempt {
+		if got := w.writesTo(e); len(got) != 0 {
+			t.Errorf("%s (#%d): writes %v, want none", name, e, got)
+		}
+	}
+	if w.notices(n, "intake") != 1 || len(res.With(sweep.IntakeNotified)) != 1 {
+		t.Errorf("dave's own #%d: %d notices, %d told; want it alone told", n, w.notices(n, "intake"), len(res.With(sweep.IntakeNotified)))
+	}
+}
+
+// TestIntakeDryRun: a dry run tells and closes nobody, and says what it
+// would do.
+func TestIntakeDryRun(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	fresh := w.unasked(1)
+	told := w.unasked(20)
+	w.fake.Comment(told, action, daysAgo(10), notice.Body("Link an accepted issue.", notice.IntakeMarker()))
+	before := w.fake.Writes()
+	res := w.run(with(intakeInputs, "debug-only", "true"))
+	if got := w.fake.Writes() - before; got != 0 {
+		t.Fatalf("a dry run sent %d writes", got)
+	}
+	if !has(res.With(sweep.IntakeNotified), fresh) || !has(res.Closed(), told) {
+		t.Errorf("dry run: told %v, closed %v; want #%d told and #%d closed", numbers(res.With(sweep.IntakeNotified)), numbers(res.Closed()), fresh, told)
+	}
+}
+
+// TestIntakeNoticeOnce: two runs at once each told the PR (neither saw
+// the other's notice): the next run deletes the younger copy, and a run
+// stopped after the notice posts no second.
+func TestIntakeNoticeOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.unasked(1)
+	body := notice.Body("Link an accepted issue.", notice.IntakeMarker())
+	w.fake.Comment(n, action, daysAgo(0.5), body)
+	w.fake.Comment(n, action, daysAgo(0.5).Add(20*time.Second), body)
+	res := w.run(intakeInputs)
+	if w.notices(n, "intake") != 1 || len(res.With(sweep.DuplicateDeleted)) != 1 || len(res.With(sweep.IntakeNotified)) != 0 {
+		t.Fatalf("#%d: %d intake notices, %d deleted, %d told; want the copy deleted and no third", n, w.notices(n, "intake"),
+			len(res.With(sweep.DuplicateDeleted)), len(res.With(sweep.IntakeNotified)))
+	}
+}
