@@ -219,9 +219,9 @@ func TestIntakeExempt(t *testing.T) {
 	w.fake.SetPermission("alice", "write")
 	inputs := with(intakeInputs, "exempt-pr-labels", "keep", "exempt-pr-authors", "erin")
 	exempt := map[string]int{
-		"a draft":      w.unasked(1, asDraft),
-		"a bot's":      w.openPR(1, fakegithub.Bot("renovate[bot]")),
-		"exempt label": w.unasked(1, func(is *fakegithub.Issue) { is.Labels = []string{"keep"} }),
+		"a draft":       w.unasked(1, asDraft),
+		"a bot's":       w.openPR(1, fakegithub.Bot("renovate[bot]")),
+		"exempt label":  w.unasked(1, func(is *fakegithub.Issue) { is.Labels = []string{"keep"} }),
 		"exempt author": w.openPR(1, fakegithub.Person("erin")),
 	}
 	agent := w.agentPR(1, false) // alice delegated it, and may push
