@@ -157,6 +157,7 @@ const (
 	ReasonIntakeOff      Reason = "intake clock off"
 	ReasonIntakeBot      Reason = "a bot's pull request"
 	ReasonIntakeStale    Reason = "on the stale clock"
+	ReasonIntakeOld      Reason = "opened before the intake clock could tell it"
 	ReasonIntakeMayPush  Reason = "author may push"
 	ReasonIntakeAccess   Reason = "cannot tell whether the author may push"
 	ReasonIntakeAccepted Reason = "links an accepted issue"
@@ -180,7 +181,7 @@ type IntakeDecision struct {
 // listing is known. IntakeOff leaves the PR to Decide; any other action
 // is the intake clock's alone.
 func DecideIntake(pr PR, act *IntakeActivity, now time.Time, p Policy) IntakeDecision {
-	if r, off := intakeExempt(pr, p); off {
+	if r, off := intakeExempt(pr, now, p); off {
 		return IntakeDecision{Action: IntakeOff, Reason: r}
 	}
 	if accepted, known := p.Intake.linksAccepted(pr); accepted || !known {
@@ -201,6 +202,12 @@ func DecideIntake(pr PR, act *IntakeActivity, now time.Time, p Policy) IntakeDec
 	case !act.EngagedAt.IsZero():
 		return IntakeDecision{Action: IntakeOff, Reason: ReasonIntakeEngaged}
 	}
+	if act.NoticeAt.IsZero() && !now.Before(p.intakeCloseDate(pr.CreatedAt)) {
+		// Told soon after opening or never: a PR open before the clock
+		// was turned on (or that no run reached in time) is the other
+		// clocks'.
+		return IntakeDecision{Action: IntakeOff, Reason: ReasonIntakeOld}
+	}
 	if act.NoticeAt.IsZero() {
 		// Told first, whatever a crash or a deleted notice left: the close
 		// counts a full window from the notice.
@@ -217,9 +224,12 @@ func DecideIntake(pr PR, act *IntakeActivity, now time.Time, p Policy) IntakeDec
 // links: the clock off, a draft (not yet asking anyone), a bot's, an
 // author who may push by author_association (OWNER, MEMBER, COLLABORATOR:
 // never a question), the other clocks' exemptions.
-func intakeExempt(pr PR, p Policy) (Reason, bool) {
+func intakeExempt(pr PR, now time.Time, p Policy) (Reason, bool) {
 	if !p.Intake.On {
 		return ReasonIntakeOff, true
+	}
+	if !now.Before(pr.CreatedAt.Add(intakeSpan * time.Duration(p.Intake.DaysBeforeClose) * Day)) {
+		return ReasonIntakeOld, true
 	}
 	if r, exempt := exemption(pr, p); exempt {
 		return r, true
@@ -238,6 +248,12 @@ func intakeExempt(pr PR, p Policy) (Reason, bool) {
 	}
 	return "", false
 }
+
+// intakeSpan is how many days-before-intake-close after its opening a PR
+// may be the intake clock's: told within the first, closed within the
+// second, a third for runs that came late (a quiet period, a run that
+// stopped). Older, its links are not read and the other clocks decide it.
+const intakeSpan = 3
 
 func (p Policy) intakeCloseDate(from time.Time) time.Time {
 	return p.Quiet.after(from, time.Duration(p.Intake.DaysBeforeClose)*Day)
@@ -294,11 +310,12 @@ func decideIntake(f Facts) (Decision, bool) {
 	return d, true
 }
 
-// IntakeCandidate reports whether pr may be in the intake class on what
-// the listing shows but its links: the sweep reads the links of these
+// IntakeCandidate reports whether pr may be in the intake class at now on
+// what the listing shows but its links (young enough, not exempt, its
+// author not a maintainer by association): the sweep reads the links of these
 // only (Reader.Links), and a PR whose links were not read stays out.
-func IntakeCandidate(pr PR, p Policy) bool {
-	_, out := intakeExempt(pr, p.For(pr))
+func IntakeCandidate(pr PR, now time.Time, p Policy) bool {
+	_, out := intakeExempt(pr, now, p.For(pr))
 	return !out
 }
 

@@ -115,6 +115,12 @@ func TestDecideIntake(t *testing.T) {
 		{name: "an agent's PR whose human of record may not push: notify", pr: unasked(func(p *lifecycle.PR) { p.Author, p.AuthorBot = agent, true }),
 			act:    mayNotPush(func(a *lifecycle.IntakeActivity) { a.Accountable = "dave" }),
 			policy: policy(intakeOn), want: lifecycle.IntakeNotify, reason: lifecycle.ReasonIntakeUnasked, closeAt: now.Add(intakeDays * lifecycle.Day)},
+		{name: "opened before the clock could tell it: never told", pr: unasked(created(daysAgo(intakeDays))), act: mayNotPush(), policy: policy(intakeOn),
+			want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeOld},
+		{name: "told in time, opened twice the days ago: closed", pr: unasked(created(daysAgo(2 * intakeDays))), act: mayNotPush(toldLong), policy: policy(intakeOn),
+			want: lifecycle.IntakeClose, reason: lifecycle.ReasonIntakeDue, closeAt: now},
+		{name: "opened three times the days ago: the other clocks'", pr: unasked(created(daysAgo(3 * intakeDays))), act: mayNotPush(toldLong), policy: policy(intakeOn),
+			want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeOld},
 		{name: "a quiet day: no notice, and its days do not count", pr: unasked(), act: mayNotPush(),
 			policy: policy(intakeOn, func(p *lifecycle.Policy) { p.Quiet = quiet(t, []string{"2026-11-28..2026-11-30"}) }),
 			want:   lifecycle.IntakeWait, reason: lifecycle.ReasonQuiet, closeAt: time.Date(2026, 12, 8, 0, 0, 0, 0, time.UTC)},
@@ -251,8 +257,10 @@ func TestIntakeCandidate(t *testing.T) {
 		{"an agent's, whatever its association", unasked(func(p *lifecycle.PR) { p.Author, p.AuthorBot, p.AuthorAssociation = agent, true, "NONE" }),
 			policy(intakeOn), true},
 		{"stale-labelled", unasked(func(p *lifecycle.PR) { p.Labels = []string{staleLabel} }), policy(intakeOn), false},
+		{"opened three times the days ago", unasked(created(daysAgo(3 * intakeDays))), policy(intakeOn), false},
+		{"opened a little less long ago", unasked(created(daysAgo(3*intakeDays - 0.5))), policy(intakeOn), true},
 	} {
-		if got := lifecycle.IntakeCandidate(c.pr, c.p); got != c.want {
+		if got := lifecycle.IntakeCandidate(c.pr, now, c.p); got != c.want {
 			t.Errorf("%s: IntakeCandidate = %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -3,6 +3,7 @@ package sweep_test
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -271,5 +272,34 @@ func TestIntakeNoticeOnce(t *testing.T) {
 	if w.notices(n, "intake") != 1 || len(res.With(sweep.DuplicateDeleted)) != 1 || len(res.With(sweep.IntakeNotified)) != 0 {
 		t.Fatalf("#%d: %d intake notices, %d deleted, %d told; want the copy deleted and no third", n, w.notices(n, "intake"),
 			len(res.With(sweep.DuplicateDeleted)), len(res.With(sweep.IntakeNotified)))
+	}
+}
+
+// TestIntakeLeavesOlderPRs: turned on, the intake clock tells only the PRs
+// opened lately; one open for weeks before is the other clocks', and its
+// links are not read.
+func TestIntakeLeavesOlderPRs(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	old := w.unasked(30)
+	young := w.unasked(1)
+	var mu sync.Mutex
+	var asked []string
+	w.fake.SetFaultHook(func(r fakegithub.RequestInfo) *fakegithub.Fault {
+		mu.Lock()
+		defer mu.Unlock()
+		if strings.Contains(r.Body, "closingIssuesReferences") {
+			asked = append(asked, r.Body)
+		}
+		return nil
+	})
+	w.run(intakeInputs)
+	mu.Lock()
+	defer mu.Unlock()
+	if w.notices(old, "intake") != 0 || w.notices(young, "intake") != 1 {
+		t.Errorf("#%d opened 30 days ago: %d notices; #%d opened yesterday: %d; want none and one", old, w.notices(old, "intake"), young, w.notices(young, "intake"))
+	}
+	if len(asked) != 1 || strings.Contains(asked[0], "$n1") {
+		t.Errorf("links read in %d queries %q: want one, of the young PR alone", len(asked), asked)
 	}
 }

@@ -20,7 +20,7 @@ type linker struct {
 
 // wants reports whether pr's links are to be read.
 func (k *linker) wants(pr lifecycle.PR) bool {
-	return k.pol.Intake.On && lifecycle.IntakeCandidate(pr, k.pol)
+	return k.pol.Intake.On && lifecycle.IntakeCandidate(pr, k.now, k.pol)
 }
 
 // read reads the links of the PRs held for them, LinksPerRead a request,
