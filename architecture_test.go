@@ -6,6 +6,7 @@ package main
 // needed) are the house.
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -194,6 +195,137 @@ func parseDir(t *testing.T, dir string) map[string]*ast.File {
 	return files
 }
 
+// TestRoomsNarrow holds each sweep stage to its room of the port
+// (port.go): a stage's gh is a room, never the whole GitHub, and every call
+// of the room is one the stage (or a part of it, a type embedding it) sends
+// through its gh. A call it no longer makes leaves its room with it.
+func TestRoomsNarrow(t *testing.T) {
+	t.Parallel()
+	files := parseDir(t, "internal/sweep")
+	rooms := map[string]string{}             // stage: its gh's type
+	base := map[string]string{}              // a type: the type it embeds a pointer to
+	fields := map[string]map[string]string{} // a type: its fields' pointed-to types, by name
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			if st, ok := ts.Type.(*ast.StructType); ok {
+				fields[ts.Name.Name] = map[string]string{}
+				for _, field := range st.Fields.List {
+					star, _ := field.Type.(*ast.StarExpr)
+					switch {
+					case len(field.Names) == 1 && field.Names[0].Name == "gh":
+						rooms[ts.Name.Name] = fmt.Sprint(field.Type)
+					case len(field.Names) == 0 && star != nil:
+						base[ts.Name.Name] = fmt.Sprint(star.X)
+					case len(field.Names) == 1 && star != nil:
+						fields[ts.Name.Name][field.Names[0].Name] = fmt.Sprint(star.X)
+					}
+				}
+			}
+			return false
+		})
+	}
+	if len(rooms) < 8 {
+		t.Fatalf("found the gh of %d stages in internal/sweep: the walk is broken", len(rooms))
+	}
+	stageOf := func(typ string) string {
+		if _, own := rooms[typ]; own {
+			return typ
+		}
+		return base[typ] // a part's calls are its stage's
+	}
+	sent := map[string]map[string]bool{} // stage: the calls its methods send through gh
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Body != nil {
+				sentIn(fd, fields, stageOf, sent)
+			}
+		}
+	}
+	for stage, room := range rooms {
+		if room == "GitHub" {
+			t.Errorf("sweep's %s holds the whole port: give it a room of its own in port.go", stage)
+			continue
+		}
+		methods := roomMethods(t, files, room)
+		if len(methods) == 0 {
+			t.Errorf("sweep's %s holds %s, which is no interface of port.go's", stage, room)
+		}
+		for _, m := range methods {
+			if !sent[stage][m] {
+				t.Errorf("sweep's %s never sends %s: take it out of %s", stage, m, room)
+			}
+		}
+	}
+}
+
+// sentIn adds to sent the calls method fd sends through a gh: its
+// receiver's (r.gh.M), a field's of it (r.s.gh.M), or a variable's set to
+// such a field (s := r.s; s.gh.M), each the stage's its type says.
+func sentIn(fd *ast.FuncDecl, fields map[string]map[string]string, stageOf func(string) string, sent map[string]map[string]bool) {
+	recvType := receiverName(fd.Recv.List[0].Type)
+	recv := ""
+	if names := fd.Recv.List[0].Names; len(names) == 1 {
+		recv = names[0].Name
+	}
+	vars := map[string]string{recv: recvType} // a name in fd: the type it points to
+	typeOf := func(e ast.Expr) string {
+		switch e := e.(type) {
+		case *ast.Ident:
+			return vars[e.Name]
+		case *ast.SelectorExpr:
+			if x, ok := e.X.(*ast.Ident); ok && x.Name == recv {
+				return fields[recvType][e.Sel.Name]
+			}
+		}
+		return ""
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+				if id, ok := n.Lhs[0].(*ast.Ident); ok && typeOf(n.Rhs[0]) != "" {
+					vars[id.Name] = typeOf(n.Rhs[0])
+				}
+			}
+		case *ast.SelectorExpr:
+			if inner, ok := n.X.(*ast.SelectorExpr); ok && inner.Sel.Name == "gh" {
+				stage := stageOf(typeOf(inner.X))
+				if sent[stage] == nil {
+					sent[stage] = map[string]bool{}
+				}
+				sent[stage][n.Sel.Name] = true
+			}
+		}
+		return true
+	})
+}
+
+// roomMethods are the methods of the interface name, with those of the
+// interfaces it embeds.
+func roomMethods(t *testing.T, files map[string]*ast.File, name string) []string {
+	t.Helper()
+	methods := interfaceMethods(t, files, name)
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok || ts.Name.Name != name {
+				return true
+			}
+			for _, m := range ts.Type.(*ast.InterfaceType).Methods.List {
+				if len(m.Names) == 0 {
+					methods = append(methods, roomMethods(t, files, fmt.Sprint(m.Type))...)
+				}
+			}
+			return false
+		})
+	}
+	return methods
+}
+
 // interfaceMethods are the methods the interface name declares itself.
 func interfaceMethods(t *testing.T, files map[string]*ast.File, name string) []string {
 	t.Helper()
@@ -302,11 +434,12 @@ const maxMethods = 40
 
 // TestNoTypeOverMaxMethods counts, for each named type of the production
 // code, its method set: the methods declared on it (pointer and value
-// receivers alike) and those it gets from the project's types it embeds.
+// receivers alike) and those it gets from the project's types it embeds,
+// each name once (a type embedded along two paths gives its methods once).
 func TestNoTypeOverMaxMethods(t *testing.T) {
 	t.Parallel()
-	declared := map[string]int{}    // "dir.Type": methods declared on it
-	embeds := map[string][]string{} // "dir.Type": the "dir.Type"s its struct embeds
+	declared := map[string][]string{} // "dir.Type": the names of the methods declared on it
+	embeds := map[string][]string{}   // "dir.Type": the "dir.Type"s its struct embeds
 	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -326,7 +459,8 @@ func TestNoTypeOverMaxMethods(t *testing.T) {
 			switch decl := decl.(type) {
 			case *ast.FuncDecl:
 				if decl.Recv != nil && len(decl.Recv.List) > 0 {
-					declared[dir+"."+receiverName(decl.Recv.List[0].Type)]++
+					typ := dir + "." + receiverName(decl.Recv.List[0].Type)
+					declared[typ] = append(declared[typ], decl.Name.Name)
 				}
 			case *ast.GenDecl:
 				for _, spec := range decl.Specs {
@@ -354,18 +488,20 @@ func TestNoTypeOverMaxMethods(t *testing.T) {
 	if len(declared) == 0 {
 		t.Fatal("no method found: the walk is broken")
 	}
-	var methods func(typ string, depth int) int
-	methods = func(typ string, depth int) int {
-		n := declared[typ]
+	var methods func(typ string, depth int, set map[string]bool) map[string]bool
+	methods = func(typ string, depth int, set map[string]bool) map[string]bool {
+		for _, m := range declared[typ] {
+			set[m] = true
+		}
 		for _, e := range embeds[typ] {
 			if depth < 8 {
-				n += methods(e, depth+1)
+				methods(e, depth+1, set)
 			}
 		}
-		return n
+		return set
 	}
 	for typ := range declared {
-		if n := methods(typ, 0); n > maxMethods {
+		if n := len(methods(typ, 0, map[string]bool{})); n > maxMethods {
 			t.Errorf("%s has %d methods, more than %d: split it by stage or role", typ, n, maxMethods)
 		}
 	}

@@ -103,16 +103,9 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	origin := func(string) string { return "" }
 	if runner.InWorkflow(getenv) && len(args) == 0 {
-		src = config.ActionsSource(lookup)
-		src.Given = func() []string { return config.GivenInEnv(environ()) }
-		if org := getenv(fleet.InputsEnv); org != "" {
-			// The file's read counts in the run's deadline; a fleet's sweep
-			// runs only in a workflow.
-			newClient := func(cfg config.Config) (*ghapi.Client, error) { return clientFor(cfg, clock, clock.Now(), true, nil) }
-			var done bool
-			if src, origin, code, done = fleet.Inputs(ctx, out, src, org, newClient); done {
-				return code
-			}
+		var done bool
+		if src, origin, code, done = workflowInputs(ctx, lookup, environ, out, clock); done {
+			return code
 		}
 	}
 	var extra string
@@ -129,12 +122,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		out.Note(sb.Banner())
 		extra = "\n" + sandbox.Note + "\n"
 	}
-	explain := func(name, msg string) string {
-		if o := origin(name); o != "" {
-			return msg + " (set in " + o + ")"
-		}
-		return msg
-	}
+	explain := explainOrigin(origin)
 	if !runner.InWorkflow(getenv) && cli.sandbox == "" && strings.TrimSpace(getenv(config.EnvToken)) == "" {
 		explain = tokenFromShell(explain)
 	}
@@ -174,6 +162,34 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	out.Line(report.Counts(res))
 	return finish(out, res, cfg.Repository(), extra)
+}
+
+// workflowInputs is the source of a workflow run given no arguments: the
+// runner's INPUT_* variables, with a fleet's layers over them when the
+// fleet workflow names its organisation (origin says which layer set an
+// input). done, with the exit code, when the fleet's file cannot be used.
+func workflowInputs(ctx context.Context, lookup func(string) (string, bool), environ func() []string, out runner.IO, clock ghapi.Clock) (src config.Source, origin func(string) string, code int, done bool) {
+	src = config.ActionsSource(lookup)
+	src.Given = func() []string { return config.GivenInEnv(environ()) }
+	org, _ := lookup(fleet.InputsEnv)
+	if org == "" {
+		return src, func(string) string { return "" }, 0, false
+	}
+	// The file's read counts in the run's deadline; a fleet's sweep
+	// runs only in a workflow.
+	newClient := func(cfg config.Config) (*ghapi.Client, error) { return clientFor(cfg, clock, clock.Now(), true, nil) }
+	return fleet.Inputs(ctx, out, src, org, newClient)
+}
+
+// explainOrigin names, in an input's message, the fleet's file or layer
+// that set its value, so the fix goes where the value came from.
+func explainOrigin(origin func(string) string) func(name, msg string) string {
+	return func(name, msg string) string {
+		if o := origin(name); o != "" {
+			return msg + " (set in " + o + ")"
+		}
+		return msg
+	}
 }
 
 // runSweep is the run: the PR of an event alone, or the whole sweep and

@@ -474,7 +474,7 @@ func TestEventRunSummarySaysItLookedAtOnePR(t *testing.T) {
 // ago: the comment whose issue_comment event commandPayload is.
 func commandedPR(w *world) int {
 	n := w.fake.AddPR(fakegithub.Issue{Title: "Cache the widget list", User: alice, CreatedAt: daysAgo(200), UpdatedAt: daysAgo(3)})
-	w.fake.Comment(n, actionID, daysAgo(3), notice.Body("Closing this pull request.", notice.CloseMarker()))
+	w.fake.Comment(n, actionID, daysAgo(3), notice.Body("Closing this pull request.", notice.CloseMarker("")))
 	w.fake.Close(n, actionID, daysAgo(3).Add(time.Second), "")
 	w.fake.Comment(n, alice, t0.Add(-time.Minute), "/reopen")
 	return n

@@ -815,7 +815,7 @@ func TestReadmePictures(t *testing.T) {
 	posted := sandboxComments(t)
 	for _, p := range []struct{ section, marker string }{
 		{"notice-picture", "<!-- stalepr:stale "},
-		{"close-picture", "<!-- stalepr:close -->"},
+		{"close-picture", "<!-- stalepr:close"},
 	} {
 		body, _, _ := section(t, picturesPath, md, p.section)
 		got := unquote(t, p.section, body)

@@ -18,17 +18,12 @@ type Config struct {
 
 	Policy lifecycle.Policy
 
-	StaleMessage string // template (see package notice); empty: mark without comment
-	// StaleNoCloseMessage is the template for a PR that is never closed
-	// (days-before-close -1, its own clock's for an agent's PR); empty:
-	// StaleMessage.
-	StaleNoCloseMessage string
-	CloseMessage        string // template; empty: close without comment
-	// CloseNowMessage is the template for a PR closed in the run that finds
-	// it stale, never marked (days-before-close 0); empty: CloseMessage.
-	CloseNowMessage string
-	CloseLabel      string // added when closing; empty: none
-	NudgeMessage    string // review-nudge-message template; empty: the nudge only labels
+	// The message inputs as set (see package notice): their defaults are
+	// notice's table, by the reason each text is posted for (notice.Text).
+	StaleMessage string // empty: mark without comment
+	CloseMessage string // empty: close without comment
+	CloseLabel   string // added when closing; empty: none
+	NudgeMessage string // review-nudge-message template; empty: the nudge only labels
 
 	LabelsToRemoveWhenStale   []string
 	LabelsToAddWhenUnstale    []string

@@ -48,31 +48,54 @@ func InputMap(m map[string]string) func(string) (string, bool) {
 // file must not point the organisation's token elsewhere. enabled is allowed
 // only in a repository's file (allowEnabled).
 func ParseOverrides(data []byte, allowEnabled bool) (map[string]string, bool, error) {
+	root, err := overridesMap(data)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case root == nil:
+		return map[string]string{}, true, nil // an empty file, or only comments
+	}
+	out, enabled, problems := overrideValues(root, allowEnabled)
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return nil, false, errors.New(strings.Join(problems, "; "))
+	}
+	return out, enabled, nil
+}
+
+// overridesMap is the map of a file's one YAML document; nil when the file
+// is empty or holds nothing but comments.
+func overridesMap(data []byte) (*yaml.Node, error) {
 	const want = "want a YAML map of input names to values"
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
-		return map[string]string{}, true, nil // an empty file
+		return nil, nil
 	} else if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", want, err)
+		return nil, fmt.Errorf("%s: %w", want, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, false, errors.New("holds more than one YAML document (a line ---): put every input in one map, as the README shows")
+		return nil, errors.New("holds more than one YAML document (a line ---): put every input in one map, as the README shows")
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
 	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		return map[string]string{}, true, nil // only comments
+		return nil, nil
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, false, errors.New(want + ", got " + kindOf(root))
+		return nil, errors.New(want + ", got " + kindOf(root))
 	}
-	enabled := true
-	out := map[string]string{}
-	var problems []string
+	return root, nil
+}
+
+// overrideValues reads the inputs of a file's map, and every problem with
+// them: all are reported at once, so one fix of the file is enough.
+func overrideValues(root *yaml.Node, allowEnabled bool) (out map[string]string, enabled bool, problems []string) {
+	enabled = true
+	out = map[string]string{}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k := root.Content[i].Value
@@ -102,11 +125,7 @@ func ParseOverrides(data []byte, allowEnabled bool) (map[string]string, bool, er
 			out[k] = v
 		}
 	}
-	if len(problems) > 0 {
-		sort.Strings(problems)
-		return nil, false, errors.New(strings.Join(problems, "; "))
-	}
-	return out, enabled, nil
+	return out, enabled, problems
 }
 
 // scalar is a value as written: a scalar's text, or a sequence of scalars

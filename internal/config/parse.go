@@ -659,8 +659,6 @@ func (p *parser) config() Config {
 	}
 
 	p.teamsOfOwner(&c)
-	c.staleTexts()
-	c.closeTexts()
 	p.turn(&c)
 	p.audit(&c)
 	p.agentClock(pol)

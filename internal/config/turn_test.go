@@ -18,34 +18,13 @@ func TestParseTurnInputs(t *testing.T) {
 		c.Policy.NudgeLabel != "waiting-on-review" || c.NudgeMessage != "{{reviewers}}: {{days-waiting}} days" {
 		t.Errorf("got %+v", c)
 	}
-	if c.StaleMessage != notice.DefaultStaleAuthorTurn {
-		t.Errorf("author-turn with the default stale-pr-message: %q, want the author-turn notice that says why", c.StaleMessage)
+	// The default stays the input's: the text true of each mark is
+	// notice's (Text), by the reason the mark is made for.
+	if c.StaleMessage != notice.DefaultStale {
+		t.Errorf("author-turn with the default stale-pr-message: %q, want it as set", c.StaleMessage)
 	}
 	if own := mustParse(t, map[string]string{"stale-clock": "author-turn", "stale-pr-message": "mine"}); own.StaleMessage != "mine" {
 		t.Errorf("author-turn replaced the user's own stale-pr-message: %q", own.StaleMessage)
-	}
-}
-
-// TestCloseTexts: the default close-pr-message has a text for each close
-// (a PR marked before or not, under each clock); the user's own serves
-// every close, and an empty one closes without a comment.
-func TestCloseTexts(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		inputs           map[string]string
-		marked, unmarked string
-	}{
-		{nil, notice.DefaultClose, notice.DefaultCloseNow},
-		{map[string]string{"stale-clock": "author-turn"}, notice.DefaultCloseAuthorTurn, notice.DefaultCloseNowAuthorTurn},
-		{map[string]string{"ignore-updates": "true"}, notice.DefaultClose, notice.DefaultCloseNowOpen},
-		{map[string]string{"close-pr-message": "mine"}, "mine", "mine"},
-		{map[string]string{"stale-clock": "author-turn", "close-pr-message": "mine"}, "mine", "mine"},
-		{map[string]string{"close-pr-message": ""}, "", ""},
-	} {
-		c := mustParse(t, tc.inputs)
-		if m, u := c.CloseText(true), c.CloseText(false); m != tc.marked || u != tc.unmarked {
-			t.Errorf("%v: closing texts %q and %q, want %q and %q", tc.inputs, m, u, tc.marked, tc.unmarked)
-		}
 	}
 }
 

@@ -464,7 +464,7 @@ func TestBranchHeads(t *testing.T) {
 	branch := func(name string) string {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return s.branches[name]
+		return s.db.branches[name]
 	}
 	if branch("open-work") != s.MustIssue(open).HeadSHA {
 		t.Fatalf("open-work at %s, the PR's head %s", branch("open-work"), s.MustIssue(open).HeadSHA)

@@ -46,12 +46,12 @@ func (c *checkRec) nodeID() string {
 func (s *Server) AddCheck(n int, c Check) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
-	if s.checks == nil {
-		s.checks = map[string][]*checkRec{}
+	rec := s.db.mustGet(n)
+	if s.db.checks == nil {
+		s.db.checks = map[string][]*checkRec{}
 	}
-	s.checks[rec.HeadSHA] = append(s.checks[rec.HeadSHA], &checkRec{Check: c, id: s.newID(), sha: rec.HeadSHA})
-	s.version++
+	s.db.checks[rec.HeadSHA] = append(s.db.checks[rec.HeadSHA], &checkRec{Check: c, id: s.db.newID(), sha: rec.HeadSHA})
+	s.db.version++
 	return rec.HeadSHA
 }
 
@@ -60,13 +60,13 @@ func (s *Server) AddCheck(n int, c Check) string {
 func (s *Server) SetRequiredChecks(names ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requiredChecks = slices.Clone(names)
-	s.version++
+	s.db.requiredChecks = slices.Clone(names)
+	s.db.version++
 }
 
 // checkByNodeID finds a check run or commit status by its global ID.
-func (s *Server) checkByNodeID(id string) *checkRec {
-	for _, cs := range s.checks {
+func (x *gexec) checkByNodeID(id string) *checkRec {
+	for _, cs := range x.s.db.checks {
 		for _, c := range cs {
 			if c.nodeID() == id {
 				return c
@@ -78,8 +78,8 @@ func (s *Server) checkByNodeID(id string) *checkRec {
 
 // rollup is PullRequest.statusCheckRollup: the head commit's contexts,
 // null when it has none (as GitHub answers for a commit without checks).
-func (s *Server) rollup(rec *issueRec) any {
-	if len(s.checks[rec.HeadSHA]) == 0 {
+func (x *gexec) rollup(rec *issueRec) any {
+	if len(x.s.db.checks[rec.HeadSHA]) == 0 {
 		return nil
 	}
 	return gobj{"StatusCheckRollup", rec.HeadSHA}
@@ -89,9 +89,9 @@ func (s *Server) rollup(rec *issueRec) any {
 // each name (the last added): FAILURE when one failed (a conclusion other
 // than SUCCESS, NEUTRAL and SKIPPED, or a status's FAILURE or ERROR), else
 // PENDING when one is not done, else SUCCESS.
-func (s *Server) rollupState(sha string) string {
+func (db *store) rollupState(sha string) string {
 	latest := map[string]*checkRec{}
-	for _, c := range s.checks[sha] {
+	for _, c := range db.checks[sha] {
 		latest[c.Name] = c
 	}
 	pending := false
@@ -116,27 +116,27 @@ func isRequired(x *gexec, src any, args map[string]any) (any, error) {
 	c := src.(*checkRec)
 	var rec *issueRec
 	if n, ok := intArg(args, "pullRequestNumber"); ok {
-		if r, found := x.s.byNum[n]; found && r.IsPR {
+		if r, found := x.s.db.byNum[n]; found && r.IsPR {
 			rec = r
 		}
 	} else if id := strArg(args, "pullRequestId"); id != "" {
-		rec = x.s.pullByNodeID(id)
+		rec = x.pullByNodeID(id)
 	} else {
 		return nil, &gqlFieldError{"UNPROCESSABLE", "A pull request ID or pull request number is required."}
 	}
 	if rec == nil {
 		return nil, &gqlFieldError{"NOT_FOUND", "Could not resolve to a PullRequest."}
 	}
-	return slices.Contains(x.s.requiredChecks, c.Name), nil
+	return slices.Contains(x.s.db.requiredChecks, c.Name), nil
 }
 
 func init() {
 	resolvers["StatusCheckRollup"] = map[string]resolver{
 		"id":     field(func(sha string) any { return "SCR_" + sha }),
 		"commit": field(func(sha string) any { return gobj{"Commit", commitRef{Event{SHA: sha}}} }),
-		"state":  func(x *gexec, src any, _ map[string]any) (any, error) { return x.s.rollupState(src.(string)), nil },
+		"state":  func(x *gexec, src any, _ map[string]any) (any, error) { return x.s.db.rollupState(src.(string)), nil },
 		"contexts": func(x *gexec, src any, args map[string]any) (any, error) {
-			cs := x.s.checks[src.(string)]
+			cs := x.s.db.checks[src.(string)]
 			items := make([]item, len(cs))
 			for i, c := range cs {
 				items[i] = item{key: []int64{int64(i)}, v: gobj{c.typename(), c}}
@@ -161,6 +161,6 @@ func init() {
 		"isRequired": isRequired,
 	}
 	pullRequestResolvers["statusCheckRollup"] = func(x *gexec, src any, _ map[string]any) (any, error) {
-		return x.s.rollup(src.(*issueRec)), nil
+		return x.rollup(src.(*issueRec)), nil
 	}
 }

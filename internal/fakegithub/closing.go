@@ -34,7 +34,7 @@ func (s *Server) closingIssues(r *issueRec, userLinkedOnly bool) []*issueRec {
 	nums = append(nums, r.LinkedIssues...)
 	var out []*issueRec
 	for _, n := range nums {
-		if is, ok := s.byNum[n]; ok && !is.IsPR && !slices.Contains(out, is) {
+		if is, ok := s.db.byNum[n]; ok && !is.IsPR && !slices.Contains(out, is) {
 			out = append(out, is)
 		}
 	}

@@ -56,9 +56,9 @@ type collaboratorJSON struct {
 // legacyPermission is the permission field's word for a role.
 var legacyPermission = map[string]string{"admin": "admin", "maintain": "write", "write": "write", "triage": "read", "read": "read"}
 
-func (s *Server) getPermission(c *call) reply {
+func (h rest) getPermission(c *call) reply {
 	login := c.params["username"]
-	role := s.roleLocked(login)
+	role := h.s.roleLocked(login)
 	if role == "" {
 		return notFound()
 	}
@@ -72,8 +72,8 @@ func (s *Server) getPermission(c *call) reply {
 
 // canPush: write, maintain and admin may push (GraphQL's
 // PullRequestReview.authorCanPushToRepository).
-func (s *Server) canPush(login string) bool {
-	switch s.roleLocked(login) {
+func (x *gexec) canPush(login string) bool {
+	switch x.s.roleLocked(login) {
 	case "write", "maintain", "admin":
 		return true
 	}
@@ -99,13 +99,13 @@ type collaborator struct {
 // collaboratorItems are the accounts with a role on the repository (the
 // owner, the members, SetPermission's), by login, as
 // Repository.collaborators(affiliation: ALL) lists them.
-func (s *Server) collaboratorItems() []item {
+func (x *gexec) collaboratorItems() []item {
 	roles := map[string]string{}
-	roles[s.owner] = "admin"
-	for m := range s.members {
+	roles[x.s.owner] = "admin"
+	for m := range x.s.members {
 		roles[m] = "write"
 	}
-	for login, role := range s.permissions {
+	for login, role := range x.s.permissions {
 		roles[login] = role
 	}
 	logins := make([]string, 0, len(roles))
@@ -116,7 +116,7 @@ func (s *Server) collaboratorItems() []item {
 	items := make([]item, len(logins))
 	for i, l := range logins {
 		key := []int64{int64(i)}
-		items[i] = item{key: key, v: collaborator{key: key, login: l, role: s.roleLocked(l)}}
+		items[i] = item{key: key, v: collaborator{key: key, login: l, role: x.s.roleLocked(l)}}
 	}
 	return items
 }

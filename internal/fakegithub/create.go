@@ -11,7 +11,7 @@ const docCreateIssue = "https://docs.github.com/rest/issues/issues#create-an-iss
 // createIssue opens an issue as the token's identity, with its labels in the
 // same request (GitHub creates a label that does not exist yet), and answers
 // 201 with the issue and its Location, as GitHub does.
-func (s *Server) createIssue(c *call) reply {
+func (h rest) createIssue(c *call) reply {
 	var in struct {
 		Title  *string         `json:"title"`
 		Body   *string         `json:"body"`
@@ -31,11 +31,11 @@ func (s *Server) createIssue(c *call) reply {
 		}
 		labels = names
 	}
-	is := Issue{Title: *in.Title, User: s.identity, Labels: labels, CreatedAt: c.now, UpdatedAt: c.now}
+	is := Issue{Title: *in.Title, User: h.s.identity, Labels: labels, CreatedAt: c.now, UpdatedAt: c.now}
 	if in.Body != nil {
 		is.Body = *in.Body
 	}
-	n := s.addLocked(is)
-	out := s.issue(c, s.byNum[n], false)
+	n := h.s.addLocked(is)
+	out := c.issue(h.db.byNum[n], false)
 	return reply{status: http.StatusCreated, body: out, header: http.Header{"Location": {out.URL}}}
 }

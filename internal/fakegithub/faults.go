@@ -347,8 +347,13 @@ func (s *Server) ClearFaults() {
 	s.rules = nil
 }
 
-func (s *Server) pickFaultLocked(info RequestInfo, picked *Fault) *Fault {
-	for _, r := range s.rules {
+// faultRules are the injected rules, in the order added.
+type faultRules []*faultRule
+
+// pick counts the request on every rule it matches and returns picked (the
+// hook's fault), else the first rule's that is due, else nil.
+func (rs faultRules) pick(info RequestInfo, picked *Fault) *Fault {
+	for _, r := range rs {
 		if !r.matches(info) {
 			continue
 		}

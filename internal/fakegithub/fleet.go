@@ -71,28 +71,28 @@ func (s *Server) PullNodeID(n int) string { return pullNodeID(n) }
 func (s *Server) DismissReview(n int, reviewID int64, u User, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
+	rec := s.db.mustGet(n)
 	for i := range rec.events {
 		if rec.events[i].ID == reviewID && rec.events[i].Type == EventReviewed {
 			rec.events[i].ReviewState = "DISMISSED"
-			s.addEventLocked(rec, Event{Type: EventReviewDismissed, Actor: u, At: at})
+			s.db.addEventLocked(rec, Event{Type: EventReviewDismissed, Actor: u, At: at})
 			return
 		}
 	}
 	panic(fmt.Sprintf("fakegithub: #%d has no review %d", n, reviewID))
 }
 
-func (s *Server) getContents(c *call) reply {
+func (h rest) getContents(c *call) reply {
 	path := c.params["path"]
-	content, found := s.files[path]
+	content, found := h.s.files[path]
 	if !found {
 		return notFound()
 	}
 	name := path[strings.LastIndex(path, "/")+1:]
 	sha := fakeSHA("blob:"+path, int64(len(content)))
-	u := s.repoURL(c) + "/contents/" + path + "?ref=" + s.defaultBranch
-	html := s.repoHTML(c) + "/blob/" + s.defaultBranch + "/" + path
-	git := s.repoURL(c) + "/git/blobs/" + sha
+	u := c.repoURL() + "/contents/" + path + "?ref=" + h.s.defaultBranch
+	html := c.repoHTML() + "/blob/" + h.s.defaultBranch + "/" + path
+	git := c.repoURL() + "/git/blobs/" + sha
 	// GitHub wraps the base64 text at 60 characters with "\n".
 	enc := base64.StdEncoding.EncodeToString(content)
 	var lines []string
@@ -109,20 +109,20 @@ func (s *Server) getContents(c *call) reply {
 	})
 }
 
-func (s *Server) listInstallationRepos(c *call) reply {
+func (h rest) listInstallationRepos(c *call) reply {
 	type entry struct {
 		full string
 		r    InstalledRepo
 	}
-	items := []entry{{full: s.owner + "/" + s.repo, r: InstalledRepo{Name: s.repo}}}
-	for _, r := range s.installed {
-		items = append(items, entry{full: s.owner + "/" + r.Name, r: r})
+	items := []entry{{full: h.s.owner + "/" + h.s.repo, r: InstalledRepo{Name: h.s.repo}}}
+	for _, r := range h.s.installed {
+		items = append(items, entry{full: h.s.owner + "/" + r.Name, r: r})
 	}
 	p := pageOf(c.q)
 	lo, hi := p.bounds(len(items))
 	repos := make([]*repositoryJSON, 0, hi-lo)
 	for _, it := range items[lo:hi] {
-		m := s.repository(c, it.full, it.r.Fork)
+		m := c.repository(it.full, it.r.Fork)
 		m.Archived = it.r.Archived
 		m.Private = it.r.Private
 		if it.r.Private {

@@ -27,7 +27,7 @@ func init() {
 			}
 			return nil, partialError()
 		}
-		chain := x.s.headChain(r)
+		chain := x.headChain(r)
 		items := make([]item, len(chain))
 		for i, e := range chain {
 			items[i] = item{key: []int64{int64(i)}, v: gobj{"PullRequestCommit", tlItem{rec: r, it: TimelineItem{Type: "committed", At: e.At, Event: e}}}}
@@ -37,7 +37,7 @@ func init() {
 	commitResolvers["parents"] = func(x *gexec, src any, args map[string]any) (any, error) {
 		var items []item
 		if p := src.(commitRef).e.Parent; p != "" {
-			e, ok := x.s.commitByOID(p)
+			e, ok := x.commitByOID(p)
 			if !ok {
 				e = Event{SHA: p} // a base commit: no author, no parents
 			}
@@ -49,10 +49,10 @@ func init() {
 
 // headChain is the commits PR r's head reaches, following parents, oldest
 // first: at most maxPRCommits.
-func (s *Server) headChain(r *issueRec) []Event {
+func (x *gexec) headChain(r *issueRec) []Event {
 	var chain []Event
 	for sha := r.HeadSHA; sha != "" && len(chain) < maxPRCommits; {
-		e, ok := s.commitByOID(sha)
+		e, ok := x.commitByOID(sha)
 		if !ok {
 			break
 		}
@@ -65,11 +65,11 @@ func (s *Server) headChain(r *issueRec) []Event {
 
 // commitByOID is the commit oid as a committed event: a pushed commit, a
 // PR's first head, a force push's new head.
-func (s *Server) commitByOID(oid string) (Event, bool) {
+func (x *gexec) commitByOID(oid string) (Event, bool) {
 	if oid == "" {
 		return Event{}, false
 	}
-	for _, rec := range s.issues {
+	for _, rec := range x.s.db.issues {
 		if !rec.IsPR {
 			continue
 		}

@@ -100,13 +100,13 @@ func init() {
 	resolvers["Team"] = teamResolvers
 	resolvers["Label"] = map[string]resolver{
 		"id": func(x *gexec, src any, _ map[string]any) (any, error) {
-			return nodeID("LA", x.s.labelFor(src.(string)).ID), nil
+			return nodeID("LA", x.s.db.labelFor(src.(string)).ID), nil
 		},
 		"name": func(_ *gexec, src any, _ map[string]any) (any, error) { return src, nil },
 	}
 	resolvers["Milestone"] = map[string]resolver{
 		"id": func(x *gexec, src any, _ map[string]any) (any, error) {
-			return nodeID("MI", int64(x.s.milestoneNumber(src.(string)))), nil
+			return nodeID("MI", int64(x.s.db.milestoneNumber(src.(string)))), nil
 		},
 		"title": func(_ *gexec, src any, _ map[string]any) (any, error) { return src, nil },
 	}
@@ -117,7 +117,7 @@ func init() {
 		// The fake models the commits of the base repository's branches
 		// only where a test pushed one (PushBase); null otherwise.
 		"target": func(x *gexec, src any, _ map[string]any) (any, error) {
-			e, ok := x.s.baseHeads[src.(string)]
+			e, ok := x.s.db.baseHeads[src.(string)]
 			if !ok {
 				return nil, nil
 			}
@@ -136,7 +136,7 @@ func init() {
 		},
 		"url": func(x *gexec, src any, _ map[string]any) (any, error) {
 			it := src.(tlItem)
-			return fmt.Sprintf("%s/pull/%d/commits/%s", x.s.repoHTML(x.c), it.rec.Number, it.it.Event.SHA), nil
+			return fmt.Sprintf("%s/pull/%d/commits/%s", x.c.repoHTML(), it.rec.Number, it.it.Event.SHA), nil
 		},
 	}
 	resolvers["Commit"] = commitResolvers
@@ -184,17 +184,17 @@ var queryResolvers = map[string]resolver{
 // node resolves a global ID; the fake knows its pull requests' and its
 // check runs' and commit statuses'.
 func (x *gexec) node(id string) (any, error) {
-	if rec := x.s.pullByNodeID(id); rec != nil {
+	if rec := x.pullByNodeID(id); rec != nil {
 		return gobj{"PullRequest", rec}, nil
 	}
-	if c := x.s.checkByNodeID(id); c != nil {
+	if c := x.checkByNodeID(id); c != nil {
 		return gobj{c.typename(), c}, nil
 	}
 	return nil, &gqlFieldError{"NOT_FOUND", fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}
 }
 
-func (s *Server) pullByNodeID(id string) *issueRec {
-	for _, r := range s.issues {
+func (x *gexec) pullByNodeID(id string) *issueRec {
+	for _, r := range x.s.db.issues {
 		if r.IsPR && pullNodeID(r.Number) == id {
 			return r
 		}
@@ -208,7 +208,7 @@ var mutationResolvers = map[string]resolver{
 	"convertPullRequestToDraft": func(x *gexec, _ any, args map[string]any) (any, error) {
 		input, _ := args["input"].(map[string]any)
 		id := strArg(input, "pullRequestId")
-		rec := x.s.pullByNodeID(id)
+		rec := x.pullByNodeID(id)
 		switch {
 		case rec == nil:
 			return nil, &gqlFieldError{"NOT_FOUND", fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}
@@ -216,7 +216,7 @@ var mutationResolvers = map[string]resolver{
 			return nil, &gqlFieldError{"FORBIDDEN", "Resource not accessible by integration"}
 		}
 		if !rec.Draft {
-			x.s.setDraftLocked(rec, x.s.identity, x.c.now, true)
+			x.s.db.setDraftLocked(rec, x.s.identity, x.c.now, true)
 		}
 		return gobj{"ConvertPullRequestToDraftPayload", draftPayload{rec: rec, cmid: input["clientMutationId"]}}, nil
 	},
@@ -307,7 +307,7 @@ var repositoryResolvers = map[string]resolver{
 	"nameWithOwner": field(func(r repoRef) any { return r.full }),
 	"pullRequest": func(x *gexec, src any, args map[string]any) (any, error) {
 		n, _ := intArg(args, "number")
-		rec, found := x.s.byNum[n]
+		rec, found := x.s.db.byNum[n]
 		if src.(repoRef).full != x.s.FullName() || !found || !rec.IsPR {
 			return nil, &gqlFieldError{"NOT_FOUND", fmt.Sprintf("Could not resolve to a PullRequest with the number of %d.", n)}
 		}
@@ -324,13 +324,13 @@ var repositoryResolvers = map[string]resolver{
 		if x.s.collaboratorsForbidden {
 			return nil, &gqlFieldError{"FORBIDDEN", "Resource not accessible by integration"}
 		}
-		return paginate(x.s.collaboratorItems(), args)
+		return paginate(x.collaboratorItems(), args)
 	},
 	"pullRequests": func(x *gexec, src any, args map[string]any) (any, error) {
 		if src.(repoRef).full != x.s.FullName() {
 			return paginate(nil, args)
 		}
-		c, err := paginate(x.s.pullItems(args), args)
+		c, err := paginate(x.pullItems(args), args)
 		if err != nil {
 			return nil, err
 		}
@@ -375,16 +375,16 @@ func (x *gexec) pageFault(nodes []any) []any {
 //
 // The listing is kept while the state is unchanged, so paging through a
 // large repository does not sort it again for every page.
-func (s *Server) pullItems(args map[string]any) []item {
+func (x *gexec) pullItems(args map[string]any) []item {
 	key := fmt.Sprint(args["states"], args["labels"], args["headRefName"], args["baseRefName"], args["orderBy"])
-	if c := &s.gqlPulls; c.items != nil && c.key == key && c.version == s.version {
+	if c := &x.s.gqlPulls; c.items != nil && c.key == key && c.version == x.s.db.version {
 		return c.items
 	}
-	items := s.buildPullItems(args)
+	items := x.buildPullItems(args)
 	if items == nil {
 		items = []item{}
 	}
-	s.gqlPulls = gqlPullsCache{key: key, version: s.version, items: items}
+	x.s.gqlPulls = gqlPullsCache{key: key, version: x.s.db.version, items: items}
 	return items
 }
 
@@ -394,14 +394,14 @@ type gqlPullsCache struct {
 	items   []item
 }
 
-func (s *Server) buildPullItems(args map[string]any) []item {
+func (x *gexec) buildPullItems(args map[string]any) []item {
 	states, _ := strsArg(args, "states")
 	labels, _ := strsArg(args, "labels")
 	head, base := strArg(args, "headRefName"), strArg(args, "baseRefName")
 	order, _ := args["orderBy"].(map[string]any)
 	by, desc := strArg(order, "field"), strArg(order, "direction") == "DESC"
 	var out []item
-	for _, rec := range s.issues {
+	for _, rec := range x.s.db.issues {
 		if !rec.IsPR || (len(states) > 0 && !slices.Contains(states, gqlState(rec))) {
 			continue
 		}
@@ -475,7 +475,7 @@ var pullRequestResolvers = map[string]resolver{
 		return gobj{"Milestone", r.Milestone}
 	}),
 	"url": func(x *gexec, src any, _ map[string]any) (any, error) {
-		return x.s.issueHTML(x.c, &src.(*issueRec).Issue), nil
+		return x.c.issueHTML(&src.(*issueRec).Issue), nil
 	},
 	"authorAssociation": func(x *gexec, src any, _ map[string]any) (any, error) {
 		return x.s.association(src.(*issueRec).User), nil
@@ -484,7 +484,7 @@ var pullRequestResolvers = map[string]resolver{
 	// fork. A fork's branches are not modelled: there while the fork is.
 	"headRef": func(x *gexec, src any, _ map[string]any) (any, error) {
 		r := src.(*issueRec)
-		if _, ok := x.s.branches[r.HeadRef]; r.HeadRepoDeleted || r.HeadRepo == "" && !ok {
+		if _, ok := x.s.db.branches[r.HeadRef]; r.HeadRepoDeleted || r.HeadRepo == "" && !ok {
 			return nil, nil
 		}
 		return gobj{"Ref", r.HeadRef}, nil
@@ -500,7 +500,7 @@ var pullRequestResolvers = map[string]resolver{
 		return gobj{"Repository", repoRef{r.HeadRepo}}, nil
 	},
 	"reviewDecision": func(x *gexec, src any, _ map[string]any) (any, error) {
-		return x.s.reviewDecision(src.(*issueRec)), nil
+		return x.reviewDecision(src.(*issueRec)), nil
 	},
 	"labels": func(_ *gexec, src any, args map[string]any) (any, error) {
 		r := src.(*issueRec)
@@ -551,8 +551,8 @@ var pullRequestResolvers = map[string]resolver{
 // (SetReviewsRequired): then CHANGES_REQUESTED if a reviewer's latest
 // deciding review asks for changes, else APPROVED if one approves, else
 // REVIEW_REQUIRED.
-func (s *Server) reviewDecision(rec *issueRec) any {
-	if !s.reviewsRequired {
+func (x *gexec) reviewDecision(rec *issueRec) any {
+	if !x.s.reviewsRequired {
 		return nil
 	}
 	latest := map[string]string{}
@@ -723,7 +723,7 @@ var reviewResolvers = map[string]resolver{
 	},
 	"authorCanPushToRepository": func(x *gexec, src any, _ map[string]any) (any, error) {
 		who, _, _ := reviewOf(src.(tlItem))
-		return x.s.canPush(who.Login), nil
+		return x.canPush(who.Login), nil
 	},
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -41,9 +40,8 @@ type rateInfo struct {
 
 // gqlBucket is GitHub's GraphQL points bucket, apart from REST's requests.
 type gqlBucket struct {
-	limit, remaining int
-	reset            time.Time
-	forbidden403     bool // an exhausted bucket answers the newer 403 shape
+	bucket
+	forbidden403 bool // an exhausted bucket answers the newer 403 shape
 }
 
 // SetGraphQLRateRemaining sets the points left in the GraphQL bucket's
@@ -51,7 +49,7 @@ type gqlBucket struct {
 func (s *Server) SetGraphQLRateRemaining(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.gqlWindowLocked()
+	s.gql.window(s.nowLocked())
 	s.gql.remaining = n
 }
 
@@ -59,7 +57,7 @@ func (s *Server) SetGraphQLRateRemaining(n int) {
 func (s *Server) GraphQLRateRemaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.gqlWindowLocked()
+	s.gql.window(s.nowLocked())
 	return s.gql.remaining
 }
 
@@ -83,26 +81,6 @@ func (s *Server) GraphQLPoints() int {
 		n += r.Points
 	}
 	return n
-}
-
-func (s *Server) gqlWindowLocked() {
-	now := s.nowLocked()
-	if s.gql.reset.IsZero() || !now.Before(s.gql.reset) {
-		s.gql.reset = now.Add(time.Hour)
-		s.gql.remaining = s.gql.limit
-	}
-}
-
-func (s *Server) gqlHeadersLocked() http.Header {
-	s.gqlWindowLocked()
-	rem := max(s.gql.remaining, 0)
-	h := http.Header{}
-	h.Set("X-Ratelimit-Limit", strconv.Itoa(s.gql.limit))
-	h.Set("X-Ratelimit-Remaining", strconv.Itoa(rem))
-	h.Set("X-Ratelimit-Used", strconv.Itoa(max(s.gql.limit-rem, 0)))
-	h.Set("X-Ratelimit-Reset", strconv.FormatInt(s.gql.reset.Unix(), 10))
-	h.Set("X-Ratelimit-Resource", "graphql")
-	return h
 }
 
 // ---- faults ----
@@ -225,7 +203,7 @@ func BadGatewayGraphQL(html bool) *Fault {
 // REST bucket; the headers are the GraphQL bucket's.
 func (s *Server) graphql(c *call) reply {
 	rep := s.graphqlReply(c)
-	h := s.gqlHeadersLocked()
+	h := s.gql.headers(s.nowLocked())
 	for k, vs := range rep.header {
 		h[k] = vs
 	}
@@ -264,76 +242,101 @@ func gqlDataNull(errs ...gqlError) reply {
 }
 
 func (s *Server) graphqlReply(c *call) reply {
-	var req struct {
-		Query         string         `json:"query"`
-		Variables     map[string]any `json:"variables"`
-		OperationName string         `json:"operationName"`
-	}
-	if err := json.Unmarshal(c.body, &req); err != nil || strings.TrimSpace(req.Query) == "" {
-		return reply{status: http.StatusBadRequest, body: map[string]any{
-			"message": "Problems parsing JSON", "documentation_url": docGraphQL}}
-	}
 	parse := parseCached
 	if s.parseEveryRequest {
 		parse = parseUncached
 	}
-	doc, op, errs := pickOperation(parse(req.Query), req.OperationName)
-	if len(errs) > 0 {
-		return gqlErrors(errs...)
-	}
-	vars, err := validator.VariableValues(gqlSchema, op, req.Variables)
-	if err != nil {
-		return gqlErrors(variableError(op, err))
-	}
-	q := analyse(doc, op, vars)
-	if len(q.errs) > 0 {
-		return gqlDataNull(q.errs...)
-	}
-	if q.nodes > maxNodeLimit {
-		return gqlDataNull(nodeLimitError(q.nodes))
-	}
-	if q.depth > maxDepth {
-		return gqlErrors(gqlError{Message: fmt.Sprintf("Query has depth of %d, which exceeds max depth of %d", q.depth, maxDepth)})
+	q, refused, good := readGraphQL(c.body, parse)
+	if !good {
+		return refused
 	}
 	var gf *GraphQLFault
 	if c.fault != nil {
 		gf = c.fault.GraphQL
 	}
-	s.gqlWindowLocked()
-	points, dry := q.points(), dryRun(doc, op, vars)
+	s.gql.window(s.nowLocked())
+	points, dry := q.cost.points(), dryRun(q.doc, q.op, q.vars)
 	switch {
 	case gf != nil && gf.Kind == GraphQLRateLimited:
 		c.faultFired = true
-		return s.gqlRateLimited(gf.HTTP403)
+		return gqlRateLimited(gf.HTTP403)
 	case !dry && s.gql.remaining < points:
-		return s.gqlRateLimited(s.gql.forbidden403)
+		return gqlRateLimited(s.gql.forbidden403)
 	}
 	if !dry {
 		s.gql.remaining -= points
 		c.points = points
 	}
-	if gf != nil && gf.Kind == GraphQLTimeout && (gf.AbovePRs == 0 || q.prPage > gf.AbovePRs) {
+	if gf != nil && gf.Kind == GraphQLTimeout && (gf.AbovePRs == 0 || q.cost.prPage > gf.AbovePRs) {
 		// GitHub cuts a query running past 10 s; it still costs.
 		c.faultFired = true
 		return gqlDataNull(gqlError{Message: "Something went wrong while executing your query. This may be the result of a timeout, " +
 			fmt.Sprintf("or it could be a GitHub bug. Please include `%04X:%04X` when reporting this issue.", c.seq%0xffff, c.seq)})
 	}
-	x := &gexec{s: s, c: c, doc: doc, vars: vars}
+	x := &gexec{s: s, c: c, doc: q.doc, vars: q.vars}
 	if gf != nil && (gf.Kind == GraphQLPartial || gf.Kind == GraphQLMissing) {
 		x.fault, x.faultPR = gf, gf.PR
 	}
 	x.rate = rateInfo{cost: points, limit: s.gql.limit, remaining: s.gql.remaining,
-		used: s.gql.limit - s.gql.remaining, nodeCount: q.nodes, resetAt: s.gql.reset}
-	data := x.execute(op)
+		used: s.gql.limit - s.gql.remaining, nodeCount: q.cost.nodes, resetAt: s.gql.reset}
+	data := x.execute(q.op)
 	c.faultFired = c.faultFired || x.faultFired
+	return gqlAnswer(data, x.errs)
+}
+
+// gqlQuery is a GraphQL request GitHub accepted for running: its document,
+// the operation it runs, its variables coerced, and what it costs.
+type gqlQuery struct {
+	doc  *ast.QueryDocument
+	op   *ast.OperationDefinition
+	vars map[string]any
+	cost queryCost
+}
+
+// readGraphQL checks a request as GitHub does before it runs anything: the
+// JSON, the document, the operation, the variables, then the limits on
+// nodes and depth. A refusal is GitHub's answer to it (good false).
+func readGraphQL(body []byte, parse func(string) *parsedDoc) (q gqlQuery, refused reply, good bool) {
+	var req struct {
+		Query         string         `json:"query"`
+		Variables     map[string]any `json:"variables"`
+		OperationName string         `json:"operationName"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil || strings.TrimSpace(req.Query) == "" {
+		return q, reply{status: http.StatusBadRequest, body: map[string]any{
+			"message": "Problems parsing JSON", "documentation_url": docGraphQL}}, false
+	}
+	doc, op, errs := pickOperation(parse(req.Query), req.OperationName)
+	if len(errs) > 0 {
+		return q, gqlErrors(errs...), false
+	}
+	vars, err := validator.VariableValues(gqlSchema, op, req.Variables)
+	if err != nil {
+		return q, gqlErrors(variableError(op, err)), false
+	}
+	q = gqlQuery{doc: doc, op: op, vars: vars, cost: analyse(doc, op, vars)}
+	switch {
+	case len(q.cost.errs) > 0:
+		return q, gqlDataNull(q.cost.errs...), false
+	case q.cost.nodes > maxNodeLimit:
+		return q, gqlDataNull(nodeLimitError(q.cost.nodes)), false
+	case q.cost.depth > maxDepth:
+		return q, gqlErrors(gqlError{Message: fmt.Sprintf("Query has depth of %d, which exceeds max depth of %d", q.cost.depth, maxDepth)}), false
+	}
+	return q, reply{}, true
+}
+
+// gqlAnswer is the answer of a query that ran: its data, null when there
+// is none, and its errors, when there are any.
+func gqlAnswer(data *omap, errs []gqlError) reply {
 	body := &omap{}
 	if data == nil {
 		body.set("data", nil)
 	} else {
 		body.set("data", data)
 	}
-	if len(x.errs) > 0 {
-		body.set("errors", x.errs)
+	if len(errs) > 0 {
+		body.set("errors", errs)
 	}
 	return ok(body)
 }
@@ -350,7 +353,7 @@ func dryRun(doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string
 	return false
 }
 
-func (s *Server) gqlRateLimited(http403 bool) reply {
+func gqlRateLimited(http403 bool) reply {
 	if http403 {
 		return reply{status: http.StatusForbidden, body: map[string]any{"errors": []gqlError{{Type: "RATE_LIMIT", Code: "graphql_rate_limit",
 			Message: "API rate limit already exceeded for installation ID 1."}}}}

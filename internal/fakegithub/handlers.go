@@ -33,7 +33,7 @@ func (c *call) num(name string) int {
 
 // ---- issues ----
 
-func (s *Server) listIssues(c *call) reply {
+func (h rest) listIssues(c *call) reply {
 	q := c.q
 	state := def(q.Get("state"), "open")
 	by := def(q.Get("sort"), "created")
@@ -47,20 +47,20 @@ func (s *Server) listIssues(c *call) reply {
 		return invalid(docListIssues, errs...)
 	}
 	f := issueFilter{state: state, since: since, labels: splitLabels(q.Get("labels")),
-		assignee: q.Get("assignee"), milestone: q.Get("milestone"), creator: q.Get("creator")}
+		assignee: q.Get("assignee"), milestone: q.Get("milestone"), creator: q.Get("creator"), milestones: h.db.milestones}
 	key := strings.Join([]string{"issues", state, by, dir, ts(since), strings.ToLower(strings.Join(f.labels, ",")),
 		f.assignee, f.milestone, f.creator}, "\x00")
-	items := s.cachedIssues(key, func() []*issueRec {
+	items := h.db.cachedIssues(key, func() []*issueRec {
 		var out []*issueRec
-		for _, rec := range s.issues {
-			if s.matchIssue(rec, f) {
+		for _, rec := range h.db.issues {
+			if f.matches(rec) {
 				out = append(out, rec)
 			}
 		}
 		sortIssues(out, by, dir == "desc")
 		return out
 	})
-	return pagedMap(c, items, func(rec *issueRec) issueJSON { return s.issue(c, rec, false) })
+	return pagedMap(c, items, func(rec *issueRec) issueJSON { return c.issue(rec, false) })
 }
 
 // listQueryErrors checks a listing's state, direction and sort (one of
@@ -96,9 +96,11 @@ type issueFilter struct {
 	since                        time.Time
 	labels                       []string // all required
 	assignee, milestone, creator string
+	milestones                   []string // the repository's, whose numbers the milestone filter may give
 }
 
-func (s *Server) matchIssue(rec *issueRec, f issueFilter) bool {
+// matches reports whether rec passes every filter.
+func (f issueFilter) matches(rec *issueRec) bool {
 	switch {
 	case f.state != "all" && rec.State != f.state:
 		return false
@@ -106,7 +108,7 @@ func (s *Server) matchIssue(rec *issueRec, f issueFilter) bool {
 		return false
 	case !hasAll(rec.Labels, f.labels):
 		return false
-	case !matchAssignee(rec.Assignees, f.assignee) || !s.matchMilestone(rec.Milestone, f.milestone):
+	case !matchAssignee(rec.Assignees, f.assignee) || !f.matchMilestone(rec.Milestone):
 		return false
 	}
 	return f.creator == "" || strings.EqualFold(rec.User.Login, f.creator)
@@ -133,7 +135,10 @@ func matchAssignee(have []string, want string) bool {
 	return slices.ContainsFunc(have, func(h string) bool { return strings.EqualFold(h, want) })
 }
 
-func (s *Server) matchMilestone(have, want string) bool {
+// matchMilestone applies the milestone filter: a number, "none", "*" or a
+// title.
+func (f issueFilter) matchMilestone(have string) bool {
+	want := f.milestone
 	switch want {
 	case "":
 		return true
@@ -143,13 +148,13 @@ func (s *Server) matchMilestone(have, want string) bool {
 		return have != ""
 	}
 	if n, err := strconv.Atoi(want); err == nil {
-		return have != "" && s.milestoneNumber(have) == n
+		return have != "" && slices.Index(f.milestones, have)+1 == n
 	}
 	return have == want
 }
 
-func (s *Server) issueRec(c *call, param string) (*issueRec, bool) {
-	rec, found := s.byNum[c.num(param)]
+func (h rest) issueRec(c *call, param string) (*issueRec, bool) {
+	rec, found := h.db.byNum[c.num(param)]
 	return rec, found
 }
 
@@ -167,8 +172,8 @@ func decodeObject(body []byte) (map[string]json.RawMessage, bool) {
 
 func isNull(raw json.RawMessage) bool { return strings.TrimSpace(string(raw)) == "null" }
 
-func (s *Server) patchIssue(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
+func (h rest) patchIssue(c *call) reply {
+	rec, found := h.issueRec(c, "issue_number")
 	if !found {
 		return notFound()
 	}
@@ -176,10 +181,10 @@ func (s *Server) patchIssue(c *call) reply {
 	if !good {
 		return badJSON(docUpdateIssue)
 	}
-	p, errs := s.parseIssuePatch(f)
+	p, errs := h.parseIssuePatch(f)
 	if p.state != nil && *p.state == "open" && rec.IsPR && rec.State == "closed" {
 		// As the pulls endpoint (patchPull).
-		if why := s.unreopenable(rec); why != "" {
+		if why := h.unreopenable(rec); why != "" {
 			return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
 				Errors:           []fieldError{{Resource: patchResource, Code: "custom", Field: "state", Message: why}},
 				DocumentationURL: docUpdateIssue, Status: "422"}}
@@ -188,12 +193,12 @@ func (s *Server) patchIssue(c *call) reply {
 	if len(errs) > 0 {
 		return invalid(docUpdateIssue, errs...)
 	}
-	s.applyIssuePatch(rec, p, c.now)
+	h.applyIssuePatch(rec, p, c.now)
 	if len(f) > 0 {
-		s.touch(rec, c.now)
+		h.db.touch(rec, c.now)
 		rec.UpdatedAt = c.now
 	}
-	return ok(s.issue(c, rec, true))
+	return ok(c.issue(rec, true))
 }
 
 // patchResource names the resource in PATCH's errors: "Issue", for pull
@@ -215,7 +220,7 @@ type issuePatch struct {
 
 // parseIssuePatch reads a PATCH body's fields, with an error for each bad
 // one, in GitHub's order.
-func (s *Server) parseIssuePatch(f map[string]json.RawMessage) (issuePatch, []fieldError) {
+func (h rest) parseIssuePatch(f map[string]json.RawMessage) (issuePatch, []fieldError) {
 	var p issuePatch
 	var errs []fieldError
 	bad := func(field, code string) {
@@ -262,7 +267,7 @@ func (s *Server) parseIssuePatch(f map[string]json.RawMessage) (issuePatch, []fi
 	if raw, present := f["milestone"]; present {
 		p.milestoneSet = true
 		var good bool
-		if p.milestone, good = s.parseMilestone(raw); !good {
+		if p.milestone, good = h.parseMilestone(raw); !good {
 			bad("milestone", "invalid")
 		}
 	}
@@ -287,23 +292,23 @@ func optString(f map[string]json.RawMessage, k string) (v *string, null, good bo
 }
 
 // parseMilestone reads a milestone's number (null: none) as its title.
-func (s *Server) parseMilestone(raw json.RawMessage) (string, bool) {
+func (h rest) parseMilestone(raw json.RawMessage) (string, bool) {
 	if isNull(raw) {
 		return "", true
 	}
 	var n int
-	if json.Unmarshal(raw, &n) != nil || n < 1 || n > len(s.milestones) {
+	if json.Unmarshal(raw, &n) != nil || n < 1 || n > len(h.db.milestones) {
 		return "", false
 	}
-	return s.milestones[n-1], true
+	return h.db.milestones[n-1], true
 }
 
 // applyIssuePatch applies a valid patch, attributed to the token's
 // identity at now.
-func (s *Server) applyIssuePatch(rec *issueRec, p issuePatch, now time.Time) {
-	who := s.identity
+func (h rest) applyIssuePatch(rec *issueRec, p issuePatch, now time.Time) {
+	who := h.s.identity
 	if p.title != nil {
-		s.renameLocked(rec, who, now, *p.title)
+		h.db.renameLocked(rec, who, now, *p.title)
 	}
 	if p.body != nil {
 		rec.Body = *p.body
@@ -311,7 +316,7 @@ func (s *Server) applyIssuePatch(rec *issueRec, p issuePatch, now time.Time) {
 		rec.Body = ""
 	}
 	if p.labelsSet {
-		s.setLabelsLocked(rec, who, now, p.labels)
+		h.db.setLabelsLocked(rec, who, now, p.labels)
 	}
 	if p.assigneesSet {
 		rec.Assignees = slices.Clone(p.assignees)
@@ -319,13 +324,13 @@ func (s *Server) applyIssuePatch(rec *issueRec, p issuePatch, now time.Time) {
 	if p.milestoneSet {
 		rec.Milestone = p.milestone
 	}
-	s.applyIssueState(rec, p, now)
+	h.applyIssueState(rec, p, now)
 }
 
 // applyIssueState closes or reopens as the patch says. A state_reason
 // counts for issues only (GitHub ignores it on a pull request); alone it
 // rewrites a closed issue's reason.
-func (s *Server) applyIssueState(rec *issueRec, p issuePatch, now time.Time) {
+func (h rest) applyIssueState(rec *issueRec, p issuePatch, now time.Time) {
 	reason := ""
 	if p.reason != nil && !rec.IsPR {
 		reason = *p.reason
@@ -341,9 +346,9 @@ func (s *Server) applyIssueState(rec *issueRec, p issuePatch, now time.Time) {
 		if rec.State == "closed" && reason != "" {
 			rec.StateReason = reason
 		}
-		s.closeLocked(rec, s.identity, now, reason)
+		h.db.closeLocked(rec, h.s.identity, now, reason)
 	case "open":
-		s.reopenLocked(rec, s.identity, now)
+		h.db.reopenLocked(rec, h.s.identity, now)
 	}
 }
 
@@ -393,19 +398,19 @@ func parseLabels(raw json.RawMessage) ([]string, bool) {
 	return names, true
 }
 
-func (s *Server) setLabelsLocked(rec *issueRec, who User, at time.Time, names []string) {
+func (db *store) setLabelsLocked(rec *issueRec, who User, at time.Time, names []string) {
 	for _, have := range slices.Clone(rec.Labels) {
 		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, have) }) {
-			s.removeLabelLocked(rec, who, at, have)
+			db.removeLabelLocked(rec, who, at, have)
 		}
 	}
-	s.addLabelsLocked(rec, who, at, names)
+	db.addLabelsLocked(rec, who, at, names)
 }
 
 // ---- comments ----
 
-func (s *Server) listComments(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
+func (h rest) listComments(c *call) reply {
+	rec, found := h.issueRec(c, "issue_number")
 	if !found {
 		return notFound()
 	}
@@ -419,11 +424,11 @@ func (s *Server) listComments(c *call) reply {
 			items = append(items, cm)
 		}
 	}
-	return pagedMap(c, items, func(cm Comment) commentJSON { return s.comment(c, cm, rec.IsPR) })
+	return pagedMap(c, items, func(cm Comment) commentJSON { return c.comment(cm, rec.IsPR) })
 }
 
-func (s *Server) postComment(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
+func (h rest) postComment(c *call) reply {
+	rec, found := h.issueRec(c, "issue_number")
 	if !found {
 		return notFound()
 	}
@@ -436,14 +441,14 @@ func (s *Server) postComment(c *call) reply {
 	if in.Body == nil || strings.TrimSpace(*in.Body) == "" {
 		return invalid(docComment, fieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
 	}
-	cm := s.addCommentLocked(rec, s.identity, c.now, *in.Body)
+	cm := h.db.addCommentLocked(rec, h.s.identity, c.now, *in.Body)
 	rec.UpdatedAt = c.now
-	out := s.comment(c, cm, rec.IsPR)
+	out := c.comment(cm, rec.IsPR)
 	return reply{status: http.StatusCreated, body: out, header: http.Header{"Location": {out.URL}}}
 }
 
-func (s *Server) findComment(id int64) (*issueRec, int) {
-	for _, rec := range s.issues {
+func (db *store) findComment(id int64) (*issueRec, int) {
+	for _, rec := range db.issues {
 		for i, cm := range rec.comments {
 			if cm.ID == id {
 				return rec, i
@@ -453,26 +458,26 @@ func (s *Server) findComment(id int64) (*issueRec, int) {
 	return nil, -1
 }
 
-func (s *Server) deleteComment(c *call) reply {
+func (h rest) deleteComment(c *call) reply {
 	id, _ := strconv.ParseInt(c.params["comment_id"], 10, 64)
-	rec, i := s.findComment(id)
+	rec, i := h.db.findComment(id)
 	if rec == nil {
 		return notFound()
 	}
-	s.deleteCommentLocked(rec, i, s.identity, c.now)
+	h.db.deleteCommentLocked(rec, i, h.s.identity, c.now)
 	return reply{status: http.StatusNoContent}
 }
 
 // deleteCommentLocked deletes rec's comment i as u at `at`: GitHub keeps a
 // comment_deleted event in its place, which moves updated_at.
-func (s *Server) deleteCommentLocked(rec *issueRec, i int, u User, at time.Time) {
+func (db *store) deleteCommentLocked(rec *issueRec, i int, u User, at time.Time) {
 	gone := rec.comments[i]
 	rec.comments = slices.Delete(rec.comments, i, i+1)
-	s.addEventLocked(rec, Event{Type: EventCommentDeleted, Actor: u, At: at, DeletedAuthor: gone.User})
-	s.version++
+	db.addEventLocked(rec, Event{Type: EventCommentDeleted, Actor: u, At: at, DeletedAuthor: gone.User})
+	db.version++
 }
 
-func (s *Server) listRepoComments(c *call) reply {
+func (h rest) listRepoComments(c *call) reply {
 	by := def(c.q.Get("sort"), "created")
 	dir := def(c.q.Get("direction"), "asc")
 	since, good := parseSince(c.q.Get("since"))
@@ -490,17 +495,17 @@ func (s *Server) listRepoComments(c *call) reply {
 		return invalid(docListComments, errs...)
 	}
 	key := strings.Join([]string{by, dir, ts(since)}, "\x00")
-	if s.commCache.items == nil || s.commCache.key != key || s.commCache.version != s.version {
-		s.commCache = commentCache{key: key, version: s.version, items: s.repoComments(by, dir, since)}
+	if h.db.commCache.items == nil || h.db.commCache.key != key || h.db.commCache.version != h.db.version {
+		h.db.commCache = commentCache{key: key, version: h.db.version, items: h.repoComments(by, dir, since)}
 	}
-	return pagedMap(c, s.commCache.items, func(r commentRef) commentJSON { return s.comment(c, r.c, r.isPR) })
+	return pagedMap(c, h.db.commCache.items, func(r commentRef) commentJSON { return c.comment(r.c, r.isPR) })
 }
 
 // repoComments is every comment updated since (zero: all), sorted by
 // created or updated, asc or desc, the ID breaking ties.
-func (s *Server) repoComments(by, dir string, since time.Time) []commentRef {
+func (h rest) repoComments(by, dir string, since time.Time) []commentRef {
 	items := []commentRef{}
-	for _, rec := range s.issues {
+	for _, rec := range h.db.issues {
 		for _, cm := range rec.comments {
 			if since.IsZero() || !cm.UpdatedAt.Before(since) {
 				items = append(items, commentRef{c: cm, isPR: rec.IsPR})
@@ -527,8 +532,8 @@ func (s *Server) repoComments(by, dir string, since time.Time) []commentRef {
 
 // ---- labels ----
 
-func (s *Server) addLabels(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
+func (h rest) addLabels(c *call) reply {
+	rec, found := h.issueRec(c, "issue_number")
 	if !found {
 		return notFound()
 	}
@@ -545,15 +550,15 @@ func (s *Server) addLabels(c *call) reply {
 		}
 	}
 	before := len(rec.events)
-	s.addLabelsLocked(rec, s.identity, c.now, names)
+	h.db.addLabelsLocked(rec, h.s.identity, c.now, names)
 	if len(rec.events) != before {
 		rec.UpdatedAt = c.now
 	}
-	return ok(s.labelList(c, rec.Labels))
+	return ok(c.labelList(rec.Labels))
 }
 
-func (s *Server) setLabels(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
+func (h rest) setLabels(c *call) reply {
+	rec, found := h.issueRec(c, "issue_number")
 	if !found {
 		return notFound()
 	}
@@ -562,81 +567,98 @@ func (s *Server) setLabels(c *call) reply {
 		return badJSON(docSetLabels)
 	}
 	before := len(rec.events)
-	s.setLabelsLocked(rec, s.identity, c.now, names)
+	h.db.setLabelsLocked(rec, h.s.identity, c.now, names)
 	if len(rec.events) != before {
 		rec.UpdatedAt = c.now
 	}
-	return ok(s.labelList(c, rec.Labels))
+	return ok(c.labelList(rec.Labels))
 }
 
-func (s *Server) removeLabel(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
+func (h rest) removeLabel(c *call) reply {
+	rec, found := h.issueRec(c, "issue_number")
 	if !found {
 		return notFound()
 	}
-	if !s.removeLabelLocked(rec, s.identity, c.now, c.params["name"]) {
+	if !h.db.removeLabelLocked(rec, h.s.identity, c.now, c.params["name"]) {
 		return errReply(http.StatusNotFound, "Label does not exist", docRemoveLabel)
 	}
 	rec.UpdatedAt = c.now
-	return ok(s.labelList(c, rec.Labels))
+	return ok(c.labelList(rec.Labels))
 }
 
 // ---- timeline ----
 
-func (s *Server) listTimeline(c *call) reply {
-	rec, found := s.issueRec(c, "issue_number")
+func (h rest) listTimeline(c *call) reply {
+	rec, found := h.issueRec(c, "issue_number")
 	if !found {
 		return notFound()
 	}
 	items := timelineOf(rec)
-	return pagedMap(c, items, func(it TimelineItem) any { return s.timelineItem(c, rec, it) })
+	return pagedMap(c, items, func(it TimelineItem) any { return c.timelineItem(rec, it) })
 }
 
 // ---- pulls ----
 
-func (s *Server) listPulls(c *call) reply {
-	q := c.q
-	state := def(q.Get("state"), "open")
-	by := def(q.Get("sort"), "created")
-	dir := q.Get("direction")
-	if dir == "" {
-		dir = "asc"
-		if by == "created" {
-			dir = "desc"
-		}
-	}
-	if errs := listQueryErrors("PullRequest", state, dir, by, []string{"created", "updated", "popularity", "long-running"}); len(errs) > 0 {
+func (h rest) listPulls(c *call) reply {
+	f := readPullsFilter(c.q)
+	if errs := listQueryErrors("PullRequest", f.state, f.dir, f.by, []string{"created", "updated", "popularity", "long-running"}); len(errs) > 0 {
 		return invalid(docListPulls, errs...)
 	}
-	head, base := q.Get("head"), q.Get("base")
-	key := strings.Join([]string{"pulls", state, by, dir, head, base}, "\x00")
-	items := s.cachedIssues(key, func() []*issueRec {
+	key := strings.Join([]string{"pulls", f.state, f.by, f.dir, f.head, f.base}, "\x00")
+	items := h.db.cachedIssues(key, func() []*issueRec {
 		var out []*issueRec
-		for _, rec := range s.issues {
-			if !rec.IsPR || (state != "all" && rec.State != state) {
-				continue
+		for _, rec := range h.db.issues {
+			if f.keeps(rec, c.now) && h.matchHead(rec, f.head) {
+				out = append(out, rec)
 			}
-			if base != "" && rec.BaseRef != base || !s.matchHead(rec, head) {
-				continue
-			}
-			if by == "long-running" && c.now.Sub(rec.CreatedAt) < 30*24*time.Hour {
-				continue
-			}
-			out = append(out, rec)
 		}
-		sortBy := by
-		if by == "long-running" {
-			sortBy = "created"
-		}
-		sortIssues(out, sortBy, dir == "desc")
+		sortIssues(out, f.sortKey(), f.dir == "desc")
 		return out
 	})
-	return pagedMap(c, items, func(rec *issueRec) pullJSON { return s.pullSimple(c, rec) })
+	return pagedMap(c, items, func(rec *issueRec) pullJSON { return c.pullSimple(rec) })
+}
+
+// pullsFilter is the query of a pulls listing, with GitHub's defaults
+// filled in: the newest first when sorted by creation, else the oldest.
+type pullsFilter struct{ state, by, dir, head, base string }
+
+func readPullsFilter(q url.Values) pullsFilter {
+	f := pullsFilter{state: def(q.Get("state"), "open"), by: def(q.Get("sort"), "created"), dir: q.Get("direction"),
+		head: q.Get("head"), base: q.Get("base")}
+	if f.dir == "" {
+		f.dir = "asc"
+		if f.by == "created" {
+			f.dir = "desc"
+		}
+	}
+	return f
+}
+
+// keeps applies the filters other than head's: the state, the base, and
+// long-running's 30 days open.
+func (f pullsFilter) keeps(rec *issueRec, now time.Time) bool {
+	switch {
+	case !rec.IsPR || (f.state != "all" && rec.State != f.state):
+		return false
+	case f.base != "" && rec.BaseRef != f.base:
+		return false
+	case f.by == "long-running" && now.Sub(rec.CreatedAt) < 30*24*time.Hour:
+		return false
+	}
+	return true
+}
+
+// sortKey is the order of the listing: long-running ones by creation.
+func (f pullsFilter) sortKey() string {
+	if f.by == "long-running" {
+		return "created"
+	}
+	return f.by
 }
 
 // matchHead applies the pulls listing's head filter, "owner:ref" or
 // "ref" ("" matches all); the head's owner is its repository's.
-func (s *Server) matchHead(rec *issueRec, head string) bool {
+func (h rest) matchHead(rec *issueRec, head string) bool {
 	if head == "" {
 		return true
 	}
@@ -646,33 +668,33 @@ func (s *Server) matchHead(rec *issueRec, head string) bool {
 	}
 	full := rec.HeadRepo
 	if full == "" {
-		full = s.FullName()
+		full = h.s.FullName()
 	}
 	headOwner, _, _ := strings.Cut(full, "/")
 	return rec.HeadRef == ref && (owner == "" || strings.EqualFold(owner, headOwner))
 }
 
-func (s *Server) pullRec(c *call) (*issueRec, bool) {
-	rec, found := s.byNum[c.num("pull_number")]
+func (h rest) pullRec(c *call) (*issueRec, bool) {
+	rec, found := h.db.byNum[c.num("pull_number")]
 	if !found || !rec.IsPR {
 		return nil, false
 	}
 	return rec, true
 }
 
-func (s *Server) getPull(c *call) reply {
-	rec, found := s.pullRec(c)
+func (h rest) getPull(c *call) reply {
+	rec, found := h.pullRec(c)
 	if !found {
 		return notFound()
 	}
-	return ok(s.pullFull(c, rec))
+	return ok(c.pullFull(rec))
 }
 
 // patchPull updates a pull request: its title, body and state (the
 // closure audit reopens with it). GitHub refuses to reopen one that was
 // merged, or whose head branch is gone (deleted, or with its fork).
-func (s *Server) patchPull(c *call) reply {
-	rec, found := s.pullRec(c)
+func (h rest) patchPull(c *call) reply {
+	rec, found := h.pullRec(c)
 	if !found {
 		return notFound()
 	}
@@ -699,22 +721,22 @@ func (s *Server) patchPull(c *call) reply {
 		return invalid(docUpdatePull, errs...)
 	}
 	if p.state != nil && *p.state == "open" && rec.State == "closed" {
-		if why := s.unreopenable(rec); why != "" {
+		if why := h.unreopenable(rec); why != "" {
 			return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Validation Failed",
 				Errors:           []fieldError{{Resource: "PullRequest", Code: "custom", Field: "state", Message: why}},
 				DocumentationURL: docUpdatePull, Status: "422"}}
 		}
 	}
-	s.applyIssuePatch(rec, p, c.now)
+	h.applyIssuePatch(rec, p, c.now)
 	if len(f) > 0 {
-		s.touch(rec, c.now)
+		h.db.touch(rec, c.now)
 		rec.UpdatedAt = c.now
 	}
-	return ok(s.pullFull(c, rec))
+	return ok(c.pullFull(rec))
 }
 
-func (s *Server) listReviews(c *call) reply {
-	rec, found := s.pullRec(c)
+func (h rest) listReviews(c *call) reply {
+	rec, found := h.pullRec(c)
 	if !found {
 		return notFound()
 	}
@@ -724,7 +746,7 @@ func (s *Server) listReviews(c *call) reply {
 			items = append(items, e)
 		}
 	}
-	return pagedMap(c, items, func(e Event) map[string]any { return s.review(c, rec.Number, e, false) })
+	return pagedMap(c, items, func(e Event) map[string]any { return c.review(rec.Number, e, false) })
 }
 
 // ---- git refs ----
@@ -746,16 +768,16 @@ type refObjectRef struct {
 // getRef answers one reference by its exact name (heads/BRANCH): the
 // branch and the commit it points at; 404 for one that does not exist
 // (a tag, or a name that only begins one).
-func (s *Server) getRef(c *call) reply {
+func (h rest) getRef(c *call) reply {
 	ref := strings.TrimPrefix(c.params["ref"], "refs/")
 	branch, isHead := strings.CutPrefix(ref, "heads/")
-	sha, found := s.branches[branch]
+	sha, found := h.db.branches[branch]
 	if !isHead || !found {
 		return errReply(http.StatusNotFound, "Not Found", docGetRef)
 	}
 	return ok(refJSON{Ref: "refs/heads/" + branch, NodeID: refNodeID(branch),
-		URL:    s.repoURL(c) + "/git/refs/heads/" + escapeRef(branch),
-		Object: refObjectRef{SHA: sha, Type: "commit", URL: s.repoURL(c) + "/git/commits/" + sha}})
+		URL:    c.repoURL() + "/git/refs/heads/" + escapeRef(branch),
+		Object: refObjectRef{SHA: sha, Type: "commit", URL: c.repoURL() + "/git/commits/" + sha}})
 }
 
 // refNodeID is a branch's node ID, the same in REST and GraphQL.
@@ -773,49 +795,49 @@ func escapeRef(ref string) string {
 // unreopenable is why GitHub refuses to reopen the closed pull request
 // rec (on the pulls and the issues endpoint alike), "" when it does not: a
 // merged one never, one only with its head branch.
-func (s *Server) unreopenable(rec *issueRec) string {
+func (h rest) unreopenable(rec *issueRec) string {
 	switch {
 	case !rec.MergedAt.IsZero():
 		return "state cannot be changed. The pull request cannot be reopened because it has been merged."
-	case rec.HeadRepoDeleted || rec.HeadRepo == "" && !s.hasBranchLocked(rec.HeadRef):
+	case rec.HeadRepoDeleted || rec.HeadRepo == "" && !h.db.hasBranchLocked(rec.HeadRef):
 		return "state cannot be changed. The " + rec.HeadRef + " branch has been deleted."
 	}
 	return ""
 }
 
-func (s *Server) hasBranchLocked(name string) bool {
-	_, ok := s.branches[name]
+func (db *store) hasBranchLocked(name string) bool {
+	_, ok := db.branches[name]
 	return ok
 }
 
-func (s *Server) deleteRef(c *call) reply {
+func (h rest) deleteRef(c *call) reply {
 	ref := strings.TrimPrefix(c.params["ref"], "refs/")
 	branch, isHead := strings.CutPrefix(ref, "heads/")
-	if !isHead || !s.hasBranchLocked(branch) {
+	if !isHead || !h.db.hasBranchLocked(branch) {
 		return reply{status: http.StatusUnprocessableEntity, body: errorBody{Message: "Reference does not exist",
 			DocumentationURL: docDeleteRef, Status: "422"}}
 	}
-	if branch == s.defaultBranch {
+	if branch == h.s.defaultBranch {
 		// GitHub refuses to delete the default branch (the exact message is
 		// not documented).
 		return reply{status: http.StatusUnprocessableEntity, body: errorBody{
 			Message: fmt.Sprintf("Cannot delete the default branch %q", branch), DocumentationURL: docDeleteRef, Status: "422"}}
 	}
-	if s.protected[branch] {
+	if h.db.protected[branch] {
 		return reply{status: http.StatusUnprocessableEntity, body: errorBody{
 			Message: "Cannot delete this protected branch", DocumentationURL: docDeleteRef, Status: "422"}}
 	}
-	delete(s.branches, branch)
+	delete(h.db.branches, branch)
 	// As on GitHub, deleting the head branch of an open pull request from
 	// this repository closes it, and so does deleting its base branch.
-	for _, rec := range s.issues {
+	for _, rec := range h.db.issues {
 		head := rec.HeadRepo == "" && !rec.HeadRepoDeleted && rec.HeadRef == branch
 		if rec.IsPR && rec.State == "open" && (head || rec.BaseRef == branch) {
-			s.closeLocked(rec, s.identity, c.now, "")
+			h.db.closeLocked(rec, h.s.identity, c.now, "")
 			rec.UpdatedAt = c.now
 		}
 	}
-	s.version++
+	h.db.version++
 	return reply{status: http.StatusNoContent}
 }
 
@@ -825,8 +847,8 @@ func (s *Server) deleteRef(c *call) reply {
 // requested already gets none, as on GitHub), and 201 with the pull
 // request. GitHub refuses (422) a request of the PR's author and one of
 // nobody.
-func (s *Server) requestReviewers(c *call) reply {
-	rec, found := s.pullRec(c)
+func (h rest) requestReviewers(c *call) reply {
+	rec, found := h.pullRec(c)
 	if !found {
 		return notFound()
 	}
@@ -847,29 +869,29 @@ func (s *Server) requestReviewers(c *call) reply {
 		}
 	}
 	for _, r := range in.Reviewers {
-		if s.roleLocked(r) == "" {
+		if h.s.roleLocked(r) == "" {
 			// GitHub refuses the whole request, naming nobody: the
 			// others named with them are not requested either.
 			return reply{status: http.StatusUnprocessableEntity, body: errorBody{
 				Message: "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the " +
-					s.owner + "/" + s.repo + " repository.", DocumentationURL: docReviewers, Status: "422"}}
+					h.s.owner + "/" + h.s.repo + " repository.", DocumentationURL: docReviewers, Status: "422"}}
 		}
 	}
 	before := len(rec.events)
 	for _, r := range in.Reviewers {
 		if !slices.ContainsFunc(rec.RequestedReviewers, func(x string) bool { return strings.EqualFold(x, r) }) {
 			rec.RequestedReviewers = append(rec.RequestedReviewers, r)
-			s.addEventLocked(rec, Event{Type: EventReviewRequested, Actor: s.identity, At: c.now, Reviewer: r})
+			h.db.addEventLocked(rec, Event{Type: EventReviewRequested, Actor: h.s.identity, At: c.now, Reviewer: r})
 		}
 	}
 	for _, t := range in.TeamReviewers {
 		if !slices.Contains(rec.RequestedTeams, t) {
 			rec.RequestedTeams = append(rec.RequestedTeams, t)
-			s.addEventLocked(rec, Event{Type: EventReviewRequested, Actor: s.identity, At: c.now, Team: t})
+			h.db.addEventLocked(rec, Event{Type: EventReviewRequested, Actor: h.s.identity, At: c.now, Team: t})
 		}
 	}
 	if len(rec.events) != before {
 		rec.UpdatedAt = c.now
 	}
-	return reply{status: http.StatusCreated, body: s.pullSimple(c, rec)}
+	return reply{status: http.StatusCreated, body: c.pullSimple(rec)}
 }

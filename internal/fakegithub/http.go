@@ -17,7 +17,14 @@ import (
 // apiPrefix is the Enterprise Server path prefix the fake also serves.
 const apiPrefix = "/api/v3"
 
-type handlerFunc func(s *Server, c *call) reply
+// rest serves the REST routes on the server's repository, its records in
+// db; its handlers run under the server's lock (dispatchLocked).
+type rest struct {
+	s  *Server
+	db *store
+}
+
+type handlerFunc func(h rest, c *call) reply
 
 type routeDef struct {
 	method string
@@ -26,8 +33,11 @@ type routeDef struct {
 	h      handlerFunc
 }
 
-// call is one request as a handler sees it.
+// call is one request as a handler sees it, and renders its answer's
+// objects: the URLs it was asked under and the per-request caches are
+// the call's.
 type call struct {
+	s         *Server
 	r         *http.Request
 	params    map[string]string // unescaped path parameters
 	q         url.Values
@@ -62,28 +72,28 @@ func init() {
 		routes = append(routes, routeDef{method: method, tmpl: tmpl, segs: strings.Split(strings.TrimPrefix(tmpl, "/"), "/"), h: h})
 	}
 	const r = "/repos/{owner}/{repo}"
-	add("GET", r+"/issues", (*Server).listIssues)
-	add("POST", r+"/issues", (*Server).createIssue)
-	add("GET", r+"/issues/comments", (*Server).listRepoComments)
-	add("DELETE", r+"/issues/comments/{comment_id}", (*Server).deleteComment)
-	add("PATCH", r+"/issues/{issue_number}", (*Server).patchIssue)
-	add("GET", r+"/issues/{issue_number}/comments", (*Server).listComments)
-	add("POST", r+"/issues/{issue_number}/comments", (*Server).postComment)
-	add("POST", r+"/issues/{issue_number}/labels", (*Server).addLabels)
-	add("PUT", r+"/issues/{issue_number}/labels", (*Server).setLabels)
-	add("DELETE", r+"/issues/{issue_number}/labels/{name}", (*Server).removeLabel)
-	add("GET", r+"/issues/{issue_number}/timeline", (*Server).listTimeline)
-	add("GET", r+"/pulls", (*Server).listPulls)
-	add("GET", r+"/pulls/{pull_number}", (*Server).getPull)
-	add("PATCH", r+"/pulls/{pull_number}", (*Server).patchPull)
-	add("GET", r+"/pulls/{pull_number}/reviews", (*Server).listReviews)
-	add("POST", r+"/pulls/{pull_number}/requested_reviewers", (*Server).requestReviewers)
-	add("GET", r+"/git/ref/{ref}", (*Server).getRef)
-	add("DELETE", r+"/git/refs/{ref}", (*Server).deleteRef)
-	add("GET", r+"/contents/{path}", (*Server).getContents)
-	add("GET", r+"/collaborators/{username}/permission", (*Server).getPermission)
-	add("GET", "/installation/repositories", (*Server).listInstallationRepos)
-	add("POST", "/graphql", (*Server).graphql)
+	add("GET", r+"/issues", rest.listIssues)
+	add("POST", r+"/issues", rest.createIssue)
+	add("GET", r+"/issues/comments", rest.listRepoComments)
+	add("DELETE", r+"/issues/comments/{comment_id}", rest.deleteComment)
+	add("PATCH", r+"/issues/{issue_number}", rest.patchIssue)
+	add("GET", r+"/issues/{issue_number}/comments", rest.listComments)
+	add("POST", r+"/issues/{issue_number}/comments", rest.postComment)
+	add("POST", r+"/issues/{issue_number}/labels", rest.addLabels)
+	add("PUT", r+"/issues/{issue_number}/labels", rest.setLabels)
+	add("DELETE", r+"/issues/{issue_number}/labels/{name}", rest.removeLabel)
+	add("GET", r+"/issues/{issue_number}/timeline", rest.listTimeline)
+	add("GET", r+"/pulls", rest.listPulls)
+	add("GET", r+"/pulls/{pull_number}", rest.getPull)
+	add("PATCH", r+"/pulls/{pull_number}", rest.patchPull)
+	add("GET", r+"/pulls/{pull_number}/reviews", rest.listReviews)
+	add("POST", r+"/pulls/{pull_number}/requested_reviewers", rest.requestReviewers)
+	add("GET", r+"/git/ref/{ref}", rest.getRef)
+	add("DELETE", r+"/git/refs/{ref}", rest.deleteRef)
+	add("GET", r+"/contents/{path}", rest.getContents)
+	add("GET", r+"/collaborators/{username}/permission", rest.getPermission)
+	add("GET", "/installation/repositories", rest.listInstallationRepos)
+	add("POST", "/graphql", nil) // served on its own bucket by dispatchGraphQL
 }
 
 // match finds the route for an escaped path. Path parameters match one
@@ -196,7 +206,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hooked = hook(info) // outside the lock: the hook may call the Server
 	}
 	s.mu.Lock()
-	fault := s.pickFaultLocked(info, hooked)
+	fault := s.rules.pick(info, hooked)
 	s.mu.Unlock()
 
 	if fault != nil && fault.Late {
@@ -211,7 +221,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	c := &call{r: r, params: params, q: r.URL.Query(), body: body,
+	c := &call{s: s, r: r, params: params, q: r.URL.Query(), body: body,
 		html: scheme + "://" + r.Host}
 	c.api = c.html + prefix
 
@@ -356,7 +366,7 @@ func writeReply(w http.ResponseWriter, r *http.Request, rep reply, payload []byt
 // at most).
 func (s *Server) holdLate(r *http.Request, rt *routeDef, params map[string]string, body []byte, info RequestInfo, fault *Fault) {
 	// A copy: the request is used after its handler returned.
-	c := &call{r: r.Clone(context.Background()), params: params, q: r.URL.Query(), body: body, html: "http://" + r.Host}
+	c := &call{s: s, r: r.Clone(context.Background()), params: params, q: r.URL.Query(), body: body, html: "http://" + r.Host}
 	c.api = c.html
 	if strings.HasPrefix(r.URL.EscapedPath(), apiPrefix) {
 		c.api += apiPrefix
@@ -434,10 +444,10 @@ func (s *Server) dispatchLocked(rt *routeDef, c *call, fault *Fault, info *Reque
 		return s.dispatchGraphQL(c, fault, info)
 	}
 
-	s.rateWindowLocked()
+	s.rate.window(s.nowLocked())
 	if s.rate.remaining <= 0 {
 		rep := errReply(s.rate.status, "API rate limit exceeded for installation ID 1.", docRateLimit)
-		rep.header = s.rateHeadersLocked()
+		rep.header = s.rate.headers(s.nowLocked())
 		return rep
 	}
 	s.rate.remaining--
@@ -447,9 +457,9 @@ func (s *Server) dispatchLocked(rt *routeDef, c *call, fault *Fault, info *Reque
 	} else if !s.ownRepo(c) {
 		rep = notFound()
 	} else {
-		rep = rt.h(s, c)
+		rep = rt.h(rest{s: s, db: &s.db}, c)
 	}
-	hdr := s.rateHeadersLocked()
+	hdr := s.rate.headers(s.nowLocked())
 	for k, vs := range rep.header {
 		hdr[k] = vs
 	}
@@ -481,9 +491,9 @@ func (s *Server) dispatchGraphQL(c *call, fault *Fault, info *RequestInfo) reply
 // bucketHeadersLocked are the rate-limit headers of the request's bucket.
 func (s *Server) bucketHeadersLocked(gql bool) http.Header {
 	if gql {
-		return s.gqlHeadersLocked()
+		return s.gql.headers(s.nowLocked())
 	}
-	return s.rateHeadersLocked()
+	return s.rate.headers(s.nowLocked())
 }
 
 func (s *Server) ownRepo(c *call) bool {
@@ -503,16 +513,42 @@ func (s *Server) authorized(h string) bool {
 	return (scheme == "bearer" || scheme == "token") && strings.TrimSpace(tok) == s.token
 }
 
-func (s *Server) rateHeadersLocked() http.Header {
-	s.rateWindowLocked()
+// bucket is one of GitHub's rate-limit buckets, REST's requests or
+// GraphQL's points: each refills an hour after its window opened, by the
+// server's clock.
+type bucket struct {
+	resource         string // X-RateLimit-Resource: core or graphql
+	limit, remaining int
+	reset            time.Time
+}
+
+// window opens a new window, full, once the last one has ended.
+func (b *bucket) window(now time.Time) {
+	if b.reset.IsZero() || !now.Before(b.reset) {
+		b.reset = now.Add(time.Hour)
+		b.remaining = b.limit
+	}
+}
+
+// headers are the bucket's X-RateLimit-* headers, as GitHub sends them on
+// every answer.
+func (b *bucket) headers(now time.Time) http.Header {
+	b.window(now)
+	rem := max(b.remaining, 0)
 	h := http.Header{}
-	h.Set("X-Ratelimit-Limit", strconv.Itoa(s.rate.limit))
-	rem := max(s.rate.remaining, 0)
+	h.Set("X-Ratelimit-Limit", strconv.Itoa(b.limit))
 	h.Set("X-Ratelimit-Remaining", strconv.Itoa(rem))
-	h.Set("X-Ratelimit-Used", strconv.Itoa(max(s.rate.limit-rem, 0)))
-	h.Set("X-Ratelimit-Reset", strconv.FormatInt(s.rate.reset.Unix(), 10))
-	h.Set("X-Ratelimit-Resource", "core")
+	h.Set("X-Ratelimit-Used", strconv.Itoa(max(b.limit-rem, 0)))
+	h.Set("X-Ratelimit-Reset", strconv.FormatInt(b.reset.Unix(), 10))
+	h.Set("X-Ratelimit-Resource", b.resource)
 	return h
+}
+
+// restBucket is REST's requests bucket; status is how an exhausted one
+// answers, 403 (GitHub's usual) or 429.
+type restBucket struct {
+	bucket
+	status int
 }
 
 // ---- error replies ----

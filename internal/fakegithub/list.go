@@ -117,15 +117,15 @@ type commentRef struct {
 	isPR bool
 }
 
-func (s *Server) cachedIssues(key string, build func() []*issueRec) []*issueRec {
-	if s.issueCache.items != nil && s.issueCache.key == key && s.issueCache.version == s.version {
-		return s.issueCache.items
+func (db *store) cachedIssues(key string, build func() []*issueRec) []*issueRec {
+	if db.issueCache.items != nil && db.issueCache.key == key && db.issueCache.version == db.version {
+		return db.issueCache.items
 	}
 	items := build()
 	if items == nil {
 		items = []*issueRec{}
 	}
-	s.issueCache = listCache{key: key, version: s.version, items: items}
+	db.issueCache = listCache{key: key, version: db.version, items: items}
 	return items
 }
 

@@ -116,17 +116,17 @@ type labelJSON struct {
 	Description *string `json:"description"`
 }
 
-func (s *Server) label(c *call, name string) labelJSON {
-	l := s.labelFor(name)
+func (c *call) label(name string) labelJSON {
+	l := c.s.db.labelFor(name)
 	return labelJSON{ID: l.ID, NodeID: nodeID("LA", l.ID),
-		URL:  s.repoURL(c) + "/labels/" + pathEscape(l.Name),
+		URL:  c.repoURL() + "/labels/" + pathEscape(l.Name),
 		Name: l.Name, Color: l.Color, Description: strOrNil(l.Description)}
 }
 
-func (s *Server) labelList(c *call, names []string) []labelJSON {
+func (c *call) labelList(names []string) []labelJSON {
 	out := make([]labelJSON, 0, len(names))
 	for _, n := range names {
-		out = append(out, s.label(c, n))
+		out = append(out, c.label(n))
 	}
 	return out
 }
@@ -154,17 +154,17 @@ type milestoneJSON struct {
 	DueOn        *string  `json:"due_on"`
 }
 
-func (s *Server) milestone(c *call, title string) *milestoneJSON {
+func (c *call) milestone(title string) *milestoneJSON {
 	if title == "" {
 		return nil
 	}
-	n := s.milestoneNumber(title)
+	n := c.s.db.milestoneNumber(title)
 	id := int64(3000 + n)
 	created := ts(time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
 	return &milestoneJSON{
-		URL: fmt.Sprintf("%s/milestones/%d", s.repoURL(c), n), HTMLURL: fmt.Sprintf("%s/milestone/%d", s.repoHTML(c), n),
-		LabelsURL: fmt.Sprintf("%s/milestones/%d/labels", s.repoURL(c), n), ID: id, NodeID: nodeID("MI", id),
-		Number: n, State: "open", Title: title, Creator: c.user(Person(s.owner)),
+		URL: fmt.Sprintf("%s/milestones/%d", c.repoURL(), n), HTMLURL: fmt.Sprintf("%s/milestone/%d", c.repoHTML(), n),
+		LabelsURL: fmt.Sprintf("%s/milestones/%d/labels", c.repoURL(), n), ID: id, NodeID: nodeID("MI", id),
+		Number: n, State: "open", Title: title, Creator: c.user(Person(c.s.owner)),
 		CreatedAt: created, UpdatedAt: created,
 	}
 }
@@ -224,14 +224,14 @@ type issueJSON struct {
 	StateReason       *string        `json:"state_reason"`
 }
 
-func (s *Server) repoURL(c *call) string  { return c.api + "/repos/" + s.owner + "/" + s.repo }
-func (s *Server) repoHTML(c *call) string { return c.html + "/" + s.owner + "/" + s.repo }
+func (c *call) repoURL() string  { return c.api + "/repos/" + c.s.owner + "/" + c.s.repo }
+func (c *call) repoHTML() string { return c.html + "/" + c.s.owner + "/" + c.s.repo }
 
-func (s *Server) issueHTML(c *call, is *Issue) string {
+func (c *call) issueHTML(is *Issue) string {
 	if is.IsPR {
-		return fmt.Sprintf("%s/pull/%d", s.repoHTML(c), is.Number)
+		return fmt.Sprintf("%s/pull/%d", c.repoHTML(), is.Number)
 	}
-	return fmt.Sprintf("%s/issues/%d", s.repoHTML(c), is.Number)
+	return fmt.Sprintf("%s/issues/%d", c.repoHTML(), is.Number)
 }
 
 func (s *Server) association(u User) string {
@@ -242,7 +242,7 @@ func (s *Server) association(u User) string {
 		return "NONE"
 	case s.members[strings.ToLower(u.Login)]:
 		return "MEMBER"
-	case s.committers[strings.ToLower(u.Login)] || s.permissions[strings.ToLower(u.Login)] != "":
+	case s.db.committers[strings.ToLower(u.Login)] || s.permissions[strings.ToLower(u.Login)] != "":
 		// GitHub: has committed to the repository (here: opened a pull
 		// request in it, or holds a role without being a member).
 		return "CONTRIBUTOR"
@@ -258,18 +258,18 @@ func issueID(n int) int64 { return 100000000 + int64(n) }
 // takes it.
 func pullNodeID(n int) string { return nodeID("PR", issueID(n)+500000000) }
 
-func (s *Server) issue(c *call, rec *issueRec, withClosedBy bool) issueJSON {
+func (c *call) issue(rec *issueRec, withClosedBy bool) issueJSON {
 	is := &rec.Issue
-	url := fmt.Sprintf("%s/issues/%d", s.repoURL(c), is.Number)
+	url := fmt.Sprintf("%s/issues/%d", c.repoURL(), is.Number)
 	id := issueID(is.Number)
 	out := issueJSON{
-		URL: url, RepositoryURL: s.repoURL(c), LabelsURL: url + "/labels{/name}",
-		CommentsURL: url + "/comments", EventsURL: url + "/events", HTMLURL: s.issueHTML(c, is),
+		URL: url, RepositoryURL: c.repoURL(), LabelsURL: url + "/labels{/name}",
+		CommentsURL: url + "/comments", EventsURL: url + "/events", HTMLURL: c.issueHTML(is),
 		ID: id, NodeID: nodeID("I", id), Number: is.Number, Title: is.Title,
-		User: c.user(is.User), Labels: s.labelList(c, is.Labels), State: is.State, Locked: is.Locked,
-		Assignees: c.users(is.Assignees), Milestone: s.milestone(c, is.Milestone),
+		User: c.user(is.User), Labels: c.labelList(is.Labels), State: is.State, Locked: is.Locked,
+		Assignees: c.users(is.Assignees), Milestone: c.milestone(is.Milestone),
 		Comments: len(rec.comments), CreatedAt: ts(is.CreatedAt), UpdatedAt: ts(is.UpdatedAt),
-		ClosedAt: tsOrNil(is.ClosedAt), AuthorAssociation: s.association(is.User),
+		ClosedAt: tsOrNil(is.ClosedAt), AuthorAssociation: c.s.association(is.User),
 		Body:        strOrNil(is.Body),
 		Reactions:   reactionsJSON{URL: url + "/reactions"},
 		TimelineURL: url + "/timeline", StateReason: strOrNil(is.StateReason),
@@ -282,8 +282,8 @@ func (s *Server) issue(c *call, rec *issueRec, withClosedBy bool) issueJSON {
 		out.NodeID = pullNodeID(is.Number)
 		d := is.Draft
 		out.Draft = &d
-		pu := fmt.Sprintf("%s/pulls/%d", s.repoURL(c), is.Number)
-		hu := s.issueHTML(c, is)
+		pu := fmt.Sprintf("%s/pulls/%d", c.repoURL(), is.Number)
+		hu := c.issueHTML(is)
 		out.PullRequest = &prLinkJSON{URL: pu, HTMLURL: hu, DiffURL: hu + ".diff", PatchURL: hu + ".patch", MergedAt: tsOrNil(is.MergedAt)}
 	}
 	if withClosedBy && is.State == "closed" {
@@ -313,17 +313,17 @@ type commentJSON struct {
 	PerformedViaApp   *struct{}     `json:"performed_via_github_app"`
 }
 
-func (s *Server) comment(c *call, cm Comment, isPR bool) commentJSON {
-	url := fmt.Sprintf("%s/issues/comments/%d", s.repoURL(c), cm.ID)
+func (c *call) comment(cm Comment, isPR bool) commentJSON {
+	url := fmt.Sprintf("%s/issues/comments/%d", c.repoURL(), cm.ID)
 	kind := "issues"
 	if isPR {
 		kind = "pull"
 	}
 	return commentJSON{
-		URL: url, HTMLURL: fmt.Sprintf("%s/%s/%d#issuecomment-%d", s.repoHTML(c), kind, cm.Issue, cm.ID),
-		IssueURL: fmt.Sprintf("%s/issues/%d", s.repoURL(c), cm.Issue), ID: cm.ID, NodeID: nodeID("IC", cm.ID),
+		URL: url, HTMLURL: fmt.Sprintf("%s/%s/%d#issuecomment-%d", c.repoHTML(), kind, cm.Issue, cm.ID),
+		IssueURL: fmt.Sprintf("%s/issues/%d", c.repoURL(), cm.Issue), ID: cm.ID, NodeID: nodeID("IC", cm.ID),
 		User: c.user(cm.User), CreatedAt: ts(cm.CreatedAt), UpdatedAt: ts(cm.UpdatedAt),
-		AuthorAssociation: s.association(cm.User), Body: cm.Body, Reactions: reactionsJSON{URL: url + "/reactions"},
+		AuthorAssociation: c.s.association(cm.User), Body: cm.Body, Reactions: reactionsJSON{URL: url + "/reactions"},
 	}
 }
 
@@ -425,7 +425,7 @@ type permissionsJSON struct {
 }
 
 // repository renders a full-repository object (also valid as repository).
-func (s *Server) repository(c *call, fullName string, fork bool) *repositoryJSON {
+func (c *call) repository(fullName string, fork bool) *repositoryJSON {
 	owner, name, _ := strings.Cut(fullName, "/")
 	api := c.api + "/repos/" + fullName
 	html := c.html + "/" + fullName
@@ -435,13 +435,13 @@ func (s *Server) repository(c *call, fullName string, fork bool) *repositoryJSON
 	created := ts(time.Date(2019, 3, 1, 12, 0, 0, 0, time.UTC))
 	openCount := 0
 	if !fork {
-		for _, rec := range s.issues {
+		for _, rec := range c.s.db.issues {
 			if rec.State == "open" {
 				openCount++
 			}
 		}
 	}
-	defBranch := s.defaultBranch
+	defBranch := c.s.defaultBranch
 	return &repositoryJSON{
 		ID:               id,
 		NodeID:           nodeID("R", id),
@@ -518,21 +518,21 @@ func teamID(slug string) int64 {
 	return int64(700000 + h.Sum32()%100000)
 }
 
-func (s *Server) team(c *call, slug string) map[string]any {
+func (c *call) team(slug string) map[string]any {
 	id := teamID(slug)
 	api := fmt.Sprintf("%s/organizations/1/team/%d", c.api, id)
 	return map[string]any{
-		"id": id, "node_id": nodeID("T", id), "url": api, "html_url": c.html + "/orgs/" + s.owner + "/teams/" + slug,
+		"id": id, "node_id": nodeID("T", id), "url": api, "html_url": c.html + "/orgs/" + c.s.owner + "/teams/" + slug,
 		"name": slug, "slug": slug, "description": nil, "privacy": "closed", "notification_setting": "notifications_enabled",
 		"permission": "pull", "members_url": api + "/members{/member}", "repositories_url": api + "/repos",
 		"parent": nil, "type": "organization",
 	}
 }
 
-func (s *Server) teams(c *call, slugs []string) []map[string]any {
+func (c *call) teams(slugs []string) []map[string]any {
 	out := make([]map[string]any, 0, len(slugs))
 	for _, t := range slugs {
-		out = append(out, s.team(c, t))
+		out = append(out, c.team(t))
 	}
 	return out
 }
@@ -620,11 +620,11 @@ type branchJSON struct {
 	User  userJSON        `json:"user"`
 }
 
-func (s *Server) pullSimple(c *call, rec *issueRec) pullJSON {
+func (c *call) pullSimple(rec *issueRec) pullJSON {
 	is := &rec.Issue
-	pu := fmt.Sprintf("%s/pulls/%d", s.repoURL(c), is.Number)
-	iu := fmt.Sprintf("%s/issues/%d", s.repoURL(c), is.Number)
-	hu := s.issueHTML(c, is)
+	pu := fmt.Sprintf("%s/pulls/%d", c.repoURL(), is.Number)
+	iu := fmt.Sprintf("%s/issues/%d", c.repoURL(), is.Number)
+	hu := c.issueHTML(is)
 	id := issueID(is.Number) + 500000000 // as pullNodeID
 	assignees := c.users(is.Assignees)
 	var assignee *userJSON
@@ -639,27 +639,27 @@ func (s *Server) pullSimple(c *call, rec *issueRec) pullJSON {
 	return pullJSON{
 		URL: pu, ID: id, NodeID: nodeID("PR", id), HTMLURL: hu, DiffURL: hu + ".diff", PatchURL: hu + ".patch",
 		IssueURL: iu, CommitsURL: pu + "/commits", ReviewCommentsURL: pu + "/comments",
-		ReviewCommentURL: s.repoURL(c) + "/pulls/comments{/number}", CommentsURL: iu + "/comments",
-		StatusesURL: s.repoURL(c) + "/statuses/" + is.HeadSHA,
+		ReviewCommentURL: c.repoURL() + "/pulls/comments{/number}", CommentsURL: iu + "/comments",
+		StatusesURL: c.repoURL() + "/statuses/" + is.HeadSHA,
 		Number:      is.Number, State: is.State, Locked: is.Locked, Title: is.Title,
-		User: c.user(is.User), Body: strOrNil(is.Body), Labels: s.labelList(c, is.Labels),
-		Milestone: s.milestone(c, is.Milestone),
+		User: c.user(is.User), Body: strOrNil(is.Body), Labels: c.labelList(is.Labels),
+		Milestone: c.milestone(is.Milestone),
 		CreatedAt: ts(is.CreatedAt), UpdatedAt: ts(is.UpdatedAt), ClosedAt: tsOrNil(is.ClosedAt),
 		MergedAt: tsOrNil(is.MergedAt), MergeCommitSHA: mergeSHA,
 		Assignee: assignee, Assignees: assignees,
-		RequestedReviewers: c.users(is.RequestedReviewers), RequestedTeams: s.teams(c, is.RequestedTeams),
-		Head: s.head(c, is), Base: s.base(c, is),
+		RequestedReviewers: c.users(is.RequestedReviewers), RequestedTeams: c.teams(is.RequestedTeams),
+		Head: c.head(is), Base: c.base(is),
 		Links: pullLinksJSON{
 			Self: hrefJSON{pu}, HTML: hrefJSON{hu}, Issue: hrefJSON{iu}, Comments: hrefJSON{iu + "/comments"},
-			ReviewComments: hrefJSON{pu + "/comments"}, ReviewComment: hrefJSON{s.repoURL(c) + "/pulls/comments{/number}"},
-			Commits: hrefJSON{pu + "/commits"}, Statuses: hrefJSON{s.repoURL(c) + "/statuses/" + is.HeadSHA},
+			ReviewComments: hrefJSON{pu + "/comments"}, ReviewComment: hrefJSON{c.repoURL() + "/pulls/comments{/number}"},
+			Commits: hrefJSON{pu + "/commits"}, Statuses: hrefJSON{c.repoURL() + "/statuses/" + is.HeadSHA},
 		},
-		AuthorAssociation: s.association(is.User), Draft: is.Draft,
+		AuthorAssociation: c.s.association(is.User), Draft: is.Draft,
 	}
 }
 
-func (s *Server) pullFull(c *call, rec *issueRec) pullJSON {
-	m := s.pullSimple(c, rec)
+func (c *call) pullFull(rec *issueRec) pullJSON {
+	m := c.pullSimple(rec)
 	is := &rec.Issue
 	commits, reviewComments := 0, 0
 	var mergedBy *userJSON
@@ -689,10 +689,10 @@ func (s *Server) pullFull(c *call, rec *issueRec) pullJSON {
 	return m
 }
 
-func (s *Server) head(c *call, is *Issue) branchJSON {
+func (c *call) head(is *Issue) branchJSON {
 	full := is.HeadRepo
 	if full == "" {
-		full = s.FullName()
+		full = c.s.FullName()
 	}
 	owner, _, _ := strings.Cut(full, "/")
 	out := branchJSON{Ref: is.HeadRef, SHA: is.HeadSHA, Label: owner + ":" + is.HeadRef}
@@ -701,15 +701,15 @@ func (s *Server) head(c *call, is *Issue) branchJSON {
 		out.Label = "unknown:" + is.HeadRef
 		return out
 	}
-	out.Repo = s.repositoryOnce(c, full, is.HeadRepo != "")
+	out.Repo = c.repositoryOnce(full, is.HeadRepo != "")
 	out.User = c.user(Person(owner))
 	return out
 }
 
-func (s *Server) base(c *call, is *Issue) branchJSON {
+func (c *call) base(is *Issue) branchJSON {
 	return branchJSON{
-		Ref: is.BaseRef, SHA: fakeSHA("base", int64(is.Number)), Label: s.owner + ":" + is.BaseRef,
-		Repo: s.repositoryOnce(c, s.FullName(), false), User: c.user(Person(s.owner)),
+		Ref: is.BaseRef, SHA: fakeSHA("base", int64(is.Number)), Label: c.s.owner + ":" + is.BaseRef,
+		Repo: c.repositoryOnce(c.s.FullName(), false), User: c.user(Person(c.s.owner)),
 	}
 }
 
@@ -717,12 +717,12 @@ func (s *Server) base(c *call, is *Issue) branchJSON {
 // request of a listing holds its base's repository and most hold it again
 // as their head's, and each rendering walks every issue to count the open
 // ones.
-func (s *Server) repositoryOnce(c *call, fullName string, fork bool) *repositoryJSON {
+func (c *call) repositoryOnce(fullName string, fork bool) *repositoryJSON {
 	key := fullName + "\x00" + strconv.FormatBool(fork)
 	if r, hit := c.repoCache[key]; hit {
 		return r
 	}
-	r := s.repository(c, fullName, fork)
+	r := c.repository(fullName, fork)
 	if c.repoCache == nil {
 		c.repoCache = map[string]*repositoryJSON{}
 	}
@@ -732,15 +732,15 @@ func (s *Server) repositoryOnce(c *call, fullName string, fork bool) *repository
 
 // issueEvent renders an event in the issue-event shape used by the
 // timeline and the events endpoint (labeled, closed, renamed...).
-func (s *Server) issueEvent(c *call, e Event) map[string]any {
+func (c *call) issueEvent(e Event) map[string]any {
 	m := map[string]any{
-		"id": e.ID, "node_id": nodeID("E", e.ID), "url": fmt.Sprintf("%s/issues/events/%d", s.repoURL(c), e.ID),
+		"id": e.ID, "node_id": nodeID("E", e.ID), "url": fmt.Sprintf("%s/issues/events/%d", c.repoURL(), e.ID),
 		"actor": c.user(e.Actor), "event": e.Type, "commit_id": nil, "commit_url": nil,
 		"created_at": ts(e.At), "performed_via_github_app": nil,
 	}
 	switch e.Type {
 	case EventLabeled, EventUnlabeled:
-		m["label"] = map[string]string{"name": e.Label, "color": s.labelFor(e.Label).Color}
+		m["label"] = map[string]string{"name": e.Label, "color": c.s.db.labelFor(e.Label).Color}
 	case EventClosed:
 		m["state_reason"] = strOrNil(e.StateReason)
 	case EventReopened:
@@ -750,7 +750,7 @@ func (s *Server) issueEvent(c *call, e Event) map[string]any {
 	case EventReviewRequested, EventReviewRequestRemoved:
 		m["review_requester"] = c.user(e.Actor)
 		if e.Team != "" {
-			m["requested_team"] = s.team(c, e.Team)
+			m["requested_team"] = c.team(e.Team)
 		} else {
 			m["requested_reviewer"] = c.user(userFor(e.Reviewer))
 		}
@@ -763,7 +763,7 @@ func (s *Server) issueEvent(c *call, e Event) map[string]any {
 	case EventMerged, EventHeadRefForcePushed:
 		if e.SHA != "" {
 			m["commit_id"] = e.SHA
-			m["commit_url"] = s.repoURL(c) + "/commits/" + e.SHA
+			m["commit_url"] = c.repoURL() + "/commits/" + e.SHA
 		}
 	}
 	return m
@@ -771,16 +771,16 @@ func (s *Server) issueEvent(c *call, e Event) map[string]any {
 
 func reviewStateTimeline(st string) string { return strings.ToLower(st) }
 
-func (s *Server) review(c *call, n int, e Event, timeline bool) map[string]any {
-	hu := fmt.Sprintf("%s/pull/%d#pullrequestreview-%d", s.repoHTML(c), n, e.ID)
-	pu := fmt.Sprintf("%s/pulls/%d", s.repoURL(c), n)
+func (c *call) review(n int, e Event, timeline bool) map[string]any {
+	hu := fmt.Sprintf("%s/pull/%d#pullrequestreview-%d", c.repoHTML(), n, e.ID)
+	pu := fmt.Sprintf("%s/pulls/%d", c.repoURL(), n)
 	state := e.ReviewState
 	if timeline {
 		state = reviewStateTimeline(state)
 	}
 	m := map[string]any{
 		"id": e.ID, "node_id": nodeID("PRR", e.ID), "user": c.user(e.Actor), "body": e.Body, "state": state,
-		"html_url": hu, "pull_request_url": pu, "author_association": s.association(e.Actor),
+		"html_url": hu, "pull_request_url": pu, "author_association": c.s.association(e.Actor),
 		"_links":       map[string]any{"html": map[string]string{"href": hu}, "pull_request": map[string]string{"href": pu}},
 		"submitted_at": ts(e.At), "commit_id": fakeSHA("head", int64(n)),
 	}
@@ -790,7 +790,7 @@ func (s *Server) review(c *call, n int, e Event, timeline bool) map[string]any {
 	return m
 }
 
-func (s *Server) commit(c *call, e Event) map[string]any {
+func (c *call) commit(e Event) map[string]any {
 	git := map[string]string{"name": e.AuthorName, "email": e.AuthorEmail, "date": ts(e.At)}
 	parent := e.Parent
 	if parent == "" {
@@ -798,26 +798,26 @@ func (s *Server) commit(c *call, e Event) map[string]any {
 	}
 	return map[string]any{
 		"event": EventCommitted, "sha": e.SHA, "node_id": nodeID("C", e.ID),
-		"url":      s.repoURL(c) + "/git/commits/" + e.SHA,
-		"html_url": s.repoHTML(c) + "/commit/" + e.SHA,
+		"url":      c.repoURL() + "/git/commits/" + e.SHA,
+		"html_url": c.repoHTML() + "/commit/" + e.SHA,
 		"author":   git, "committer": git, "message": e.Message,
-		"tree": map[string]string{"sha": fakeSHA("tree", e.ID), "url": s.repoURL(c) + "/git/trees/" + fakeSHA("tree", e.ID)},
-		"parents": []map[string]string{{"sha": parent, "url": s.repoURL(c) + "/git/commits/" + parent,
-			"html_url": s.repoHTML(c) + "/commit/" + parent}},
+		"tree": map[string]string{"sha": fakeSHA("tree", e.ID), "url": c.repoURL() + "/git/trees/" + fakeSHA("tree", e.ID)},
+		"parents": []map[string]string{{"sha": parent, "url": c.repoURL() + "/git/commits/" + parent,
+			"html_url": c.repoHTML() + "/commit/" + parent}},
 		"verification": map[string]any{"verified": false, "reason": "unsigned", "signature": nil, "payload": nil, "verified_at": nil},
 	}
 }
 
-func (s *Server) lineComment(c *call, n int, e Event, lc LineComment) map[string]any {
-	url := fmt.Sprintf("%s/pulls/comments/%d", s.repoURL(c), lc.ID)
-	hu := fmt.Sprintf("%s/pull/%d#discussion_r%d", s.repoHTML(c), n, lc.ID)
-	pu := fmt.Sprintf("%s/pulls/%d", s.repoURL(c), n)
+func (c *call) lineComment(n int, e Event, lc LineComment) map[string]any {
+	url := fmt.Sprintf("%s/pulls/comments/%d", c.repoURL(), lc.ID)
+	hu := fmt.Sprintf("%s/pull/%d#discussion_r%d", c.repoHTML(), n, lc.ID)
+	pu := fmt.Sprintf("%s/pulls/%d", c.repoURL(), n)
 	sha := fakeSHA("head", int64(n))
 	return map[string]any{
 		"url": url, "id": lc.ID, "node_id": nodeID("PRRC", lc.ID), "pull_request_review_id": e.ID,
 		"diff_hunk": "@@ -1,3 +1,4 @@", "path": lc.Path, "commit_id": sha, "original_commit_id": sha,
 		"user": c.user(lc.User), "body": lc.Body, "created_at": ts(lc.CreatedAt), "updated_at": ts(lc.CreatedAt),
-		"html_url": hu, "pull_request_url": pu, "author_association": s.association(lc.User),
+		"html_url": hu, "pull_request_url": pu, "author_association": c.s.association(lc.User),
 		"_links": map[string]any{"self": map[string]string{"href": url}, "html": map[string]string{"href": hu},
 			"pull_request": map[string]string{"href": pu}},
 		"line": 2, "original_line": 2, "side": "RIGHT", "subject_type": "line", "start_line": nil, "start_side": nil,
@@ -825,10 +825,10 @@ func (s *Server) lineComment(c *call, n int, e Event, lc LineComment) map[string
 	}
 }
 
-func (s *Server) timelineItem(c *call, rec *issueRec, it TimelineItem) any {
+func (c *call) timelineItem(rec *issueRec, it TimelineItem) any {
 	switch it.Type {
 	case EventCommented:
-		cj := s.comment(c, it.Comment, rec.IsPR)
+		cj := c.comment(it.Comment, rec.IsPR)
 		return map[string]any{
 			"event": EventCommented, "actor": cj.User, "id": cj.ID, "node_id": cj.NodeID, "url": cj.URL,
 			"html_url": cj.HTMLURL, "issue_url": cj.IssueURL, "user": cj.User, "created_at": cj.CreatedAt,
@@ -836,16 +836,16 @@ func (s *Server) timelineItem(c *call, rec *issueRec, it TimelineItem) any {
 			"reactions": cj.Reactions, "performed_via_github_app": nil,
 		}
 	case EventReviewed:
-		return s.review(c, rec.Number, it.Event, true)
+		return c.review(rec.Number, it.Event, true)
 	case EventCommitted:
-		return s.commit(c, it.Event)
+		return c.commit(it.Event)
 	case EventLineCommented:
 		cs := make([]map[string]any, 0, len(it.Event.LineComments))
 		for _, lc := range it.Event.LineComments {
-			cs = append(cs, s.lineComment(c, rec.Number, it.Event, lc))
+			cs = append(cs, c.lineComment(rec.Number, it.Event, lc))
 		}
 		return map[string]any{"event": EventLineCommented, "node_id": nodeID("PRRT", it.Event.ID), "comments": cs}
 	default:
-		return s.issueEvent(c, it.Event)
+		return c.issueEvent(it.Event)
 	}
 }

@@ -197,106 +197,120 @@ var scenarioEventTypes = []string{EventCommented, EventLabeled, EventUnlabeled, 
 	EventRenamed, EventReviewRequested, EventReviewRequestRemoved, EventLineCommented, EventMerged,
 	EventAssigned, EventUnassigned, "marked_stale", "closed_stale"}
 
+// scenarioLoad adds one scenario to a server: at dates its "days ago" by
+// the time it is loaded at, and staleLabel is the label its stale bot's
+// events put on.
+type scenarioLoad struct {
+	s          *Server
+	at         func(daysAgo float64) time.Time
+	staleLabel string
+}
+
 // addScenario adds a parsed scenario to s.
 func (s *Server) addScenario(sc scenario, now time.Time) error {
 	now = now.UTC().Truncate(time.Second)
-	at := func(days float64) time.Time {
+	l := scenarioLoad{s: s, staleLabel: def(sc.StaleLabel, "stale"), at: func(days float64) time.Time {
 		return now.Add(-time.Duration(days * float64(24*time.Hour))).Truncate(time.Second)
-	}
+	}}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.setScenarioRepo(sc)
-	staleLabel := def(sc.StaleLabel, "stale")
+	l.repo(sc)
 	for i, it := range sc.Items {
-		if err := s.addScenarioItem(it, i, at, staleLabel); err != nil {
+		if err := l.item(it, i); err != nil {
 			return err
 		}
 	}
-	s.version++
+	s.db.version++
 	return nil
 }
 
-// setScenarioRepo applies a scenario's repository settings: its name,
+// repo applies a scenario's repository settings: its name,
 // default branch, identity, members, branches and labels.
-func (s *Server) setScenarioRepo(sc scenario) {
+func (l scenarioLoad) repo(sc scenario) {
 	if sc.Owner != "" {
-		s.owner = sc.Owner
+		l.s.owner = sc.Owner
 	}
 	if sc.Repo != "" {
-		s.repo = sc.Repo
+		l.s.repo = sc.Repo
 	}
 	if sc.DefaultBranch != "" {
-		s.defaultBranch = sc.DefaultBranch
-		if _, ok := s.branches[sc.DefaultBranch]; !ok {
-			s.branches[sc.DefaultBranch] = branchSHA(sc.DefaultBranch)
+		l.s.defaultBranch = sc.DefaultBranch
+		if _, ok := l.s.db.branches[sc.DefaultBranch]; !ok {
+			l.s.db.branches[sc.DefaultBranch] = branchSHA(sc.DefaultBranch)
 		}
 	}
 	if sc.Login != "" {
-		s.identity = userFor(sc.Login)
+		l.s.identity = userFor(sc.Login)
 		if sc.LoginType != "" {
-			s.identity.Type = sc.LoginType
+			l.s.identity.Type = sc.LoginType
 		}
 	}
 	for _, m := range sc.Members {
-		s.members[strings.ToLower(m)] = true
+		l.s.members[strings.ToLower(m)] = true
 	}
 	for _, b := range sc.Branches {
-		if _, ok := s.branches[b]; !ok {
-			s.branches[b] = branchSHA(b)
+		if _, ok := l.s.db.branches[b]; !ok {
+			l.s.db.branches[b] = branchSHA(b)
 		}
 	}
-	for _, l := range sc.Labels {
-		d := s.ensureLabel(l.Name)
-		if l.Color != "" {
-			d.Color = l.Color
+	for _, lb := range sc.Labels {
+		d := l.s.db.ensureLabel(lb.Name)
+		if lb.Color != "" {
+			d.Color = lb.Color
 		}
-		d.Description = l.Description
-		s.labels[strings.ToLower(l.Name)] = d
+		d.Description = lb.Description
+		l.s.db.labels[strings.ToLower(lb.Name)] = d
 	}
 }
 
-// addScenarioItem adds the i-th item of a scenario, then its events,
-// oldest first; at turns days ago into a time.
-func (s *Server) addScenarioItem(it scenarioItem, i int, at func(float64) time.Time, staleLabel string) error {
+// item adds the i-th item of a scenario, then its events, oldest first.
+func (l scenarioLoad) item(it scenarioItem, i int) error {
 	where := fmt.Sprintf("item %d", i+1)
 	if it.Number != 0 {
 		where = fmt.Sprintf("item #%d", it.Number)
-		if _, dup := s.byNum[it.Number]; dup {
+		if _, dup := l.s.db.byNum[it.Number]; dup {
 			return fmt.Errorf("%s: number already used", where)
 		}
 	}
-	is, err := scenarioIssue(it, at)
+	is, err := scenarioIssue(it, l.at)
 	if err != nil {
 		return fmt.Errorf("%s: %w", where, err)
 	}
-	rec := s.byNum[s.addLocked(is)]
+	rec := l.s.db.byNum[l.s.addLocked(is)]
 	if is.IsPR && it.Head != "" && it.HeadRepo == "" && is.State == "closed" {
-		s.branches[it.Head] = rec.HeadSHA // its branch, kept after the close, at its head
+		l.s.db.branches[it.Head] = rec.HeadSHA // its branch, kept after the close, at its head
 	}
 	events := slices.Clone(it.Events)
 	sort.SliceStable(events, func(a, b int) bool { return events[a].DaysAgo > events[b].DaysAgo })
 	for j, ev := range events {
-		if err := s.applyScenarioEvent(rec, ev, at(ev.DaysAgo), staleLabel); err != nil {
+		if err := l.event(rec, ev, l.at(ev.DaysAgo)); err != nil {
 			return fmt.Errorf("%s: event %d (%s): %w", where, j+1, ev.Type, err)
 		}
-		if at(ev.DaysAgo).Before(is.CreatedAt) {
+		if l.at(ev.DaysAgo).Before(is.CreatedAt) {
 			return fmt.Errorf("%s: event %d (%s) at %v days ago is before the item was created", where, j+1, ev.Type, ev.DaysAgo)
 		}
 	}
 	if len(it.Checks) > 0 && !is.IsPR {
 		return fmt.Errorf("%s: checks are a pull request's: an issue has no head commit", where)
 	}
-	for j, c := range it.Checks {
-		check, err := scenarioCheckOf(c, at, is.CreatedAt)
+	return l.checks(rec, it.Checks, is.CreatedAt, where)
+}
+
+// checks adds a PR's checks on its head commit, as they stand
+// after its events; created is the PR's creation as the scenario gives it.
+// A required one's name joins the base branch's.
+func (l scenarioLoad) checks(rec *issueRec, checks []scenarioCheck, created time.Time, where string) error {
+	for j, c := range checks {
+		check, err := scenarioCheckOf(c, l.at, created)
 		if err != nil {
 			return fmt.Errorf("%s: check %d (%s): %w", where, j+1, c.Name, err)
 		}
-		if s.checks == nil {
-			s.checks = map[string][]*checkRec{}
+		if l.s.db.checks == nil {
+			l.s.db.checks = map[string][]*checkRec{}
 		}
-		s.checks[rec.HeadSHA] = append(s.checks[rec.HeadSHA], &checkRec{Check: check, id: s.newID(), sha: rec.HeadSHA})
-		if c.Required && !slices.Contains(s.requiredChecks, c.Name) {
-			s.requiredChecks = append(s.requiredChecks, c.Name)
+		l.s.db.checks[rec.HeadSHA] = append(l.s.db.checks[rec.HeadSHA], &checkRec{Check: check, id: l.s.db.newID(), sha: rec.HeadSHA})
+		if c.Required && !slices.Contains(l.s.db.requiredChecks, c.Name) {
+			l.s.db.requiredChecks = append(l.s.db.requiredChecks, c.Name)
 		}
 	}
 	return nil
@@ -365,95 +379,120 @@ func scenarioIssue(it scenarioItem, at func(float64) time.Time) (Issue, error) {
 	return is, nil
 }
 
-func (s *Server) applyScenarioEvent(rec *issueRec, ev scenarioEvent, when time.Time, staleLabel string) error {
+// scenarioActor is who made a scenario's event: the user it names, else
+// the bot for what a stale bot does (labels, closes, its notices) and the
+// item's author for the rest. The bot's login is the bot, whole.
+func scenarioActor(ev scenarioEvent, author, bot User) User {
 	actor := userFor(ev.User)
 	switch ev.Type {
 	case EventLabeled, EventUnlabeled, EventClosed, "marked_stale", "closed_stale":
 		if ev.User == "" {
-			actor = s.identity
+			actor = bot
 		}
 	default:
 		if ev.User == "" {
-			actor = rec.User
+			actor = author
 		}
 	}
-	if actor.Login == s.identity.Login {
-		actor = s.identity
+	if actor.Login == bot.Login {
+		actor = bot
 	}
+	return actor
+}
+
+// event applies one of an item's events, made at when.
+func (l scenarioLoad) event(rec *issueRec, ev scenarioEvent, when time.Time) error {
+	actor := scenarioActor(ev, rec.User, l.s.identity)
 	switch ev.Type {
 	case EventCommented:
-		s.addCommentLocked(rec, actor, when, ev.Body)
+		l.s.db.addCommentLocked(rec, actor, when, ev.Body)
 	case EventLabeled:
 		if ev.Label == "" {
 			return fmt.Errorf("label is required")
 		}
-		s.addLabelsLocked(rec, actor, when, []string{ev.Label})
+		l.s.db.addLabelsLocked(rec, actor, when, []string{ev.Label})
 	case EventUnlabeled:
-		if !s.removeLabelLocked(rec, actor, when, ev.Label) {
+		if !l.s.db.removeLabelLocked(rec, actor, when, ev.Label) {
 			return fmt.Errorf("label %q is not on the item", ev.Label)
 		}
 	case EventClosed:
-		s.closeLocked(rec, actor, when, ev.Reason)
+		l.s.db.closeLocked(rec, actor, when, ev.Reason)
 	case EventReopened:
-		s.reopenLocked(rec, actor, when)
+		l.s.db.reopenLocked(rec, actor, when)
 	case EventReviewed:
-		s.addEventLocked(rec, Event{Type: EventReviewed, Actor: actor, At: when, ReviewState: strings.ToUpper(def(ev.State, "COMMENTED")), Body: ev.Body})
+		l.s.db.addEventLocked(rec, Event{Type: EventReviewed, Actor: actor, At: when, ReviewState: strings.ToUpper(def(ev.State, "COMMENTED")), Body: ev.Body})
 	case EventCommitted:
-		sha := fakeSHA("commit", s.nextID+1)
-		rec.HeadSHA = sha
-		e := Event{Type: EventCommitted, At: when, SHA: sha, Message: def(ev.Message, "Update"),
-			AuthorName: actor.Login, AuthorEmail: noreplyEmail(actor)}
-		if ev.PushedDaysAgo != nil {
-			if *ev.PushedDaysAgo > ev.DaysAgo {
-				return fmt.Errorf("pushed_days_ago %v is before the commit (days_ago %v)", *ev.PushedDaysAgo, ev.DaysAgo)
-			}
-			e.PushedAt = when.Add(time.Duration((ev.DaysAgo - *ev.PushedDaysAgo) * float64(24*time.Hour)))
+		e, err := scenarioCommit(ev, actor, when, fakeSHA("commit", l.s.db.nextID+1))
+		if err != nil {
+			return err
 		}
-		s.addEventLocked(rec, e)
+		rec.HeadSHA = e.SHA
+		l.s.db.addEventLocked(rec, e)
 	case EventHeadRefForcePushed:
-		sha := fakeSHA("force", s.nextID+1)
+		sha := fakeSHA("force", l.s.db.nextID+1)
 		rec.HeadSHA = sha
-		s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, SHA: sha})
+		l.s.db.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, SHA: sha})
 	case EventReadyForReview, EventConvertToDraft:
-		s.setDraftLocked(rec, actor, when, ev.Type == EventConvertToDraft)
+		l.s.db.setDraftLocked(rec, actor, when, ev.Type == EventConvertToDraft)
 	case EventRenamed:
-		s.renameLocked(rec, actor, when, ev.Title)
+		l.s.db.renameLocked(rec, actor, when, ev.Title)
 	case EventReviewRequested, EventReviewRequestRemoved:
-		e := Event{Type: ev.Type, Actor: actor, At: when}
-		if t, isTeam := strings.CutPrefix(ev.Reviewer, "team:"); isTeam {
-			e.Team = t
-		} else {
-			e.Reviewer = ev.Reviewer
-		}
 		if ev.Reviewer == "" {
 			return fmt.Errorf("reviewer is required")
 		}
-		s.addEventLocked(rec, e)
+		l.s.db.addEventLocked(rec, scenarioReviewRequest(ev, actor, when))
 	case EventLineCommented:
-		lc := LineComment{ID: s.newID(), User: actor, Body: ev.Body, Path: def(ev.Path, "main.go"), CreatedAt: when}
-		s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, LineComments: []LineComment{lc}})
+		lc := LineComment{ID: l.s.db.newID(), User: actor, Body: ev.Body, Path: def(ev.Path, "main.go"), CreatedAt: when}
+		l.s.db.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, LineComments: []LineComment{lc}})
 	case EventMerged:
 		rec.MergedAt = when
-		s.addEventLocked(rec, Event{Type: EventMerged, Actor: actor, At: when, SHA: rec.HeadSHA})
-		s.closeLocked(rec, actor, when, "")
+		l.s.db.addEventLocked(rec, Event{Type: EventMerged, Actor: actor, At: when, SHA: rec.HeadSHA})
+		l.s.db.closeLocked(rec, actor, when, "")
 	case EventAssigned, EventUnassigned:
-		return s.assignLocked(rec, actor, when, ev)
+		return l.assign(rec, actor, when, ev)
 	case "marked_stale":
-		label := def(ev.Label, staleLabel)
-		s.addCommentLocked(rec, actor, when, def(ev.Body, StaleNoticeBody(label, when, rec.headAt(when))))
-		s.addLabelsLocked(rec, actor, when, []string{label})
+		label := def(ev.Label, l.staleLabel)
+		l.s.db.addCommentLocked(rec, actor, when, def(ev.Body, StaleNoticeBody(label, when, rec.headAt(when))))
+		l.s.db.addLabelsLocked(rec, actor, when, []string{label})
 	case "closed_stale":
-		s.addCommentLocked(rec, actor, when, def(ev.Body, closeNoticeBody()))
-		s.closeLocked(rec, actor, when, ev.Reason)
+		l.s.db.addCommentLocked(rec, actor, when, def(ev.Body, closeNoticeBody()))
+		l.s.db.closeLocked(rec, actor, when, ev.Reason)
 	default:
 		return fmt.Errorf("unknown type %q; known: %s", ev.Type, strings.Join(scenarioEventTypes, ", "))
 	}
 	return nil
 }
 
-// assignLocked applies a scenario's assigned or unassigned event: the
+// scenarioCommit is a scenario's commit, authored by actor at when; it
+// reaches GitHub pushed_days_ago when given (a commit pushed later than
+// its git date), else at once.
+func scenarioCommit(ev scenarioEvent, actor User, when time.Time, sha string) (Event, error) {
+	e := Event{Type: EventCommitted, At: when, SHA: sha, Message: def(ev.Message, "Update"),
+		AuthorName: actor.Login, AuthorEmail: noreplyEmail(actor)}
+	if ev.PushedDaysAgo != nil {
+		if *ev.PushedDaysAgo > ev.DaysAgo {
+			return Event{}, fmt.Errorf("pushed_days_ago %v is before the commit (days_ago %v)", *ev.PushedDaysAgo, ev.DaysAgo)
+		}
+		e.PushedAt = when.Add(time.Duration((ev.DaysAgo - *ev.PushedDaysAgo) * float64(24*time.Hour)))
+	}
+	return e, nil
+}
+
+// scenarioReviewRequest is a scenario's review request (or its removal)
+// of a person, or of a team named "team:slug".
+func scenarioReviewRequest(ev scenarioEvent, actor User, when time.Time) Event {
+	e := Event{Type: ev.Type, Actor: actor, At: when}
+	if t, isTeam := strings.CutPrefix(ev.Reviewer, "team:"); isTeam {
+		e.Team = t
+	} else {
+		e.Reviewer = ev.Reviewer
+	}
+	return e
+}
+
+// assign applies a scenario's assigned or unassigned event: the
 // assignee added to (taken off) the item's, as actor, with its event.
-func (s *Server) assignLocked(rec *issueRec, actor User, when time.Time, ev scenarioEvent) error {
+func (l scenarioLoad) assign(rec *issueRec, actor User, when time.Time, ev scenarioEvent) error {
 	if ev.Assignee == "" {
 		return fmt.Errorf("assignee is required")
 	}
@@ -466,6 +505,6 @@ func (s *Server) assignLocked(rec *issueRec, actor User, when time.Time, ev scen
 	case at < 0:
 		rec.Assignees = append(rec.Assignees, ev.Assignee)
 	}
-	s.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, Assignee: userFor(ev.Assignee)})
+	l.s.db.addEventLocked(rec, Event{Type: ev.Type, Actor: actor, At: when, Assignee: userFor(ev.Assignee)})
 	return nil
 }

@@ -101,14 +101,14 @@ func TestSandboxScenario(t *testing.T) {
 	// Checks on the head the events leave: #8's required test failing,
 	// #3's failure re-run green (listed, the rollup passing); the names
 	// marked required are the base branch's.
-	if got := s.rollupState(s.byNum[8].HeadSHA); got != "FAILURE" || len(s.checks[s.byNum[8].HeadSHA]) != 3 {
-		t.Errorf("#8 rollup %s of %d checks, want FAILURE of 3", got, len(s.checks[s.byNum[8].HeadSHA]))
+	if got := s.db.rollupState(s.db.byNum[8].HeadSHA); got != "FAILURE" || len(s.db.checks[s.db.byNum[8].HeadSHA]) != 3 {
+		t.Errorf("#8 rollup %s of %d checks, want FAILURE of 3", got, len(s.db.checks[s.db.byNum[8].HeadSHA]))
 	}
-	if got := s.rollupState(s.byNum[3].HeadSHA); got != "SUCCESS" || len(s.checks[s.byNum[3].HeadSHA]) != 3 {
-		t.Errorf("#3 rollup %s of %d checks, want SUCCESS of 3 (the failure and its green re-run)", got, len(s.checks[s.byNum[3].HeadSHA]))
+	if got := s.db.rollupState(s.db.byNum[3].HeadSHA); got != "SUCCESS" || len(s.db.checks[s.db.byNum[3].HeadSHA]) != 3 {
+		t.Errorf("#3 rollup %s of %d checks, want SUCCESS of 3 (the failure and its green re-run)", got, len(s.db.checks[s.db.byNum[3].HeadSHA]))
 	}
-	if fmt.Sprint(s.requiredChecks) != "[build test]" {
-		t.Errorf("required checks %v, want [build test]", s.requiredChecks)
+	if fmt.Sprint(s.db.requiredChecks) != "[build test]" {
+		t.Errorf("required checks %v, want [build test]", s.db.requiredChecks)
 	}
 	// Assignment events: #9 assigned to dave by alice; #7 assigned to dave
 	// and unassigned by him.
@@ -293,9 +293,9 @@ func TestScenarioChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := s.checks[s.byNum[1].HeadSHA]
-	if len(cs) != 2 || s.rollupState(s.byNum[1].HeadSHA) != "FAILURE" || fmt.Sprint(s.requiredChecks) != "[ci/jenkins]" {
-		t.Fatalf("%d checks on the head, rollup %s, required %v", len(cs), s.rollupState(s.byNum[1].HeadSHA), s.requiredChecks)
+	cs := s.db.checks[s.db.byNum[1].HeadSHA]
+	if len(cs) != 2 || s.db.rollupState(s.db.byNum[1].HeadSHA) != "FAILURE" || fmt.Sprint(s.db.requiredChecks) != "[ci/jenkins]" {
+		t.Fatalf("%d checks on the head, rollup %s, required %v", len(cs), s.db.rollupState(s.db.byNum[1].HeadSHA), s.db.requiredChecks)
 	}
 	if c := cs[0]; c.typename() != "StatusContext" || c.Conclusion != "ERROR" || !c.At.Equal(t0.Add(-24*time.Hour)) {
 		t.Errorf("commit status %+v", c.Check)

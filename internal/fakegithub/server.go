@@ -24,37 +24,14 @@ type Server struct {
 	token                      string
 	webURL                     string // html_url base; "": the address the request came to
 	identity                   User
-	protected                  map[string]bool // branches GitHub refuses to delete
 	now                        func() time.Time
 	clock                      *Clock
 	members                    map[string]bool   // lower-case logins with author_association MEMBER
-	committers                 map[string]bool   // lower-case logins of PR authors: CONTRIBUTOR
 	permissions                map[string]string // lower-case login: role on the repository (SetPermission)
 
-	issues  []*issueRec // ordered by number
-	byNum   map[int]*issueRec
-	nextNum int
-	nextID  int64 // comments, events, review comments: one counter, so IDs follow insertion order
+	db store // the repository's records
 
-	labels     map[string]labelDef // key: lower-case name
-	milestones []string            // titles; number = index+1
-	// branches are the base repository's branches, each with the commit
-	// it points at: an open PR's head branch at its head commit (pushes to
-	// the PR move both), until PushBranch moves the branch alone.
-	branches map[string]string
-	// baseHeads are the head commits pushed to branches of the base
-	// repository (PushBase), by branch: what a PR's baseRef targets.
-	baseHeads map[string]Event
-
-	version    uint64 // bumped on every mutation; keys list caches
-	issueCache listCache
-	commCache  commentCache
-
-	rate struct {
-		limit, remaining int
-		reset            time.Time
-		status           int
-	}
+	rate restBucket // REST requests
 
 	installed      []InstalledRepo   // other repositories of GET /installation/repositories
 	files          map[string][]byte // default branch contents by path
@@ -65,10 +42,6 @@ type Server struct {
 	gql             gqlBucket     // GraphQL points
 	gqlPulls        gqlPullsCache // the last pullRequests listing
 	reviewsRequired bool          // reviewDecision is served (branch protection requires reviews)
-	// checks are the status check rollups' contexts, by commit;
-	// requiredChecks the names the base branch requires (isRequired).
-	checks         map[string][]*checkRec
-	requiredChecks []string
 	// statuses are the accounts' GitHub statuses (SetStatus), by
 	// lower-case login; gone the accounts GitHub no longer knows
 	// (SetUserGone): user(login:) is null for them.
@@ -77,9 +50,41 @@ type Server struct {
 
 	log       []RequestInfo
 	seq       int
-	rules     []*faultRule
+	rules     faultRules
 	faultHook func(RequestInfo) *Fault
 	late      []func() // LateWrite requests, to take effect after the next request
+}
+
+// store is the served repository's records: its issues and pull requests
+// with their comments and events, its labels, milestones, branches and
+// checks, and the version that keys the listings' caches. It has no lock:
+// every use is under the server's (the methods named ...Locked say so, as
+// Server's do).
+type store struct {
+	issues  []*issueRec // ordered by number
+	byNum   map[int]*issueRec
+	nextNum int
+	nextID  int64 // comments, events, review comments: one counter, so IDs follow insertion order
+
+	labels     map[string]labelDef // key: lower-case name
+	milestones []string            // titles; number = index+1
+	// branches are the base repository's branches, each with the commit
+	// it points at: an open PR's head branch at its head commit (pushes to
+	// the PR move both), until PushBranch moves the branch alone.
+	branches  map[string]string
+	protected map[string]bool // branches GitHub refuses to delete
+	// baseHeads are the head commits pushed to branches of the base
+	// repository (PushBase), by branch: what a PR's baseRef targets.
+	baseHeads map[string]Event
+	// checks are the status check rollups' contexts, by commit;
+	// requiredChecks the names the base branch requires (isRequired).
+	checks         map[string][]*checkRec
+	requiredChecks []string
+	committers     map[string]bool // lower-case logins of PR authors: CONTRIBUTOR
+
+	version    uint64 // bumped on every mutation; keys list caches
+	issueCache listCache
+	commCache  commentCache
 }
 
 type issueRec struct {
@@ -127,12 +132,8 @@ func New(o Options) *Server {
 		token:         o.Token,
 		identity:      User{Login: def(o.Login, "github-actions[bot]"), Type: def(o.LoginType, "Bot")},
 		members:       map[string]bool{},
-		byNum:         map[int]*issueRec{},
-		nextNum:       1,
-		nextID:        1000,
-		labels:        map[string]labelDef{},
-		branches:      map[string]string{},
-		baseHeads:     map[string]Event{},
+		db: store{byNum: map[int]*issueRec{}, nextNum: 1, nextID: 1000, labels: map[string]labelDef{},
+			branches: map[string]string{}, baseHeads: map[string]Event{}},
 	}
 	switch {
 	case o.Clock != nil:
@@ -144,7 +145,8 @@ func New(o Options) *Server {
 		s.clock = NewClock(time.Now().UTC().Truncate(time.Second))
 		s.now = s.clock.Now
 	}
-	s.branches[s.defaultBranch] = branchSHA(s.defaultBranch)
+	s.db.branches[s.defaultBranch] = branchSHA(s.defaultBranch)
+	s.rate.resource, s.gql.resource = "core", "graphql"
 	s.rate.limit = o.RateLimit
 	if s.rate.limit <= 0 {
 		s.rate.limit = 5000
@@ -250,7 +252,7 @@ func (s *Server) AddMember(logins ...string) {
 func (s *Server) SetRateRemaining(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.rateWindowLocked()
+	s.rate.window(s.nowLocked())
 	s.rate.remaining = n
 }
 
@@ -266,16 +268,8 @@ func (s *Server) setRateLimitStatus(status int) {
 func (s *Server) RateRemaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.rateWindowLocked()
+	s.rate.window(s.nowLocked())
 	return s.rate.remaining
-}
-
-func (s *Server) rateWindowLocked() {
-	now := s.nowLocked()
-	if s.rate.reset.IsZero() || !now.Before(s.rate.reset) {
-		s.rate.reset = now.Add(time.Hour)
-		s.rate.remaining = s.rate.limit
-	}
 }
 
 // ---- building scenarios ----
@@ -304,15 +298,15 @@ func (s *Server) add(is Issue) int {
 
 func (s *Server) addLocked(is Issue) int {
 	if is.Number == 0 {
-		is.Number = s.nextNum
+		is.Number = s.db.nextNum
 	}
-	if _, dup := s.byNum[is.Number]; dup {
+	if _, dup := s.db.byNum[is.Number]; dup {
 		panic(fmt.Sprintf("fakegithub: issue #%d already exists", is.Number))
 	}
-	if is.Number >= s.nextNum {
-		s.nextNum = is.Number + 1
+	if is.Number >= s.db.nextNum {
+		s.db.nextNum = is.Number + 1
 	}
-	is = s.issueDefaults(is)
+	is = s.db.issueDefaults(is, s.nowLocked())
 	if is.IsPR {
 		is = s.pullDefaults(is)
 	} else {
@@ -321,27 +315,27 @@ func (s *Server) addLocked(is Issue) int {
 			Locked: is.Locked, CreatedAt: is.CreatedAt, UpdatedAt: is.UpdatedAt, ClosedAt: is.ClosedAt}
 	}
 	rec := &issueRec{Issue: is, tip: is.HeadSHA, first: is.HeadSHA}
-	s.byNum[is.Number] = rec
+	s.db.byNum[is.Number] = rec
 	if is.IsPR {
-		if s.committers == nil {
-			s.committers = map[string]bool{}
+		if s.db.committers == nil {
+			s.db.committers = map[string]bool{}
 		}
-		s.committers[strings.ToLower(is.User.Login)] = true
+		s.db.committers[strings.ToLower(is.User.Login)] = true
 	}
-	i := sort.Search(len(s.issues), func(i int) bool { return s.issues[i].Number > is.Number })
-	if i == len(s.issues) {
-		s.issues = append(s.issues, rec)
+	i := sort.Search(len(s.db.issues), func(i int) bool { return s.db.issues[i].Number > is.Number })
+	if i == len(s.db.issues) {
+		s.db.issues = append(s.db.issues, rec)
 	} else {
-		s.issues = slices.Insert(s.issues, i, rec)
+		s.db.issues = slices.Insert(s.db.issues, i, rec)
 	}
-	s.version++
+	s.db.version++
 	return is.Number
 }
 
 // issueDefaults fills in what an issue or pull request left unset (title,
-// author, state, dates), dates it to the second as GitHub does, and creates
-// its labels and milestone.
-func (s *Server) issueDefaults(is Issue) Issue {
+// author, state, dates: created now when unset), dates it to the second as
+// GitHub does, and creates its labels and milestone.
+func (db *store) issueDefaults(is Issue, now time.Time) Issue {
 	if is.Title == "" {
 		if is.IsPR {
 			is.Title = fmt.Sprintf("Pull request %d", is.Number)
@@ -359,7 +353,7 @@ func (s *Server) issueDefaults(is Issue) Issue {
 		is.State = "open"
 	}
 	if is.CreatedAt.IsZero() {
-		is.CreatedAt = s.nowLocked()
+		is.CreatedAt = now
 	}
 	is.CreatedAt = is.CreatedAt.UTC().Truncate(time.Second)
 	if is.UpdatedAt.Before(is.CreatedAt) {
@@ -371,11 +365,11 @@ func (s *Server) issueDefaults(is Issue) Issue {
 	}
 	is.Labels = slices.Clone(is.Labels)
 	for i, l := range is.Labels {
-		is.Labels[i] = s.ensureLabel(l).Name
+		is.Labels[i] = db.ensureLabel(l).Name
 	}
 	is.Assignees = slices.Clone(is.Assignees)
 	if is.Milestone != "" {
-		s.ensureMilestone(is.Milestone)
+		db.ensureMilestone(is.Milestone)
 	}
 	return is
 }
@@ -397,7 +391,7 @@ func (s *Server) pullDefaults(is Issue) Issue {
 		is.HeadRepo = ""
 	}
 	if is.HeadRepo == "" && !is.HeadRepoDeleted && is.State == "open" {
-		s.branches[is.HeadRef] = is.HeadSHA
+		s.db.branches[is.HeadRef] = is.HeadSHA
 	}
 	is.RequestedReviewers = slices.Clone(is.RequestedReviewers)
 	is.RequestedTeams = slices.Clone(is.RequestedTeams)
@@ -411,8 +405,8 @@ func (s *Server) AddBranch(names ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, n := range names {
-		if _, ok := s.branches[n]; !ok {
-			s.branches[n] = branchSHA(n)
+		if _, ok := s.db.branches[n]; !ok {
+			s.db.branches[n] = branchSHA(n)
 		}
 	}
 }
@@ -427,26 +421,26 @@ func branchSHA(name string) string { return fakeSHA("branch "+name, 0) }
 func (s *Server) PushBranch(branch string, at time.Time) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sha := fakeSHA("push", s.newID())
-	for _, rec := range s.issues {
+	sha := fakeSHA("push", s.db.newID())
+	for _, rec := range s.db.issues {
 		if rec.IsPR && rec.State == "open" && rec.HeadRepo == "" && !rec.HeadRepoDeleted && rec.HeadRef == branch {
-			s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: "Update " + branch,
+			s.db.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: "Update " + branch,
 				AuthorName: rec.User.Login, AuthorEmail: noreplyEmail(rec.User), AuthorLogin: rec.User.Login})
 		}
 	}
-	s.branches[branch] = sha
-	s.version++
+	s.db.branches[branch] = sha
+	s.db.version++
 	return sha
 }
 
 // followHeadLocked moves a PR's head branch, in this repository and while
 // it exists, to the PR's head commit: a push to the PR is a push to it.
-func (s *Server) followHeadLocked(rec *issueRec) {
+func (db *store) followHeadLocked(rec *issueRec) {
 	if !rec.IsPR || rec.HeadRepo != "" || rec.HeadRepoDeleted {
 		return
 	}
-	if _, ok := s.branches[rec.HeadRef]; ok {
-		s.branches[rec.HeadRef] = rec.HeadSHA
+	if _, ok := db.branches[rec.HeadRef]; ok {
+		db.branches[rec.HeadRef] = rec.HeadSHA
 	}
 }
 
@@ -455,16 +449,16 @@ func (s *Server) followHeadLocked(rec *issueRec) {
 func (s *Server) ProtectBranch(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.protected == nil {
-		s.protected = map[string]bool{}
+	if s.db.protected == nil {
+		s.db.protected = map[string]bool{}
 	}
-	s.protected[name] = true
+	s.db.protected[name] = true
 }
 
 func (s *Server) HasBranch(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.branches[name]
+	_, ok := s.db.branches[name]
 	return ok
 }
 
@@ -472,8 +466,8 @@ func (s *Server) HasBranch(name string) bool {
 func (s *Server) Branches() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]string, 0, len(s.branches))
-	for b := range s.branches {
+	out := make([]string, 0, len(s.db.branches))
+	for b := range s.db.branches {
 		out = append(out, b)
 	}
 	sort.Strings(out)
@@ -484,24 +478,24 @@ func (s *Server) Branches() []string {
 func (s *Server) defineLabel(name, color, description string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	l := s.ensureLabel(name)
+	l := s.db.ensureLabel(name)
 	l.Color = color
 	l.Description = description
-	s.labels[strings.ToLower(name)] = l
+	s.db.labels[strings.ToLower(name)] = l
 }
 
-func (s *Server) ensureLabel(name string) labelDef {
+func (db *store) ensureLabel(name string) labelDef {
 	k := strings.ToLower(name)
-	if l, ok := s.labels[k]; ok {
+	if l, ok := db.labels[k]; ok {
 		return l
 	}
-	l := labelDef{ID: 5000 + int64(len(s.labels)), Name: name, Color: inventColor(name)}
-	s.labels[k] = l
+	l := labelDef{ID: 5000 + int64(len(db.labels)), Name: name, Color: inventColor(name)}
+	db.labels[k] = l
 	return l
 }
 
-func (s *Server) labelFor(name string) labelDef {
-	if l, ok := s.labels[strings.ToLower(name)]; ok {
+func (db *store) labelFor(name string) labelDef {
+	if l, ok := db.labels[strings.ToLower(name)]; ok {
 		return l
 	}
 	return labelDef{Name: name, Color: inventColor(name)}
@@ -515,18 +509,18 @@ func inventColor(name string) string {
 	return palette[h.Sum32()%uint32(len(palette))]
 }
 
-func (s *Server) ensureMilestone(title string) int {
-	for i, t := range s.milestones {
+func (db *store) ensureMilestone(title string) int {
+	for i, t := range db.milestones {
 		if t == title {
 			return i + 1
 		}
 	}
-	s.milestones = append(s.milestones, title)
-	return len(s.milestones)
+	db.milestones = append(db.milestones, title)
+	return len(db.milestones)
 }
 
-func (s *Server) milestoneNumber(title string) int {
-	for i, t := range s.milestones {
+func (db *store) milestoneNumber(title string) int {
+	for i, t := range db.milestones {
 		if t == title {
 			return i + 1
 		}
@@ -534,13 +528,13 @@ func (s *Server) milestoneNumber(title string) int {
 	return 0
 }
 
-func (s *Server) newID() int64 {
-	s.nextID++
-	return s.nextID
+func (db *store) newID() int64 {
+	db.nextID++
+	return db.nextID
 }
 
-func (s *Server) mustGet(n int) *issueRec {
-	rec, ok := s.byNum[n]
+func (db *store) mustGet(n int) *issueRec {
+	rec, ok := db.byNum[n]
 	if !ok {
 		panic(fmt.Sprintf("fakegithub: no issue #%d", n))
 	}
@@ -549,14 +543,14 @@ func (s *Server) mustGet(n int) *issueRec {
 
 // touch moves updated_at forward to at (never backwards, so helpers may
 // build history in any order).
-func (s *Server) touch(rec *issueRec, at time.Time) {
+func (db *store) touch(rec *issueRec, at time.Time) {
 	if at.After(rec.UpdatedAt) {
 		rec.UpdatedAt = at
 	}
-	s.version++
+	db.version++
 }
 
-func (s *Server) addEventLocked(rec *issueRec, e Event) Event {
+func (db *store) addEventLocked(rec *issueRec, e Event) Event {
 	if e.Type == EventCommitted && e.Parent == "" {
 		e.Parent = rec.tip
 	}
@@ -579,25 +573,25 @@ func (s *Server) addEventLocked(rec *issueRec, e Event) Event {
 		e.PushedAt = e.PushedAt.UTC().Truncate(time.Second)
 	}
 	if e.ID == 0 {
-		e.ID = s.newID()
+		e.ID = db.newID()
 	}
 	i := sort.Search(len(rec.events), func(i int) bool { return rec.events[i].At.After(e.At) })
 	rec.events = slices.Insert(rec.events, i, e)
-	s.touch(rec, e.At)
+	db.touch(rec, e.At)
 	if e.PushedAt.After(e.At) {
-		s.touch(rec, e.PushedAt)
+		db.touch(rec, e.PushedAt)
 	}
 	if e.Type == EventCommitted || e.Type == EventHeadRefForcePushed {
-		s.followHeadLocked(rec)
+		db.followHeadLocked(rec)
 	}
 	return e
 }
 
-func (s *Server) addCommentLocked(rec *issueRec, u User, at time.Time, body string) Comment {
+func (db *store) addCommentLocked(rec *issueRec, u User, at time.Time, body string) Comment {
 	at = at.UTC().Truncate(time.Second)
-	c := Comment{ID: s.newID(), Issue: rec.Number, User: u, Body: body, CreatedAt: at, UpdatedAt: at}
+	c := Comment{ID: db.newID(), Issue: rec.Number, User: u, Body: body, CreatedAt: at, UpdatedAt: at}
 	rec.comments = append(rec.comments, c)
-	s.touch(rec, at)
+	db.touch(rec, at)
 	return c
 }
 
@@ -610,34 +604,34 @@ func (s *Server) addCommentLocked(rec *issueRec, u User, at time.Time, body stri
 func (s *Server) Comment(n int, u User, at time.Time, body string) Comment {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addCommentLocked(s.mustGet(n), u, at, body)
+	return s.db.addCommentLocked(s.db.mustGet(n), u, at, body)
 }
 
 // DeleteComment deletes the comment id as u (a maintainer tidying up).
 func (s *Server) DeleteComment(id int64, u User, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec, i := s.findComment(id)
+	rec, i := s.db.findComment(id)
 	if rec == nil {
 		panic(fmt.Sprintf("fakegithub: no comment %d", id))
 	}
-	s.deleteCommentLocked(rec, i, u, at)
+	s.db.deleteCommentLocked(rec, i, u, at)
 }
 
 // Label adds labels as u (labeled events for labels not yet present).
 func (s *Server) Label(n int, u User, at time.Time, names ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.addLabelsLocked(s.mustGet(n), u, at, names)
+	s.db.addLabelsLocked(s.db.mustGet(n), u, at, names)
 }
 
 // Unlabel removes labels as u (unlabeled events for labels present).
 func (s *Server) Unlabel(n int, u User, at time.Time, names ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
+	rec := s.db.mustGet(n)
 	for _, name := range names {
-		s.removeLabelLocked(rec, u, at, name)
+		s.db.removeLabelLocked(rec, u, at, name)
 	}
 }
 
@@ -649,11 +643,11 @@ func (s *Server) Review(n int, u User, at time.Time, state, body string) Event {
 	if state == "" {
 		state = "COMMENTED"
 	}
-	rec := s.mustGet(n)
+	rec := s.db.mustGet(n)
 	// A review fulfils the request of its reviewer: GitHub lists them as
 	// requested no more (the timeline keeps the request).
 	rec.RequestedReviewers = slices.DeleteFunc(rec.RequestedReviewers, func(x string) bool { return strings.EqualFold(x, u.Login) })
-	return s.addEventLocked(rec, Event{Type: EventReviewed, Actor: u, At: at, ReviewState: strings.ToUpper(state), Body: body})
+	return s.db.addEventLocked(rec, Event{Type: EventReviewed, Actor: u, At: at, ReviewState: strings.ToUpper(state), Body: body})
 }
 
 // Push records a commit on the head branch (a "committed" event: git
@@ -671,10 +665,10 @@ func (s *Server) Push(n int, author string, at time.Time, message string) Event 
 func (s *Server) push(n int, at time.Time, message, name, email, login string) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
-	sha := fakeSHA("commit", s.nextID+1)
+	rec := s.db.mustGet(n)
+	sha := fakeSHA("commit", s.db.nextID+1)
 	rec.HeadSHA = sha
-	return s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: message,
+	return s.db.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: sha, Message: message,
 		AuthorName: name, AuthorEmail: email, AuthorLogin: login})
 }
 
@@ -687,10 +681,10 @@ func (s *Server) PushBase(branch string, at time.Time, message string) {
 	if branch == "" {
 		branch = s.defaultBranch
 	}
-	s.nextID++
-	s.baseHeads[branch] = Event{ID: s.nextID, Type: EventCommitted, At: at, SHA: fakeSHA("base", s.nextID), Message: message}
-	s.branches[branch] = s.baseHeads[branch].SHA
-	s.version++
+	s.db.nextID++
+	s.db.baseHeads[branch] = Event{ID: s.db.nextID, Type: EventCommitted, At: at, SHA: fakeSHA("base", s.db.nextID), Message: message}
+	s.db.branches[branch] = s.db.baseHeads[branch].SHA
+	s.db.version++
 }
 
 // PushAs records a commit that account u made and pushed, with the git
@@ -709,10 +703,10 @@ func noreplyEmail(u User) string {
 func (s *Server) ForcePush(n int, u User, at time.Time) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
-	sha := fakeSHA("force", s.nextID+1)
+	rec := s.db.mustGet(n)
+	sha := fakeSHA("force", s.db.nextID+1)
 	rec.HeadSHA = sha
-	return s.addEventLocked(rec, Event{Type: EventHeadRefForcePushed, Actor: u, At: at, SHA: sha})
+	return s.db.addEventLocked(rec, Event{Type: EventHeadRefForcePushed, Actor: u, At: at, SHA: sha})
 }
 
 // Close closes as u (closed event); reason "" means "completed" for issues
@@ -720,57 +714,57 @@ func (s *Server) ForcePush(n int, u User, at time.Time) Event {
 func (s *Server) Close(n int, u User, at time.Time, reason string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.closeLocked(s.mustGet(n), u, at, reason)
+	s.db.closeLocked(s.db.mustGet(n), u, at, reason)
 }
 
 // Reopen reopens as u (reopened event).
 func (s *Server) Reopen(n int, u User, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.reopenLocked(s.mustGet(n), u, at)
+	s.db.reopenLocked(s.db.mustGet(n), u, at)
 }
 
 // Merge marks a pull request merged and closed by u.
 func (s *Server) Merge(n int, u User, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
+	rec := s.db.mustGet(n)
 	at = at.UTC().Truncate(time.Second)
 	rec.MergedAt = at
-	s.addEventLocked(rec, Event{Type: EventMerged, Actor: u, At: at, SHA: rec.HeadSHA})
-	s.closeLocked(rec, u, at, "")
+	s.db.addEventLocked(rec, Event{Type: EventMerged, Actor: u, At: at, SHA: rec.HeadSHA})
+	s.db.closeLocked(rec, u, at, "")
 }
 
 // Rename changes the title as u (renamed event).
 func (s *Server) Rename(n int, u User, at time.Time, title string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.renameLocked(s.mustGet(n), u, at, title)
+	s.db.renameLocked(s.db.mustGet(n), u, at, title)
 }
 
 // ReadyForReview takes a draft out of draft as u.
 func (s *Server) ReadyForReview(n int, u User, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.setDraftLocked(s.mustGet(n), u, at, false)
+	s.db.setDraftLocked(s.db.mustGet(n), u, at, false)
 }
 
 // ConvertToDraft turns a pull request into a draft as u.
 func (s *Server) ConvertToDraft(n int, u User, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.setDraftLocked(s.mustGet(n), u, at, true)
+	s.db.setDraftLocked(s.db.mustGet(n), u, at, true)
 }
 
 // setDraftLocked makes a pull request a draft or ready for review, with the
 // timeline event GitHub records for it.
-func (s *Server) setDraftLocked(rec *issueRec, u User, at time.Time, draft bool) {
+func (db *store) setDraftLocked(rec *issueRec, u User, at time.Time, draft bool) {
 	rec.Draft = draft
 	ev := EventReadyForReview
 	if draft {
 		ev = EventConvertToDraft
 	}
-	s.addEventLocked(rec, Event{Type: ev, Actor: u, At: at})
+	db.addEventLocked(rec, Event{Type: ev, Actor: u, At: at})
 }
 
 // Assign assigns assignee to issue n as u (an assigned event), as a
@@ -779,11 +773,11 @@ func (s *Server) setDraftLocked(rec *issueRec, u User, at time.Time, draft bool)
 func (s *Server) Assign(n int, u User, at time.Time, assignee User) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
+	rec := s.db.mustGet(n)
 	if !slices.Contains(rec.Assignees, assignee.Login) {
 		rec.Assignees = append(rec.Assignees, assignee.Login)
 	}
-	s.addEventLocked(rec, Event{Type: EventAssigned, Actor: u, At: at, Assignee: assignee})
+	s.db.addEventLocked(rec, Event{Type: EventAssigned, Actor: u, At: at, Assignee: assignee})
 }
 
 // RequestReview requests a review from a user login or, with a "team:"
@@ -791,7 +785,7 @@ func (s *Server) Assign(n int, u User, at time.Time, assignee User) {
 func (s *Server) RequestReview(n int, u User, at time.Time, reviewer string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
+	rec := s.db.mustGet(n)
 	e := Event{Type: EventReviewRequested, Actor: u, At: at}
 	if t, ok := strings.CutPrefix(reviewer, "team:"); ok {
 		e.Team = t
@@ -804,14 +798,14 @@ func (s *Server) RequestReview(n int, u User, at time.Time, reviewer string) {
 			rec.RequestedReviewers = append(rec.RequestedReviewers, reviewer)
 		}
 	}
-	s.addEventLocked(rec, e)
+	s.db.addEventLocked(rec, e)
 }
 
 // RemoveReviewRequest withdraws a review request as u (see RequestReview).
 func (s *Server) RemoveReviewRequest(n int, u User, at time.Time, reviewer string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.mustGet(n)
+	rec := s.db.mustGet(n)
 	e := Event{Type: EventReviewRequestRemoved, Actor: u, At: at}
 	if t, ok := strings.CutPrefix(reviewer, "team:"); ok {
 		e.Team = t
@@ -820,7 +814,7 @@ func (s *Server) RemoveReviewRequest(n int, u User, at time.Time, reviewer strin
 		e.Reviewer = reviewer
 		rec.RequestedReviewers = slices.DeleteFunc(rec.RequestedReviewers, func(x string) bool { return x == reviewer })
 	}
-	s.addEventLocked(rec, e)
+	s.db.addEventLocked(rec, e)
 }
 
 // LineComment adds a review comment on a diff line as u (a line-commented
@@ -829,15 +823,15 @@ func (s *Server) LineComment(n int, u User, at time.Time, path, body string) Eve
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	at = at.UTC().Truncate(time.Second)
-	lc := LineComment{ID: s.newID(), User: u, Body: body, Path: path, CreatedAt: at}
-	return s.addEventLocked(s.mustGet(n), Event{Type: EventLineCommented, Actor: u, At: at, LineComments: []LineComment{lc}})
+	lc := LineComment{ID: s.db.newID(), User: u, Body: body, Path: path, CreatedAt: at}
+	return s.db.addEventLocked(s.db.mustGet(n), Event{Type: EventLineCommented, Actor: u, At: at, LineComments: []LineComment{lc}})
 }
 
 // AddEvent appends a raw timeline event (any Type) and moves updated_at.
 func (s *Server) AddEvent(n int, e Event) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addEventLocked(s.mustGet(n), e)
+	return s.db.addEventLocked(s.db.mustGet(n), e)
 }
 
 // SetUpdatedAt forces an issue's updated_at (e.g. to model an edit that
@@ -845,8 +839,8 @@ func (s *Server) AddEvent(n int, e Event) Event {
 func (s *Server) SetUpdatedAt(n int, t time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.mustGet(n).UpdatedAt = t.UTC().Truncate(time.Second)
-	s.version++
+	s.db.mustGet(n).UpdatedAt = t.UTC().Truncate(time.Second)
+	s.db.version++
 }
 
 // Edit changes issue n's own fields (Locked, Milestone, Assignees...) as a
@@ -854,8 +848,8 @@ func (s *Server) SetUpdatedAt(n int, t time.Time) {
 func (s *Server) Edit(n int, f func(*Issue)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f(&s.mustGet(n).Issue)
-	s.version++
+	f(&s.db.mustGet(n).Issue)
+	s.db.version++
 }
 
 // DeleteBranch removes a branch of the base repository (as a person
@@ -863,32 +857,32 @@ func (s *Server) Edit(n int, f func(*Issue)) {
 func (s *Server) DeleteBranch(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.branches, name)
+	delete(s.db.branches, name)
 }
 
-func (s *Server) addLabelsLocked(rec *issueRec, u User, at time.Time, names []string) {
+func (db *store) addLabelsLocked(rec *issueRec, u User, at time.Time, names []string) {
 	for _, name := range names {
 		if rec.HasLabel(name) {
 			continue
 		}
-		l := s.ensureLabel(name)
+		l := db.ensureLabel(name)
 		rec.Labels = append(rec.Labels, l.Name)
-		s.addEventLocked(rec, Event{Type: EventLabeled, Actor: u, At: at, Label: l.Name})
+		db.addEventLocked(rec, Event{Type: EventLabeled, Actor: u, At: at, Label: l.Name})
 	}
 }
 
-func (s *Server) removeLabelLocked(rec *issueRec, u User, at time.Time, name string) bool {
+func (db *store) removeLabelLocked(rec *issueRec, u User, at time.Time, name string) bool {
 	i := slices.IndexFunc(rec.Labels, func(l string) bool { return strings.EqualFold(l, name) })
 	if i < 0 {
 		return false
 	}
 	actual := rec.Labels[i]
 	rec.Labels = slices.Delete(rec.Labels, i, i+1)
-	s.addEventLocked(rec, Event{Type: EventUnlabeled, Actor: u, At: at, Label: actual})
+	db.addEventLocked(rec, Event{Type: EventUnlabeled, Actor: u, At: at, Label: actual})
 	return true
 }
 
-func (s *Server) closeLocked(rec *issueRec, u User, at time.Time, reason string) {
+func (db *store) closeLocked(rec *issueRec, u User, at time.Time, reason string) {
 	if rec.State == "closed" {
 		return
 	}
@@ -899,10 +893,10 @@ func (s *Server) closeLocked(rec *issueRec, u User, at time.Time, reason string)
 	rec.State = "closed"
 	rec.StateReason = reason
 	rec.ClosedAt = at
-	s.addEventLocked(rec, Event{Type: EventClosed, Actor: u, At: at, StateReason: reason})
+	db.addEventLocked(rec, Event{Type: EventClosed, Actor: u, At: at, StateReason: reason})
 }
 
-func (s *Server) reopenLocked(rec *issueRec, u User, at time.Time) {
+func (db *store) reopenLocked(rec *issueRec, u User, at time.Time) {
 	if rec.State == "open" {
 		return
 	}
@@ -913,16 +907,16 @@ func (s *Server) reopenLocked(rec *issueRec, u User, at time.Time) {
 	} else {
 		rec.StateReason = "reopened"
 	}
-	s.addEventLocked(rec, Event{Type: EventReopened, Actor: u, At: at})
+	db.addEventLocked(rec, Event{Type: EventReopened, Actor: u, At: at})
 }
 
-func (s *Server) renameLocked(rec *issueRec, u User, at time.Time, title string) {
+func (db *store) renameLocked(rec *issueRec, u User, at time.Time, title string) {
 	if rec.Title == title {
 		return
 	}
 	from := rec.Title
 	rec.Title = title
-	s.addEventLocked(rec, Event{Type: EventRenamed, Actor: u, At: at, RenameFrom: from, RenameTo: title})
+	db.addEventLocked(rec, Event{Type: EventRenamed, Actor: u, At: at, RenameFrom: from, RenameTo: title})
 }
 
 // ---- inspecting state ----
@@ -931,7 +925,7 @@ func (s *Server) renameLocked(rec *issueRec, u User, at time.Time, title string)
 func (s *Server) issueCopy(n int) (Issue, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec, ok := s.byNum[n]
+	rec, ok := s.db.byNum[n]
 	if !ok {
 		return Issue{}, false
 	}
@@ -951,8 +945,8 @@ func (s *Server) MustIssue(n int) Issue {
 func (s *Server) Issues() []Issue {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Issue, len(s.issues))
-	for i, rec := range s.issues {
+	out := make([]Issue, len(s.db.issues))
+	for i, rec := range s.db.issues {
 		out[i] = copyIssue(rec.Issue)
 	}
 	return out
@@ -962,7 +956,7 @@ func (s *Server) Issues() []Issue {
 func (s *Server) numIssues() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.issues)
+	return len(s.db.issues)
 }
 
 func copyIssue(is Issue) Issue {
@@ -977,7 +971,7 @@ func copyIssue(is Issue) Issue {
 func (s *Server) Labels(n int) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if rec, ok := s.byNum[n]; ok {
+	if rec, ok := s.db.byNum[n]; ok {
 		return slices.Clone(rec.Labels)
 	}
 	return nil
@@ -987,7 +981,7 @@ func (s *Server) Labels(n int) []string {
 func (s *Server) Comments(n int) []Comment {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if rec, ok := s.byNum[n]; ok {
+	if rec, ok := s.db.byNum[n]; ok {
 		return slices.Clone(rec.comments)
 	}
 	return nil
@@ -997,7 +991,7 @@ func (s *Server) Comments(n int) []Comment {
 func (s *Server) Events(n int) []Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if rec, ok := s.byNum[n]; ok {
+	if rec, ok := s.db.byNum[n]; ok {
 		out := slices.Clone(rec.events)
 		for i := range out {
 			out[i].LineComments = slices.Clone(out[i].LineComments)
@@ -1021,7 +1015,7 @@ type TimelineItem struct {
 func (s *Server) Timeline(n int) []TimelineItem {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec, ok := s.byNum[n]
+	rec, ok := s.db.byNum[n]
 	if !ok {
 		return nil
 	}

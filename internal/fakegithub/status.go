@@ -32,7 +32,7 @@ func (s *Server) SetStatus(login string, busy bool, expires time.Time) {
 		msg = "On leave"
 	}
 	s.statuses[strings.ToLower(login)] = userStatus{login: login, busy: busy, expires: expires, message: msg}
-	s.version++
+	s.db.version++
 }
 
 // SetUserGone makes login an account GitHub no longer knows (deleted, or
@@ -44,7 +44,7 @@ func (s *Server) SetUserGone(login string) {
 		s.gone = map[string]bool{}
 	}
 	s.gone[strings.ToLower(login)] = true
-	s.version++
+	s.db.version++
 }
 
 // userResolve is Query.user: the account, null for one gone.

@@ -49,13 +49,13 @@ func (s *Server) AddSynthetic(n int, seed int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g := newSynth(s, seed)
-	s.ensureLabel("stale")
-	s.ensureLabel("pinned")
-	s.ensureMilestone("v2.0")
+	s.db.ensureLabel("stale")
+	s.db.ensureLabel("pinned")
+	s.db.ensureMilestone("v2.0")
 	for i := 0; i < n; i++ {
 		g.add()
 	}
-	s.version++
+	s.db.version++
 }
 
 // synth draws AddSynthetic's items from one seeded stream. The order of the
@@ -103,7 +103,7 @@ func (g *synth) body() string { return synBodies[g.rng.IntN(len(synBodies))] }
 // add adds the next item with its history.
 func (g *synth) add() {
 	s := g.s
-	num := s.nextNum
+	num := s.db.nextNum
 	pct := g.rng.IntN(100)
 	is := g.issue(num)
 	stale := pct < synStalePct
@@ -112,7 +112,7 @@ func (g *synth) add() {
 	is.CreatedAt = g.ago(created)
 	is.UpdatedAt = is.CreatedAt
 	s.addLocked(is)
-	rec := s.byNum[num]
+	rec := s.db.byNum[num]
 
 	lastAt := g.ago(last)
 	if lastAt.Before(rec.CreatedAt) {
@@ -173,16 +173,16 @@ func (g *synth) touch(rec *issueRec, num int, at time.Time) {
 	s := g.s
 	switch g.rng.IntN(3) {
 	case 0:
-		s.addCommentLocked(rec, g.commenter(), at, g.body())
+		s.db.addCommentLocked(rec, g.commenter(), at, g.body())
 	case 1:
 		if rec.IsPR {
-			s.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: fakeSHA("commit", int64(num)),
+			s.db.addEventLocked(rec, Event{Type: EventCommitted, At: at, SHA: fakeSHA("commit", int64(num)),
 				Message: "Update", AuthorName: rec.User.Login, AuthorEmail: rec.User.Login + "@users.noreply.github.com"})
 		} else {
-			s.addCommentLocked(rec, rec.User, at, g.body())
+			s.db.addCommentLocked(rec, rec.User, at, g.body())
 		}
 	default:
-		s.addCommentLocked(rec, rec.User, at, g.body())
+		s.db.addCommentLocked(rec, rec.User, at, g.body())
 	}
 }
 
@@ -191,8 +191,8 @@ func (g *synth) touch(rec *issueRec, num int, at time.Time) {
 func (g *synth) markStale(rec *issueRec, num, markedDays, kind int) {
 	s, me, now := g.s, g.s.identity, g.now
 	marked := g.ago(markedDays).Truncate(time.Second)
-	s.addCommentLocked(rec, me, marked, StaleNoticeBody("stale", marked, rec.headAt(marked)))
-	s.addLabelsLocked(rec, me, marked, []string{"stale"})
+	s.db.addCommentLocked(rec, me, marked, StaleNoticeBody("stale", marked, rec.headAt(marked)))
+	s.db.addLabelsLocked(rec, me, marked, []string{"stale"})
 	after := marked.Add(time.Duration(1+g.rng.IntN(int(now.Sub(marked)/time.Hour)+1)) * time.Hour / 2)
 	if after.After(now) {
 		after = now
@@ -200,15 +200,15 @@ func (g *synth) markStale(rec *issueRec, num, markedDays, kind int) {
 	switch {
 	case kind < 65: // untouched since the notice
 	case kind < 80:
-		s.addCommentLocked(rec, rec.User, after, "Still working on this!") // the author answers the notice
+		s.db.addCommentLocked(rec, rec.User, after, "Still working on this!") // the author answers the notice
 	case kind < 90:
-		s.addCommentLocked(rec, g.bots[g.rng.IntN(len(g.bots))], after, "Coverage report updated.")
+		s.db.addCommentLocked(rec, g.bots[g.rng.IntN(len(g.bots))], after, "Coverage report updated.")
 	default:
 		if rec.IsPR {
-			s.addEventLocked(rec, Event{Type: EventCommitted, At: after, SHA: fakeSHA("commit", int64(num)+1<<32),
+			s.db.addEventLocked(rec, Event{Type: EventCommitted, At: after, SHA: fakeSHA("commit", int64(num)+1<<32),
 				Message: "Address review", AuthorName: rec.User.Login, AuthorEmail: rec.User.Login + "@users.noreply.github.com"})
 		} else {
-			s.addCommentLocked(rec, rec.User, after, "Bump.")
+			s.db.addCommentLocked(rec, rec.User, after, "Bump.")
 		}
 	}
 }

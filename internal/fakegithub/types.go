@@ -11,6 +11,12 @@
 // faults are injected explicitly and deterministically.
 //
 // The fake deliberately shares no code with the project's GitHub client.
+//
+// Inside, each part has its own type: Server is the API tests call and the
+// HTTP front (authentication, rate limits, faults, the request log); store
+// keeps the repository's records; rest serves the REST routes; a call is
+// one request and renders its answer's objects; gexec runs a GraphQL query
+// and resolves its fields; scenarioLoad adds a scenario file.
 package fakegithub
 
 import (

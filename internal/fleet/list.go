@@ -65,43 +65,9 @@ type Command struct {
 func (c Command) Main(ctx context.Context, args []string) int {
 	getenv, stdout := c.Getenv, c.Stdout
 	out := runner.New(getenv, stdout, c.Stderr, runner.Text, "")
-	fs := flag.NewFlagSet("stalepr -list-repositories", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	filter := fs.String("repositories", "", "comma-separated repository `names` to keep; * matches any characters (api-*); empty: all")
-	archived := fs.Bool("include-archived", false, "list archived repositories too")
-	forks := fs.Bool("include-forks", false, "list forks too")
-	usage := func(w io.Writer) {
-		fmt.Fprint(w, listUsage)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	// OWNER may come before or after the flags.
-	var owners []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				usage(stdout)
-				return runner.ExitOK
-			}
-			out.Fail("list-repositories", err.Error()+"; run stalepr -list-repositories -help for its flags")
-			return runner.ExitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		owners = append(owners, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
-	if len(owners) != 1 || owners[0] == "" {
-		out.Fail("list-repositories", "want one OWNER (an organisation or user), got "+strconv.Itoa(len(owners))+"; run stalepr -list-repositories -help")
-		return runner.ExitUsage
-	}
-	owner := owners[0]
-	patterns, err := config.SplitList(*filter)
-	if err != nil {
-		out.Fail("list-repositories", "-repositories: "+err.Error())
-		return runner.ExitUsage
+	a, code, done := parseListArgs(args, stdout, out)
+	if done {
+		return code
 	}
 	token := strings.TrimSpace(getenv(config.EnvToken))
 	if token == "" {
@@ -115,29 +81,12 @@ func (c Command) Main(ctx context.Context, args []string) int {
 		out.Fail("list-repositories", err.Error())
 		return runner.ExitUsage
 	}
-	repos, err := ghapi.FleetOf(client).ListRepositories(ctx, owner, ghapi.RepoListOptions{IncludeArchived: *archived, IncludeForks: *forks})
+	repos, err := ghapi.FleetOf(client).ListRepositories(ctx, a.owner, a.opts)
 	if err != nil {
 		out.Fail("list-repositories", err.Error())
 		return runner.ExitFailed
 	}
-	type job struct {
-		Repository string `json:"repository"`
-		Name       string `json:"name"` // for the sweep job's token, scoped to this repository
-	}
-	kept := []job{} // never null: the matrix wants an array
-	odd := 0
-	for _, full := range repos {
-		if !config.IsRepository(full) {
-			// Not a name GitHub gives: a server's text, never a job, and
-			// not repeated in the log, where it could act as a command.
-			odd++
-			continue
-		}
-		_, name, _ := strings.Cut(full, "/")
-		if len(patterns) == 0 || slices.ContainsFunc(patterns, func(p string) bool { return lifecycle.MatchLogin(p, name) }) {
-			kept = append(kept, job{Repository: full, Name: name})
-		}
-	}
+	kept, odd := matrixJobs(repos, a.patterns)
 	if odd > 0 {
 		out.Warn(fmt.Sprintf("skipped %d listed names that are not owner/name as GitHub spells them: check GITHUB_API_URL and any proxy in between", odd))
 	}
@@ -147,7 +96,7 @@ func (c Command) Main(ctx context.Context, args []string) int {
 			len(kept), MaxMatrixJobs, MaxMatrixJobs))
 		return runner.ExitFailed
 	}
-	matrix, _ := json.Marshal(map[string][]job{"include": kept})
+	matrix, _ := json.Marshal(map[string][]matrixJob{"include": kept})
 	fmt.Fprintln(stdout, string(matrix))
 	outs := []report.Output{{Name: "matrix", Value: string(matrix)}, {Name: "count", Value: strconv.Itoa(len(kept))}}
 	if err := out.Outputs(outs); err != nil {
@@ -155,4 +104,77 @@ func (c Command) Main(ctx context.Context, args []string) int {
 		return runner.ExitFailed
 	}
 	return runner.ExitOK
+}
+
+// listArgs is what the command line asks for: whose repositories, which of
+// them by name, and whether archived ones and forks count.
+type listArgs struct {
+	owner    string
+	patterns []string
+	opts     ghapi.RepoListOptions
+}
+
+// parseListArgs reads the command line. done says the command ends here,
+// with code: -help printed its usage, or a usage error was reported.
+func parseListArgs(args []string, stdout io.Writer, out runner.IO) (a listArgs, code int, done bool) {
+	fs := flag.NewFlagSet("stalepr -list-repositories", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	filter := fs.String("repositories", "", "comma-separated repository `names` to keep; * matches any characters (api-*); empty: all")
+	archived := fs.Bool("include-archived", false, "list archived repositories too")
+	forks := fs.Bool("include-forks", false, "list forks too")
+	// OWNER may come before or after the flags.
+	var owners []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, listUsage)
+				fs.SetOutput(stdout)
+				fs.PrintDefaults()
+				return a, runner.ExitOK, true
+			}
+			out.Fail("list-repositories", err.Error()+"; run stalepr -list-repositories -help for its flags")
+			return a, runner.ExitUsage, true
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		owners = append(owners, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(owners) != 1 || owners[0] == "" {
+		out.Fail("list-repositories", "want one OWNER (an organisation or user), got "+strconv.Itoa(len(owners))+"; run stalepr -list-repositories -help")
+		return a, runner.ExitUsage, true
+	}
+	patterns, err := config.SplitList(*filter)
+	if err != nil {
+		out.Fail("list-repositories", "-repositories: "+err.Error())
+		return a, runner.ExitUsage, true
+	}
+	return listArgs{owner: owners[0], patterns: patterns,
+		opts: ghapi.RepoListOptions{IncludeArchived: *archived, IncludeForks: *forks}}, 0, false
+}
+
+// matrixJob is one job of the fleet workflow's sweep matrix.
+type matrixJob struct {
+	Repository string `json:"repository"`
+	Name       string `json:"name"` // for the sweep job's token, scoped to this repository
+}
+
+// matrixJobs keeps the listed repositories whose names match patterns
+// (none: all); odd counts the listed names that are not owner/name.
+func matrixJobs(repos, patterns []string) (kept []matrixJob, odd int) {
+	kept = []matrixJob{} // never null: the matrix wants an array
+	for _, full := range repos {
+		if !config.IsRepository(full) {
+			// Not a name GitHub gives: a server's text, never a job, and
+			// not repeated in the log, where it could act as a command.
+			odd++
+			continue
+		}
+		_, name, _ := strings.Cut(full, "/")
+		if len(patterns) == 0 || slices.ContainsFunc(patterns, func(p string) bool { return lifecycle.MatchLogin(p, name) }) {
+			kept = append(kept, matrixJob{Repository: full, Name: name})
+		}
+	}
+	return kept, odd
 }

@@ -61,7 +61,7 @@ type ancestryRepo struct {
 // PR is left untouched.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#pullrequest (commits)
-func (c *Client) Ancestry(ctx context.Context, number int) ([]lifecycle.Commit, error) {
+func (c *graphQL) Ancestry(ctx context.Context, number int) ([]lifecycle.Commit, error) {
 	q, errs, err := ask[inRepository[ancestryRepo]](ctx, c, false, ancestryQuery,
 		map[string]any{"owner": c.owner, "name": c.repo, "number": number})
 	var out *ancestryRepo

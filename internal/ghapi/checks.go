@@ -151,7 +151,7 @@ func openPullsWithChecks[N any, P interface {
 	prNode
 	failing() bool
 	none() bool
-}](ctx context.Context, c *Client, q sweep.Query, after string, connections int) ([]sweep.Listed, sweep.Page, error) {
+}](ctx context.Context, c *graphQL, q sweep.Query, after string, connections int) ([]sweep.Listed, sweep.Page, error) {
 	open := []string{"OPEN"}
 	nodes, page, err := pulls[N, P](ctx, c, q, open, after, connections)
 	if err != nil {
@@ -176,7 +176,7 @@ func openPullsWithChecks[N any, P interface {
 // nobody; a query that fails altogether is an error.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#statuscheckrollup
-func (c *Client) Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error) {
+func (c *graphQL) Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error) {
 	if len(numbers) > sweep.ChecksPerRead {
 		return nil, fmt.Errorf("read the checks of %d pull requests: at most %d a query", len(numbers), sweep.ChecksPerRead)
 	}

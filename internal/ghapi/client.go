@@ -34,23 +34,48 @@ type Options struct {
 	Workflow bool
 }
 
-// Client implements the calls a sweep makes.
+// Client implements the calls a sweep makes (the sweep's port,
+// sweep.GitHub), in two parts over one connection: the GraphQL API's
+// (graphQL: the listings, the histories, the checks, the statuses, the
+// draft conversion) and the REST API's (rest: the issue listing, the
+// comments, the labels, the writes). Its own methods are the meter's.
 type Client struct {
+	*conn
+	*graphQL
+	*rest
+}
+
+// conn is what every request of a run shares: the one transport (its
+// count, budget and limits), the repository, and what an error's text
+// must keep out.
+type conn struct {
 	gh          *github.Client
 	owner, repo string
 	t           *transport
 	clock       Clock
 	token       string // only to keep it out of error texts
 	workflow    bool   // Options.Workflow
+}
 
-	wroteAs string // the author GitHub gave a comment this client created (WroteAs)
-
+// graphQL is the client's GraphQL part: its endpoint and what its answers
+// taught it (the page size GitHub answers in time, the viewer).
+type graphQL struct {
+	*conn
 	hc     *http.Client // the transport's client: GraphQL's (ask) beside go-github's
 	gqlURL string       // the GraphQL endpoint, beside the REST API (graphqlURL)
 	pages  pages        // the page size GitHub answers in time
 	viewer viewerSeen   // the login a query's viewer named
-
 }
+
+// rest is the client's REST part, through go-github, and the login its
+// comments were created as.
+type rest struct {
+	*conn
+	wroteAs string // the author GitHub gave a comment this client created (WroteAs)
+}
+
+// The client is the sweep's whole port: every stage's room is part of it.
+var _ sweep.GitHub = (*Client)(nil)
 
 const perPage = 100
 
@@ -73,10 +98,8 @@ func New(o Options) (*Client, error) {
 		gh.UserAgent = o.UserAgent
 	}
 	gh.BaseURL, gh.UploadURL = base, base
-	c := &Client{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}
-	c.gqlURL = graphqlURL(c.gh.BaseURL)
-	c.hc = hc
-	return c, nil
+	cn := &conn{gh: gh, owner: o.Owner, repo: o.Repo, t: t, clock: o.Clock, token: o.Token, workflow: o.Workflow}
+	return &Client{conn: cn, graphQL: &graphQL{conn: cn, hc: hc, gqlURL: graphqlURL(gh.BaseURL)}, rest: &rest{conn: cn}}, nil
 }
 
 // apiBase parses GITHUB_API_URL by config's rule and in its words
@@ -116,7 +139,7 @@ func originOf(u *url.URL) string {
 // fail wraps err with the operation, explained when its class is known.
 // Response bodies can echo anything, the token included: no error leaves
 // this package with it in its text.
-func (c *Client) fail(kind opKind, err error, format string, args ...any) error {
+func (c *conn) fail(kind opKind, err error, format string, args ...any) error {
 	if g := (*guardError)(nil); errors.As(err, &g) {
 		return g.err // the caller's own check said no: its words, not a request's failure
 	}
@@ -132,7 +155,7 @@ func (c *Client) fail(kind opKind, err error, format string, args ...any) error 
 // credentials hidden, control characters escaped (a server's message may
 // hold terminal escapes or a newline and a workflow command). errors.Is and
 // errors.As still see what it wraps.
-func (c *Client) redact(err error) error {
+func (c *conn) redact(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -188,7 +211,7 @@ func (c *Client) Hold(n int) (release func()) {
 // ListPRs reads one page of the issue listing and keeps the pull requests.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#list-repository-issues
-func (c *Client) ListPRs(ctx context.Context, q sweep.Query, page int) ([]lifecycle.PR, sweep.Page, error) {
+func (c *rest) ListPRs(ctx context.Context, q sweep.Query, page int) ([]lifecycle.PR, sweep.Page, error) {
 	opts := &github.IssueListByRepoOptions{
 		State: q.State, Labels: q.Labels, Sort: q.Sort, Direction: q.Direction, Since: q.Since,
 		ListOptions: github.ListOptions{PerPage: perPage, Page: page},
@@ -279,7 +302,7 @@ func toComment(ic *github.IssueComment) sweep.Comment {
 // PRComments reads the comments of one PR updated since a time.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/comments#list-issue-comments
-func (c *Client) PRComments(ctx context.Context, number int, since time.Time) ([]sweep.Comment, error) {
+func (c *rest) PRComments(ctx context.Context, number int, since time.Time) ([]sweep.Comment, error) {
 	var out []sweep.Comment
 	opts := &github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: perPage}}
 	for {
@@ -306,7 +329,7 @@ func (c *Client) PRComments(ctx context.Context, number int, since time.Time) ([
 // PullHead reads a PR's head and base.
 //
 // GitHub API docs: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
-func (c *Client) PullHead(ctx context.Context, number int) (sweep.Head, error) {
+func (c *rest) PullHead(ctx context.Context, number int) (sweep.Head, error) {
 	pr, _, err := c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
 	if err != nil {
 		return sweep.Head{}, c.fail(opRead, err, "read #%d", number)
@@ -321,7 +344,7 @@ func (c *Client) PullHead(ctx context.Context, number int) (sweep.Head, error) {
 // AddLabels adds labels to a PR.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/labels#add-labels-to-an-issue
-func (c *Client) AddLabels(ctx context.Context, number int, labels []string) error {
+func (c *rest) AddLabels(ctx context.Context, number int, labels []string) error {
 	if _, _, err := c.gh.Issues.AddLabelsToIssue(ctx, c.owner, c.repo, number, labels); err != nil {
 		return c.fail(opWrite, err, "label #%d", number)
 	}
@@ -331,7 +354,7 @@ func (c *Client) AddLabels(ctx context.Context, number int, labels []string) err
 // SetLabels replaces a PR's labels in one request.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/labels#set-labels-for-an-issue
-func (c *Client) SetLabels(ctx context.Context, number int, labels []string) error {
+func (c *rest) SetLabels(ctx context.Context, number int, labels []string) error {
 	if _, _, err := c.gh.Issues.ReplaceLabelsForIssue(ctx, c.owner, c.repo, number, labels); err != nil {
 		return c.fail(opWrite, err, "set labels of #%d", number)
 	}
@@ -341,7 +364,7 @@ func (c *Client) SetLabels(ctx context.Context, number int, labels []string) err
 // RemoveLabel removes one label; a label already gone is not an error.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue
-func (c *Client) RemoveLabel(ctx context.Context, number int, label string) error {
+func (c *rest) RemoveLabel(ctx context.Context, number int, label string) error {
 	// go-github puts the name into the path unescaped: a "/" or "#" in a
 	// label would address another route.
 	_, err := c.gh.Issues.RemoveLabelForIssue(ctx, c.owner, c.repo, number, url.PathEscape(label))
@@ -366,7 +389,7 @@ var ErrOutcomeUnknown = api.ErrOutcomeUnknown
 // it did not).
 //
 // GitHub API docs: https://docs.github.com/rest/issues/comments#create-an-issue-comment
-func (c *Client) PostComment(ctx context.Context, number int, body string) error {
+func (c *rest) PostComment(ctx context.Context, number int, body string) error {
 	before := c.clock.Now().Add(-time.Minute)
 	created, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, number, &github.IssueComment{Body: &body})
 	if err == nil {
@@ -404,7 +427,7 @@ func unknownOutcome(err error) bool {
 // DeleteComment deletes a comment; one already gone is not an error.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/comments#delete-an-issue-comment
-func (c *Client) DeleteComment(ctx context.Context, id int64) error {
+func (c *rest) DeleteComment(ctx context.Context, id int64) error {
 	if _, err := c.gh.Issues.DeleteComment(ctx, c.owner, c.repo, id); err != nil && !IsNotFound(err) {
 		return c.fail(opWrite, err, "delete comment %d", id)
 	}
@@ -414,7 +437,7 @@ func (c *Client) DeleteComment(ctx context.Context, id int64) error {
 // Close closes a PR and sets its labels in the same request.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#update-an-issue
-func (c *Client) Close(ctx context.Context, number int, labels []string) error {
+func (c *rest) Close(ctx context.Context, number int, labels []string) error {
 	state := "closed"
 	req := &github.IssueRequest{State: &state}
 	if labels != nil {
@@ -433,7 +456,7 @@ func (c *Client) Close(ctx context.Context, number int, labels []string) error {
 // not a collaborator the error is api.ErrNotCollaborator.
 //
 // GitHub API docs: https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request
-func (c *Client) RequestReviewers(ctx context.Context, number int, logins []string) error {
+func (c *rest) RequestReviewers(ctx context.Context, number int, logins []string) error {
 	var req github.ReviewersRequest
 	for _, l := range logins {
 		if _, slug, team := strings.Cut(l, "/"); team {
@@ -458,7 +481,7 @@ func (c *Client) RequestReviewers(ctx context.Context, number int, logins []stri
 // one that was merged or whose head branch is gone.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#update-an-issue
-func (c *Client) Reopen(ctx context.Context, number int, labels []string) error {
+func (c *rest) Reopen(ctx context.Context, number int, labels []string) error {
 	state := "open"
 	req := &github.IssueRequest{State: &state}
 	if labels != nil {
@@ -474,7 +497,7 @@ func (c *Client) Reopen(ctx context.Context, number int, labels []string) error 
 // 404) is not an error.
 //
 // GitHub API docs: https://docs.github.com/rest/git/refs#delete-a-reference
-func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
+func (c *rest) DeleteBranch(ctx context.Context, branch string) error {
 	_, err := c.gh.Git.DeleteRef(ctx, c.owner, c.repo, "heads/"+branch)
 	var er *github.ErrorResponse
 	switch s := statusOf(err); {
@@ -498,7 +521,7 @@ func (c *Client) DeleteBranch(ctx context.Context, branch string) error {
 // sends too.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/queries#viewer
-func (c *Client) Viewer(ctx context.Context) (string, error) {
+func (c *graphQL) Viewer(ctx context.Context) (string, error) {
 	if login := c.viewer.known(); login != "" {
 		return login, nil // a page's query asked already
 	}
@@ -532,13 +555,13 @@ func (c *Client) Viewer(ctx context.Context) (string, error) {
 
 // WroteAs is the login GitHub gave the comments this client created, the
 // same that Viewer asks for, known without a request; "" before the first.
-func (c *Client) WroteAs() string { return c.wroteAs }
+func (c *rest) WroteAs() string { return c.wroteAs }
 
 // BranchInUse reports whether an open pull request has branch as its base or
 // its head (in this repository): deleting it would close or orphan that PR.
 //
 // GitHub API docs: https://docs.github.com/rest/pulls/pulls#list-pull-requests
-func (c *Client) BranchInUse(ctx context.Context, branch string) (bool, error) {
+func (c *rest) BranchInUse(ctx context.Context, branch string) (bool, error) {
 	for _, opts := range []*github.PullRequestListOptions{
 		{State: "open", Base: branch},
 		{State: "open", Head: c.owner + ":" + branch},
@@ -561,7 +584,7 @@ func (c *Client) BranchInUse(ctx context.Context, branch string) (bool, error) {
 // GetRef), as DeleteBranch's does: "heads/fix/a#1" is refs/heads/fix/a#1.
 //
 // GitHub API docs: https://docs.github.com/rest/git/refs#get-a-reference
-func (c *Client) BranchHead(ctx context.Context, branch string) (sha string, exists bool, err error) {
+func (c *rest) BranchHead(ctx context.Context, branch string) (sha string, exists bool, err error) {
 	ref, _, err := c.gh.Git.GetRef(ctx, c.owner, c.repo, "heads/"+branch)
 	switch {
 	case IsNotFound(err):
@@ -580,7 +603,7 @@ func (c *Client) BranchHead(ctx context.Context, branch string) (sha string, exi
 // pages.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository
-func (c *Client) RecentComments(ctx context.Context, since time.Time) ([]sweep.Comment, error) {
+func (c *rest) RecentComments(ctx context.Context, since time.Time) ([]sweep.Comment, error) {
 	sort, dir := "updated", "asc"
 	seen := map[int64]bool{}
 	var out []sweep.Comment
@@ -621,7 +644,7 @@ func (c *Client) RecentComments(ctx context.Context, since time.Time) ([]sweep.C
 // account that is no collaborator: "none". One read per account.
 //
 // GitHub API docs: https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user
-func (c *Client) Permission(ctx context.Context, login string) (lifecycle.Access, error) {
+func (c *rest) Permission(ctx context.Context, login string) (lifecycle.Access, error) {
 	// go-github's RepositoryPermissionLevel has no role_name.
 	var p struct {
 		Permission string `json:"permission"`
@@ -670,7 +693,7 @@ func toIssue(is *github.Issue) api.Issue {
 // closed, oldest first: one request. Pull requests are left out.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#list-repository-issues
-func (c *Client) LabelledIssues(ctx context.Context, label string) ([]api.Issue, error) {
+func (c *rest) LabelledIssues(ctx context.Context, label string) ([]api.Issue, error) {
 	opts := &github.IssueListByRepoOptions{
 		State: "all", Labels: []string{label}, Sort: "created", Direction: "asc",
 		ListOptions: github.ListOptions{PerPage: perPage},
@@ -693,7 +716,7 @@ func (c *Client) LabelledIssues(ctx context.Context, label string) ([]api.Issue,
 // created, which the caller finds by listing.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#create-an-issue
-func (c *Client) CreateIssue(ctx context.Context, title, body string, labels []string) (api.Issue, error) {
+func (c *rest) CreateIssue(ctx context.Context, title, body string, labels []string) (api.Issue, error) {
 	is, _, err := c.gh.Issues.Create(ctx, c.owner, c.repo, &github.IssueRequest{Title: &title, Body: &body, Labels: &labels})
 	if err != nil {
 		return api.Issue{}, c.fail(opWrite, err, "create issue %q", title)
@@ -705,7 +728,7 @@ func (c *Client) CreateIssue(ctx context.Context, title, body string, labels []s
 // planned, in one request. An edit notifies nobody.
 //
 // GitHub API docs: https://docs.github.com/rest/issues/issues#update-an-issue
-func (c *Client) EditIssue(ctx context.Context, number int, body string, close bool) error {
+func (c *rest) EditIssue(ctx context.Context, number int, body string, close bool) error {
 	req := &github.IssueRequest{Body: &body}
 	if close {
 		req.State, req.StateReason = github.String("closed"), github.String("not_planned")

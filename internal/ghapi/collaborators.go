@@ -52,7 +52,7 @@ type collaboratorsPage struct {
 // all the same.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (collaborators)
-func (c *Client) Collaborators(ctx context.Context) (access map[string]lifecycle.Access, complete bool, err error) {
+func (c *graphQL) Collaborators(ctx context.Context) (access map[string]lifecycle.Access, complete bool, err error) {
 	out := map[string]lifecycle.Access{}
 	seen := map[string]bool{}
 	var pages api.Pages
@@ -86,7 +86,7 @@ func (c *Client) Collaborators(ctx context.Context) (access map[string]lifecycle
 }
 
 // readCollaborators reads one page of the listing, after the cursor after.
-func (c *Client) readCollaborators(ctx context.Context, after string) (*collaboratorsPage, error) {
+func (c *graphQL) readCollaborators(ctx context.Context, after string) (*collaboratorsPage, error) {
 	vars := map[string]any{"owner": c.owner, "name": c.repo, "after": cursorOf(after)}
 	q, errs, err := ask[inRepository[collaboratorsRepo]](ctx, c, false, collaboratorsQuery, vars)
 	for _, e := range errs {

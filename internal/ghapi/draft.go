@@ -33,7 +33,7 @@ type graphqlResponse struct {
 // changes nothing, so the request is safe to repeat.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/mutations#convertpullrequesttodraft
-func (c *Client) ConvertToDraft(ctx context.Context, nodeID string) (err error) {
+func (c *graphQL) ConvertToDraft(ctx context.Context, nodeID string) (err error) {
 	// GraphQL's error messages are the server's text, printed in the PR's
 	// log line: redacted as every other error.
 	defer func() { err = c.redact(err) }()

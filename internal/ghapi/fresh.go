@@ -79,7 +79,7 @@ type nowData struct {
 // is an error.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#pullrequest
-func (c *Client) PullsNow(ctx context.Context, listed []lifecycle.PR) (map[int]sweep.Now, error) {
+func (c *graphQL) PullsNow(ctx context.Context, listed []lifecycle.PR) (map[int]sweep.Now, error) {
 	if len(listed) > sweep.NowPerRead {
 		return nil, fmt.Errorf("read %d pull requests afresh: at most %d a query", len(listed), sweep.NowPerRead)
 	}

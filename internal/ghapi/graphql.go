@@ -149,7 +149,7 @@ func (d *inRepository[R]) repo() *R {
 // answer once, with encoding/json, into T: its data (zero when GitHub gave
 // none beside its errors) and its errors, which it sorts as query does.
 // T's rateLimit, when T is a gqlData, is metered.
-func ask[T any](ctx context.Context, c *Client, shrink bool, doc string, vars map[string]any) (*T, gqlErrors, error) {
+func ask[T any](ctx context.Context, c *graphQL, shrink bool, doc string, vars map[string]any) (*T, gqlErrors, error) {
 	if shrink {
 		ctx = shrinkable(ctx)
 	}
@@ -218,7 +218,7 @@ func postGraphQL(ctx context.Context, hc *http.Client, endpoint, ua, doc string,
 
 // settle is what an answer comes to: the errors that name a path, or the
 // error that makes the whole answer useless (query's).
-func (c *Client) settle(ctx context.Context, shrink bool, reply gqlReply, err error, ans gqlAnswer, rate *rateLimit) (gqlErrors, error) {
+func (c *graphQL) settle(ctx context.Context, shrink bool, reply gqlReply, err error, ans gqlAnswer, rate *rateLimit) (gqlErrors, error) {
 	if stop := c.t.meterAnswer(ans.errors, rate, c.clock.Now()); stop != nil {
 		return nil, stop
 	}

@@ -47,7 +47,7 @@ type linksOf struct {
 // of the intake clock; a query that fails altogether is an error.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#pullrequest (closingIssuesReferences)
-func (c *Client) Links(ctx context.Context, numbers []int) (map[int]lifecycle.Links, error) {
+func (c *graphQL) Links(ctx context.Context, numbers []int) (map[int]lifecycle.Links, error) {
 	if len(numbers) > sweep.LinksPerRead {
 		return nil, fmt.Errorf("read the links of %d pull requests: at most %d a query", len(numbers), sweep.LinksPerRead)
 	}

@@ -370,7 +370,7 @@ type pullsRepo[N any] struct {
 // nothing to name it by.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
-func (c *Client) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
+func (c *graphQL) OpenPulls(ctx context.Context, q sweep.Query, after string) ([]sweep.Listed, sweep.Page, error) {
 	open := []string{"OPEN"}
 	switch {
 	case q.Checks && q.Assignees:
@@ -416,7 +416,7 @@ func (p *prClosedWithAssignees) asks() string { return assigneesField + closedFi
 // closure audit, which stops once a page reaches past its window.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequests)
-func (c *Client) ClosedPulls(ctx context.Context, assignees bool, after string) ([]sweep.ClosedListed, sweep.Page, error) {
+func (c *graphQL) ClosedPulls(ctx context.Context, assignees bool, after string) ([]sweep.ClosedListed, sweep.Page, error) {
 	if assignees {
 		return closedPulls[prClosedWithAssignees](ctx, c, after, 3)
 	}
@@ -427,7 +427,7 @@ func closedPulls[N any, P interface {
 	*N
 	prNode
 	closedOf() *closedFields
-}](ctx context.Context, c *Client, after string, connections int) ([]sweep.ClosedListed, sweep.Page, error) {
+}](ctx context.Context, c *graphQL, after string, connections int) ([]sweep.ClosedListed, sweep.Page, error) {
 	q := sweep.Query{State: "closed", Sort: "updated", Direction: "desc"}
 	states := []string{"CLOSED", "MERGED"}
 	nodes, page, err := pulls[N, P](ctx, c, q, states, after, connections)
@@ -489,7 +489,7 @@ func pullsArgs(q sweep.Query) (order issueOrder, labels []string) {
 func pulls[N any, P interface {
 	*N
 	prNode
-}](ctx context.Context, c *Client, q sweep.Query, states []string, after string, connections int) ([]listedNode[P], sweep.Page, error) {
+}](ctx context.Context, c *graphQL, q sweep.Query, states []string, after string, connections int) ([]listedNode[P], sweep.Page, error) {
 	order, labels := pullsArgs(q)
 	doc := pullsQuery(P(new(N)).asks())
 	for {
@@ -510,40 +510,50 @@ func pulls[N any, P interface {
 		if err := c.viewer.saw(out.Viewer.Login, c.t.stop); err != nil {
 			return nil, sweep.Page{}, c.fail(opList, err, "list pull requests")
 		}
-		pr := out.repo().PullRequests
-		if len(pr.Nodes) > size {
-			return nil, sweep.Page{}, c.fail(opList, &malformedError{route: "POST /graphql",
-				why: fmt.Sprintf("it holds %d pull requests where %d were asked for", len(pr.Nodes), size)}, "list pull requests")
-		}
-		page := sweep.Page{After: pr.PageInfo.EndCursor, Total: pr.TotalCount, Ascending: order.Direction == "ASC",
-			Viewer: out.Viewer.Login}
-		if !pr.PageInfo.HasNextPage {
-			page.After = ""
-		}
-		bad := errs.byIndex([]string{"repository", "pullRequests", "nodes"})
-		var listed []listedNode[P]
-		for i, n := range pr.Nodes {
-			if n == nil {
-				page.Unread++
-				continue
-			}
-			l := toListed(P(n))
-			if why, ok := bad[i]; ok {
-				l.Err = c.redact(fmt.Errorf("read #%d: GitHub's answer for it is in error (%s): left untouched this run", l.PR.Number, why))
-			}
-			see(&page, q.Sort, l.PR.CreatedAt, l.PR.UpdatedAt)
-			listed = append(listed, listedNode[P]{Listed: l, node: P(n)})
-		}
-		if len(errs) > 0 && len(bad) == 0 {
-			// Errors that name no PR: nothing of the page can be trusted.
-			return nil, sweep.Page{}, c.fail(opList, fmt.Errorf("GitHub's answer has errors: %s", errs), "list pull requests")
-		}
-		if n := len(pr.Nodes); n < size && pr.PageInfo.HasNextPage {
-			// A short page that is not the last: GitHub left PRs out.
-			page.Unread += size - n
-		}
-		return listed, page, nil
+		return pullsPage[N, P](c, q, order.Direction == "ASC", size, out, errs)
 	}
+}
+
+// pullsPage converts one answer of the pulls query: its PRs, each with Err
+// when GitHub's answer names it in an error, and the page, which counts as
+// unread the PRs GitHub gave nothing of.
+func pullsPage[N any, P interface {
+	*N
+	prNode
+}](c *graphQL, q sweep.Query, ascending bool, size int, out *pullsData[N], errs gqlErrors) ([]listedNode[P], sweep.Page, error) {
+	pr := out.repo().PullRequests
+	if len(pr.Nodes) > size {
+		return nil, sweep.Page{}, c.fail(opList, &malformedError{route: "POST /graphql",
+			why: fmt.Sprintf("it holds %d pull requests where %d were asked for", len(pr.Nodes), size)}, "list pull requests")
+	}
+	page := sweep.Page{After: pr.PageInfo.EndCursor, Total: pr.TotalCount, Ascending: ascending,
+		Viewer: out.Viewer.Login}
+	if !pr.PageInfo.HasNextPage {
+		page.After = ""
+	}
+	bad := errs.byIndex([]string{"repository", "pullRequests", "nodes"})
+	var listed []listedNode[P]
+	for i, n := range pr.Nodes {
+		if n == nil {
+			page.Unread++
+			continue
+		}
+		l := toListed(P(n))
+		if why, ok := bad[i]; ok {
+			l.Err = c.redact(fmt.Errorf("read #%d: GitHub's answer for it is in error (%s): left untouched this run", l.PR.Number, why))
+		}
+		see(&page, q.Sort, l.PR.CreatedAt, l.PR.UpdatedAt)
+		listed = append(listed, listedNode[P]{Listed: l, node: P(n)})
+	}
+	if len(errs) > 0 && len(bad) == 0 {
+		// Errors that name no PR: nothing of the page can be trusted.
+		return nil, sweep.Page{}, c.fail(opList, fmt.Errorf("GitHub's answer has errors: %s", errs), "list pull requests")
+	}
+	if n := len(pr.Nodes); n < size && pr.PageInfo.HasNextPage {
+		// A short page that is not the last: GitHub left PRs out.
+		page.Unread += size - n
+	}
+	return listed, page, nil
 }
 
 func toListed(n prNode) sweep.Listed {
@@ -615,7 +625,7 @@ type historyRepo struct {
 // whose latest items do not settle its facts is read this way.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#pullrequest (timelineItems)
-func (c *Client) History(ctx context.Context, number int, before string) ([]lifecycle.Event, error) {
+func (c *graphQL) History(ctx context.Context, number int, before string) ([]lifecycle.Event, error) {
 	var older [][]lifecycle.Event
 	seen := map[string]bool{}
 	var pages api.Pages
@@ -624,25 +634,10 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 			return nil, c.fail(opRead, errors.New("GitHub's pages loop: the history's cursor points back to a page already read"), "read the history of #%d", number)
 		}
 		seen[before] = true
-		vars := map[string]any{"owner": c.owner, "name": c.repo, "number": number, "before": cursorOf(before)}
-		q, errs, err := ask[inRepository[historyRepo]](ctx, c, false, historyQuery, vars)
-		var out *historyRepo
-		if err == nil {
-			out = q.repo()
-		}
-		switch {
-		case err != nil:
-		case len(errs) > 0:
-			err = fmt.Errorf("GitHub's answer has errors: %s", errs)
-		case out.PullRequest == nil:
-			err = errors.New("GitHub's answer names no such pull request")
-		case out.PullRequest.TimelineItems == nil:
-			err = errors.New("GitHub's answer gives its timeline null")
-		}
+		t, err := historyPage(ctx, c, number, before)
 		if err != nil {
 			return nil, c.fail(opRead, err, "read the history of #%d", number)
 		}
-		t := out.PullRequest.TimelineItems
 		page, missing := events(t.Nodes)
 		if missing > 0 {
 			return nil, c.fail(opRead, fmt.Errorf("GitHub's answer has %d null or undated timeline items", missing), "read the history of #%d", number)
@@ -663,11 +658,38 @@ func (c *Client) History(ctx context.Context, number int, before string) ([]life
 			return nil, c.fail(opRead, err, "read the history of #%d", number)
 		}
 	}
-	var all []lifecycle.Event
-	for i := len(older) - 1; i >= 0; i-- {
-		all = append(all, older[i]...)
+	return oldestFirst(older), nil
+}
+
+// historyPage reads the page of a PR's history before the cursor before:
+// an answer with errors, or without the PR or its timeline, is an error,
+// never an empty history.
+func historyPage(ctx context.Context, c *graphQL, number int, before string) (*timeline, error) {
+	vars := map[string]any{"owner": c.owner, "name": c.repo, "number": number, "before": cursorOf(before)}
+	q, errs, err := ask[inRepository[historyRepo]](ctx, c, false, historyQuery, vars)
+	if err != nil {
+		return nil, err
 	}
-	return all, nil
+	out := q.repo()
+	switch {
+	case len(errs) > 0:
+		return nil, fmt.Errorf("GitHub's answer has errors: %s", errs)
+	case out.PullRequest == nil:
+		return nil, errors.New("GitHub's answer names no such pull request")
+	case out.PullRequest.TimelineItems == nil:
+		return nil, errors.New("GitHub's answer gives its timeline null")
+	}
+	return out.PullRequest.TimelineItems, nil
+}
+
+// oldestFirst joins the pages History read, newest page first, into one
+// history, oldest first.
+func oldestFirst(pages [][]lifecycle.Event) []lifecycle.Event {
+	var all []lifecycle.Event
+	for i := len(pages) - 1; i >= 0; i-- {
+		all = append(all, pages[i]...)
+	}
+	return all
 }
 
 // events converts a page of timeline items; missing counts the null ones,
@@ -847,7 +869,7 @@ type pullData[N any] struct {
 // query, the event path's one read.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#repository (pullRequest)
-func (c *Client) Pull(ctx context.Context, number int, checks bool) (sweep.ClosedListed, bool, error) {
+func (c *graphQL) Pull(ctx context.Context, number int, checks bool) (sweep.ClosedListed, bool, error) {
 	if checks {
 		return pull[prOneChecks](ctx, c, number)
 	}
@@ -860,7 +882,7 @@ func pull[N any, P interface {
 	state() string
 	checks() lifecycle.Checks
 	branchGone() bool
-}](ctx context.Context, c *Client, number int) (sweep.ClosedListed, bool, error) {
+}](ctx context.Context, c *graphQL, number int) (sweep.ClosedListed, bool, error) {
 	vars := map[string]any{"owner": c.owner, "name": c.repo, "number": number}
 	out, errs, err := ask[pullData[N]](ctx, c, false, pullQuery(P(new(N)).asks()), vars)
 	switch {

@@ -61,7 +61,7 @@ func statusQuery(n int) string {
 // error.
 //
 // GitHub API docs: https://docs.github.com/graphql/reference/objects#userstatus
-func (c *Client) BusyStatuses(ctx context.Context, logins []string) ([]lifecycle.Busy, error) {
+func (c *graphQL) BusyStatuses(ctx context.Context, logins []string) ([]lifecycle.Busy, error) {
 	if len(logins) > sweep.StatusesPerRead {
 		return nil, fmt.Errorf("read the GitHub status of %d accounts: at most %d a query", len(logins), sweep.StatusesPerRead)
 	}

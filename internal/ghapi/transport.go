@@ -148,28 +148,10 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	route := req.Method + " " + routeOf(req.URL.Path)
 	useReserve := api.ReserveAllowed(ctx)
 	for attempt := 0; ; {
-		if err := t.admit(useReserve, gql && !write); err != nil {
+		if err := t.ready(ctx, useReserve, gql && !write, write); err != nil {
 			return nil, err
 		}
-		if write {
-			t.mu.Lock()
-			last := t.lastWrite
-			t.mu.Unlock()
-			if err := t.pace(ctx); err != nil {
-				return nil, err
-			}
-			if err := t.guard(ctx, useReserve, last); err != nil {
-				return nil, err
-			}
-		}
-		resp, err := t.attempt(ctx, req, route, write)
-		var then next
-		if err != nil {
-			then, err = t.failed(ctx, req, route, write, attempt, err)
-		} else {
-			then, resp, err = t.answered(ctx, req, route, resp, attempt)
-		}
-		switch then {
+		switch then, resp, err := t.try(ctx, req, route, write, attempt); then {
 		case done:
 			return resp, err
 		case retry:
@@ -179,6 +161,36 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 	}
+}
+
+// ready holds a try until it may go: admitted by the budget and the rate
+// limits (a GraphQL read by its points), and a write also paced after the
+// last one and passed by its guard, checked after every wait.
+func (t *transport) ready(ctx context.Context, useReserve, gqlRead, write bool) error {
+	if err := t.admit(useReserve, gqlRead); err != nil {
+		return err
+	}
+	if !write {
+		return nil
+	}
+	t.mu.Lock()
+	last := t.lastWrite
+	t.mu.Unlock()
+	if err := t.pace(ctx); err != nil {
+		return err
+	}
+	return t.guard(ctx, useReserve, last)
+}
+
+// try sends the request once and decides what follows, whether it got an
+// answer or not.
+func (t *transport) try(ctx context.Context, req *http.Request, route string, write bool, attempt int) (next, *http.Response, error) {
+	resp, err := t.attempt(ctx, req, route, write)
+	if err != nil {
+		then, err := t.failed(ctx, req, route, write, attempt, err)
+		return then, resp, err
+	}
+	return t.answered(ctx, req, route, resp, attempt)
 }
 
 // guard runs a guarded write's check (api.Guarded) after every wait and

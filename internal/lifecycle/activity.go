@@ -58,6 +58,9 @@ type Event struct {
 	Notice   Notice
 	MarkedAt time.Time // carried by a StaleNotice: when the label was added
 	MarkHead string    // carried by a StaleNotice: the head commit when the label was added
+	// Rule, carried by a CloseNotice: the rule that closed the PR, as our
+	// marker records it ("" an earlier version's marker, which records none).
+	Rule RuleName
 
 	CommentID int64 // Commented only: the comment's ID, when the source tells (0: unknown)
 	// Command: Commented only, the comment asks for the reopen command
@@ -353,7 +356,7 @@ func (f *folds) activity() Activity {
 // paste, another bot repeating it): it is an ordinary comment.
 func (w who) trusted(e Event) Event {
 	if e.Kind == Commented && e.Notice != NoNotice && !w.isSelf(e.Actor) {
-		e.Notice, e.MarkedAt, e.MarkHead = NoNotice, time.Time{}, ""
+		e.Notice, e.MarkedAt, e.MarkHead, e.Rule = NoNotice, time.Time{}, "", ""
 	}
 	return e
 }

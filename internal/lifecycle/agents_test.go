@@ -104,7 +104,7 @@ func TestPolicyForAgents(t *testing.T) {
 
 // The open listing stops at the stale cutoff: with the agent clock shorter
 // than everyone's, it must read on to the agents' cutoff.
-func TestListingCutoff(t *testing.T) {
+func TestNeedsCutoff(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		p     lifecycle.Policy
@@ -118,9 +118,10 @@ func TestListingCutoff(t *testing.T) {
 		{"agents never", policy(agentClock(-1, 5)), now.Add(-staleDays * lifecycle.Day), true},
 		{"nobody marks", policy(agentClock(-1, 5), func(p *lifecycle.Policy) { p.DaysBeforeStale = -1 }), time.Time{}, false},
 	} {
-		got, marks := tc.p.ListingCutoff(now)
-		if !got.Equal(tc.want) || marks != tc.marks {
-			t.Errorf("%s: ListingCutoff = %s, %v; want %s, %v", tc.name, fmtTime(got), marks, fmtTime(tc.want), tc.marks)
+		tc.p.DaysBeforeReviewNudge = -1 // only the clocks list the open PRs
+		n := tc.p.Needs(now)
+		if got, marks := n.Cutoff, n.ListOpen; !got.Equal(tc.want) || marks != tc.marks {
+			t.Errorf("%s: Needs' Cutoff = %s, ListOpen %v; want %s, %v", tc.name, fmtTime(got), marks, fmtTime(tc.want), tc.marks)
 		}
 	}
 }

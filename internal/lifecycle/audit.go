@@ -44,6 +44,9 @@ type AuditPolicy struct {
 	CloseLabel string // "": no label counts
 	Self       []string
 	Turn       Options
+	// RuleOn tells the rules on now (Policy.RuleOn): our own close by one
+	// of them is the sweep's own, trusted, not replayed. nil trusts none.
+	RuleOn func(RuleName) bool
 }
 
 // Audit is a closed PR's last close, replayed.
@@ -52,8 +55,17 @@ type Audit struct {
 	ClosedAt time.Time
 	ClosedBy string // the close's actor; "" when GitHub does not tell
 	ByAuthor bool   // its author closed it
+	// Rule is the rule that closed the PR as our closing comment's marker
+	// records it: "" when the close is not ours or the marker is an
+	// earlier version's, which records none.
+	Rule RuleName
+	// Trusted: our own login closed the PR after our closing comment, by a
+	// rule on now (AuditPolicy.RuleOn): the sweep would make that close
+	// today, so it is not replayed and never wrong. Other bots' closes, and
+	// ours with no rule recorded, one unknown or one off now, are replayed.
+	Trusted bool
 	// Turn is whose turn it was just before the close: the history up to
-	// it, folded by Summarize.
+	// it, folded by Summarize (zero when Trusted).
 	Turn Turn
 	// Reopened: we reopened this PR once already (our reopen comment, then
 	// a reopening): it is never audited again.
@@ -74,7 +86,7 @@ type Audit struct {
 // Wrong reports whether a stale bot closed the PR while it waited on its
 // reviewers or its maintainers.
 func (a Audit) Wrong() bool {
-	return a.Kind != NotStaleClose && !a.Reopened &&
+	return a.Kind != NotStaleClose && !a.Reopened && !a.Trusted &&
 		(a.Turn.Whose == TurnReviewers || a.Turn.Whose == TurnMaintainers)
 }
 
@@ -104,6 +116,15 @@ func AuditClose(pr PR, events []Event, p AuditPolicy) Audit {
 		return a
 	}
 	a.Kind = closeKind(pr, sorted, ci, p, w)
+	if a.Kind == ClosedByStalepr {
+		a.Rule = closeRule(sorted, ci)
+		// Only a close by our own login is the rule's: a person's after
+		// our comment (a run stopped in between) is replayed as before.
+		a.Trusted = w.isSelf(c.Actor) && p.RuleOn != nil && p.RuleOn(a.Rule)
+	}
+	if a.Trusted {
+		return a
+	}
 	before := pr
 	before.UpdatedAt = time.Time{} // nothing after the close to explain
 	before.Checks = checksAt(pr.Checks, c.At)
@@ -187,6 +208,18 @@ func closeKind(pr PR, sorted []Event, ci int, p AuditPolicy, w who) CloseKind {
 	// A person's close with close-pr-label lingering from a close before
 	// the last reopening: a maintainer's deliberate close, not audited.
 	return NotStaleClose
+}
+
+// closeRule is the rule our last closing comment before the close at
+// sorted[ci] (since the reopening before it) records; "" when none does.
+func closeRule(sorted []Event, ci int) RuleName {
+	since := lastReopenBefore(sorted, ci)
+	for i := ci - 1; i >= since; i-- {
+		if e := sorted[i]; e.Kind == Commented && e.Notice == CloseNotice {
+			return e.Rule // trusted: from our own login
+		}
+	}
+	return ""
 }
 
 // lastReopenBefore is the index just after the last reopening before ci (0

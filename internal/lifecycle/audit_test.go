@@ -168,3 +168,83 @@ func TestAuditCloseByTheSweepsRules(t *testing.T) {
 		})
 	}
 }
+
+// TestAuditTrustsTheRuleThatClosed: our own close whose marker names a
+// rule on now (Policy.RuleOn) is the sweep's own: not replayed, never
+// wrong, its rule recorded. Replayed as before: an earlier version's
+// marker (no rule), a later version's rule, a rule off now (another
+// clock, a clock that closes nothing), and a close by someone else after
+// our comment; a person quoting the marker made no close of ours.
+func TestAuditTrustsTheRuleThatClosed(t *testing.T) {
+	opened := daysAgo(200)
+	d := func(n float64) time.Time { return opened.Add(time.Duration(n * float64(lifecycle.Day))) }
+	authorTurn := lifecycle.Policy{StaleClock: lifecycle.ClockAuthorTurn, DaysBeforeClose: 7}
+	inactivity := lifecycle.Policy{DaysBeforeClose: 7}
+	neverCloses := lifecycle.Policy{StaleClock: lifecycle.ClockAuthorTurn, DaysBeforeClose: -1}
+	// Waiting on the reviewers: the replay calls every close of it wrong.
+	closed := func(rule lifecycle.RuleName, commenter, closer string) []lifecycle.Event {
+		marker := closeNotice(d(90), commenter)
+		marker.Rule = rule
+		return []lifecycle.Event{asBot(labeled(d(60), selfLogin, staleLabel)), asBot(staleNotice(d(60), selfLogin, d(60))),
+			asBot(marker), asBot(ev(lifecycle.Closed, d(90), closer))}
+	}
+	for _, c := range []struct {
+		name    string
+		events  []lifecycle.Event
+		on      func(lifecycle.RuleName) bool
+		kind    lifecycle.CloseKind
+		rule    lifecycle.RuleName
+		trusted bool
+	}{
+		{"author-turn, on", closed(lifecycle.RuleAuthorTurn, selfLogin, selfLogin), authorTurn.RuleOn,
+			lifecycle.ClosedByStalepr, lifecycle.RuleAuthorTurn, true},
+		{"inactivity, on", closed(lifecycle.RuleInactivity, selfLogin, selfLogin), inactivity.RuleOn,
+			lifecycle.ClosedByStalepr, lifecycle.RuleInactivity, true},
+		{"inactivity, the clock now author-turn", closed(lifecycle.RuleInactivity, selfLogin, selfLogin), authorTurn.RuleOn,
+			lifecycle.ClosedByStalepr, lifecycle.RuleInactivity, false},
+		{"author-turn, the clock now closing nothing", closed(lifecycle.RuleAuthorTurn, selfLogin, selfLogin), neverCloses.RuleOn,
+			lifecycle.ClosedByStalepr, lifecycle.RuleAuthorTurn, false},
+		{"an earlier version's marker", closed("", selfLogin, selfLogin), authorTurn.RuleOn,
+			lifecycle.ClosedByStalepr, "", false},
+		{"a later version's rule", closed("failing-checks-2", selfLogin, selfLogin), authorTurn.RuleOn,
+			lifecycle.ClosedByStalepr, "failing-checks-2", false},
+		{"the intake clock, not answered yet", closed(lifecycle.RuleIntake, selfLogin, selfLogin), authorTurn.RuleOn,
+			lifecycle.ClosedByStalepr, lifecycle.RuleIntake, false},
+		{"no policy to tell", closed(lifecycle.RuleAuthorTurn, selfLogin, selfLogin), nil,
+			lifecycle.ClosedByStalepr, lifecycle.RuleAuthorTurn, false},
+		{"our comment, a maintainer's close", closed(lifecycle.RuleAuthorTurn, selfLogin, maintainer), authorTurn.RuleOn,
+			lifecycle.ClosedByStalepr, lifecycle.RuleAuthorTurn, false},
+		{"a person's comment quoting our marker", closed(lifecycle.RuleAuthorTurn, "mallory", selfLogin), authorTurn.RuleOn,
+			lifecycle.ClosedByStaleBot, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pr := lifecycle.PR{Author: author, CreatedAt: opened, UpdatedAt: now, Labels: []string{"closed-stale"}}
+			got := lifecycle.AuditClose(pr, c.events, lifecycle.AuditPolicy{StaleLabel: staleLabel, CloseLabel: "closed-stale",
+				Self: []string{selfLogin}, RuleOn: c.on})
+			if got.Kind != c.kind || got.Rule != c.rule || got.Trusted != c.trusted || got.Wrong() == c.trusted {
+				t.Errorf("kind %v, rule %q, trusted %v, wrong %v (turn %v); want %v, %q, trusted %v, wrong %v",
+					got.Kind, got.Rule, got.Trusted, got.Wrong(), got.Turn.Whose, c.kind, c.rule, c.trusted, !c.trusted)
+			}
+		})
+	}
+}
+
+// TestRuleOn: a rule is on where it closes the PR under its own clock:
+// the agents' clock closing does not put everyone's on, nor the reverse.
+func TestRuleOn(t *testing.T) {
+	p := lifecycle.Policy{DaysBeforeClose: -1, AgentClock: lifecycle.AgentClock{On: true, DaysBeforeStale: 10, DaysBeforeClose: 3}}
+	person, agent := lifecycle.PR{Author: author}, lifecycle.PR{Author: "Copilot"}
+	if p.For(person).RuleOn(lifecycle.RuleInactivity) || !p.For(agent).RuleOn(lifecycle.RuleInactivity) {
+		t.Errorf("inactivity on for a person's PR %v, an agent's %v; want off, on",
+			p.For(person).RuleOn(lifecycle.RuleInactivity), p.For(agent).RuleOn(lifecycle.RuleInactivity))
+	}
+	p.DaysBeforeClose, p.AgentClock.DaysBeforeClose = 7, -1
+	if !p.For(person).RuleOn(lifecycle.RuleInactivity) || p.For(agent).RuleOn(lifecycle.RuleInactivity) {
+		t.Error("inactivity: want on for a person's PR, off for an agent's whose clock closes nothing")
+	}
+	for _, r := range []lifecycle.RuleName{lifecycle.RuleExempt, lifecycle.RuleClosedSince, lifecycle.RuleIntake, "", "failing-checks-2"} {
+		if p.RuleOn(r) {
+			t.Errorf("RuleOn(%q): want off", r)
+		}
+	}
+}

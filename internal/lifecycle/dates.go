@@ -80,18 +80,18 @@ func (p Policy) CleanupSince(now time.Time) time.Time {
 	return now.Add(-time.Duration(max(days, 1)) * Day)
 }
 
-// ListingCutoff is the stale cutoff of the open listing: the later of the
-// classes' cutoffs (the agents' is later when their clock is the sooner),
-// so that a listing stopping at it misses no PR that may be stale. ok is
-// false when no clock marks.
-func (p Policy) ListingCutoff(now time.Time) (cutoff time.Time, ok bool) {
-	return p.Soonest().StaleCutoff(now)
+// FirstMarkDate is the first instant a PR last active at last may be
+// marked, on the soonest of the classes' clocks: how far a listing stopped
+// at the stale cutoff (Needs.Cutoff) foresees marks. Zero when no clock
+// marks.
+func (p Policy) FirstMarkDate(last time.Time) time.Time {
+	return p.soonest().MarkDate(last)
 }
 
-// Soonest is the policy whose stale clock marks soonest of everyone's and,
+// soonest is the policy whose stale clock marks soonest of everyone's and,
 // when on, the agents': what the listing's cutoff and the marks it can
 // foresee count with.
-func (p Policy) Soonest() Policy {
+func (p Policy) soonest() Policy {
 	a := p.AgentClock
 	if a.On && a.DaysBeforeStale >= 0 && (p.DaysBeforeStale < 0 || a.DaysBeforeStale < p.DaysBeforeStale) {
 		p.DaysBeforeStale = a.DaysBeforeStale

@@ -12,9 +12,11 @@ type Step struct {
 // Next is the step the rules take after decision d of a PR at now, and
 // when, if nothing happens but time: nobody acts, no label changes, and d's
 // own write (a mark, a notice, an un-stale) is done. It is what every dated
-// forecast prints (the job summary's next 14 days, the dashboard issue), so
-// it is asked of Decide itself: a date Decide does not confirm, taking the
-// step at At and not an instant before, is not given (the zero Step).
+// forecast prints (the job summary's next 14 days, the dashboard issue).
+// The date is the decision's own (DueAt, set by the rule that decided), and
+// Decide confirms it: a date Decide does not keep, taking the step at At
+// and not an instant before (a quiet period, an agent's clock, a turn that
+// never comes), is not given (the zero Step).
 func Next(pr PR, act *Activity, d Decision, now time.Time, p Policy) Step {
 	p = p.For(pr)
 	if d.Rule == RuleIntake {
@@ -40,16 +42,10 @@ func Next(pr PR, act *Activity, d Decision, now time.Time, p Policy) Step {
 			return Step{}
 		}
 	}
-	var at time.Time
-	if pr.HasLabel(p.StaleLabel) {
-		at = d.CloseAt
-	} else {
-		at = p.MarkDate(d.InactiveSince)
-	}
-	if at.IsZero() {
+	if d.DueAt.IsZero() {
 		return Step{}
 	}
-	at = p.Due(at, now)
+	at := p.Due(d.DueAt, now)
 	if !at.After(now) {
 		return Step{}
 	}

@@ -66,3 +66,56 @@ func TestNext(t *testing.T) {
 		})
 	}
 }
+
+// TestDecisionDueAt: the rule that decides dates its decision: when a mark
+// or a close fell due, and after a keep (or a write a quiet period holds)
+// when the next step falls due; Next takes its forecast from it.
+func TestDecisionDueAt(t *testing.T) {
+	day := lifecycle.Day
+	markAt := func(last time.Time) time.Time { return last.Add(staleDays*day + time.Nanosecond) }
+	noNotice := &lifecycle.Activity{MarkedAt: daysAgo(3)}
+	today := dayOf(now)
+	quietToday := func(p *lifecycle.Policy) {
+		q, err := lifecycle.NewQuiet([]lifecycle.DayRange{{First: today, Last: today}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Quiet = q
+	}
+	cases := []struct {
+		name   string
+		pr     lifecycle.PR
+		act    *lifecycle.Activity
+		policy lifecycle.Policy
+		want   lifecycle.Action
+		due    time.Time
+	}{
+		{"active: its mark", pr(daysAgo(10)), nil, policy(), lifecycle.Keep, markAt(daysAgo(10))},
+		{"marked: when the mark fell due", pr(daysAgo(40)), nil, policy(), lifecycle.Mark, markAt(daysAgo(40))},
+		{"closed at once (days-before-close 0): now", pr(daysAgo(40)), nil,
+			policy(func(p *lifecycle.Policy) { p.DaysBeforeClose = 0 }), lifecycle.Close, now},
+		{"stale, waiting: its close", pr(daysAgo(3), staleLabel), marked(daysAgo(3)), policy(), lifecycle.Keep,
+			daysAgo(3).Add(closeDays * day)},
+		{"stale, closing: when the close fell due", pr(daysAgo(9), staleLabel), marked(daysAgo(9)), policy(), lifecycle.Close,
+			daysAgo(9).Add(closeDays * day)},
+		{"notice missing: the close it announces", pr(daysAgo(3), staleLabel), noNotice, policy(), lifecycle.Notify,
+			now.Add(closeDays * day)},
+		{"a mark held by a quiet day: its mark's date", pr(daysAgo(40)), nil, policy(quietToday), lifecycle.Keep,
+			markAt(daysAgo(40))},
+		{"marking off: none", pr(daysAgo(40)), nil, policy(func(p *lifecycle.Policy) { p.DaysBeforeStale = -1 }),
+			lifecycle.Keep, time.Time{}},
+		{"exempt: none", pr(daysAgo(40), "pinned"), nil, policy(func(p *lifecycle.Policy) { p.ExemptLabels = []string{"pinned"} }),
+			lifecycle.Skip, time.Time{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := lifecycle.Decide(c.pr, c.act, now, c.policy)
+			if d.Action != c.want || !d.DueAt.Equal(c.due) {
+				t.Errorf("Decide = %v, DueAt %v; want %v, DueAt %v", d, d.DueAt, c.want, c.due)
+			}
+		})
+	}
+}
+
+// dayOf is the first instant of t's UTC day.
+func dayOf(t time.Time) time.Time { return t.Truncate(lifecycle.Day) }

@@ -25,6 +25,25 @@ const (
 	RuleIntake RuleName = "intake"
 )
 
+// RuleOn reports whether the rule named closes PRs under p, the policy
+// For a PR: a close of ours whose marker names a rule still on is one the
+// sweep would make today, and the closure audit trusts it (AuditClose).
+// Off are the rules that never close, a clock that closes nothing
+// (days-before-close -1, the PR's own clock: everyone's or an agent's),
+// and a name this version does not know (a later version's marker), whose
+// closes the audit replays.
+func (p Policy) RuleOn(r RuleName) bool {
+	switch r {
+	case RuleInactivity:
+		return p.StaleClock != ClockAuthorTurn && p.DaysBeforeClose >= 0
+	case RuleAuthorTurn:
+		return p.StaleClock == ClockAuthorTurn && p.DaysBeforeClose >= 0
+	case RuleIntake:
+		return p.Intake.On
+	}
+	return false
+}
+
 // Facts are what a rule decides on: a PR as listed, its activity when
 // read (nil when only the listing is known), the run's instant and the
 // policy For the PR.

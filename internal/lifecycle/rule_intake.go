@@ -291,7 +291,7 @@ func decideIntake(f Facts) (Decision, bool) {
 		act = &f.Act.Intake
 	}
 	in := DecideIntake(f.PR, act, f.Now, f.Policy)
-	d := Decision{Reason: in.Reason, Rule: RuleIntake, CloseAt: in.CloseAt, CloseNoticePosted: in.CloseNoticePosted}
+	d := Decision{Reason: in.Reason, Rule: RuleIntake, CloseAt: in.CloseAt, DueAt: in.CloseAt, CloseNoticePosted: in.CloseNoticePosted}
 	switch in.Action {
 	case IntakeNeed:
 		d.Action = NeedDetail
@@ -320,7 +320,8 @@ func IntakeCandidate(pr PR, now time.Time, p Policy) bool {
 }
 
 // nextIntake is the intake clock's next step after d: its close, on the
-// date the notice announced, if nothing but time happens.
+// date the notice announced (its DueAt), if nothing but time happens; the
+// notice's own decision is not asked again, as a mark's is not.
 func nextIntake(d Decision, now time.Time, p Policy) Step {
 	if d.Action != NotifyIntake && d.Action != Keep || d.CloseAt.IsZero() {
 		return Step{}

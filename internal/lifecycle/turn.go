@@ -527,63 +527,6 @@ const (
 	ReasonNotAuthorsToMerge Reason = "approved, waiting on maintainers to merge: not the author's to answer"
 )
 
-// turnFresh applies the author-turn clock to an unlabelled PR whose last
-// activity the inactivity rules put at last. done reports a decision;
-// otherwise last becomes the time on the author's turn began.
-func turnFresh(pr PR, act *Activity, cutoff, last time.Time) (Decision, time.Time, bool) {
-	known := act != nil && act.Turn.Whose != TurnUnknown
-	if !pr.CreatedAt.Before(cutoff) {
-		// The turn is no older than the PR. Its clock, when read, is what
-		// the mark counts from (Next dates it), not the opening.
-		since := pr.CreatedAt
-		if known && act.Turn.Whose == TurnAuthor {
-			since = authorClock(act)
-		}
-		return Decision{Action: Keep, Reason: ReasonActive, InactiveSince: since}, last, true
-	}
-	if !known {
-		return Decision{Action: NeedDetail, Reason: ReasonActive}, last, true
-	}
-	switch act.Turn.Whose {
-	case TurnReviewers:
-		return Decision{Action: Keep, Reason: ReasonReviewersTurn, InactiveSince: act.Turn.Since}, last, true
-	case TurnMaintainers:
-		return Decision{Action: Keep, Reason: ReasonMaintainersTurn, InactiveSince: act.Turn.Since}, last, true
-	}
-	return Decision{}, authorClock(act), false
-}
-
-// authorClock is when the author's turn's clock started.
-func authorClock(act *Activity) time.Time {
-	clock := act.Turn.ClockFrom()
-	if act.LastPersonLogin == "" && act.LastPersonAt.After(clock) {
-		// An update nothing explains (see explain): in doubt, the author's.
-		clock = act.LastPersonAt
-	}
-	return clock
-}
-
-// turnStale applies the author-turn clock to a stale-labelled PR: it is
-// un-staled once the author acted after the mark (or it is on anyone else's
-// turn), and otherwise only an update nothing explains postpones the close
-// (without un-staling: the next run would mark it again at once): a third
-// person's "+1" or a maintainer's ping does not.
-func turnStale(act *Activity, personSince bool) (unstale Reason, stillPersonSince bool) {
-	t := act.Turn
-	if t.Whose == TurnUnknown {
-		return "", personSince // not read: the caller asks for the timeline
-	}
-	switch {
-	case act.AuthorPushedAfterMark || !act.MarkedAt.IsZero() && t.AuthorAt.Sub(act.MarkedAt) > 0:
-		return ReasonAuthorActed, false
-	case t.Whose == TurnReviewers:
-		return ReasonNotAuthorsTurn, false
-	case t.Whose == TurnMaintainers:
-		return ReasonNotAuthorsToMerge, false
-	}
-	return "", personSince && act.LastPersonLogin == ""
-}
-
 // NudgeAction is what the review nudge needs on one PR.
 type NudgeAction int
 

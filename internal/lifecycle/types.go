@@ -147,11 +147,6 @@ type Policy struct {
 	Intake Intake // the intake clock (intake.go)
 }
 
-// ReadsAssignees reports whether a rule reads a PR's assignees.
-func (p Policy) ReadsAssignees() bool {
-	return len(p.ExemptAssignees) > 0 || p.ExemptAllAssignees || p.IncludeOnlyAssigned
-}
-
 // CloseAction is what closing a stale PR does.
 type CloseAction string
 

@@ -20,7 +20,7 @@ func TestIntakeMarkers(t *testing.T) {
 		kind lifecycle.Notice
 	}{
 		{name: "intake notice round-trips", body: notice.Body(notice.Render(notice.DefaultIntake, vars()), notice.IntakeMarker()), kind: lifecycle.IntakeNotice},
-		{name: "the close marker is not the intake notice", body: notice.CloseMarker(), kind: lifecycle.NoNotice},
+		{name: "the close marker is not the intake notice", body: notice.CloseMarker(lifecycle.RuleIntake), kind: lifecycle.NoNotice},
 		{name: "another kind", body: "<!-- stalepr:intake-later -->", kind: lifecycle.NoNotice},
 		{name: "no marker", body: "please link an issue", kind: lifecycle.NoNotice},
 	} {
@@ -28,7 +28,7 @@ func TestIntakeMarkers(t *testing.T) {
 			if got := notice.ParseIntake(tt.body); got != tt.kind {
 				t.Errorf("ParseIntake = %d, want %d", got, tt.kind)
 			}
-			if kind, _, _ := notice.Parse(tt.body); tt.kind != lifecycle.NoNotice && kind != lifecycle.NoNotice {
+			if kind, _, _, _ := notice.Parse(tt.body); tt.kind != lifecycle.NoNotice && kind != lifecycle.NoNotice {
 				t.Errorf("Parse reads %d from an intake marker: an older version would take it for its own", kind)
 			}
 		})

@@ -339,8 +339,17 @@ func StaleMarker(markedAt time.Time, head string) string {
 	return m + " -->"
 }
 
-// CloseMarker returns the hidden line appended to a closing comment.
-func CloseMarker() string { return markerPrefix + closeKind + " -->" }
+// CloseMarker returns the hidden line appended to a closing comment: it
+// records the rule that closed the PR (lifecycle.Decision.Rule), which the
+// closure audit trusts while that rule is on. Markers are a contract:
+// earlier versions wrote `<!-- stalepr:close -->`, with no rule, and Parse
+// keeps reading those, and a later version's rule name, as our close.
+func CloseMarker(rule lifecycle.RuleName) string {
+	if rule == "" {
+		return markerPrefix + closeKind + " -->"
+	}
+	return markerPrefix + closeKind + " rule=" + string(rule) + " -->"
+}
 
 // NudgeMarker returns the hidden line appended to a review nudge: the
 // turn's own start is in the timeline, so the nudge needs only its kind.
@@ -358,28 +367,31 @@ func ReopenMarker() string { return markerPrefix + reopenKind + " -->" }
 // reopen command: once per close (lifecycle.DecideCommand).
 func AnsweredMarker() string { return markerPrefix + answerKind + " -->" }
 
-var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened|escalated|answered)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
+var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened|escalated|answered)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))?(?: rule=([a-z0-9-]{1,64}))? -->`)
 
-// Parse finds our marker in a comment body.
-func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string) {
+// Parse finds our marker in a comment body. rule is what a close's marker
+// records: "" for an earlier version's, which recorded none; a name this
+// version does not know (a later version's) is returned as written, and
+// lifecycle.Policy.RuleOn is false for it.
+func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string, rule lifecycle.RuleName) {
 	m := markerRE.FindStringSubmatch(body)
 	if m == nil {
-		return lifecycle.NoNotice, time.Time{}, ""
+		return lifecycle.NoNotice, time.Time{}, "", ""
 	}
 	switch m[1] {
 	case closeKind:
-		return lifecycle.CloseNotice, time.Time{}, ""
+		return lifecycle.CloseNotice, time.Time{}, "", lifecycle.RuleName(m[4])
 	case nudgeKind:
-		return lifecycle.NudgeNotice, time.Time{}, ""
+		return lifecycle.NudgeNotice, time.Time{}, "", ""
 	case reopenKind:
-		return lifecycle.ReopenNotice, time.Time{}, ""
+		return lifecycle.ReopenNotice, time.Time{}, "", ""
 	case escalateKind:
-		return lifecycle.EscalateNotice, time.Time{}, ""
+		return lifecycle.EscalateNotice, time.Time{}, "", ""
 	case answerKind:
-		return lifecycle.CommandNotice, time.Time{}, ""
+		return lifecycle.CommandNotice, time.Time{}, "", ""
 	}
 	t, _ := time.Parse(time.RFC3339, m[2])
-	return lifecycle.StaleNotice, t, m[3]
+	return lifecycle.StaleNotice, t, m[3], ""
 }
 
 // Body appends the marker to a rendered message.

@@ -220,7 +220,7 @@ func TestMarkers(t *testing.T) {
 			kind:     lifecycle.StaleNotice,
 			markedAt: markedAt,
 		},
-		{name: "close marker round-trips", body: notice.CloseMarker(), kind: lifecycle.CloseNotice},
+		{name: "close marker round-trips", body: notice.CloseMarker(lifecycle.RuleAuthorTurn), kind: lifecycle.CloseNotice},
 		{name: "nudge marker round-trips", body: notice.Body(notice.Render(notice.DefaultNudge, vars()), notice.NudgeMarker()), kind: lifecycle.NudgeNotice},
 		{name: "reopen marker round-trips", body: notice.Body(notice.Render(notice.DefaultReopen, vars()), notice.ReopenMarker()), kind: lifecycle.ReopenNotice},
 		{name: "escalation marker round-trips", body: notice.Body(notice.Render(notice.DefaultEscalation, vars()), notice.EscalateMarker()), kind: lifecycle.EscalateNotice},
@@ -232,7 +232,7 @@ func TestMarkers(t *testing.T) {
 		},
 		{
 			name: "close marker embedded in a rendered comment",
-			body: notice.Body(notice.Render(notice.DefaultClose, vars()), notice.CloseMarker()),
+			body: notice.Body(notice.Render(notice.DefaultClose, vars()), notice.CloseMarker(lifecycle.RuleInactivity)),
 			kind: lifecycle.CloseNotice,
 		},
 		{
@@ -249,7 +249,7 @@ func TestMarkers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kind, at, _ := notice.Parse(tt.body)
+			kind, at, _, _ := notice.Parse(tt.body)
 			if kind != tt.kind {
 				t.Errorf("kind = %d, want %d", kind, tt.kind)
 			}
@@ -262,7 +262,7 @@ func TestMarkers(t *testing.T) {
 
 func TestMarkersAreHidden(t *testing.T) {
 	t.Parallel()
-	for _, m := range []string{notice.StaleMarker(now, ""), notice.CloseMarker()} {
+	for _, m := range []string{notice.StaleMarker(now, ""), notice.CloseMarker(lifecycle.RuleInactivity), notice.CloseMarker("")} {
 		if !strings.HasPrefix(m, "<!--") || !strings.HasSuffix(m, "-->") || strings.Contains(m, "\n") {
 			t.Errorf("marker %q is not a one-line HTML comment", m)
 		}
@@ -298,9 +298,41 @@ func TestMarkerHead(t *testing.T) {
 		{notice.StaleMarker(at, ""), ""},
 		{"<!-- stalepr:stale marked=2026-11-01T12:00:00Z -->", ""}, // v1
 	} {
-		kind, markedAt, head := notice.Parse("text\n\n" + tc.body)
+		kind, markedAt, head, _ := notice.Parse("text\n\n" + tc.body)
 		if kind != lifecycle.StaleNotice || !markedAt.Equal(at) || head != tc.head {
 			t.Errorf("Parse(%q) = %v %v %q, want stale %v %q", tc.body, kind, markedAt, head, at, tc.head)
+		}
+	}
+}
+
+// TestCloseMarkerRule: a closing comment's marker records the rule that
+// closed the PR and is read back; the marker every version before it wrote
+// (`<!-- stalepr:close -->`, unchanged since v1) is still our close, its
+// rule unknown, and so is one naming a rule this version does not know (a
+// later version's): it is read as written, for lifecycle.Policy.RuleOn to
+// refuse. A malformed rule is no marker of ours.
+func TestCloseMarkerRule(t *testing.T) {
+	t.Parallel()
+	if got := notice.CloseMarker(lifecycle.RuleAuthorTurn); got != "<!-- stalepr:close rule=author-turn -->" {
+		t.Errorf("CloseMarker(author-turn) = %q", got)
+	}
+	for _, tc := range []struct {
+		body string
+		kind lifecycle.Notice
+		rule lifecycle.RuleName
+	}{
+		{notice.CloseMarker(lifecycle.RuleInactivity), lifecycle.CloseNotice, lifecycle.RuleInactivity},
+		{notice.CloseMarker(lifecycle.RuleAuthorTurn), lifecycle.CloseNotice, lifecycle.RuleAuthorTurn},
+		{notice.CloseMarker(lifecycle.RuleIntake), lifecycle.CloseNotice, lifecycle.RuleIntake},
+		{"Closing this pull request.\n\n<!-- stalepr:close -->", lifecycle.CloseNotice, ""},                     // v1 to this version
+		{"Closing.\n\n<!-- stalepr:close rule=failing-checks-2 -->", lifecycle.CloseNotice, "failing-checks-2"}, // a later version's
+		{"<!-- stalepr:close rule=Author_Turn -->", lifecycle.NoNotice, ""},
+		{"<!-- stalepr:close rule= -->", lifecycle.NoNotice, ""},
+		{"<!-- stalepr:stale marked=2026-11-01T12:00:00Z -->", lifecycle.StaleNotice, ""},
+	} {
+		kind, _, _, rule := notice.Parse(tc.body)
+		if kind != tc.kind || rule != tc.rule {
+			t.Errorf("Parse(%q) = %v rule %q, want %v rule %q", tc.body, kind, rule, tc.kind, tc.rule)
 		}
 	}
 }

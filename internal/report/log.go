@@ -55,7 +55,7 @@ func describe(it sweep.Item, dry bool) (verb, detail string) {
 		return it.Outcome.String(), reason
 	case it.Outcome == sweep.Marked, it.Outcome == sweep.Notified, it.Outcome == sweep.StillStale:
 		return row.words.in(dry), inactive + ", " + closes
-	case it.Outcome == sweep.Closed && it.Reason == lifecycle.ReasonInactive:
+	case it.Outcome == sweep.Closed && (it.Reason == lifecycle.ReasonInactive || it.Reason == lifecycle.ReasonOpenTooLong):
 		return row.words.in(dry), inactive // closed unmarked (days-before-close 0): "inactive, inactive 380 days" said it twice
 	case it.Outcome == sweep.Closed:
 		return row.words.in(dry), reason + ", " + inactive

@@ -342,11 +342,32 @@ func dueCell(items []sweep.QueueItem) string {
 // is due.
 func writeNextDays(b *strings.Builder, r sweep.Result) {
 	days := nextDays(r)
-	nudges, escalations := false, false
+	if len(days) == 0 {
+		fmt.Fprintf(b, "Nothing falls due in the next %d days.\n\n", horizon)
+	} else {
+		nudges, escalations := dueKinds(days)
+		b.WriteString(nextDaysLead(r, nudges, escalations))
+		writeDueTable(b, days, nudges, escalations)
+		writePacingNotes(b, r, nudges, escalations)
+	}
+	if marksCutShort(r) {
+		b.WriteString(marksKnownNote(r) + "\n\n")
+	}
+}
+
+// dueKinds reports whether any day has a review nudge or an escalation
+// due: a column shows only for a kind that has one.
+func dueKinds(days []dueDay) (nudges, escalations bool) {
 	for _, d := range days {
 		nudges = nudges || len(d.nudges) > 0
 		escalations = escalations || len(d.escalations) > 0
 	}
+	return nudges, escalations
+}
+
+// nextDaysLead is the sentence above the table: what falls due, and what
+// would stop it.
+func nextDaysLead(r sweep.Result, nudges, escalations bool) string {
 	verb := "fall due"
 	if r.DryRun {
 		verb = "would fall due"
@@ -357,44 +378,48 @@ func writeNextDays(b *strings.Builder, r sweep.Result) {
 		// the reviewers' turn.
 		unless = "the turn does not pass"
 	}
-	if len(days) == 0 {
-		fmt.Fprintf(b, "Nothing falls due in the next %d days.\n\n", horizon)
-	} else {
-		fmt.Fprintf(b, "%s that %s if %s%s.\n\n", what, verb, unless, overdueNote(r))
-		headers := []string{"Date", "Closes", "Marks"}
+	return fmt.Sprintf("%s that %s if %s%s.\n\n", what, verb, unless, overdueNote(r))
+}
+
+// writeDueTable writes one row per day, with the nudges and escalations
+// columns only when some are due.
+func writeDueTable(b *strings.Builder, days []dueDay, nudges, escalations bool) {
+	headers := []string{"Date", "Closes", "Marks"}
+	if nudges {
+		headers = append(headers, "Nudges")
+	}
+	if escalations {
+		headers = append(headers, "Escalations")
+	}
+	b.WriteString("| " + strings.Join(headers, " | ") + " |\n|" + strings.Repeat(" --- |", len(headers)) + "\n")
+	for _, d := range days {
+		date := dueNowLabel
+		if !d.now {
+			date = mdDay(d.day)
+		}
+		cells := []string{date, dueCell(d.closes), dueCell(d.marks)}
 		if nudges {
-			headers = append(headers, "Nudges")
+			cells = append(cells, dueCell(d.nudges))
 		}
 		if escalations {
-			headers = append(headers, "Escalations")
+			cells = append(cells, dueCell(d.escalations))
 		}
-		b.WriteString("| " + strings.Join(headers, " | ") + " |\n|" + strings.Repeat(" --- |", len(headers)) + "\n")
-		for _, d := range days {
-			date := dueNowLabel
-			if !d.now {
-				date = mdDay(d.day)
-			}
-			cells := []string{date, dueCell(d.closes), dueCell(d.marks)}
-			if nudges {
-				cells = append(cells, dueCell(d.nudges))
-			}
-			if escalations {
-				cells = append(cells, dueCell(d.escalations))
-			}
-			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-		}
-		b.WriteString("\n")
-		if nudges && r.NudgesPaced > 0 {
-			b.WriteString("Review nudges are paced (review-nudges-per-run), the longest waiting first: a nudge's date is the earliest it comes.\n\n")
-		}
-		if escalations && r.EscalationsPaced > 0 {
-			when, _ := escalationsWhen(r)
-			fmt.Fprintf(b, "Review escalations are paced (escalations-per-run: %d a run, the longest waiting first): of the %d due that wait, %s; an escalation's date is the earliest it comes.\n\n",
-				r.EscalationsPerRun, r.EscalationsPaced, when)
-		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
-	if marksCutShort(r) {
-		b.WriteString(marksKnownNote(r) + "\n\n")
+	b.WriteString("\n")
+}
+
+// writePacingNotes says when the per-run limits hold nudges or
+// escalations back: the table's date is then the earliest one comes, not
+// the day it comes.
+func writePacingNotes(b *strings.Builder, r sweep.Result, nudges, escalations bool) {
+	if nudges && r.NudgesPaced > 0 {
+		b.WriteString("Review nudges are paced (review-nudges-per-run), the longest waiting first: a nudge's date is the earliest it comes.\n\n")
+	}
+	if escalations && r.EscalationsPaced > 0 {
+		when, _ := escalationsWhen(r)
+		fmt.Fprintf(b, "Review escalations are paced (escalations-per-run: %d a run, the longest waiting first): of the %d due that wait, %s; an escalation's date is the earliest it comes.\n\n",
+			r.EscalationsPerRun, r.EscalationsPaced, when)
 	}
 }
 

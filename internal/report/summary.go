@@ -48,7 +48,6 @@ const collapseRows = 20
 func Summary(r sweep.Result, repo string) string {
 	var b strings.Builder
 	dry := r.DryRun
-	failed, stale, cleaned, skipped := r.Failed(), r.Stale(), r.Cleaned(), r.Skipped()
 
 	fmt.Fprintf(&b, "## stalepr: %s\n\n", md(repo, 200))
 	if dry {
@@ -61,15 +60,7 @@ func Summary(r sweep.Result, repo string) string {
 	if r.Stopped != nil {
 		writeStopNote(&b, r)
 	}
-	if len(failed) > 0 {
-		fmt.Fprintf(&b, "### ❌ Failed (%d)\n\n", len(failed))
-		fmt.Fprintf(&b, "These pull requests were %s because a request failed; the step fails so this gets noticed. The next run retries them.\n\n", untouched(failed))
-		groups := failGroups(failed)
-		writeTable(&b, []string{"PR", "Title", "Error"}, len(groups), func(i int) []string {
-			g := groups[i]
-			return []string{prLink(g.first.Number, g.first.URL), md(g.first.Title, maxTitleRunes), halfDone(g.first) + md(g.first.Err, maxErrRunes) + g.same()}
-		}, failedCap, nil)
-	}
+	writeFailed(&b, r.Failed())
 
 	if note := unreadNote(r); note != "" {
 		b.WriteString("> [!CAUTION]\n> " + note + "\n\n")
@@ -86,60 +77,99 @@ func Summary(r sweep.Result, repo string) string {
 	writeTurns(&b, r) // the queue by turn, when the run read turns (turn.go)
 	writeAudit(&b, r, "###")
 
-	acted := actedRows(r)
-	if len(acted) > 0 {
-		title := wordActedOn.title(dry)
-		fmt.Fprintf(&b, "### %s (%d)\n\n", title, len(acted))
-		headers := []string{"PR", "Title", "Outcome", daysHeader(r), "Closes"}
-		reasons := anyReasonSaysMore(acted)
-		if reasons {
-			headers = []string{"PR", "Title", "Outcome", "Reason", daysHeader(r), "Closes"}
-		}
-		folded(&b, len(acted), actedCap, func(b *strings.Builder) {
-			writeTable(b, headers, len(acted), func(i int) []string {
-				a := acted[i]
-				closes := "—"
-				if a.it.Outcome == sweep.Marked || a.it.Outcome == sweep.Notified {
-					closes = mdCloseDate(a.it.CloseAt)
-				}
-				row := []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.it, dry) + branchDeleted(a.it)}
-				if reasons {
-					reason := ""
-					if saysMore(a) {
-						reason = md(string(a.it.Reason), maxReasonRunes)
-					}
-					row = append(row, reason)
-				}
-				return append(row, strconv.Itoa(a.it.InactiveDays), closes)
-			}, actedCap, func(from int) string {
-				return hiddenByOutcome(acted[from:], dry)
-			})
-		})
-	}
-
-	if len(stale) > 0 {
-		fmt.Fprintf(&b, "### Still stale (%d)\n\n", len(stale))
-		folded(&b, len(stale), staleCap, func(b *strings.Builder) {
-			writeTable(b, []string{"PR", "Title", daysHeader(r), "Closes"}, len(stale), func(i int) []string {
-				it := stale[i]
-				return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), strconv.Itoa(it.InactiveDays), mdCloseDate(it.CloseAt)}
-			}, staleCap, nil)
-		})
-	}
-
-	writeCleaned(&b, cleaned, dry)
-
-	if len(skipped) > 0 {
-		fmt.Fprintf(&b, "<details><summary>Skipped %s (exempt or filtered out)</summary>\n\n", plural(len(skipped), "pull request"))
-		writeTable(&b, []string{"PR", "Title", "Reason"}, len(skipped), func(i int) []string {
-			it := skipped[i]
-			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), md(string(it.Reason), maxReasonRunes)}
-		}, skippedCap, nil)
-		b.WriteString("</details>\n\n")
-	}
+	writeActed(&b, r)
+	writeStale(&b, r)
+	writeCleaned(&b, r.Cleaned(), dry)
+	writeSkipped(&b, r.Skipped())
 
 	writeAPIUsage(&b, r)
 	return capSize(b.String(), maxSummaryBytes)
+}
+
+// writeFailed lists the failed PRs first among the tables, one row per
+// error: the step fails for them, so they are what the reader came for.
+func writeFailed(b *strings.Builder, failed []sweep.Item) {
+	if len(failed) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "### ❌ Failed (%d)\n\n", len(failed))
+	fmt.Fprintf(b, "These pull requests were %s because a request failed; the step fails so this gets noticed. The next run retries them.\n\n", untouched(failed))
+	groups := failGroups(failed)
+	writeTable(b, []string{"PR", "Title", "Error"}, len(groups), func(i int) []string {
+		g := groups[i]
+		return []string{prLink(g.first.Number, g.first.URL), md(g.first.Title, maxTitleRunes), halfDone(g.first) + md(g.first.Err, maxErrRunes) + g.same()}
+	}, failedCap, nil)
+}
+
+// writeActed lists what the run did (or would do, in a dry run), folded
+// when long; the Reason column shows only when some row's reason tells
+// more than its outcome.
+func writeActed(b *strings.Builder, r sweep.Result) {
+	acted := actedRows(r)
+	if len(acted) == 0 {
+		return
+	}
+	dry := r.DryRun
+	fmt.Fprintf(b, "### %s (%d)\n\n", wordActedOn.title(dry), len(acted))
+	headers := []string{"PR", "Title", "Outcome", daysHeader(r), "Closes"}
+	reasons := anyReasonSaysMore(acted)
+	if reasons {
+		headers = []string{"PR", "Title", "Outcome", "Reason", daysHeader(r), "Closes"}
+	}
+	folded(b, len(acted), actedCap, func(b *strings.Builder) {
+		writeTable(b, headers, len(acted), func(i int) []string {
+			return actedCells(acted[i], dry, reasons)
+		}, actedCap, func(from int) string {
+			return hiddenByOutcome(acted[from:], dry)
+		})
+	})
+}
+
+// actedCells is one row of the acted-on table; only a mark or a notice
+// has a close date to show.
+func actedCells(a actedRow, dry, reasons bool) []string {
+	closes := "—"
+	if a.it.Outcome == sweep.Marked || a.it.Outcome == sweep.Notified {
+		closes = mdCloseDate(a.it.CloseAt)
+	}
+	row := []string{prLink(a.it.Number, a.it.URL), md(a.it.Title, maxTitleRunes), outcome(a.it, dry) + branchDeleted(a.it)}
+	if reasons {
+		reason := ""
+		if saysMore(a) {
+			reason = md(string(a.it.Reason), maxReasonRunes)
+		}
+		row = append(row, reason)
+	}
+	return append(row, strconv.Itoa(a.it.InactiveDays), closes)
+}
+
+// writeStale lists the PRs still stale, each with the date it closes.
+func writeStale(b *strings.Builder, r sweep.Result) {
+	stale := r.Stale()
+	if len(stale) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "### Still stale (%d)\n\n", len(stale))
+	folded(b, len(stale), staleCap, func(b *strings.Builder) {
+		writeTable(b, []string{"PR", "Title", daysHeader(r), "Closes"}, len(stale), func(i int) []string {
+			it := stale[i]
+			return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), strconv.Itoa(it.InactiveDays), mdCloseDate(it.CloseAt)}
+		}, staleCap, nil)
+	})
+}
+
+// writeSkipped lists the skipped PRs, always folded: they are why a PR the
+// reader expected is missing, rarely what they came for.
+func writeSkipped(b *strings.Builder, skipped []sweep.Item) {
+	if len(skipped) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "<details><summary>Skipped %s (exempt or filtered out)</summary>\n\n", plural(len(skipped), "pull request"))
+	writeTable(b, []string{"PR", "Title", "Reason"}, len(skipped), func(i int) []string {
+		it := skipped[i]
+		return []string{prLink(it.Number, it.URL), md(it.Title, maxTitleRunes), md(string(it.Reason), maxReasonRunes)}
+	}, skippedCap, nil)
+	b.WriteString("</details>\n\n")
 }
 
 // failGroup is a failure and the PRs that failed after it with the same
@@ -265,7 +295,7 @@ func folded(b *strings.Builder, n int, c sectionCap, table func(*strings.Builder
 // un-stale, only repeats it.
 func saysMore(a actedRow) bool {
 	switch a.it.Reason {
-	case "", lifecycle.ReasonInactive, lifecycle.ReasonWaitingOnAuthor, lifecycle.ReasonCloseDue, lifecycle.ReasonCloseDueAuthorTurn, lifecycle.ReasonPersonActivity:
+	case "", lifecycle.ReasonInactive, lifecycle.ReasonOpenTooLong, lifecycle.ReasonWaitingOnAuthor, lifecycle.ReasonCloseDue, lifecycle.ReasonCloseDueAuthorTurn, lifecycle.ReasonPersonActivity:
 		return false
 	}
 	return true

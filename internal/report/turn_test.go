@@ -55,7 +55,7 @@ func turnRun() sweep.Result {
 		}
 		if it = add(it, ago); it.Nudged {
 			r.Items = append(r.Items, sweep.Item{Outcome: sweep.Nudged, Number: it.Number, Title: it.Title, URL: it.URL, Action: lifecycle.Keep,
-				Reason: sweep.ReasonReviewNudge})
+				Reason: lifecycle.ReasonReviewNudge})
 		}
 	}
 	// The author's turn: a stale PR closing in 3 days, one marked now, two

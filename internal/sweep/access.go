@@ -20,7 +20,7 @@ import (
 // asks GitHub for it only if assuming every such account a maintainer and
 // assuming none leads to different decisions; then it reads the history
 // again with the answers.
-func (s *sweeper) summarize(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event) (lifecycle.Activity, error) {
+func (s *reading) summarize(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event) (lifecycle.Activity, error) {
 	o := s.pol.Options(s.id.logins())
 	o.Access = s.who.known
 	act := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
@@ -52,7 +52,7 @@ func (s *sweeper) summarize(ctx context.Context, pr lifecycle.PR, events []lifec
 // passes the turn to the author, another's review request passes it back),
 // so a mixture can decide what neither extreme does, and then only the
 // accounts' access may decide.
-func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lifecycle.Options, act lifecycle.Activity) bool {
+func (s *reading) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lifecycle.Options, act lifecycle.Activity) bool {
 	write, none := o, o
 	write.Assume, none.Assume = lifecycle.AccessWrite, lifecycle.AccessNone
 	w := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, write)
@@ -62,7 +62,7 @@ func (s *sweeper) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lif
 // access is who may push, as the run learns it: at most once per account,
 // and only for the accounts whose answer changes what the run does.
 type access struct {
-	gh  GitHub
+	gh  accessGitHub
 	log Logger
 	res *Result
 

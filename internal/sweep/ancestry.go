@@ -21,7 +21,7 @@ import (
 // to the mark's head (more commits since than a page holds, a rewrite)
 // stays in doubt. A failed read fails the PR: left untouched this run,
 // never closed; a stop stops the run.
-func (s *sweeper) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event, act lifecycle.Activity) (lifecycle.Activity, error) {
+func (s *reading) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event, act lifecycle.Activity) (lifecycle.Activity, error) {
 	o := s.pol.Options(s.id.logins())
 	o.Access = s.who.known
 	bots := o

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
@@ -78,12 +77,8 @@ func (r Result) Reopened() []Item { return r.With(Reopened) }
 // closes of the last audit-closed-days and plans the reopenings on the
 // run's executor.
 type auditor struct {
-	gh  GitHub
-	cfg config.Config
-	pol lifecycle.Policy
-	now time.Time
-	log Logger
-	id  *identity
+	*settings
+	gh  auditorGitHub
 	x   *executor
 	dd  *dedup
 	res *Result
@@ -113,7 +108,7 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
-		page, pg, err := au.gh.ClosedPulls(ctx, au.pol.ReadsAssignees(), after)
+		page, pg, err := au.gh.ClosedPulls(ctx, au.needs.Assignees, after)
 		if err == nil {
 			err = bound(&pages, len(page), pg, read, "list closed pull requests for the closure audit")
 		}
@@ -209,7 +204,7 @@ func (au *auditor) replay(ctx context.Context, c ClosedListed) (r replayed, ok b
 	}
 	au.dd.seen(c.PR.Number, events)
 	ap := lifecycle.AuditPolicy{StaleLabel: au.pol.StaleLabel, CloseLabel: au.cfg.CloseLabel, Self: au.id.logins(),
-		Turn: au.pol.Options(au.id.logins())}
+		Turn: au.pol.Options(au.id.logins()), RuleOn: au.pol.For(c.PR).RuleOn}
 	audit := lifecycle.AuditClose(c.PR, events, ap)
 	if audit.Kind == lifecycle.NotStaleClose || audit.Reopened {
 		return replayed{}, false, nil
@@ -285,7 +280,7 @@ func (au *auditor) judge(r replayed) (op, bool) {
 		return op{}, false
 	}
 	audited := audit
-	return op{out: Reopened, pr: c.PR, audit: &audited,
+	return op{out: Reopened, pr: c.PR, audit: &audited, said: sayOf(c.PR, nil, au.now, au.pol),
 		d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonWronglyClosed}}, true
 }
 

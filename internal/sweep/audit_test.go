@@ -56,7 +56,13 @@ func (w *world) ghaClosed(d, closedDaysAgo float64, before ...func(n int)) int {
 
 // ourClosed adds a PR that stalepr marked and closed: label and notice,
 // then its closing comment and the close that swaps stale for close-pr-label.
+// Its marker is the one every version before the rule's wrote.
 func (w *world) ourClosed(d, closedDaysAgo float64, before ...func(n int)) int {
+	return w.ourClosedMarked(d, closedDaysAgo, "<!-- stalepr:close -->", before...)
+}
+
+// ourClosedMarked is ourClosed with the closing comment's marker given.
+func (w *world) ourClosedMarked(d, closedDaysAgo float64, marker string, before ...func(n int)) int {
 	n := w.openPR(d, alice)
 	for _, f := range before {
 		f(n)
@@ -65,7 +71,7 @@ func (w *world) ourClosed(d, closedDaysAgo float64, before ...func(n int)) int {
 	w.fake.Label(n, action, mark, "stale")
 	w.fake.Comment(n, action, mark.Add(time.Second), "Stale.\n\n<!-- stalepr:stale marked="+mark.Format(time.RFC3339)+" -->")
 	at := daysAgo(closedDaysAgo)
-	w.fake.Comment(n, action, at, "Closing.\n\n<!-- stalepr:close -->")
+	w.fake.Comment(n, action, at, "Closing.\n\n"+marker)
 	w.fake.Close(n, action, at.Add(time.Second), "")
 	w.fake.Unlabel(n, action, at.Add(time.Second), "stale")
 	w.fake.Label(n, action, at.Add(time.Second), "closed-stale")
@@ -458,5 +464,66 @@ func TestAuditNoChecksAtAll(t *testing.T) {
 				t.Errorf("#%d, its checks' read erred: kept %q, %s; want it kept closed, %q", n, kept, state, sweep.ReasonChecksUnknown)
 			}
 		})
+	}
+}
+
+// TestAuditTrustsTheRuleThatClosed: our close whose marker records a rule
+// on now is the sweep's own, and the audit trusts it where its replay
+// would not: each PR here was labelled needs-rebase, which put it on its
+// author's turn while author-turn-when-labeled listed it, and the project
+// has since dropped that option, so the replay finds each closed on the
+// reviewers' turn. Trusted, neither reported nor reopened: our close
+// recording author-turn under stale-clock: author-turn. Replayed, and
+// reopened, as before: the same close with the marker of every earlier
+// version (no rule), one recording inactivity (a clock off now), and
+// another bot's close after a person's comment quoting our marker with
+// its rule (markers count from our own login only).
+func TestAuditTrustsTheRuleThatClosed(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	rebase := func(n int) { w.fake.Label(n, maint, daysAgo(60), "needs-rebase") }
+	trusted := w.ourClosedMarked(120, 3, "<!-- stalepr:close rule=author-turn -->", rebase)
+	replayed := map[string]int{
+		"an earlier version's marker": w.ourClosedMarked(120, 3, "<!-- stalepr:close -->", rebase),
+		"a rule off now":              w.ourClosedMarked(120, 3, "<!-- stalepr:close rule=inactivity -->", rebase),
+		"a person's quote of our marker": w.ghaClosed(120, 3, rebase, func(n int) {
+			w.fake.Comment(n, mallory, daysAgo(4), "As the bot says:\n> Closing.\n> <!-- stalepr:close rule=author-turn -->")
+		}),
+	}
+	res := w.run(auditWith("stale-clock", "author-turn", "reopen-wrongly-closed", "true"))
+	if !res.OK() || res.Audit == nil || res.Audit.Closes != 1+len(replayed) {
+		t.Fatalf("failed %+v, stopped %v, audit %+v: want %d stale closes audited", res.Failed(), res.Stopped, res.Audit, 1+len(replayed))
+	}
+	if has(res.Reopened(), trusted) || slices.Contains(res.WronglyClosed(), trusted) || w.state(trusted) != "closed" {
+		t.Errorf("#%d, our close by author-turn, on now: reported %v, %s; want trusted, neither reported nor reopened",
+			trusted, res.WronglyClosed(), w.state(trusted))
+	}
+	for why, n := range replayed {
+		if !has(res.Reopened(), n) || w.state(n) != "open" || w.notices(n, "reopened") != 1 {
+			t.Errorf("#%d, %s: reopened %v, %s; want it replayed, found on the reviewers' turn and reopened once",
+				n, why, numbers(res.Reopened()), w.state(n))
+		}
+	}
+}
+
+// TestAuditTrustsTheCloseThisVersionWrote: the marker the sweep writes
+// records its rule, and the next run's audit reads it back. A PR labelled
+// needs-rebase, on its author's turn by author-turn-when-labeled, is
+// closed under stale-clock: author-turn; the project then drops the
+// option, and the audit, which would replay the close as made on the
+// reviewers' turn, trusts it: the rule that made it is still on.
+func TestAuditTrustsTheCloseThisVersionWrote(t *testing.T) {
+	t.Parallel()
+	w := turnWorld(t)
+	n := w.openPR(120, alice)
+	w.fake.Label(n, maint, daysAgo(60), "needs-rebase")
+	clock := auditWith("stale-clock", "author-turn", "days-before-stale", "30", "days-before-close", "0")
+	if res := w.run(sfWith(clock, "author-turn-when-labeled", "needs-rebase")); !has(res.Closed(), n) {
+		t.Fatalf("#%d not closed: closed %v, failed %+v, stopped %v", n, numbers(res.Closed()), res.Failed(), res.Stopped)
+	}
+	w.clock.Advance(time.Hour)
+	res := w.run(sfWith(clock, "reopen-wrongly-closed", "true"))
+	if res.Audit == nil || res.Audit.Closes != 1 || len(res.WronglyClosed()) != 0 || w.state(n) != "closed" {
+		t.Errorf("#%d: audit %+v, %s; want its close audited, trusted, and left closed", n, res.Audit, w.state(n))
 	}
 }

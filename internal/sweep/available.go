@@ -3,7 +3,6 @@ package sweep
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -22,10 +21,8 @@ import (
 // nudge goes as it would have, and nobody is escalated early. The read can
 // only ever withhold a mention, never add a write of its own.
 type availability struct {
-	gh  GitHub
-	log Logger
-	pol lifecycle.Policy
-	now time.Time
+	*settings
+	gh availabilityGitHub
 }
 
 // asks reports whether p's nudge or escalation would ask someone whose

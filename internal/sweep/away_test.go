@@ -59,8 +59,8 @@ func TestAwayEscalatesAtOnce(t *testing.T) {
 	if strings.Contains(body, "unanswered") || !strings.Contains(body, "none of its reviewers can be asked now") {
 		t.Errorf("the escalation of a PR never nudged must say its reviewers cannot be asked, not that a reminder went unanswered:\n%s", body)
 	}
-	if r := why(res.Items, n); strings.Contains(string(r), "unanswered") || !strings.HasPrefix(string(r), string(sweep.ReasonEscalatedAway)) {
-		t.Errorf("#%d escalated for %q, want %q", n, r, sweep.ReasonEscalatedAway)
+	if r := why(res.Items, n); strings.Contains(string(r), "unanswered") || !strings.HasPrefix(string(r), string(lifecycle.ReasonEscalatedAway)) {
+		t.Errorf("#%d escalated for %q, want %q", n, r, lifecycle.ReasonEscalatedAway)
 	}
 	w.clock.Advance(3 * lifecycle.Day)
 	w.run(inputs)

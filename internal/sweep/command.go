@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 )
@@ -92,11 +91,8 @@ func (r *Sweep) Command(ctx context.Context, number int, sender string) Result {
 // closed PRs, the event's one or the scheduled run's backstop's, and plans
 // their operations on the run's executor.
 type commander struct {
-	gh    GitHub
-	cfg   config.Config
-	pol   lifecycle.Policy
-	now   time.Time
-	id    *identity
+	*settings
+	gh    commanderGitHub
 	who   *access
 	x     *executor
 	dd    *dedup
@@ -191,7 +187,7 @@ func (s *commander) closedAsked(ctx context.Context) ([]ClosedListed, error) {
 	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
-		page, pg, err := s.gh.ClosedPulls(ctx, s.pol.ReadsAssignees(), after)
+		page, pg, err := s.gh.ClosedPulls(ctx, s.needs.Assignees, after)
 		if err == nil {
 			err = bound(&pages, len(page), pg, read, "list closed pull requests for reopen commands")
 		}

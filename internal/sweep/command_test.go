@@ -305,7 +305,7 @@ func TestCommandCounted(t *testing.T) {
 	}
 	var closingComment string
 	for _, c := range w.fake.Comments(closing) {
-		if strings.Contains(c.Body, notice.CloseMarker()) {
+		if strings.Contains(c.Body, "<!-- stalepr:close") {
 			closingComment = c.Body
 		}
 	}

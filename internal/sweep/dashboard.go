@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
@@ -21,12 +19,9 @@ import (
 // keeper keeps the dashboard issue: a stage after the sweep, on the
 // sweep's executor, fed the content the sweep's Result renders to.
 type keeper struct {
-	gh  GitHub
-	cfg config.Config
-	now time.Time
-	log Logger
-	id  *identity
-	x   *executor
+	*settings
+	gh keeperGitHub
+	x  *executor
 }
 
 // Why the dashboard issue is not updated: the run did not see what it

@@ -18,7 +18,7 @@ import (
 // quoting one; and the stale label's own changes are ours or someone
 // else's mark.
 type identity struct {
-	gh  GitHub
+	gh  identityGitHub
 	log Logger
 
 	login string // "" until GitHub told

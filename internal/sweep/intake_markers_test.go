@@ -15,7 +15,7 @@ func TestReadIntakeMarkers(t *testing.T) {
 	events := []lifecycle.Event{
 		{Kind: lifecycle.Commented, At: at.Add(3 * time.Hour), Actor: "mallory", Body: "> " + notice.IntakeMarker()},
 		{Kind: lifecycle.Commented, At: at.Add(time.Hour), Actor: self, Bot: true, Body: notice.Body("link an issue", notice.IntakeMarker())},
-		{Kind: lifecycle.Commented, At: at.Add(2 * time.Hour), Actor: "mallory", Body: notice.CloseMarker()},
+		{Kind: lifecycle.Commented, At: at.Add(2 * time.Hour), Actor: "mallory", Body: notice.CloseMarker(lifecycle.RuleIntake)},
 	}
 	readMarkers(events, "/reopen")
 	if events[1].Notice != lifecycle.IntakeNotice || events[2].Notice != lifecycle.CloseNotice || events[1].Body != "" {

@@ -33,7 +33,7 @@ func (w *world) unasked(d float64, mod ...func(*fakegithub.Issue)) int {
 // with our closing comment in intake-close-message's words.
 func (w *world) intakeClosed(n int) bool {
 	for _, c := range w.fake.Comments(n) {
-		if strings.Contains(c.Body, notice.CloseMarker()) && strings.Contains(c.Body, "links no issue a maintainer accepted") {
+		if strings.Contains(c.Body, notice.CloseMarker(lifecycle.RuleIntake)) && strings.Contains(c.Body, "links no issue a maintainer accepted") {
 			return w.state(n) == "closed"
 		}
 	}

@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"context"
-	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -12,10 +11,8 @@ import (
 // PRs the listing cannot put out of its class (lifecycle.IntakeCandidate),
 // before they are decided, and learns whose access the class needs.
 type linker struct {
-	gh  GitHub
-	log Logger
-	pol lifecycle.Policy
-	now time.Time
+	*settings
+	gh linkerGitHub
 }
 
 // wants reports whether pr's links are to be read.

@@ -68,7 +68,7 @@ func readMarker(e *lifecycle.Event, word string) {
 	if e.Kind != lifecycle.Commented || e.Body == "" {
 		return
 	}
-	e.Notice, e.MarkedAt, e.MarkHead = notice.Parse(e.Body)
+	e.Notice, e.MarkedAt, e.MarkHead, e.Rule = notice.Parse(e.Body)
 	if e.Notice == lifecycle.NoNotice {
 		e.Notice = notice.ParseIntake(e.Body) // the intake clock's, apart from Parse's
 	}

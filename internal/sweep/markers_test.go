@@ -17,9 +17,10 @@ func TestReadMarkers(t *testing.T) {
 		{Kind: lifecycle.Commented, Body: notice.Body("stale", notice.StaleMarker(marked, "abc1234"))},
 		{Kind: lifecycle.Commented, Body: "a person's words, no marker"},
 		{Kind: lifecycle.Commented, Notice: lifecycle.CloseNotice},
-		{Kind: lifecycle.Labeled, Body: notice.CloseMarker()},
+		{Kind: lifecycle.Labeled, Body: notice.CloseMarker(lifecycle.RuleInactivity)},
 		{Kind: lifecycle.Commented, Body: "Thanks!\n/reopen"},
-		{Kind: lifecycle.Commented, Body: notice.Body("Comment `/reopen` to reopen it.", notice.CloseMarker())},
+		{Kind: lifecycle.Commented, Body: notice.Body("Comment `/reopen` to reopen it.", notice.CloseMarker(lifecycle.RuleAuthorTurn))},
+		{Kind: lifecycle.Commented, Body: "Closing.\n\n<!-- stalepr:close -->"}, // every version before the rule
 	}
 	readMarkers(events, "/reopen")
 	if e := events[0]; e.Notice != lifecycle.StaleNotice || !e.MarkedAt.Equal(marked) || e.MarkHead != "abc1234" || e.Body != "" {
@@ -37,8 +38,11 @@ func TestReadMarkers(t *testing.T) {
 	if e := events[4]; !e.Command || e.Body != "" {
 		t.Errorf("a reopen command read as %+v", e)
 	}
-	if e := events[5]; e.Command || e.Notice != lifecycle.CloseNotice {
+	if e := events[5]; e.Command || e.Notice != lifecycle.CloseNotice || e.Rule != lifecycle.RuleAuthorTurn {
 		t.Errorf("our closing comment naming the command read as %+v", e)
+	}
+	if e := events[6]; e.Notice != lifecycle.CloseNotice || e.Rule != "" || e.Body != "" {
+		t.Errorf("an earlier version's closing comment read as %+v", e)
 	}
 	if e := events[1]; e.Command {
 		t.Errorf("a person's words read as a command: %+v", e)

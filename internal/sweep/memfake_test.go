@@ -77,9 +77,9 @@ func (m *memGitHub) mark(n int, at time.Time) {
 func (m *memGitHub) comment(n int, login string, at time.Time, body string) {
 	p := m.prs[n]
 	m.nextID++
-	kind, markedAt, head := notice.Parse(body)
+	kind, markedAt, head, rule := notice.Parse(body)
 	ev := lifecycle.Event{Kind: lifecycle.Commented, At: at, Actor: login, Bot: strings.HasSuffix(login, "[bot]"),
-		CommentID: m.nextID, Notice: kind, MarkedAt: markedAt, MarkHead: head}
+		CommentID: m.nextID, Notice: kind, MarkedAt: markedAt, MarkHead: head, Rule: rule}
 	p.timeline = append(p.timeline, ev)
 	p.comments = append(p.comments, sweep.Comment{ID: m.nextID, Issue: n, UpdatedAt: at, Event: ev, Body: body})
 	p.pr.UpdatedAt = lifecycle.Later(p.pr.UpdatedAt, at)
@@ -327,7 +327,7 @@ func (m *memGitHub) RemoveLabel(ctx context.Context, n int, label string) error 
 }
 
 func (m *memGitHub) PostComment(_ context.Context, n int, body string) error {
-	kind, _, _ := notice.Parse(body)
+	kind, _, _, _ := notice.Parse(body)
 	m.write("comment #%d %s", n, map[lifecycle.Notice]string{lifecycle.StaleNotice: "stale notice",
 		lifecycle.CloseNotice: "closing notice", lifecycle.NudgeNotice: "nudge", lifecycle.ReopenNotice: "reopen notice"}[kind])
 	m.touch(n)
@@ -499,7 +499,7 @@ func TestMemReopensAPRClosedOnTheReviewersTurn(t *testing.T) {
 	n := m.add(daysAgo(150))
 	m.mark(n, daysAgo(40))
 	p := m.prs[n]
-	m.comment(n, m.self, daysAgo(10), notice.Body("Closed as stale.", notice.CloseMarker()))
+	m.comment(n, m.self, daysAgo(10), notice.Body("Closed as stale.", notice.CloseMarker("")))
 	p.timeline = append(p.timeline, lifecycle.Event{Kind: lifecycle.Closed, At: daysAgo(10), Actor: m.self, Bot: true})
 	p.open, p.pr.Labels = false, []string{"closed-stale"} // our close swaps stale for close-pr-label
 	memRun(t, m, map[string]string{"audit-closed-days": "30", "reopen-wrongly-closed": "true", "close-pr-label": "closed-stale"})

@@ -9,36 +9,13 @@ import (
 
 // The review nudge and whose turn it is (README: "Whose turn it is").
 
-// ReasonReviewNudge is the reason of a nudge posted on the reviewers'
-// turn; ReasonMergeNudge on the maintainers', to merge.
-const (
-	ReasonReviewNudge lifecycle.Reason = "waiting on reviewers: review nudge"
-	ReasonMergeNudge  lifecycle.Reason = "approved, waiting on maintainers to merge: merge nudge"
-)
-
 // ReasonRequestedSince is the reason a re-request was left alone: a fresh
 // read found a review, or a request of the reviewers, since the listing.
 const ReasonRequestedSince lifecycle.Reason = "the review was requested again, or given, since the listing"
 
-// needTurn reports whether the policy needs each PR's turn, which only its timeline tells.
-func (s *sweeper) needTurn() bool {
-	return s.pol.StaleClock == lifecycle.ClockAuthorTurn || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn() || s.pol.RerequestOnAnswer
-}
-
-// readsChecks reports whether the listing reads the head commits' checks:
-// author-turn-when-checks-fail is on and a rule reads the turn they change.
-func (s *sweeper) readsChecks() bool {
-	return s.pol.AuthorTurnWhenChecksFail && s.needTurn()
-}
-
-// turnLabelsOn reports whether author-turn-label or reviewers-turn-label is set.
-func (s *sweeper) turnLabelsOn() bool {
-	return s.pol.AuthorTurnLabel != "" || s.pol.ReviewersTurnLabel != ""
-}
-
 // turnLabelOp is the turn labels' write for a planned PR, if any: at most
 // one per change of turn. A PR this run closes is left as it is.
-func (s *sweeper) turnLabelOp(p planned) (op, bool) {
+func (s *planner) turnLabelOp(p planned) (op, bool) {
 	if p.d.Action == lifecycle.Close || p.act == nil || !p.labels.Writes() {
 		return op{}, false
 	}
@@ -70,15 +47,15 @@ func turnLabelsReason(l lifecycle.TurnLabels) lifecycle.Reason {
 
 // nudgeOp is the nudge's write for a planned PR, if any. A PR this run
 // closes is not nudged.
-func (s *sweeper) nudgeOp(p planned) (op, bool) {
+func (s *planner) nudgeOp(p planned) (op, bool) {
 	if p.d.Action == lifecycle.Close {
 		return op{}, false
 	}
-	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonReviewNudge}
+	d := lifecycle.Decision{Action: lifecycle.Keep, Reason: lifecycle.ReasonReviewNudge}
 	if p.act != nil {
 		d.InactiveSince = p.act.Turn.Since
 		if p.act.Turn.Whose == lifecycle.TurnMaintainers {
-			d.Reason = ReasonMergeNudge
+			d.Reason = lifecycle.ReasonMergeNudge
 		}
 	}
 	switch p.nudge {
@@ -98,7 +75,7 @@ func (s *sweeper) nudgeOp(p planned) (op, bool) {
 // review of those whose change request the author answered, requested
 // again (rerequest-reviewers-on-answer). A PR this run closes is left as it
 // is.
-func (s *sweeper) rerequestOp(p planned) (op, bool) {
+func (s *planner) rerequestOp(p planned) (op, bool) {
 	if len(p.rerequest) == 0 || p.d.Action == lifecycle.Close || p.act == nil {
 		return op{}, false
 	}
@@ -118,26 +95,19 @@ func oneNotification(n lifecycle.NudgeAction) lifecycle.NudgeAction {
 	return n
 }
 
-// ReasonEscalated is the reason of an escalation; ReasonEscalatedAway of
-// one posted with no nudge before it, every reviewer being away or busy.
-const (
-	ReasonEscalated     lifecycle.Reason = "the review nudge went unanswered: escalated"
-	ReasonEscalatedAway lifecycle.Reason = "every reviewer it waits on is away or busy: escalated"
-)
-
 // escalateOp is the escalation's write for a planned PR, if any: the
 // escalation reviewers asked, once per turn. A PR this run closes is not
 // escalated.
-func (s *sweeper) escalateOp(p planned) (op, bool) {
+func (s *planner) escalateOp(p planned) (op, bool) {
 	if p.escalate != lifecycle.EscalatePost || p.d.Action == lifecycle.Close || p.act == nil {
 		return op{}, false
 	}
 	to, busy := lifecycle.EscalationTo(p.pr, p.act, s.now, s.pol)
-	why := ReasonEscalated
+	why := lifecycle.ReasonEscalated
 	if !p.act.Turn.NudgedInTurn() {
-		why = ReasonEscalatedAway // no nudge was posted to go unanswered
+		why = lifecycle.ReasonEscalatedAway // no nudge was posted to go unanswered
 	}
 	d := lifecycle.Decision{Action: lifecycle.Keep, InactiveSince: p.act.Turn.Since,
 		Reason: lifecycle.Reason(string(why) + " to " + strings.Join(to, ", "))}
-	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to, busy: busy}, true
+	return op{out: Escalated, pr: p.pr, d: d, act: p.act, reviewers: to, busy: busy, why: why}, true
 }

@@ -43,6 +43,11 @@ type op struct {
 	audit   *lifecycle.Audit   // Reopened: the close the audit replayed
 	command *lifecycle.Command // ReopenedOnCommand, CommandAnswered: the command decided
 	issue   *issueOp           // the dashboard's operations: the issue, not a PR (dashboard.go)
+	// said is what its text says of the PR's people (said.go); why, the
+	// reason the text is chosen by where d.Reason says more (an
+	// escalation's names whom it asks).
+	said said
+	why  lifecycle.Reason
 }
 
 // afterStop reports whether o is a bounded write after the run's own work (a
@@ -52,7 +57,7 @@ func (o op) afterStop() bool { return o.out == DuplicateDeleted || o.issue != ni
 
 // plan turns decisions into operations; the decisions that need no write
 // (skipped, kept, still stale) go straight into the result.
-func (s *sweeper) plan(decided []planned) []op {
+func (s *planner) plan(decided []planned) []op {
 	var ops []op
 	for _, p := range decided {
 		if o, ok := s.rerequestOp(p); ok {
@@ -81,6 +86,9 @@ func (s *sweeper) plan(decided []planned) []op {
 			it.Outcome = StillStale
 			s.res.Items = append(s.res.Items, it)
 		}
+	}
+	for i := range ops {
+		ops[i].said = sayOf(ops[i].pr, ops[i].act, s.now, s.pol)
 	}
 	ops, s.res.NudgesPaced = pace(ops, Nudged, s.cfg.NudgesPerRun, nil)
 	ops, s.res.EscalationsPaced = pace(ops, Escalated, s.cfg.EscalationsPerRun, s.book.escalationWaits)
@@ -133,14 +141,10 @@ func pace(ops []op, out Outcome, perRun int, waits func(o op, run int)) (kept []
 // are sent from (by the writer's steps), within the budget, refused in a
 // dry run, logged, and recorded in the result and the book.
 type executor struct {
-	gh   GitHub
-	cfg  config.Config
-	pol  lifecycle.Policy
-	now  time.Time
-	log  Logger
+	*settings
+	gh   executorGitHub
 	w    *writer
 	book *book
-	id   *identity
 	res  *Result
 
 	// fork is the head repository of the event's PR when it comes from a
@@ -459,7 +463,7 @@ func MinBudget(cfg config.Config) int {
 	if cfg.DashboardIssue != "" {
 		reads += dashboard.Cost // set aside for the dashboard issue
 	}
-	if s.readsChecks() {
+	if s.needs.Checks {
 		reads++ // the checks of the listed PRs whose rollup is failing
 	}
 	return reads + most

@@ -134,6 +134,108 @@ type Meter interface {
 	WroteAs() string // the login of the comments this run created; "" before the first
 }
 
+// Each stage holds only the calls it makes (its room), as prow's plugins
+// each hold the narrow client they use: what a stage may send is read off
+// its field, and a test's fake of one stage fills only that. Every room is
+// part of GitHub (the signatures are the roles' above, whose comments
+// say what each does), so the whole port fills each.
+
+// sweeperGitHub is the sweeper's: the open listing and a PR's reads
+// (sweep.go, ancestry.go, event.go), the clean-ups' issue listing
+// (tidy.go, reopened.go), and the budget the listing plans within.
+type sweeperGitHub interface {
+	ListPRs(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error)
+	OpenPulls(ctx context.Context, q Query, after string) ([]Listed, Page, error)
+	Pull(ctx context.Context, number int, checks bool) (ClosedListed, bool, error)
+	Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error)
+	History(ctx context.Context, number int, before string) ([]lifecycle.Event, error)
+	Ancestry(ctx context.Context, number int) ([]lifecycle.Commit, error)
+	Viewer(ctx context.Context) (login string, err error)
+	Usage() api.Usage
+	RequestsLeft() int
+	WroteAs() string
+}
+
+// writerGitHub is the writer's (steps.go, fresh.go): every write, and the
+// reads its steps send before them.
+type writerGitHub interface {
+	Writer
+	Pull(ctx context.Context, number int, checks bool) (ClosedListed, bool, error)
+	PullHead(ctx context.Context, number int) (Head, error)
+	PullsNow(ctx context.Context, listed []lifecycle.PR) (map[int]Now, error)
+	BranchInUse(ctx context.Context, branch string) (bool, error)
+	BranchHead(ctx context.Context, branch string) (sha string, exists bool, err error)
+	Viewer(ctx context.Context) (login string, err error)
+	Usage() api.Usage
+}
+
+// executorGitHub is the executor's (plan.go): the meter it runs the
+// operations within, and who the first comment is posted as.
+type executorGitHub interface {
+	RefuseWrite(ctx context.Context, n int) error
+	Usage() api.Usage
+	RequestsLeft() int
+	WroteAs() string
+	Viewer(ctx context.Context) (login string, err error)
+}
+
+// identityGitHub is identity's: who the token acts as.
+type identityGitHub interface {
+	Viewer(ctx context.Context) (login string, err error)
+	WroteAs() string
+}
+
+// accessGitHub is access's: the accounts' write access, and what reading
+// it cost.
+type accessGitHub interface {
+	Permission(ctx context.Context, login string) (lifecycle.Access, error)
+	Collaborators(ctx context.Context) (access map[string]lifecycle.Access, complete bool, err error)
+	Usage() api.Usage
+}
+
+// availabilityGitHub is availability's: the reviewers' GitHub status.
+type availabilityGitHub interface {
+	BusyStatuses(ctx context.Context, logins []string) ([]lifecycle.Busy, error)
+}
+
+// linkerGitHub is the linker's (links.go): the intake clock's links.
+type linkerGitHub interface {
+	Links(ctx context.Context, numbers []int) (map[int]lifecycle.Links, error)
+}
+
+// rechecksGitHub is rechecks': the checks of the PRs about to be nudged.
+type rechecksGitHub interface {
+	Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error)
+}
+
+// auditorGitHub is the auditor's: the closed listing, and what replaying a
+// close needs of a PR.
+type auditorGitHub interface {
+	ClosedPulls(ctx context.Context, assignees bool, after string) ([]ClosedListed, Page, error)
+	History(ctx context.Context, number int, before string) ([]lifecycle.Event, error)
+	Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error)
+}
+
+// commanderGitHub is the commander's: the closed PRs a reopen command may
+// be on.
+type commanderGitHub interface {
+	ClosedPulls(ctx context.Context, assignees bool, after string) ([]ClosedListed, Page, error)
+}
+
+// dedupGitHub is dedup's: our notices read back, on the open PRs and the
+// recently closed ones.
+type dedupGitHub interface {
+	RecentComments(ctx context.Context, since time.Time) ([]Comment, error)
+	ClosedPulls(ctx context.Context, assignees bool, after string) ([]ClosedListed, Page, error)
+}
+
+// keeperGitHub is the keeper's (dashboard.go): the dashboard's one read,
+// and the requests set aside for it. Its writes are the writer's.
+type keeperGitHub interface {
+	LabelledIssues(ctx context.Context, label string) ([]api.Issue, error)
+	Hold(n int) (release func())
+}
+
 // Query selects issues from the repository's issue listing.
 type Query struct {
 	State     string // open | closed

@@ -145,10 +145,8 @@ func (b *book) decided(p planned) {
 	pr, d := p.pr, p.d
 	var due time.Time
 	switch d.Action {
-	case lifecycle.Mark:
-		due = b.pol.For(pr).MarkDate(d.InactiveSince)
-	case lifecycle.Close:
-		due = d.CloseAt
+	case lifecycle.Mark, lifecycle.Close:
+		due = d.DueAt
 	default:
 		due = lifecycle.Next(pr, p.act, d, b.now, b.pol).At
 	}
@@ -331,5 +329,5 @@ func (b *book) heldCount() int {
 // clock (an agent's PR may run on its own); zero when never.
 // A mark a quiet period holds is due at its end.
 func (b *book) markDue(last time.Time) time.Time {
-	return b.pol.Due(b.pol.Soonest().MarkDate(last), b.now)
+	return b.pol.Due(b.pol.FirstMarkDate(last), b.now)
 }

@@ -18,9 +18,9 @@ import (
 // escalation is decided, as the availability stage reads. Checks it could
 // not read are unknown, and the PR is decided as before.
 type rechecks struct {
-	gh  GitHub
+	gh  rechecksGitHub
 	log Logger
-	on  bool         // the listing reads checks (sweeper.readsChecks)
+	on  bool         // the listing reads checks (Needs.Checks)
 	was map[int]bool // the PRs whose checks this run asked for (sweeper.checksRead)
 	// redecide decides a PR again with the checks read (sweeper.redecide);
 	// false when its history can no longer be summarised.

@@ -55,3 +55,35 @@ func TestStaleTextComesTrue(t *testing.T) {
 		})
 	}
 }
+
+// TestStaleTextPostedLate: a notice posted late, on a PR our label marked
+// without one (a run stopped between the two), is the mark's own text,
+// true of the PR as the mark's is: under ignore-updates it says how long
+// the PR has been open, under author-turn whose turn it is.
+func TestStaleTextPostedLate(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name        string
+		inputs      map[string]string
+		want, never string
+	}{
+		{"inactivity", nil, "This pull request has had no activity for", "open for"},
+		{"ignore-updates", map[string]string{"ignore-updates": "true"}, "This pull request has been open for", "no activity"},
+		{"author-turn", authorTurnInputs, "This pull request has been waiting on its author", "no activity"},
+		{"the user's own text", map[string]string{"ignore-updates": "true", "stale-pr-message": "Stale for {{days-inactive}} days."}, "Stale for", "open for"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			w.fake.AddMember(maint.Login)
+			n := w.openPR(100, alice)
+			w.fake.Review(n, maint, daysAgo(20), "CHANGES_REQUESTED", "please rename") // the author's turn
+			w.fake.Label(n, action, daysAgo(2), "stale")
+			w.run(tc.inputs)
+			body := w.commentWith(n, "stale")
+			if !strings.Contains(body, tc.want) || strings.Contains(body, tc.never) {
+				t.Errorf("stale notice posted late %q: want %q in it, and never %q", body, tc.want, tc.never)
+			}
+		})
+	}
+}

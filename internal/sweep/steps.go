@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
 	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
@@ -223,11 +222,8 @@ func posts(steps []step) bool {
 // here, by the requests of the table above, and a dry run walks the same
 // steps refusing only the writes.
 type writer struct {
-	gh  GitHub
-	cfg config.Config
-	pol lifecycle.Policy
-	now time.Time
-	log Logger
+	*settings
+	gh writerGitHub
 
 	// history reads a PR's activity for a message that needs it (the
 	// sweep's one reading, summarised once a run); wholeListed reports a PR
@@ -244,6 +240,13 @@ type writer struct {
 	posted       int   // comments posted this run
 	draftRefused error // GitHub refused a draft conversion to this token: no more tries
 
+	// The steps of each kind of write, on this writer's requests: the
+	// close's (closing), the reviewers' (reviewing), the stale label's
+	// (marking).
+	closing   *closing
+	reviewing *reviewing
+	marking   *marking
+
 	// ahead are the plan's operations from the one running on; wrote, the
 	// writes sent (or refused in a dry run) so far; facts, the PRs the last
 	// fresh read found (fresh.go).
@@ -254,6 +257,19 @@ type writer struct {
 	deleted map[int]string
 }
 
+// closing builds a close's steps: the read before it, the closing comment,
+// the close or the draft conversion, the branch deletion, and the
+// close-pr-label's clean-up.
+type closing struct{ *writer }
+
+// reviewing builds the steps that ask reviewers: the nudge, the
+// re-request, the escalation, and the turn labels.
+type reviewing struct{ *writer }
+
+// marking builds the stale label's steps: the mark and its notice, and the
+// un-stale.
+type marking struct{ *writer }
+
 // steps expands an operation into its requests. Steps may fill o (the
 // activity a template needs) for the steps after them.
 func (w *writer) steps(o *op) []step {
@@ -261,26 +277,26 @@ func (w *writer) steps(o *op) []step {
 	stale := labelAsOn(o.pr, w.pol.StaleLabel)
 	switch o.out {
 	case Marked:
-		return w.markSteps(o)
+		return w.marking.markSteps(o)
 	case Notified:
-		return w.noticeSteps(o, o.d.MarkedAt)
+		return w.marking.noticeSteps(o, o.d.MarkedAt)
 	case IntakeNotified:
 		return []step{w.comment(o.pr.Number, func() string {
-			return notice.Body(notice.Render(w.cfg.IntakeMessage, w.vars(*o)), notice.IntakeMarker())
+			return notice.Body(notice.Render(w.text(o, notice.KindIntake), w.vars(*o)), notice.IntakeMarker())
 		})}
 	case Unstaled:
-		return w.unstaleSteps(o)
+		return w.marking.unstaleSteps(o)
 	case Closed:
 		if w.pol.CloseAction == lifecycle.CloseToDraft {
-			return w.draftSteps(o)
+			return w.closing.draftSteps(o)
 		}
-		return w.closeSteps(o)
+		return w.closing.closeSteps(o)
 	case BranchFinished:
-		return append(w.branchSteps(n), w.removeLabel(n, stale))
+		return append(w.closing.branchSteps(n), w.removeLabel(n, stale))
 	case LabelCleaned:
 		return []step{w.removeLabel(n, stale)}
 	case CloseLabelCleaned:
-		return w.closeLabelSteps(o)
+		return w.closing.closeLabelSteps(o)
 	case DuplicateDeleted:
 		// A copy of our own notice, a bounded clean-up that keeps the
 		// one-notice promise: it may use rate-limit-reserve.
@@ -288,13 +304,13 @@ func (w *writer) steps(o *op) []step {
 			return w.gh.DeleteComment(ctx, o.comment)
 		}}}
 	case Rerequested:
-		return w.rerequestSteps(o)
+		return w.reviewing.rerequestSteps(o)
 	case Nudged, NudgeLabeled:
-		return w.nudgeSteps(o)
+		return w.reviewing.nudgeSteps(o)
 	case Escalated:
-		return w.escalateSteps(o)
+		return w.reviewing.escalateSteps(o)
 	case TurnLabeled:
-		return w.turnLabelSteps(o)
+		return w.reviewing.turnLabelSteps(o)
 	case Reopened:
 		return w.reopenSteps(o)
 	case ReopenedOnCommand, CommandAnswered:
@@ -326,8 +342,8 @@ func (w *writer) setLabels(n int, labels func() []string, g *guard) step {
 // markSteps puts the label first, then the notice. A crash before the notice leaves
 // a labelled PR without notice, which the next run recognises and
 // completes.
-func (w *writer) markSteps(o *op) []step {
-	steps := w.detailSteps(o, w.cfg.StaleText(!o.d.CloseAt.IsZero()))
+func (w *marking) markSteps(o *op) []step {
+	steps := w.detailSteps(o, w.text(o, notice.KindStale))
 	n := o.pr.Number
 	if want := without(o.pr.Labels, w.cfg.LabelsToRemoveWhenStale); len(want) == len(o.pr.Labels) {
 		steps = append(steps, w.addLabels(n, []string{w.pol.StaleLabel}))
@@ -345,8 +361,8 @@ func (w *writer) markSteps(o *op) []step {
 }
 
 // noticeSteps post the stale notice, when there is one.
-func (w *writer) noticeSteps(o *op, markedAt time.Time) []step {
-	text := w.cfg.StaleText(!o.d.CloseAt.IsZero())
+func (w *marking) noticeSteps(o *op, markedAt time.Time) []step {
+	text := w.text(o, notice.KindStale)
 	if text == "" {
 		return nil
 	}
@@ -392,6 +408,7 @@ func (w *writer) detailSteps(o *op, tmpl string) []step {
 		act, err := w.history(ctx, o.pr)
 		if err == nil {
 			o.act = &act
+			o.said = sayOf(o.pr, o.act, w.now, w.pol) // the reviewers the text names are known now
 		}
 		return err
 	}}}
@@ -403,7 +420,7 @@ func (w *writer) detailSteps(o *op, tmpl string) []step {
 // would undo a concurrent run's close (its close-pr-label) or a label a
 // person added meanwhile. The PR is read again right before that write (and
 // before every retry of it), and the set is computed from what it carries now.
-func (w *writer) unstaleSteps(o *op) []step {
+func (w *marking) unstaleSteps(o *op) []step {
 	n := o.pr.Number
 	if !w.unstaleSetsLabels() {
 		return []step{w.removeLabel(n, labelAsOn(o.pr, w.pol.StaleLabel))}
@@ -451,7 +468,7 @@ func (w *writer) readOpen(n int, now *lifecycle.PR, check func(Now) error) step 
 }
 
 // unstaleSetsLabels reports whether an un-stale changes more labels than the stale one.
-func (w *writer) unstaleSetsLabels() bool {
+func (w *marking) unstaleSetsLabels() bool {
 	return len(w.cfg.LabelsToAddWhenUnstale)+len(w.cfg.LabelsToRemoveWhenUnstale) > 0
 }
 
@@ -463,7 +480,7 @@ func (w *writer) unstaleSetsLabels() bool {
 // With delete-branch the stale label stays on until the branch is gone: a
 // stop in between leaves a closed PR with the label, which the next run's
 // clean-up recognises as closed by us and finishes.
-func (w *writer) closeSteps(o *op) []step {
+func (w *closing) closeSteps(o *op) []step {
 	n := o.pr.Number
 	now := o.pr
 	steps := append([]step{w.readBeforeClose(o, &now)}, w.closingCommentSteps(o)...)
@@ -489,7 +506,7 @@ const ReasonChangedSince lifecycle.Reason = "changed since it was listed"
 // closes. Only an update time on both reads proves the PR unchanged: one
 // GitHub answered null (a zero time, after nothing) proves nothing, and the
 // PR is kept for the next run as a failed read keeps it.
-func (w *writer) readBeforeClose(o *op, now *lifecycle.PR) step {
+func (w *closing) readBeforeClose(o *op, now *lifecycle.PR) step {
 	listed := o.pr
 	return w.readOpen(listed.Number, now, func(got Now) error {
 		pr := got.PR
@@ -510,7 +527,7 @@ func (w *writer) readBeforeClose(o *op, now *lifecycle.PR) step {
 
 // closeIssue closes PR n and sets its labels in one request, computed from
 // *now; a retry reads the PR again first (retryGuard).
-func (w *writer) closeIssue(listed lifecycle.PR, now *lifecycle.PR, labels func() []string) step {
+func (w *closing) closeIssue(listed lifecycle.PR, now *lifecycle.PR, labels func() []string) step {
 	return step{request: reqClose, guard: w.retryGuard(listed, now, labels, true, true), send: func(ctx context.Context) error {
 		return w.gh.Close(ctx, listed.Number, nonNil(labels()))
 	}}
@@ -521,7 +538,7 @@ func (w *writer) closeIssue(listed lifecycle.PR, now *lifecycle.PR, labels func(
 // to the PR (no closing comment for a conversion that did not take place).
 // A run stopped after it leaves a stale-labelled draft, which the next run
 // decides again and finishes: comment (once), then the labels.
-func (w *writer) draftSteps(o *op) []step {
+func (w *closing) draftSteps(o *op) []step {
 	n := o.pr.Number
 	convert := step{request: reqDraft,
 		when: func() bool { return !o.pr.Draft || w.draftRefused != nil },
@@ -543,23 +560,24 @@ func (w *writer) draftSteps(o *op) []step {
 	return append(steps, w.setLabels(n, labels, w.retryGuard(o.pr, &now, labels, true, false)))
 }
 
-// closingCommentSteps post close-pr-message, unless a stopped run posted it.
-// A PR closed without a mark (days-before-close 0) has no MarkedAt.
-func (w *writer) closingCommentSteps(o *op) []step {
-	text := w.cfg.CloseText(!o.d.MarkedAt.IsZero())
+// closingCommentSteps post the closing comment, unless a stopped run
+// posted it.
+func (w *closing) closingCommentSteps(o *op) []step {
+	kind := notice.KindClose
 	if o.d.Rule == lifecycle.RuleIntake {
-		text = w.cfg.IntakeCloseMessage
+		kind = notice.KindIntakeClose // its own input, intake-close-message
 	}
+	text := w.text(o, kind)
 	if text == "" || o.d.CloseNoticePosted {
 		return nil
 	}
 	return append(w.detailSteps(o, text), w.comment(o.pr.Number, func() string {
-		return notice.Body(notice.Render(text, w.vars(*o)), notice.CloseMarker())
+		return notice.Body(notice.Render(text, w.vars(*o)), notice.CloseMarker(o.d.Rule))
 	}))
 }
 
 // closedLabels are a closed PR's labels: close-pr-label instead of stale.
-func (w *writer) closedLabels(pr lifecycle.PR) []string {
+func (w *closing) closedLabels(pr lifecycle.PR) []string {
 	labels := without(pr.Labels, []string{w.pol.StaleLabel})
 	if w.cfg.CloseLabel != "" {
 		labels = union(labels, []string{w.cfg.CloseLabel})
@@ -577,7 +595,7 @@ func (w *writer) closedLabels(pr lifecycle.PR) []string {
 // deletion a stopped run left, finished a day later, after the author
 // pushed). That last read guards the deletion: it comes right before it,
 // and again before every retry of it.
-func (w *writer) branchSteps(n int) []step {
+func (w *closing) branchSteps(n int) []step {
 	var ref, sha string // the branch, once the head read shows it may go, and the PR's head commit
 	head := step{request: reqHead, send: func(ctx context.Context) error {
 		h, err := w.gh.PullHead(ctx, n)
@@ -637,7 +655,7 @@ func (w *writer) branchSteps(n int) []step {
 // open. That listing may be minutes old: a concurrent run may have closed
 // the PR since, putting the label on for good reason. So the PR is read
 // again right before the one write, which removes only that label.
-func (w *writer) closeLabelSteps(o *op) []step {
+func (w *closing) closeLabelSteps(o *op) []step {
 	n := o.pr.Number
 	label := w.cfg.CloseLabel
 	read := step{request: reqNow, send: func(ctx context.Context) error {
@@ -668,7 +686,7 @@ func (w *writer) closeLabelSteps(o *op) []step {
 // again in this turn, and the next run adds the missing label. A
 // concurrent run's copy is found and deleted by the read-back of this
 // run's notices (duplicateOps), as for the stale notice.
-func (w *writer) nudgeSteps(o *op) []step {
+func (w *reviewing) nudgeSteps(o *op) []step {
 	n, label := o.pr.Number, w.pol.NudgeLabel
 	if o.out == NudgeLabeled {
 		if o.pr.HasLabel(label) {
@@ -677,8 +695,8 @@ func (w *writer) nudgeSteps(o *op) []step {
 		return []step{w.addLabels(n, []string{label})}
 	}
 	steps := []step{w.comment(n, func() string {
-		away, busy, withdrew := w.away(o)
-		return notice.Body(strings.TrimSpace(notice.Render(w.nudgeMessage(o), w.vars(*o)))+notice.AwayNote(away, busy, withdrew), notice.NudgeMarker())
+		text := notice.Render(w.text(o, notice.KindNudge), w.vars(*o))
+		return notice.Body(strings.TrimSpace(text)+notice.AwayNote(o.said.away, o.said.busy, o.said.withdrew), notice.NudgeMarker())
 	})}
 	if label != "" && !o.pr.HasLabel(label) {
 		steps = append(steps, w.addLabels(n, []string{label}))
@@ -693,7 +711,7 @@ func (w *writer) nudgeSteps(o *op) []step {
 // left, nothing is written. Our request itself is what makes it once per
 // answer: every later run finds it after the answer (DecideRerequest), so
 // a stop after the write leaves nothing to finish.
-func (w *writer) rerequestSteps(o *op) []step {
+func (w *reviewing) rerequestSteps(o *op) []step {
 	n := o.pr.Number
 	logins := o.reviewers
 	read := step{request: reqPullRecent, send: func(ctx context.Context) error {
@@ -742,7 +760,7 @@ func (w *writer) rerequestSteps(o *op) []step {
 
 // reviewerInput reports whether login is one of the reviewers input's:
 // counted as a maintainer without write access, it may be no collaborator.
-func (w *writer) reviewerInput(login string) bool {
+func (w *reviewing) reviewerInput(login string) bool {
 	return lifecycle.ContainsFold(w.pol.Reviewers, login)
 }
 
@@ -753,7 +771,7 @@ func (w *writer) reviewerInput(login string) bool {
 // left out are named in the log and the PR's reason; with nobody left,
 // nothing is written. Where GitHub does not give this token the listing,
 // only the request tells (requestReviews).
-func (w *writer) collaboratorsOnly(o *op, logins *[]string) step {
+func (w *reviewing) collaboratorsOnly(o *op, logins *[]string) step {
 	return step{request: reqCollaborators, send: func(ctx context.Context) error {
 		var asked, refused []string
 		for _, l := range *logins {
@@ -791,7 +809,7 @@ func (w *writer) collaboratorsOnly(o *op, logins *[]string) step {
 // marker that stops every later run while nobody was asked. A concurrent
 // run's copy of the comment is deleted by the read-back of this run's
 // notices (duplicateOps), as for the nudge.
-func (w *writer) escalateSteps(o *op) []step {
+func (w *reviewing) escalateSteps(o *op) []step {
 	n := o.pr.Number
 	// Those GitHub refuses to ask are named in the comment, which is
 	// posted all the same: its marker ends the turn's escalation, so the
@@ -800,13 +818,9 @@ func (w *writer) escalateSteps(o *op) []step {
 	return []step{request, w.comment(n, func() string {
 		v := w.vars(*o)
 		v.Reviewers = o.reviewers
-		away, busy, withdrew := w.away(o)
-		busy = union(busy, o.busy) // and the escalation reviewers busy on GitHub
-		text := notice.DefaultEscalation
-		if o.act != nil && !o.act.Turn.NudgedInTurn() {
-			text = notice.DefaultEscalationAway // no nudge went unanswered: its reviewers were away
-		}
-		return notice.Body(strings.TrimSpace(notice.Render(text, v))+notice.NotAskedNote(away, busy, withdrew, o.refused), notice.EscalateMarker())
+		busy := union(o.said.busy, o.busy) // and the escalation reviewers busy on GitHub
+		text := notice.Render(w.text(o, notice.KindEscalation), v)
+		return notice.Body(strings.TrimSpace(text)+notice.NotAskedNote(o.said.away, busy, o.said.withdrew, o.refused), notice.EscalateMarker())
 	})}
 }
 
@@ -816,7 +830,7 @@ func (w *writer) escalateSteps(o *op) []step {
 // request each, so those who can be asked are. o.reviewers keeps those
 // asked, o.refused the others, named in the log and the PR's reason; a
 // refusal is no failure.
-func (w *writer) requestReviews(ctx context.Context, o *op) error {
+func (w *reviewing) requestReviews(ctx context.Context, o *op) error {
 	n, logins := o.pr.Number, o.reviewers
 	err := w.gh.RequestReviewers(ctx, n, logins)
 	if !errors.Is(err, api.ErrNotCollaborator) {
@@ -848,18 +862,6 @@ func notAsked(refused []string) lifecycle.Reason {
 	return lifecycle.Reason("review not requested of " + strings.Join(refused, ", ") + ": not a collaborator (GitHub requests the review of the repository's collaborators only)")
 }
 
-// nudgeMessage is the nudge's text: review-nudge-message on the reviewers'
-// turn; on the maintainers' turn the merge the PR waits for
-// (DefaultMergeNudge), whatever review-nudge-message says: a project's own
-// is written for a review, and "waiting 8 days for a review" on an approved
-// PR asks for the wrong thing.
-func (w *writer) nudgeMessage(o *op) string {
-	if o.act != nil && o.act.Turn.Whose == lifecycle.TurnMaintainers {
-		return notice.DefaultMergeNudge
-	}
-	return w.cfg.NudgeMessage
-}
-
 // turnLabelSteps put the turn's label on or take the other off with one
 // write; when the turn passed from one labelled party to the other, the PR
 // is read again and one request sets its labels as they are now, the one
@@ -867,7 +869,7 @@ func (w *writer) nudgeMessage(o *op) string {
 // before the write leaves the labels as they were, and the next run reads
 // the turn again: no state but the labels themselves. conflict-label goes
 // on and comes off with them (in the same write).
-func (w *writer) turnLabelSteps(o *op) []step {
+func (w *reviewing) turnLabelSteps(o *op) []step {
 	n := o.pr.Number
 	add, remove := nonEmpty(o.labels.Add, o.labels.AddConflict), nonEmpty(o.labels.Remove, o.labels.RemoveConflict)
 	switch {
@@ -1026,25 +1028,15 @@ func (w *writer) editIssue(o *op, body string, close bool) step {
 	return st
 }
 
-// away are the reviewers a PR waits on who are away (away-reviewers),
-// then those busy on GitHub (their status, as the run read it), then those
-// who withdrew the review requested of them, with nobody asked since.
-func (w *writer) away(o *op) (away, busy, withdrew []string) {
-	_, away, busy = w.pol.Available(o.pr, o.act, w.now)
-	if o.act != nil {
-		withdrew = o.act.Withdrew
-	}
-	return away, busy, withdrew
-}
-
 // vars are the placeholders' values in the texts posted on a PR.
 func (w *writer) vars(p op) notice.Vars {
-	pol := w.pol.For(p.pr) // an agent's PR may run on its own clock
 	v := notice.Vars{
-		Author:          p.pr.Author,
+		Author:          p.said.author,
+		AuthorBot:       p.said.authorBot,
+		Reviewers:       p.said.reviewers,
 		DaysInactive:    daysSince(p.d.InactiveSince, w.now),
-		DaysBeforeStale: pol.DaysBeforeStale,
-		DaysBeforeClose: pol.DaysBeforeClose,
+		DaysBeforeStale: p.said.daysBeforeStale,
+		DaysBeforeClose: p.said.daysBeforeClose,
 		CloseDate:       p.d.CloseAt,
 		StaleLabel:      w.pol.StaleLabel,
 		Labels:          p.pr.Labels,
@@ -1055,18 +1047,12 @@ func (w *writer) vars(p op) notice.Vars {
 		v.DaysBeforeClose = w.pol.Intake.DaysBeforeClose
 	}
 	// No bot is ever mentioned: a mention of @Copilot can start the coding
-	// agent. A coding agent's PR addresses its human of record, when its
-	// history names one. A nudge names no bot author at all (pending
-	// reviewers hold no bot); the other texts name it without the @.
-	v.AuthorBot = p.pr.AuthorBot || w.pol.IsBotOrAgent(p.pr.Author)
-	if p.act != nil && p.act.HumanOfRecord != "" {
-		v.Author, v.AuthorBot = p.act.HumanOfRecord, false
-	}
+	// agent. A nudge names no bot author at all (pending reviewers hold no
+	// bot); the other texts name it without the @.
 	if p.out == Nudged && v.AuthorBot {
 		v.Author = ""
 	}
 	if p.act != nil {
-		v.Reviewers, _, _ = w.pol.Available(p.pr, p.act, w.now)
 		// On the author's turn the clock runs from the author's last
 		// action when that is later than the turn's start: the notice's
 		// numbers say what the rules counted.
@@ -1084,4 +1070,16 @@ func (w *writer) vars(p op) notice.Vars {
 		}
 	}
 	return v
+}
+
+// text is the template o posts as kind: the default for the reason it is
+// posted for, or the user's own message of that kind (notice.Text).
+func (w *writer) text(o *op, kind notice.Kind) string {
+	k := notice.KeyOf(kind, o.d)
+	if o.why != "" {
+		k.Reason = o.why
+	}
+	own := map[notice.Kind]string{notice.KindStale: w.cfg.StaleMessage, notice.KindClose: w.cfg.CloseMessage, notice.KindNudge: w.cfg.NudgeMessage,
+		notice.KindIntake: w.cfg.IntakeMessage, notice.KindIntakeClose: w.cfg.IntakeCloseMessage}
+	return notice.Text(k, own[kind])
 }

@@ -20,13 +20,22 @@ type Logger interface {
 	Printf(format string, args ...any)
 }
 
-type sweeper struct {
-	gh  GitHub
+// settings are what the run was started with, the same for every stage:
+// each stage holds the one value rather than copies of its fields.
+type settings struct {
 	cfg config.Config
-	pol lifecycle.Policy
+	pol lifecycle.Policy // cfg.Policy
 	now time.Time
 	log Logger
-	id  *identity // who the token acts as (identity.go)
+	id  *identity // who the token acts as (identity.go), learnt once a run
+	// needs is what the run reads, asked of the policy once
+	// (lifecycle.Policy.Needs).
+	needs lifecycle.Needs
+}
+
+type sweeper struct {
+	*settings
+	gh  sweeperGitHub
 	res Result
 
 	seen map[int]bool // open PRs listed so far: a run acts at most once per PR
@@ -38,6 +47,14 @@ type sweeper struct {
 	// decision needs it (activity).
 	hist map[int]Listed
 	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
+
+	// Its parts: the listings (listing: the open PRs, then the
+	// clean-ups' closed ones), the reads a decision needs beyond them
+	// (reading) and the plan (planner: an operation per write each
+	// decision calls for); a PR's activity and its decisions are its own.
+	listing *listing
+	reading *reading
+	planner *planner
 
 	book  *book      // where every open PR listed stands, for the queue views (queue.go)
 	w     *writer    // every operation's request steps (steps.go)
@@ -66,22 +83,43 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	if gh != nil {
 		gh = markerReader{gh, cfg.ReopenCommand}
 	}
-	s := &sweeper{gh: gh, cfg: cfg, pol: cfg.Policy, now: now, log: log, id: &identity{gh: gh, log: log},
+	set := &settings{cfg: cfg, pol: cfg.Policy, needs: cfg.Policy.Needs(now), now: now, log: log, id: &identity{gh: gh, log: log}}
+	s := &sweeper{settings: set, gh: gh,
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}, checksRead: map[int]bool{}}
+	s.listing, s.reading, s.planner = &listing{s}, &reading{s}, &planner{s}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.who = &access{gh: gh, log: log, res: &s.res}
-	s.avail = &availability{gh: gh, log: log, pol: s.pol, now: now}
-	s.links = &linker{gh: gh, log: log, pol: s.pol, now: now}
-	s.again = &rechecks{gh: gh, log: log, on: s.readsChecks(), was: s.checksRead, redecide: s.redecide}
-	s.book = newBook(s.pol, now, s.needTurn())
-	s.w = &writer{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, history: s.activity,
+	s.avail = &availability{settings: set, gh: gh}
+	s.links = &linker{settings: set, gh: gh}
+	s.again = &rechecks{gh: gh, log: log, on: s.needs.Checks, was: s.checksRead, redecide: s.redecide}
+	s.book = newBook(s.pol, now, s.needs.Turn)
+	s.w = &writer{settings: set, gh: gh, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }, collaborator: s.who.collaborator}
-	s.x = &executor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, w: s.w, book: s.book, id: s.id, res: &s.res}
-	s.dd = &dedup{gh: gh, pol: s.pol, now: now, log: log, id: s.id, w: s.w, x: s.x, res: &s.res}
-	s.audit = &auditor{gh: gh, cfg: cfg, pol: s.pol, now: now, log: log, id: s.id, x: s.x, dd: s.dd, res: &s.res}
-	s.cmd = &commander{gh: gh, cfg: cfg, pol: s.pol, now: now, id: s.id, who: s.who, x: s.x, dd: s.dd, audit: s.audit, res: &s.res}
+	s.w.closing, s.w.reviewing, s.w.marking = &closing{s.w}, &reviewing{s.w}, &marking{s.w}
+	s.x = &executor{settings: set, gh: gh, w: s.w, book: s.book, res: &s.res}
+	s.dd = &dedup{settings: set, gh: gh, w: s.w, x: s.x, res: &s.res}
+	s.audit = &auditor{settings: set, gh: gh, x: s.x, dd: s.dd, res: &s.res}
+	s.cmd = &commander{settings: set, gh: gh, who: s.who, x: s.x, dd: s.dd, audit: s.audit, res: &s.res}
 	return s
 }
+
+// listing is the sweeper's listings: the open PRs' pages (labelled,
+// candidates) and what each PR listed costs, the clean-ups' listings of the
+// closed PRs (tidy.go, reopened.go). Each PR it lists, the sweeper reads
+// and decides.
+type listing struct{ *sweeper }
+
+// reading is what the sweeper reads of a PR beyond its listing page, when
+// a decision needs it: the older history of the PRs the listing could not
+// settle, within the budget (detailStale, detailFresh), and in summarising
+// a history the accounts' access (access.go) and the head's ancestry
+// (ancestry.go) when they change the decision.
+type reading struct{ *sweeper }
+
+// planner turns the sweeper's decisions into the operations the executor
+// runs (plan.go; the nudges', re-requests', escalations' and turn labels'
+// in nudge.go).
+type planner struct{ *sweeper }
 
 type planned struct {
 	pr     lifecycle.PR
@@ -108,7 +146,7 @@ type Sweep struct {
 // are set aside from the sweep's budget until PRs has run.
 func New(gh GitHub, cfg config.Config, now time.Time, log Logger) *Sweep {
 	s := newSweeper(gh, cfg, now, log)
-	k := &keeper{gh: gh, cfg: cfg, now: now, log: log, id: s.id, x: s.x}
+	k := &keeper{settings: s.settings, gh: gh, x: s.x}
 	s.w.afterCreate = k.created
 	return &Sweep{s: s, k: k, release: k.hold()}
 }
@@ -126,9 +164,7 @@ func (r *Sweep) PRs(ctx context.Context) Result {
 	if s.res.ListedAll && !s.res.OpenTotalKnown {
 		s.res.OpenTotal, s.res.OpenTotalKnown = s.res.Considered, true
 	}
-	if cutoff, ok := s.pol.ListingCutoff(s.now); ok {
-		s.res.StaleCutoff = cutoff
-	}
+	s.res.StaleCutoff = s.needs.Cutoff
 	return s.finish()
 }
 
@@ -184,19 +220,19 @@ func Run(ctx context.Context, gh GitHub, cfg config.Config, now time.Time, log L
 }
 
 func (s *sweeper) run(ctx context.Context) {
-	stale, err := s.labelled(ctx)
+	stale, err := s.listing.labelled(ctx)
 	if err != nil {
 		s.x.stopOn(err)
 		s.res.Unlisted = true
 		return
 	}
-	fresh, freshUnsure, alsoStale, ferr := s.candidates(ctx)
-	stale = s.current(append(stale, alsoStale...))
-	fresh, freshUnsure = s.current(fresh), s.current(freshUnsure)
+	fresh, freshUnsure, alsoStale, ferr := s.listing.candidates(ctx)
+	stale = s.listing.current(append(stale, alsoStale...))
+	fresh, freshUnsure = s.listing.current(fresh), s.listing.current(freshUnsure)
 	// People first: an un-stale that a person is waiting for is found in
 	// the stale PRs' activity, so those reads come before any budget goes
 	// to marking. Closes are decided there too; marks come last.
-	plan, serr := s.detailStale(ctx, stale)
+	plan, serr := s.reading.detailStale(ctx, stale)
 	plan = append(plan, fresh...)
 	s.res.Unlisted = ferr != nil
 	switch {
@@ -209,7 +245,7 @@ func (s *sweeper) run(ctx context.Context) {
 		// Reads come out of what the writes already known leave: a run
 		// that spent its budget reading and wrote nothing would find the
 		// same PRs first again tomorrow and never make progress.
-		detailed, derr := s.detailFresh(ctx, freshUnsure, s.writeCost(plan))
+		detailed, derr := s.reading.detailFresh(ctx, freshUnsure, s.listing.writeCost(plan))
 		plan = append(plan, detailed...)
 		if derr != nil {
 			s.x.stopOn(derr)
@@ -228,7 +264,7 @@ func (s *sweeper) run(ctx context.Context) {
 			s.x.stopOn(err)
 		}
 	}
-	s.x.apply(ctx, s.plan(plan))
+	s.x.apply(ctx, s.planner.plan(plan))
 	// The parts after the run's own work; one a stop leaves out is named
 	// (Result.NotDone), not left to vanish from the reports.
 	for _, part := range []struct {
@@ -236,8 +272,8 @@ func (s *sweeper) run(ctx context.Context) {
 		on   bool
 		ops  func(context.Context) ([]op, error)
 	}{
-		{PartLabelCleanUp, true, s.closedOps},
-		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", s.reopenedOps},
+		{PartLabelCleanUp, true, s.listing.closedOps},
+		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", s.listing.reopenedOps},
 		{PartAudit, s.cfg.AuditClosedDays > 0, s.audit.ops},
 		{PartCommands, s.cmd.on(), s.cmd.ops},
 	} {
@@ -261,13 +297,13 @@ func (s *sweeper) run(ctx context.Context) {
 // labelled lists the open PRs carrying the stale label. Every one that is
 // not exempt needs its activity: the mark moved updated_at, so the listing
 // cannot tell whether anyone acted after it. When the open listing is read
-// to its end anyway (readsAllOpen), it finds them: no listing of their own.
-func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
-	if s.readsAllOpen() {
+// to its end anyway (Needs.ReadAll), it finds them: no listing of their own.
+func (s *listing) labelled(ctx context.Context) (stale []planned, err error) {
+	if s.needs.ReadAll {
 		return nil, nil
 	}
-	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees(),
-		Checks: s.readsChecks()}
+	q := Query{State: "open", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc", Assignees: s.needs.Assignees,
+		Checks: s.needs.Checks}
 	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {
 		if !pr.HasLabel(s.pol.StaleLabel) {
 			return // GitHub matched the label; defend against a fake that did not
@@ -278,30 +314,15 @@ func (s *sweeper) labelled(ctx context.Context) (stale []planned, err error) {
 }
 
 // staleListed takes a listed stale-labelled PR in.
-func (s *sweeper) staleListed(ctx context.Context, pr lifecycle.PR) planned {
+func (s *listing) staleListed(ctx context.Context, pr lifecycle.PR) planned {
 	s.book.listed(pr)
 	return s.decide(pr, s.listedActivity(ctx, pr))
-}
-
-// readsAllOpen reports whether the open listing is read to its end, not
-// only to the stale cutoff: activity-from: people (a PR updated after the
-// cutoff may have seen no person since), and whenever the turn is read (a
-// bot's comment moves updated_at without changing it).
-func (s *sweeper) readsAllOpen() bool {
-	return s.listsOpen() && (s.pol.ActivityFrom == lifecycle.People && !s.pol.IgnoreUpdates || s.needTurn() || s.pol.Intake.On)
-}
-
-// listsOpen reports whether the run lists the open PRs at all: to mark
-// them, to nudge their reviewers, or to keep their turn labels.
-func (s *sweeper) listsOpen() bool {
-	_, marks := s.pol.ListingCutoff(s.now)
-	return marks || s.pol.DaysBeforeReviewNudge >= 0 || s.turnLabelsOn() || s.pol.RerequestOnAnswer || s.pol.Intake.On
 }
 
 // detailStale decides the stale PRs on their histories, the most recently
 // updated first: that is where a person may have acted, and a history that
 // needs a read of its own is read before any budget goes to marking.
-func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, error) {
+func (s *reading) detailStale(ctx context.Context, stale []planned) ([]planned, error) {
 	budget := allowance(-1)
 	if left := s.gh.RequestsLeft(); left >= 0 {
 		budget = allowance(left)
@@ -335,7 +356,7 @@ func (s *sweeper) detailStale(ctx context.Context, stale []planned) ([]planned, 
 
 // detailFresh reads the activity of unlabelled PRs the listing could not
 // settle, within the requests left once reserved writes are paid for.
-func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int) ([]planned, error) {
+func (s *reading) detailFresh(ctx context.Context, fresh []planned, reserved int) ([]planned, error) {
 	budget := allowance(-1)
 	if left := s.gh.RequestsLeft(); left >= 0 {
 		budget = allowance(max(left-reserved, 0))
@@ -361,7 +382,7 @@ func (s *sweeper) detailFresh(ctx context.Context, fresh []planned, reserved int
 // readAndDecide decides one PR on its history, spending from budget what
 // reading it further back costs; nil when the budget is spent (the PR is
 // left for the next run).
-func (s *sweeper) readAndDecide(ctx context.Context, p planned, budget *allowance) (*planned, error) {
+func (s *reading) readAndDecide(ctx context.Context, p planned, budget *allowance) (*planned, error) {
 	deep := s.hist[p.pr.Number].Older != "" || !s.listed(p.pr.Number)
 	if deep && budget.empty() {
 		s.res.Left++
@@ -432,9 +453,9 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 		return lifecycle.Activity{}, err
 	}
 	s.dd.seen(pr.Number, events)
-	act, err := s.summarize(ctx, pr, events)
+	act, err := s.reading.summarize(ctx, pr, events)
 	if err == nil && act.NeedsAncestry {
-		act, err = s.ancestry(ctx, pr, events, act) // ancestry.go
+		act, err = s.reading.ancestry(ctx, pr, events, act) // ancestry.go
 	}
 	if err != nil {
 		return lifecycle.Activity{}, err
@@ -450,7 +471,7 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 // costs no request, and the queue then knows every PR's turn. nil
 // otherwise (the decision asks when it needs it).
 func (s *sweeper) listedActivity(ctx context.Context, pr lifecycle.PR) *lifecycle.Activity {
-	if l, ok := s.hist[pr.Number]; !ok || l.Older != "" || !s.needTurn() && !s.pol.IsAgent(pr.Author) {
+	if l, ok := s.hist[pr.Number]; !ok || l.Older != "" || !s.needs.Turn && !s.pol.IsAgent(pr.Author) {
 		return nil
 	}
 	act, err := s.activity(ctx, pr)
@@ -501,18 +522,18 @@ func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
 // stable (our writes move PRs to the end of the order). unsure are PRs whose
 // decision needs their activity read; stale, when the listing is read to its
 // end, the stale-labelled PRs it met (labelled lists them otherwise).
-func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned, err error) {
-	if !s.listsOpen() {
+func (s *listing) candidates(ctx context.Context) (plan, unsure, stale []planned, err error) {
+	if !s.needs.ListOpen {
 		return nil, nil, nil, nil
 	}
 	// With the agent clock sooner than everyone's, the agents' cutoff:
 	// each PR is decided on its own clock (lifecycle.Policy.For).
-	cutoff, _ := s.pol.ListingCutoff(s.now)
-	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.pol.ReadsAssignees(), Checks: s.readsChecks()}
+	cutoff := s.needs.Cutoff
+	q := Query{State: "open", Sort: "updated", Direction: "asc", Assignees: s.needs.Assignees, Checks: s.needs.Checks}
 	if s.pol.IgnoreUpdates {
 		q.Sort = "created"
 	}
-	all := s.readsAllOpen()
+	all := s.needs.ReadAll
 	var cost int
 	ordered, prevKey, end := true, time.Time{}, false
 	err = s.listOpen(ctx, q, func(pr lifecycle.PR) {
@@ -558,7 +579,7 @@ func (s *sweeper) candidates(ctx context.Context) (plan, unsure, stale []planned
 // file sorts a decided PR of the open listing: into unsure when only its
 // timeline can settle it, into plan when it calls for a write, into neither
 // when nothing is due. It returns what the PR may cost.
-func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
+func (s *listing) file(p planned, plan, unsure *[]planned) int {
 	d, nudge := p.d, p.nudge
 	if (nudge == lifecycle.NudgeDetail || p.labels.Detail) && (d.Action == lifecycle.Keep || d.Action == lifecycle.NeedDetail) {
 		*unsure = append(*unsure, planned{pr: p.pr, d: d, nudge: nudge, labels: p.labels}) // only the timeline tells whose turn it is
@@ -578,14 +599,14 @@ func (s *sweeper) file(p planned, plan, unsure *[]planned) int {
 // whose history was not read (longer than its listing page): only the
 // history names its human of record, so it is read before the notice, which
 // would otherwise mention nobody.
-func (s *sweeper) needsHuman(p planned) bool {
+func (s *listing) needsHuman(p planned) bool {
 	return p.act == nil && (p.d.Action == lifecycle.Mark || p.d.Action == lifecycle.Close) && s.pol.IsAgent(p.pr.Author)
 }
 
 // costOfDetail is what deciding an unsure PR may cost: its history read
 // further back when its page did not reach its start, and the mark it may
 // lead to.
-func (s *sweeper) costOfDetail(pr lifecycle.PR) int {
+func (s *listing) costOfDetail(pr lifecycle.PR) int {
 	n := s.x.costOf(Marked, true)
 	if s.hist[pr.Number].Older != "" {
 		n += reqTimeline.n
@@ -594,7 +615,7 @@ func (s *sweeper) costOfDetail(pr lifecycle.PR) int {
 }
 
 // writeCost is what the planned actions will spend.
-func (s *sweeper) writeCost(plan []planned) int {
+func (s *listing) writeCost(plan []planned) int {
 	n := 0
 	for _, p := range plan {
 		n += s.x.costOfDecision(p.d.Action)
@@ -618,7 +639,7 @@ func (h *held) drop(n int) {
 // clock's candidates' links (links.go), then the failing PRs' checks.
 type holds struct {
 	links, checks held
-	s             *sweeper
+	s             *listing
 }
 
 // drop forgets the held copies of PR n, if any.
@@ -661,7 +682,7 @@ func (h *holds) read(ctx context.Context, each func(lifecycle.PR), all bool) err
 // listing; checks GitHub could not give are unknown. Before the listing
 // ends (all false) it reads full requests only: the rest waits for the
 // next pages' failing PRs.
-func (s *sweeper) readChecks(ctx context.Context, h *held, each func(lifecycle.PR), all bool) error {
+func (s *listing) readChecks(ctx context.Context, h *held, each func(lifecycle.PR), all bool) error {
 	for len(*h) >= ChecksPerRead || all && len(*h) > 0 {
 		batch := (*h)[:min(len(*h), ChecksPerRead)]
 		numbers := make([]int, len(batch))
@@ -696,7 +717,7 @@ func (s *sweeper) readChecks(ctx context.Context, h *held, each func(lifecycle.P
 // before the listings end, so the newer copy is decided instead (current
 // drops the plans made on the older one). A copy of a PR that failed stays
 // failed: it is reported once.
-func (s *sweeper) newer(l Listed) bool {
+func (s *listing) newer(l Listed) bool {
 	n := l.PR.Number
 	prev, ok := s.hist[n]
 	if !ok || !l.PR.UpdatedAt.After(prev.PR.UpdatedAt) && l.Err == nil {
@@ -713,7 +734,7 @@ func (s *sweeper) newer(l Listed) bool {
 
 // current drops the plans made on a copy of a PR that a later page
 // replaced (newer) or failed.
-func (s *sweeper) current(plans []planned) []planned {
+func (s *listing) current(plans []planned) []planned {
 	out := plans[:0]
 	for _, p := range plans {
 		if l, ok := s.hist[p.pr.Number]; ok && l.PR.UpdatedAt.Equal(p.pr.UpdatedAt) {
@@ -732,7 +753,7 @@ type lister func(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, 
 // reading. A PR met twice (pages shift when something is updated during the
 // listing) is passed on once, and a Link header that points back to a page
 // already read ends the listing.
-func (s *sweeper) listUntil(ctx context.Context, fetch lister, q Query, seen map[int]bool, each func(lifecycle.PR), more func(Page) bool) error {
+func (s *listing) listUntil(ctx context.Context, fetch lister, q Query, seen map[int]bool, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[int]bool{}
 	for page := 1; page != 0; {
 		read[page] = true
@@ -781,7 +802,7 @@ func bound(p *api.Pages, n int, pg Page, read map[string]bool, what string) erro
 // on again only when the later copy is newer (see newer); a PR GitHub's
 // answer gave in error is reported failed and left untouched, never decided
 // on part of its facts; a cursor met twice ends the listing.
-func (s *sweeper) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
+func (s *listing) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[string]bool{}
 	got := 0         // PRs the pages gave, or said they could not
 	h := holds{s: s} // PRs whose links or checks are still to be read

@@ -17,7 +17,7 @@ import (
 // another stale bot (leave it: the label says why it was closed), or closed
 // by us in a run that stopped before deleting its branch (finish that). One
 // put on after the close is not a mark left behind: it is left.
-func (s *sweeper) closedOps(ctx context.Context) ([]op, error) {
+func (s *listing) closedOps(ctx context.Context) ([]op, error) {
 	q := Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
 		Since: s.pol.CleanupSince(s.now)}
 	var closed []lifecycle.PR
@@ -88,11 +88,8 @@ const duplicateWindow = time.Hour
 // the notices of ours this run's reads met (seen), and at the run's end
 // reads back what this run posted (ops) and deletes the copies.
 type dedup struct {
-	gh  GitHub
-	pol lifecycle.Policy
-	now time.Time
-	log Logger
-	id  *identity
+	*settings
+	gh  dedupGitHub
 	w   *writer
 	x   *executor
 	res *Result
@@ -232,7 +229,7 @@ func (d *dedup) recentlyClosed(ctx context.Context) {
 	var pages api.Pages
 	for after := ""; !read[after]; {
 		read[after] = true
-		page, pg, err := d.gh.ClosedPulls(ctx, d.pol.ReadsAssignees(), after)
+		page, pg, err := d.gh.ClosedPulls(ctx, d.needs.Assignees, after)
 		if err == nil {
 			err = bound(&pages, len(page), pg, read, "list recently closed pull requests")
 		}
