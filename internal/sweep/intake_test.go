@@ -303,3 +303,24 @@ func TestIntakeLeavesOlderPRs(t *testing.T) {
 		t.Errorf("links read in %d queries %q: want one, of the young PR alone", len(asked), asked)
 	}
 }
+
+// TestIntakeCloseTrustedByTheAudit: the closure audit knows the intake
+// clock's close as a deliberate rule while the clock is on (its marker
+// names it), and does not reopen it as closed on the reviewers' turn.
+func TestIntakeCloseTrustedByTheAudit(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.unasked(1)
+	inputs := with(intakeInputs, "audit-closed-days", "30", "reopen-wrongly-closed", "true")
+	w.run(inputs)
+	w.clock.Advance(7 * lifecycle.Day)
+	w.run(inputs)
+	if !w.intakeClosed(n) {
+		t.Fatalf("#%d: %s, want closed by the intake clock", n, w.state(n))
+	}
+	w.clock.Advance(lifecycle.Day)
+	res := w.run(inputs)
+	if w.state(n) != "closed" || has(res.With(sweep.Reopened), n) || len(res.WronglyClosed()) != 0 {
+		t.Errorf("#%d after the audit: %s, wrongly closed %v; want it left closed", n, w.state(n), res.WronglyClosed())
+	}
+}
