@@ -648,6 +648,25 @@ func (h *holds) drop(n int) {
 	h.checks.drop(n)
 }
 
+// admit takes a page's PRs in: a PR met again only when the copy is newer
+// (newer), one GitHub's answer gave in error reported failed.
+func (h *holds) admit(listed []Listed, each func(lifecycle.PR)) {
+	s := h.s
+	for _, l := range listed {
+		if s.seen[l.PR.Number] && !s.newer(l) {
+			continue
+		}
+		s.seen[l.PR.Number] = true
+		h.drop(l.PR.Number) // a newer copy replaces a held one
+		if l.Err != nil {
+			s.x.fail(l.PR, l.Err)
+			continue
+		}
+		s.hist[l.PR.Number] = l
+		h.take(l, each)
+	}
+}
+
 // take passes a listed PR on, or holds it for its links or its checks.
 func (h *holds) take(l Listed, each func(lifecycle.PR)) {
 	switch {
@@ -824,19 +843,7 @@ func (s *listing) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 		}
 		s.res.Unread += pg.Unread
 		s.id.told(pg.Viewer) // who the token acts as, when the page names it
-		for _, l := range listed {
-			if s.seen[l.PR.Number] && !s.newer(l) {
-				continue
-			}
-			s.seen[l.PR.Number] = true
-			h.drop(l.PR.Number) // a newer copy replaces a held one
-			if l.Err != nil {
-				s.x.fail(l.PR, l.Err)
-				continue
-			}
-			s.hist[l.PR.Number] = l
-			h.take(l, each)
-		}
+		h.admit(listed, each)
 		if err := h.read(ctx, each, false); err != nil {
 			return err
 		}
