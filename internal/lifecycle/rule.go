@@ -61,7 +61,3 @@ type Needs struct {
 	Assignees bool      // each PR's assignees
 	Links     bool      // each PR's closing issue references (the intake clock)
 }
-
-// RuleIntake is the intake clock: an unsolicited PR that links no
-// issue a maintainer accepted (days-before-intake-close).
-const RuleIntake RuleName = "intake"

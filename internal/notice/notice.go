@@ -411,3 +411,36 @@ func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string,
 func Body(text, marker string) string {
 	return strings.TrimRight(text, "\n") + "\n\n" + marker
 }
+
+// DefaultIntake is the intake notice (days-before-intake-close): posted
+// once on a pull request whose author may not push and that links no issue
+// a maintainer accepted. DefaultIntakeClose is its closing comment. Both
+// say what keeps the pull request open; a project says how its issues are
+// accepted in its own intake-message.
+const (
+	DefaultIntake = "Thanks, {{author}}. This project takes pull requests for issues a maintainer has accepted, " +
+		"and this one links none (write \"Fixes #123\" in its description to link one). " +
+		"Unless a maintainer takes it up or it links an accepted issue, it will be closed on {{close-date}}."
+	DefaultIntakeClose = "Closing this pull request: it links no issue a maintainer accepted, and no maintainer took it up " +
+		"in {{days-before-close}} days. Open an issue describing the change first; once it is accepted, this can be reopened."
+)
+
+// The intake notice's marker: once per pull request, as the stale notice's
+// marker, and trusted only from stalepr's own logins. Its closing comment
+// carries every close's marker (CloseMarker).
+const intakeKind = "intake"
+
+// IntakeMarker returns the hidden line appended to the intake notice.
+func IntakeMarker() string { return markerPrefix + intakeKind + " -->" }
+
+var intakeMarkerRE = regexp.MustCompile(`<!-- stalepr:intake -->`)
+
+// ParseIntake finds the intake notice's marker in a comment body: NoNotice
+// when there is none. Apart from Parse, whose markers every version keeps
+// reading unchanged.
+func ParseIntake(body string) lifecycle.Notice {
+	if !intakeMarkerRE.MatchString(body) {
+		return lifecycle.NoNotice
+	}
+	return lifecycle.IntakeNotice
+}
