@@ -2,7 +2,8 @@ package main
 
 import (
 	"context"
-	"net/http/httptest"
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -15,12 +16,11 @@ import (
 	"github.com/stalepr/stalepr/internal/fleet"
 )
 
-func fleetFake(t *testing.T) (*fakegithub.Server, *httptest.Server) {
+// fleetFake is a fake GitHub for the fleet's tests and its base URL.
+func fleetFake(t *testing.T) (*fakegithub.Server, string) {
 	t.Helper()
 	fake := fakegithub.New(fakegithub.Options{Owner: "octo", Repo: "repo", Token: testToken, Clock: fakegithub.NewClock(t0)})
-	ts := httptest.NewServer(fake)
-	t.Cleanup(ts.Close)
-	return fake, ts
+	return fake, serve(t, fake)
 }
 
 // TestListRepositoriesIsACommandOfItsOwn: main runs the listing when its
@@ -41,11 +41,11 @@ func TestListRepositoriesIsACommandOfItsOwn(t *testing.T) {
 // fleetRepo is a repository with three PRs: #1 by alice, inactive 30 days;
 // #2 by Dependabot and #3 by alice, both inactive 90 days.
 func fleetRepo(t *testing.T) (*fakegithub.Server, env) {
-	fake, ts := fleetFake(t)
+	fake, base := fleetFake(t)
 	fake.AddPR(fakegithub.Issue{Title: "one", User: alice, CreatedAt: daysAgo(100), UpdatedAt: daysAgo(30)})
 	fake.AddPR(fakegithub.Issue{Title: "two", User: fakegithub.Bot("dependabot[bot]"), CreatedAt: daysAgo(100), UpdatedAt: daysAgo(90)})
 	fake.AddPR(fakegithub.Issue{Title: "three", User: alice, CreatedAt: daysAgo(100), UpdatedAt: daysAgo(90)})
-	e := runnerEnv(t.TempDir(), ts.URL+"/api/v3")
+	e := runnerEnv(t.TempDir(), base+"/api/v3")
 	e[fleet.InputsEnv] = "days-before-stale: 10\nwrite-interval: 0s\n"
 	return fake, e
 }
@@ -246,4 +246,135 @@ func TestFleetRunTimeoutCountsTheFileRead(t *testing.T) {
 	if took := clock.Now().Sub(t0); took > 2*time.Minute {
 		t.Errorf("the run took %s by its clock, past its run-timeout of 2m", took)
 	}
+}
+
+func TestListRepositoriesMatrix(t *testing.T) {
+	t.Parallel()
+	fake, base := fleetFake(t)
+	fake.AddInstalledRepo(
+		fakegithub.InstalledRepo{Name: "api-server"},
+		fakegithub.InstalledRepo{Name: "api-old", Archived: true},
+		fakegithub.InstalledRepo{Name: "api-fork", Fork: true},
+		fakegithub.InstalledRepo{Name: "website"},
+	)
+	dir := t.TempDir()
+	e := env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": base + "/api/v3", "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": dir + "/output"}
+
+	o := runWith(t, e, "-list-repositories", "octo")
+	if o.code != 0 {
+		t.Fatalf("%v", o)
+	}
+	if got := matrixRepos(t, o.stdout); got != "octo/repo octo/api-server octo/website" {
+		t.Errorf("matrix %v, want octo/repo octo/api-server octo/website (no archived, no fork)", got)
+	}
+	if !strings.Contains(o.outputFile, `{"include":[{"repository":"octo/repo","name":"repo"},{"repository":"octo/api-server","name":"api-server"},`) ||
+		!strings.Contains(o.outputFile, "count") {
+		t.Errorf("GITHUB_OUTPUT lacks the matrix and count:\n%s", o.outputFile)
+	}
+
+	o = runWith(t, e, "-list-repositories=octo", "-repositories", "API-*", "-include-archived", "-include-forks")
+	if o.code != 0 || matrixRepos(t, o.stdout) != "octo/api-server octo/api-old octo/api-fork" {
+		t.Errorf("filtered: %v", o)
+	}
+	o = runWith(t, e, "list-repositories", "-repositories", "nothing-*", "octo")
+	if o.code != 0 || !strings.Contains(o.stdout, `{"include":[]}`) {
+		t.Errorf("nothing matched: want an empty array, not null: %v", o)
+	}
+	if got := fake.Writes(); got != 0 {
+		t.Errorf("%d writes while listing", got)
+	}
+
+	o = runWith(t, env{"GITHUB_API_URL": base}, "-list-repositories", "octo")
+	if o.code != 2 || !strings.Contains(o.stderr, "GITHUB_TOKEN") {
+		t.Errorf("without a token: %v", o)
+	}
+}
+
+// matrixRepos is the repositories of the listing's matrix, in order.
+func matrixRepos(t *testing.T, stdout string) string {
+	t.Helper()
+	var m struct {
+		Include []struct{ Repository, Name string }
+	}
+	line := stdout[strings.LastIndex(strings.TrimRight(stdout, "\n"), "\n")+1:]
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatalf("stdout does not end with the matrix JSON: %v\n%s", err, stdout)
+	}
+	var out []string
+	for _, j := range m.Include {
+		if !strings.HasSuffix(j.Repository, "/"+j.Name) {
+			t.Errorf("job %+v: name is not the repository's name", j)
+		}
+		out = append(out, j.Repository)
+	}
+	return strings.Join(out, " ")
+}
+
+// TestListRepositoriesAsACommand: the listing is a command with its own
+// help; in a workflow its errors are ::error::
+// annotations; a 401 says bad credentials; more repositories than one
+// matrix runs is an error before any sweep.
+func TestListRepositoriesAsACommand(t *testing.T) {
+	t.Parallel()
+	fake, base := fleetFake(t)
+	api := base + "/api/v3"
+	o := runWith(t, env{}, "-list-repositories", "-help")
+	if o.code != 0 || !strings.Contains(o.stdout, "usage: stalepr -list-repositories OWNER") || !strings.Contains(o.stdout, "-include-forks") {
+		t.Errorf("-list-repositories -help: %v", o)
+	}
+
+	o = runWith(t, env{"GITHUB_TOKEN": "ghs_wrong", "GITHUB_API_URL": api}, "-list-repositories", "octo")
+	if o.code != ExitFailed || !strings.Contains(o.stderr, "the token is invalid, expired or revoked") {
+		t.Errorf("401: want bad credentials, got %v", o)
+	}
+	o = runWith(t, env{"GITHUB_TOKEN": "ghs_wrong", "GITHUB_API_URL": api, "GITHUB_ACTIONS": "true"}, "-list-repositories", "octo")
+	if errs := testenv.ErrorLines(o.stdout); o.code != ExitFailed || len(errs) != 1 || o.stderr != "" {
+		t.Errorf("in a workflow, want one ::error:: annotation and nothing on stderr: %v", o)
+	}
+
+	many := make([]fakegithub.InstalledRepo, fleet.MaxMatrixJobs)
+	for i := range many {
+		many[i] = fakegithub.InstalledRepo{Name: fmt.Sprintf("r%03d", i)}
+	}
+	fake.AddInstalledRepo(many...) // with octo/repo, one more than a matrix runs
+	dir := t.TempDir()
+	o = runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": api, "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": dir + "/output"}, "-list-repositories", "octo")
+	if errs := testenv.ErrorLines(o.stdout); o.code != ExitFailed || len(errs) != 1 || !strings.Contains(errs[0], "257 repositories") {
+		t.Errorf("257 repositories: want an error naming the count, got %v", o)
+	}
+	if strings.Contains(o.outputFile, "matrix") {
+		t.Errorf("a matrix was output for more jobs than GitHub runs:\n%s", o.outputFile)
+	}
+}
+
+// TestListRepositoriesHostileServer: a server's message or repository name
+// never becomes a workflow command in the listing's log.
+func TestListRepositoriesHostileServer(t *testing.T) {
+	t.Parallel()
+	fake, base := fleetFake(t)
+	fake.AddInstalledRepo(fakegithub.InstalledRepo{Name: "x\n::warning::named"}, fakegithub.InstalledRepo{Name: "##[error]named"})
+	e := env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": base + "/api/v3", "GITHUB_ACTIONS": "true"}
+	o := runWith(t, e, "-list-repositories", "octo")
+	if o.code != 0 || matrixRepos(t, o.stdout) != "octo/repo" {
+		t.Errorf("want only octo/repo in the matrix: %v", o)
+	}
+	checkNoCommand := func(o outcome) {
+		t.Helper()
+		for _, l := range strings.Split(o.stdout+o.stderr, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "::warning::named") || strings.HasPrefix(strings.TrimSpace(l), "::warning::message") ||
+				(strings.Contains(l, "##[") && !strings.HasPrefix(l, "::")) {
+				t.Errorf("a server's text runs a workflow command: %q\n%v", l, o)
+			}
+		}
+	}
+	checkNoCommand(o)
+
+	fake.SetFaultHook(func(fakegithub.RequestInfo) *fakegithub.Fault {
+		return fakegithub.StatusFault(422, `{"message":"no\n::warning::message\n##[error]message"}`)
+	})
+	o = runWith(t, e, "-list-repositories", "octo")
+	if o.code != ExitFailed {
+		t.Errorf("exit %d, want %d: %v", o.code, ExitFailed, o)
+	}
+	checkNoCommand(o)
 }

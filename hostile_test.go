@@ -90,10 +90,10 @@ func TestRunNullItemIsAFailedListing(t *testing.T) {
 // TestFleetListingLinkLoopFails: the fleet's listing once looped for ever.
 func TestFleetListingLinkLoopFails(t *testing.T) {
 	t.Parallel()
-	fake, ts := fleetFake(t)
+	fake, base := fleetFake(t)
 	f := fakegithub.LinkPage(`{"total_count":1,"repositories":[{"full_name":"octo/a","owner":{"login":"octo"}}]}`, 2)
 	fake.InjectFault(fakegithub.FaultRule{Route: "/installation/repositories", Times: -1, Fault: f})
-	o := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": ts.URL + "/api/v3"}, "-list-repositories", "octo")
+	o := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": base + "/api/v3"}, "-list-repositories", "octo")
 	if o.code != ExitFailed || !strings.Contains(o.stderr, "pages loop") {
 		t.Errorf("want exit %d saying the pages loop: %v", ExitFailed, o)
 	}
@@ -107,10 +107,10 @@ func TestFleetListingLinkLoopFails(t *testing.T) {
 func TestFleetListingErrorsAreRedacted(t *testing.T) {
 	t.Parallel()
 	for _, st := range []int{http.StatusUnauthorized, http.StatusForbidden} {
-		fake, ts := fleetFake(t)
+		fake, base := fleetFake(t)
 		msg := `{"message":"bad ` + testToken + ` https://u:hunter2@h \u001b[2J\u001b]0;x\u0007\n::error::fake"}`
 		fake.InjectFault(fakegithub.FaultRule{Route: "/installation/repositories", Fault: fakegithub.StatusFault(st, msg)})
-		o := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": ts.URL + "/api/v3"}, "-list-repositories", "octo")
+		o := runWith(t, env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": base + "/api/v3"}, "-list-repositories", "octo")
 		if o.code != ExitFailed {
 			t.Errorf("%d: exit %d, want %d", st, o.code, ExitFailed)
 		}

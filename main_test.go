@@ -2,8 +2,9 @@ package main
 
 // End-to-end tests of run: the whole program, driven as the Actions runner
 // drives the Docker action (INPUT_* variables, GITHUB_OUTPUT and
-// GITHUB_STEP_SUMMARY files), against the fake GitHub in internal/fakegithub
-// served by httptest. Nothing here reads the real environment or the network.
+// GITHUB_STEP_SUMMARY files), against the fake GitHub in internal/fakegithub,
+// reached in process (serve). Nothing here reads the real environment or the
+// network.
 
 import (
 	"bytes"
@@ -11,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -155,7 +155,7 @@ func runClock(ctx context.Context, t *testing.T, e env, clock *fakegithub.Clock,
 // scenario: one to mark, one to close, one to un-stale, one active.
 type world struct {
 	fake *fakegithub.Server
-	srv  *httptest.Server
+	url  string // the fake's base URL (serve)
 	// PR numbers
 	toMark, toClose, toUnstale, active, flaky int
 }
@@ -167,9 +167,7 @@ func newWorld(t *testing.T, flaky bool) (*world, *atomic.Int32) {
 	t.Helper()
 	fake := fakegithub.New(fakegithub.Options{Owner: "octo", Repo: "repo", Token: testToken,
 		Clock: fakegithub.NewClock(t0)})
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	w := &world{fake: fake, srv: srv}
+	w := &world{fake: fake, url: serve(t, fake)}
 
 	pr := func(title string, inactive float64) int {
 		return fake.AddPR(fakegithub.Issue{Title: title, User: alice,
@@ -209,7 +207,7 @@ func newWorld(t *testing.T, flaky bool) (*world, *atomic.Int32) {
 	return w, hits
 }
 
-func (w *world) env(t *testing.T) env { return runnerEnv(t.TempDir(), w.srv.URL+"/api/v3") }
+func (w *world) env(t *testing.T) env { return runnerEnv(t.TempDir(), w.url+"/api/v3") }
 
 func (w *world) hasLabel(n int, label string) bool { return w.fake.MustIssue(n).HasLabel(label) }
 
@@ -412,7 +410,7 @@ func TestRunOutputs(t *testing.T) {
 			continue
 		}
 		is := w.fake.MustIssue(n)
-		wantURL := fmt.Sprintf("%s/octo/repo/pull/%d", w.srv.URL, n)
+		wantURL := fmt.Sprintf("%s/octo/repo/pull/%d", w.url, n)
 		if prs[0].Title != is.Title || prs[0].URL != wantURL {
 			t.Errorf("output %s = %+v, want title %q and url %s", name, prs[0], is.Title, wantURL)
 		}
@@ -609,8 +607,7 @@ func sandboxWorkflow(t *testing.T) (*fakegithub.Server, map[string]string) {
 		t.Fatal(err)
 	}
 	fake.SetToken(testToken)
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
+	base := serve(t, fake)
 	inputs := map[string]string{}
 	data, err := os.ReadFile(filepath.Join(dir, "inputs.json"))
 	if err != nil {
@@ -619,7 +616,7 @@ func sandboxWorkflow(t *testing.T) (*fakegithub.Server, map[string]string) {
 	if err := json.Unmarshal(data, &inputs); err != nil {
 		t.Fatal(err)
 	}
-	e := runnerEnv(t.TempDir(), srv.URL+"/api/v3")
+	e := runnerEnv(t.TempDir(), base+"/api/v3")
 	e["GITHUB_REPOSITORY"] = fake.FullName()
 	e[inputVar("repository")] = fake.FullName()
 	for k, v := range inputs {
@@ -656,7 +653,7 @@ func TestSandboxSecondRunWritesNothing(t *testing.T) {
 // terminalEnv is a person's shell pointed at the fake GitHub: no
 // GITHUB_ACTIONS, no file commands, the token in GITHUB_TOKEN.
 func (w *world) terminalEnv() env {
-	return env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": w.srv.URL + "/api/v3"}
+	return env{"GITHUB_TOKEN": testToken, "GITHUB_API_URL": w.url + "/api/v3"}
 }
 
 // workflowCommands are the commands a terminal must never see.

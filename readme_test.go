@@ -1323,7 +1323,7 @@ func TestReadmeCommandPictures(t *testing.T) {
 	}
 	last := func(k int) string {
 		c := w.fake.Comments(k)
-		body := strings.ReplaceAll(c[len(c)-1].Body, w.srv.URL, "https://github.com")
+		body := strings.ReplaceAll(c[len(c)-1].Body, w.url, "https://github.com")
 		// The picture's PR is #1: the number is the only thing that differs.
 		return strings.ReplaceAll(body, fmt.Sprintf("pull/%d/head:pr-%d", k, k), "pull/1/head:pr-1")
 	}

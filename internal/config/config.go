@@ -49,6 +49,10 @@ type Config struct {
 	ReopenCommand string
 	RunTimeout    time.Duration // the whole run's deadline: what is not reached by then is left for the next run
 
+	// The intake clock's words (Policy.Intake): the notice, never empty
+	// while it is on, and the closing comment, empty for none.
+	IntakeMessage, IntakeCloseMessage string
+
 	// Warnings are non-fatal notes for the log, e.g. issue-only inputs ignored.
 	Warnings []string
 }

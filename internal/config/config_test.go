@@ -53,18 +53,21 @@ func TestParseDefaults(t *testing.T) {
 			DaysBeforeReviewNudge:  -1,
 			DaysBeforeEscalation:   -1,
 			ConflictLabel:          "merge-conflict",
+			Intake:                 lifecycle.Intake{DaysBeforeClose: -1},
 		},
-		StaleMessage:      notice.DefaultStale,
-		CloseMessage:      notice.DefaultClose,
-		NudgeMessage:      notice.DefaultNudge,
-		ReopenMessage:     notice.DefaultReopen,
-		ReopenCommand:     "/reopen",
-		OperationsPerRun:  500,
-		NudgesPerRun:      20,
-		EscalationsPerRun: 5,
-		RateLimitReserve:  100,
-		WriteInterval:     time.Second,
-		RunTimeout:        30 * time.Minute,
+		IntakeMessage:      notice.DefaultIntake,
+		IntakeCloseMessage: notice.DefaultIntakeClose,
+		StaleMessage:       notice.DefaultStale,
+		CloseMessage:       notice.DefaultClose,
+		NudgeMessage:       notice.DefaultNudge,
+		ReopenMessage:      notice.DefaultReopen,
+		ReopenCommand:      "/reopen",
+		OperationsPerRun:   500,
+		NudgesPerRun:       20,
+		EscalationsPerRun:  5,
+		RateLimitReserve:   100,
+		WriteInterval:      time.Second,
+		RunTimeout:         30 * time.Minute,
 	}
 	for name, inputs := range map[string]map[string]string{
 		"nothing set": nil,
@@ -617,7 +620,8 @@ func TestTable(t *testing.T) {
 		rerequest-reviewers-on-answer days-before-review-escalation escalation-reviewers escalations-per-run away-reviewers
 		bot-accounts reviewers author-turn-when-labeled author-turn-when-checks-fail author-turn-label reviewers-turn-label conflict-label
 		audit-closed-days reopen-wrongly-closed reopen-message reopen-command
-		agent-accounts days-before-agent-pr-stale days-before-agent-pr-close`)
+		agent-accounts days-before-agent-pr-stale days-before-agent-pr-close
+		days-before-intake-close intake-accepted-labels intake-message intake-close-message`)
 	issueInputs := strings.Fields(`stale-issue-message close-issue-message days-before-issue-stale days-before-issue-close
 		stale-issue-label close-issue-label exempt-issue-labels close-issue-reason exempt-issue-milestones
 		exempt-all-issue-milestones only-issue-labels any-of-issue-labels remove-issue-stale-when-updated

@@ -150,6 +150,11 @@ const (
 	inputReviewersTurnLabel    = "reviewers-turn-label"
 	inputConflictLabel         = "conflict-label"
 
+	inputIntakeDays         = "days-before-intake-close"
+	inputIntakeLabels       = "intake-accepted-labels"
+	inputIntakeMessage      = "intake-message"
+	inputIntakeCloseMessage = "intake-close-message"
+
 	EnvToken      = "GITHUB_TOKEN"
 	EnvRepository = "GITHUB_REPOSITORY"
 	EnvAPIURL     = "GITHUB_API_URL"
@@ -223,6 +228,21 @@ func buildInputs() []Input {
 				"When this or days-before-agent-pr-close is set, agents' drafts are not exempt by exempt-draft-pr (the Copilot coding agent's pull requests stay drafts until a person marks them ready) and run on this clock; the one left unset follows everyone's. Empty (the default): agents' pull requests follow the same rules as everyone's."},
 		{Name: inputAgentCloseDays, to: agentDays(func(c *Config) *int { return &c.Policy.AgentClock.DaysBeforeClose }), Kind: Days,
 			Description: "Days a coding agent's pull request stays marked stale without activity before it is closed, instead of days-before-close: a whole number, or -1 to never close. Empty (the default): as days-before-close."},
+		{Name: inputIntakeDays, to: intakeDays(func(c *Config) *int { return &c.Policy.Intake.DaysBeforeClose }), Kind: Days, Default: "-1",
+			Description: "The intake clock: days after the intake notice before a pull request nobody asked for is closed. " +
+				"Such a pull request's author may not push to the repository (as GitHub tells; when it cannot tell, never), and it links no issue a maintainer accepted (see intake-accepted-labels); " +
+				"it is told once with intake-message, and closed after these days unless a maintainer comments, reviews, labels or reopens it or it links an accepted issue first, " +
+				"after which the other clocks apply to it for good. Drafts, bots' pull requests and exempt ones are left to the other clocks. " +
+				"A whole number, 1 or more, or -1 (the default) for off. Costs a few GraphQL points per 100 pull requests listed."},
+		{Name: inputIntakeLabels, to: list(func(c *Config) *[]string { return &c.Policy.Intake.AcceptedLabels }), Kind: List,
+			Description: "Comma-separated labels that mark an issue a maintainer accepted, for the intake clock. " +
+				"Whatever this holds, an issue assigned to the pull request's author or opened by a maintainer (owner, member or collaborator) is accepted. Empty (the default): none."},
+		{Name: inputIntakeMessage, to: message(func(c *Config) *string { return &c.IntakeMessage }), Kind: Message, Default: notice.DefaultIntake,
+			Description: "Comment posted once on a pull request the intake clock holds: say how an issue gets accepted in your project. " +
+				"It cannot be empty while the intake clock is on. Placeholders: " + placeholders + "; {{close-date}} is when it closes."},
+		{Name: inputIntakeCloseMessage, to: message(func(c *Config) *string { return &c.IntakeCloseMessage }), Kind: Message, Default: notice.DefaultIntakeClose,
+			Description: "Comment posted when the intake clock closes a pull request; empty to close without commenting. " +
+				"Placeholders: " + placeholders + "; {{days-before-close}} is days-before-intake-close."},
 
 		{Name: inputStaleLabel, to: text(func(c *Config) *string { return &c.Policy.StaleLabel }), Kind: Text, Default: "stale",
 			Description: "Label that marks a pull request stale, added on marking and removed on activity. It may contain spaces and slashes (lifecycle/stale)."},

@@ -662,6 +662,7 @@ func (p *parser) config() Config {
 	p.turn(&c)
 	p.audit(&c)
 	p.agentClock(pol)
+	p.intake(&c)
 	// Without a stale notice our marks carry no marker: the rules must not
 	// wait for one (see lifecycle.Policy.NoStaleNotice).
 	pol.NoStaleNotice = c.StaleMessage == ""

@@ -80,6 +80,10 @@ type Issue struct {
 	// Mergeable is GraphQL's mergeable (MERGEABLE, CONFLICTING); "" answers
 	// UNKNOWN, as GitHub does before it has computed it.
 	Mergeable string
+	// LinkedIssues are the issues a person linked to the pull request by
+	// hand (the Development sidebar); its description's closing keywords
+	// link more (closingIssuesReferences).
+	LinkedIssues []int
 }
 
 // HasLabel reports whether the issue carries the label (case-insensitive).

@@ -225,7 +225,7 @@ func (c *graphQL) settle(ctx context.Context, shrink bool, reply gqlReply, err e
 	if reply.body == nil && err != nil {
 		return nil, noAnswer(err, shrink)
 	}
-	if err := c.httpStatus(reply, shrink); err != nil {
+	if err := httpStatus(reply, shrink, c.gqlURL); err != nil {
 		return nil, err
 	}
 	pathed, perr := pathedErrors(ans.errors, reply.resp, shrink, isRootsApart(ctx))
@@ -431,12 +431,12 @@ func isRead(ctx context.Context) bool {
 // smaller query may avoid (when the query can shrink), no GraphQL API at
 // all for a 404, and otherwise go-github's reading of an error answer, so
 // it is classified (and explained) as a REST one is.
-func (c *graphQL) httpStatus(reply gqlReply, shrink bool) error {
+func httpStatus(reply gqlReply, shrink bool, gqlURL string) error {
 	switch {
 	case shrink && shrinks(reply.status):
 		return errShrink
 	case reply.status == http.StatusNotFound:
-		return &noGraphQLError{url: c.gqlURL}
+		return &noGraphQLError{url: gqlURL}
 	case reply.status != http.StatusOK:
 		reply.resp.Body = io.NopCloser(bytes.NewReader(reply.body))
 		if cerr := github.CheckResponse(reply.resp); cerr != nil {

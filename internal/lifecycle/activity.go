@@ -221,6 +221,9 @@ type Activity struct {
 	// not count ends short of the mark's head, as far as the head's commits
 	// were read (the head itself before any read).
 	AncestryFrom string
+	// Intake is what the history tells the intake clock (SummarizeIntake),
+	// read with Options.Intake; its zero value keeps a PR out of the class.
+	Intake IntakeActivity
 }
 
 // updateSlack is how far updated_at may lie after the last explained event
@@ -267,6 +270,9 @@ func SummarizeWith(pr PR, events []Event, staleLabel string, o Options) Activity
 	a.AncestryFrom = cmp.Or(more, authorMore)
 	a.NeedsAncestry = a.AncestryFrom != ""
 	a.Unsure = w.unsureLogins()
+	if o.Intake {
+		a.Intake = SummarizeIntake(pr, events, o)
+	}
 	return explain(a, pr)
 }
 

@@ -9,13 +9,14 @@ import (
 type Action int
 
 const (
-	Keep       Action = iota // nothing to do now
-	Skip                     // exempt or filtered out by the policy
-	NeedDetail               // the listing cannot decide: read the PR's activity, then decide again
-	Mark                     // add the stale label and post the stale notice
-	Notify                   // labelled but our notice is missing (a crash, or a person's label): post it
-	Unstale                  // a person acted after the mark: take the label off
-	Close                    // post the closing comment (unless already there) and close
+	Keep         Action = iota // nothing to do now
+	Skip                       // exempt or filtered out by the policy
+	NeedDetail                 // the listing cannot decide: read the PR's activity, then decide again
+	Mark                       // add the stale label and post the stale notice
+	Notify                     // labelled but our notice is missing (a crash, or a person's label): post it
+	Unstale                    // a person acted after the mark: take the label off
+	Close                      // post the closing comment (unless already there) and close
+	NotifyIntake               // post the intake notice (no label): the intake clock's close counts from it
 )
 
 func (a Action) String() string {
@@ -34,6 +35,8 @@ func (a Action) String() string {
 		return "unstale"
 	case Close:
 		return "close"
+	case NotifyIntake:
+		return "notify-intake"
 	}
 	// A constant added without its word shows as a number, not a panic.
 	return fmt.Sprintf("action(%d)", int(a))

@@ -19,6 +19,9 @@ type Step struct {
 // never comes), is not given (the zero Step).
 func Next(pr PR, act *Activity, d Decision, now time.Time, p Policy) Step {
 	p = p.For(pr)
+	if d.Rule == RuleIntake {
+		return nextIntake(d, now, p)
+	}
 	switch d.Action {
 	case Mark, Notify:
 		// The notice announces the close: nothing but a person's activity

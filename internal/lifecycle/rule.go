@@ -7,38 +7,18 @@ import "time"
 // contract: a later version keeps reading every name an earlier one wrote.
 type RuleName string
 
-// The rules, by name.
-const (
-	// RuleExempt leaves alone what the policy exempts or filters out.
-	RuleExempt RuleName = "exempt"
-	// RuleClosedSince leaves alone a PR closed since it was listed.
-	RuleClosedSince RuleName = "closed-since"
-	// RuleInactivity is the stale clock: mark after days-before-stale
-	// without activity, close days-before-close after (everyone's clock
-	// and coding agents' own, agent-days-before-stale).
-	RuleInactivity RuleName = "inactivity"
-	// RuleAuthorTurn is the stale clock under stale-clock: author-turn:
-	// only the author's turn ages (turn.go).
-	RuleAuthorTurn RuleName = "author-turn"
-	// RuleIntake is the intake clock: an unsolicited PR that links no
-	// issue a maintainer accepted (days-before-intake-close).
-	RuleIntake RuleName = "intake"
-)
+// Each rule's name is declared in its own file (rule_<name>.go).
 
 // RuleOn reports whether the rule named closes PRs under p, the policy
-// For a PR: a close of ours whose marker names a rule still on is one the
-// sweep would make today, and the closure audit trusts it (AuditClose).
-// Off are the rules that never close, a clock that closes nothing
-// (days-before-close -1, the PR's own clock: everyone's or an agent's),
-// and a name this version does not know (a later version's marker), whose
-// closes the audit replays. The intake clock is not answered here yet: its
-// policy field comes with it.
-func (p Policy) RuleOn(r RuleName) bool {
-	switch r {
-	case RuleInactivity:
-		return p.StaleClock != ClockAuthorTurn && p.DaysBeforeClose >= 0
-	case RuleAuthorTurn:
-		return p.StaleClock == ClockAuthorTurn && p.DaysBeforeClose >= 0
+// For a PR (the rule's Closes): a close of ours whose marker names a rule
+// still on is one the sweep would make today, and the closure audit trusts
+// it (AuditClose). A name this version does not know (a later version's
+// marker) is off: the audit replays its closes.
+func (p Policy) RuleOn(name RuleName) bool {
+	for _, r := range rules {
+		if r.Name == name {
+			return r.Closes != nil && r.Closes(p)
+		}
 	}
 	return false
 }
@@ -63,6 +43,11 @@ type Rule struct {
 	Needs func(p Policy, now time.Time, n *Needs)
 	// Decide decides the PR, or answers false to leave it to the next rule.
 	Decide func(f Facts) (Decision, bool)
+	// Closes is the rule's stance in the closure audit: whether it closes
+	// PRs under p, so that a close of ours it made (its name in our close
+	// marker) is one the sweep would make today and is trusted, not
+	// replayed. nil: the rule never closes.
+	Closes func(p Policy) bool
 }
 
 // Needs is what a run must read, derived from the policy by the rules

@@ -2,6 +2,10 @@ package lifecycle
 
 import "time"
 
+// RuleAuthorTurn is the stale clock under stale-clock: author-turn:
+// only the author's turn ages (turn.go).
+const RuleAuthorTurn RuleName = "author-turn"
+
 // authorTurnRule is the stale clock under stale-clock: author-turn: only
 // time on the author's turn counts (turn.go), and only the author's answer
 // un-stales.
@@ -15,6 +19,7 @@ var authorTurnRule = Rule{
 		}
 		return authorTurnClock.decide(f), true
 	},
+	Closes: func(p Policy) bool { return p.StaleClock == ClockAuthorTurn && p.DaysBeforeClose >= 0 },
 }
 
 var authorTurnClock = staleClock{fresh: turnFresh, stale: turnStale, due: ReasonCloseDueAuthorTurn,

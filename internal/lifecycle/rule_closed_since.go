@@ -1,5 +1,8 @@
 package lifecycle
 
+// RuleClosedSince leaves alone a PR closed since it was listed.
+const RuleClosedSince RuleName = "closed-since"
+
 // closedSinceRule leaves alone a PR whose history, read since the listing
 // said open, ends with a close: another run (or a person) closed it
 // meanwhile. Nothing written on the listing's word may touch it now.

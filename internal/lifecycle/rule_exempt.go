@@ -2,6 +2,9 @@ package lifecycle
 
 import "time"
 
+// RuleExempt leaves alone what the policy exempts or filters out.
+const RuleExempt RuleName = "exempt"
+
 // exemptRule leaves alone what the policy exempts or filters out: a
 // maintainer's to decide (Kept), created before start-date, a draft, a PR
 // the labels or assignees filter out.

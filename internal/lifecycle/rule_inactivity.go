@@ -2,6 +2,11 @@ package lifecycle
 
 import "time"
 
+// RuleInactivity is the stale clock: mark after days-before-stale
+// without activity, close days-before-close after (everyone's clock
+// and coding agents' own, agent-days-before-stale).
+const RuleInactivity RuleName = "inactivity"
+
 // inactivityRule is the stale clock of time without activity
 // (activity-from says whose; stale-clock: inactivity, the default):
 // everyone's days and, for coding agents' PRs, their own (Policy.For).
@@ -14,6 +19,7 @@ var inactivityRule = Rule{
 		}
 		return inactivityClock.decide(f), true
 	},
+	Closes: func(p Policy) bool { return p.StaleClock != ClockAuthorTurn && p.DaysBeforeClose >= 0 },
 }
 
 var inactivityClock = staleClock{stale: personUnstales, waiting: inactiveReason, missing: noticeMissing, due: ReasonCloseDue}

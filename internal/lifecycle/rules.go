@@ -7,8 +7,7 @@ package lifecycle
 var rules = []Rule{
 	exemptRule,      // rule_exempt.go: exempt and filtered out, whatever the clocks say
 	closedSinceRule, // rule_closed_since.go: closed since it was listed
-	// The intake clock (rule_intake.go) goes here: its line, intakeRule,
-	// before the stale clocks.
-	inactivityRule, // rule_inactivity.go: the stale clock, stale-clock: inactivity
-	authorTurnRule, // rule_author_turn.go: the stale clock, stale-clock: author-turn
+	intakeRule,      // rule_intake.go: the intake clock, before the stale clocks
+	inactivityRule,  // rule_inactivity.go: the stale clock, stale-clock: inactivity
+	authorTurnRule,  // rule_author_turn.go: the stale clock, stale-clock: author-turn
 }

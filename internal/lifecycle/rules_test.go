@@ -29,3 +29,19 @@ func TestDecideNamesItsRule(t *testing.T) {
 			want: lifecycle.NeedDetail, reason: lifecycle.ReasonActive, rule: lifecycle.RuleAuthorTurn},
 	})
 }
+
+// TestRuleNamesAreAContract: our close marker records the name of the rule
+// that closed a PR, and every later version reads what an earlier one
+// wrote, so a name that shipped never changes (a renamed rule would have
+// its earlier closes replayed by the closure audit as if another bot's).
+func TestRuleNamesAreAContract(t *testing.T) {
+	for got, want := range map[lifecycle.RuleName]string{
+		lifecycle.RuleInactivity: "inactivity",
+		lifecycle.RuleAuthorTurn: "author-turn",
+		lifecycle.RuleIntake:     "intake",
+	} {
+		if string(got) != want {
+			t.Errorf("rule %q renamed %q: closes its earlier versions made would no longer be trusted", want, got)
+		}
+	}
+}

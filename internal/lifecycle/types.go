@@ -54,6 +54,9 @@ type PR struct {
 	// Checks is the head commit's status check rollup, when the listing
 	// read it (author-turn-when-checks-fail).
 	Checks Checks
+	// Links are the issues it closes when merged, when the listing read
+	// them (the intake clock on).
+	Links Links
 }
 
 // HasLabel reports whether the PR carries label, compared case-insensitively
@@ -140,6 +143,8 @@ type Policy struct {
 	ConflictLabel string
 
 	Quiet Quiet // quiet periods: days no clock counts, when nothing is marked, closed or nudged (quiet.go)
+
+	Intake Intake // the intake clock (intake.go)
 }
 
 // CloseAction is what closing a stale PR does.

@@ -57,13 +57,16 @@ type Options struct {
 	// Agents are coding agents' logins besides Agents (agent-accounts):
 	// their PRs have a human of record (who.humanOfRecord).
 	Agents []string
+	// Intake: the intake clock is on; Summarize reads its part of the
+	// history too (Activity.Intake).
+	Intake bool
 }
 
 // Options are the Summarize options of a policy, for self.
 func (p Policy) Options(self []string) Options {
 	return Options{Self: self, Bots: p.BotAccounts, Reviewers: p.Reviewers, AuthorTurnLabels: p.AuthorTurnLabels,
 		ChecksFail: p.AuthorTurnWhenChecksFail, AuthorTurnLabel: p.AuthorTurnLabel, ReviewersTurnLabel: p.ReviewersTurnLabel,
-		ConflictLabel: p.ConflictLabel, Agents: p.AgentAccounts}
+		ConflictLabel: p.ConflictLabel, Agents: p.AgentAccounts, Intake: p.Intake.On}
 }
 
 // who tells stalepr's own logins, the bots, the PR's author, the

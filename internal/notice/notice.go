@@ -325,6 +325,7 @@ const (
 	reopenKind   = "reopened"
 	escalateKind = "escalated"
 	answerKind   = "answered"
+	ruleKind     = "rule="
 )
 
 // StaleMarker returns the hidden line appended to a stale notice. head is
@@ -339,16 +340,20 @@ func StaleMarker(markedAt time.Time, head string) string {
 	return m + " -->"
 }
 
-// CloseMarker returns the hidden line appended to a closing comment: it
-// records the rule that closed the PR (lifecycle.Decision.Rule), which the
-// closure audit trusts while that rule is on. Markers are a contract:
-// earlier versions wrote `<!-- stalepr:close -->`, with no rule, and Parse
-// keeps reading those, and a later version's rule name, as our close.
+// CloseMarker returns the hidden lines appended to a closing comment: the
+// close's marker, as every version wrote it, then the rule that closed the
+// PR (lifecycle.Decision.Rule) in a marker of its own, which the closure
+// audit trusts while that rule is on. Markers are a contract both ways:
+// Parse reads an earlier version's close, with no rule, as our close, and
+// an earlier version, run again after this one (a pinned tag moved back),
+// still finds its close marker whole and passes over the rule's, which its
+// pattern does not know, rather than posting the closing comment twice.
 func CloseMarker(rule lifecycle.RuleName) string {
+	m := markerPrefix + closeKind + " -->"
 	if rule == "" {
-		return markerPrefix + closeKind + " -->"
+		return m
 	}
-	return markerPrefix + closeKind + " rule=" + string(rule) + " -->"
+	return m + " " + markerPrefix + ruleKind + string(rule) + " -->"
 }
 
 // NudgeMarker returns the hidden line appended to a review nudge: the
@@ -367,7 +372,11 @@ func ReopenMarker() string { return markerPrefix + reopenKind + " -->" }
 // reopen command: once per close (lifecycle.DecideCommand).
 func AnsweredMarker() string { return markerPrefix + answerKind + " -->" }
 
-var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened|escalated|answered)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))?(?: rule=([a-z0-9-]{1,64}))? -->`)
+var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened|escalated|answered)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
+
+// ruleRE is the marker of the rule that closed a PR, after its close
+// marker (CloseMarker).
+var ruleRE = regexp.MustCompile(`<!-- stalepr:rule=([a-z0-9-]{1,64}) -->`)
 
 // Parse finds our marker in a comment body. rule is what a close's marker
 // records: "" for an earlier version's, which recorded none; a name this
@@ -380,7 +389,11 @@ func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string,
 	}
 	switch m[1] {
 	case closeKind:
-		return lifecycle.CloseNotice, time.Time{}, "", lifecycle.RuleName(m[4])
+		var rule lifecycle.RuleName
+		if r := ruleRE.FindStringSubmatch(body); r != nil {
+			rule = lifecycle.RuleName(r[1])
+		}
+		return lifecycle.CloseNotice, time.Time{}, "", rule
 	case nudgeKind:
 		return lifecycle.NudgeNotice, time.Time{}, "", ""
 	case reopenKind:
@@ -397,4 +410,37 @@ func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string,
 // Body appends the marker to a rendered message.
 func Body(text, marker string) string {
 	return strings.TrimRight(text, "\n") + "\n\n" + marker
+}
+
+// DefaultIntake is the intake notice (days-before-intake-close): posted
+// once on a pull request whose author may not push and that links no issue
+// a maintainer accepted. DefaultIntakeClose is its closing comment. Both
+// say what keeps the pull request open; a project says how its issues are
+// accepted in its own intake-message.
+const (
+	DefaultIntake = "Thanks, {{author}}. This project takes pull requests for issues a maintainer has accepted, " +
+		"and this one links none (write \"Fixes #123\" in its description to link one). " +
+		"Unless a maintainer takes it up or it links an accepted issue, it will be closed on {{close-date}}."
+	DefaultIntakeClose = "Closing this pull request: it links no issue a maintainer accepted, and no maintainer took it up " +
+		"in {{days-before-close}} days. Open an issue describing the change first; once it is accepted, this can be reopened."
+)
+
+// The intake notice's marker: once per pull request, as the stale notice's
+// marker, and trusted only from stalepr's own logins. Its closing comment
+// carries every close's marker (CloseMarker).
+const intakeKind = "intake"
+
+// IntakeMarker returns the hidden line appended to the intake notice.
+func IntakeMarker() string { return markerPrefix + intakeKind + " -->" }
+
+var intakeMarkerRE = regexp.MustCompile(`<!-- stalepr:intake -->`)
+
+// ParseIntake finds the intake notice's marker in a comment body: NoNotice
+// when there is none. Apart from Parse, whose markers every version keeps
+// reading unchanged.
+func ParseIntake(body string) lifecycle.Notice {
+	if !intakeMarkerRE.MatchString(body) {
+		return lifecycle.NoNotice
+	}
+	return lifecycle.IntakeNotice
 }

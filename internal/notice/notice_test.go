@@ -1,6 +1,7 @@
 package notice_test
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -305,16 +306,26 @@ func TestMarkerHead(t *testing.T) {
 	}
 }
 
-// TestCloseMarkerRule: a closing comment's marker records the rule that
-// closed the PR and is read back; the marker every version before it wrote
-// (`<!-- stalepr:close -->`, unchanged since v1) is still our close, its
-// rule unknown, and so is one naming a rule this version does not know (a
-// later version's): it is read as written, for lifecycle.Policy.RuleOn to
-// refuse. A malformed rule is no marker of ours.
+// TestCloseMarkerRule: a closing comment's markers record the rule that
+// closed the PR and it is read back; the marker every version before it
+// wrote (`<!-- stalepr:close -->`, unchanged since v1) is still our close,
+// its rule unknown, and so is one naming a rule this version does not know
+// (a later version's): it is read as written, for lifecycle.Policy.RuleOn to
+// refuse. A malformed rule is no rule. And the other way: the pattern every
+// earlier version reads markers by (as of 5feebc7, unchanged in what it
+// reads of a close since v1) still finds our close in what this version
+// writes, so a version moved back does not post its closing comment again.
 func TestCloseMarkerRule(t *testing.T) {
 	t.Parallel()
-	if got := notice.CloseMarker(lifecycle.RuleAuthorTurn); got != "<!-- stalepr:close rule=author-turn -->" {
+	if got := notice.CloseMarker(lifecycle.RuleAuthorTurn); got != "<!-- stalepr:close --> <!-- stalepr:rule=author-turn -->" {
 		t.Errorf("CloseMarker(author-turn) = %q", got)
+	}
+	earlier := regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened|escalated|answered)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)
+	for _, r := range []lifecycle.RuleName{lifecycle.RuleInactivity, lifecycle.RuleAuthorTurn, lifecycle.RuleIntake} {
+		body := notice.Body("Closing.", notice.CloseMarker(r))
+		if m := earlier.FindStringSubmatch(body); m == nil || m[1] != "close" {
+			t.Errorf("an earlier version reads %q as %q, want its close", body, m)
+		}
 	}
 	for _, tc := range []struct {
 		body string
@@ -324,10 +335,11 @@ func TestCloseMarkerRule(t *testing.T) {
 		{notice.CloseMarker(lifecycle.RuleInactivity), lifecycle.CloseNotice, lifecycle.RuleInactivity},
 		{notice.CloseMarker(lifecycle.RuleAuthorTurn), lifecycle.CloseNotice, lifecycle.RuleAuthorTurn},
 		{notice.CloseMarker(lifecycle.RuleIntake), lifecycle.CloseNotice, lifecycle.RuleIntake},
-		{"Closing this pull request.\n\n<!-- stalepr:close -->", lifecycle.CloseNotice, ""},                     // v1 to this version
-		{"Closing.\n\n<!-- stalepr:close rule=failing-checks-2 -->", lifecycle.CloseNotice, "failing-checks-2"}, // a later version's
-		{"<!-- stalepr:close rule=Author_Turn -->", lifecycle.NoNotice, ""},
-		{"<!-- stalepr:close rule= -->", lifecycle.NoNotice, ""},
+		{"Closing this pull request.\n\n<!-- stalepr:close -->", lifecycle.CloseNotice, ""},                                      // v1 to this version
+		{"Closing.\n\n<!-- stalepr:close --> <!-- stalepr:rule=failing-checks-2 -->", lifecycle.CloseNotice, "failing-checks-2"}, // a later version's
+		{"<!-- stalepr:close --> <!-- stalepr:rule=Author_Turn -->", lifecycle.CloseNotice, ""},
+		{"<!-- stalepr:close --> <!-- stalepr:rule= -->", lifecycle.CloseNotice, ""},
+		{"<!-- stalepr:rule=author-turn -->", lifecycle.NoNotice, ""}, // a rule alone is no close
 		{"<!-- stalepr:stale marked=2026-11-01T12:00:00Z -->", lifecycle.StaleNotice, ""},
 	} {
 		kind, _, _, rule := notice.Parse(tc.body)

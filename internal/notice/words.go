@@ -7,11 +7,13 @@ import "github.com/stalepr/stalepr/internal/lifecycle"
 type Kind int
 
 const (
-	_              Kind = iota
-	KindStale           // the stale notice, of a mark or posted late: stale-pr-message
-	KindClose           // the closing comment: close-pr-message
-	KindNudge           // the review nudge: review-nudge-message
-	KindEscalation      // the review escalation's comment: no input of its own
+	_               Kind = iota
+	KindStale            // the stale notice, of a mark or posted late: stale-pr-message
+	KindClose            // the closing comment: close-pr-message
+	KindNudge            // the review nudge: review-nudge-message
+	KindEscalation       // the review escalation's comment: no input of its own
+	KindIntake           // the intake notice: intake-message
+	KindIntakeClose      // the intake clock's closing comment: intake-close-message
 )
 
 // Key picks a default text: its kind, the rule that decided and the
@@ -72,15 +74,18 @@ var words = map[Key]word{
 	// review-nudge-message says: a project's own is written for a
 	// review, and "waiting 8 days for a review" on an approved PR asks for
 	// the wrong thing.
-	{KindNudge, "", lifecycle.ReasonMergeNudge, false}:         {text: DefaultMergeNudge, fixed: true},
-	{KindEscalation, "", lifecycle.ReasonEscalated, false}:     {text: DefaultEscalation},
-	{KindEscalation, "", lifecycle.ReasonEscalatedAway, false}: {text: DefaultEscalationAway}, // no nudge went unanswered: its reviewers were away
+	{KindNudge, "", lifecycle.ReasonMergeNudge, false}:                        {text: DefaultMergeNudge, fixed: true},
+	{KindEscalation, "", lifecycle.ReasonEscalated, false}:                    {text: DefaultEscalation},
+	{KindEscalation, "", lifecycle.ReasonEscalatedAway, false}:                {text: DefaultEscalationAway}, // no nudge went unanswered: its reviewers were away
+	{KindIntake, lifecycle.RuleIntake, lifecycle.ReasonIntakeUnasked, false}:  {text: DefaultIntake},
+	{KindIntakeClose, lifecycle.RuleIntake, lifecycle.ReasonIntakeDue, false}: {text: DefaultIntakeClose},
 }
 
 // inputs are the defaults of the message inputs, by the kind each serves:
 // the runner passes action.yml's default as if set, so only a text that
 // differs from it is the user's own.
-var inputs = map[Kind]string{KindStale: DefaultStale, KindClose: DefaultClose, KindNudge: DefaultNudge}
+var inputs = map[Kind]string{KindStale: DefaultStale, KindClose: DefaultClose, KindNudge: DefaultNudge,
+	KindIntake: DefaultIntake, KindIntakeClose: DefaultIntakeClose}
 
 // Text is the template posted for k. own is the message input of k's kind
 // as set ("" posts nothing): a text of the user's own serves every reason

@@ -60,6 +60,16 @@ func everyPostingDecision(t *testing.T) []decided {
 			}
 		}
 	}
+	// The intake clock: its notice, then its close.
+	pol := lifecycle.Policy{DaysBeforeStale: 30, DaysBeforeClose: 7, StaleLabel: "stale", DaysBeforeReviewNudge: -1, DaysBeforeEscalation: -1,
+		Intake: lifecycle.Intake{On: true, DaysBeforeClose: 2}}
+	for _, told := range []time.Time{{}, ago(2)} {
+		young := lifecycle.PR{Number: 2, Author: "dave", AuthorAssociation: "NONE", CreatedAt: ago(1), UpdatedAt: ago(1), Links: lifecycle.Links{Read: true}}
+		act := &lifecycle.Activity{Intake: lifecycle.IntakeActivity{Accountable: "dave", Access: lifecycle.AccessNone, NoticeAt: told}}
+		d := lifecycle.Decide(young, act, now, pol)
+		kind := map[lifecycle.Action]Kind{lifecycle.NotifyIntake: KindIntake, lifecycle.Close: KindIntakeClose}[d.Action]
+		out = append(out, decided{name: fmt.Sprintf("intake, told %v", told), pol: pol, kind: kind, d: d})
+	}
 	return out
 }
 
@@ -128,6 +138,12 @@ func TestWordsTrueOfEachDecision(t *testing.T) {
 // trueText is what the default text of c must say, from what the PR went
 // through: marked or not, on which clock, and whether it ever closes.
 func trueText(c decided) string {
+	switch c.kind {
+	case KindIntake:
+		return DefaultIntake
+	case KindIntakeClose:
+		return DefaultIntakeClose
+	}
 	authorTurn := c.pol.StaleClock == lifecycle.ClockAuthorTurn
 	open := c.pol.IgnoreUpdates && !authorTurn
 	if c.kind == KindStale {

@@ -57,12 +57,14 @@ func dashboard(r sweep.Result) string {
 	link := func(it sweep.QueueItem) string { return prLink(it.Number, it.URL) }
 	title := func(it sweep.QueueItem) string { return md(it.Title, maxTitleRunes) }
 
-	var stale, marks, revived []sweep.QueueItem
+	var stale, marks, revived, intake []sweep.QueueItem
 	end := horizonEnd(now)
 	for _, it := range r.Queue {
 		switch {
 		case it.State == sweep.QueueStale:
 			stale = append(stale, it)
+		case it.State == sweep.QueueIntake && !it.Due.IsZero():
+			intake = append(intake, it)
 		case it.State == sweep.QueueRevived:
 			revived = append(revived, it)
 		case it.State == sweep.QueueFresh && !it.Due.IsZero() && it.Due.Before(end):
@@ -88,6 +90,11 @@ func dashboard(r sweep.Result) string {
 			headers: []string{"PR", "Title", "Inactive for", "Marked on"}, items: marks, cap: dashMarkCap,
 			row: func(it sweep.QueueItem) []string {
 				return []string{link(it), title(it), days(it.Since), mdDay(lifecycle.Later(it.Due, now))}
+			}},
+		{title: "Linking no accepted issue, closing soonest first", intro: "Told how to get an issue accepted: they close on the date shown unless a maintainer takes them up or they link one.",
+			headers: []string{"PR", "Title", "Told", "Closes"}, items: intake, cap: dashStaleCap,
+			row: func(it sweep.QueueItem) []string {
+				return []string{link(it), title(it), days(it.Since) + " ago", mdCloseDate(it.Due)}
 			}},
 		{title: "Revived by the last run", intro: "A person acted after the mark, so the stale label came off.",
 			headers: []string{"PR", "Title", "Last activity"}, items: revived, cap: dashRevivedCap,

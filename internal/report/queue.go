@@ -251,7 +251,7 @@ func nextDays(r sweep.Result) []dueDay {
 		*to(dd) = append(*to(dd), it)
 	}
 	for _, it := range r.Queue {
-		if it.State == sweep.QueueStale {
+		if it.State == sweep.QueueStale || it.State == sweep.QueueIntake {
 			add(it.Due, it, func(d *dueDay) *[]sweep.QueueItem { return &d.closes })
 		} else {
 			add(it.Due, it, func(d *dueDay) *[]sweep.QueueItem { return &d.marks })

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 	"github.com/stalepr/stalepr/internal/testenv"
@@ -80,7 +80,7 @@ func TestSummaryQueueGolden(t *testing.T) {
 	}{{"typical", typical}, {"typical-dry-run", dry}}
 	if !testing.Short() { // 50,000 PRs: a load test
 		big := queueRun(50_000, 1, 200, 40)
-		big.Stopped, big.Left = ghapi.ErrBudget, 9_000
+		big.Stopped, big.Left = api.Budget, 9_000
 		cases = append(cases, struct {
 			name string
 			r    sweep.Result
@@ -316,5 +316,36 @@ func TestHistogramShowsOnlyWhatIsKnown(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("summary of the stale PRs alone lacks %q:\n%s", want, s)
 		}
+	}
+}
+
+// TestDashboardIntake: the PRs the intake clock told are listed with their
+// close date, soonest first, and the summary's forecast counts their
+// closes, not marks.
+func TestDashboardIntake(t *testing.T) {
+	t.Parallel()
+	r := queueRun(10, 0, 0, 10)
+	for i, days := range []int{5, 2} {
+		n := 90 + i
+		r.Queue = append(r.Queue, sweep.QueueItem{Number: n, Title: fmt.Sprintf("Drive-by %d", n), URL: fmt.Sprintf("https://github.com/o/r/pull/%d", n),
+			State: sweep.QueueIntake, Since: runAt.Add(-24 * time.Hour), Due: runAt.Add(time.Duration(days) * 24 * time.Hour)})
+	}
+	d := Dashboard(r)
+	if !strings.Contains(d, "#### Linking no accepted issue, closing soonest first (2)") {
+		t.Fatalf("dashboard lacks the intake group:\n%s", d)
+	}
+	if a, b := strings.Index(d, "Drive-by 91"), strings.Index(d, "Drive-by 90"); a < 0 || b < 0 || a > b {
+		t.Errorf("intake group not ordered by close date (the sooner at %d, the later at %d)", a, b)
+	}
+	closes := 0
+	for _, day := range nextDays(r) {
+		for _, it := range day.closes {
+			if it.State == sweep.QueueIntake {
+				closes++
+			}
+		}
+	}
+	if closes != 2 {
+		t.Errorf("the forecast has %d of the 2 intake closes", closes)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/stalepr/stalepr/internal/ghapi"
+	"github.com/stalepr/stalepr/internal/api"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -94,7 +94,7 @@ func hostileResult(dry bool) sweep.Result {
 		RateLimit:     1000,
 		RateRemaining: 977,
 		ByRoute:       map[string]int{"GET /repos/{owner}/{repo}/issues": 3, "POST /repos/{owner}/{repo}/issues/{issue_number}/labels": 2},
-		Stopped:       ghapi.ErrBudget,
+		Stopped:       api.Budget,
 		Left:          12,
 	}
 	for i, h := range hostile {
@@ -309,8 +309,8 @@ func TestSummaryGolden(t *testing.T) {
 	}{
 		{"acted", acted},
 		{"dry-run", dry},
-		{"stopped", sweep.Result{Stopped: ghapi.ErrBudget, Left: 12, RateRemaining: 0, RateLimit: 5000}},
-		{"stopped-one", sweep.Result{Stopped: ghapi.ErrRateReserve, Left: 1, RateRemaining: 7}},
+		{"stopped", sweep.Result{Stopped: api.Budget, Left: 12, RateRemaining: 0, RateLimit: 5000}},
+		{"stopped-one", sweep.Result{Stopped: api.RateReserve, Left: 1, RateRemaining: 7}},
 		{"listing-failed", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1}},
 		{"listing-failed-after-changes", sweep.Result{Stopped: &sweep.ListingError{Err: errors.New("GET /x: 502")}, RateRemaining: -1, Items: append(as(sweep.Marked, item(1, "a")), as(sweep.Closed, item(2, "b"))...)}},
 		{"completed", sweep.Result{RateRemaining: 10, RateLimit: 60}},
@@ -367,7 +367,7 @@ func TestSummarySizeCap(t *testing.T) {
 			// Each row is over a kilobyte once escaped: 3,500 rows are
 			// several times the cap, which is all the cap needs.
 			const n = 3500
-			r := sweep.Result{RateRemaining: -1, Stopped: ghapi.ErrBudget, Left: 99, ByRoute: map[string]int{}}
+			r := sweep.Result{RateRemaining: -1, Stopped: api.Budget, Left: 99, ByRoute: map[string]int{}}
 			lists := []sweep.Outcome{sweep.Marked, sweep.Unstaled, sweep.Closed, sweep.StillStale, sweep.Skipped, sweep.Failed, sweep.LabelCleaned}
 			raw := 0
 			for i := range n {
@@ -789,7 +789,7 @@ func TestCounts(t *testing.T) {
 			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 1 request (1 write); rate limit unknown"},
 		{"unknown limit", sweep.Result{RateRemaining: 0},
 			"marked stale 0, un-staled 0, closed 0, still stale 0, skipped 0, failed 0, labels cleaned 0; 0 requests (0 writes); rate limit 0 left"},
-		{"dry stopped", sweep.Result{DryRun: true, Stopped: ghapi.ErrRateLimited, Left: 4, RateLimit: 60, RateRemaining: 0},
+		{"dry stopped", sweep.Result{DryRun: true, Stopped: api.RateLimit, Left: 4, RateLimit: 60, RateRemaining: 0},
 			"dry run (nothing was changed): would mark stale 0, would un-stale 0, would close 0, still stale 0, skipped 0, failed 0, labels to clean 0; 0 requests (0 writes); rate limit 0 of 60 left; stopped early (rate limit exceeded), 4 left for the next run"},
 	}
 	for _, tt := range tests {

@@ -105,7 +105,7 @@ func nextCell(it sweep.QueueItem) string {
 	switch {
 	case it.Due.IsZero():
 		return "—"
-	case it.State == sweep.QueueStale:
+	case it.State == sweep.QueueStale, it.State == sweep.QueueIntake:
 		return "closes " + mdDay(it.Due)
 	}
 	return "marked stale " + mdDay(it.Due)

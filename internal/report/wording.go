@@ -44,6 +44,7 @@ var (
 	wordAnswered  = words{"reopen commands answered", "reopen commands to answer"}
 	wordLabeled   = words{"turn labels updated", "turn labels to update"}
 	wordDeduped   = words{"duplicate notices deleted", "duplicate notices to delete"}
+	wordIntake    = words{"intake notices posted", "intake notices to post"}
 
 	// Headings over the PRs of a run.
 	wordActedOn      = words{"acted on", "would act on"}
@@ -67,6 +68,7 @@ type outcomeRow struct {
 var outcomes = map[sweep.Outcome]outcomeRow{
 	sweep.Marked:            {wordMarked, &wordMarked, OutputStaled, "to mark"},
 	sweep.Notified:          {wordNotified, &wordMarked, OutputStaled, "to mark"},
+	sweep.IntakeNotified:    {words{"intake notice posted", "would post intake notice"}, &wordIntake, "", "to tell"},
 	sweep.Unstaled:          {wordUnstaled, &wordUnstaled, OutputUnstaled, "to un-stale"},
 	sweep.Closed:            {wordClosed, &wordClosed, OutputClosed, "to close"},
 	sweep.StillStale:        {wordStale, &wordStale, "", ""},
@@ -100,9 +102,9 @@ func wordsOf(o sweep.Outcome) words { return outcomes[o].words }
 // them. An entry in occasional shows only when it counts something: most
 // runs nudge nobody.
 var (
-	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordAskedBack, &wordNudged, &wordEscalated, &wordLabeled, &wordReopened, &wordCommanded, &wordAnswered, &wordDeduped}
+	tallied    = []*words{&wordMarked, &wordUnstaled, &wordClosed, &wordStale, &wordSkipped, &wordFailed, &wordCleaned, &wordAskedBack, &wordNudged, &wordEscalated, &wordLabeled, &wordReopened, &wordCommanded, &wordAnswered, &wordDeduped, &wordIntake}
 	occasional = map[*words]bool{&wordAskedBack: true, &wordEscalated: true, &wordNudged: true, &wordLabeled: true, &wordReopened: true,
-		&wordCommanded: true, &wordAnswered: true, &wordDeduped: true}
+		&wordCommanded: true, &wordAnswered: true, &wordDeduped: true, &wordIntake: true}
 )
 
 // tallyRow is one entry of the counts and how many PRs it counts.

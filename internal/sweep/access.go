@@ -24,6 +24,15 @@ func (s *reading) summarize(ctx context.Context, pr lifecycle.PR, events []lifec
 	o := s.pol.Options(s.id.logins())
 	o.Access = s.who.known
 	act := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
+	if login := s.links.access(pr, act); login != "" && !s.who.refused {
+		// The intake clock holds only a PR whose author may not push:
+		// learnt, never assumed.
+		if err := s.who.learn(ctx, login); err != nil {
+			return lifecycle.Activity{}, err
+		}
+		o.Access = s.who.known
+		act = lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
+	}
 	if len(act.Unsure) == 0 || s.who.refused || !s.accessMatters(pr, events, o, act) {
 		return act, nil
 	}

@@ -482,12 +482,12 @@ func TestAuditTrustsTheRuleThatClosed(t *testing.T) {
 	t.Parallel()
 	w := turnWorld(t)
 	rebase := func(n int) { w.fake.Label(n, maint, daysAgo(60), "needs-rebase") }
-	trusted := w.ourClosedMarked(120, 3, "<!-- stalepr:close rule=author-turn -->", rebase)
+	trusted := w.ourClosedMarked(120, 3, "<!-- stalepr:close --> <!-- stalepr:rule=author-turn -->", rebase)
 	replayed := map[string]int{
 		"an earlier version's marker": w.ourClosedMarked(120, 3, "<!-- stalepr:close -->", rebase),
-		"a rule off now":              w.ourClosedMarked(120, 3, "<!-- stalepr:close rule=inactivity -->", rebase),
+		"a rule off now":              w.ourClosedMarked(120, 3, "<!-- stalepr:close --> <!-- stalepr:rule=inactivity -->", rebase),
 		"a person's quote of our marker": w.ghaClosed(120, 3, rebase, func(n int) {
-			w.fake.Comment(n, mallory, daysAgo(4), "As the bot says:\n> Closing.\n> <!-- stalepr:close rule=author-turn -->")
+			w.fake.Comment(n, mallory, daysAgo(4), "As the bot says:\n> Closing.\n> <!-- stalepr:close --> <!-- stalepr:rule=author-turn -->")
 		}),
 	}
 	res := w.run(auditWith("stale-clock", "author-turn", "reopen-wrongly-closed", "true"))

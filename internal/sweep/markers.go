@@ -69,6 +69,9 @@ func readMarker(e *lifecycle.Event, word string) {
 		return
 	}
 	e.Notice, e.MarkedAt, e.MarkHead, e.Rule = notice.Parse(e.Body)
+	if e.Notice == lifecycle.NoNotice {
+		e.Notice = notice.ParseIntake(e.Body) // the intake clock's, apart from Parse's
+	}
 	e.Command = e.Notice == lifecycle.NoNotice && lifecycle.IsCommand(e.Body, word)
 	e.Body = ""
 }

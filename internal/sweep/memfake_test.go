@@ -213,6 +213,16 @@ func (m *memGitHub) Checks(_ context.Context, numbers []int) (map[int]lifecycle.
 	return map[int]lifecycle.Checks{}, nil
 }
 
+// Links knows no link: every PR links nothing.
+func (m *memGitHub) Links(_ context.Context, numbers []int) (map[int]lifecycle.Links, error) {
+	m.call("read the links of %d pull requests", len(numbers))
+	out := map[int]lifecycle.Links{}
+	for _, n := range numbers {
+		out[n] = lifecycle.Links{Read: true}
+	}
+	return out, nil
+}
+
 // BusyStatuses knows no status: nobody is busy.
 func (m *memGitHub) BusyStatuses(_ context.Context, logins []string) ([]lifecycle.Busy, error) {
 	m.call("read the GitHub status of %d accounts", len(logins))

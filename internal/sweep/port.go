@@ -45,6 +45,12 @@ type Reader interface {
 	// (unknown, which puts nobody on a turn). An error that is no stop
 	// leaves them all unknown.
 	Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error)
+	// Links reads the issues each of the PRs numbers (at most
+	// LinksPerRead) closes when merged, with their labels, assignees and
+	// authors (the intake clock), in one request: by number; a PR it could
+	// not read is absent (unknown, which keeps it out of the class). An
+	// error that is no stop leaves them all unknown.
+	Links(ctx context.Context, numbers []int) (map[int]lifecycle.Links, error)
 	// BusyStatuses reads the GitHub status of logins (at most
 	// StatusesPerRead) in one request: those whose status says busy, with
 	// its expiresAt. An account GitHub does not know or that set no status
@@ -192,6 +198,11 @@ type availabilityGitHub interface {
 	BusyStatuses(ctx context.Context, logins []string) ([]lifecycle.Busy, error)
 }
 
+// linkerGitHub is the linker's (links.go): the intake clock's links.
+type linkerGitHub interface {
+	Links(ctx context.Context, numbers []int) (map[int]lifecycle.Links, error)
+}
+
 // rechecksGitHub is rechecks': the checks of the PRs about to be nudged.
 type rechecksGitHub interface {
 	Checks(ctx context.Context, numbers []int) (map[int]lifecycle.Checks, error)
@@ -243,6 +254,10 @@ type Query struct {
 // ChecksPerRead is the most PRs one Reader.Checks reads: as one request
 // of one point (one connection each, GitHub's cost rule).
 const ChecksPerRead = 100
+
+// LinksPerRead is the most PRs one Reader.Links reads: seven connections
+// each (the references, each issue's labels and assignees), one point.
+const LinksPerRead = 21
 
 // NowPerRead is the most PRs one Reader.PullsNow reads: three
 // connections each (labels, assignees, timeline), one point.

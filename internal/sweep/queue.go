@@ -16,6 +16,7 @@ const (
 	QueueStale                     // carries the stale label: Due is when it closes
 	QueueRevived                   // un-staled by this run: a person acted after the mark
 	QueueExempt                    // exempt or filtered out: nothing falls due
+	QueueIntake                    // held by the intake clock: Since is its notice (zero before it), Due when it closes
 )
 
 // QueueItem is one open PR the run looked at, with the facts the queue
@@ -155,6 +156,8 @@ func (b *book) decided(p planned) {
 		it.State, it.Due = QueueExempt, time.Time{}
 	case d.Action == lifecycle.NeedDetail:
 		it.Due = time.Time{} // the run did not learn enough to tell
+	case d.Rule == lifecycle.RuleIntake && d.Action != lifecycle.Close:
+		it.State, it.Since, it.Due = QueueIntake, d.InactiveSince, due
 	case stale && d.Action != lifecycle.Unstale:
 		it.State, it.Since, it.Due = QueueStale, d.MarkedAt, due
 		it.LastActivity = b.beforeMark(pr, d.MarkedAt)
@@ -267,6 +270,8 @@ func (b *book) acted(o op) {
 	case Notified:
 		it.State, it.Since, it.Due = QueueStale, o.d.MarkedAt, next()
 		it.LastActivity = b.beforeMark(o.pr, o.d.MarkedAt)
+	case IntakeNotified:
+		it.State, it.Since, it.Due = QueueIntake, b.now, next()
 	case Unstaled:
 		it.State, it.Since, it.Due = QueueRevived, o.d.InactiveSince, next()
 		it.LastActivity = o.d.InactiveSince

@@ -370,6 +370,41 @@ var readClocks = []readClock{
 	{"author-turn+checks-off", "checksoff", func() (map[string]string, func(testing.TB, int) *world) {
 		return sfWith(fairInputs, "author-turn-when-checks-fail", "false"), checksWorld
 	}},
+	// The intake clock on the inactivity clock's world, and on one where
+	// every author is a member: no PR in its class, no link read.
+	{"inactivity+intake", "intake", func() (map[string]string, func(testing.TB, int) *world) {
+		return sfWith(fairInputs, "stale-clock", "inactivity", "days-before-intake-close", "7"), openPRs
+	}},
+	{"inactivity+intake+members", "intakenone", func() (map[string]string, func(testing.TB, int) *world) {
+		return sfWith(fairInputs, "stale-clock", "inactivity", "days-before-intake-close", "7"), membersWorld
+	}},
+	{"inactivity+intake+drive-by", "intakeall", func() (map[string]string, func(testing.TB, int) *world) {
+		return sfWith(fairInputs, "stale-clock", "inactivity", "days-before-intake-close", "7"), driveByWorld
+	}},
+}
+
+// driveByWorld is prs PRs opened in the last 14 days, each by a
+// contributor of its own who may not push, none linking an issue: every
+// one in the intake clock's class, half of them to be told.
+func driveByWorld(tb testing.TB, prs int) *world {
+	clock := fakegithub.NewClock(t0)
+	w := serveWorld(tb, fakegithub.New(fakegithub.Options{Owner: "octo", Repo: "repo", Token: token, Clock: clock}))
+	for i := range prs {
+		at := daysAgo(14 * float64(i) / float64(prs))
+		w.fake.AddPR(fakegithub.Issue{Title: fmt.Sprintf("Drive-by %d", i), User: fakegithub.Person(fmt.Sprintf("contributor%d", i)),
+			CreatedAt: at, UpdatedAt: at})
+	}
+	return w
+}
+
+// membersWorld is openPRs where every author is a member of the
+// organisation: no PR is in the intake clock's class.
+func membersWorld(tb testing.TB, prs int) *world {
+	w := openPRs(tb, prs)
+	for _, is := range w.fake.Issues() {
+		w.fake.AddMember(is.User.Login)
+	}
+	return w
 }
 
 // fairRecipe is the step inputs of the README's fair-mode recipe (the yaml

@@ -31,6 +31,7 @@ const (
 	Closed                    // closing comment, then close (or convert to draft), branch
 	Notified                  // our label lacked its notice (a run stopped in between): posted
 	Marked                    // the stale label, then the notice
+	IntakeNotified            // the intake notice: its close counts from it (lifecycle.NotifyIntake)
 	Rerequested               // the author answered a change request: its reviewers' review requested again (nudge.go)
 	Nudged                    // the review nudge, then review-nudge-label (nudge.go)
 	Escalated                 // the nudge went unanswered: the escalation reviewers' review requested, then our comment naming them (nudge.go)
@@ -63,6 +64,7 @@ var cleanUps = []Outcome{BranchFinished, LabelCleaned, CloseLabelCleaned}
 // outcomeOf is the operation a rule's decision calls for.
 var outcomeOf = map[lifecycle.Action]Outcome{
 	lifecycle.Unstale: Unstaled, lifecycle.Close: Closed, lifecycle.Notify: Notified, lifecycle.Mark: Marked,
+	lifecycle.NotifyIntake: IntakeNotified,
 }
 
 // An operation is a plan of request steps: the reads its writes need (a
@@ -278,6 +280,10 @@ func (w *writer) steps(o *op) []step {
 		return w.marking.markSteps(o)
 	case Notified:
 		return w.marking.noticeSteps(o, o.d.MarkedAt)
+	case IntakeNotified:
+		return []step{w.comment(o.pr.Number, func() string {
+			return notice.Body(notice.Render(w.text(o, notice.KindIntake), w.vars(*o)), notice.IntakeMarker())
+		})}
 	case Unstaled:
 		return w.marking.unstaleSteps(o)
 	case Closed:
@@ -557,7 +563,11 @@ func (w *closing) draftSteps(o *op) []step {
 // closingCommentSteps post the closing comment, unless a stopped run
 // posted it.
 func (w *closing) closingCommentSteps(o *op) []step {
-	text := w.text(o, notice.KindClose)
+	kind := notice.KindClose
+	if o.d.Rule == lifecycle.RuleIntake {
+		kind = notice.KindIntakeClose // its own input, intake-close-message
+	}
+	text := w.text(o, kind)
 	if text == "" || o.d.CloseNoticePosted {
 		return nil
 	}
@@ -900,7 +910,7 @@ func asLeftAlone(err error) (*leftAlone, bool) {
 // outcomeNames name the outcomes in plans and tests (the report's words are
 // report's).
 var outcomeNames = map[Outcome]string{
-	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", Rerequested: "rerequest", Nudged: "nudge", Escalated: "escalate",
+	Unstaled: "unstale", Closed: "close", Notified: "notify", Marked: "mark", IntakeNotified: "notify-intake", Rerequested: "rerequest", Nudged: "nudge", Escalated: "escalate",
 	NudgeLabeled: "nudge-label", TurnLabeled: "turn-label", BranchFinished: "finish-branch", LabelCleaned: "clean-label",
 	CloseLabelCleaned: "clean-close-label", Reopened: "reopen", ReopenedOnCommand: "reopen-on-command", CommandAnswered: "answer-command",
 	DuplicateDeleted: "delete-duplicate",
@@ -1033,6 +1043,9 @@ func (w *writer) vars(p op) notice.Vars {
 		ReopenCommand:   w.cfg.ReopenCommand,
 		ToDraft:         w.pol.CloseAction == lifecycle.CloseToDraft,
 	}
+	if p.d.Rule == lifecycle.RuleIntake {
+		v.DaysBeforeClose = w.pol.Intake.DaysBeforeClose
+	}
 	// No bot is ever mentioned: a mention of @Copilot can start the coding
 	// agent. A nudge names no bot author at all (pending reviewers hold no
 	// bot); the other texts name it without the @.
@@ -1066,6 +1079,7 @@ func (w *writer) text(o *op, kind notice.Kind) string {
 	if o.why != "" {
 		k.Reason = o.why
 	}
-	own := map[notice.Kind]string{notice.KindStale: w.cfg.StaleMessage, notice.KindClose: w.cfg.CloseMessage, notice.KindNudge: w.cfg.NudgeMessage}
+	own := map[notice.Kind]string{notice.KindStale: w.cfg.StaleMessage, notice.KindClose: w.cfg.CloseMessage, notice.KindNudge: w.cfg.NudgeMessage,
+		notice.KindIntake: w.cfg.IntakeMessage, notice.KindIntakeClose: w.cfg.IntakeCloseMessage}
 	return notice.Text(k, own[kind])
 }

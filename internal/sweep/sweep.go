@@ -66,6 +66,7 @@ type sweeper struct {
 	who   *access       // who may push, learnt as decisions need it (access.go)
 	avail *availability // the reviewers' GitHub status, read before the plan (available.go)
 	again *rechecks     // the checks of the PRs about to be nudged, read before the plan (rechecks.go)
+	links *linker       // the intake clock's candidates' links, read before they are decided (links.go)
 
 	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
 	// ancestryRead: per PR, the ancestry read this run, for a PR
@@ -89,6 +90,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
 	s.who = &access{gh: gh, log: log, res: &s.res}
 	s.avail = &availability{settings: set, gh: gh}
+	s.links = &linker{settings: set, gh: gh}
 	s.again = &rechecks{gh: gh, log: log, on: s.needs.Checks, was: s.checksRead, redecide: s.redecide}
 	s.book = newBook(s.pol, now, s.needs.Turn)
 	s.w = &writer{settings: set, gh: gh, history: s.activity,
@@ -646,6 +648,67 @@ func (h *held) drop(n int) {
 	*h = slices.DeleteFunc(*h, func(l Listed) bool { return l.PR.Number == n })
 }
 
+// holds are the listed PRs decided once a read completes them: the intake
+// clock's candidates' links (links.go), then the failing PRs' checks.
+type holds struct {
+	links, checks held
+	s             *listing
+}
+
+// drop forgets the held copies of PR n, if any.
+func (h *holds) drop(n int) {
+	h.links.drop(n)
+	h.checks.drop(n)
+}
+
+// admit takes a page's PRs in: a PR met again only when the copy is newer
+// (newer), one GitHub's answer gave in error reported failed.
+func (h *holds) admit(listed []Listed, each func(lifecycle.PR)) {
+	s := h.s
+	for _, l := range listed {
+		if s.seen[l.PR.Number] && !s.newer(l) {
+			continue
+		}
+		s.seen[l.PR.Number] = true
+		h.drop(l.PR.Number) // a newer copy replaces a held one
+		if l.Err != nil {
+			s.x.fail(l.PR, l.Err)
+			continue
+		}
+		s.hist[l.PR.Number] = l
+		h.take(l, each)
+	}
+}
+
+// take passes a listed PR on, or holds it for its links or its checks.
+func (h *holds) take(l Listed, each func(lifecycle.PR)) {
+	switch {
+	case h.s.links.wants(l.PR):
+		h.links = append(h.links, l)
+	case l.ChecksFailing:
+		h.checks = append(h.checks, l)
+	default:
+		each(l.PR)
+	}
+}
+
+// read reads the held PRs' links, then their checks, and passes each on;
+// before the listing ends (all false), full requests only.
+func (h *holds) read(ctx context.Context, each func(lifecycle.PR), all bool) error {
+	err := h.s.links.read(ctx, &h.links, func(l Listed) {
+		h.s.hist[l.PR.Number] = l
+		if l.ChecksFailing {
+			h.checks = append(h.checks, l)
+		} else {
+			each(l.PR)
+		}
+	}, all)
+	if err != nil {
+		return err
+	}
+	return h.s.readChecks(ctx, &h.checks, each, all)
+}
+
 // readChecks reads the held PRs' checks, ChecksPerRead a request, and hands
 // each PR on to each, with the history its page gave. Only a stop ends the
 // listing; checks GitHub could not give are unknown. Before the listing
@@ -773,8 +836,8 @@ func bound(p *api.Pages, n int, pg Page, read map[string]bool, what string) erro
 // on part of its facts; a cursor met twice ends the listing.
 func (s *listing) listOpen(ctx context.Context, q Query, each func(lifecycle.PR), more func(Page) bool) error {
 	read := map[string]bool{}
-	got := 0      // PRs the pages gave, or said they could not
-	var held held // PRs whose checks are still to be read
+	got := 0         // PRs the pages gave, or said they could not
+	h := holds{s: s} // PRs whose links or checks are still to be read
 	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
@@ -793,32 +856,16 @@ func (s *listing) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 		}
 		s.res.Unread += pg.Unread
 		s.id.told(pg.Viewer) // who the token acts as, when the page names it
-		for _, l := range listed {
-			if s.seen[l.PR.Number] && !s.newer(l) {
-				continue
-			}
-			s.seen[l.PR.Number] = true
-			held.drop(l.PR.Number) // a newer copy replaces a held one
-			switch {
-			case l.Err != nil:
-				s.x.fail(l.PR, l.Err)
-			case l.ChecksFailing:
-				s.hist[l.PR.Number] = l
-				held = append(held, l)
-			default:
-				s.hist[l.PR.Number] = l
-				each(l.PR)
-			}
-		}
-		if err := s.readChecks(ctx, &held, each, false); err != nil {
+		h.admit(listed, each)
+		if err := h.read(ctx, each, false); err != nil {
 			return err
 		}
 		if !more(pg) || pg.After == "" {
-			return s.readChecks(ctx, &held, each, true)
+			return h.read(ctx, each, true)
 		}
 		if read[pg.After] {
 			s.log.Printf("GitHub's listing gives a page's cursor again: the listing ends here")
-			return s.readChecks(ctx, &held, each, true)
+			return h.read(ctx, each, true)
 		}
 		after = pg.After
 	}
