@@ -430,7 +430,12 @@ func TestReleaseBinaryDeps(t *testing.T) {
 // type holds more than one stage or role, and a change to one reads through
 // all of them. The fake GitHub is a test double (left out of release builds)
 // and is not held to it.
-const maxMethods = 40
+const maxMethods = 30
+
+// wholePort are the types whose method set is the sweep's whole port
+// (sweep.GitHub) by design, built of parts each held to maxMethods: the
+// adapter's own methods are counted, not the port's.
+var wholePort = map[string]bool{filepath.Join("internal", "ghapi") + ".Client": true}
 
 // TestNoTypeOverMaxMethods counts, for each named type of the production
 // code, its method set: the methods declared on it (pointer and value
@@ -501,6 +506,12 @@ func TestNoTypeOverMaxMethods(t *testing.T) {
 		return set
 	}
 	for typ := range declared {
+		if wholePort[typ] {
+			if n := len(declared[typ]); n > maxMethods {
+				t.Errorf("%s declares %d methods, more than %d: split it by stage or role", typ, n, maxMethods)
+			}
+			continue
+		}
 		if n := len(methods(typ, 0, map[string]bool{})); n > maxMethods {
 			t.Errorf("%s has %d methods, more than %d: split it by stage or role", typ, n, maxMethods)
 		}
