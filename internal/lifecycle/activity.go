@@ -584,18 +584,24 @@ func pushedSinceMark(events []Event, markHead string, counts func(Event) bool) b
 	for grew := true; grew; {
 		grew = false
 		for _, c := range commits {
-			if after[c.SHA] {
+			if after[c.SHA] || !childOf(c, after) {
 				continue
 			}
-			for _, p := range c.Parents {
-				if after[p] {
-					after[c.SHA], grew = true, true
-					if counts(c) {
-						return true
-					}
-					break
-				}
+			after[c.SHA], grew = true, true
+			if counts(c) {
+				return true
 			}
+		}
+	}
+	return false
+}
+
+// childOf reports whether one of commit c's parents is in set: a commit
+// descends from the mark when one of its parents does, a merge too.
+func childOf(c Event, set map[string]bool) bool {
+	for _, p := range c.Parents {
+		if set[p] {
+			return true
 		}
 	}
 	return false

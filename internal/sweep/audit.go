@@ -99,12 +99,12 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 	a := &AuditResult{Days: days, Since: au.now.Add(-time.Duration(days) * lifecycle.Day)}
 	au.res.Audit = a
 	defer sort.SliceStable(a.Wrong, func(i, j int) bool { return a.Wrong[i].ClosedAt.After(a.Wrong[j].ClosedAt) })
-	closedNow := map[int]bool{}
+	done := map[int]bool{}
 	for _, it := range au.res.Closed() {
-		closedNow[it.Number] = true // this run's own closes are audited by the next
+		done[it.Number] = true // this run's own closes are audited by the next
 	}
 	var ops []op
-	seen, read := map[int]bool{}, map[string]bool{}
+	read := map[string]bool{}
 	var pages api.Pages
 	for after := ""; ; {
 		read[after] = true
@@ -115,17 +115,7 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 		if err != nil {
 			return ops, err
 		}
-		var fresh []ClosedListed
-		for _, c := range page {
-			if commanded(c.History) {
-				au.asked = append(au.asked, c)
-			}
-			if !seen[c.PR.Number] && !closedNow[c.PR.Number] && !c.ClosedAt.Before(a.Since) {
-				seen[c.PR.Number] = true
-				fresh = append(fresh, c)
-			}
-		}
-		pageOps, err := au.page(ctx, fresh)
+		pageOps, err := au.page(ctx, au.toJudge(page, a.Since, done))
 		ops = append(ops, pageOps...)
 		if err != nil {
 			return ops, err
@@ -140,6 +130,25 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 		}
 		after = pg.After
 	}
+}
+
+// toJudge is the PRs of a listing page the audit judges: those closed in
+// its window and not in done (met on an earlier page: pages shift when
+// something is updated during the listing; or closed by this run). Those
+// whose history holds a reopen command are kept aside, whatever their
+// close, for the command's backstop.
+func (au *auditor) toJudge(page []ClosedListed, since time.Time, done map[int]bool) []ClosedListed {
+	var fresh []ClosedListed
+	for _, c := range page {
+		if commanded(c.History) {
+			au.asked = append(au.asked, c)
+		}
+		if !done[c.PR.Number] && !c.ClosedAt.Before(since) {
+			done[c.PR.Number] = true
+			fresh = append(fresh, c)
+		}
+	}
+	return fresh
 }
 
 // page replays the closes of a page of closed PRs in the audit's window,

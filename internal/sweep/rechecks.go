@@ -34,12 +34,7 @@ func (r *rechecks) read(ctx context.Context, plan []planned) error {
 	if !r.on {
 		return nil
 	}
-	var todo []int // indexes into plan
-	for i, p := range plan {
-		if asks(p) && !r.was[p.pr.Number] && !p.pr.Checks.Complete {
-			todo = append(todo, i)
-		}
-	}
+	todo := r.unread(plan)
 	for len(todo) > 0 {
 		batch := todo[:min(len(todo), ChecksPerRead)]
 		todo = todo[len(batch):]
@@ -56,20 +51,43 @@ func (r *rechecks) read(ctx context.Context, plan []planned) error {
 			r.log.Printf("Could not read the checks of %d pull requests with a nudge or escalation due (%v): their wait counts from their turn's start this run", len(numbers), err)
 			continue
 		}
-		for _, i := range batch {
-			c, ok := checks[plan[i].pr.Number]
-			if !ok {
-				continue // GitHub did not answer for it: unknown
-			}
-			pr := plan[i].pr
-			pr.Checks = c
-			p, decided, err := r.redecide(ctx, pr)
-			if err != nil {
-				return err
-			}
-			if decided {
-				plan[i] = p
-			}
+		if err := r.redecideWith(ctx, plan, batch, checks); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unread is the indexes into plan of the PRs that ask someone and whose
+// checks this run has neither asked for nor read in full.
+func (r *rechecks) unread(plan []planned) []int {
+	var todo []int
+	for i, p := range plan {
+		if asks(p) && !r.was[p.pr.Number] && !p.pr.Checks.Complete {
+			todo = append(todo, i)
+		}
+	}
+	return todo
+}
+
+// redecideWith replaces the plans of batch (indexes into plan) with the
+// decisions made with the checks GitHub answered for them. A PR it did not
+// answer for keeps its plan: its checks are unknown. Only a stop is
+// returned.
+func (r *rechecks) redecideWith(ctx context.Context, plan []planned, batch []int, checks map[int]lifecycle.Checks) error {
+	for _, i := range batch {
+		c, ok := checks[plan[i].pr.Number]
+		if !ok {
+			continue // GitHub did not answer for it: unknown
+		}
+		pr := plan[i].pr
+		pr.Checks = c
+		p, decided, err := r.redecide(ctx, pr)
+		if err != nil {
+			return err
+		}
+		if decided {
+			plan[i] = p
 		}
 	}
 	return nil

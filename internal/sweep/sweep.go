@@ -543,27 +543,13 @@ func (s *listing) candidates(ctx context.Context) (plan, unsure, stale []planned
 			}
 			return // otherwise handled with the labelled ones
 		}
-		s.book.listed(pr)
-		last := pr.UpdatedAt
-		if s.pol.IgnoreUpdates {
-			last = pr.CreatedAt
-		}
-		if !all && !last.Before(cutoff) {
-			// Active, on the page where the listing stops: decided only
-			// for the queue views (exempt or when its mark falls due).
-			s.book.decided(planned{pr: pr, d: lifecycle.Decide(pr, nil, s.now, s.pol)})
-			return
-		}
-		cost += s.file(s.decide(pr, s.listedActivity(ctx, pr)), &plan, &unsure)
+		cost += s.decideOpen(ctx, pr, &plan, &unsure)
 	}, func(pg Page) bool {
 		// Stopping at the cutoff is only sound on a listing in the order
 		// asked for; on any other, read to the end.
 		ordered = ordered && pg.Ascending && !pg.FirstKey.Before(prevKey)
 		prevKey = pg.LastKey
-		s.res.ListedUntil, end = pg.LastKey, pg.After == ""
-		if pg.Total > 0 || pg.Total == 0 && end {
-			s.res.OpenTotal, s.res.OpenTotalKnown = pg.Total, true // GitHub's totalCount
-		}
+		end = s.reached(pg)
 		if ordered && !all && !pg.LastKey.Before(cutoff) {
 			return false
 		}
@@ -574,6 +560,33 @@ func (s *listing) candidates(ctx context.Context) (plan, unsure, stale []planned
 	})
 	s.res.ListedAll = err == nil && end
 	return plan, unsure, stale, err
+}
+
+// decideOpen decides a PR of the open listing that has no stale label, into
+// plan or unsure (file), and returns what it may cost.
+func (s *listing) decideOpen(ctx context.Context, pr lifecycle.PR, plan, unsure *[]planned) int {
+	s.book.listed(pr)
+	last := pr.UpdatedAt
+	if s.pol.IgnoreUpdates {
+		last = pr.CreatedAt
+	}
+	if !s.needs.ReadAll && !last.Before(s.needs.Cutoff) {
+		// Active, on the page where the listing stops: decided only
+		// for the queue views (exempt or when its mark falls due).
+		s.book.decided(planned{pr: pr, d: lifecycle.Decide(pr, nil, s.now, s.pol)})
+		return 0
+	}
+	return s.file(s.decide(pr, s.listedActivity(ctx, pr)), plan, unsure)
+}
+
+// reached notes how far the open listing's page pg reached, and GitHub's
+// count of the open PRs when it gives one; end when pg is the last page.
+func (s *listing) reached(pg Page) (end bool) {
+	s.res.ListedUntil, end = pg.LastKey, pg.After == ""
+	if pg.Total > 0 || pg.Total == 0 && end {
+		s.res.OpenTotal, s.res.OpenTotalKnown = pg.Total, true // GitHub's totalCount
+	}
+	return end
 }
 
 // file sorts a decided PR of the open listing: into unsure when only its

@@ -215,14 +215,8 @@ const closedWindow = lifecycle.Day
 // (about one GraphQL point a run). Nothing to look for when stalepr never
 // closes; a failed read leaves the copies to a later run.
 func (d *dedup) recentlyClosed(ctx context.Context) {
-	if !d.pol.Closes() || d.res.Stopped != nil {
+	if !d.pol.Closes() || d.res.Stopped != nil || d.closedRead() {
 		return
-	}
-	if a := d.res.Audit; a != nil && a.Complete && !a.Since.After(d.now.Add(-closedWindow)) {
-		return // the closure audit read these histories already, and noted our notices
-	}
-	if !d.closedSince.IsZero() && !d.closedSince.After(d.now.Add(-closedWindow)) {
-		return // the reopen commands' listing read them (closedAsked), and noted our notices
 	}
 	since := d.now.Add(-closedWindow)
 	read := map[string]bool{}
@@ -239,15 +233,32 @@ func (d *dedup) recentlyClosed(ctx context.Context) {
 			}
 			return
 		}
-		for _, c := range page {
-			if c.Err == nil && c.Older == "" && !c.ClosedAt.Before(since) {
-				d.seen(c.PR.Number, c.History)
-			}
-		}
+		d.seenClosed(page, since)
 		if pg.After == "" || pg.LastKey.Before(since) {
 			return
 		}
 		after = pg.After
+	}
+}
+
+// closedRead is whether this run read the histories of the PRs closed in
+// the last closedWindow already, and noted our notices in them.
+func (d *dedup) closedRead() bool {
+	if a := d.res.Audit; a != nil && a.Complete && !a.Since.After(d.now.Add(-closedWindow)) {
+		return true // the closure audit read them
+	}
+	// The reopen commands' listing read them (closedAsked).
+	return !d.closedSince.IsZero() && !d.closedSince.After(d.now.Add(-closedWindow))
+}
+
+// seenClosed notes our notices in the histories of a page's PRs closed
+// since since. A PR whose page holds only its newest events (Older) or
+// that could not be read is left to a later run.
+func (d *dedup) seenClosed(page []ClosedListed, since time.Time) {
+	for _, c := range page {
+		if c.Err == nil && c.Older == "" && !c.ClosedAt.Before(since) {
+			d.seen(c.PR.Number, c.History)
+		}
 	}
 }
 
