@@ -11,3 +11,7 @@ var rules = []Rule{
 	inactivityRule,  // rule_inactivity.go: the stale clock, stale-clock: inactivity
 	authorTurnRule,  // rule_author_turn.go: the stale clock, stale-clock: author-turn
 }
+
+// Rules is the rules in the order Decide asks them: notice.Text finds each
+// rule's words through it, so a rule's texts are in its file.
+func Rules() []Rule { return append([]Rule(nil), rules...) }

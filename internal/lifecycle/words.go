@@ -26,10 +26,6 @@ type Word struct {
 	Text   string
 }
 
-// Rules is the rules in the order Decide asks them: notice.Text finds each
-// rule's words through it, so a rule's texts are in its file.
-func Rules() []Rule { return append([]Rule(nil), rules...) }
-
 // thanks ends every default closing comment of the stale clocks;
 // {{how-to-continue}} says what will bring the PR back, as this
 // configuration has it: "Reopen it" was a promise a fork's contributor
