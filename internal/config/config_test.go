@@ -55,10 +55,10 @@ func TestParseDefaults(t *testing.T) {
 			ConflictLabel:          "merge-conflict",
 			Intake:                 lifecycle.Intake{DaysBeforeClose: -1},
 		},
-		IntakeMessage:      notice.DefaultIntake,
-		IntakeCloseMessage: notice.DefaultIntakeClose,
-		StaleMessage:       notice.DefaultStale,
-		CloseMessage:       notice.DefaultClose,
+		IntakeMessage:      lifecycle.DefaultIntake,
+		IntakeCloseMessage: lifecycle.DefaultIntakeClose,
+		StaleMessage:       lifecycle.DefaultStale,
+		CloseMessage:       lifecycle.DefaultClose,
 		NudgeMessage:       notice.DefaultNudge,
 		ReopenMessage:      notice.DefaultReopen,
 		ReopenCommand:      "/reopen",
@@ -539,7 +539,7 @@ func TestActionsSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Policy.DaysBeforeStale != 7 || c.StaleMessage != "" || c.CloseMessage != notice.DefaultClose || c.Token != "tok" || c.Repository() != "o/r" {
+	if c.Policy.DaysBeforeStale != 7 || c.StaleMessage != "" || c.CloseMessage != lifecycle.DefaultClose || c.Token != "tok" || c.Repository() != "o/r" {
 		t.Errorf("got %+v", c)
 	}
 }

@@ -204,12 +204,12 @@ func buildInputs() []Input {
 		{Name: InputRepository, to: repository(), Kind: Repository, ActionDefault: "${{ github.repository }}",
 			Description: "Repository whose pull requests are swept, as owner/name. When unset, the GITHUB_REPOSITORY environment variable is used."},
 
-		{Name: "stale-pr-message", to: message(func(c *Config) *string { return &c.StaleMessage }), Kind: Message, Default: notice.DefaultStale,
+		{Name: "stale-pr-message", to: message(func(c *Config) *string { return &c.StaleMessage }), Kind: Message, Default: lifecycle.DefaultStale,
 			Description: "Comment posted when a pull request is marked stale; set it to an empty string to mark without commenting. " +
 				"The default is worded to stay true: a pull request that is never closed (days-before-close: -1) is told so, not given a close date; " +
 				"under ignore-updates it says how long it has been open, and under stale-clock: author-turn whose turn it waits on. " +
 				"Placeholders: " + placeholders + "."},
-		{Name: "close-pr-message", to: message(func(c *Config) *string { return &c.CloseMessage }), Kind: Message, Default: notice.DefaultClose,
+		{Name: "close-pr-message", to: message(func(c *Config) *string { return &c.CloseMessage }), Kind: Message, Default: lifecycle.DefaultClose,
 			Description: "Comment posted when a stale pull request is closed; set it to an empty string to close without commenting. " +
 				"The default is worded to stay true: a pull request closed without a mark (days-before-close: 0) is told how long it had no activity, " +
 				"and under stale-clock: author-turn whose turn it waited on. " +
@@ -237,10 +237,10 @@ func buildInputs() []Input {
 		{Name: inputIntakeLabels, to: list(func(c *Config) *[]string { return &c.Policy.Intake.AcceptedLabels }), Kind: List,
 			Description: "Comma-separated labels that mark an issue a maintainer accepted, for the intake clock. " +
 				"Whatever this holds, an issue assigned to the pull request's author or opened by a maintainer (owner, member or collaborator) is accepted. Empty (the default): none."},
-		{Name: inputIntakeMessage, to: message(func(c *Config) *string { return &c.IntakeMessage }), Kind: Message, Default: notice.DefaultIntake,
+		{Name: inputIntakeMessage, to: message(func(c *Config) *string { return &c.IntakeMessage }), Kind: Message, Default: lifecycle.DefaultIntake,
 			Description: "Comment posted once on a pull request the intake clock holds: say how an issue gets accepted in your project. " +
 				"It cannot be empty while the intake clock is on. Placeholders: " + placeholders + "; {{close-date}} is when it closes."},
-		{Name: inputIntakeCloseMessage, to: message(func(c *Config) *string { return &c.IntakeCloseMessage }), Kind: Message, Default: notice.DefaultIntakeClose,
+		{Name: inputIntakeCloseMessage, to: message(func(c *Config) *string { return &c.IntakeCloseMessage }), Kind: Message, Default: lifecycle.DefaultIntakeClose,
 			Description: "Comment posted when the intake clock closes a pull request; empty to close without commenting. " +
 				"Placeholders: " + placeholders + "; {{days-before-close}} is days-before-intake-close."},
 

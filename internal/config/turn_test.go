@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
-	"github.com/stalepr/stalepr/internal/notice"
 )
 
 func TestParseTurnInputs(t *testing.T) {
@@ -20,7 +19,7 @@ func TestParseTurnInputs(t *testing.T) {
 	}
 	// The default stays the input's: the text true of each mark is
 	// notice's (Text), by the reason the mark is made for.
-	if c.StaleMessage != notice.DefaultStale {
+	if c.StaleMessage != lifecycle.DefaultStale {
 		t.Errorf("author-turn with the default stale-pr-message: %q, want it as set", c.StaleMessage)
 	}
 	if own := mustParse(t, map[string]string{"stale-clock": "author-turn", "stale-pr-message": "mine"}); own.StaleMessage != "mine" {

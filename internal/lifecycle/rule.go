@@ -33,9 +33,9 @@ type Facts struct {
 	Policy Policy
 }
 
-// Rule is one rule: its name, the facts the run reads for it, and its
-// decision. Decide walks the rules in order; the first whose Decide
-// answers decides the PR.
+// Rule is one rule: its name, the facts the run reads for it, its
+// decision, its words and its stance in the closure audit. Decide walks
+// the rules in order; the first whose Decide answers decides the PR.
 type Rule struct {
 	Name RuleName
 	// Needs adds to n what the run must read for the rule under p at now;
@@ -43,6 +43,10 @@ type Rule struct {
 	Needs func(p Policy, now time.Time, n *Needs)
 	// Decide decides the PR, or answers false to leave it to the next rule.
 	Decide func(f Facts) (Decision, bool)
+	// Words are the default texts of the rule's decisions that post one:
+	// each reason it gives for a text has its word (notice.Text builds its
+	// table from them; TestEveryReasonWorded fails until it does).
+	Words []Word
 	// Closes is the rule's stance in the closure audit: whether it closes
 	// PRs under p, so that a close of ours it made (its name in our close
 	// marker) is one the sweep would make today and is trusted, not

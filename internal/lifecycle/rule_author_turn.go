@@ -19,8 +19,38 @@ var authorTurnRule = Rule{
 		}
 		return authorTurnClock.decide(f), true
 	},
+	Words:  authorTurnWords,
 	Closes: func(p Policy) bool { return p.StaleClock == ClockAuthorTurn && p.DaysBeforeClose >= 0 },
 }
+
+// authorTurnWords say whose turn it is and since when, where "no activity"
+// would be false: a maintainer's comment may have come since the mark, and
+// only the author's answer counts.
+var authorTurnWords = []Word{
+	{TextStale, ReasonWaitingOnAuthor, false, DefaultStaleAuthorTurn},
+	{TextStale, ReasonWaitingOnAuthor, true, DefaultStaleAuthorTurnNoClose},
+	{TextStale, ReasonNoticeMissing, false, DefaultStaleAuthorTurn},
+	{TextStale, ReasonNoticeMissing, true, DefaultStaleAuthorTurnNoClose},
+	{TextClose, ReasonCloseDueAuthorTurn, false, DefaultCloseAuthorTurn},
+	{TextClose, ReasonCloseDueSincePerson, false, DefaultCloseAuthorTurn},
+	{TextClose, ReasonWaitingOnAuthor, false, DefaultCloseNowAuthorTurn},
+}
+
+// DefaultStaleAuthorTurn replaces DefaultStale under stale-clock
+// author-turn: it says whose turn it is, since when and after whom, and
+// what hands it back; DefaultCloseAuthorTurn and DefaultCloseNowAuthorTurn
+// replace DefaultClose and DefaultCloseNow.
+const (
+	DefaultStaleAuthorTurn = staleAuthorTurn + "; otherwise it will be closed on {{close-date}}."
+	// DefaultStaleAuthorTurnNoClose is DefaultStaleAuthorTurn on a PR
+	// that is never closed.
+	DefaultStaleAuthorTurnNoClose = staleAuthorTurn + ". It will not be closed for being stale."
+	DefaultCloseAuthorTurn        = "Closing this pull request: it stayed marked `{{stale-label}}` for {{days-before-close}} days, waiting {{waiting-on-author}}. " + thanks
+	DefaultCloseNowAuthorTurn     = "Closing this pull request: it has been waiting {{waiting-on-author}}. " + thanks
+)
+
+const staleAuthorTurn = "This pull request has been waiting {{waiting-on-author}}, so it is now marked `{{stale-label}}`.\n\n" +
+	"A push, a reply or a re-requested review hands it back to the reviewers and takes the label off"
 
 var authorTurnClock = staleClock{fresh: turnFresh, stale: turnStale, due: ReasonCloseDueAuthorTurn,
 	waiting: func(Policy) Reason { return ReasonWaitingOnAuthor },

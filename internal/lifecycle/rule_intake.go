@@ -277,7 +277,24 @@ func (p Policy) holdIntake(d IntakeDecision, now time.Time) IntakeDecision {
 // maintainer engaged) and leaves any other PR to the next rule, for good
 // once a maintainer engaged.
 var intakeRule = Rule{Name: RuleIntake, Needs: intakeNeeds, Decide: decideIntake,
+	Words: []Word{
+		{TextIntake, ReasonIntakeUnasked, false, DefaultIntake},
+		{TextIntakeClose, ReasonIntakeDue, false, DefaultIntakeClose},
+	},
 	Closes: func(p Policy) bool { return p.Intake.On }}
+
+// DefaultIntake is the intake notice (days-before-intake-close): posted
+// once on a pull request whose author may not push and that links no issue
+// a maintainer accepted. DefaultIntakeClose is its closing comment. Both
+// say what keeps the pull request open; a project says how its issues are
+// accepted in its own intake-message.
+const (
+	DefaultIntake = "Thanks, {{author}}. This project takes pull requests for issues a maintainer has accepted, " +
+		"and this one links none (write \"Fixes #123\" in its description to link one). " +
+		"Unless a maintainer takes it up or it links an accepted issue, it will be closed on {{close-date}}."
+	DefaultIntakeClose = "Closing this pull request: it links no issue a maintainer accepted, and no maintainer took it up " +
+		"in {{days-before-close}} days. Open an issue describing the change first; once it is accepted, this can be reopened."
+)
 
 // intakeNeeds: the class may hold any open PR, however young (the notice
 // comes soon after opening), so the open listing is read to its end; the

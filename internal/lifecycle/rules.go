@@ -2,8 +2,8 @@ package lifecycle
 
 // rules are the lifecycle's rules in the order Decide asks them: the
 // first that answers decides a PR. A rule is a file of its own,
-// rule_<name>.go (its Rule value: name, Needs, Decide), with its table
-// test beside it; a new rule is that file and its line here.
+// rule_<name>.go (its Rule value: name, Needs, Decide, Words, Closes),
+// with its table test beside it; a new rule is that file and its line here.
 var rules = []Rule{
 	exemptRule,      // rule_exempt.go: exempt and filtered out, whatever the clocks say
 	closedSinceRule, // rule_closed_since.go: closed since it was listed
@@ -11,3 +11,7 @@ var rules = []Rule{
 	inactivityRule,  // rule_inactivity.go: the stale clock, stale-clock: inactivity
 	authorTurnRule,  // rule_author_turn.go: the stale clock, stale-clock: author-turn
 }
+
+// Rules is the rules in the order Decide asks them: notice.Text finds each
+// rule's words through it, so a rule's texts are in its file.
+func Rules() []Rule { return append([]Rule(nil), rules...) }

@@ -19,7 +19,7 @@ func TestIntakeMarkers(t *testing.T) {
 		body string
 		kind lifecycle.Notice
 	}{
-		{name: "intake notice round-trips", body: notice.Body(notice.Render(notice.DefaultIntake, vars()), notice.IntakeMarker()), kind: lifecycle.IntakeNotice},
+		{name: "intake notice round-trips", body: notice.Body(notice.Render(lifecycle.DefaultIntake, vars()), notice.IntakeMarker()), kind: lifecycle.IntakeNotice},
 		{name: "the close marker is not the intake notice", body: notice.CloseMarker(lifecycle.RuleIntake), kind: lifecycle.NoNotice},
 		{name: "another kind", body: "<!-- stalepr:intake-later -->", kind: lifecycle.NoNotice},
 		{name: "no marker", body: "please link an issue", kind: lifecycle.NoNotice},
@@ -36,7 +36,7 @@ func TestIntakeMarkers(t *testing.T) {
 	if m := notice.IntakeMarker(); !strings.HasPrefix(m, "<!--") || !strings.HasSuffix(m, "-->") || strings.Contains(m, "\n") {
 		t.Errorf("marker %q is not a one-line HTML comment", m)
 	}
-	for name, tmpl := range map[string]string{"DefaultIntake": notice.DefaultIntake, "DefaultIntakeClose": notice.DefaultIntakeClose} {
+	for name, tmpl := range map[string]string{"DefaultIntake": lifecycle.DefaultIntake, "DefaultIntakeClose": lifecycle.DefaultIntakeClose} {
 		if err := notice.Check(tmpl); err != nil {
 			t.Errorf("%s: Check: %v", name, err)
 		}

@@ -10,34 +10,6 @@ import (
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
-// DefaultStale and DefaultClose are our own wording; they use placeholders so
-// they never drift from the configured numbers.
-const (
-	DefaultStale = staleInactive + staleCloses + staleConflicts
-	DefaultClose = "Closing this pull request: it stayed marked `{{stale-label}}` for {{days-before-close}} days without activity. " + thanks
-)
-
-// The other defaults of close-pr-message, each true where DefaultClose is
-// not: DefaultCloseNow closes a PR never marked (days-before-close 0 closes
-// in the run that finds it stale); under stale-clock author-turn only the
-// author's answer counts, so a maintainer's comment may have come since
-// the mark, and the texts say whose turn it was instead of "without
-// activity".
-const (
-	DefaultCloseNow           = "Closing this pull request: it has had no activity for {{days-inactive}} days. " + thanks
-	DefaultCloseAuthorTurn    = "Closing this pull request: it stayed marked `{{stale-label}}` for {{days-before-close}} days, waiting {{waiting-on-author}}. " + thanks
-	DefaultCloseNowAuthorTurn = "Closing this pull request: it has been waiting {{waiting-on-author}}. " + thanks
-	// DefaultCloseNowOpen closes a PR never marked under ignore-updates:
-	// its days count from its opening, not from its last activity.
-	DefaultCloseNowOpen = "Closing this pull request: it has been open for {{days-inactive}} days. " + thanks
-)
-
-// thanks ends every default closing comment; {{how-to-continue}} says
-// what will bring the PR back, as this configuration has it: "Reopen it"
-// was a promise a fork's contributor could not keep (GitHub lets them
-// reopen only what they closed themselves).
-const thanks = "Thank you for the contribution. {{how-to-continue}}"
-
 // The answers to a reopen command (lifecycle.DecideCommand): a reopening
 // by the workflow's token leaves the PR's workflow runs waiting for a
 // maintainer's approval (GitHub, since 2026-06), so the answer says so;
@@ -56,37 +28,14 @@ const (
 // repository at repoURL whose branch is gone.
 func CommandGone(repoURL string, number int) string { return fmt.Sprintf(commandGone, repoURL, number) }
 
-// DefaultStaleNoClose is the stale notice's default on a PR that is never
-// closed (days-before-close -1, or an agent's PR on its own clock with
-// -1): it names no close date, which would read "closed on never".
-const DefaultStaleNoClose = staleInactive + staleNoClose + staleConflicts
+// The default texts of the rules of Decide are in the rules' files
+// (lifecycle.Rule's Words: lifecycle.DefaultStale, DefaultClose, ...);
+// these are the texts no rule of Decide posts.
 
-// DefaultStaleOpen and DefaultStaleOpenNoClose are the stale notice's
-// defaults under ignore-updates: the days count from the PR's opening (or
-// its last reopening), and it may have had activity since.
+// DefaultNudge is the review nudge's: it mentions the pending requested
+// reviewers only, never the author.
 const (
-	DefaultStaleOpen        = staleOpen + staleCloses + staleConflicts
-	DefaultStaleOpenNoClose = staleOpen + staleNoClose + staleConflicts
-)
-
-const (
-	staleOpen      = "This pull request has been open for {{days-inactive}} days, so it is now marked `{{stale-label}}`.\n\n"
-	staleInactive  = "This pull request has had no activity for {{days-inactive}} days, so it is now marked `{{stale-label}}`.\n\n"
-	staleCloses    = "Any comment keeps it open: it will be closed on {{close-date}} otherwise. "
-	staleNoClose   = "It will not be closed for being stale. "
-	staleConflicts = "If it has merge conflicts, please update it from its base branch."
-)
-
-// DefaultStaleAuthorTurn replaces DefaultStale under stale-clock
-// author-turn: it says whose turn it is, since when and after whom, and
-// what hands it back. DefaultNudge is the review nudge's: it mentions the
-// pending requested reviewers only, never the author.
-const (
-	DefaultStaleAuthorTurn = staleAuthorTurn + "; otherwise it will be closed on {{close-date}}."
-	// DefaultStaleAuthorTurnNoClose is DefaultStaleAuthorTurn on a PR
-	// that is never closed.
-	DefaultStaleAuthorTurnNoClose = staleAuthorTurn + ". It will not be closed for being stale."
-	DefaultNudge                  = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review. " +
+	DefaultNudge = "{{reviewers}} This pull request has been waiting {{days-waiting}} days for a review. " +
 		"A review, or a comment saying what it needs, hands it back to its author."
 	// DefaultMergeNudge is the nudge's default on the maintainers' turn: an
 	// approval stands, nothing blocks, nobody merged. It mentions nobody:
@@ -115,9 +64,6 @@ const escalationAsk = "could you review it, or find someone who can?"
 // at the close.
 const DefaultReopen = "Reopening this pull request: it was closed as stale after waiting {{days-waiting}} days " +
 	"for a review or a merge, not on {{author}}. Sorry about that: nothing is needed from you to keep it open."
-
-const staleAuthorTurn = "This pull request has been waiting {{waiting-on-author}}, so it is now marked `{{stale-label}}`.\n\n" +
-	"A push, a reply or a re-requested review hands it back to the reviewers and takes the label off"
 
 // Vars are the values a message may refer to.
 type Vars struct {
@@ -411,19 +357,6 @@ func Parse(body string) (kind lifecycle.Notice, markedAt time.Time, head string,
 func Body(text, marker string) string {
 	return strings.TrimRight(text, "\n") + "\n\n" + marker
 }
-
-// DefaultIntake is the intake notice (days-before-intake-close): posted
-// once on a pull request whose author may not push and that links no issue
-// a maintainer accepted. DefaultIntakeClose is its closing comment. Both
-// say what keeps the pull request open; a project says how its issues are
-// accepted in its own intake-message.
-const (
-	DefaultIntake = "Thanks, {{author}}. This project takes pull requests for issues a maintainer has accepted, " +
-		"and this one links none (write \"Fixes #123\" in its description to link one). " +
-		"Unless a maintainer takes it up or it links an accepted issue, it will be closed on {{close-date}}."
-	DefaultIntakeClose = "Closing this pull request: it links no issue a maintainer accepted, and no maintainer took it up " +
-		"in {{days-before-close}} days. Open an issue describing the change first; once it is accepted, this can be reopened."
-)
 
 // The intake notice's marker: once per pull request, as the stale notice's
 // marker, and trusted only from stalepr's own logins. Its closing comment

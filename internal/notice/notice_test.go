@@ -87,7 +87,7 @@ func TestRender(t *testing.T) {
 
 func TestDefaultsRender(t *testing.T) {
 	t.Parallel()
-	for name, tmpl := range map[string]string{"DefaultStale": notice.DefaultStale, "DefaultClose": notice.DefaultClose} {
+	for name, tmpl := range map[string]string{"DefaultStale": lifecycle.DefaultStale, "DefaultClose": lifecycle.DefaultClose} {
 		t.Run(name, func(t *testing.T) {
 			if err := notice.Check(tmpl); err != nil {
 				t.Fatalf("Check: %v", err)
@@ -101,10 +101,10 @@ func TestDefaultsRender(t *testing.T) {
 			}
 		})
 	}
-	if got := notice.Render(notice.DefaultStale, vars()); !strings.Contains(got, "45 days") || !strings.Contains(got, "2026-12-06") {
+	if got := notice.Render(lifecycle.DefaultStale, vars()); !strings.Contains(got, "45 days") || !strings.Contains(got, "2026-12-06") {
 		t.Errorf("DefaultStale lacks days inactive or close date: %q", got)
 	}
-	if got := notice.Render(notice.DefaultClose, vars()); !strings.Contains(got, "7 days") {
+	if got := notice.Render(lifecycle.DefaultClose, vars()); !strings.Contains(got, "7 days") {
 		t.Errorf("DefaultClose lacks days before close: %q", got)
 	}
 }
@@ -117,20 +117,20 @@ func TestTurnDefaults(t *testing.T) {
 	v := notice.Vars{Author: "alice", Reviewers: []string{"rey", "team:core"}, DaysWaiting: 9, StaleLabel: "stale",
 		TurnSince: time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC), TurnBy: "maya", TurnByReview: true,
 		CloseDate: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)}
-	for _, tmpl := range []string{notice.DefaultStaleAuthorTurn, notice.DefaultStaleAuthorTurnNoClose, notice.DefaultStaleNoClose, notice.DefaultStaleOpen, notice.DefaultStaleOpenNoClose, notice.DefaultCloseNowOpen, notice.DefaultEscalationAway, notice.DefaultNudge, notice.DefaultCloseNow,
-		notice.DefaultCloseAuthorTurn, notice.DefaultCloseNowAuthorTurn} {
+	for _, tmpl := range []string{lifecycle.DefaultStaleAuthorTurn, lifecycle.DefaultStaleAuthorTurnNoClose, lifecycle.DefaultStaleNoClose, lifecycle.DefaultStaleOpen, lifecycle.DefaultStaleOpenNoClose, lifecycle.DefaultCloseNowOpen, notice.DefaultEscalationAway, notice.DefaultNudge, lifecycle.DefaultCloseNow,
+		lifecycle.DefaultCloseAuthorTurn, lifecycle.DefaultCloseNowAuthorTurn} {
 		if err := notice.Check(tmpl); err != nil {
 			t.Fatalf("Check: %v", err)
 		}
 	}
-	stale := notice.Render(notice.DefaultStaleAuthorTurn, v)
+	stale := notice.Render(lifecycle.DefaultStaleAuthorTurn, v)
 	for _, want := range []string{"since 2026-10-02", "after maya's review", "A push, a reply or a re-requested review", "2026-12-06"} {
 		if !strings.Contains(stale, want) {
 			t.Errorf("author-turn notice %q lacks %q", stale, want)
 		}
 	}
 	v.TurnBy = ""
-	if got := notice.Render(notice.DefaultStaleAuthorTurn, v); !strings.Contains(got, "as a draft") {
+	if got := notice.Render(lifecycle.DefaultStaleAuthorTurn, v); !strings.Contains(got, "as a draft") {
 		t.Errorf("author-turn notice of a draft %q does not say so", got)
 	}
 	for _, c := range []struct {
@@ -227,13 +227,13 @@ func TestMarkers(t *testing.T) {
 		{name: "escalation marker round-trips", body: notice.Body(notice.Render(notice.DefaultEscalation, vars()), notice.EscalateMarker()), kind: lifecycle.EscalateNotice},
 		{
 			name:     "stale marker embedded in a rendered notice",
-			body:     notice.Body(notice.Render(notice.DefaultStale, vars())+"\n\n", notice.StaleMarker(markedAt, "")),
+			body:     notice.Body(notice.Render(lifecycle.DefaultStale, vars())+"\n\n", notice.StaleMarker(markedAt, "")),
 			kind:     lifecycle.StaleNotice,
 			markedAt: markedAt,
 		},
 		{
 			name: "close marker embedded in a rendered comment",
-			body: notice.Body(notice.Render(notice.DefaultClose, vars()), notice.CloseMarker(lifecycle.RuleInactivity)),
+			body: notice.Body(notice.Render(lifecycle.DefaultClose, vars()), notice.CloseMarker(lifecycle.RuleInactivity)),
 			kind: lifecycle.CloseNotice,
 		},
 		{

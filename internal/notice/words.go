@@ -3,17 +3,17 @@ package notice
 import "github.com/stalepr/stalepr/internal/lifecycle"
 
 // Kind is a kind of text stalepr posts on a pull request, and with it the
-// message input that replaces its defaults.
-type Kind int
+// message input that replaces its defaults: lifecycle's, whose rules give
+// their words by it, under the name the sweep's writes use.
+type Kind = lifecycle.TextKind
 
 const (
-	_               Kind = iota
-	KindStale            // the stale notice, of a mark or posted late: stale-pr-message
-	KindClose            // the closing comment: close-pr-message
-	KindNudge            // the review nudge: review-nudge-message
-	KindEscalation       // the review escalation's comment: no input of its own
-	KindIntake           // the intake notice: intake-message
-	KindIntakeClose      // the intake clock's closing comment: intake-close-message
+	KindStale       = lifecycle.TextStale       // the stale notice, of a mark or posted late: stale-pr-message
+	KindClose       = lifecycle.TextClose       // the closing comment: close-pr-message
+	KindNudge       = lifecycle.TextNudge       // the review nudge: review-nudge-message
+	KindEscalation  = lifecycle.TextEscalation  // the review escalation's comment: no input of its own
+	KindIntake      = lifecycle.TextIntake      // the intake notice: intake-message
+	KindIntakeClose = lifecycle.TextIntakeClose // the intake clock's closing comment: intake-close-message
 )
 
 // Key picks a default text: its kind, the rule that decided and the
@@ -40,52 +40,38 @@ type word struct {
 
 // words is the one table of default texts, keyed by the decision each is
 // posted for, as report's outcomes keys the reports' words by outcome: the
-// text of each is true of the PR it is posted on. A mark under ignore-updates
-// says how long the PR has been open (its days count from the opening);
-// under author-turn, whose turn it is and since when, where "no activity"
-// would be false (a maintainer's comment may have come since); a PR never
-// closed is told so, not "closed on never"; a PR closed the run that
-// finds it stale (days-before-close 0, never marked) is told how long it
-// was inactive or open, not how long it stayed marked. A reason a rule
-// gives for a text gets its row here; TestEveryReasonWorded fails until it
-// does.
-var words = map[Key]word{
-	{KindStale, lifecycle.RuleInactivity, lifecycle.ReasonInactive, false}:            {text: DefaultStale},
-	{KindStale, lifecycle.RuleInactivity, lifecycle.ReasonInactive, true}:             {text: DefaultStaleNoClose},
-	{KindStale, lifecycle.RuleInactivity, lifecycle.ReasonNoticeMissing, false}:       {text: DefaultStale},
-	{KindStale, lifecycle.RuleInactivity, lifecycle.ReasonNoticeMissing, true}:        {text: DefaultStaleNoClose},
-	{KindStale, lifecycle.RuleInactivity, lifecycle.ReasonOpenTooLong, false}:         {text: DefaultStaleOpen},
-	{KindStale, lifecycle.RuleInactivity, lifecycle.ReasonOpenTooLong, true}:          {text: DefaultStaleOpenNoClose},
-	{KindStale, lifecycle.RuleInactivity, lifecycle.ReasonNoticeMissingOpen, false}:   {text: DefaultStaleOpen},
-	{KindStale, lifecycle.RuleInactivity, lifecycle.ReasonNoticeMissingOpen, true}:    {text: DefaultStaleOpenNoClose},
-	{KindStale, lifecycle.RuleAuthorTurn, lifecycle.ReasonWaitingOnAuthor, false}:     {text: DefaultStaleAuthorTurn},
-	{KindStale, lifecycle.RuleAuthorTurn, lifecycle.ReasonWaitingOnAuthor, true}:      {text: DefaultStaleAuthorTurnNoClose},
-	{KindStale, lifecycle.RuleAuthorTurn, lifecycle.ReasonNoticeMissing, false}:       {text: DefaultStaleAuthorTurn},
-	{KindStale, lifecycle.RuleAuthorTurn, lifecycle.ReasonNoticeMissing, true}:        {text: DefaultStaleAuthorTurnNoClose},
-	{KindClose, lifecycle.RuleInactivity, lifecycle.ReasonCloseDue, false}:            {text: DefaultClose},
-	{KindClose, lifecycle.RuleInactivity, lifecycle.ReasonCloseDueSincePerson, false}: {text: DefaultClose},
-	{KindClose, lifecycle.RuleInactivity, lifecycle.ReasonInactive, false}:            {text: DefaultCloseNow},
-	{KindClose, lifecycle.RuleInactivity, lifecycle.ReasonOpenTooLong, false}:         {text: DefaultCloseNowOpen},
-	{KindClose, lifecycle.RuleAuthorTurn, lifecycle.ReasonCloseDueAuthorTurn, false}:  {text: DefaultCloseAuthorTurn},
-	{KindClose, lifecycle.RuleAuthorTurn, lifecycle.ReasonCloseDueSincePerson, false}: {text: DefaultCloseAuthorTurn},
-	{KindClose, lifecycle.RuleAuthorTurn, lifecycle.ReasonWaitingOnAuthor, false}:     {text: DefaultCloseNowAuthorTurn},
-	{KindNudge, "", lifecycle.ReasonReviewNudge, false}:                               {text: DefaultNudge},
-	// On the maintainers' turn the nudge asks for the merge, whatever
-	// review-nudge-message says: a project's own is written for a
-	// review, and "waiting 8 days for a review" on an approved PR asks for
-	// the wrong thing.
-	{KindNudge, "", lifecycle.ReasonMergeNudge, false}:                        {text: DefaultMergeNudge, fixed: true},
-	{KindEscalation, "", lifecycle.ReasonEscalated, false}:                    {text: DefaultEscalation},
-	{KindEscalation, "", lifecycle.ReasonEscalatedAway, false}:                {text: DefaultEscalationAway}, // no nudge went unanswered: its reviewers were away
-	{KindIntake, lifecycle.RuleIntake, lifecycle.ReasonIntakeUnasked, false}:  {text: DefaultIntake},
-	{KindIntakeClose, lifecycle.RuleIntake, lifecycle.ReasonIntakeDue, false}: {text: DefaultIntakeClose},
+// rules' words (lifecycle.Rule's Words, in each rule's file) and the
+// nudge's and the escalation's, which no rule of Decide makes. A reason a
+// rule gives for a text gets its word in the rule's file;
+// TestEveryReasonWorded fails until it does.
+var words = table(lifecycle.Rules())
+
+// table is the words of rules, each keyed by its rule's name, and the
+// nudge's and the escalation's.
+func table(rules []lifecycle.Rule) map[Key]word {
+	t := map[Key]word{
+		{KindNudge, "", lifecycle.ReasonReviewNudge, false}: {text: DefaultNudge},
+		// On the maintainers' turn the nudge asks for the merge, whatever
+		// review-nudge-message says: a project's own is written for a
+		// review, and "waiting 8 days for a review" on an approved PR asks for
+		// the wrong thing.
+		{KindNudge, "", lifecycle.ReasonMergeNudge, false}:         {text: DefaultMergeNudge, fixed: true},
+		{KindEscalation, "", lifecycle.ReasonEscalated, false}:     {text: DefaultEscalation},
+		{KindEscalation, "", lifecycle.ReasonEscalatedAway, false}: {text: DefaultEscalationAway}, // no nudge went unanswered: its reviewers were away
+	}
+	for _, r := range rules {
+		for _, w := range r.Words {
+			t[Key{Kind: w.Kind, Rule: r.Name, Reason: w.Reason, Never: w.Never}] = word{text: w.Text}
+		}
+	}
+	return t
 }
 
 // inputs are the defaults of the message inputs, by the kind each serves:
 // the runner passes action.yml's default as if set, so only a text that
 // differs from it is the user's own.
-var inputs = map[Kind]string{KindStale: DefaultStale, KindClose: DefaultClose, KindNudge: DefaultNudge,
-	KindIntake: DefaultIntake, KindIntakeClose: DefaultIntakeClose}
+var inputs = map[Kind]string{KindStale: lifecycle.DefaultStale, KindClose: lifecycle.DefaultClose, KindNudge: DefaultNudge,
+	KindIntake: lifecycle.DefaultIntake, KindIntakeClose: lifecycle.DefaultIntakeClose}
 
 // Text is the template posted for k. own is the message input of k's kind
 // as set ("" posts nothing): a text of the user's own serves every reason

@@ -140,9 +140,9 @@ func TestWordsTrueOfEachDecision(t *testing.T) {
 func trueText(c decided) string {
 	switch c.kind {
 	case KindIntake:
-		return DefaultIntake
+		return lifecycle.DefaultIntake
 	case KindIntakeClose:
-		return DefaultIntakeClose
+		return lifecycle.DefaultIntakeClose
 	}
 	authorTurn := c.pol.StaleClock == lifecycle.ClockAuthorTurn
 	open := c.pol.IgnoreUpdates && !authorTurn
@@ -150,27 +150,69 @@ func trueText(c decided) string {
 		never := c.d.CloseAt.IsZero()
 		switch {
 		case authorTurn && never:
-			return DefaultStaleAuthorTurnNoClose
+			return lifecycle.DefaultStaleAuthorTurnNoClose
 		case authorTurn:
-			return DefaultStaleAuthorTurn
+			return lifecycle.DefaultStaleAuthorTurn
 		case open && never:
-			return DefaultStaleOpenNoClose
+			return lifecycle.DefaultStaleOpenNoClose
 		case open:
-			return DefaultStaleOpen
+			return lifecycle.DefaultStaleOpen
 		case never:
-			return DefaultStaleNoClose
+			return lifecycle.DefaultStaleNoClose
 		}
-		return DefaultStale
+		return lifecycle.DefaultStale
 	}
 	switch marked := c.label; {
 	case marked && authorTurn:
-		return DefaultCloseAuthorTurn
+		return lifecycle.DefaultCloseAuthorTurn
 	case marked:
-		return DefaultClose
+		return lifecycle.DefaultClose
 	case authorTurn:
-		return DefaultCloseNowAuthorTurn
+		return lifecycle.DefaultCloseNowAuthorTurn
 	case open:
-		return DefaultCloseNowOpen
+		return lifecycle.DefaultCloseNowOpen
 	}
-	return DefaultCloseNow
+	return lifecycle.DefaultCloseNow
+}
+
+// TestRulesWordsInTheTable: a rule's words are the table's rows under its
+// name, found by Text as the sweep asks for them, each text's placeholders
+// known, no key given twice; and a rule added to the list brings its words
+// with it, no row of notice's to add.
+func TestRulesWordsInTheTable(t *testing.T) {
+	t.Parallel()
+	for _, r := range lifecycle.Rules() {
+		for _, w := range r.Words {
+			k := Key{Kind: w.Kind, Rule: r.Name, Reason: w.Reason, Never: w.Never}
+			if got := Text(k, inputs[w.Kind]); got != w.Text {
+				t.Errorf("rule %s, %+v: Text = %q, want its word %q", r.Name, k, got, w.Text)
+			}
+			if err := Check(w.Text); err != nil {
+				t.Errorf("rule %s, %+v: %v", r.Name, k, err)
+			}
+		}
+	}
+	const failing lifecycle.Reason = "a required check failing"
+	next := lifecycle.Rule{Name: "failing-check", Words: []lifecycle.Word{
+		{Kind: KindStale, Reason: failing, Text: "Failing for {{days-inactive}} days: closed on {{close-date}}."},
+		{Kind: KindStale, Reason: failing, Never: true, Text: "Failing for {{days-inactive}} days."},
+		{Kind: KindClose, Reason: failing, Text: "Closing: failing for {{days-inactive}} days."},
+	}}
+	rules := append(lifecycle.Rules(), next)
+	got, rows := table(rules), len(table(nil))
+	for _, r := range rules {
+		rows += len(r.Words)
+	}
+	if len(got) != rows {
+		t.Errorf("the table has %d rows for %d words: a key given twice", len(got), rows)
+	}
+	for _, w := range next.Words {
+		d := lifecycle.Decision{Rule: next.Name, Reason: failing}
+		if !w.Never {
+			d.CloseAt = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+		}
+		if row, ok := got[KeyOf(w.Kind, d)]; !ok || row.text != w.Text {
+			t.Errorf("the added rule's %+v: %q (found %v), want %q", w, row.text, ok, w.Text)
+		}
+	}
 }
