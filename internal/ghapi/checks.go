@@ -180,40 +180,57 @@ func (c *graphQL) Checks(ctx context.Context, numbers []int) (map[int]lifecycle.
 	if len(numbers) > sweep.ChecksPerRead {
 		return nil, fmt.Errorf("read the checks of %d pull requests: at most %d a query", len(numbers), sweep.ChecksPerRead)
 	}
-	vars := map[string]any{"owner": c.owner, "name": c.repo}
-	for k, n := range numbers {
-		vars[fmt.Sprintf("n%d", k)] = n
-	}
-	q, errs, err := ask[inRepository[map[string]*checkRollup]](ctx, c, false, checksQuery(len(numbers)), vars)
+	doc := eachPRQuery(len(numbers), func(k int) string {
+		return fmt.Sprintf("headRefOid statusCheckRollup {%s }", rollupFields(fmt.Sprintf("$n%d", k)))
+	}, "")
+	prs, err := eachPR[checkRollup](ctx, c, numbers, doc)
 	if err != nil {
 		return nil, c.fail(opRead, err, "read the checks of %d pull requests", len(numbers))
 	}
-	spoiled := errs.spoiled(1) // under repository
 	out := map[int]lifecycle.Checks{}
-	prs := *q.repo()
-	for k, n := range numbers {
-		alias := fmt.Sprintf("p%d", k)
-		r := prs[alias]
-		if r == nil || spoiled[alias] || len(errs) > 0 && len(spoiled) == 0 {
-			continue
-		}
+	for n, r := range prs {
 		out[n] = r.checks()
 	}
 	return out, nil
 }
 
-// checksQuery is the query of n PRs' checks: in the repository,
-// pK: pullRequest(number: $nK) for each, its checks' isRequired asking
-// for $nK.
-func checksQuery(n int) string {
+// eachPRQuery is the query of n PRs, one point: in the repository,
+// pK: pullRequest(number: $nK) { fields(K) } for each, then fragments.
+func eachPRQuery(n int, fields func(k int) string, fragments string) string {
 	var vars, prs strings.Builder
 	for k := range n {
 		fmt.Fprintf(&vars, ", $n%d: Int!", k)
-		fmt.Fprintf(&prs, "    p%d: pullRequest(number: $n%d) { headRefOid statusCheckRollup {%s } }\n", k, k, rollupFields(fmt.Sprintf("$n%d", k)))
+		fmt.Fprintf(&prs, "    p%d: pullRequest(number: $n%d) { %s }\n", k, k, fields(k))
 	}
 	return `query($owner: String!, $name: String!` + vars.String() + `) {
   ` + rateLimitField + `
   repository(owner: $owner, name: $name) {
 ` + prs.String() + `  }
-}`
+}` + fragments
+}
+
+// eachPR asks doc (eachPRQuery) of the PRs numbers and gives each one's
+// part that GitHub answered whole, by number: a PR whose part is null or
+// named by an error is left out (unknown), and so is every PR when an
+// error names no part of the answer; a query that fails altogether is an
+// error.
+func eachPR[T any](ctx context.Context, c *graphQL, numbers []int, doc string) (map[int]*T, error) {
+	vars := map[string]any{"owner": c.owner, "name": c.repo}
+	for k, n := range numbers {
+		vars[fmt.Sprintf("n%d", k)] = n
+	}
+	q, errs, err := ask[inRepository[map[string]*T]](ctx, c, false, doc, vars)
+	if err != nil {
+		return nil, err
+	}
+	spoiled := errs.spoiled(1) // under repository
+	out := map[int]*T{}
+	prs := *q.repo()
+	for k, n := range numbers {
+		alias := fmt.Sprintf("p%d", k)
+		if r := prs[alias]; r != nil && !spoiled[alias] && (len(errs) == 0 || len(spoiled) > 0) {
+			out[n] = r
+		}
+	}
+	return out, nil
 }

@@ -3,7 +3,6 @@ package ghapi
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
@@ -51,45 +50,18 @@ func (c *graphQL) Links(ctx context.Context, numbers []int) (map[int]lifecycle.L
 	if len(numbers) > sweep.LinksPerRead {
 		return nil, fmt.Errorf("read the links of %d pull requests: at most %d a query", len(numbers), sweep.LinksPerRead)
 	}
-	vars := map[string]any{"owner": c.owner, "name": c.repo}
-	for k, n := range numbers {
-		vars[fmt.Sprintf("n%d", k)] = n
-	}
-	q, errs, err := ask[inRepository[map[string]*linksOf]](ctx, c, false, linksQuery(len(numbers)), vars)
+	doc := eachPRQuery(len(numbers), func(int) string { return linksField }, "\nfragment actor on Actor { __typename login }\n")
+	prs, err := eachPR[linksOf](ctx, c, numbers, doc)
 	if err != nil {
 		return nil, c.fail(opRead, err, "read the linked issues of %d pull requests", len(numbers))
 	}
-	spoiled := errs.spoiled(1) // under repository
 	out := map[int]lifecycle.Links{}
-	prs := *q.repo()
-	for k, n := range numbers {
-		alias := fmt.Sprintf("p%d", k)
-		r := prs[alias]
-		if r == nil || spoiled[alias] || len(errs) > 0 && len(spoiled) == 0 {
-			continue
-		}
+	for n, r := range prs {
 		if l := r.ClosingIssuesReferences.links(); l.Read {
 			out[n] = l
 		}
 	}
 	return out, nil
-}
-
-// linksQuery is the query of n PRs' closing references: in the
-// repository, pK: pullRequest(number: $nK) for each.
-func linksQuery(n int) string {
-	var vars, prs strings.Builder
-	for k := range n {
-		fmt.Fprintf(&vars, ", $n%d: Int!", k)
-		fmt.Fprintf(&prs, "    p%d: pullRequest(number: $n%d) { %s }\n", k, k, linksField)
-	}
-	return `query($owner: String!, $name: String!` + vars.String() + `) {
-  ` + rateLimitField + `
-  repository(owner: $owner, name: $name) {
-` + prs.String() + `  }
-}
-fragment actor on Actor { __typename login }
-`
 }
 
 // linkedIssue is one reference of the connection, decoded flat.
