@@ -179,5 +179,6 @@ func (w who) mayReopen(e Event) (may, unsure bool) {
 	may = w.maintainer(e)
 	key := strings.ToLower(e.Actor)
 	_, asked := w.unsure[key]
-	return may, asked && w.access[key] == AccessUnknown
+	a, _ := w.access(key)
+	return may, asked && a == AccessUnknown
 }

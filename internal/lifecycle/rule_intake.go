@@ -115,7 +115,7 @@ func SummarizeIntake(pr PR, events []Event, o Options) IntakeActivity {
 		a.Accountable = w.human
 	}
 	if a.Accountable != "" {
-		a.Access = w.access[strings.ToLower(a.Accountable)]
+		a.Access, _ = w.access(strings.ToLower(a.Accountable))
 	}
 	for _, e := range sorted {
 		switch {

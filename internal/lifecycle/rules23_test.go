@@ -186,7 +186,7 @@ func TestTurnMaintainerIsWriteAccess(t *testing.T) {
 	hidden := []lifecycle.Event{said(daysAgo(30), "quiet", "CONTRIBUTOR")}
 	runTurnCases(t, []turnCase{
 		{name: "an organisation member without write access is no maintainer", events: member,
-			opts: lifecycle.Options{Access: map[string]lifecycle.Access{"OrgMate": lifecycle.AccessNone}}, whose: lifecycle.TurnReviewers},
+			opts: lifecycle.Options{Access: map[string]lifecycle.Access{"orgmate": lifecycle.AccessNone}}, whose: lifecycle.TurnReviewers},
 		{name: "a private member with write access is one", events: hidden,
 			opts: lifecycle.Options{Access: map[string]lifecycle.Access{"quiet": lifecycle.AccessWrite}}, whose: lifecycle.TurnAuthor},
 		{name: "unknown access: the association decides", events: member, whose: lifecycle.TurnAuthor},

@@ -78,7 +78,8 @@ type who struct {
 	reviewers []string
 	author    string
 	authorBot bool
-	access    map[string]Access // learnt, and told by the events' reviews
+	known     map[string]Access // the run's (Options.Access), by lower-case login: read, never copied
+	reviewed  map[string]Access // told by this PR's reviews (authorCanPushToRepository), before known
 	assume    Access
 	// unsure collects the accounts whose maintainer-ness their
 	// author_association decided (access unknown), by lower-case login.
@@ -97,13 +98,10 @@ type who struct {
 
 func newWho(o Options, pr PR, events []Event) who {
 	w := who{self: o.Self, bots: o.Bots, reviewers: o.Reviewers, author: pr.Author, assume: o.Assume,
-		access: map[string]Access{}, unsure: map[string]string{}, association: map[string]string{}, agents: o.Agents}
-	for k, v := range o.Access {
-		w.access[strings.ToLower(k)] = v
-	}
+		known: o.Access, reviewed: map[string]Access{}, unsure: map[string]string{}, association: map[string]string{}, agents: o.Agents}
 	for _, e := range events {
 		if e.Kind == Reviewed && e.Access != AccessUnknown && e.Actor != "" {
-			w.access[strings.ToLower(e.Actor)] = e.Access
+			w.reviewed[strings.ToLower(e.Actor)] = e.Access
 		}
 		if e.Association != "" && e.Actor != "" {
 			w.association[strings.ToLower(e.Actor)] = e.Association
@@ -278,7 +276,7 @@ func (w who) maintainer(e Event) bool {
 		return e.Access == AccessWrite
 	}
 	key := strings.ToLower(login)
-	if a, ok := w.access[key]; ok && a != AccessUnknown {
+	if a, ok := w.access(key); ok && a != AccessUnknown {
 		return a == AccessWrite
 	}
 	if association == "" {
@@ -374,4 +372,17 @@ func requestKey(e Event) string {
 		return TeamPrefix + e.Team
 	}
 	return e.Reviewer
+}
+
+// access is the write access of the account key (its lower-case login):
+// what its own review on this PR told (authorCanPushToRepository), else
+// what the run learnt of it (Options.Access, by lower-case login, read in
+// place: copying the run's map into every PR's made a run's work grow
+// with the square of its accounts).
+func (w who) access(key string) (Access, bool) {
+	if a, ok := w.reviewed[key]; ok {
+		return a, true
+	}
+	a, ok := w.known[key]
+	return a, ok
 }
