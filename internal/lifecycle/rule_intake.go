@@ -99,8 +99,9 @@ type IntakeActivity struct {
 	// NoticeAt is our intake notice; CloseNoticeAt our closing comment
 	// since it (a run that stopped before the close); zero when none.
 	NoticeAt, CloseNoticeAt time.Time
-	// ReopenedAt is the author's last reopening (or readying of the draft
-	// our close converted): the close counts again from it.
+	// ReopenedAt is the author's last reopening (ours on the author's
+	// command too; or readying the draft our close converted): the close
+	// counts again from it.
 	ReopenedAt time.Time
 }
 
@@ -126,7 +127,8 @@ func SummarizeIntake(pr PR, events []Event, o Options) IntakeActivity {
 			case CloseNotice:
 				a.CloseNoticeAt = e.At
 			}
-		case w.isAuthor(e.Actor) && a.reopens(e):
+		case w.isAuthor(e.Actor) && a.reopens(e), e.Kind == Reopened && w.isSelf(e.Actor):
+			// Ours is the author's /reopen (reopen-command), or the audit's.
 			a.ReopenedAt, a.CloseNoticeAt = e.At, time.Time{}
 		case a.EngagedAt.IsZero() && engages(e) && !w.isAuthor(e.Actor) && w.maintainer(e):
 			a.EngagedAt = e.At

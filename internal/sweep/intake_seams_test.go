@@ -34,3 +34,31 @@ func TestIntakeDraftCloseReadied(t *testing.T) {
 		t.Errorf("#%d a full window after it was readied: not converted again", n)
 	}
 }
+
+// TestIntakeReopenedOnCommand: the author's /reopen of a PR the intake
+// clock closed (its closing comment offers it) is the author's reopening,
+// though our login sends it: the clock counts a full window from it, and
+// does not close the PR again in the next run with no word.
+func TestIntakeReopenedOnCommand(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	n := w.unasked(1)
+	w.run(intakeInputs)
+	w.clock.Advance(7 * lifecycle.Day)
+	w.run(intakeInputs)
+	if !w.intakeClosed(n) {
+		t.Fatalf("#%d: %s, want closed by the intake clock", n, w.state(n))
+	}
+	w.clock.Advance(lifecycle.Day)
+	w.fake.Comment(n, dave, w.now(), "/reopen")
+	w.clock.Advance(lifecycle.Day)
+	w.run(intakeInputs)
+	if w.state(n) != "open" {
+		t.Fatalf("#%d after its author's /reopen: %s, want reopened", n, w.state(n))
+	}
+	w.clock.Advance(lifecycle.Day)
+	res := w.run(intakeInputs)
+	if w.state(n) != "open" || has(res.Closed(), n) {
+		t.Fatalf("#%d reopened on its author's command a day ago: %s (%q); want left open for a new window", n, w.state(n), why(res.Items, n))
+	}
+}
