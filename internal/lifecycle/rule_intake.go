@@ -99,8 +99,9 @@ type IntakeActivity struct {
 	// NoticeAt is our intake notice; CloseNoticeAt our closing comment
 	// since it (a run that stopped before the close); zero when none.
 	NoticeAt, CloseNoticeAt time.Time
-	// ReopenedAt is the author's last reopening: the close counts again
-	// from it.
+	// ReopenedAt is the author's last reopening (ours on the author's
+	// command too; or readying the draft our close converted): the close
+	// counts again from it.
 	ReopenedAt time.Time
 }
 
@@ -126,13 +127,21 @@ func SummarizeIntake(pr PR, events []Event, o Options) IntakeActivity {
 			case CloseNotice:
 				a.CloseNoticeAt = e.At
 			}
-		case e.Kind == Reopened && w.isAuthor(e.Actor):
+		case w.isAuthor(e.Actor) && a.reopens(e), e.Kind == Reopened && w.isSelf(e.Actor):
+			// Ours is the author's /reopen (reopen-command), or the audit's.
 			a.ReopenedAt, a.CloseNoticeAt = e.At, time.Time{}
 		case a.EngagedAt.IsZero() && engages(e) && !w.isAuthor(e.Actor) && w.maintainer(e):
 			a.EngagedAt = e.At
 		}
 	}
 	return a
+}
+
+// reopens reports whether the author's e undoes our close: a reopening,
+// or under close-action draft marking the converted draft ready after our
+// closing comment. Either way the close counts a full window from it.
+func (a IntakeActivity) reopens(e Event) bool {
+	return e.Kind == Reopened || e.Kind == ReadyForReview && !a.CloseNoticeAt.IsZero()
 }
 
 // engages reports whether e is a kind of event by which a maintainer
