@@ -59,6 +59,7 @@ const (
 	ReasonCommandNotOurs  Reason = "reopen command, but stalepr did not make its last close: a person's close is a decision, another bot's is the closure audit's"
 	ReasonCommandStranger Reason = "reopen command by someone who is neither its author nor a maintainer: ignored"
 	ReasonCommandAnswered Reason = "reopen command answered already"
+	ReasonCommandIntake   Reason = "reopen command after the intake clock's close: an accepted issue or a maintainer reopens it, not the command"
 )
 
 // ClosedFacts are what a closed PR's listing says beyond PR.
@@ -127,8 +128,16 @@ func DecideCommand(pr PR, events []Event, c ClosedFacts, o Options) Command {
 	case pr.Locked:
 		d.Reason = ReasonLocked
 		return d
-	case !ourClose(sorted, ci, w):
+	}
+	switch rule, ours := ourClose(sorted, ci, w); {
+	case !ours:
 		d.Reason = ReasonCommandNotOurs
+		return d
+	case rule == RuleIntake:
+		// The intake clock closed what nobody asked for: reopened on the
+		// author's word alone, it would be closed again in its window,
+		// and its closing comment says the way back (an accepted issue).
+		d.Reason = ReasonCommandIntake
 		return d
 	}
 	for _, e := range asks {
@@ -152,20 +161,21 @@ func DecideCommand(pr PR, events []Event, c ClosedFacts, o Options) Command {
 	return d
 }
 
-// ourClose reports whether the close at sorted[ci] was stalepr's stale
-// close: our closing comment since the reopening before it, and the close
-// by our own login. A person who closed after our comment (a run stopped
-// between the two) made a close of their own.
-func ourClose(sorted []Event, ci int, w who) bool {
+// ourClose reports whether the close at sorted[ci] was stalepr's: our
+// closing comment since the reopening before it, and the close by our own
+// login; and the rule its marker names ("" for an earlier version's). A
+// person who closed after our comment (a run stopped between the two) made
+// a close of their own.
+func ourClose(sorted []Event, ci int, w who) (RuleName, bool) {
 	if !w.isSelf(sorted[ci].Actor) {
-		return false
+		return "", false
 	}
 	for _, e := range sorted[lastReopenBefore(sorted, ci):ci] {
 		if e.Kind == Commented && e.Notice == CloseNotice {
-			return true
+			return e.Rule, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // mayReopen reports whether e's actor may reopen the PR with the command:
