@@ -41,9 +41,10 @@ var readers = []func(p Policy, now time.Time, n *Needs){
 		}
 	},
 	// author-turn-when-checks-fail: the checks change the turn, so they are
-	// read when something reads the turn (after every line above).
+	// read when something reads the turn (after every line above), besides
+	// a rule's own reading of them.
 	func(p Policy, _ time.Time, n *Needs) {
-		n.Checks = p.AuthorTurnWhenChecksFail && n.Turn
+		n.Checks = n.Checks || p.AuthorTurnWhenChecksFail && n.Turn
 	},
 }
 
