@@ -119,12 +119,29 @@ func (d Decision) String() string {
 func Decide(pr PR, act *Activity, now time.Time, p Policy) Decision {
 	p = p.For(pr)
 	f := Facts{PR: pr, Act: act, Now: now, Policy: p}
+	var soonest time.Time // the due date of a rule that left the PR to the next
 	for _, r := range rules {
-		if d, ok := r.Decide(f); ok {
-			d.Rule = r.Name
-			return p.hold(d, now)
+		d, ok := r.Decide(f)
+		if !ok {
+			soonest = earliest(soonest, d.DueAt)
+			continue
 		}
+		d.Rule = r.Name
+		if d.Action == Keep {
+			// A rule that is not due yet leaves the PR to the next, and
+			// its date to the forecast: Next confirms it by deciding then.
+			d.DueAt = earliest(d.DueAt, soonest)
+		}
+		return p.hold(d, now)
 	}
 	// The stale rules answer for every clock: not reached.
 	return Decision{Action: Keep, Reason: ReasonNeverStale}
+}
+
+// earliest is the earlier of two dates, zero meaning none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
 }

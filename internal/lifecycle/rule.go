@@ -41,7 +41,9 @@ type Rule struct {
 	// Needs adds to n what the run must read for the rule under p at now;
 	// nil when it reads nothing beyond the listing.
 	Needs func(p Policy, now time.Time, n *Needs)
-	// Decide decides the PR, or answers false to leave it to the next rule.
+	// Decide decides the PR, or answers false to leave it to the next rule;
+	// a rule not due yet answers false with its DueAt, which the deciding
+	// rule's Keep takes when sooner (the forecast's date).
 	Decide func(f Facts) (Decision, bool)
 	// Words are the default texts of the rule's decisions that post one:
 	// each reason it gives for a text has its word (notice.Text builds its
