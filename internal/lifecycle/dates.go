@@ -104,7 +104,18 @@ func (p Policy) Marks() bool {
 	return p.DaysBeforeStale >= 0 || p.AgentClock.On && p.AgentClock.DaysBeforeStale >= 0
 }
 
-// Closes reports whether some clock closes: everyone's or the agents'.
+// Closes reports whether some clock closes: everyone's or the agents', or
+// a rule of its own (Rule.Closes): what a close needs (the budget, the
+// reopen command, a closing comment's copy looked for) follows every rule
+// that closes, not only the stale clocks.
 func (p Policy) Closes() bool {
-	return p.DaysBeforeClose >= 0 || p.AgentClock.On && p.AgentClock.DaysBeforeClose >= 0
+	if p.DaysBeforeClose >= 0 || p.AgentClock.On && p.AgentClock.DaysBeforeClose >= 0 {
+		return true
+	}
+	for _, r := range rules {
+		if r.Closes != nil && r.Closes(p) {
+			return true
+		}
+	}
+	return false
 }
