@@ -117,6 +117,11 @@ func (d Decision) String() string {
 // what it would write (hold). act is nil when only the listing is known;
 // the decision is then NeedDetail whenever the listing cannot settle it.
 func Decide(pr PR, act *Activity, now time.Time, p Policy) Decision {
+	return decideWith(rules, pr, act, now, p)
+}
+
+// decideWith is Decide under the list of rules given.
+func decideWith(rules []Rule, pr PR, act *Activity, now time.Time, p Policy) Decision {
 	p = p.For(pr)
 	f := Facts{PR: pr, Act: act, Now: now, Policy: p}
 	var soonest time.Time // the due date of a rule that left the PR to the next

@@ -5,7 +5,10 @@ import "time"
 // Needs is what a run under p at now must read: each rule of the list
 // (rules.go) adds its line, then each feature that reads beyond Decide's
 // rules (readers). The sweep asks it once and reads nothing else.
-func (p Policy) Needs(now time.Time) Needs {
+func (p Policy) Needs(now time.Time) Needs { return needsOf(rules, p, now) }
+
+// needsOf is Needs under the list of rules given.
+func needsOf(rules []Rule, p Policy, now time.Time) Needs {
 	var n Needs
 	for _, r := range rules {
 		if r.Needs != nil {
