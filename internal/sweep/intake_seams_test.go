@@ -14,7 +14,7 @@ func TestIntakeDraftCloseReadied(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	n := w.unasked(1)
-	inputs := with(intakeInputs, "close-action", "draft")
+	inputs := sfWith(intakeInputs, "close-action", "draft")
 	w.run(inputs)
 	w.clock.Advance(7 * lifecycle.Day)
 	w.run(inputs)

@@ -199,18 +199,6 @@ func onAnswerObjects(x any, edit func(map[string]any)) {
 	}
 }
 
-// with is inputs with more.
-func with(inputs map[string]string, more ...string) map[string]string {
-	out := map[string]string{}
-	for k, v := range inputs {
-		out[k] = v
-	}
-	for i := 0; i+1 < len(more); i += 2 {
-		out[more[i]] = more[i+1]
-	}
-	return out
-}
-
 // TestIntakeExempt: drafts, bots' PRs, a coding agent's PR whose human of
 // record may push, exempt labels and authors are never the intake clock's;
 // dave's own PR beside them is.
@@ -218,7 +206,7 @@ func TestIntakeExempt(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	w.fake.SetPermission("alice", "write")
-	inputs := with(intakeInputs, "exempt-pr-labels", "keep", "exempt-pr-authors", "erin")
+	inputs := sfWith(intakeInputs, "exempt-pr-labels", "keep", "exempt-pr-authors", "erin")
 	exempt := map[string]int{
 		"a draft":       w.unasked(1, asDraft),
 		"a bot's":       w.openPR(1, fakegithub.Bot("renovate[bot]")),
@@ -249,7 +237,7 @@ func TestIntakeDryRun(t *testing.T) {
 	told := w.unasked(20)
 	w.fake.Comment(told, action, daysAgo(10), notice.Body("Link an accepted issue.", notice.IntakeMarker()))
 	before := w.fake.Writes()
-	res := w.run(with(intakeInputs, "debug-only", "true"))
+	res := w.run(sfWith(intakeInputs, "debug-only", "true"))
 	if got := w.fake.Writes() - before; got != 0 {
 		t.Fatalf("a dry run sent %d writes", got)
 	}
@@ -311,7 +299,7 @@ func TestIntakeCloseTrustedByTheAudit(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	n := w.unasked(1)
-	inputs := with(intakeInputs, "audit-closed-days", "30", "reopen-wrongly-closed", "true")
+	inputs := sfWith(intakeInputs, "audit-closed-days", "30", "reopen-wrongly-closed", "true")
 	w.run(inputs)
 	w.clock.Advance(7 * lifecycle.Day)
 	w.run(inputs)
