@@ -19,8 +19,8 @@ type Step struct {
 // never comes), is not given (the zero Step).
 func Next(pr PR, act *Activity, d Decision, now time.Time, p Policy) Step {
 	p = p.For(pr)
-	if d.Rule == RuleIntake {
-		return nextIntake(d, now, p)
+	if r, _ := RuleNamed(d.Rule); r.OwnClock() {
+		return r.Next(d, now, p)
 	}
 	switch d.Action {
 	case Mark, Notify:

@@ -15,12 +15,23 @@ type RuleName string
 // it (AuditClose). A name this version does not know (a later version's
 // marker) is off: the audit replays its closes.
 func (p Policy) RuleOn(name RuleName) bool {
+	r, _ := RuleNamed(name)
+	return r.Closes != nil && r.Closes(p)
+}
+
+// RuleNamed is the rule named name, as the sweep finds what a decision's
+// rule says of its texts and its clock; false (the zero Rule, which
+// closes nothing and posts the stale clock's texts) for a name this
+// version does not know.
+func RuleNamed(name RuleName) (Rule, bool) { return ruleNamed(rules, name) }
+
+func ruleNamed(rules []Rule, name RuleName) (Rule, bool) {
 	for _, r := range rules {
 		if r.Name == name {
-			return r.Closes != nil && r.Closes(p)
+			return r, true
 		}
 	}
-	return false
+	return Rule{}, false
 }
 
 // Facts are what a rule decides on: a PR as listed, its activity when
@@ -34,7 +45,9 @@ type Facts struct {
 }
 
 // Rule is one rule: its name, the facts the run reads for it, its
-// decision, its words and its stance in the closure audit. Decide walks
+// decision, its words, its stance in the closure audit, and what its
+// closing comment and its forecast are when not the stale clocks'. The
+// sweep finds them by the decision's Rule (RuleNamed). Decide walks
 // the rules in order; the first whose Decide answers decides the PR.
 type Rule struct {
 	Name RuleName
@@ -54,7 +67,41 @@ type Rule struct {
 	// marker) is one the sweep would make today and is trusted, not
 	// replayed. nil: the rule never closes.
 	Closes func(p Policy) bool
+	// CloseKind is the kind of text of the rule's closing comment, and
+	// with it the message input that replaces its words; zero: the stale
+	// clocks' (TextClose, close-pr-message).
+	CloseKind TextKind
+	// CloseDays is what its texts say in {{days-before-close}} under p:
+	// the days its close counts, not the stale clock's when it is not on
+	// it; nil: DaysBeforeClose.
+	CloseDays func(p Policy) int
+	// Next is the step after its decision d at now, for a rule on a clock
+	// of its own, whose forecast is not the stale clocks' and whose PRs,
+	// decided and not closed, the queue holds apart (OwnClock); nil: the
+	// stale clocks' (lifecycle.Next).
+	Next func(d Decision, now time.Time, p Policy) Step
 }
+
+// ClosingText is the kind of text of the rule's closing comment.
+func (r Rule) ClosingText() TextKind {
+	if r.CloseKind == 0 {
+		return TextClose
+	}
+	return r.CloseKind
+}
+
+// DaysToClose is what the rule's texts say in {{days-before-close}} under
+// p, the policy For the PR.
+func (r Rule) DaysToClose(p Policy) int {
+	if r.CloseDays == nil {
+		return p.DaysBeforeClose
+	}
+	return r.CloseDays(p)
+}
+
+// OwnClock reports whether a PR the rule decided is on a clock of its own
+// (its Next), not the stale clocks'.
+func (r Rule) OwnClock() bool { return r.Next != nil }
 
 // Needs is what a run must read, derived from the policy by the rules
 // (Policy.Needs): each rule adds its own line.

@@ -290,7 +290,10 @@ var intakeRule = Rule{Name: RuleIntake, Needs: intakeNeeds, Decide: decideIntake
 		{TextIntake, ReasonIntakeUnasked, false, DefaultIntake},
 		{TextIntakeClose, ReasonIntakeDue, false, DefaultIntakeClose},
 	},
-	Closes: func(p Policy) bool { return p.Intake.On }}
+	Closes:    func(p Policy) bool { return p.Intake.On },
+	CloseKind: TextIntakeClose, // its own input, intake-close-message
+	CloseDays: func(p Policy) int { return p.Intake.DaysBeforeClose },
+	Next:      nextIntake}
 
 // DefaultIntake is the intake notice (days-before-intake-close): posted
 // once on a pull request whose author may not push and that links no issue

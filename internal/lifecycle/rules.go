@@ -2,8 +2,10 @@ package lifecycle
 
 // rules are the lifecycle's rules in the order Decide asks them: the
 // first that answers decides a PR. A rule is a file of its own,
-// rule_<name>.go (its Rule value: name, Needs, Decide, Words, Closes),
-// with its table test beside it; a new rule is that file and its line here.
+// rule_<name>.go (its Rule value: name, Needs, Decide, Words, Closes, and
+// a closing comment's kind and days or a clock of its own when they are not
+// the stale clocks'), with its table test beside it; a new rule is that
+// file and its line here.
 var rules = []Rule{
 	exemptRule,      // rule_exempt.go: exempt and filtered out, whatever the clocks say
 	closedSinceRule, // rule_closed_since.go: closed since it was listed

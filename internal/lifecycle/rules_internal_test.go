@@ -42,3 +42,44 @@ func TestDecideTakesTheDateOfARuleNotDueYet(t *testing.T) {
 		t.Errorf("without the rule due %v, want the mark's %v", d.DueAt, p.MarkDate(pr.UpdatedAt))
 	}
 }
+
+// TestARuleCarriesItsCloseAndClock: a rule that closes with a kind of
+// text of its own, counts its own days and keeps its own clock gets them
+// where the sweep looks a decision's rule up (RuleNamed), not the stale
+// close's kind and days and the stale clocks' forecast; a rule without
+// them, and a name no rule has (a later version's marker), get the stale
+// clocks'.
+func TestARuleCarriesItsCloseAndClock(t *testing.T) {
+	const ownKind TextKind = 100 // a kind of text no rule of the list posts
+	now := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)
+	step := Step{Action: Close, At: now.Add(5 * Day)}
+	own := Rule{Name: "own-close", CloseKind: ownKind, CloseDays: func(Policy) int { return 14 },
+		Next: func(Decision, time.Time, Policy) Step { return step }}
+	list := append(Rules(), own, Rule{Name: "plain-close"})
+	p := Policy{DaysBeforeStale: 90, DaysBeforeClose: 30, Intake: Intake{On: true, DaysBeforeClose: 7}}
+	for _, c := range []struct {
+		name  RuleName
+		found bool
+		kind  TextKind
+		days  int
+		clock bool
+	}{
+		{"own-close", true, ownKind, 14, true},
+		{"plain-close", true, TextClose, 30, false},
+		{"a-later-version", false, TextClose, 30, false},
+		{RuleIntake, true, TextIntakeClose, 7, true},
+		{RuleInactivity, true, TextClose, 30, false},
+	} {
+		r, found := ruleNamed(list, c.name)
+		if found != c.found || r.ClosingText() != c.kind || r.DaysToClose(p) != c.days || r.OwnClock() != c.clock {
+			t.Errorf("%s: found %v, closing text %d, %d days, own clock %v; want %v, %d, %d, %v",
+				c.name, found, r.ClosingText(), r.DaysToClose(p), r.OwnClock(), c.found, c.kind, c.days, c.clock)
+		}
+	}
+	if r, _ := RuleNamed(RuleIntake); r.ClosingText() != TextIntakeClose || r.DaysToClose(p) != 7 {
+		t.Errorf("RuleNamed: the intake clock closes with text %d after %d days, want %d after 7", r.ClosingText(), r.DaysToClose(p), TextIntakeClose)
+	}
+	if r, _ := ruleNamed(list, own.Name); r.OwnClock() && r.Next(Decision{}, now, p) != step {
+		t.Errorf("own-close's next step %v, want its own %v", r.Next(Decision{}, now, p), step)
+	}
+}

@@ -289,7 +289,7 @@ func (au *auditor) judge(r replayed) (op, bool) {
 		return op{}, false
 	}
 	audited := audit
-	return op{out: Reopened, pr: c.PR, audit: &audited, said: sayOf(c.PR, nil, au.now, au.pol),
+	return op{out: Reopened, pr: c.PR, audit: &audited, said: sayOf(c.PR, nil, "", au.now, au.pol),
 		d: lifecycle.Decision{Action: lifecycle.Keep, Reason: ReasonWronglyClosed}}, true
 }
 

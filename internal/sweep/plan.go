@@ -88,7 +88,7 @@ func (s *planner) plan(decided []planned) []op {
 		}
 	}
 	for i := range ops {
-		ops[i].said = sayOf(ops[i].pr, ops[i].act, s.now, s.pol)
+		ops[i].said = sayOf(ops[i].pr, ops[i].act, ops[i].d.Rule, s.now, s.pol)
 	}
 	ops, s.res.NudgesPaced = pace(ops, Nudged, s.cfg.NudgesPerRun, nil)
 	ops, s.res.EscalationsPaced = pace(ops, Escalated, s.cfg.EscalationsPerRun, s.book.escalationWaits)

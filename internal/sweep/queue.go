@@ -156,7 +156,7 @@ func (b *book) decided(p planned) {
 		it.State, it.Due = QueueExempt, time.Time{}
 	case d.Action == lifecycle.NeedDetail:
 		it.Due = time.Time{} // the run did not learn enough to tell
-	case d.Rule == lifecycle.RuleIntake && d.Action != lifecycle.Close:
+	case ownClock(d.Rule) && d.Action != lifecycle.Close:
 		it.State, it.Since, it.Due = QueueIntake, d.InactiveSince, due
 	case stale && d.Action != lifecycle.Unstale:
 		it.State, it.Since, it.Due = QueueStale, d.MarkedAt, due
@@ -168,6 +168,13 @@ func (b *book) decided(p planned) {
 	if !d.InactiveSince.IsZero() {
 		it.LastActivity = d.InactiveSince
 	}
+}
+
+// ownClock reports whether the rule named holds the PRs it decides on a
+// clock of its own (the intake clock's): not the stale clocks' states.
+func ownClock(name lifecycle.RuleName) bool {
+	r, _ := lifecycle.RuleNamed(name)
+	return r.OwnClock()
 }
 
 // turn records the turn of a PR whose timeline the run read, when the

@@ -17,7 +17,8 @@ type said struct {
 	author    string
 	authorBot bool
 	// The days of the policy For the PR: an agent's PR may run on its own
-	// clock.
+	// clock; daysBeforeClose, those of the rule that decided (a rule's own
+	// close counts its own days: Rule.DaysToClose).
 	daysBeforeStale, daysBeforeClose int
 	// reviewers are those the PR waits on whom its nudge asks; away, busy
 	// and withdrew those it does not ask, and why (away-reviewers, their
@@ -25,12 +26,13 @@ type said struct {
 	reviewers, away, busy, withdrew []string
 }
 
-// sayOf is what the texts on pr say under pol at now; act is its
-// activity, nil when only the listing is known.
-func sayOf(pr lifecycle.PR, act *lifecycle.Activity, now time.Time, pol lifecycle.Policy) said {
+// sayOf is what the texts on pr say under pol at now of the decision of
+// rule; act is its activity, nil when only the listing is known.
+func sayOf(pr lifecycle.PR, act *lifecycle.Activity, rule lifecycle.RuleName, now time.Time, pol lifecycle.Policy) said {
 	p := pol.For(pr)
+	r, _ := lifecycle.RuleNamed(rule)
 	s := said{author: pr.Author, authorBot: pr.AuthorBot || pol.IsBotOrAgent(pr.Author),
-		daysBeforeStale: p.DaysBeforeStale, daysBeforeClose: p.DaysBeforeClose}
+		daysBeforeStale: p.DaysBeforeStale, daysBeforeClose: r.DaysToClose(p)}
 	if act == nil {
 		return s
 	}

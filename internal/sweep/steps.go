@@ -408,7 +408,7 @@ func (w *writer) detailSteps(o *op, tmpl string) []step {
 		act, err := w.history(ctx, o.pr)
 		if err == nil {
 			o.act = &act
-			o.said = sayOf(o.pr, o.act, w.now, w.pol) // the reviewers the text names are known now
+			o.said = sayOf(o.pr, o.act, o.d.Rule, w.now, w.pol) // the reviewers the text names are known now
 		}
 		return err
 	}}}
@@ -563,11 +563,8 @@ func (w *closing) draftSteps(o *op) []step {
 // closingCommentSteps post the closing comment, unless a stopped run
 // posted it.
 func (w *closing) closingCommentSteps(o *op) []step {
-	kind := notice.KindClose
-	if o.d.Rule == lifecycle.RuleIntake {
-		kind = notice.KindIntakeClose // its own input, intake-close-message
-	}
-	text := w.text(o, kind)
+	rule, _ := lifecycle.RuleNamed(o.d.Rule)
+	text := w.text(o, rule.ClosingText())
 	if text == "" || o.d.CloseNoticePosted {
 		return nil
 	}
@@ -1042,9 +1039,6 @@ func (w *writer) vars(p op) notice.Vars {
 		Labels:          p.pr.Labels,
 		ReopenCommand:   w.cfg.ReopenCommand,
 		ToDraft:         w.pol.CloseAction == lifecycle.CloseToDraft,
-	}
-	if p.d.Rule == lifecycle.RuleIntake {
-		v.DaysBeforeClose = w.pol.Intake.DaysBeforeClose
 	}
 	// No bot is ever mentioned: a mention of @Copilot can start the coding
 	// agent. A nudge names no bot author at all (pending reviewers hold no
