@@ -37,7 +37,11 @@ func TestUnknownOutcomeLateCommentIsNotPostedTwice(t *testing.T) {
 			client, err := ghapi.New(ghapi.Options{
 				Token: string(cfg.Token), APIURL: w.srv.URL + "/api/v3", Owner: cfg.Owner, Repo: cfg.Repo, Clock: w.clock,
 				Limits: ghapi.Limits{MaxRequests: cfg.OperationsPerRun, Reserve: cfg.RateLimitReserve,
-					AttemptTimeout: 200 * time.Millisecond},
+					// Long enough that no read times out on a loaded CI
+					// machine: the verifying read, timed out and retried,
+					// would find the late comment (GitHub may have finished
+					// it by then) and the run rightly go on to close.
+					AttemptTimeout: time.Second},
 			})
 			if err != nil {
 				t.Fatal(err)
