@@ -739,6 +739,17 @@ func chronological(events []Event) []Event {
 	return sorted
 }
 
+// trustedHistory is events oldest first, each marker trusted only from our
+// own identity (trusted): the history the audit and the reopen command
+// read a close from.
+func (w who) trustedHistory(events []Event) []Event {
+	sorted := chronological(events)
+	for i := range sorted {
+		sorted[i] = w.trusted(sorted[i])
+	}
+	return sorted
+}
+
 func isLabelChange(e Event) bool { return e.Kind == Labeled || e.Kind == Unlabeled }
 
 // TeamPrefix marks a requested team among reviewers ("team:core").

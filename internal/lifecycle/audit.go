@@ -101,10 +101,7 @@ const closeLabelSlack = foreignNoticeWindow
 // (the close's own label, later comments) never changes the turn.
 func AuditClose(pr PR, events []Event, p AuditPolicy) Audit {
 	w := who{self: p.Self}
-	sorted := chronological(events)
-	for i := range sorted {
-		sorted[i] = w.trusted(sorted[i])
-	}
+	sorted := w.trustedHistory(events)
 	ci := lastClose(sorted)
 	if ci < 0 {
 		return Audit{}

@@ -97,10 +97,7 @@ type Command struct {
 // (Event.Command): bots' and our own never count.
 func DecideCommand(pr PR, events []Event, c ClosedFacts, o Options) Command {
 	w := newWho(o, pr, events)
-	sorted := chronological(events)
-	for i := range sorted {
-		sorted[i] = w.trusted(sorted[i])
-	}
+	sorted := w.trustedHistory(events)
 	ci := lastClose(sorted)
 	if ci < 0 {
 		return Command{}
