@@ -53,14 +53,22 @@ const (
 
 // Reasons of the reopen command.
 const (
-	ReasonCommandReopen   Reason = "reopen command after stalepr's stale close"
-	ReasonCommandGone     Reason = "reopen command, but its head branch is gone: GitHub cannot reopen it"
-	ReasonCommandMerged   Reason = "reopen command on a merged pull request: nothing to reopen"
-	ReasonCommandNotOurs  Reason = "reopen command, but stalepr did not make its last close: a person's close is a decision, another bot's is the closure audit's"
-	ReasonCommandStranger Reason = "reopen command by someone who is neither its author nor a maintainer: ignored"
-	ReasonCommandAnswered Reason = "reopen command answered already"
-	ReasonCommandIntake   Reason = "reopen command after the intake clock's close: an accepted issue or a maintainer reopens it, not the command"
+	ReasonCommandReopen     Reason = "reopen command after stalepr's stale close"
+	ReasonCommandGone       Reason = "reopen command, but its head branch is gone: GitHub cannot reopen it"
+	ReasonCommandMerged     Reason = "reopen command on a merged pull request: nothing to reopen"
+	ReasonCommandNotOurs    Reason = "reopen command, but stalepr did not make its last close: a person's close is a decision, another bot's is the closure audit's"
+	ReasonCommandStranger   Reason = "reopen command by someone who is neither its author nor a maintainer: ignored"
+	ReasonCommandAnswered   Reason = "reopen command answered already"
+	ReasonCommandKeptClosed Reason = "reopen command after a close the command does not undo (the intake clock's: an accepted issue or a maintainer reopens it)"
 )
+
+// keepsClosed reports whether the rule named keeps its closes from the
+// reopen command (Rule.KeepsClosed); a name this version does not know,
+// or an earlier version's close that names none, is the stale clock's.
+func keepsClosed(name RuleName) bool {
+	r, _ := RuleNamed(name)
+	return r.KeepsClosed
+}
 
 // ClosedFacts are what a closed PR's listing says beyond PR.
 type ClosedFacts struct {
@@ -130,11 +138,8 @@ func DecideCommand(pr PR, events []Event, c ClosedFacts, o Options) Command {
 	case !ours:
 		d.Reason = ReasonCommandNotOurs
 		return d
-	case rule == RuleIntake:
-		// The intake clock closed what nobody asked for: reopened on the
-		// author's word alone, it would be closed again in its window,
-		// and its closing comment says the way back (an accepted issue).
-		d.Reason = ReasonCommandIntake
+	case keepsClosed(rule):
+		d.Reason = ReasonCommandKeptClosed
 		return d
 	}
 	for _, e := range asks {

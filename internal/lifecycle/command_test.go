@@ -81,7 +81,7 @@ func TestDecideCommand(t *testing.T) {
 		"our comment quoted, a bot's close": {pr, []Event{{Kind: Commented, At: at(1), Actor: "mallory", Notice: CloseNotice}, {Kind: Closed, At: at(1).Add(time.Second), Actor: "other[bot]", Bot: true}, cmd(2, "alice", "NONE")},
 			ClosedFacts{}, nil, CommandIgnored, ReasonCommandNotOurs, "", ""},
 		"the intake clock's close": {pr, []Event{{Kind: Commented, At: at(1), Actor: self, Bot: true, Notice: CloseNotice, Rule: RuleIntake}, ourClose[1], cmd(2, "alice", "NONE")},
-			ClosedFacts{}, nil, CommandIgnored, ReasonCommandIntake, "", ""},
+			ClosedFacts{}, nil, CommandIgnored, ReasonCommandKeptClosed, "", ""},
 		"a stale close that names its rule": {pr, []Event{{Kind: Commented, At: at(1), Actor: self, Bot: true, Notice: CloseNotice, Rule: RuleAuthorTurn}, ourClose[1], cmd(2, "alice", "NONE")},
 			ClosedFacts{}, nil, CommandReopen, ReasonCommandReopen, "alice", ""},
 		"our comment before a reopening": {pr, []Event{ourClose[0], ourClose[1], {Kind: Reopened, At: at(2), Actor: "maya"}, {Kind: Closed, At: at(3), Actor: self, Bot: true}, cmd(4, "alice", "NONE")},

@@ -80,6 +80,10 @@ type Rule struct {
 	// decided and not closed, the queue holds apart (OwnClock); nil: the
 	// stale clocks' (lifecycle.Next).
 	Next func(d Decision, now time.Time, p Policy) Step
+	// KeepsClosed: the reopen command does not undo the rule's close, whose
+	// way back is its own (its closing comment says which); false: the
+	// author's /reopen reopens it, as the stale clocks' closes.
+	KeepsClosed bool
 }
 
 // ClosingText is the kind of text of the rule's closing comment.

@@ -293,7 +293,11 @@ var intakeRule = Rule{Name: RuleIntake, Needs: intakeNeeds, Decide: decideIntake
 	Closes:    func(p Policy) bool { return p.Intake.On },
 	CloseKind: TextIntakeClose, // its own input, intake-close-message
 	CloseDays: func(p Policy) int { return p.Intake.DaysBeforeClose },
-	Next:      nextIntake}
+	Next:      nextIntake,
+	// Reopened on its author's word alone, a PR nobody asked for would be
+	// closed again in its window: an accepted issue or a maintainer's
+	// reopening is its way back.
+	KeepsClosed: true}
 
 // DefaultIntake is the intake notice (days-before-intake-close): posted
 // once on a pull request whose author may not push and that links no issue
