@@ -92,7 +92,7 @@ type auditor struct {
 // is no earlier than its close, so the first page older than the window
 // ends the listing), and plans the reopenings.
 func (au *auditor) ops(ctx context.Context) ([]op, error) {
-	days := au.cfg.AuditClosedDays
+	days := au.pol.AuditClosedDays
 	if days <= 0 {
 		return nil, nil
 	}

@@ -1037,7 +1037,7 @@ func (w *writer) vars(p op) notice.Vars {
 		CloseDate:       p.d.CloseAt,
 		StaleLabel:      w.pol.StaleLabel,
 		Labels:          p.pr.Labels,
-		ReopenCommand:   w.cfg.ReopenCommand,
+		ReopenCommand:   w.pol.ReopenCommand,
 		ToDraft:         w.pol.CloseAction == lifecycle.CloseToDraft,
 	}
 	// No bot is ever mentioned: a mention of @Copilot can start the coding
