@@ -8,30 +8,37 @@ package sweep_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"go.yaml.in/yaml/v4"
 
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // ruleCase is a case file: the run's inputs, the accounts' permissions
-// (the collaborator listing) and the repository as the fake's scenario
-// (internal/fakegithub/scenario.go), its dates in days before t0.
+// (the collaborator listing), the repository as the fake's scenario
+// (internal/fakegithub/scenario.go), its dates in days before t0, and the
+// PRs a maintainer closes while the run is under way: after its listing,
+// as it reads afresh the PRs it is about to write to.
 type ruleCase struct {
-	Inputs      map[string]string `yaml:"inputs"`
-	Permissions map[string]string `yaml:"permissions"`
-	Scenario    any               `yaml:"scenario"`
+	Inputs          map[string]string `yaml:"inputs"`
+	Permissions     map[string]string `yaml:"permissions"`
+	Scenario        any               `yaml:"scenario"`
+	ClosedDuringRun []int             `yaml:"closed_during_run"`
 }
 
 func TestRuleCases(t *testing.T) {
@@ -84,12 +91,22 @@ func runRuleCase(t *testing.T, file string) string {
 		fake.SetPermission(login, role)
 	}
 	w := serveWorld(t, fake)
-	before := fake.Issues()
+	before, branches := fake.Issues(), fake.Branches()
+	sort.Strings(branches)
 	comments := map[int][]fakegithub.Comment{}
 	for _, is := range before {
 		comments[is.Number] = fake.Comments(is.Number)
 	}
-	res := w.run(c.Inputs)
+	cfg := w.config(c.Inputs)
+	base := fake.Transport()
+	if len(c.ClosedDuringRun) > 0 {
+		base = &caseHook{next: base, hook: func() {
+			for _, n := range c.ClosedDuringRun {
+				fake.Close(n, maint, w.now(), "")
+			}
+		}}
+	}
+	res := sweep.Run(context.Background(), w.client(cfg, w.clock, base), cfg, w.now(), &nopLog{})
 	var out strings.Builder
 	if !res.OK() || res.Stopped != nil {
 		fmt.Fprintf(&out, "# run not OK: stopped %v\n", res.Stopped)
@@ -97,7 +114,27 @@ func runRuleCase(t *testing.T, file string) string {
 	for _, is := range before {
 		out.WriteString(renderCasePR(w, res, is, comments[is.Number]))
 	}
+	for _, br := range branches {
+		if !fake.HasBranch(br) {
+			fmt.Fprintf(&out, "- branch %s\n", br)
+		}
+	}
 	return out.String()
+}
+
+// caseHook runs hook once, before the run's first fresh read of the PRs
+// it is about to write to (isNowRead), then sends every request on.
+type caseHook struct {
+	once sync.Once
+	next http.RoundTripper
+	hook func()
+}
+
+func (h *caseHook) RoundTrip(r *http.Request) (*http.Response, error) {
+	if isNowRead(r) {
+		h.once.Do(h.hook)
+	}
+	return h.next.RoundTrip(r)
 }
 
 var queueStates = map[sweep.QueueState]string{sweep.QueueFresh: "fresh", sweep.QueueStale: "stale",
@@ -109,7 +146,11 @@ var queueStates = map[sweep.QueueState]string{sweep.QueueFresh: "fresh", sweep.Q
 func renderCasePR(w *world, res sweep.Result, was fakegithub.Issue, comments []fakegithub.Comment) string {
 	n := was.Number
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d %q\n", n, was.Title)
+	kind := ""
+	if !was.IsPR {
+		kind = " (an issue)"
+	}
+	fmt.Fprintf(&b, "#%d%s %q\n", n, kind, was.Title)
 	reported := false
 	for _, it := range res.Items {
 		if it.Number == n {
@@ -166,7 +207,11 @@ func renderCasePR(w *world, res sweep.Result, was fakegithub.Issue, comments []f
 	}
 	fmt.Fprintf(&b, "  after: %s, labels [%s]\n", state, strings.Join(labels, ", "))
 	if q := queued(res, n); q.Number == n {
-		fmt.Fprintf(&b, "  queue: %s%s%s\n", queueStates[q.State], caseDate(" since", q.Since), caseDate(" due", q.Due))
+		turn := ""
+		if q.Turn != lifecycle.TurnUnknown {
+			turn = fmt.Sprintf(", turn: %s%s", q.Turn, caseDate(" since", q.TurnSince))
+		}
+		fmt.Fprintf(&b, "  queue: %s%s%s%s\n", queueStates[q.State], caseDate(" since", q.Since), caseDate(" due", q.Due), turn)
 	}
 	return b.String()
 }
