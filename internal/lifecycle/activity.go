@@ -193,6 +193,12 @@ type Activity struct {
 	// updated_at later than it is a change nobody can name (a push of old
 	// commits, an edit): the rules count it as a person's.
 	LastEventAt time.Time
+	// TouchedAt is the latest thing the history dates, by anyone (a bot's
+	// comment, our own writes), but the stale label going on and the
+	// deletion of our comments: what activity-from: anyone counts, as
+	// updated_at does, less the mark that moved it. A notice posted late
+	// counts its days from it under that clock (inactivityNoticeSince).
+	TouchedAt time.Time
 	// HumanOfRecord is, on a coding agent's PR, the person who answers for
 	// it (see who.humanOfRecord): the author's turn is theirs and notices
 	// address them, never the agent. "" on anyone else's PR, or when the
@@ -282,6 +288,7 @@ type folds struct {
 	w           who
 	pr          PR
 	lastEventAt time.Time
+	touchedAt   time.Time // lastEventAt less the stale label going on
 	mark        markFold
 	person      personFold
 	reviews     reviewFold
@@ -309,6 +316,9 @@ func (f *folds) add(e Event) {
 		e.Access = AccessWrite // a listed team's reviewer, for this review
 	}
 	f.lastEventAt = Later(f.lastEventAt, e.At)
+	if f.touches(e) {
+		f.touchedAt = Later(f.touchedAt, e.At)
+	}
 	// The person fold reads the mark as it stood before e (an un-stale of
 	// ours dates what came after it), the close fold our closing comment.
 	f.person.add(e, f.mark.at)
@@ -317,6 +327,15 @@ func (f *folds) add(e Event) {
 	f.reviews.add(e)
 	f.turn.add(e, f.reviews.pending)
 	f.handBack.add(e)
+}
+
+// touches reports whether e is activity to activity-from: anyone where a
+// notice posted late counts from (Activity.TouchedAt): not the stale label
+// going on, nor the deletion of one of our comments (a maintainer deleting
+// the notice answers nobody; see personFold).
+func (f *folds) touches(e Event) bool {
+	mark := e.Kind == Labeled && strings.EqualFold(e.Label, f.mark.staleLabel)
+	return !mark && !(e.Kind == CommentDeleted && f.w.isSelf(e.DeletedAuthor))
 }
 
 func (f *folds) activity() Activity {
@@ -347,6 +366,7 @@ func (f *folds) activity() Activity {
 		ClosedNow:        !f.close.closedAt.IsZero(),
 		ClosedAt:         f.close.closedAt,
 		LastEventAt:      f.lastEventAt,
+		TouchedAt:        f.touchedAt,
 		Turn:             turn,
 		TurnPasses:       append(slices.Clip(f.turn.passes), turn.Since),
 	}

@@ -21,6 +21,10 @@ type staleClock struct {
 	// by them (notice.Text); due is the close's.
 	waiting, missing func(Policy) Reason
 	due              Reason
+	// told is what a notice posted late counts its days from
+	// ({{days-inactive}}): what the rule's mark counted from, as the
+	// activity read tells it, never earlier than the truth.
+	told func(Facts) time.Time
 }
 
 // decide is the clock's decision, dated (Decision.DueAt): an unlabelled
@@ -141,7 +145,7 @@ func (c staleClock) decideStale(f Facts) Decision {
 		// Our label without our notice: a run stopped between the two, or
 		// a maintainer deleted the notice. The author is told before
 		// anything else, and the close waits a full window from now.
-		return Decision{Action: Notify, Reason: c.missing(p), InactiveSince: act.MarkedAt,
+		return Decision{Action: Notify, Reason: c.missing(p), InactiveSince: c.told(f),
 			MarkedAt: act.MarkedAt, CloseAt: p.CloseDate(now)}
 	}
 	// The close clock runs from when the author was told: our notice, or

@@ -54,7 +54,9 @@ const staleAuthorTurn = "This pull request has been waiting {{waiting-on-author}
 
 var authorTurnClock = staleClock{fresh: turnFresh, stale: turnStale, due: ReasonCloseDueAuthorTurn,
 	waiting: func(Policy) Reason { return ReasonWaitingOnAuthor },
-	missing: func(Policy) Reason { return ReasonNoticeMissing }}
+	missing: func(Policy) Reason { return ReasonNoticeMissing },
+	// A notice posted late counts from the author's turn, as the mark did.
+	told: func(f Facts) time.Time { return authorClock(f.Act) }}
 
 // turnFresh applies the author-turn clock to an unlabelled PR whose last
 // activity the inactivity rules put at last. done reports a decision;

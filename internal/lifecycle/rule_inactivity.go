@@ -82,7 +82,8 @@ const (
 	staleConflicts = "If it has merge conflicts, please update it from its base branch."
 )
 
-var inactivityClock = staleClock{stale: personUnstales, waiting: inactiveReason, missing: noticeMissing, due: ReasonCloseDue}
+var inactivityClock = staleClock{stale: personUnstales, waiting: inactiveReason, missing: noticeMissing, due: ReasonCloseDue,
+	told: inactivityTold}
 
 // inactiveReason is the reason of a mark, or of the close of a PR never
 // marked (days-before-close 0): under ignore-updates the days count from
@@ -100,6 +101,26 @@ func noticeMissing(p Policy) Reason {
 		return ReasonNoticeMissingOpen
 	}
 	return ReasonNoticeMissing
+}
+
+// inactivityTold is what a notice posted late counts from: what the mark
+// counted (lastActivity), as the history tells it now that the label moved
+// updated_at. Creation, a reopening and a person's activity count under
+// every clock but ignore-updates', which counts only the first two; under
+// activity-from: anyone, anything else the history dates too (a bot's
+// comment), so the days are never more than the PR was inactive. Activity
+// since the mark (a person's where the label stays on, a bot's) only
+// shortens them.
+func inactivityTold(f Facts) time.Time {
+	pr, act, p := f.PR, f.Act, f.Policy
+	since := Later(pr.CreatedAt, act.ReopenedAt)
+	switch {
+	case p.IgnoreUpdates:
+		return since
+	case p.ActivityFrom == People:
+		return Later(since, act.LastPersonAt)
+	}
+	return Later(Later(since, act.LastPersonAt), act.TouchedAt)
 }
 
 // personUnstales un-stales a PR a person acted on after the mark, with

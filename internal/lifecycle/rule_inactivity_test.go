@@ -244,6 +244,51 @@ func TestDecideNotify(t *testing.T) { // rule 7
 	})
 }
 
+// TestNoticePostedLateCounts: a notice posted late (Notify) says the days
+// the mark counted, as the history tells them, never more than the PR was
+// inactive: not the days since the label (a PR opened 90 days ago is not
+// "open for 2 days"), and under each clock what that clock counts from.
+// Its close stays a full window from now.
+func TestNoticePostedLateCounts(t *testing.T) {
+	labelled := pr(daysAgo(2), staleLabel) // created 90 days ago
+	unnoticed := func(edit func(a *lifecycle.Activity)) *lifecycle.Activity {
+		a := &lifecycle.Activity{MarkedAt: daysAgo(2), LastPersonAt: daysAgo(20), LastPersonLogin: "maintainer"}
+		edit(a)
+		return a
+	}
+	people := func(p *lifecycle.Policy) { p.ActivityFrom = lifecycle.People }
+	ignoreUpdates := func(p *lifecycle.Policy) { p.IgnoreUpdates = true }
+	keepLabel := func(p *lifecycle.Policy) { p.RemoveStaleWhenUpdated = false }
+	onAuthor := func(a *lifecycle.Activity) { a.Turn = lifecycle.Turn{Whose: lifecycle.TurnAuthor, Since: daysAgo(20)} }
+	notify := func(name string, act *lifecycle.Activity, p lifecycle.Policy, reason lifecycle.Reason, since time.Time) decideCase {
+		return decideCase{name: name, pr: labelled, act: act, policy: p, want: lifecycle.Notify, reason: reason,
+			inactiveSince: since, markedAt: daysAgo(2), closeAt: now.Add(closeDays * lifecycle.Day)}
+	}
+	runDecide(t, []decideCase{
+		notify("anyone: since a person's last activity before the mark", unnoticed(func(*lifecycle.Activity) {}),
+			policy(), lifecycle.ReasonNoticeMissing, daysAgo(20)),
+		notify("anyone: a bot's comment after the person is activity too, never more days than the truth",
+			unnoticed(func(a *lifecycle.Activity) { a.TouchedAt = daysAgo(10) }), policy(), lifecycle.ReasonNoticeMissing, daysAgo(10)),
+		notify("anyone: nothing since the opening", unnoticed(func(a *lifecycle.Activity) { a.LastPersonAt, a.LastPersonLogin = time.Time{}, "" }),
+			policy(), lifecycle.ReasonNoticeMissing, daysAgo(90)),
+		notify("anyone: a reopening after the person's activity", unnoticed(func(a *lifecycle.Activity) { a.ReopenedAt = daysAgo(15) }),
+			policy(), lifecycle.ReasonNoticeMissing, daysAgo(15)),
+		notify("people: a bot's comment is not activity", unnoticed(func(a *lifecycle.Activity) { a.TouchedAt = daysAgo(10) }),
+			policy(people), lifecycle.ReasonNoticeMissing, daysAgo(20)),
+		notify("people: a reopening by a bot still counts", unnoticed(func(a *lifecycle.Activity) { a.ReopenedAt = daysAgo(15) }),
+			policy(people), lifecycle.ReasonNoticeMissing, daysAgo(15)),
+		notify("label kept on activity: a person's comment since the mark shortens the days",
+			unnoticed(func(a *lifecycle.Activity) { a.LastPersonAt = daysAgo(1) }), policy(keepLabel), lifecycle.ReasonNoticeMissing, daysAgo(1)),
+		notify("ignore-updates: since the opening, whatever the activity", unnoticed(func(a *lifecycle.Activity) { a.TouchedAt = daysAgo(10) }),
+			policy(ignoreUpdates), lifecycle.ReasonNoticeMissingOpen, daysAgo(90)),
+		notify("ignore-updates: since the last reopening", unnoticed(func(a *lifecycle.Activity) { a.ReopenedAt = daysAgo(50) }),
+			policy(ignoreUpdates), lifecycle.ReasonNoticeMissingOpen, daysAgo(50)),
+		notify("author-turn: since the author's turn began", unnoticed(onAuthor), policy(authorTurn), lifecycle.ReasonNoticeMissing, daysAgo(20)),
+		notify("author-turn: the author's last action on their turn (a draft they keep working on)",
+			unnoticed(func(a *lifecycle.Activity) { onAuthor(a); a.Turn.AuthorAt = daysAgo(12) }), policy(authorTurn), lifecycle.ReasonNoticeMissing, daysAgo(12)),
+	})
+}
+
 func TestDecidePeople(t *testing.T) { // rule 8
 	people := policy(func(p *lifecycle.Policy) { p.ActivityFrom = lifecycle.People })
 	awaiting := policy(func(p *lifecycle.Policy) { p.ExemptAwaitingReview = true })
