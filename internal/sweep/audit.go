@@ -100,7 +100,7 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 	au.res.Audit = a
 	defer sort.SliceStable(a.Wrong, func(i, j int) bool { return a.Wrong[i].ClosedAt.After(a.Wrong[j].ClosedAt) })
 	done := map[int]bool{}
-	for _, it := range au.res.Closed() {
+	for _, it := range with(au.x.got.items, Closed) {
 		done[it.Number] = true // this run's own closes are audited by the next
 	}
 	var ops []op

@@ -57,11 +57,11 @@ func (k *keeper) hold() (release func()) {
 // Result: one read finds our issues, Decide plans the update, the executor
 // sends it. After a creation, the listing again may show a concurrent
 // run's copy: every run then keeps the oldest and closes the others.
-func (k *keeper) keep(ctx context.Context, res Result, content string) {
+func (k *keeper) keep(ctx context.Context, content string) {
 	if !k.on() {
 		return
 	}
-	if why := unseen(res); why != "" {
+	if why := unseen(k.x.got.stopped); why != "" {
 		k.x.record(k.item(api.Issue{}, DashboardLeftAlone, why))
 		return
 	}
@@ -84,11 +84,11 @@ func (k *keeper) keep(ctx context.Context, res Result, content string) {
 // dashboard's requests back, and the block says what the run did not list.
 // Any other stop (a listing failed, the rate limit or its reserve, the
 // deadline) leaves nothing to spend on it, or nothing true to show.
-func unseen(res Result) lifecycle.Reason {
-	switch stop := res.Stopped; {
+func unseen(stop error) lifecycle.Reason {
+	switch {
 	case stop == nil, errors.Is(stop, api.Budget):
 		return ""
-	case res.WriteRefused() != nil:
+	case writeRefused(stop) != nil:
 		return ReasonDashboardRefused
 	case errors.Is(stop, context.Canceled):
 		return ReasonDashboardCancelled

@@ -78,7 +78,7 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 		return s.finish()
 	}
 	var ops []op
-	for _, o := range s.planner.plan([]planned{s.decide(pr, &act)}) {
+	for _, o := range s.plan([]planned{s.decide(pr, &act)}) {
 		// The nudge label may come off (the turn passed), not go on.
 		if eventOutcomes[o.out] && (o.out != NudgeLabeled || pr.HasLabel(s.pol.NudgeLabel)) {
 			o.readNow = true // decided on the read just made

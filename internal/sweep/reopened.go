@@ -25,7 +25,7 @@ func (s *listing) reopenedOps(ctx context.Context) ([]op, error) {
 		return nil, nil
 	}
 	closedNow := map[int]bool{}
-	for _, it := range s.res.Closed() {
+	for _, it := range with(s.x.got.items, Closed) {
 		closedNow[it.Number] = true
 	}
 	q := Query{State: "open", Labels: []string{label}, Sort: "updated", Direction: "asc"}

@@ -13,13 +13,6 @@ import (
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
-// Logger receives the run's log lines. PR text is untrusted; the
-// implementation sanitises it.
-type Logger interface {
-	PR(it Item)
-	Printf(format string, args ...any)
-}
-
 // settings are what the run was started with, the same for every stage:
 // each stage holds the one value rather than copies of its fields.
 type settings struct {
@@ -96,7 +89,7 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	s.w = &writer{settings: set, gh: gh, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }, collaborator: s.who.collaborator}
 	s.w.closing, s.w.reviewing, s.w.marking = &closing{s.w}, &reviewing{s.w}, &marking{s.w}
-	s.x = &executor{settings: set, gh: gh, w: s.w, book: s.book, res: &s.res}
+	s.x = &executor{settings: set, gh: gh, w: s.w, book: s.book}
 	s.dd = &dedup{settings: set, gh: gh, w: s.w, x: s.x, res: &s.res}
 	s.audit = &auditor{settings: set, gh: gh, x: s.x, dd: s.dd, res: &s.res}
 	s.cmd = &commander{settings: set, gh: gh, who: s.who, x: s.x, dd: s.dd, audit: s.audit, res: &s.res}
@@ -173,24 +166,38 @@ func (r *Sweep) PRs(ctx context.Context) Result {
 // budget, its dry run. It returns PRs' Result with the dashboard's outcome
 // and the run's requests. With dashboard-issue off it does nothing.
 func (r *Sweep) KeepDashboard(ctx context.Context, content string) Result {
-	r.k.keep(ctx, r.s.res, content)
+	r.k.keep(ctx, content)
 	return r.s.finish()
 }
 
-// finish is the Result with who the token acts as and the requests sent
-// so far.
+// finish is the run's Result so far, assembled from what its stages
+// returned: the listings' and the plan's (res), the executor's items and
+// stop, who the token acts as and the requests sent.
 func (s *sweeper) finish() Result {
+	res, got := s.res, s.x.got
+	res.Items, res.Dashboard, res.Stopped, res.WouldSend = got.items, got.dashboard, got.stopped, got.wouldSend
+	res.Left += got.left
+	res.LeftBy = got.leftBy
 	switch {
 	case s.id.login != "":
-		s.res.Self = s.id.login
+		res.Self = s.id.login
 	default:
-		s.res.Self = s.gh.WroteAs()
+		res.Self = s.gh.WroteAs()
 	}
 	u := s.gh.Usage()
-	s.res.Requests, s.res.Writes, s.res.ByRoute = u.Requests, u.Writes, u.ByRoute
-	s.res.RateLimit, s.res.RateRemaining = u.RateLimit, u.RateRemaining
-	s.res.Queries, s.res.Points, s.res.PointsLimit, s.res.PointsRemaining = u.Queries, u.Points, u.PointsLimit, u.PointsRemaining
-	return s.res
+	res.Requests, res.Writes, res.ByRoute = u.Requests, u.Writes, u.ByRoute
+	res.RateLimit, res.RateRemaining = u.RateLimit, u.RateRemaining
+	res.Queries, res.Points, res.PointsLimit, res.PointsRemaining = u.Queries, u.Points, u.PointsLimit, u.PointsRemaining
+	return res
+}
+
+// plan plans decided: the decisions that need no write go into the run's
+// items, in the run's order, and what the pace left into its counts.
+func (s *sweeper) plan(decided []planned) []op {
+	ops, kept, left := s.planner.plan(decided)
+	s.x.got.items = append(s.x.got.items, kept...)
+	s.res.NudgesPaced, s.res.EscalationsPaced, s.res.EscalationsPerRun = left.nudges, left.escalations, s.cfg.EscalationsPerRun
+	return ops
 }
 
 // Option adds to what Run does.
@@ -251,7 +258,7 @@ func (s *sweeper) run(ctx context.Context) {
 			s.x.stopOn(derr)
 		}
 	}
-	if s.res.Stopped == nil {
+	if s.x.got.stopped == nil {
 		// A check re-run green changes when the nudges and escalations
 		// planned fall due, and whose status says busy whom they ask:
 		// both read before the plan is made.
@@ -259,12 +266,12 @@ func (s *sweeper) run(ctx context.Context) {
 			s.x.stopOn(err)
 		}
 	}
-	if s.res.Stopped == nil {
+	if s.x.got.stopped == nil {
 		if err := s.avail.read(ctx, plan, s.decide); err != nil {
 			s.x.stopOn(err)
 		}
 	}
-	s.x.apply(ctx, s.planner.plan(plan))
+	s.x.apply(ctx, s.plan(plan))
 	// The parts after the run's own work; one a stop leaves out is named
 	// (Result.NotDone), not left to vanish from the reports.
 	for _, part := range []struct {
@@ -279,7 +286,7 @@ func (s *sweeper) run(ctx context.Context) {
 	} {
 		switch {
 		case !part.on:
-		case s.res.Stopped != nil:
+		case s.x.got.stopped != nil:
 			s.res.NotDone = append(s.res.NotDone, part.name)
 		default:
 			ops, err := part.ops(ctx)

@@ -215,7 +215,7 @@ const closedWindow = lifecycle.Day
 // (about one GraphQL point a run). Nothing to look for when stalepr never
 // closes; a failed read leaves the copies to a later run.
 func (d *dedup) recentlyClosed(ctx context.Context) {
-	if !d.pol.Closes() || d.res.Stopped != nil || d.closedRead() {
+	if !d.pol.Closes() || d.x.got.stopped != nil || d.closedRead() {
 		return
 	}
 	since := d.now.Add(-closedWindow)
