@@ -64,7 +64,10 @@ func (s *reading) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lif
 type access struct {
 	gh  accessGitHub
 	log Logger
-	res *Result
+	// pages is the collaborator listing's requests (0: not read), reads
+	// the accounts read one by one (Result.CollaboratorPages,
+	// PermissionReads).
+	pages, reads int
 
 	known       map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login
 	refused     bool                        // GitHub refused a permission read: author_association decides for the rest of the run
@@ -138,7 +141,7 @@ func (ac *access) one(ctx context.Context, login string) error {
 // decide for the rest of the run; any other failure is kept and returned.
 func (ac *access) permission(ctx context.Context, login, key string) error {
 	a, err := ac.gh.Permission(ctx, login)
-	ac.res.PermissionReads++
+	ac.reads++
 	switch {
 	case api.IsStop(err):
 		return err
@@ -173,7 +176,7 @@ func (ac *access) listCollaborators(ctx context.Context) error {
 		return err // the run stops; a later run asks
 	}
 	ac.collabAsked, ac.collabErr, ac.collabShort = true, err, err == nil && !complete
-	ac.res.CollaboratorPages = ac.gh.Usage().Requests - before.Requests
+	ac.pages = ac.gh.Usage().Requests - before.Requests
 	switch {
 	case errors.Is(err, api.ErrPermissionRefused):
 		ac.log.Printf("GitHub refuses this token the repository's collaborator listing, so each account's permission is read as needed: %s", err)

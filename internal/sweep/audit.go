@@ -17,7 +17,6 @@ import (
 // Reasons of the closure audit.
 const (
 	ReasonWronglyClosed lifecycle.Reason = "closed as stale while it waited on the reviewers or the maintainers"
-	ReasonMerged        lifecycle.Reason = "merged"
 	ReasonAuthorClosed  lifecycle.Reason = "its author closed it"
 	ReasonBranchGone    lifecycle.Reason = "its head branch is gone"
 	// ReasonChecksUnknown: with author-turn-when-checks-fail, a required
@@ -78,10 +77,11 @@ func (r Result) Reopened() []Item { return r.With(Reopened) }
 // run's executor.
 type auditor struct {
 	*settings
-	gh  auditorGitHub
-	x   *executor
-	dd  *dedup
-	res *Result
+	gh auditorGitHub
+	x  *executor
+	dd *dedup
+	// found is what the audit found (Result.Audit): nil until it runs.
+	found *AuditResult
 	// asked are the closed PRs its pages gave whose history holds a
 	// reopen command: the command's backstop reads no page again.
 	asked []ClosedListed
@@ -97,7 +97,7 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 		return nil, nil
 	}
 	a := &AuditResult{Days: days, Since: au.now.Add(-time.Duration(days) * lifecycle.Day)}
-	au.res.Audit = a
+	au.found = a
 	defer sort.SliceStable(a.Wrong, func(i, j int) bool { return a.Wrong[i].ClosedAt.After(a.Wrong[j].ClosedAt) })
 	done := map[int]bool{}
 	for _, it := range with(au.x.got.items, Closed) {
@@ -122,6 +122,7 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 		}
 		if pg.After == "" || pg.LastKey.Before(a.Since) {
 			a.Complete = true
+			au.dd.readClosed(a.Since)
 			return ops, nil
 		}
 		if read[pg.After] {
@@ -218,7 +219,7 @@ func (au *auditor) replay(ctx context.Context, c ClosedListed) (r replayed, ok b
 	if audit.Kind == lifecycle.NotStaleClose || audit.Reopened {
 		return replayed{}, false, nil
 	}
-	au.res.Audit.Closes++
+	au.found.Closes++
 	return replayed{c: c, events: events, ap: ap, audit: audit}, true, nil
 }
 
@@ -284,7 +285,7 @@ func (au *auditor) judge(r replayed) (op, bool) {
 		// (and again on the fresh read before the reopening, reopenSteps).
 		entry.Kept, _ = lifecycle.Kept(c.PR, au.pol)
 	}
-	au.res.Audit.Wrong = append(au.res.Audit.Wrong, entry)
+	au.found.Wrong = append(au.found.Wrong, entry)
 	if !au.cfg.ReopenWronglyClosed || entry.Kept != "" {
 		return op{}, false
 	}
@@ -301,4 +302,15 @@ func (au *auditor) failed(pr lifecycle.PR, err error) error {
 	}
 	au.x.fail(pr, err)
 	return nil
+}
+
+// commanded reports whether a history holds a reopen command (whose, the rule
+// decides).
+func commanded(events []lifecycle.Event) bool {
+	for _, e := range events {
+		if e.Command {
+			return true
+		}
+	}
+	return false
 }

@@ -42,51 +42,6 @@ const commandWindow = 7 * lifecycle.Day
 // this meets a schedule that answered already (its answer's marker).
 const commandGrace = time.Hour
 
-// Command answers the reopen command on the closed pull request number,
-// after an issue_comment by sender (event.Skip let only the command
-// through): one read of the PR, the access of a maintainer who asked when
-// it is not known, then the reopening and the answer. At most 4
-// requests; the author's command 3.
-func (r *Sweep) Command(ctx context.Context, number int, sender string) Result {
-	s := r.s
-	s.res.EventPR = number
-	r.release()
-	l, open, err := s.gh.Pull(ctx, number, false)
-	if err != nil {
-		s.failEvent(lifecycle.PR{Number: number}, err)
-		return s.finish()
-	}
-	if login, _ := s.gh.Viewer(ctx); login != "" {
-		s.id.told(login) // the read named the viewer, so this asks nothing
-	}
-	pr := l.PR
-	switch {
-	case s.id.login != "" && strings.EqualFold(s.id.login, sender):
-		s.x.skip(op{pr: pr}, ReasonEventOwn)
-		return s.finish()
-	case open:
-		s.x.skip(op{pr: pr}, ReasonCommandOpen)
-		return s.finish()
-	case s.cfg.ReopenCommand == "":
-		s.x.skip(op{pr: pr}, ReasonCommandOff)
-		return s.finish()
-	case l.Err != nil:
-		s.x.fail(pr, l.Err)
-		return s.finish()
-	}
-	o, why, err := s.cmd.op(ctx, l)
-	switch {
-	case err != nil:
-		s.failEvent(pr, err)
-	case why != "":
-		s.x.skip(op{pr: pr}, why)
-	default:
-		o.readNow = true // decided on the read just made
-		s.x.apply(ctx, []op{o})
-	}
-	return s.finish()
-}
-
 // commander is the reopen command's stage: it decides the commands of
 // closed PRs, the event's one or the scheduled run's backstop's, and plans
 // their operations on the run's executor.
@@ -97,7 +52,6 @@ type commander struct {
 	x     *executor
 	dd    *dedup
 	audit *auditor
-	res   *Result
 }
 
 // op decides the reopen command of closed PR c: the operation, or why
@@ -146,7 +100,7 @@ func (s *commander) op(ctx context.Context, c ClosedListed) (op, lifecycle.Reaso
 // report, not the summary's every run.
 func (s *commander) ops(ctx context.Context) ([]op, error) {
 	var asked []ClosedListed
-	if a := s.res.Audit; a != nil && a.Complete && !a.Since.After(s.now.Add(-commandWindow)) {
+	if a := s.audit.found; a != nil && a.Complete && !a.Since.After(s.now.Add(-commandWindow)) {
 		asked = s.audit.asked
 	} else {
 		var err error
@@ -204,22 +158,11 @@ func (s *commander) closedAsked(ctx context.Context) ([]ClosedListed, error) {
 			}
 		}
 		if pg.After == "" || pg.LastKey.Before(since) || read[pg.After] {
-			s.dd.closedSince = since
+			s.dd.readClosed(since)
 			return asked, nil
 		}
 		after = pg.After
 	}
-}
-
-// commanded reports whether a history holds a reopen command (whose, the rule
-// decides).
-func commanded(events []lifecycle.Event) bool {
-	for _, e := range events {
-		if e.Command {
-			return true
-		}
-	}
-	return false
 }
 
 // commandSteps reopen the PR a command asked for, then answer: a fresh

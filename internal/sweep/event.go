@@ -92,6 +92,51 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 	return s.finish()
 }
 
+// Command answers the reopen command on the closed pull request number,
+// after an issue_comment by sender (event.Skip let only the command
+// through): one read of the PR, the access of a maintainer who asked when
+// it is not known, then the reopening and the answer. At most 4
+// requests; the author's command 3.
+func (r *Sweep) Command(ctx context.Context, number int, sender string) Result {
+	s := r.s
+	s.res.EventPR = number
+	r.release()
+	l, open, err := s.gh.Pull(ctx, number, false)
+	if err != nil {
+		s.failEvent(lifecycle.PR{Number: number}, err)
+		return s.finish()
+	}
+	if login, _ := s.gh.Viewer(ctx); login != "" {
+		s.id.told(login) // the read named the viewer, so this asks nothing
+	}
+	pr := l.PR
+	switch {
+	case s.id.login != "" && strings.EqualFold(s.id.login, sender):
+		s.x.skip(op{pr: pr}, ReasonEventOwn)
+		return s.finish()
+	case open:
+		s.x.skip(op{pr: pr}, ReasonCommandOpen)
+		return s.finish()
+	case s.cfg.ReopenCommand == "":
+		s.x.skip(op{pr: pr}, ReasonCommandOff)
+		return s.finish()
+	case l.Err != nil:
+		s.x.fail(pr, l.Err)
+		return s.finish()
+	}
+	o, why, err := s.cmd.op(ctx, l)
+	switch {
+	case err != nil:
+		s.failEvent(pr, err)
+	case why != "":
+		s.x.skip(op{pr: pr}, why)
+	default:
+		o.readNow = true // decided on the read just made
+		s.x.apply(ctx, []op{o})
+	}
+	return s.finish()
+}
+
 // OneForkPR is OnePR on a pull request from fork (its head repository),
 // after an event whose run GitHub may give a read-only token on a fork's
 // PR (pull_request_review and its kin, in a repository whose payload does

@@ -7,7 +7,7 @@ import (
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
-// The label-set arithmetic the steps use, and the days an item counts.
+// Label-set arithmetic, and the days since a time.
 
 func daysSince(t, now time.Time) int {
 	if t.IsZero() {

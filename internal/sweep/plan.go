@@ -3,20 +3,19 @@ package sweep
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
-	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
-// Reasons of the clean-up operations (the rules' reasons are lifecycle's).
+// Reasons of the clean-up operations (the rules' reasons are lifecycle's);
+// ReasonMerged is the audit's too.
 const (
+	ReasonMerged          lifecycle.Reason = "merged"
 	ReasonClosedByPerson  lifecycle.Reason = "closed by a person"
 	ReasonClosedBySelf    lifecycle.Reason = "closed earlier by stalepr, whose run stopped before taking the label off"
 	ReasonBranchFinishing lifecycle.Reason = "closed earlier by stalepr, whose run stopped before its branch deletion"
@@ -57,22 +56,31 @@ type op struct {
 // transport alone keeps its budget.
 func (o op) afterStop() bool { return o.out == DuplicateDeleted || o.issue != nil }
 
+// planner turns the run's decisions into the operations the executor
+// runs (plan.go; the nudges', re-requests', escalations' and turn labels'
+// in nudge.go).
+type planner struct {
+	*settings
+	x    *executor // the items it reports
+	book *book     // the escalations the pace leaves, told when they go in
+}
+
 // plan turns decisions into operations, and returns apart the decisions
 // that need no write (skipped, still stale), as the run reports them, and
 // the operations the pace left for the next runs.
 func (s *planner) plan(decided []planned) (ops []op, kept []Item, left paced) {
 	for _, p := range decided {
-		if o, ok := s.rerequestOp(p); ok {
+		if o, ok := rerequestOp(s.settings, p); ok {
 			ops = append(ops, o)
 			p.nudge = oneNotification(p.nudge)
 		}
-		if o, ok := s.nudgeOp(p); ok {
+		if o, ok := nudgeOp(s.settings, p); ok {
 			ops = append(ops, o)
 		}
-		if o, ok := s.escalateOp(p); ok {
+		if o, ok := escalateOp(s.settings, p); ok {
 			ops = append(ops, o)
 		}
-		if o, ok := s.turnLabelOp(p); ok {
+		if o, ok := turnLabelOp(s.settings, p); ok {
 			ops = append(ops, o)
 		}
 		if out, ok := outcomeOf[p.d.Action]; ok {
@@ -496,50 +504,6 @@ func (x *executor) dedupeReserve(posting bool) int {
 		return 0
 	}
 	return 1 + (x.posts+1)/100
-}
-
-// Reads a run sends before any operation, as MinBudget counts them.
-var (
-	reqListing = request{name: "POST graphql", n: 1} // one page of a listing
-)
-
-// MinBudget is the fewest requests with which a run under cfg can act on
-// one pull request, whatever it needs: the listings (the stale PRs, and
-// the open PRs when marking is on; each page names who the token acts as
-// and carries the PRs' latest 100 events: a PR with a longer history needs
-// one read more per 100), the steps of the dearest operation the
-// inputs allow and the read-back of what it posted. With less a run stops before acting, run after run.
-func MinBudget(cfg config.Config) int {
-	s := newSweeper(nil, cfg, time.Time{}, nil)
-	reads := reqListing.n
-	most := s.x.need(Unstaled)
-	if s.pol.Marks() {
-		reads += reqListing.n
-		most = max(most, s.x.need(Marked))
-	}
-	if s.pol.Closes() {
-		most = max(most, s.x.need(Closed))
-	}
-	if cfg.DashboardIssue != "" {
-		reads += dashboard.Cost // set aside for the dashboard issue
-	}
-	if s.needs.Checks {
-		reads++ // the checks of the listed PRs whose rollup is failing
-	}
-	return reads + most
-}
-
-// CheckBudget refuses an operations-per-run below MinBudget, as a
-// configuration error to report before any request.
-func CheckBudget(cfg config.Config) error {
-	min := MinBudget(cfg)
-	if cfg.OperationsPerRun >= min {
-		return nil
-	}
-	return config.Errors{&config.InputError{Name: config.InputOperationsPerRun, Msg: fmt.Sprintf(
-		"want %d or more with these inputs, got %d: one run needs %d requests to act on a pull request "+
-			"(the listings, whose pages carry the pull requests' histories and who the token acts as, the requests of a mark or a close, "+
-			"reading its notice back, and those set aside for the dashboard issue when dashboard-issue is set), so with fewer every run would stop before acting", min, cfg.OperationsPerRun, min)}}
 }
 
 // stopOn ends the run's writes on the first error that must stop it: a

@@ -30,7 +30,7 @@ func (s *listing) reopenedOps(ctx context.Context) ([]op, error) {
 	}
 	q := Query{State: "open", Labels: []string{label}, Sort: "updated", Direction: "asc"}
 	var ops []op
-	err := s.listUntil(ctx, s.gh.ListPRs, q, map[int]bool{}, func(pr lifecycle.PR) {
+	err := listUntil(ctx, s.log, s.gh.ListPRs, q, map[int]bool{}, func(pr lifecycle.PR) {
 		switch {
 		case !pr.HasLabel(label), closedNow[pr.Number], pr.Locked,
 			pr.Draft && s.pol.CloseAction == lifecycle.CloseToDraft:

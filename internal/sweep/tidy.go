@@ -22,7 +22,7 @@ func (s *listing) closedOps(ctx context.Context) ([]op, error) {
 		Since: s.pol.CleanupSince(s.now)}
 	var closed []lifecycle.PR
 	seen := map[int]bool{}
-	err := s.listUntil(ctx, s.gh.ListPRs, q, seen, func(pr lifecycle.PR) {
+	err := listUntil(ctx, s.log, s.gh.ListPRs, q, seen, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			closed = append(closed, pr)
 		}
@@ -89,10 +89,9 @@ const duplicateWindow = time.Hour
 // reads back what this run posted (ops) and deletes the copies.
 type dedup struct {
 	*settings
-	gh  dedupGitHub
-	w   *writer
-	x   *executor
-	res *Result
+	gh dedupGitHub
+	w  *writer
+	x  *executor
 
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
@@ -101,7 +100,8 @@ type dedup struct {
 	// minutes apart (days-before-review-nudge 0).
 	turnPasses map[int][]time.Time
 	// closedSince is the start of a listing of closed PRs this run read
-	// whole (closedAsked), their notices noted: recentlyClosed reads none.
+	// whole (the closure audit's, closedAsked), their notices noted:
+	// recentlyClosed reads none. The earlier when both did (readClosed).
 	closedSince time.Time
 }
 
@@ -244,11 +244,14 @@ func (d *dedup) recentlyClosed(ctx context.Context) {
 // closedRead is whether this run read the histories of the PRs closed in
 // the last closedWindow already, and noted our notices in them.
 func (d *dedup) closedRead() bool {
-	if a := d.res.Audit; a != nil && a.Complete && !a.Since.After(d.now.Add(-closedWindow)) {
-		return true // the closure audit read them
-	}
-	// The reopen commands' listing read them (closedAsked).
 	return !d.closedSince.IsZero() && !d.closedSince.After(d.now.Add(-closedWindow))
+}
+
+// readClosed notes a listing of the PRs closed since since, read whole.
+func (d *dedup) readClosed(since time.Time) {
+	if d.closedSince.IsZero() || since.Before(d.closedSince) {
+		d.closedSince = since
+	}
 }
 
 // seenClosed notes our notices in the histories of a page's PRs closed
