@@ -23,7 +23,6 @@ const (
 	// check failing at the close would have made it the author's turn, and
 	// the checks read since cannot tell what they were then.
 	ReasonChecksUnknown lifecycle.Reason = "its checks at the close are unknown"
-	ReasonReopenedSince lifecycle.Reason = "open again since it was listed"
 )
 
 // AuditResult is what the closure audit found.
@@ -55,22 +54,6 @@ type Audited struct {
 	// branch gone); "" when it may be.
 	Kept lifecycle.Reason
 }
-
-// WronglyClosed is the numbers of the PRs the audit found closed on the
-// reviewers' or maintainers' turn (output wrongly-closed-prs).
-func (r Result) WronglyClosed() []int {
-	if r.Audit == nil {
-		return nil
-	}
-	out := make([]int, len(r.Audit.Wrong))
-	for i, a := range r.Audit.Wrong {
-		out[i] = a.Number
-	}
-	return out
-}
-
-// Reopened is the PRs the audit reopened (or would, in a dry run).
-func (r Result) Reopened() []Item { return r.With(Reopened) }
 
 // auditor is the closure audit, a stage after the sweep: it replays the
 // closes of the last audit-closed-days and plans the reopenings on the

@@ -233,7 +233,3 @@ func (s *commander) on() bool {
 	return s.cfg.ReopenCommand != "" && s.pol.CloseAction != lifecycle.CloseToDraft &&
 		(s.pol.Closes() || s.cfg.AuditClosedDays > 0)
 }
-
-// ReopenedOnCommand is the PRs reopened on a reopen command (or that a
-// dry run would reopen).
-func (r Result) ReopenedOnCommand() []Item { return r.With(ReopenedOnCommand) }

@@ -27,19 +27,9 @@ type keeper struct {
 // Why the dashboard issue is not updated: the run did not see what it
 // would show, or could not reach it.
 const (
-	ReasonDashboardUnseen    lifecycle.Reason = "not updated: the run did not see the whole queue"
-	ReasonDashboardRefused   lifecycle.Reason = "not updated: GitHub refuses this token's writes"
-	ReasonDashboardCancelled lifecycle.Reason = "not updated: the run was cancelled"
+	ReasonDashboardUnseen  lifecycle.Reason = "not updated: the run did not see the whole queue"
+	ReasonDashboardRefused lifecycle.Reason = "not updated: GitHub refuses this token's writes"
 )
-
-// issueOp is what a dashboard operation writes, and what its steps learn.
-type issueOp struct {
-	body string // the body written: the new one, or a duplicate's closing one
-
-	created   api.Issue   // DashboardCreated: the issue GitHub answered with
-	createErr error       // and its error, trusted only after listing again
-	after     []api.Issue // ours, as the listing after the creation shows them
-}
 
 // on reports whether the run keeps the dashboard issue.
 func (k *keeper) on() bool { return k.cfg.DashboardIssue != "" }

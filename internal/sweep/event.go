@@ -34,11 +34,6 @@ const (
 	ReasonEventOwn    lifecycle.Reason = "the event is stalepr's own write"
 	ReasonEventClosed lifecycle.Reason = "closed: nothing for an event run to do"
 	ReasonEventLater  lifecycle.Reason = "left for the scheduled run"
-	// ReasonEventReadOnly: GitHub refused the first write of an event run
-	// on a fork's PR (GitHub's fork rule for pull_request_review and its
-	// kin), so nothing was written.
-	ReasonEventReadOnly lifecycle.Reason = "a fork's pull request, and GitHub gave this event's run a read-only token: " +
-		"nothing was written; the next scheduled run makes the change"
 )
 
 // OnePR evaluates pull request number after an event sender caused:

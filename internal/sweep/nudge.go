@@ -9,10 +9,6 @@ import (
 
 // The review nudge and whose turn it is (README: "Whose turn it is").
 
-// ReasonRequestedSince is the reason a re-request was left alone: a fresh
-// read found a review, or a request of the reviewers, since the listing.
-const ReasonRequestedSince lifecycle.Reason = "the review was requested again, or given, since the listing"
-
 // turnLabelOp is the turn labels' write for a planned PR, if any: at most
 // one per change of turn. A PR this run closes is left as it is.
 func turnLabelOp(s *settings, p planned) (op, bool) {

@@ -22,39 +22,16 @@ const (
 	ReasonDuplicate       lifecycle.Reason = "a concurrent run posted the same notice"
 )
 
-// op is one operation of the plan: the writes for one PR, or one comment,
-// and the outcome they reach.
-type op struct {
-	out     Outcome
-	pr      lifecycle.PR
-	d       lifecycle.Decision
-	act     *lifecycle.Activity  // nil when the listing alone decided
-	comment int64                // DuplicateDeleted
-	labels  lifecycle.TurnLabels // TurnLabeled
-	// reviewers are those whose review Rerequested requests again, or
-	// Escalated asks for; busy, the escalation reviewers Escalated does
-	// not ask, their GitHub status saying busy.
-	reviewers, busy []string
-	// refused: those of reviewers GitHub refused to ask (not a
-	// collaborator), found when the request was sent (requestReviews).
-	refused []string
-	// readNow: act comes from a read of this PR alone made just before
-	// (the event path's): the re-request need not read it again.
-	readNow bool
-	audit   *lifecycle.Audit   // Reopened: the close the audit replayed
-	command *lifecycle.Command // ReopenedOnCommand, CommandAnswered: the command decided
-	issue   *issueOp           // the dashboard's operations: the issue, not a PR (dashboard.go)
-	// said is what its text says of the PR's people (said.go); why, the
-	// reason the text is chosen by where d.Reason says more (an
-	// escalation's names whom it asks).
-	said said
-	why  lifecycle.Reason
-}
-
-// afterStop reports whether o is a bounded write after the run's own work (a
-// duplicate notice, the dashboard issue): it runs after a stop, and the
-// transport alone keeps its budget.
-func (o op) afterStop() bool { return o.out == DuplicateDeleted || o.issue != nil }
+// Reasons of the executor's stops: an event run's first write refused
+// (OneForkPR), and the dashboard issue's update a stop left not reached.
+const (
+	// ReasonEventReadOnly: GitHub refused the first write of an event run
+	// on a fork's PR (GitHub's fork rule for pull_request_review and its
+	// kin), so nothing was written.
+	ReasonEventReadOnly lifecycle.Reason = "a fork's pull request, and GitHub gave this event's run a read-only token: " +
+		"nothing was written; the next scheduled run makes the change"
+	ReasonDashboardCancelled lifecycle.Reason = "not updated: the run was cancelled"
+)
 
 // planner turns the run's decisions into the operations the executor
 // runs (plan.go; the nudges', re-requests', escalations' and turn labels'

@@ -159,6 +159,26 @@ func (r Result) Cleaned() []Item { return r.With(cleanUps...) }
 // Nudged is the PRs whose review nudge was posted.
 func (r Result) Nudged() []Item { return r.With(Nudged) }
 
+// WronglyClosed is the numbers of the PRs the audit found closed on the
+// reviewers' or maintainers' turn (output wrongly-closed-prs).
+func (r Result) WronglyClosed() []int {
+	if r.Audit == nil {
+		return nil
+	}
+	out := make([]int, len(r.Audit.Wrong))
+	for i, a := range r.Audit.Wrong {
+		out[i] = a.Number
+	}
+	return out
+}
+
+// Reopened is the PRs the audit reopened (or would, in a dry run).
+func (r Result) Reopened() []Item { return r.With(Reopened) }
+
+// ReopenedOnCommand is the PRs reopened on a reopen command (or that a
+// dry run would reopen).
+func (r Result) ReopenedOnCommand() []Item { return r.With(ReopenedOnCommand) }
+
 // Part is a part of a run after its own work on the open PRs, as the
 // reports name it.
 type Part string

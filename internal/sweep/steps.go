@@ -67,6 +67,49 @@ var outcomeOf = map[lifecycle.Action]Outcome{
 	lifecycle.NotifyIntake: IntakeNotified,
 }
 
+// op is one operation of the plan: the writes for one PR, or one comment,
+// and the outcome they reach.
+type op struct {
+	out     Outcome
+	pr      lifecycle.PR
+	d       lifecycle.Decision
+	act     *lifecycle.Activity  // nil when the listing alone decided
+	comment int64                // DuplicateDeleted
+	labels  lifecycle.TurnLabels // TurnLabeled
+	// reviewers are those whose review Rerequested requests again, or
+	// Escalated asks for; busy, the escalation reviewers Escalated does
+	// not ask, their GitHub status saying busy.
+	reviewers, busy []string
+	// refused: those of reviewers GitHub refused to ask (not a
+	// collaborator), found when the request was sent (requestReviews).
+	refused []string
+	// readNow: act comes from a read of this PR alone made just before
+	// (the event path's): the re-request need not read it again.
+	readNow bool
+	audit   *lifecycle.Audit   // Reopened: the close the audit replayed
+	command *lifecycle.Command // ReopenedOnCommand, CommandAnswered: the command decided
+	issue   *issueOp           // the dashboard's operations: the issue, not a PR (dashboard.go)
+	// said is what its text says of the PR's people (said.go); why, the
+	// reason the text is chosen by where d.Reason says more (an
+	// escalation's names whom it asks).
+	said said
+	why  lifecycle.Reason
+}
+
+// afterStop reports whether o is a bounded write after the run's own work (a
+// duplicate notice, the dashboard issue): it runs after a stop, and the
+// transport alone keeps its budget.
+func (o op) afterStop() bool { return o.out == DuplicateDeleted || o.issue != nil }
+
+// issueOp is what a dashboard operation writes, and what its steps learn.
+type issueOp struct {
+	body string // the body written: the new one, or a duplicate's closing one
+
+	created   api.Issue   // DashboardCreated: the issue GitHub answered with
+	createErr error       // and its error, trusted only after listing again
+	after     []api.Issue // ours, as the listing after the creation shows them
+}
+
 // An operation is a plan of request steps: the reads its writes need (a
 // template's timeline, a fresh look at the PR, the branch checks), then the
 // writes, in an order a stop between two of them leaves in a state the next
@@ -492,6 +535,15 @@ func (w *closing) closeSteps(o *op) []step {
 	steps = append(steps, w.branchSteps(n)...)
 	return append(steps, w.removeLabel(n, stale))
 }
+
+// ReasonReopenedSince: a PR a write expected closed is open again since
+// it was listed (the audit's and the reopen command's reopenings, a close's
+// retry): the next run decides it.
+const ReasonReopenedSince lifecycle.Reason = "open again since it was listed"
+
+// ReasonRequestedSince is the reason a re-request was left alone: a fresh
+// read found a review, or a request of the reviewers, since the listing.
+const ReasonRequestedSince lifecycle.Reason = "the review was requested again, or given, since the listing"
 
 // ReasonChangedSince: a PR due to close changed after it was listed (a
 // comment, a label, the stale label taken off): the next run decides it
