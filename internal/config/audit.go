@@ -37,7 +37,7 @@ func (p *parser) audit(c *Config) {
 		return
 	}
 	switch {
-	case c.AuditClosedDays == 0 && !p.failed(InputAuditClosedDays):
+	case c.Policy.AuditClosedDays == 0 && !p.failed(InputAuditClosedDays):
 		p.fail(InputReopenWronglyClosed, "is true, but audit-closed-days is 0 (off): set audit-closed-days to the days of closes to audit")
 	case c.ReopenMessage == "":
 		// The comment's hidden marker is what keeps it to one reopening per PR.

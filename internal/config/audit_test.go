@@ -35,8 +35,8 @@ func TestAuditInputs(t *testing.T) {
 			t.Errorf("%v: error %v, want one containing %q", tc.inputs, err, tc.err)
 		case tc.err == "" && err != nil:
 			t.Errorf("%v: %v", tc.inputs, err)
-		case tc.err == "" && (c.AuditClosedDays != tc.days || c.ReopenWronglyClosed != tc.reopen):
-			t.Errorf("%v: days %d reopen %v, want %d %v", tc.inputs, c.AuditClosedDays, c.ReopenWronglyClosed, tc.days, tc.reopen)
+		case tc.err == "" && (c.Policy.AuditClosedDays != tc.days || c.ReopenWronglyClosed != tc.reopen):
+			t.Errorf("%v: days %d reopen %v, want %d %v", tc.inputs, c.Policy.AuditClosedDays, c.ReopenWronglyClosed, tc.days, tc.reopen)
 		}
 	}
 }

@@ -3,8 +3,6 @@ package config
 import (
 	"strings"
 	"unicode"
-
-	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
 // InputReopenCommand is the reopen command's word (README "Reopen on
@@ -28,7 +26,7 @@ func command(field func(*Config) *string) target {
 	})
 }
 
-// AsksReopen reports whether a comment's text is the reopen command, as
-// the rule reads it (lifecycle.IsCommand): the event path's first look,
-// before any request.
-func (c Config) AsksReopen(body string) bool { return lifecycle.IsCommand(body, c.ReopenCommand) }
+// AsksReopen reports whether a comment's text asks for a command, as the
+// commands read it (lifecycle.Policy.AsksCommand): the event path's first
+// look, before any request.
+func (c Config) AsksReopen(body string) bool { return c.Policy.AsksCommand(body) }

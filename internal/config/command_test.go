@@ -26,8 +26,8 @@ func TestReopenCommandInput(t *testing.T) {
 			t.Errorf("%v: error %v, want one containing %q", tc.inputs, err, tc.err)
 		case tc.err == "" && err != nil:
 			t.Errorf("%v: %v", tc.inputs, err)
-		case tc.err == "" && c.ReopenCommand != tc.want:
-			t.Errorf("%v: %q, want %q", tc.inputs, c.ReopenCommand, tc.want)
+		case tc.err == "" && c.Policy.ReopenCommand != tc.want:
+			t.Errorf("%v: %q, want %q", tc.inputs, c.Policy.ReopenCommand, tc.want)
 		}
 	}
 	if c, _ := Parse(source(nil, nil)); !c.AsksReopen("/reopen") || c.AsksReopen("reopen it") {

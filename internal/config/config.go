@@ -38,16 +38,12 @@ type Config struct {
 	WriteInterval     time.Duration // pause between writes, as GitHub asks
 	DashboardIssue    string        // title of the dashboard issue; empty: none
 	// The closure audit: the PRs a stale bot closed in the last
-	// AuditClosedDays days (0: off), replayed to their close; with
+	// Policy.AuditClosedDays days (0: off), replayed to their close; with
 	// ReopenWronglyClosed those closed on the reviewers' or maintainers'
 	// turn are reopened with ReopenMessage.
-	AuditClosedDays     int
 	ReopenWronglyClosed bool
 	ReopenMessage       string
-	// ReopenCommand is the reopen command's word ("" off): a comment by the
-	// author or a maintainer starting with it undoes stalepr's stale close.
-	ReopenCommand string
-	RunTimeout    time.Duration // the whole run's deadline: what is not reached by then is left for the next run
+	RunTimeout          time.Duration // the whole run's deadline: what is not reached by then is left for the next run
 
 	// The intake clock's words (Policy.Intake): the notice, never empty
 	// while it is on, and the closing comment, empty for none.

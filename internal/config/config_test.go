@@ -54,6 +54,7 @@ func TestParseDefaults(t *testing.T) {
 			DaysBeforeEscalation:   -1,
 			ConflictLabel:          "merge-conflict",
 			Intake:                 lifecycle.Intake{DaysBeforeClose: -1},
+			ReopenCommand:          "/reopen",
 		},
 		IntakeMessage:      lifecycle.DefaultIntake,
 		IntakeCloseMessage: lifecycle.DefaultIntakeClose,
@@ -61,7 +62,6 @@ func TestParseDefaults(t *testing.T) {
 		CloseMessage:       lifecycle.DefaultClose,
 		NudgeMessage:       notice.DefaultNudge,
 		ReopenMessage:      notice.DefaultReopen,
-		ReopenCommand:      "/reopen",
 		OperationsPerRun:   500,
 		NudgesPerRun:       20,
 		EscalationsPerRun:  5,
@@ -81,7 +81,7 @@ func TestParseDefaults(t *testing.T) {
 			if name == "all blank" {
 				// reopen-command and conflict-label set empty are off, as
 				// a message set empty posts nothing.
-				want.ReopenCommand = ""
+				want.Policy.ReopenCommand = ""
 				want.Policy.ConflictLabel = ""
 			}
 			if !reflect.DeepEqual(got, want) {

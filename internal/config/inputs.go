@@ -390,7 +390,7 @@ func buildInputs() []Input {
 			Description: "Pause between writes, as GitHub asks: a duration from 0s to " + maxWriteInterval + " such as 1s or 500ms."},
 		{Name: "dashboard-issue", to: issueTitle(func(c *Config) *string { return &c.DashboardIssue }), Kind: Text,
 			Description: "Title of one issue stalepr keeps up to date on every run with the open pull requests by what they wait for (see docs/dashboard.md). Empty: none."},
-		{Name: InputAuditClosedDays, to: auditDays(func(c *Config) *int { return &c.AuditClosedDays }), Kind: Count, Default: "0",
+		{Name: InputAuditClosedDays, to: auditDays(func(c *Config) *int { return &c.Policy.AuditClosedDays }), Kind: Count, Default: "0",
 			Description: "Closure audit: replay the pull requests a stale bot closed in the last this many days (closed with close-pr-label, by stalepr, or by a bot's comment and close with the stale label on) " +
 				"and report those closed while they waited on the reviewers or the maintainers (output wrongly-closed-prs, the job summary, the dashboard). 0 (the default): off."},
 		{Name: InputReopenWronglyClosed, to: boolean(func(c *Config) *bool { return &c.ReopenWronglyClosed }), Kind: Bool, Default: "false",
@@ -399,7 +399,7 @@ func buildInputs() []Input {
 		{Name: InputReopenMessage, to: message(func(c *Config) *string { return &c.ReopenMessage }), Kind: Message, Default: notice.DefaultReopen,
 			Description: "Comment posted when reopening a wrongly closed pull request; it cannot be empty while reopen-wrongly-closed is on. Placeholders: " + placeholders + "; " +
 				"{{days-waiting}} is the days it had waited on the reviewers or the maintainers when it was closed."},
-		{Name: InputReopenCommand, to: command(func(c *Config) *string { return &c.ReopenCommand }), Kind: Text, Default: "/reopen",
+		{Name: InputReopenCommand, to: command(func(c *Config) *string { return &c.Policy.ReopenCommand }), Kind: Text, Default: "/reopen",
 			Description: "The word of the reopen command: a comment starting with it, by a pull request's author or by someone with write access, " +
 				"reopens a pull request stalepr closed as stale (never a person's close, a merged or a locked one), takes close-pr-label off and answers once; " +
 				"the closing comment names it. The event run acts on it with issue_comment in the workflow's triggers, the next scheduled run otherwise (see docs/rules.md). Empty: off."},

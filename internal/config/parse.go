@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/stalepr/stalepr/internal/apiurl"
+	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/notice"
 	"go.yaml.in/yaml/v4"
@@ -609,7 +609,7 @@ func (p *parser) apiURL() string {
 	if v == "" {
 		return ""
 	}
-	if _, err := apiurl.Parse(v); err != nil {
+	if _, err := api.ParseURL(v); err != nil {
 		p.errs = append(p.errs, &InputError{Name: EnvAPIURL, Env: true, Msg: err.Error()})
 		return ""
 	}

@@ -214,6 +214,9 @@ func (s *Server) graphql(c *call) reply {
 // isGraphQLQuery reports a GraphQL request that only reads: a document
 // that parses and has no mutation.
 func isGraphQLQuery(body []byte) bool {
+	if r, _, good := readCached(body); good {
+		return r.query
+	}
 	var req struct {
 		Query string `json:"query"`
 	}
@@ -221,7 +224,12 @@ func isGraphQLQuery(body []byte) bool {
 		return false
 	}
 	doc := parseCached(req.Query).doc
-	if doc == nil || len(doc.Operations) == 0 {
+	return doc != nil && onlyReads(doc)
+}
+
+// onlyReads reports a document with operations, none of them a mutation.
+func onlyReads(doc *ast.QueryDocument) bool {
+	if len(doc.Operations) == 0 {
 		return false
 	}
 	for _, op := range doc.Operations {
@@ -242,11 +250,7 @@ func gqlDataNull(errs ...gqlError) reply {
 }
 
 func (s *Server) graphqlReply(c *call) reply {
-	parse := parseCached
-	if s.parseEveryRequest {
-		parse = parseUncached
-	}
-	q, refused, good := readGraphQL(c.body, parse)
+	q, dry, refused, good := s.readGraphQL(c.body)
 	if !good {
 		return refused
 	}
@@ -255,7 +259,7 @@ func (s *Server) graphqlReply(c *call) reply {
 		gf = c.fault.GraphQL
 	}
 	s.gql.window(s.nowLocked())
-	points, dry := q.cost.points(), dryRun(q.doc, q.op, q.vars)
+	points := q.cost.points()
 	switch {
 	case gf != nil && gf.Kind == GraphQLRateLimited:
 		c.faultFired = true
@@ -282,6 +286,20 @@ func (s *Server) graphqlReply(c *call) reply {
 	data := x.execute(q.op)
 	c.faultFired = c.faultFired || x.faultFired
 	return gqlAnswer(data, x.errs)
+}
+
+// readGraphQL reads a request once per body, or afresh for a server that
+// proves the caches change nothing.
+func (s *Server) readGraphQL(body []byte) (q gqlQuery, dry bool, refused reply, good bool) {
+	if s.parseEveryRequest {
+		q, refused, good = readGraphQL(body, parseUncached)
+		return q, good && dryRun(q.doc, q.op, q.vars), refused, good
+	}
+	r, refused, good := readCached(body)
+	if !good {
+		return q, false, refused, false
+	}
+	return r.q, r.dry, reply{}, true
 }
 
 // gqlQuery is a GraphQL request GitHub accepted for running: its document,

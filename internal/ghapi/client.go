@@ -14,7 +14,6 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/apiurl"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 	"github.com/stalepr/stalepr/internal/sweep"
 )
@@ -103,9 +102,9 @@ func New(o Options) (*Client, error) {
 }
 
 // apiBase parses GITHUB_API_URL by config's rule and in its words
-// (package apiurl): the listing command builds a client without config.
+// (api.ParseURL): the listing command builds a client without config.
 func apiBase(apiURL string) (*url.URL, error) {
-	base, err := apiurl.Parse(apiURL)
+	base, err := api.ParseURL(apiURL)
 	if err != nil {
 		return nil, fmt.Errorf("environment variable GITHUB_API_URL: %w", err)
 	}

@@ -63,8 +63,8 @@ type Event struct {
 	Rule RuleName
 
 	CommentID int64 // Commented only: the comment's ID, when the source tells (0: unknown)
-	// Command: Commented only, the comment asks for the reopen command
-	// (IsCommand, read by the sweep with the text).
+	// Command: Commented only, the comment asks for a command on closed
+	// PRs (Policy.AsksCommand, read by the sweep with the text).
 	Command bool
 
 	// DeletedAuthor: CommentDeleted only, who wrote the deleted comment.

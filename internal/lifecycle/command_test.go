@@ -28,77 +28,80 @@ func TestIsCommand(t *testing.T) {
 	}
 }
 
-// TestDecideCommand: who may reopen what. Only stalepr's own stale close
-// (its closing comment from its own login, then its close) is undone, on
-// the command of the author, the agent's human of record or a
-// maintainer; once per close.
-func TestDecideCommand(t *testing.T) {
+// TestCommandsAreUnits: each command of the list is a unit, as a rule is:
+// a name no other command or rule has, a word that is off in the zero
+// policy, a Needs line that asks for the closed PRs when it is on (and
+// for nothing when off), and a word for each reason it answers with, every
+// word one some decision answers with. A second command is one more value
+// in the list and one more row here (its row missing fails the test).
+func TestCommandsAreUnits(t *testing.T) {
 	t.Parallel()
+	now := time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC)
 	const self = "github-actions[bot]"
-	at := func(h int) time.Time { return time.Date(2026, 11, 1, h, 0, 0, 0, time.UTC) }
-	ourClose := []Event{
-		{Kind: Commented, At: at(1), Actor: self, Bot: true, Notice: CloseNotice},
-		{Kind: Closed, At: at(1).Add(time.Second), Actor: self, Bot: true},
+	closed := []Event{
+		{Kind: Commented, At: now.Add(-48 * time.Hour), Actor: self, Bot: true, Notice: CloseNotice},
+		{Kind: Closed, At: now.Add(-47 * time.Hour), Actor: self, Bot: true},
+		{Kind: Commented, At: now.Add(-time.Hour), Actor: "alice", Command: true},
 	}
-	cmd := func(h int, by, association string) Event {
-		return Event{Kind: Commented, At: at(h), Actor: by, Command: true, Association: association}
+	type answers struct {
+		facts ClosedFacts
+		want  CommandVerdict
 	}
-	with := func(evs ...Event) []Event { return append(append([]Event(nil), ourClose...), evs...) }
-	pr := PR{Number: 7, Author: "alice"}
-	agentPR := PR{Number: 8, Author: "Copilot", AuthorBot: true}
-	delegated := Event{Kind: Edited, At: at(0), Actor: "bob", Assignee: "Copilot", AssigneeBot: true}
-	o := Options{Self: []string{self}, Assume: AccessNone}
-	for name, tc := range map[string]struct {
-		pr      PR
-		events  []Event
-		facts   ClosedFacts
-		access  map[string]Access
-		verdict CommandVerdict
-		reason  Reason
-		by      string
-		unsure  string
+	// Per command: a policy it is on under, and the closed PRs' facts each
+	// answering verdict comes from (on the history above).
+	rows := map[RuleName]struct {
+		on      Policy
+		answers []answers
 	}{
-		"the author's command":          {pr, with(cmd(2, "alice", "CONTRIBUTOR")), ClosedFacts{}, nil, CommandReopen, ReasonCommandReopen, "alice", ""},
-		"no command":                    {pr, with(Event{Kind: Commented, At: at(2), Actor: "alice"}), ClosedFacts{}, nil, NoCommand, "", "", ""},
-		"a command before the close":    {pr, append([]Event{cmd(0, "alice", "NONE")}, ourClose...), ClosedFacts{}, nil, NoCommand, "", "", ""},
-		"answered already":              {pr, with(cmd(2, "alice", "NONE"), Event{Kind: Commented, At: at(3), Actor: self, Bot: true, Notice: CommandNotice}), ClosedFacts{}, nil, NoCommand, ReasonCommandAnswered, "", ""},
-		"asked again after the answer":  {pr, with(cmd(2, "alice", "NONE"), Event{Kind: Commented, At: at(3), Actor: self, Bot: true, Notice: CommandNotice}, cmd(4, "alice", "NONE")), ClosedFacts{}, nil, NoCommand, ReasonCommandAnswered, "", ""},
-		"an answer quoted by a person":  {pr, with(cmd(2, "alice", "NONE"), Event{Kind: Commented, At: at(3), Actor: "mallory", Notice: CommandNotice}), ClosedFacts{}, nil, CommandReopen, ReasonCommandReopen, "alice", ""},
-		"a third person's":              {pr, with(cmd(2, "mallory", "NONE")), ClosedFacts{}, nil, CommandIgnored, ReasonCommandStranger, "", ""},
-		"a third person's, then author": {pr, with(cmd(2, "mallory", "NONE"), cmd(3, "alice", "NONE")), ClosedFacts{}, nil, CommandReopen, ReasonCommandReopen, "alice", ""},
-		"the repository's owner":        {pr, with(cmd(2, "octo", "OWNER")), ClosedFacts{}, nil, CommandReopen, ReasonCommandReopen, "octo", ""},
-		"a member, access unknown":      {pr, with(cmd(2, "maya", "MEMBER")), ClosedFacts{}, nil, CommandIgnored, ReasonCommandStranger, "", "maya"},
-		"a member with write access":    {pr, with(cmd(2, "maya", "MEMBER")), ClosedFacts{}, map[string]Access{"maya": AccessWrite}, CommandReopen, ReasonCommandReopen, "maya", ""},
-		"a member without it":           {pr, with(cmd(2, "maya", "MEMBER")), ClosedFacts{}, map[string]Access{"maya": AccessNone}, CommandIgnored, ReasonCommandStranger, "", ""},
-		"a bot's command":               {pr, with(Event{Kind: Commented, At: at(2), Actor: "renovate[bot]", Bot: true, Command: true}), ClosedFacts{}, nil, NoCommand, "", "", ""},
-		"the agent's human of record":   {agentPR, append([]Event{delegated}, with(cmd(2, "bob", "MEMBER"))...), ClosedFacts{}, nil, CommandReopen, ReasonCommandReopen, "bob", ""},
-		"a person's close": {pr, []Event{{Kind: Closed, At: at(1), Actor: "maya"}, cmd(2, "alice", "NONE")},
-			ClosedFacts{}, nil, CommandIgnored, ReasonCommandNotOurs, "", ""},
-		"a person's close after our comment": {pr, []Event{ourClose[0], {Kind: Closed, At: at(1).Add(time.Minute), Actor: "maya"}, cmd(2, "alice", "NONE")},
-			ClosedFacts{}, nil, CommandIgnored, ReasonCommandNotOurs, "", ""},
-		"our close without our comment": {pr, []Event{ourClose[1], cmd(2, "alice", "NONE")},
-			ClosedFacts{}, nil, CommandIgnored, ReasonCommandNotOurs, "", ""},
-		"our comment quoted, a bot's close": {pr, []Event{{Kind: Commented, At: at(1), Actor: "mallory", Notice: CloseNotice}, {Kind: Closed, At: at(1).Add(time.Second), Actor: "other[bot]", Bot: true}, cmd(2, "alice", "NONE")},
-			ClosedFacts{}, nil, CommandIgnored, ReasonCommandNotOurs, "", ""},
-		"the intake clock's close": {pr, []Event{{Kind: Commented, At: at(1), Actor: self, Bot: true, Notice: CloseNotice, Rule: RuleIntake}, ourClose[1], cmd(2, "alice", "NONE")},
-			ClosedFacts{}, nil, CommandIgnored, ReasonCommandKeptClosed, "", ""},
-		"a stale close that names its rule": {pr, []Event{{Kind: Commented, At: at(1), Actor: self, Bot: true, Notice: CloseNotice, Rule: RuleAuthorTurn}, ourClose[1], cmd(2, "alice", "NONE")},
-			ClosedFacts{}, nil, CommandReopen, ReasonCommandReopen, "alice", ""},
-		"our comment before a reopening": {pr, []Event{ourClose[0], ourClose[1], {Kind: Reopened, At: at(2), Actor: "maya"}, {Kind: Closed, At: at(3), Actor: self, Bot: true}, cmd(4, "alice", "NONE")},
-			ClosedFacts{}, nil, CommandIgnored, ReasonCommandNotOurs, "", ""},
-		"merged":       {pr, with(cmd(2, "alice", "NONE")), ClosedFacts{Merged: true}, nil, CommandIgnored, ReasonCommandMerged, "", ""},
-		"locked":       {PR{Number: 7, Author: "alice", Locked: true}, with(cmd(2, "alice", "NONE")), ClosedFacts{}, nil, CommandIgnored, ReasonLocked, "", ""},
-		"branch gone":  {pr, with(cmd(2, "alice", "NONE")), ClosedFacts{BranchGone: true}, nil, CommandGone, ReasonCommandGone, "alice", ""},
-		"never closed": {pr, []Event{cmd(2, "alice", "NONE")}, ClosedFacts{}, nil, NoCommand, "", "", ""},
-	} {
-		t.Run(name, func(t *testing.T) {
-			o := o
-			o.Access = tc.access
-			got := DecideCommand(tc.pr, tc.events, tc.facts, o)
-			if got.Verdict != tc.verdict || got.Reason != tc.reason || got.By != tc.by || got.Unsure != tc.unsure {
-				t.Errorf("DecideCommand = verdict %d, %q, by %q, unsure %q; want %d, %q, by %q, unsure %q",
-					got.Verdict, got.Reason, got.By, got.Unsure, tc.verdict, tc.reason, tc.by, tc.unsure)
+		RuleReopen: {Policy{ReopenCommand: "/reopen", DaysBeforeClose: 30}, []answers{
+			{ClosedFacts{}, CommandReopen}, {ClosedFacts{BranchGone: true}, CommandAnswer},
+		}},
+	}
+	seen := map[RuleName]bool{}
+	for _, r := range Rules() {
+		seen[r.Name] = true
+	}
+	for _, c := range Commands() {
+		row, ok := rows[c.Name]
+		switch {
+		case c.Name == "" || seen[c.Name]:
+			t.Errorf("command %q: a name no rule or other command has, please", c.Name)
+		case !ok:
+			t.Errorf("command %q has no row here", c.Name)
+			continue
+		}
+		seen[c.Name] = true
+		if c.Word(Policy{}) != "" || c.Word(row.on) == "" {
+			t.Errorf("command %s: word %q off, %q on; want it off only in the zero policy", c.Name, c.Word(Policy{}), c.Word(row.on))
+		}
+		var off, on Needs
+		c.Needs(Policy{}, now, &off)
+		c.Needs(row.on, now, &on)
+		if off != (Needs{}) || on.Closed.IsZero() || !on.Closed.Before(now) {
+			t.Errorf("command %s: needs %+v off, %+v on; want nothing off, closed PRs of a window on", c.Name, off, on)
+		}
+		if n := row.on.Needs(now); !n.Closed.Equal(on.Closed) {
+			t.Errorf("command %s: Policy.Needs reads closed PRs since %v, want its line's %v", c.Name, n.Closed, on.Closed)
+		}
+		worded := map[Reason]bool{}
+		for _, w := range c.Words {
+			if w.Kind != TextAnswer || w.Text == "" {
+				t.Errorf("command %s: word %+v, want an answer's text", c.Name, w)
 			}
-		})
+			worded[w.Reason] = true
+		}
+		answered := map[Reason]bool{}
+		for _, a := range row.answers {
+			d := c.Decide(PR{Number: 1, Author: "alice"}, closed, a.facts, Options{Self: []string{self}, Assume: AccessNone})
+			answered[d.Reason] = true
+			if d.Verdict != a.want || !worded[d.Reason] {
+				t.Errorf("command %s on %+v: verdict %d, %q (worded %v); want %d, worded", c.Name, a.facts, d.Verdict, d.Reason, worded[d.Reason], a.want)
+			}
+		}
+		for r := range worded {
+			if !answered[r] {
+				t.Errorf("command %s: its word for %q answers no decision of its row", c.Name, r)
+			}
+		}
 	}
 }

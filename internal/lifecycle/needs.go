@@ -4,7 +4,8 @@ import "time"
 
 // Needs is what a run under p at now must read: each rule of the list
 // (rules.go) adds its line, then each feature that reads beyond Decide's
-// rules (readers). The sweep asks it once and reads nothing else.
+// rules (readers), then each command on closed PRs (Commands). The sweep
+// asks it once and reads nothing else.
 func (p Policy) Needs(now time.Time) Needs { return needsOf(rules, p, now) }
 
 // needsOf is Needs under the list of rules given.
@@ -17,6 +18,9 @@ func needsOf(rules []Rule, p Policy, now time.Time) Needs {
 	}
 	for _, needs := range readers {
 		needs(p, now, &n)
+	}
+	for _, c := range commands {
+		c.Needs(p, now, &n)
 	}
 	return n
 }

@@ -117,4 +117,15 @@ type Needs struct {
 	Checks    bool      // the head commits' checks
 	Assignees bool      // each PR's assignees
 	Links     bool      // each PR's closing issue references (the intake clock)
+	// Closed: the closed PRs updated since it, the most recently updated
+	// first, and their histories, for the commands (Command.Needs); zero:
+	// none.
+	Closed time.Time
+}
+
+// closedSince widens the closed PRs read to those updated since since.
+func (n *Needs) closedSince(since time.Time) {
+	if n.Closed.IsZero() || since.Before(n.Closed) {
+		n.Closed = since
+	}
 }

@@ -154,17 +154,6 @@ func engages(e Event) bool {
 	return false
 }
 
-// IntakeAction is what the intake clock does with a PR.
-type IntakeAction int
-
-const (
-	IntakeOff    IntakeAction = iota // not in the class, or the clock lifted: the other clocks apply
-	IntakeNeed                       // in the class on the listing's word: read the history, then decide again
-	IntakeWait                       // told, waiting for the days or a maintainer
-	IntakeNotify                     // post the intake notice
-	IntakeClose                      // post the intake closing comment (unless there) and close
-)
-
 // Reasons of the intake clock.
 const (
 	ReasonIntakeOff      Reason = "intake clock off"
@@ -180,57 +169,53 @@ const (
 	ReasonIntakeDue      Reason = "no accepted issue and no maintainer since the intake notice"
 )
 
-// IntakeDecision is the intake clock's outcome for one PR.
-type IntakeDecision struct {
-	Action  IntakeAction
-	Reason  Reason
-	CloseAt time.Time // when it closes if nothing changes (zero: not on the clock)
-	// CloseNoticePosted: a previous run posted the closing comment and
-	// stopped before closing; close without commenting again.
-	CloseNoticePosted bool
-}
-
 // DecideIntake applies the intake clock to pr. act is nil when only the
-// listing is known. IntakeOff leaves the PR to Decide; any other action
-// is the intake clock's alone.
-func DecideIntake(pr PR, act *IntakeActivity, now time.Time, p Policy) IntakeDecision {
+// listing is known. false (with the reason why) leaves the PR to the other
+// rules, the clock off for it or lifted; a decision is the intake clock's
+// alone: its notice (NotifyIntake), its wait (Keep, dated by its close),
+// its close, or the history to read first (NeedDetail).
+func DecideIntake(pr PR, act *IntakeActivity, now time.Time, p Policy) (Decision, bool) {
 	if r, off := intakeExempt(pr, now, p); off {
-		return IntakeDecision{Action: IntakeOff, Reason: r}
+		return Decision{Reason: r}, false
 	}
 	if accepted, known := p.Intake.linksAccepted(pr); accepted || !known {
 		r := ReasonIntakeAccepted
 		if !accepted {
 			r = ReasonIntakeLinks
 		}
-		return IntakeDecision{Action: IntakeOff, Reason: r}
+		return Decision{Reason: r}, false
 	}
 	if act == nil {
-		return IntakeDecision{Action: IntakeNeed, Reason: ReasonIntakeUnasked}
+		return Decision{Action: NeedDetail, Reason: ReasonIntakeUnasked, Rule: RuleIntake}, true
 	}
 	switch {
 	case act.Access == AccessWrite:
-		return IntakeDecision{Action: IntakeOff, Reason: ReasonIntakeMayPush}
+		return Decision{Reason: ReasonIntakeMayPush}, false
 	case act.Access != AccessNone:
-		return IntakeDecision{Action: IntakeOff, Reason: ReasonIntakeAccess}
+		return Decision{Reason: ReasonIntakeAccess}, false
 	case !act.EngagedAt.IsZero():
-		return IntakeDecision{Action: IntakeOff, Reason: ReasonIntakeEngaged}
+		return Decision{Reason: ReasonIntakeEngaged}, false
 	}
 	if act.NoticeAt.IsZero() && !now.Before(p.intakeCloseDate(pr.CreatedAt)) {
 		// Told soon after opening or never: a PR open before the clock
 		// was turned on (or that no run reached in time) is the other
 		// clocks'.
-		return IntakeDecision{Action: IntakeOff, Reason: ReasonIntakeOld}
+		return Decision{Reason: ReasonIntakeOld}, false
 	}
+	since := Later(act.NoticeAt, act.ReopenedAt)
 	if act.NoticeAt.IsZero() {
 		// Told first, whatever a crash or a deleted notice left: the close
 		// counts a full window from the notice.
-		return p.holdIntake(IntakeDecision{Action: IntakeNotify, Reason: ReasonIntakeUnasked, CloseAt: p.intakeCloseDate(now)}, now)
+		closeAt := p.intakeCloseDate(now)
+		d := Decision{Action: NotifyIntake, Reason: ReasonIntakeUnasked, Rule: RuleIntake, CloseAt: closeAt, DueAt: closeAt, InactiveSince: since}
+		return p.holdIntake(d, now), true
 	}
-	d := IntakeDecision{Action: IntakeWait, Reason: ReasonIntakeUnasked, CloseAt: p.intakeCloseDate(Later(act.NoticeAt, act.ReopenedAt))}
+	closeAt := p.intakeCloseDate(since)
+	d := Decision{Action: Keep, Reason: ReasonIntakeUnasked, Rule: RuleIntake, CloseAt: closeAt, DueAt: closeAt, InactiveSince: since}
 	if !now.Before(d.CloseAt) {
-		d.Action, d.Reason, d.CloseNoticePosted = IntakeClose, ReasonIntakeDue, !act.CloseNoticeAt.IsZero()
+		d.Action, d.Reason, d.CloseNoticePosted = Close, ReasonIntakeDue, !act.CloseNoticeAt.IsZero()
 	}
-	return p.holdIntake(d, now)
+	return p.holdIntake(d, now), true
 }
 
 // intakeExempt reports why pr is not the intake clock's whatever its
@@ -274,9 +259,9 @@ func (p Policy) intakeCloseDate(from time.Time) time.Time {
 
 // holdIntake keeps the intake clock's writes off quiet days, as hold does
 // the other clocks'.
-func (p Policy) holdIntake(d IntakeDecision, now time.Time) IntakeDecision {
-	if (d.Action == IntakeNotify || d.Action == IntakeClose) && p.Quiet.Paused(now) {
-		d.Action, d.Reason, d.CloseNoticePosted = IntakeWait, ReasonQuiet, false
+func (p Policy) holdIntake(d Decision, now time.Time) Decision {
+	if (d.Action == NotifyIntake || d.Action == Close) && p.Quiet.Paused(now) {
+		d.Action, d.Reason, d.CloseNoticePosted = Keep, ReasonQuiet, false
 	}
 	return d
 }
@@ -321,31 +306,14 @@ func intakeNeeds(p Policy, _ time.Time, n *Needs) {
 	}
 }
 
-// decideIntake is DecideIntake in a Decision: the notice (NotifyIntake),
-// the wait (Keep, with its close date), the close.
+// decideIntake is DecideIntake as a rule decides, on the intake part of
+// the PR's activity when read.
 func decideIntake(f Facts) (Decision, bool) {
 	var act *IntakeActivity
 	if f.Act != nil {
 		act = &f.Act.Intake
 	}
-	in := DecideIntake(f.PR, act, f.Now, f.Policy)
-	d := Decision{Reason: in.Reason, Rule: RuleIntake, CloseAt: in.CloseAt, DueAt: in.CloseAt, CloseNoticePosted: in.CloseNoticePosted}
-	switch in.Action {
-	case IntakeNeed:
-		d.Action = NeedDetail
-	case IntakeWait:
-		d.Action = Keep
-	case IntakeNotify:
-		d.Action = NotifyIntake
-	case IntakeClose:
-		d.Action = Close
-	default:
-		return Decision{}, false
-	}
-	if act != nil {
-		d.InactiveSince = Later(act.NoticeAt, act.ReopenedAt)
-	}
-	return d, true
+	return DecideIntake(f.PR, act, f.Now, f.Policy)
 }
 
 // IntakeCandidate reports whether pr may be in the intake class at now on

@@ -48,89 +48,94 @@ func TestDecideIntake(t *testing.T) {
 		pr      lifecycle.PR
 		act     *lifecycle.IntakeActivity
 		policy  lifecycle.Policy
-		want    lifecycle.IntakeAction
+		off     bool // the clock off for it or lifted: DecideIntake answers false, the other rules decide
+		want    lifecycle.Action
 		reason  lifecycle.Reason
 		closeAt time.Time
 		posted  bool
 	}{
 		{name: "off by default", pr: unasked(), act: mayNotPush(), policy: policy(),
-			want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeOff},
+			off: true, reason: lifecycle.ReasonIntakeOff},
 		{name: "unasked, author may not push, no notice yet: notify", pr: unasked(), act: mayNotPush(), policy: policy(intakeOn),
-			want: lifecycle.IntakeNotify, reason: lifecycle.ReasonIntakeUnasked, closeAt: now.Add(intakeDays * lifecycle.Day)},
+			want: lifecycle.NotifyIntake, reason: lifecycle.ReasonIntakeUnasked, closeAt: now.Add(intakeDays * lifecycle.Day)},
 		{name: "the listing alone: read the history", pr: unasked(), policy: policy(intakeOn),
-			want: lifecycle.IntakeNeed, reason: lifecycle.ReasonIntakeUnasked},
+			want: lifecycle.NeedDetail, reason: lifecycle.ReasonIntakeUnasked},
 		{name: "told: wait", pr: unasked(), act: mayNotPush(told), policy: policy(intakeOn),
-			want: lifecycle.IntakeWait, reason: lifecycle.ReasonIntakeUnasked, closeAt: toldAt.Add(intakeDays * lifecycle.Day)},
+			want: lifecycle.Keep, reason: lifecycle.ReasonIntakeUnasked, closeAt: toldAt.Add(intakeDays * lifecycle.Day)},
 		{name: "told the days ago: close", pr: unasked(), act: mayNotPush(toldLong), policy: policy(intakeOn),
-			want: lifecycle.IntakeClose, reason: lifecycle.ReasonIntakeDue, closeAt: now},
+			want: lifecycle.Close, reason: lifecycle.ReasonIntakeDue, closeAt: now},
 		{name: "closing comment posted by a run that stopped: close without it again", pr: unasked(),
 			act: mayNotPush(toldLong, func(a *lifecycle.IntakeActivity) { a.CloseNoticeAt = daysAgo(0.1) }), policy: policy(intakeOn),
-			want: lifecycle.IntakeClose, reason: lifecycle.ReasonIntakeDue, closeAt: now, posted: true},
+			want: lifecycle.Close, reason: lifecycle.ReasonIntakeDue, closeAt: now, posted: true},
 		{name: "the author reopened after the notice: the days count from the reopening", pr: unasked(),
 			act: mayNotPush(toldLong, func(a *lifecycle.IntakeActivity) { a.ReopenedAt = daysAgo(1) }), policy: policy(intakeOn),
-			want: lifecycle.IntakeWait, reason: lifecycle.ReasonIntakeUnasked, closeAt: daysAgo(1).Add(intakeDays * lifecycle.Day)},
+			want: lifecycle.Keep, reason: lifecycle.ReasonIntakeUnasked, closeAt: daysAgo(1).Add(intakeDays * lifecycle.Day)},
 		{name: "a maintainer engaged: the other clocks, for good", pr: unasked(),
 			act: mayNotPush(toldLong, func(a *lifecycle.IntakeActivity) { a.EngagedAt = daysAgo(1) }), policy: policy(intakeOn),
-			want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeEngaged},
+			off: true, reason: lifecycle.ReasonIntakeEngaged},
 		{name: "author may push", pr: unasked(), act: mayNotPush(func(a *lifecycle.IntakeActivity) { a.Access = lifecycle.AccessWrite }),
-			policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeMayPush},
+			policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeMayPush},
 		{name: "author's access unknown: never in the class", pr: unasked(), act: mayNotPush(func(a *lifecycle.IntakeActivity) { a.Access = lifecycle.AccessUnknown }),
-			policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeAccess},
+			policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeAccess},
 		{name: "a collaborator's PR, on the listing's word", pr: unasked(func(p *lifecycle.PR) { p.AuthorAssociation = "COLLABORATOR" }),
-			policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeMayPush},
+			policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeMayPush},
 		{name: "links not read: unknown, never in the class", pr: unasked(func(p *lifecycle.PR) { p.Links.Read = false }), act: mayNotPush(),
-			policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeLinks},
+			policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeLinks},
 		{name: "more links than read: unknown", pr: unasked(links(lifecycle.LinkedIssue{Number: 1}), func(p *lifecycle.PR) { p.Links.More = true }),
-			act: mayNotPush(), policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeLinks},
+			act: mayNotPush(), policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeLinks},
 		{name: "an issue's labels cut short: unknown", pr: unasked(links(lifecycle.LinkedIssue{Number: 1, Partial: true})),
-			act: mayNotPush(), policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeLinks},
+			act: mayNotPush(), policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeLinks},
 		{name: "an accepted one among links cut short: accepted", pr: unasked(links(lifecycle.LinkedIssue{Number: 1, Partial: true},
 			lifecycle.LinkedIssue{Number: 2, Labels: []string{"Accepted"}}), func(p *lifecycle.PR) { p.Links.More = true }),
-			act: mayNotPush(), policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeAccepted},
+			act: mayNotPush(), policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeAccepted},
 		{name: "links an issue carrying an accepted label", pr: unasked(links(lifecycle.LinkedIssue{Number: 1, Labels: []string{"bug", "accepted"}})),
-			act: mayNotPush(), policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeAccepted},
+			act: mayNotPush(), policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeAccepted},
 		{name: "links an issue assigned to the author", pr: unasked(links(lifecycle.LinkedIssue{Number: 1, Assignees: []string{"ALICE"}})),
-			act: mayNotPush(), policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeAccepted},
+			act: mayNotPush(), policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeAccepted},
 		{name: "links an issue a maintainer opened", pr: unasked(links(lifecycle.LinkedIssue{Number: 1, Author: "carol", AuthorAssociation: "MEMBER"})),
-			act: mayNotPush(), policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeAccepted},
+			act: mayNotPush(), policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeAccepted},
 		{name: "links only an issue nobody accepted: notify", pr: unasked(links(lifecycle.LinkedIssue{Number: 1, Author: author,
 			AuthorAssociation: "NONE", Labels: []string{"bug"}, Assignees: []string{"carol"}})),
-			act: mayNotPush(), policy: policy(intakeOn), want: lifecycle.IntakeNotify, reason: lifecycle.ReasonIntakeUnasked, closeAt: now.Add(intakeDays * lifecycle.Day)},
+			act: mayNotPush(), policy: policy(intakeOn), want: lifecycle.NotifyIntake, reason: lifecycle.ReasonIntakeUnasked, closeAt: now.Add(intakeDays * lifecycle.Day)},
 		{name: "a draft", pr: unasked(draft), act: mayNotPush(), policy: policy(intakeOn),
-			want: lifecycle.IntakeOff, reason: lifecycle.ReasonDraft},
+			off: true, reason: lifecycle.ReasonDraft},
 		{name: "a bot's", pr: unasked(func(p *lifecycle.PR) { p.Author, p.AuthorBot = "dependabot[bot]", true }), act: mayNotPush(),
-			policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeBot},
+			policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeBot},
 		{name: "an exempt label", pr: unasked(func(p *lifecycle.PR) { p.Labels = []string{"keep"} }), act: mayNotPush(),
 			policy: policy(intakeOn, func(p *lifecycle.Policy) { p.ExemptLabels = []string{"keep"} }),
-			want:   lifecycle.IntakeOff, reason: lifecycle.ReasonExemptLabel},
+			off:    true, reason: lifecycle.ReasonExemptLabel},
 		{name: "an exempt author", pr: unasked(), act: mayNotPush(),
 			policy: policy(intakeOn, func(p *lifecycle.Policy) { p.ExemptAuthors = []string{author} }),
-			want:   lifecycle.IntakeOff, reason: lifecycle.ReasonExemptAuthor},
+			off:    true, reason: lifecycle.ReasonExemptAuthor},
 		{name: "an agent's PR whose human of record may push", pr: unasked(func(p *lifecycle.PR) { p.Author, p.AuthorBot = agent, true }),
 			act:    mayNotPush(func(a *lifecycle.IntakeActivity) { a.Accountable, a.Access = "dave", lifecycle.AccessWrite }),
-			policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeMayPush},
+			policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeMayPush},
 		{name: "an agent's PR with no human of record: unknown", pr: unasked(func(p *lifecycle.PR) { p.Author, p.AuthorBot = agent, true }),
 			act:    mayNotPush(func(a *lifecycle.IntakeActivity) { a.Accountable, a.Access = "", lifecycle.AccessUnknown }),
-			policy: policy(intakeOn), want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeAccess},
+			policy: policy(intakeOn), off: true, reason: lifecycle.ReasonIntakeAccess},
 		{name: "an agent's PR whose human of record may not push: notify", pr: unasked(func(p *lifecycle.PR) { p.Author, p.AuthorBot = agent, true }),
 			act:    mayNotPush(func(a *lifecycle.IntakeActivity) { a.Accountable = "dave" }),
-			policy: policy(intakeOn), want: lifecycle.IntakeNotify, reason: lifecycle.ReasonIntakeUnasked, closeAt: now.Add(intakeDays * lifecycle.Day)},
+			policy: policy(intakeOn), want: lifecycle.NotifyIntake, reason: lifecycle.ReasonIntakeUnasked, closeAt: now.Add(intakeDays * lifecycle.Day)},
 		{name: "opened before the clock could tell it: never told", pr: unasked(created(daysAgo(intakeDays))), act: mayNotPush(), policy: policy(intakeOn),
-			want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeOld},
+			off: true, reason: lifecycle.ReasonIntakeOld},
 		{name: "told in time, opened twice the days ago: closed", pr: unasked(created(daysAgo(2 * intakeDays))), act: mayNotPush(toldLong), policy: policy(intakeOn),
-			want: lifecycle.IntakeClose, reason: lifecycle.ReasonIntakeDue, closeAt: now},
+			want: lifecycle.Close, reason: lifecycle.ReasonIntakeDue, closeAt: now},
 		{name: "opened three times the days ago: the other clocks'", pr: unasked(created(daysAgo(3 * intakeDays))), act: mayNotPush(toldLong), policy: policy(intakeOn),
-			want: lifecycle.IntakeOff, reason: lifecycle.ReasonIntakeOld},
+			off: true, reason: lifecycle.ReasonIntakeOld},
 		{name: "a quiet day: no notice, and its days do not count", pr: unasked(), act: mayNotPush(),
 			policy: policy(intakeOn, func(p *lifecycle.Policy) { p.Quiet = quiet(t, []string{"2026-11-28..2026-11-30"}) }),
-			want:   lifecycle.IntakeWait, reason: lifecycle.ReasonQuiet, closeAt: time.Date(2026, 12, 8, 0, 0, 0, 0, time.UTC)},
+			want:   lifecycle.Keep, reason: lifecycle.ReasonQuiet, closeAt: time.Date(2026, 12, 8, 0, 0, 0, 0, time.UTC)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := lifecycle.DecideIntake(c.pr, c.act, now, c.policy)
-			if d.Action != c.want || d.Reason != c.reason || !d.CloseAt.Equal(c.closeAt) || d.CloseNoticePosted != c.posted {
-				t.Errorf("DecideIntake = %v %q close %v posted %v, want %v %q close %v posted %v",
-					d.Action, d.Reason, d.CloseAt, d.CloseNoticePosted, c.want, c.reason, c.closeAt, c.posted)
+			d, in := lifecycle.DecideIntake(c.pr, c.act, now, c.policy)
+			switch {
+			case in == c.off || d.Reason != c.reason:
+				t.Errorf("DecideIntake = %v, %v %q; want %v, %q", in, d.Action, d.Reason, !c.off, c.reason)
+			case c.off:
+			case d.Action != c.want || d.Rule != lifecycle.RuleIntake || !d.CloseAt.Equal(c.closeAt) || !d.DueAt.Equal(c.closeAt) || d.CloseNoticePosted != c.posted:
+				t.Errorf("DecideIntake = %v %s %q close %v due %v posted %v, want %v %s %q close %v posted %v",
+					d.Action, d.Rule, d.Reason, d.CloseAt, d.DueAt, d.CloseNoticePosted, c.want, lifecycle.RuleIntake, c.reason, c.closeAt, c.posted)
 			}
 		})
 	}

@@ -14,6 +14,16 @@ var rules = []Rule{
 	authorTurnRule,  // rule_author_turn.go: the stale clock, stale-clock: author-turn
 }
 
+// commands are the commands on closed PRs (Command), each a file of its
+// own as a rule is; the sweep's commander asks each in this order.
+var commands = []Command{
+	reopenCommand, // rule_reopen.go: the reopen command (reopen-command)
+}
+
+// Commands is the commands on closed PRs, in the order the sweep asks
+// them: notice.Text finds their words through it.
+func Commands() []Command { return append([]Command(nil), commands...) }
+
 // Rules is the rules in the order Decide asks them: notice.Text finds each
 // rule's words through it, so a rule's texts are in its file.
 func Rules() []Rule { return append([]Rule(nil), rules...) }

@@ -145,6 +145,12 @@ type Policy struct {
 	Quiet Quiet // quiet periods: days no clock counts, when nothing is marked, closed or nudged (quiet.go)
 
 	Intake Intake // the intake clock (intake.go)
+
+	// ReopenCommand is the reopen command's word ("" off; rule_reopen.go).
+	ReopenCommand string
+	// AuditClosedDays: the closure audit replays the closes of the last
+	// this many days (0: off), listing the closed PRs of that window.
+	AuditClosedDays int
 }
 
 // CloseAction is what closing a stale PR does.

@@ -12,6 +12,7 @@ const (
 	TextEscalation           // the review escalation's comment: no input of its own
 	TextIntake               // the intake notice: intake-message
 	TextIntakeClose          // the intake clock's closing comment: intake-close-message
+	TextAnswer               // a command's answer (Command.Words): no input of its own
 )
 
 // Word is a default text of a rule (Rule.Words), posted for the rule's

@@ -4,33 +4,25 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
-// The answers to a reopen command (lifecycle.DecideCommand): a reopening
-// by the workflow's token leaves the PR's workflow runs waiting for a
-// maintainer's approval (GitHub, since 2026-06), so the answer says so;
-// a PR whose branch is gone cannot be reopened, and the answer says how
-// to continue from its commits, which GitHub keeps under pull/N/head.
-const (
-	DefaultCommandReopened = "Reopened as asked: the stale clock starts afresh. GitHub holds the workflow runs of a pull request " +
-		"a bot reopens until a maintainer approves them (from the Checks tab); a new push starts them too."
-	commandGone = "This pull request cannot be reopened: its branch is gone (deleted, alone or with its fork), " +
-		"and GitHub reopens a pull request only with its branch. To continue, fetch its commits " +
-		"(`git fetch %s pull/%d/head:pr-%[2]d`), push them to a branch and open a new pull request " +
-		"that links to this one."
-)
-
-// CommandGone is the answer to a reopen command on PR number of the
-// repository at repoURL whose branch is gone.
-func CommandGone(repoURL string, number int) string { return fmt.Sprintf(commandGone, repoURL, number) }
+// Answer fills the words of an answer to a command (lifecycle.Command's
+// Words) on PR number of the repository at repoURL: {{repository}} and
+// {{number}}, the only values an answer says. An answer has no message
+// input, so these are not the messages' placeholders.
+func Answer(text, repoURL string, number int) string {
+	return strings.NewReplacer("{{repository}}", repoURL, "{{number}}", strconv.Itoa(number)).Replace(text)
+}
 
 // The default texts of the rules of Decide are in the rules' files
-// (lifecycle.Rule's Words: lifecycle.DefaultStale, DefaultClose, ...);
-// these are the texts no rule of Decide posts.
+// (lifecycle.Rule's Words: lifecycle.DefaultStale, DefaultClose, ...), and
+// so are the commands' answers (lifecycle.Command's Words); these are the
+// texts no rule of Decide posts.
 
 // DefaultNudge is the review nudge's: it mentions the pending requested
 // reviewers only, never the author.
@@ -315,7 +307,7 @@ func EscalateMarker() string { return markerPrefix + escalateKind + " -->" }
 func ReopenMarker() string { return markerPrefix + reopenKind + " -->" }
 
 // AnsweredMarker returns the hidden line appended to the answer to a
-// reopen command: once per close (lifecycle.DecideCommand).
+// command: once per close (lifecycle.CommandNotice).
 func AnsweredMarker() string { return markerPrefix + answerKind + " -->" }
 
 var markerRE = regexp.MustCompile(`<!-- stalepr:(stale|close|nudge|reopened|escalated|answered)(?: marked=([0-9TZ:+\-.]+))?(?: head=([0-9a-f]{7,64}))? -->`)

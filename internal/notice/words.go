@@ -14,6 +14,7 @@ const (
 	KindEscalation  = lifecycle.TextEscalation  // the review escalation's comment: no input of its own
 	KindIntake      = lifecycle.TextIntake      // the intake notice: intake-message
 	KindIntakeClose = lifecycle.TextIntakeClose // the intake clock's closing comment: intake-close-message
+	KindAnswer      = lifecycle.TextAnswer      // a command's answer: no input of its own (Answer fills it)
 )
 
 // Key picks a default text: its kind, the rule that decided and the
@@ -21,7 +22,7 @@ const (
 // the one thing its reason does not tell.
 type Key struct {
 	Kind   Kind
-	Rule   lifecycle.RuleName // "" for the nudge and the escalation, which no rule of Decide makes
+	Rule   lifecycle.RuleName // "" for the nudge and the escalation, which no rule of Decide makes; a command's name for its answer
 	Reason lifecycle.Reason
 	Never  bool // a stale notice on a PR that is never closed (its decision's CloseAt zero)
 }
@@ -40,14 +41,16 @@ type word struct {
 
 // words is the one table of default texts, keyed by the decision each is
 // posted for, as report's outcomes keys the reports' words by outcome: the
-// rules' words (lifecycle.Rule's Words, in each rule's file) and the
-// nudge's and the escalation's, which no rule of Decide makes. A reason a
+// rules' words (lifecycle.Rule's Words, in each rule's file), the
+// commands' answers (lifecycle.Command's Words, keyed by the command's
+// name), and the nudge's and the escalation's, which no rule of Decide
+// makes. A reason a
 // rule gives for a text gets its word in the rule's file;
 // TestEveryReasonWorded fails until it does.
 var words = table(lifecycle.Rules())
 
 // table is the words of rules, each keyed by its rule's name, and the
-// nudge's and the escalation's.
+// commands', the nudge's and the escalation's.
 func table(rules []lifecycle.Rule) map[Key]word {
 	t := map[Key]word{
 		{KindNudge, "", lifecycle.ReasonReviewNudge, false}: {text: DefaultNudge},
@@ -58,6 +61,11 @@ func table(rules []lifecycle.Rule) map[Key]word {
 		{KindNudge, "", lifecycle.ReasonMergeNudge, false}:         {text: DefaultMergeNudge, fixed: true},
 		{KindEscalation, "", lifecycle.ReasonEscalated, false}:     {text: DefaultEscalation},
 		{KindEscalation, "", lifecycle.ReasonEscalatedAway, false}: {text: DefaultEscalationAway}, // no nudge went unanswered: its reviewers were away
+	}
+	for _, c := range lifecycle.Commands() {
+		for _, w := range c.Words {
+			t[Key{Kind: w.Kind, Rule: c.Name, Reason: w.Reason}] = word{text: w.Text}
+		}
 	}
 	for _, r := range rules {
 		for _, w := range r.Words {

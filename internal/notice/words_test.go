@@ -76,7 +76,8 @@ func everyPostingDecision(t *testing.T) []decided {
 // TestEveryReasonWorded: every decision the rules make that posts a text
 // has its row in the one table of default texts, and every row of the
 // rules' texts is one some decision posts. The nudge's and the
-// escalation's reasons, which the sweep gives, have theirs.
+// escalation's reasons, which the sweep gives, have theirs; the commands'
+// are theirs.
 func TestEveryReasonWorded(t *testing.T) {
 	t.Parallel()
 	used := map[Key]bool{}
@@ -92,6 +93,13 @@ func TestEveryReasonWorded(t *testing.T) {
 	}
 	for _, r := range []lifecycle.Reason{lifecycle.ReasonEscalated, lifecycle.ReasonEscalatedAway} {
 		used[Key{Kind: KindEscalation, Reason: r}] = true
+	}
+	// A command's words are its answers' (lifecycle's TestCommandsAreUnits
+	// holds each to a decision that answers with it).
+	for _, c := range lifecycle.Commands() {
+		for _, w := range c.Words {
+			used[Key{Kind: w.Kind, Rule: c.Name, Reason: w.Reason}] = true
+		}
 	}
 	for k := range words {
 		if !used[k] {

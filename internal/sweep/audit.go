@@ -75,7 +75,7 @@ type auditor struct {
 // is no earlier than its close, so the first page older than the window
 // ends the listing), and plans the reopenings.
 func (au *auditor) ops(ctx context.Context) ([]op, error) {
-	days := au.cfg.AuditClosedDays
+	days := au.pol.AuditClosedDays
 	if days <= 0 {
 		return nil, nil
 	}
@@ -287,7 +287,7 @@ func (au *auditor) failed(pr lifecycle.PR, err error) error {
 	return nil
 }
 
-// commanded reports whether a history holds a reopen command (whose, the rule
+// commanded reports whether a history holds a command (whose, the command
 // decides).
 func commanded(events []lifecycle.Event) bool {
 	for _, e := range events {

@@ -11,15 +11,16 @@ import (
 	"github.com/stalepr/stalepr/internal/notice"
 )
 
-// The reopen command (docs/rules.md "Reopen on command"): a comment of
-// reopen-command by a PR's author or a maintainer undoes stalepr's own
-// stale close. The event run answers it at once (issue_comment); the
-// scheduled run is the backstop, among the closed PRs it lists anyway.
-// The decision is lifecycle.DecideCommand; this file reads its facts and
-// plans its two writes: the reopening (labels with it, one request), then
-// the answer, whose marker ends the close's command for good.
+// The commands on closed PRs (lifecycle.Commands; the reopen command,
+// docs/rules.md "Reopen on command"): a comment asking for one on a PR
+// stalepr closed. The event run answers it at once (issue_comment); the
+// scheduled run is the backstop, among the closed PRs the commands' Needs
+// asks for. Each command decides (lifecycle.Command's Decide); this file
+// reads its facts and plans its writes: the reopening (labels with it, one
+// request) when it calls for one, then the answer in its words, whose
+// marker ends the close's command for good.
 
-// Reasons the reopen command leaves a PR alone.
+// Reasons the event's command leaves a PR alone.
 const (
 	ReasonCommandOpen lifecycle.Reason = "open: nothing for the reopen command to do"
 	ReasonCommandOff  lifecycle.Reason = "the reopen command is off (reopen-command is empty)"
@@ -29,12 +30,6 @@ const (
 	ReasonCommandNone lifecycle.Reason = "no reopen command since its last close"
 )
 
-// commandWindow is how far back the scheduled run looks for a reopen
-// command the event path missed: a command moves its PR's updated_at, so
-// the closed PRs updated since are where it is. A run at least weekly
-// finds every one; the closure audit's longer window, when on, serves.
-const commandWindow = 7 * lifecycle.Day
-
 // commandGrace is how long the scheduled run leaves a command to its event
 // run: an event run answers without reading back its comment, so one at
 // the same time as the schedule's could answer twice. An event run starts
@@ -42,9 +37,9 @@ const commandWindow = 7 * lifecycle.Day
 // this meets a schedule that answered already (its answer's marker).
 const commandGrace = time.Hour
 
-// commander is the reopen command's stage: it decides the commands of
-// closed PRs, the event's one or the scheduled run's backstop's, and plans
-// their operations on the run's executor.
+// commander is the commands' stage: it decides the commands of closed
+// PRs, the event's one or the scheduled run's backstop's, and plans their
+// operations on the run's executor.
 type commander struct {
 	*settings
 	gh    commanderGitHub
@@ -54,53 +49,69 @@ type commander struct {
 	audit *auditor
 }
 
-// op decides the reopen command of closed PR c: the operation, or why
-// there is none ("" with no command at all). A maintainer's access that
-// decides and is not known is read first (access.one: one request); a stop
-// or a failed read is returned.
+// op decides the commands of closed PR c, in the list's order: the
+// operation of the first that calls for one, or why there is none (the
+// first command's reason; "" with no command at all). A maintainer's access
+// that decides and is not known is read first (access.one: one request); a
+// stop or a failed read is returned.
 func (s *commander) op(ctx context.Context, c ClosedListed) (op, lifecycle.Reason, error) {
 	if err := s.id.learnFor(ctx, c.History, s.pol.StaleLabel); err != nil {
 		return op{}, "", err
 	}
+	var why lifecycle.Reason
+	for _, cmd := range lifecycle.Commands() {
+		d, err := s.decide(ctx, cmd, c)
+		if err != nil {
+			return op{}, "", err
+		}
+		switch d.Verdict {
+		case lifecycle.CommandReopen:
+			return op{out: ReopenedOnCommand, pr: c.PR, command: &d, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: d.Reason}}, "", nil
+		case lifecycle.CommandAnswer:
+			return op{out: CommandAnswered, pr: c.PR, command: &d, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: d.Reason}}, "", nil
+		}
+		if why == "" {
+			why = d.Reason // ignored, or answered already
+		}
+	}
+	if why == "" {
+		why = ReasonCommandNone
+	}
+	return op{}, why, nil
+}
+
+// decide decides command cmd on closed PR c: first as though the unknown
+// were nobody's, so that only a command whose answer their access decides
+// asks GitHub for it.
+func (s *commander) decide(ctx context.Context, cmd lifecycle.Command, c ClosedListed) (lifecycle.CommandDecision, error) {
 	facts := lifecycle.ClosedFacts{Merged: c.Merged, BranchGone: c.BranchGone}
-	decide := func(assume lifecycle.Access) lifecycle.Command {
+	decide := func(assume lifecycle.Access) lifecycle.CommandDecision {
 		o := s.pol.Options(s.id.logins())
 		o.Access, o.Assume = s.who.known, assume
-		return lifecycle.DecideCommand(c.PR, c.History, facts, o)
+		d := cmd.Decide(c.PR, c.History, facts, o)
+		d.Command = cmd.Name
+		return d
 	}
-	// First as though the unknown were nobody's: only a command whose
-	// answer their access decides asks GitHub for it.
 	d := decide(lifecycle.AccessNone)
 	if d.Unsure != "" && d.Verdict == lifecycle.CommandIgnored {
 		if err := s.who.one(ctx, d.Unsure); err != nil {
-			return op{}, "", err
+			return d, err
 		}
 		d = decide(lifecycle.AccessUnknown) // what GitHub would not tell, author_association decides
 	}
-	switch d.Verdict {
-	case lifecycle.CommandReopen:
-		return op{out: ReopenedOnCommand, pr: c.PR, command: &d, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: d.Reason}}, "", nil
-	case lifecycle.CommandGone:
-		return op{out: CommandAnswered, pr: c.PR, command: &d, d: lifecycle.Decision{Action: lifecycle.Keep, Reason: d.Reason}}, "", nil
-	case lifecycle.CommandIgnored:
-		return op{}, d.Reason, nil
-	}
-	if d.Reason != "" {
-		return op{}, d.Reason, nil // answered already
-	}
-	return op{}, ReasonCommandNone, nil
+	return d, nil
 }
 
-// ops is the scheduled run's backstop: the reopen commands among
-// the closed PRs updated in the last commandWindow, from the closure
-// audit's pages when they reach that far (no request more), else from a
-// listing of its own that stands in for the duplicate clean-up's
-// (recentlyClosed): the same pages over a week instead of a day. Only the
+// ops is the scheduled run's backstop: the commands among the closed PRs
+// updated since the commands' Needs.Closed, from the closure audit's pages
+// when they reach that far (no request more), else from a listing of its
+// own that stands in for the duplicate clean-up's (recentlyClosed): the
+// same pages over the commands' window instead of a day. Only the
 // commands decided for are planned; the others are the event path's to
 // report, not the summary's every run.
 func (s *commander) ops(ctx context.Context) ([]op, error) {
 	var asked []ClosedListed
-	if a := s.audit.found; a != nil && a.Complete && !a.Since.After(s.now.Add(-commandWindow)) {
+	if a := s.audit.found; a != nil && a.Complete && !a.Since.After(s.needs.Closed) {
 		asked = s.audit.asked
 	} else {
 		var err error
@@ -129,13 +140,13 @@ func (s *commander) ops(ctx context.Context) ([]op, error) {
 	return ops, nil
 }
 
-// closedAsked lists the closed PRs updated in the last commandWindow, the
-// most recently updated first, and keeps those whose history holds a
-// reopen command; their notices, and those of the PRs closed in the
+// closedAsked lists the closed PRs updated since the commands'
+// Needs.Closed, the most recently updated first, and keeps those whose
+// history holds a command; their notices, and those of the PRs closed in the
 // duplicate clean-up's window, go to the dedup, which then lists nothing
 // of its own.
 func (s *commander) closedAsked(ctx context.Context) ([]ClosedListed, error) {
-	since, dupSince := s.now.Add(-commandWindow), s.now.Add(-closedWindow)
+	since, dupSince := s.needs.Closed, s.now.Add(-closedWindow)
 	var asked []ClosedListed
 	read := map[string]bool{}
 	var pages api.Pages
@@ -165,7 +176,8 @@ func (s *commander) closedAsked(ctx context.Context) ([]ClosedListed, error) {
 	}
 }
 
-// commandSteps reopen the PR a command asked for, then answer: a fresh
+// commandSteps reopen the PR a command asked for, then answer in the
+// command's words (lifecycle.Command's Words, keyed by its reason): a fresh
 // read first (unless the event's read was just made), which leaves alone
 // a PR open, locked or changed since the listing (its history is decided
 // again by the next run); the reopening sets the labels without the stale
@@ -198,10 +210,12 @@ func (w *writer) commandSteps(o *op) []step {
 			return nil
 		}})
 	}
+	answer := w.comment(n, func() string {
+		text := notice.Text(notice.Key{Kind: notice.KindAnswer, Rule: o.command.Command, Reason: o.command.Reason}, "")
+		return notice.Body(notice.Answer(text, repositoryURL(o.pr.URL, n), n), notice.AnsweredMarker())
+	})
 	if o.out == CommandAnswered {
-		return append(steps, w.comment(n, func() string {
-			return notice.Body(notice.CommandGone(repositoryURL(o.pr.URL, n), n), notice.AnsweredMarker())
-		}))
+		return append(steps, answer)
 	}
 	drop := []string{w.pol.StaleLabel}
 	if w.cfg.CloseLabel != "" {
@@ -210,9 +224,7 @@ func (w *writer) commandSteps(o *op) []step {
 	reopen := step{request: reqReopen, send: func(ctx context.Context) error {
 		return w.gh.Reopen(ctx, n, nonNil(without(now.Labels, drop)))
 	}}
-	return append(steps, reopen, w.comment(n, func() string {
-		return notice.Body(notice.DefaultCommandReopened, notice.AnsweredMarker())
-	}))
+	return append(steps, reopen, answer)
 }
 
 // repositoryURL is the repository of the pull request at url (its page,
@@ -225,11 +237,6 @@ func repositoryURL(url string, n int) string {
 	return "origin"
 }
 
-// on reports whether the scheduled run looks for reopen
-// commands: the command on, and closes of ours to undo (stalepr closes, or
-// the closure audit lists closed PRs anyway). close-action draft closes
-// nothing: its PRs stay open.
-func (s *commander) on() bool {
-	return s.cfg.ReopenCommand != "" && s.pol.CloseAction != lifecycle.CloseToDraft &&
-		(s.pol.Closes() || s.cfg.AuditClosedDays > 0)
-}
+// on reports whether the scheduled run looks for commands: some command's
+// Needs asks for the closed PRs.
+func (s *commander) on() bool { return !s.needs.Closed.IsZero() }

@@ -220,7 +220,7 @@ func TestCommandBranchGone(t *testing.T) {
 				}
 			}
 			answer := w.fake.Comments(n)[len(w.fake.Comments(n))-1].Body
-			want := notice.Body(notice.CommandGone(w.srv.URL+"/"+w.fake.FullName(), n), notice.AnsweredMarker())
+			want := notice.Body(notice.Answer(lifecycle.DefaultCommandGone, w.srv.URL+"/"+w.fake.FullName(), n), notice.AnsweredMarker())
 			if answer != want || !strings.Contains(answer, "pull/"+strconv.Itoa(n)+"/head") {
 				t.Errorf("the answer:\n%s\nwant:\n%s", answer, want)
 			}

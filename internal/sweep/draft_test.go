@@ -89,14 +89,3 @@ func TestCloseActionDraftForbidden(t *testing.T) {
 		t.Errorf("%d conversion attempts: after GitHub refused once, no more", graphql)
 	}
 }
-
-func TestOnlyDraftPR(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	draft := w.pr(120, func(is *fakegithub.Issue) { is.Draft = true })
-	ready := w.pr(120)
-	w.run(map[string]string{"only-draft-pr": "true"})
-	if !w.hasLabel(draft, "stale") || w.hasLabel(ready, "stale") {
-		t.Errorf("draft labels %v, ready labels %v: want only the draft marked", w.labels(draft), w.labels(ready))
-	}
-}

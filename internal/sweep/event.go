@@ -112,7 +112,7 @@ func (r *Sweep) Command(ctx context.Context, number int, sender string) Result {
 	case open:
 		s.x.skip(op{pr: pr}, ReasonCommandOpen)
 		return s.finish()
-	case s.cfg.ReopenCommand == "":
+	case !s.pol.CommandsOn():
 		s.x.skip(op{pr: pr}, ReasonCommandOff)
 		return s.finish()
 	case l.Err != nil:

@@ -17,7 +17,7 @@ func TestReadIntakeMarkers(t *testing.T) {
 		{Kind: lifecycle.Commented, At: at.Add(time.Hour), Actor: self, Bot: true, Body: notice.Body("link an issue", notice.IntakeMarker())},
 		{Kind: lifecycle.Commented, At: at.Add(2 * time.Hour), Actor: "mallory", Body: notice.CloseMarker(lifecycle.RuleIntake)},
 	}
-	readMarkers(events, "/reopen")
+	readMarkers(events, lifecycle.Policy{ReopenCommand: "/reopen"})
 	if events[1].Notice != lifecycle.IntakeNotice || events[2].Notice != lifecycle.CloseNotice || events[1].Body != "" {
 		t.Fatalf("intake markers read as %+v", events)
 	}

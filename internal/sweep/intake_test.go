@@ -246,23 +246,6 @@ func TestIntakeDryRun(t *testing.T) {
 	}
 }
 
-// TestIntakeNoticeOnce: two runs at once each told the PR (neither saw
-// the other's notice): the next run deletes the younger copy, and a run
-// stopped after the notice posts no second.
-func TestIntakeNoticeOnce(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.unasked(1)
-	body := notice.Body("Link an accepted issue.", notice.IntakeMarker())
-	w.fake.Comment(n, action, daysAgo(0.5), body)
-	w.fake.Comment(n, action, daysAgo(0.5).Add(20*time.Second), body)
-	res := w.run(intakeInputs)
-	if w.notices(n, "intake") != 1 || len(res.With(sweep.DuplicateDeleted)) != 1 || len(res.With(sweep.IntakeNotified)) != 0 {
-		t.Fatalf("#%d: %d intake notices, %d deleted, %d told; want the copy deleted and no third", n, w.notices(n, "intake"),
-			len(res.With(sweep.DuplicateDeleted)), len(res.With(sweep.IntakeNotified)))
-	}
-}
-
 // TestIntakeLeavesOlderPRs: turned on, the intake clock tells only the PRs
 // opened lately; one open for weeks before is the other clocks', and its
 // links are not read.

@@ -59,7 +59,7 @@ func (k *linker) access(pr lifecycle.PR, act lifecycle.Activity) string {
 	if !k.pol.Intake.On || in.Accountable == "" || in.Access != lifecycle.AccessUnknown {
 		return ""
 	}
-	if lifecycle.DecideIntake(pr, &in, k.now, k.pol.For(pr)).Reason != lifecycle.ReasonIntakeAccess {
+	if d, _ := lifecycle.DecideIntake(pr, &in, k.now, k.pol.For(pr)); d.Reason != lifecycle.ReasonIntakeAccess {
 		return ""
 	}
 	return in.Accountable

@@ -22,7 +22,7 @@ func TestReadMarkers(t *testing.T) {
 		{Kind: lifecycle.Commented, Body: notice.Body("Comment `/reopen` to reopen it.", notice.CloseMarker(lifecycle.RuleAuthorTurn))},
 		{Kind: lifecycle.Commented, Body: "Closing.\n\n<!-- stalepr:close -->"}, // every version before the rule
 	}
-	readMarkers(events, "/reopen")
+	readMarkers(events, lifecycle.Policy{ReopenCommand: "/reopen"})
 	if e := events[0]; e.Notice != lifecycle.StaleNotice || !e.MarkedAt.Equal(marked) || e.MarkHead != "abc1234" || e.Body != "" {
 		t.Errorf("stale notice read as %+v", e)
 	}

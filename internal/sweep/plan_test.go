@@ -112,9 +112,9 @@ func planState() []op {
 		// A reopen command: a fresh read, the reopening with its labels,
 		// the answer; on the event's own read, no fresh read; a branch gone,
 		// the answer alone.
-		{out: ReopenedOnCommand, pr: pr(27, "closed-stale"), command: &lifecycle.Command{Verdict: lifecycle.CommandReopen}},
-		{out: ReopenedOnCommand, pr: pr(28, "closed-stale"), command: &lifecycle.Command{Verdict: lifecycle.CommandReopen}, readNow: true},
-		{out: CommandAnswered, pr: pr(29), command: &lifecycle.Command{Verdict: lifecycle.CommandGone}},
+		{out: ReopenedOnCommand, pr: pr(27, "closed-stale"), command: &lifecycle.CommandDecision{Verdict: lifecycle.CommandReopen}},
+		{out: ReopenedOnCommand, pr: pr(28, "closed-stale"), command: &lifecycle.CommandDecision{Verdict: lifecycle.CommandReopen}, readNow: true},
+		{out: CommandAnswered, pr: pr(29), command: &lifecycle.CommandDecision{Verdict: lifecycle.CommandAnswer}},
 	}
 }
 

@@ -12,147 +12,6 @@ import (
 	"github.com/stalepr/stalepr/internal/testenv"
 )
 
-// Rule 1: only open pull requests; issues are never touched.
-func TestRule1IssuesAreNeverTouched(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	issue := w.fake.AddIssue(fakegithub.Issue{Title: "old issue", User: alice, CreatedAt: daysAgo(400), UpdatedAt: daysAgo(400)})
-	closedPR := w.pr(400, func(is *fakegithub.Issue) { is.State = "closed"; is.ClosedAt = daysAgo(400) })
-	pr := w.pr(400)
-	res := w.run(nil)
-	if len(w.labels(issue)) != 0 || len(w.fake.Comments(issue)) != 0 {
-		t.Errorf("issue #%d was touched: labels %v", issue, w.labels(issue))
-	}
-	if len(w.fake.Comments(closedPR)) != 0 || w.state(closedPR) != "closed" {
-		t.Errorf("closed PR #%d was touched", closedPR)
-	}
-	if !w.hasLabel(pr, "stale") || !has(res.Marked(), pr) {
-		t.Errorf("open PR #%d not marked: %v", pr, w.labels(pr))
-	}
-}
-
-// Rule 2: stale after days-before-stale days; the notice is posted once.
-func TestRule2MarksAfterDaysBeforeStale(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	old := w.pr(91)
-	recent := w.pr(89)
-	res := w.run(nil)
-	if !w.hasLabel(old, "stale") || w.notices(old, "stale") != 1 {
-		t.Fatalf("#%d: labels %v, %d notices; want stale and one notice", old, w.labels(old), w.notices(old, "stale"))
-	}
-	if w.hasLabel(recent, "stale") || len(w.fake.Comments(recent)) != 0 {
-		t.Fatalf("#%d inactive 89 days was touched", recent)
-	}
-	body := w.fake.Comments(old)[0].Body
-	for _, want := range []string{"91 days", "closed on 2026-12-29", "base branch", "comment"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("notice lacks %q:\n%s", want, body)
-		}
-	}
-	if got := numbers(res.Marked()); len(got) != 1 || got[0] != old {
-		t.Errorf("Marked = %v, want [%d]", got, old)
-	}
-}
-
-func TestRule2Overrides(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name   string
-		inputs map[string]string
-		days   float64
-		marked bool
-	}{
-		{"days-before-pr-stale overrides", map[string]string{"days-before-stale": "10", "days-before-pr-stale": "200"}, 100, false},
-		{"custom days", map[string]string{"days-before-stale": "10"}, 11, true},
-		{"-1 never marks", map[string]string{"days-before-stale": "-1"}, 1000, false},
-		{"custom label, case-insensitive match later", map[string]string{"stale-pr-label": "Lifecycle/Stale"}, 100, true},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t)
-			n := w.pr(tc.days)
-			w.run(tc.inputs)
-			label := "stale"
-			if l, ok := tc.inputs["stale-pr-label"]; ok {
-				label = l
-			}
-			if got := w.hasLabel(n, label); got != tc.marked {
-				t.Fatalf("marked = %v, want %v (labels %v)", got, tc.marked, w.labels(n))
-			}
-		})
-	}
-}
-
-func TestRule2IgnoreUpdatesJudgesFromCreation(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.pr(1, func(is *fakegithub.Issue) { is.CreatedAt = daysAgo(200) })
-	w.run(map[string]string{"ignore-pr-updates": "true"})
-	if !w.hasLabel(n, "stale") {
-		t.Fatalf("created 200 days ago, updated yesterday, ignore-pr-updates: want marked, labels %v", w.labels(n))
-	}
-}
-
-// Rule 3: a person's activity after the mark un-stales; bots and our own
-// notice never do.
-func TestRule3KeptAlive(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name    string
-		act     func(w *world, n int)
-		unstale bool
-	}{
-		{"person comments", func(w *world, n int) { w.fake.Comment(n, bob, daysAgo(2), "still working on it") }, true},
-		{"person reviews", func(w *world, n int) { w.fake.Review(n, maint, daysAgo(2), "COMMENTED", "looks close") }, true},
-		{"review comment", func(w *world, n int) { w.fake.LineComment(n, maint, daysAgo(2), "main.go", "nit") }, true},
-		{"pushed commit", func(w *world, n int) { w.fake.Push(n, "alice", daysAgo(2), "fix") }, true},
-		{"force push", func(w *world, n int) { w.fake.ForcePush(n, alice, daysAgo(2)) }, true},
-		{"bot comments", func(w *world, n int) { w.fake.Comment(n, ci, daysAgo(2), "coverage 80%") }, false},
-		{"bot relabels", func(w *world, n int) { w.fake.Label(n, ci, daysAgo(2), "size/XL") }, false},
-		{"our own identity comments", func(w *world, n int) { w.fake.Comment(n, action, daysAgo(2), "ping") }, false},
-		{"nothing", func(w *world, n int) {}, false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t)
-			n := w.markedPR(10)
-			tc.act(w, n)
-			res := w.run(nil)
-			if got := !w.hasLabel(n, "stale"); got != tc.unstale {
-				t.Fatalf("un-staled = %v, want %v (labels %v)", got, tc.unstale, w.labels(n))
-			}
-			if has(res.Unstaled(), n) != tc.unstale || w.state(n) != "open" {
-				t.Fatalf("result Unstaled %v, state %s", numbers(res.Unstaled()), w.state(n))
-			}
-		})
-	}
-}
-
-func TestRule3UnstaleLabelsAreSwapped(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.markedPR(10, func(is *fakegithub.Issue) { is.Labels = []string{"waiting-for-author"} })
-	w.fake.Comment(n, bob, daysAgo(1), "back on it")
-	w.run(map[string]string{"labels-to-add-when-unstale": "needs-review", "labels-to-remove-when-unstale": "Waiting-For-Author"})
-	got := strings.Join(w.labels(n), ",")
-	if w.hasLabel(n, "stale") || w.hasLabel(n, "waiting-for-author") || !w.hasLabel(n, "needs-review") {
-		t.Fatalf("labels %s, want only needs-review", got)
-	}
-}
-
-func TestRule3MaintainerRemovingTheLabelUnstales(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.markedPR(10)
-	w.fake.Unlabel(n, maint, daysAgo(1), "stale")
-	w.run(nil)
-	if w.hasLabel(n, "stale") || w.state(n) != "open" || w.notices(n, "stale") != 1 {
-		t.Fatalf("after a maintainer removed the label: labels %v, state %s, notices %d; want untouched",
-			w.labels(n), w.state(n), w.notices(n, "stale"))
-	}
-}
-
 func TestRule3RemoveStaleWhenUpdatedFalseKeepsLabelButPostponesClose(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -166,31 +25,6 @@ func TestRule3RemoveStaleWhenUpdatedFalseKeepsLabelButPostponesClose(t *testing.
 	w.run(map[string]string{"remove-pr-stale-when-updated": "false"})
 	if w.state(n) != "closed" {
 		t.Fatalf("31 days after the last activity: state %s, want closed", w.state(n))
-	}
-}
-
-// Rule 4: closed days-before-close after the mark without a person's activity.
-func TestRule4Closes(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	due := w.markedPR(31)
-	notYet := w.markedPR(29)
-	botOnly := w.markedPR(31)
-	w.fake.Comment(botOnly, ci, daysAgo(3), "build passed")
-	res := w.run(map[string]string{"close-pr-label": "closed-stale"})
-	for _, n := range []int{due, botOnly} {
-		if w.state(n) != "closed" || w.notices(n, "close") != 1 {
-			t.Errorf("#%d: state %s, %d close comments; want closed with one", n, w.state(n), w.notices(n, "close"))
-		}
-		if w.hasLabel(n, "stale") || !w.hasLabel(n, "closed-stale") {
-			t.Errorf("#%d labels %v, want closed-stale instead of stale", n, w.labels(n))
-		}
-	}
-	if w.state(notYet) != "open" || !w.hasLabel(notYet, "stale") {
-		t.Errorf("#%d marked 29 days ago: state %s", notYet, w.state(notYet))
-	}
-	if len(res.Closed()) != 2 || !has(res.Stale(), notYet) {
-		t.Errorf("Closed %v, Stale %v", numbers(res.Closed()), numbers(res.Stale()))
 	}
 }
 
@@ -214,16 +48,6 @@ func TestRule4ClockStartsAtTheLastLabel(t *testing.T) {
 	}
 }
 
-func TestRule4NeverCloseWithMinusOne(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.markedPR(300)
-	w.run(map[string]string{"days-before-pr-close": "-1"})
-	if w.state(n) != "open" || !w.hasLabel(n, "stale") {
-		t.Fatalf("state %s labels %v", w.state(n), w.labels(n))
-	}
-}
-
 // Rule 5: closed by us, reopened by a person: not closed again.
 func TestRule5ReopenedIsFresh(t *testing.T) {
 	t.Parallel()
@@ -239,107 +63,6 @@ func TestRule5ReopenedIsFresh(t *testing.T) {
 	w.run(nil)
 	if w.state(n) != "open" || w.hasLabel(n, "stale") {
 		t.Fatalf("after reopen: state %s labels %v, want open and not stale", w.state(n), w.labels(n))
-	}
-}
-
-func TestRule5ReopenedWithTheLabelStillOnIsUnstaled(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.markedPR(45)
-	w.fake.Close(n, action, daysAgo(14), "")
-	w.fake.Reopen(n, alice, daysAgo(1))
-	w.run(nil)
-	if w.state(n) != "open" || w.hasLabel(n, "stale") {
-		t.Fatalf("state %s labels %v, want open and un-staled", w.state(n), w.labels(n))
-	}
-}
-
-// Rule 6: exemptions and filters, case-insensitive.
-func TestRule6Exemptions(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name   string
-		inputs map[string]string
-		pr     func(*fakegithub.Issue)
-		marked bool
-	}{
-		{"exempt label", map[string]string{"exempt-pr-labels": "Pinned,security"}, func(is *fakegithub.Issue) { is.Labels = []string{"pinned"} }, false},
-		{"exempt milestone", map[string]string{"exempt-pr-milestones": "V2"}, func(is *fakegithub.Issue) { is.Milestone = "v2" }, false},
-		{"other milestone", map[string]string{"exempt-milestones": "v2"}, func(is *fakegithub.Issue) { is.Milestone = "v3" }, true},
-		{"all milestones", map[string]string{"exempt-all-pr-milestones": "true"}, func(is *fakegithub.Issue) { is.Milestone = "v3" }, false},
-		{"exempt assignee", map[string]string{"exempt-pr-assignees": "Bob"}, func(is *fakegithub.Issue) { is.Assignees = []string{"bob"} }, false},
-		{"all assignees", map[string]string{"exempt-all-assignees": "true"}, func(is *fakegithub.Issue) { is.Assignees = []string{"carol"} }, false},
-		{"draft exempt", map[string]string{"exempt-draft-pr": "true"}, func(is *fakegithub.Issue) { is.Draft = true }, false},
-		{"draft not exempt by default", nil, func(is *fakegithub.Issue) { is.Draft = true }, true},
-		{"only-labels: all needed", map[string]string{"only-pr-labels": "a,b"}, func(is *fakegithub.Issue) { is.Labels = []string{"A"} }, false},
-		{"only-labels: all there", map[string]string{"only-labels": "a,b"}, func(is *fakegithub.Issue) { is.Labels = []string{"A", "b"} }, true},
-		{"any-of-labels: none", map[string]string{"any-of-pr-labels": "x,y"}, func(is *fakegithub.Issue) { is.Labels = []string{"z"} }, false},
-		{"any-of-labels: one", map[string]string{"any-of-labels": "x,y"}, func(is *fakegithub.Issue) { is.Labels = []string{"Y"} }, true},
-		{"include-only-assigned, unassigned", map[string]string{"include-only-assigned": "true"}, nil, false},
-		{"include-only-assigned, assigned", map[string]string{"include-only-assigned": "true"}, func(is *fakegithub.Issue) { is.Assignees = []string{"carol"} }, true},
-		{"created before start-date", map[string]string{"start-date": "2026-10-01"}, nil, false},
-		{"created after start-date", map[string]string{"start-date": "2020-01-01T00:00:00Z"}, nil, true},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t)
-			var mods []func(*fakegithub.Issue)
-			if tc.pr != nil {
-				mods = append(mods, tc.pr)
-			}
-			n := w.pr(120, mods...)
-			w.run(tc.inputs)
-			if got := w.hasLabel(n, "stale"); got != tc.marked {
-				t.Fatalf("marked = %v, want %v", got, tc.marked)
-			}
-		})
-	}
-}
-
-func TestRule6ExemptStalePRIsNotClosed(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.markedPR(40, func(is *fakegithub.Issue) { is.Labels = []string{"Pinned"} })
-	w.run(map[string]string{"exempt-pr-labels": "pinned"})
-	if w.state(n) != "open" {
-		t.Fatalf("exempt PR was closed")
-	}
-}
-
-func TestRule6LabelsToRemoveWhenStale(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.pr(120, func(is *fakegithub.Issue) { is.Labels = []string{"needs-review", "keep"} })
-	w.run(map[string]string{"labels-to-remove-when-stale": "Needs-Review"})
-	if w.hasLabel(n, "needs-review") || !w.hasLabel(n, "keep") || !w.hasLabel(n, "stale") {
-		t.Fatalf("labels %v, want keep and stale", w.labels(n))
-	}
-}
-
-// Rule 7: delete-branch only for same-repository, non-default branches.
-func TestRule7DeleteBranch(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	w.fake.AddBranch("feature", "shared-name")
-	same := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "feature" })
-	fork := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "shared-name"; is.HeadRepo = "someone/fork" })
-	gone := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "shared-name"; is.HeadRepoDeleted = true })
-	dflt := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "main" })
-	already := w.markedPR(31, func(is *fakegithub.Issue) { is.HeadRef = "deleted-before" })
-	res := w.run(map[string]string{"delete-branch": "true"})
-	for _, n := range []int{same, fork, gone, dflt, already} {
-		if w.state(n) != "closed" {
-			t.Fatalf("#%d not closed", n)
-		}
-	}
-	if w.fake.HasBranch("feature") {
-		t.Error("same-repository branch not deleted")
-	}
-	if !w.fake.HasBranch("shared-name") || !w.fake.HasBranch("main") {
-		t.Errorf("a fork's or the default branch was deleted: %v", w.fake.Branches())
-	}
-	if len(res.Failed()) != 0 {
-		t.Errorf("failed: %+v (an already-deleted branch is not an error)", res.Failed())
 	}
 }
 
@@ -471,19 +194,6 @@ func reverseListings(h http.Handler) http.Handler {
 		rw.WriteHeader(rec.Code)
 		rw.Write(rec.Body.Bytes())
 	})
-}
-
-func TestRule4ZeroDaysBeforeCloseClosesInTheSameRun(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.pr(120)
-	res := w.run(map[string]string{"days-before-close": "0", "close-pr-label": "closed-stale"})
-	if w.state(n) != "closed" || w.notices(n, "close") != 1 || w.hasLabel(n, "stale") || !w.hasLabel(n, "closed-stale") {
-		t.Fatalf("state %s, %d close comments, labels %v: want closed at once with closed-stale", w.state(n), w.notices(n, "close"), w.labels(n))
-	}
-	if !has(res.Closed(), n) {
-		t.Fatalf("Closed = %v", numbers(res.Closed()))
-	}
 }
 
 // Rule 3, remove-stale-when-updated: false: a push after the mark postpones

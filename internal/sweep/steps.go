@@ -86,9 +86,9 @@ type op struct {
 	// readNow: act comes from a read of this PR alone made just before
 	// (the event path's): the re-request need not read it again.
 	readNow bool
-	audit   *lifecycle.Audit   // Reopened: the close the audit replayed
-	command *lifecycle.Command // ReopenedOnCommand, CommandAnswered: the command decided
-	issue   *issueOp           // the dashboard's operations: the issue, not a PR (dashboard.go)
+	audit   *lifecycle.Audit           // Reopened: the close the audit replayed
+	command *lifecycle.CommandDecision // ReopenedOnCommand, CommandAnswered: the command decided
+	issue   *issueOp                   // the dashboard's operations: the issue, not a PR (dashboard.go)
 	// said is what its text says of the PR's people (said.go); why, the
 	// reason the text is chosen by where d.Reason says more (an
 	// escalation's names whom it asks).
@@ -1089,7 +1089,7 @@ func (w *writer) vars(p op) notice.Vars {
 		CloseDate:       p.d.CloseAt,
 		StaleLabel:      w.pol.StaleLabel,
 		Labels:          p.pr.Labels,
-		ReopenCommand:   w.cfg.ReopenCommand,
+		ReopenCommand:   w.pol.ReopenCommand,
 		ToDraft:         w.pol.CloseAction == lifecycle.CloseToDraft,
 	}
 	// No bot is ever mentioned: a mention of @Copilot can start the coding

@@ -40,7 +40,7 @@ type sweeper struct {
 	x     *executor  // runs the operations (plan.go)
 	dd    *dedup     // our notices seen, and their copies deleted (tidy.go)
 	audit *auditor   // the closure audit (audit.go)
-	cmd   *commander // the reopen commands (command.go)
+	cmd   *commander // the commands on closed PRs (command.go)
 
 	who   *access       // who may push, learnt as decisions need it (access.go)
 	avail *availability // the reviewers' GitHub status, read before the plan (available.go)
@@ -60,7 +60,7 @@ type sweeper struct {
 // decisions go to, the writer whose steps the executor sends.
 func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweeper {
 	if gh != nil {
-		gh = markerReader{gh, cfg.ReopenCommand}
+		gh = markerReader{gh, cfg.Policy}
 	}
 	set := &settings{cfg: cfg, pol: cfg.Policy, needs: cfg.Policy.Needs(now), now: now, log: log, id: &identity{gh: gh, log: log}}
 	s := &sweeper{settings: set, gh: gh,
@@ -255,7 +255,7 @@ func (s *sweeper) run(ctx context.Context) {
 	}{
 		{PartLabelCleanUp, true, s.listing.closedOps},
 		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", s.listing.reopenedOps},
-		{PartAudit, s.cfg.AuditClosedDays > 0, s.audit.ops},
+		{PartAudit, s.pol.AuditClosedDays > 0, s.audit.ops},
 		{PartCommands, s.cmd.on(), s.cmd.ops},
 	} {
 		switch {

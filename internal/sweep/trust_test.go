@@ -2,7 +2,8 @@ package sweep_test
 
 // Histories real repositories have. One test per item, each
 // through the real HTTP path against the fake GitHub, each failing on the
-// code before the fix.
+// code before the fix; items 1, 3, 4, 5 and 10's v1 markers are cases in
+// testdata/rules/inactivity (TestRuleCases).
 
 import (
 	"fmt"
@@ -21,46 +22,6 @@ var (
 	preCommit = fakegithub.Bot("pre-commit-ci[bot]")
 	mallory   = fakegithub.Person("mallory")
 )
-
-// Item 1: a PR marked 60 days ago that a person kept alive since is
-// un-staled, whatever the listing's updated_at says.
-func TestTrustPersonKeptItAliveAfterTheMark(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name string
-		act  func(w *world, n int)
-	}{
-		{"author commented 40 days ago", func(w *world, n int) { w.fake.Comment(n, alice, daysAgo(40), "still on it") }},
-		{"author pushed 45 days ago", func(w *world, n int) { w.fake.Push(n, "Alice", daysAgo(45), "fix") }},
-		{"maintainer reviewed 35 days ago", func(w *world, n int) { w.fake.Review(n, maint, daysAgo(35), "COMMENTED", "looking") }},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t)
-			n := w.markedPR(60)
-			tc.act(w, n)
-			res := w.run(nil)
-			if w.state(n) != "open" || w.hasLabel(n, "stale") || !has(res.Unstaled(), n) {
-				t.Fatalf("state %s, labels %v, unstaled %v: want open and un-staled", w.state(n), w.labels(n), numbers(res.Unstaled()))
-			}
-			if w.notices(n, "close") != 0 {
-				t.Fatal("a closing comment was posted")
-			}
-		})
-	}
-}
-
-// Item 1, second case: days-before-close 0 closes only what nobody touched.
-func TestTrustZeroDaysBeforeCloseSeesTheAuthorsComment(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.markedPR(20.0 / 24)
-	w.fake.Comment(n, alice, daysAgo(2.0/24), "answering now")
-	w.run(map[string]string{"days-before-close": "0"})
-	if w.state(n) != "open" || w.hasLabel(n, "stale") {
-		t.Fatalf("state %s, labels %v: the author commented after the label", w.state(n), w.labels(n))
-	}
-}
 
 // Item 2: someone else's mark keeps its clock and gets no notice of ours;
 // our own label without notice is completed before any close.
@@ -109,75 +70,6 @@ func TestTrustForeignMarks(t *testing.T) {
 		if c := w.notices(n, "stale"); c > 1 {
 			t.Errorf("#%d: %d stale notices", n, c)
 		}
-	}
-}
-
-// Item 3: bots' commits are not a person's activity.
-func TestTrustBotCommitsAreNotActivity(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	merged := w.markedPR(40)
-	w.fake.PushAs(merged, action, daysAgo(1), "Merge branch 'main' into feature")
-	fixed := w.markedPR(40)
-	w.fake.PushAs(fixed, preCommit, daysAgo(2), "[pre-commit.ci] auto fixes")
-	res := w.run(nil)
-	for _, n := range []int{merged, fixed} {
-		if w.state(n) != "closed" || has(res.Unstaled(), n) {
-			t.Errorf("#%d: state %s: a bot's push un-staled it", n, w.state(n))
-		}
-	}
-
-	w2 := newWorld(t)
-	quiet := w2.pr(120)
-	w2.fake.PushAs(quiet, action, daysAgo(1), "Merge branch 'main' into feature")
-	w2.run(map[string]string{"activity-from": "people"})
-	if !w2.hasLabel(quiet, "stale") {
-		t.Errorf("activity-from people: last person 120 days ago, then a bot's merge: labels %v, want marked", w2.labels(quiet))
-	}
-}
-
-// Item 4: an update that no event explains counts (a push of commits made
-// long ago carries their old git dates).
-func TestTrustUnexplainedUpdateCountsAsActivity(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.markedPR(35)
-	w.fake.Push(n, "Alice", daysAgo(40), "work from last month")
-	w.fake.SetUpdatedAt(n, daysAgo(0.1))
-	w.run(nil)
-	if w.state(n) != "open" || w.hasLabel(n, "stale") {
-		t.Fatalf("state %s, labels %v: updated after the mark by something the timeline does not date; want un-staled", w.state(n), w.labels(n))
-	}
-}
-
-// Item 5: only branches of PRs stalepr closed, here, unused by open PRs.
-func TestTrustBranchDeletion(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	w.fake.AddBranch("feature-a", "feature-b", "shared", "plain", "actions-closed")
-	base := w.markedPR(40, func(is *fakegithub.Issue) { is.HeadRef = "feature-a" })
-	w.pr(1, func(is *fakegithub.Issue) { is.HeadRef = "feature-b"; is.BaseRef = "feature-a" }) // stacked on it
-	twin := w.markedPR(40, func(is *fakegithub.Issue) { is.HeadRef = "shared" })
-	w.pr(2, func(is *fakegithub.Issue) { is.HeadRef = "shared"; is.BaseRef = "release" }) // same head, other base
-	plain := w.markedPR(40, func(is *fakegithub.Issue) { is.HeadRef = "plain" })
-	// Closed by actions/stale before the switch, stale label still on.
-	other := w.markedPR(50, func(is *fakegithub.Issue) { is.HeadRef = "actions-closed" })
-	w.fake.Comment(other, action, daysAgo(3), "This PR was closed because it has been stalled for 7 days.")
-	w.fake.Close(other, action, daysAgo(3), "")
-
-	w.run(map[string]string{"delete-branch": "true"})
-	for _, n := range []int{base, twin, plain} {
-		if w.state(n) != "closed" {
-			t.Errorf("#%d not closed", n)
-		}
-	}
-	for _, b := range []string{"feature-a", "shared", "actions-closed"} {
-		if !w.fake.HasBranch(b) {
-			t.Errorf("branch %q deleted: it is not ours to delete", b)
-		}
-	}
-	if w.fake.HasBranch("plain") {
-		t.Error("the branch of a PR stalepr closed, used by nothing else, was kept")
 	}
 }
 
@@ -301,25 +193,6 @@ func TestTrustForgedMarkers(t *testing.T) {
 		}
 	}
 	t.Error("mallory's comment was deleted")
-}
-
-// Item 10, the contract: what v1 wrote keeps being recognised.
-func TestTrustV1MarkersAreRecognised(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	n := w.pr(130)
-	at := daysAgo(10)
-	w.fake.Label(n, action, at, "stale")
-	w.fake.Comment(n, action, at.Add(time.Second), "This pull request has had no activity for 120 days, so it is now marked `stale`.\n\n<!-- stalepr:stale marked="+at.Format(time.RFC3339)+" -->")
-	closing := w.markedPR(40)
-	w.fake.Comment(closing, action, daysAgo(1), "Closing this pull request.\n\n<!-- stalepr:close -->")
-	w.run(nil)
-	if w.notices(n, "stale") != 1 || w.state(n) != "open" {
-		t.Errorf("v1 stale notice not recognised: %d notices, state %s", w.notices(n, "stale"), w.state(n))
-	}
-	if w.state(closing) != "closed" || w.notices(closing, "close") != 1 {
-		t.Errorf("v1 closing comment not recognised: state %s, %d closing comments", w.state(closing), w.notices(closing, "close"))
-	}
 }
 
 // Item 11: a listing that repeats a page or loops yields each PR once.

@@ -14,7 +14,9 @@ import (
 )
 
 // Who counts and what moves the turn, end to end through the HTTP path:
-// README "Whose turn it is", one test per rule.
+// README "Whose turn it is", one test per rule; those that are one run
+// over a repository are cases in testdata/rules/author-turn and
+// testdata/rules/exempt (TestRuleCases).
 
 // expectMarked runs nothing: it checks each PR's stale label against want.
 func (w *world) expectMarked(t *testing.T, want map[int]bool, names map[int]string) {
@@ -24,29 +26,6 @@ func (w *world) expectMarked(t *testing.T, want map[int]bool, names map[int]stri
 			t.Errorf("%s (#%d): marked = %v, want %v", names[n], n, got, marked)
 		}
 	}
-}
-
-// TestTurnRuleReviewRequestByMaintainer: a review request moved by a
-// maintainer after her comment keeps the PR on the reviewers' turn; a
-// maintainer's plain comment while a review is requested is no change
-// request.
-func TestTurnRuleReviewRequestByMaintainer(t *testing.T) {
-	t.Parallel()
-	w := turnWorld(t)
-	f := w.fake
-	moved := w.openPR(60, alice)
-	f.RequestReview(moved, alice, daysAgo(59), maint.Login)
-	f.Comment(moved, maint, daysAgo(38), "not my area, r? @mia")
-	f.RemoveReviewRequest(moved, maint, daysAgo(38), maint.Login)
-	f.RequestReview(moved, maint, daysAgo(38), mia.Login)
-	pending := w.openPR(60, alice)
-	f.RequestReview(pending, alice, daysAgo(59), mia.Login)
-	f.Comment(pending, maint, daysAgo(30), "mia knows this code best")
-	asked := w.openPR(60, alice)
-	f.Comment(asked, maint, daysAgo(30), "could you add a test?")
-	w.run(authorTurnInputs)
-	w.expectMarked(t, map[int]bool{moved: false, pending: false, asked: true},
-		map[int]string{moved: "the request moved to mia", pending: "a comment while mia's review is requested", asked: "a plain comment, nothing requested"})
 }
 
 // TestTurnRuleMixedAccessIsAsked: two accounts of unknown access, one a
@@ -88,34 +67,6 @@ func TestTurnRuleBotAuthorActs(t *testing.T) {
 	w.run(authorTurnInputs)
 	w.expectMarked(t, map[int]bool{rebased: false, agent: false, ignored: true},
 		map[int]string{rebased: "Dependabot rebased", agent: "the coding agent pushed", ignored: "Dependabot did nothing"})
-}
-
-// TestTurnRuleClockFromAuthorsLastAction: on the author's turn the clock
-// counts from the later of the turn's start and the author's last action,
-// and the notice says so.
-func TestTurnRuleClockFromAuthorsLastAction(t *testing.T) {
-	t.Parallel()
-	w := turnWorld(t)
-	f := w.fake
-	draft := func() int { return w.openPR(100, alice, func(is *fakegithub.Issue) { is.Draft = true }) }
-	working := draft()
-	f.Comment(working, maint, daysAgo(90), "early feedback: split it up")
-	for _, d := range []float64{40, 25, 12} {
-		f.Push(working, "alice", daysAgo(d), "more work")
-	}
-	idle := draft()
-	f.Push(idle, "alice", daysAgo(30), "wip")
-	inputs := sfWith(authorTurnInputs, "days-before-stale", "20")
-	res := w.run(inputs)
-	w.expectMarked(t, map[int]bool{working: false, idle: true}, map[int]string{working: "pushed 12 days ago", idle: "pushed 30 days ago"})
-	for _, it := range res.Queue {
-		if it.Number == working && !it.TurnSince.Equal(daysAgo(12)) {
-			t.Errorf("the queue shows #%d waiting on its author since %s, want since its last push %s", working, it.TurnSince, daysAgo(12))
-		}
-	}
-	if cs := f.Comments(idle); len(cs) == 0 || !strings.Contains(cs[0].Body, "since "+daysAgo(30).Format(time.DateOnly)) {
-		t.Errorf("the notice does not count from the author's last push (%s):\n%v", daysAgo(30).Format(time.DateOnly), cs)
-	}
 }
 
 // TestTurnRuleBotAccounts: bot-accounts are bots whatever GitHub says: a
@@ -214,62 +165,6 @@ func collaboratorQueries(w *world) int {
 	return n
 }
 
-// TestTurnRuleCommitsByTheirAccounts: a maintainer's content push on the
-// author's PR answers for the PR's side, as the author's own does; their
-// "Update branch" merge answers nothing.
-func TestTurnRuleCommitsByTheirAccounts(t *testing.T) {
-	t.Parallel()
-	w := turnWorld(t)
-	f := w.fake
-	fixed := w.openPR(60, alice)
-	f.Review(fixed, maint, daysAgo(30), "CHANGES_REQUESTED", "please rename")
-	f.PushAs(fixed, maint, daysAgo(20), "Rename as asked\n\nFinishing it for alice.")
-	merged := w.openPR(60, alice)
-	f.Review(merged, maint, daysAgo(30), "CHANGES_REQUESTED", "please rename")
-	f.PushAs(merged, maint, daysAgo(20), "Merge branch 'main' into rename")
-	answered := w.openPR(60, alice)
-	f.Review(answered, maint, daysAgo(30), "CHANGES_REQUESTED", "please rename")
-	f.PushAs(answered, alice, daysAgo(20), "rename")
-	w.run(authorTurnInputs)
-	w.expectMarked(t, map[int]bool{fixed: false, merged: true, answered: false},
-		map[int]string{fixed: "a maintainer's content push", merged: "a maintainer's Update branch", answered: "the author's own push"})
-}
-
-// TestTurnRuleStrangerIsNotTheTeam: while a team listed in reviewers has a
-// pending request, a change request by someone who cannot be shown to be
-// of it (no tie to the repository, a contributor from outside the
-// organisation) is no answer of the team's: the contributor's PR stays on
-// the reviewers' turn, whatever its age. A maintainer's change request,
-// and an organisation member's (who may be of the team without write
-// access), start the author's clock.
-func TestTurnRuleStrangerIsNotTheTeam(t *testing.T) {
-	t.Parallel()
-	w := turnWorld(t)
-	f := w.fake
-	teamMember := fakegithub.Person("docs-writer")
-	f.AddMember(teamMember.Login)
-	f.SetPermission(teamMember.Login, "read") // a docs team with read access
-	outsider := fakegithub.Person("contributor")
-	w.openPR(90, outsider) // has opened a PR here: CONTRIBUTOR
-	changes := func(by fakegithub.User) int {
-		n := w.openPR(60, alice)
-		f.RequestReview(n, alice, daysAgo(59), "team:docs")
-		f.Review(n, by, daysAgo(31), "CHANGES_REQUESTED", "this is wrong")
-		return n
-	}
-	stranger, contributor := changes(fakegithub.Person("drive-by")), changes(outsider)
-	maintained, member := changes(maint), changes(teamMember)
-	w.run(sfWith(authorTurnInputs, "reviewers", "octo/docs"))
-	w.expectMarked(t, map[int]bool{stranger: false, contributor: false, maintained: true, member: true},
-		map[int]string{stranger: "a stranger's change request (NONE)", contributor: "an outside contributor's change request",
-			maintained: "a maintainer's change request", member: "an organisation member's change request"})
-	for _, n := range []int{stranger, contributor} {
-		if ws := w.writesTo(n); len(ws) != 0 {
-			t.Errorf("#%d: writes %v, want none: it waits on the docs team", n, ws)
-		}
-	}
-}
-
 // TestTurnRuleTeamAndBotReviewers: a team's request is answered by a
 // maintainer's review, never a bot's; a bot's pending request does not
 // keep a PR waiting on reviewers; no bot is mentioned in a nudge.
@@ -299,25 +194,6 @@ func TestTurnRuleTeamAndBotReviewers(t *testing.T) {
 	}
 }
 
-// TestTurnRuleApprovalFollowsReviewDecision: only reviews by accounts with
-// write access decide: a stranger's change request does not cancel a
-// maintainer's approval, a bot's or a stranger's approval exempts nothing.
-func TestTurnRuleApprovalFollowsReviewDecision(t *testing.T) {
-	t.Parallel()
-	w := turnWorld(t)
-	f := w.fake
-	contested := w.pr(100)
-	f.Review(contested, maint, daysAgo(105), "APPROVED", "")
-	f.Review(contested, carol, daysAgo(101), "CHANGES_REQUESTED", "I'd do it differently")
-	byBot := w.pr(100)
-	f.Review(byBot, ci, daysAgo(101), "APPROVED", "")
-	byStranger := w.pr(100)
-	f.Review(byStranger, carol, daysAgo(101), "APPROVED", "lgtm")
-	w.run(map[string]string{"exempt-approved": "true"})
-	w.expectMarked(t, map[int]bool{contested: false, byBot: true, byStranger: true},
-		map[int]string{contested: "approved by a maintainer, a stranger asked for changes", byBot: "approved by a bot", byStranger: "approved by a stranger"})
-}
-
 // TestTurnRuleApprovedThenPushed: approved, then the author pushes: the
 // reviewers' turn again, so a review nudge falls due; approved and left
 // unmerged, the maintainers' turn: the nudge names the merge.
@@ -340,26 +216,6 @@ func TestTurnRuleApprovedThenPushed(t *testing.T) {
 	}
 	if body := w.fake.Comments(approved)[0].Body; !strings.Contains(body, "waiting 30 days to be merged") || strings.Contains(body, "review") {
 		t.Errorf("the nudge on the maintainers' turn does not name the merge:\n%s", body)
-	}
-}
-
-// TestTurnRuleAuthorTurnLabel: a label of author-turn-when-labeled puts the
-// PR on the author's turn from when it was added.
-func TestTurnRuleAuthorTurnLabel(t *testing.T) {
-	t.Parallel()
-	w := turnWorld(t)
-	f := w.fake
-	labelled := w.openPR(60, alice)
-	f.Label(labelled, maint, daysAgo(20), "needs-rebase")
-	recent := w.openPR(60, alice)
-	f.Label(recent, maint, daysAgo(5), "needs-rebase")
-	other := w.openPR(60, alice)
-	f.Label(other, maint, daysAgo(20), "enhancement")
-	w.run(sfWith(authorTurnInputs, "author-turn-when-labeled", "needs-rebase, S-waiting-on-author"))
-	w.expectMarked(t, map[int]bool{labelled: true, recent: false, other: false},
-		map[int]string{labelled: "labelled needs-rebase 20 days ago", recent: "labelled 5 days ago", other: "another label"})
-	if cs := f.Comments(labelled); len(cs) == 0 || !strings.Contains(cs[0].Body, "since "+daysAgo(20).Format(time.DateOnly)+", labelled needs-rebase") {
-		t.Errorf("the notice does not say the label passed the turn:\n%v", cs)
 	}
 }
 

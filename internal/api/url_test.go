@@ -1,11 +1,11 @@
-package apiurl
+package api
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestRedact(t *testing.T) {
+func TestRedactURL(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
 		"https://user:pass@ghe.example.com/api/v3":  "https://***@ghe.example.com/api/v3",
@@ -19,13 +19,13 @@ func TestRedact(t *testing.T) {
 		"http:///u:PASS@ghe.example.com":            "http:///***@ghe.example.com",
 		"http:u:PASS@ghe.example.com":               "***@ghe.example.com",
 	} {
-		if got := Redact(in); got != want {
-			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		if got := RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
-func TestParse(t *testing.T) {
+func TestParseURL(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
 		"":                                 "https://api.github.com/",
@@ -33,9 +33,9 @@ func TestParse(t *testing.T) {
 		"https://ghe.example.com/api/v3//": "https://ghe.example.com/api/v3/",
 		"http://127.0.0.1:8080":            "http://127.0.0.1:8080/",
 	} {
-		got, err := Parse(in)
+		got, err := ParseURL(in)
 		if err != nil || got.String() != want {
-			t.Errorf("Parse(%q) = %v, %v; want %s", in, got, err, want)
+			t.Errorf("ParseURL(%q) = %v, %v; want %s", in, got, err, want)
 		}
 	}
 	for in, why := range map[string]string{
@@ -45,14 +45,14 @@ func TestParse(t *testing.T) {
 		"https://octo:hun%zzter2@ghe.example.com/api/v3": "remove the user:password@ part",
 		"http:/octo:hunter2@ghe.example.com/api/v3":      "remove the user:password@ part",
 	} {
-		_, err := Parse(in)
+		_, err := ParseURL(in)
 		if err == nil || !strings.Contains(err.Error(), why) || !strings.HasPrefix(err.Error(), "want an absolute http or https URL without credentials") {
-			t.Errorf("Parse(%q) = %v; want the one wording, saying %q", in, err, why)
+			t.Errorf("ParseURL(%q) = %v; want the one wording, saying %q", in, err, why)
 			continue
 		}
 		for _, secret := range []string{"octo", "hunter2", "hun%zzter2"} {
 			if strings.Contains(err.Error(), secret) {
-				t.Errorf("Parse(%q): %q shows %q", in, err, secret)
+				t.Errorf("ParseURL(%q): %q shows %q", in, err, secret)
 			}
 		}
 	}
