@@ -43,3 +43,9 @@ func (p planned) acts() bool {
 	return p.d.Action != lifecycle.Keep || p.nudge != lifecycle.NudgeNone || p.labels.Any() ||
 		len(p.rerequest) > 0 || p.escalate == lifecycle.EscalatePost
 }
+
+// differ reports whether two readings of a PR's history lead to different
+// decisions: the stale rules', the nudge's, the turn labels'.
+func differ(pr lifecycle.PR, a, b lifecycle.Activity, now time.Time, pol lifecycle.Policy) bool {
+	return !decisions(pr, &a, now, pol).sameDecisions(decisions(pr, &b, now, pol))
+}

@@ -27,10 +27,11 @@ type sweeper struct {
 	hist map[int]Listed
 	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
 
-	// Its parts: the listings (listing: the open PRs, then the
-	// clean-ups' closed ones), the reads a decision needs beyond them
-	// (reading) and the plan (planner: an operation per write each
-	// decision calls for); a PR's activity and its decisions are its own.
+	// Its parts: the listing of the open PRs, the reads a decision needs
+	// beyond it (reading) and the plan (planner: an operation per write
+	// each decision calls for); a PR's activity and its decisions are its
+	// own. The clean-ups after the run's own work list the closed PRs
+	// themselves (cleanUp, tidy.go).
 	listing *listing
 	reading *reading
 	planner *planner
@@ -47,10 +48,7 @@ type sweeper struct {
 	again *rechecks     // the checks of the PRs about to be nudged, read before the plan (rechecks.go)
 	links *linker       // the intake clock's candidates' links, read before they are decided (links.go)
 
-	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
-	// ancestryRead: per PR, the ancestry read this run, for a PR
-	// summarised again (rechecks.go).
-	ancestryRead map[int][]lifecycle.Commit
+	heads *ancestry // the heads' ancestries read this run (ancestry.go)
 	// checksRead: the PRs whose checks this run asked for (readChecks,
 	// rechecks), answered or not.
 	checksRead map[int]bool
@@ -67,7 +65,8 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}, checksRead: map[int]bool{}}
 	s.listing, s.reading = &listing{s}, &reading{s}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
-	s.who = &access{gh: gh, log: log}
+	s.who = &access{settings: set, gh: gh}
+	s.heads = &ancestry{settings: set, who: s.who}
 	s.avail = &availability{settings: set, gh: gh}
 	s.links = &linker{settings: set, gh: gh}
 	s.again = &rechecks{gh: gh, log: log, on: s.needs.Checks, was: s.checksRead, redecide: s.redecide}
@@ -83,10 +82,9 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	return s
 }
 
-// listing is the sweeper's listings: the open PRs' pages (labelled,
-// candidates) and what each PR listed costs, the clean-ups' listings of the
-// closed PRs (tidy.go, reopened.go). Each PR it lists, the sweeper reads
-// and decides.
+// listing is the sweeper's listings of the open PRs' pages (labelled,
+// candidates) and what each PR listed costs. Each PR it lists, the
+// sweeper reads and decides.
 type listing struct{ *sweeper }
 
 // reading is what the sweeper reads of a PR beyond its listing page, when
@@ -248,13 +246,14 @@ func (s *sweeper) run(ctx context.Context) {
 	s.x.apply(ctx, s.plan(plan))
 	// The parts after the run's own work; one a stop leaves out is named
 	// (Result.NotDone), not left to vanish from the reports.
+	clean := &cleanUp{settings: s.settings, x: s.x, list: s.gh.ListPRs, listed: s.seen, activity: s.activity}
 	for _, part := range []struct {
 		name Part
 		on   bool
 		ops  func(context.Context) ([]op, error)
 	}{
-		{PartLabelCleanUp, true, s.listing.closedOps},
-		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", s.listing.reopenedOps},
+		{PartLabelCleanUp, true, clean.closedOps},
+		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", clean.reopenedOps},
 		{PartAudit, s.pol.AuditClosedDays > 0, s.audit.ops},
 		{PartCommands, s.cmd.on(), s.cmd.ops},
 	} {
@@ -422,9 +421,9 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 		return lifecycle.Activity{}, err
 	}
 	s.dd.seen(pr.Number, events)
-	act, err := s.reading.summarize(ctx, pr, events)
+	act, err := s.who.summarize(ctx, s.links, pr, events)
 	if err == nil && act.NeedsAncestry {
-		act, err = s.reading.ancestry(ctx, pr, events, act) // ancestry.go
+		act, err = s.heads.settle(ctx, s.gh.Ancestry, pr, events, act) // ancestry.go
 	}
 	if err != nil {
 		return lifecycle.Activity{}, err
@@ -478,12 +477,6 @@ func (s *sweeper) redecide(ctx context.Context, pr lifecycle.PR) (planned, bool,
 		return planned{}, false, nil
 	}
 	return s.decide(pr, &act), true, nil
-}
-
-// differ reports whether two readings of a PR's history lead to different
-// decisions: the stale rules', the nudge's, the turn labels'.
-func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
-	return !decisions(pr, &a, s.now, s.pol).sameDecisions(decisions(pr, &b, s.now, s.pol))
 }
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the

@@ -11,18 +11,29 @@ import (
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
+// cleanUp plans the clean-ups after the run's own work, each from a
+// listing of its own (list): the stale label on closed PRs (closedOps),
+// close-pr-label on reopened ones (reopenedOps, reopened.go).
+type cleanUp struct {
+	*settings
+	x        *executor
+	list     lister
+	listed   map[int]bool // the open PRs this run listed: it acts at most once per PR
+	activity func(context.Context, lifecycle.PR) (lifecycle.Activity, error)
+}
+
 // closedOps plans the clean-up of PRs closed inside the close window that
 // still carry the stale label: stalepr takes it off itself when it closes,
 // so one there was closed or merged by a person (take it off), closed by
 // another stale bot (leave it: the label says why it was closed), or closed
 // by us in a run that stopped before deleting its branch (finish that). One
 // put on after the close is not a mark left behind: it is left.
-func (s *listing) closedOps(ctx context.Context) ([]op, error) {
+func (s *cleanUp) closedOps(ctx context.Context) ([]op, error) {
 	q := Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
 		Since: s.pol.CleanupSince(s.now)}
 	var closed []lifecycle.PR
 	seen := map[int]bool{}
-	err := listUntil(ctx, s.log, s.gh.ListPRs, q, seen, func(pr lifecycle.PR) {
+	err := listUntil(ctx, s.log, s.list, q, seen, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			closed = append(closed, pr)
 		}
@@ -32,7 +43,7 @@ func (s *listing) closedOps(ctx context.Context) ([]op, error) {
 	}
 	var ops []op
 	for _, pr := range closed {
-		if s.seen[pr.Number] {
+		if s.listed[pr.Number] {
 			// Open when this run listed it: closed by this run (its branch
 			// deletion failed, say) or by someone meanwhile. The history
 			// this run read is from before that close, so the next run's
