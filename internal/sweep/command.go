@@ -2,13 +2,10 @@ package sweep
 
 import (
 	"context"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
-	"github.com/stalepr/stalepr/internal/notice"
 )
 
 // The commands on closed PRs (lifecycle.Commands; the reopen command,
@@ -16,9 +13,10 @@ import (
 // stalepr closed. The event run answers it at once (issue_comment); the
 // scheduled run is the backstop, among the closed PRs the commands' Needs
 // asks for. Each command decides (lifecycle.Command's Decide); this file
-// reads its facts and plans its writes: the reopening (labels with it, one
-// request) when it calls for one, then the answer in its words, whose
-// marker ends the close's command for good.
+// reads its facts and plans its writes, whose steps are the writer's
+// (commandSteps, steps.go): the reopening (labels with it, one request)
+// when it calls for one, then the answer in its words, whose marker ends
+// the close's command for good.
 
 // Reasons the event's command leaves a PR alone.
 const (
@@ -174,67 +172,6 @@ func (s *commander) closedAsked(ctx context.Context) ([]ClosedListed, error) {
 		}
 		after = pg.After
 	}
-}
-
-// commandSteps reopen the PR a command asked for, then answer in the
-// command's words (lifecycle.Command's Words, keyed by its reason): a fresh
-// read first (unless the event's read was just made), which leaves alone
-// a PR open, locked or changed since the listing (its history is decided
-// again by the next run); the reopening sets the labels without the stale
-// label and close-pr-label in the same request; the answer comes last and
-// its marker ends the close's command. A run stopped between the two
-// leaves the PR open without the answer, and nothing to finish: reopened,
-// it is no closed PR's command any more. The reopening never claims what
-// did not happen: GitHub's refusal (a branch deleted since the read) fails
-// it before the answer, and the next run answers that the branch is gone.
-// Two runs at once may both answer; the read-back of this run's comments
-// deletes the younger copy (duplicateOps), as for the stale notice.
-func (w *writer) commandSteps(o *op) []step {
-	n := o.pr.Number
-	now := o.pr
-	steps := []step{}
-	if !o.readNow {
-		steps = append(steps, step{request: reqNow, send: func(ctx context.Context) error {
-			got, err := w.readNow(ctx, n)
-			switch {
-			case err != nil:
-				return err
-			case got.Open:
-				return &leftAlone{reason: ReasonReopenedSince}
-			case got.PR.Locked:
-				return &leftAlone{reason: lifecycle.ReasonLocked}
-			case len(got.Since) > 0:
-				return &leftAlone{reason: ReasonChangedSince}
-			}
-			now = got.PR
-			return nil
-		}})
-	}
-	answer := w.comment(n, func() string {
-		text := notice.Text(notice.Key{Kind: notice.KindAnswer, Rule: o.command.Command, Reason: o.command.Reason}, "")
-		return notice.Body(notice.Answer(text, repositoryURL(o.pr.URL, n), n), notice.AnsweredMarker())
-	})
-	if o.out == CommandAnswered {
-		return append(steps, answer)
-	}
-	drop := []string{w.pol.StaleLabel}
-	if w.cfg.CloseLabel != "" {
-		drop = append(drop, w.cfg.CloseLabel)
-	}
-	reopen := step{request: reqReopen, send: func(ctx context.Context) error {
-		return w.gh.Reopen(ctx, n, nonNil(without(now.Labels, drop)))
-	}}
-	return append(steps, reopen, answer)
-}
-
-// repositoryURL is the repository of the pull request at url (its page,
-// ".../pull/n"); "origin" when the URL does not say, as a reader's clone
-// of it is named.
-func repositoryURL(url string, n int) string {
-	if repo, ok := strings.CutSuffix(url, "/pull/"+strconv.Itoa(n)); ok && repo != "" {
-		return repo
-	}
-	return "origin"
 }
 
 // on reports whether the scheduled run looks for commands: some command's

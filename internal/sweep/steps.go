@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -1034,6 +1035,67 @@ func (w *writer) reopenSteps(o *op) []step {
 		}}
 	reopen := step{request: reqReopen, send: func(ctx context.Context) error { return w.gh.Reopen(ctx, n, nil) }}
 	return append(steps, labels, reopen)
+}
+
+// commandSteps reopen the PR a command asked for, then answer in the
+// command's words (lifecycle.Command's Words, keyed by its reason): a fresh
+// read first (unless the event's read was just made), which leaves alone
+// a PR open, locked or changed since the listing (its history is decided
+// again by the next run); the reopening sets the labels without the stale
+// label and close-pr-label in the same request; the answer comes last and
+// its marker ends the close's command. A run stopped between the two
+// leaves the PR open without the answer, and nothing to finish: reopened,
+// it is no closed PR's command any more. The reopening never claims what
+// did not happen: GitHub's refusal (a branch deleted since the read) fails
+// it before the answer, and the next run answers that the branch is gone.
+// Two runs at once may both answer; the read-back of this run's comments
+// deletes the younger copy (duplicateOps), as for the stale notice.
+func (w *writer) commandSteps(o *op) []step {
+	n := o.pr.Number
+	now := o.pr
+	steps := []step{}
+	if !o.readNow {
+		steps = append(steps, step{request: reqNow, send: func(ctx context.Context) error {
+			got, err := w.readNow(ctx, n)
+			switch {
+			case err != nil:
+				return err
+			case got.Open:
+				return &leftAlone{reason: ReasonReopenedSince}
+			case got.PR.Locked:
+				return &leftAlone{reason: lifecycle.ReasonLocked}
+			case len(got.Since) > 0:
+				return &leftAlone{reason: ReasonChangedSince}
+			}
+			now = got.PR
+			return nil
+		}})
+	}
+	answer := w.comment(n, func() string {
+		text := notice.Text(notice.Key{Kind: notice.KindAnswer, Rule: o.command.Command, Reason: o.command.Reason}, "")
+		return notice.Body(notice.Answer(text, repositoryURL(o.pr.URL, n), n), notice.AnsweredMarker())
+	})
+	if o.out == CommandAnswered {
+		return append(steps, answer)
+	}
+	drop := []string{w.pol.StaleLabel}
+	if w.cfg.CloseLabel != "" {
+		drop = append(drop, w.cfg.CloseLabel)
+	}
+	reopen := step{request: reqReopen, send: func(ctx context.Context) error {
+		return w.gh.Reopen(ctx, n, nonNil(without(now.Labels, drop)))
+	}}
+	return append(steps, reopen, answer)
+}
+
+// repositoryURL is the repository of the pull request at url (its page,
+// ".../pull/n"); "origin" when the URL does not say, as a reader's clone
+// of it is named.
+func repositoryURL(url string, n int) string {
+	if repo, ok := strings.CutSuffix(url, "/pull/"+strconv.Itoa(n)); ok && repo != "" {
+		return repo
+	}
+	return "origin"
 }
 
 // createDashboardSteps create the issue with its label and markers in one
