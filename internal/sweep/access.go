@@ -20,29 +20,29 @@ import (
 // asks GitHub for it only if assuming every such account a maintainer and
 // assuming none leads to different decisions; then it reads the history
 // again with the answers.
-func (s *reading) summarize(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event) (lifecycle.Activity, error) {
-	o := s.pol.Options(s.id.logins())
-	o.Access = s.who.known
-	act := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
-	if login := s.links.access(pr, act); login != "" && !s.who.refused {
+func (ac *access) summarize(ctx context.Context, links *linker, pr lifecycle.PR, events []lifecycle.Event) (lifecycle.Activity, error) {
+	o := ac.pol.Options(ac.id.logins())
+	o.Access = ac.known
+	act := lifecycle.SummarizeWith(pr, events, ac.pol.StaleLabel, o)
+	if login := links.access(pr, act); login != "" && !ac.refused {
 		// The intake clock holds only a PR whose author may not push:
 		// learnt, never assumed.
-		if err := s.who.learn(ctx, login); err != nil {
+		if err := ac.learn(ctx, login); err != nil {
 			return lifecycle.Activity{}, err
 		}
-		o.Access = s.who.known
-		act = lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o)
+		o.Access = ac.known
+		act = lifecycle.SummarizeWith(pr, events, ac.pol.StaleLabel, o)
 	}
-	if len(act.Unsure) == 0 || s.who.refused || !s.accessMatters(pr, events, o, act) {
+	if len(act.Unsure) == 0 || ac.refused || !ac.accessMatters(pr, events, o, act) {
 		return act, nil
 	}
 	for _, login := range act.Unsure {
-		if err := s.who.learn(ctx, login); err != nil {
+		if err := ac.learn(ctx, login); err != nil {
 			return lifecycle.Activity{}, err
 		}
 	}
-	o.Access = s.who.known
-	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
+	o.Access = ac.known
+	return lifecycle.SummarizeWith(pr, events, ac.pol.StaleLabel, o), nil
 }
 
 // accessMatters reports whether the decisions on pr (differ's) differ
@@ -52,19 +52,22 @@ func (s *reading) summarize(ctx context.Context, pr lifecycle.PR, events []lifec
 // passes the turn to the author, another's review request passes it back),
 // so a mixture can decide what neither extreme does, and then only the
 // accounts' access may decide.
-func (s *reading) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lifecycle.Options, act lifecycle.Activity) bool {
+func (ac *access) accessMatters(pr lifecycle.PR, events []lifecycle.Event, o lifecycle.Options, act lifecycle.Activity) bool {
 	write, none := o, o
 	write.Assume, none.Assume = lifecycle.AccessWrite, lifecycle.AccessNone
-	w := lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, write)
-	return s.differ(pr, w, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, none)) || s.differ(pr, w, act)
+	w := lifecycle.SummarizeWith(pr, events, ac.pol.StaleLabel, write)
+	return differ(pr, w, lifecycle.SummarizeWith(pr, events, ac.pol.StaleLabel, none), ac.now, ac.pol) || differ(pr, w, act, ac.now, ac.pol)
 }
 
 // access is who may push, as the run learns it: at most once per account,
 // and only for the accounts whose answer changes what the run does.
 type access struct {
-	gh  accessGitHub
-	log Logger
-	res *Result
+	*settings
+	gh accessGitHub
+	// pages is the collaborator listing's requests (0: not read), reads
+	// the accounts read one by one (Result.CollaboratorPages,
+	// PermissionReads).
+	pages, reads int
 
 	known       map[string]lifecycle.Access // accounts' write access learnt this run, by lower-case login
 	refused     bool                        // GitHub refused a permission read: author_association decides for the rest of the run
@@ -138,7 +141,7 @@ func (ac *access) one(ctx context.Context, login string) error {
 // decide for the rest of the run; any other failure is kept and returned.
 func (ac *access) permission(ctx context.Context, login, key string) error {
 	a, err := ac.gh.Permission(ctx, login)
-	ac.res.PermissionReads++
+	ac.reads++
 	switch {
 	case api.IsStop(err):
 		return err
@@ -173,7 +176,7 @@ func (ac *access) listCollaborators(ctx context.Context) error {
 		return err // the run stops; a later run asks
 	}
 	ac.collabAsked, ac.collabErr, ac.collabShort = true, err, err == nil && !complete
-	ac.res.CollaboratorPages = ac.gh.Usage().Requests - before.Requests
+	ac.pages = ac.gh.Usage().Requests - before.Requests
 	switch {
 	case errors.Is(err, api.ErrPermissionRefused):
 		ac.log.Printf("GitHub refuses this token the repository's collaborator listing, so each account's permission is read as needed: %s", err)

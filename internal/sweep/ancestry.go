@@ -13,7 +13,17 @@ import (
 // head's ancestry can: a GraphQL query reads the PR's newest commits with
 // their first parents, and lifecycle walks them back to the mark's head.
 
-// ancestry settles act, whose history cannot tell who moved the head since
+// ancestry is the heads' ancestries this run read, or failed to, per PR:
+// each is read once a run, and a PR summarised again (rechecks.go) reuses
+// its read.
+type ancestry struct {
+	*settings
+	who    *access
+	failed map[int]error
+	read   map[int][]lifecycle.Commit
+}
+
+// settle settles act, whose history cannot tell who moved the head since
 // the mark, by reading the head's commits (one query, once a run, when it may change a
 // decision: a close, keeping the PR stale, whatever the turn reads of it),
 // which act as it stands (in doubt, a person's push) and the what-if that
@@ -21,33 +31,33 @@ import (
 // to the mark's head (more commits since than a page holds, a rewrite)
 // stays in doubt. A failed read fails the PR: left untouched this run,
 // never closed; a stop stops the run.
-func (s *reading) ancestry(ctx context.Context, pr lifecycle.PR, events []lifecycle.Event, act lifecycle.Activity) (lifecycle.Activity, error) {
+func (s *ancestry) settle(ctx context.Context, read func(context.Context, int) ([]lifecycle.Commit, error), pr lifecycle.PR, events []lifecycle.Event, act lifecycle.Activity) (lifecycle.Activity, error) {
 	o := s.pol.Options(s.id.logins())
 	o.Access = s.who.known
 	bots := o
 	bots.AssumeOnlyBots = true
-	if !s.differ(pr, act, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, bots)) {
+	if !differ(pr, act, lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, bots), s.now, s.pol) {
 		return act, nil
 	}
-	if err := s.ancestryFailed[pr.Number]; err != nil {
+	if err := s.failed[pr.Number]; err != nil {
 		return lifecycle.Activity{}, err // read once a run: a failure is not sent again
 	}
-	commits, read := s.ancestryRead[pr.Number]
+	commits, done := s.read[pr.Number]
 	var err error
-	if !read {
-		commits, err = s.gh.Ancestry(ctx, pr.Number)
+	if !done {
+		commits, err = read(ctx, pr.Number)
 	}
 	if err != nil {
-		if s.ancestryFailed == nil {
-			s.ancestryFailed = map[int]error{}
+		if s.failed == nil {
+			s.failed = map[int]error{}
 		}
-		s.ancestryFailed[pr.Number] = err
+		s.failed[pr.Number] = err
 		return lifecycle.Activity{}, err
 	}
-	if s.ancestryRead == nil {
-		s.ancestryRead = map[int][]lifecycle.Commit{}
+	if s.read == nil {
+		s.read = map[int][]lifecycle.Commit{}
 	}
-	s.ancestryRead[pr.Number] = commits
+	s.read[pr.Number] = commits
 	o.Ancestry = commits
 	return lifecycle.SummarizeWith(pr, events, s.pol.StaleLabel, o), nil
 }

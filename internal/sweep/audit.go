@@ -17,14 +17,12 @@ import (
 // Reasons of the closure audit.
 const (
 	ReasonWronglyClosed lifecycle.Reason = "closed as stale while it waited on the reviewers or the maintainers"
-	ReasonMerged        lifecycle.Reason = "merged"
 	ReasonAuthorClosed  lifecycle.Reason = "its author closed it"
 	ReasonBranchGone    lifecycle.Reason = "its head branch is gone"
 	// ReasonChecksUnknown: with author-turn-when-checks-fail, a required
 	// check failing at the close would have made it the author's turn, and
 	// the checks read since cannot tell what they were then.
 	ReasonChecksUnknown lifecycle.Reason = "its checks at the close are unknown"
-	ReasonReopenedSince lifecycle.Reason = "open again since it was listed"
 )
 
 // AuditResult is what the closure audit found.
@@ -57,31 +55,16 @@ type Audited struct {
 	Kept lifecycle.Reason
 }
 
-// WronglyClosed is the numbers of the PRs the audit found closed on the
-// reviewers' or maintainers' turn (output wrongly-closed-prs).
-func (r Result) WronglyClosed() []int {
-	if r.Audit == nil {
-		return nil
-	}
-	out := make([]int, len(r.Audit.Wrong))
-	for i, a := range r.Audit.Wrong {
-		out[i] = a.Number
-	}
-	return out
-}
-
-// Reopened is the PRs the audit reopened (or would, in a dry run).
-func (r Result) Reopened() []Item { return r.With(Reopened) }
-
 // auditor is the closure audit, a stage after the sweep: it replays the
 // closes of the last audit-closed-days and plans the reopenings on the
 // run's executor.
 type auditor struct {
 	*settings
-	gh  auditorGitHub
-	x   *executor
-	dd  *dedup
-	res *Result
+	gh auditorGitHub
+	x  *executor
+	dd *dedup
+	// found is what the audit found (Result.Audit): nil until it runs.
+	found *AuditResult
 	// asked are the closed PRs its pages gave whose history holds a
 	// reopen command: the command's backstop reads no page again.
 	asked []ClosedListed
@@ -97,10 +80,10 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 		return nil, nil
 	}
 	a := &AuditResult{Days: days, Since: au.now.Add(-time.Duration(days) * lifecycle.Day)}
-	au.res.Audit = a
+	au.found = a
 	defer sort.SliceStable(a.Wrong, func(i, j int) bool { return a.Wrong[i].ClosedAt.After(a.Wrong[j].ClosedAt) })
 	done := map[int]bool{}
-	for _, it := range au.res.Closed() {
+	for _, it := range with(au.x.got.items, Closed) {
 		done[it.Number] = true // this run's own closes are audited by the next
 	}
 	var ops []op
@@ -122,6 +105,7 @@ func (au *auditor) ops(ctx context.Context) ([]op, error) {
 		}
 		if pg.After == "" || pg.LastKey.Before(a.Since) {
 			a.Complete = true
+			au.dd.readClosed(a.Since)
 			return ops, nil
 		}
 		if read[pg.After] {
@@ -218,7 +202,7 @@ func (au *auditor) replay(ctx context.Context, c ClosedListed) (r replayed, ok b
 	if audit.Kind == lifecycle.NotStaleClose || audit.Reopened {
 		return replayed{}, false, nil
 	}
-	au.res.Audit.Closes++
+	au.found.Closes++
 	return replayed{c: c, events: events, ap: ap, audit: audit}, true, nil
 }
 
@@ -284,7 +268,7 @@ func (au *auditor) judge(r replayed) (op, bool) {
 		// (and again on the fresh read before the reopening, reopenSteps).
 		entry.Kept, _ = lifecycle.Kept(c.PR, au.pol)
 	}
-	au.res.Audit.Wrong = append(au.res.Audit.Wrong, entry)
+	au.found.Wrong = append(au.found.Wrong, entry)
 	if !au.cfg.ReopenWronglyClosed || entry.Kept != "" {
 		return op{}, false
 	}
@@ -301,4 +285,15 @@ func (au *auditor) failed(pr lifecycle.PR, err error) error {
 	}
 	au.x.fail(pr, err)
 	return nil
+}
+
+// commanded reports whether a history holds a command (whose, the command
+// decides).
+func commanded(events []lifecycle.Event) bool {
+	for _, e := range events {
+		if e.Command {
+			return true
+		}
+	}
+	return false
 }

@@ -2,13 +2,10 @@ package sweep
 
 import (
 	"context"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
-	"github.com/stalepr/stalepr/internal/notice"
 )
 
 // The commands on closed PRs (lifecycle.Commands; the reopen command,
@@ -16,9 +13,10 @@ import (
 // stalepr closed. The event run answers it at once (issue_comment); the
 // scheduled run is the backstop, among the closed PRs the commands' Needs
 // asks for. Each command decides (lifecycle.Command's Decide); this file
-// reads its facts and plans its writes: the reopening (labels with it, one
-// request) when it calls for one, then the answer in its words, whose
-// marker ends the close's command for good.
+// reads its facts and plans its writes, whose steps are the writer's
+// (commandSteps, steps.go): the reopening (labels with it, one request)
+// when it calls for one, then the answer in its words, whose marker ends
+// the close's command for good.
 
 // Reasons the event's command leaves a PR alone.
 const (
@@ -37,51 +35,6 @@ const (
 // this meets a schedule that answered already (its answer's marker).
 const commandGrace = time.Hour
 
-// Command answers the reopen command on the closed pull request number,
-// after an issue_comment by sender (event.Skip let only the command
-// through): one read of the PR, the access of a maintainer who asked when
-// it is not known, then the reopening and the answer. At most 4
-// requests; the author's command 3.
-func (r *Sweep) Command(ctx context.Context, number int, sender string) Result {
-	s := r.s
-	s.res.EventPR = number
-	r.release()
-	l, open, err := s.gh.Pull(ctx, number, false)
-	if err != nil {
-		s.failEvent(lifecycle.PR{Number: number}, err)
-		return s.finish()
-	}
-	if login, _ := s.gh.Viewer(ctx); login != "" {
-		s.id.told(login) // the read named the viewer, so this asks nothing
-	}
-	pr := l.PR
-	switch {
-	case s.id.login != "" && strings.EqualFold(s.id.login, sender):
-		s.x.skip(op{pr: pr}, ReasonEventOwn)
-		return s.finish()
-	case open:
-		s.x.skip(op{pr: pr}, ReasonCommandOpen)
-		return s.finish()
-	case !s.pol.CommandsOn():
-		s.x.skip(op{pr: pr}, ReasonCommandOff)
-		return s.finish()
-	case l.Err != nil:
-		s.x.fail(pr, l.Err)
-		return s.finish()
-	}
-	o, why, err := s.cmd.op(ctx, l)
-	switch {
-	case err != nil:
-		s.failEvent(pr, err)
-	case why != "":
-		s.x.skip(op{pr: pr}, why)
-	default:
-		o.readNow = true // decided on the read just made
-		s.x.apply(ctx, []op{o})
-	}
-	return s.finish()
-}
-
 // commander is the commands' stage: it decides the commands of closed
 // PRs, the event's one or the scheduled run's backstop's, and plans their
 // operations on the run's executor.
@@ -92,7 +45,6 @@ type commander struct {
 	x     *executor
 	dd    *dedup
 	audit *auditor
-	res   *Result
 }
 
 // op decides the commands of closed PR c, in the list's order: the
@@ -157,7 +109,7 @@ func (s *commander) decide(ctx context.Context, cmd lifecycle.Command, c ClosedL
 // report, not the summary's every run.
 func (s *commander) ops(ctx context.Context) ([]op, error) {
 	var asked []ClosedListed
-	if a := s.res.Audit; a != nil && a.Complete && !a.Since.After(s.needs.Closed) {
+	if a := s.audit.found; a != nil && a.Complete && !a.Since.After(s.needs.Closed) {
 		asked = s.audit.asked
 	} else {
 		var err error
@@ -215,89 +167,13 @@ func (s *commander) closedAsked(ctx context.Context) ([]ClosedListed, error) {
 			}
 		}
 		if pg.After == "" || pg.LastKey.Before(since) || read[pg.After] {
-			s.dd.closedSince = since
+			s.dd.readClosed(since)
 			return asked, nil
 		}
 		after = pg.After
 	}
 }
 
-// commanded reports whether a history holds a command (whose, the command
-// decides).
-func commanded(events []lifecycle.Event) bool {
-	for _, e := range events {
-		if e.Command {
-			return true
-		}
-	}
-	return false
-}
-
-// commandSteps reopen the PR a command asked for, then answer in the
-// command's words (lifecycle.Command's Words, keyed by its reason): a fresh
-// read first (unless the event's read was just made), which leaves alone
-// a PR open, locked or changed since the listing (its history is decided
-// again by the next run); the reopening sets the labels without the stale
-// label and close-pr-label in the same request; the answer comes last and
-// its marker ends the close's command. A run stopped between the two
-// leaves the PR open without the answer, and nothing to finish: reopened,
-// it is no closed PR's command any more. The reopening never claims what
-// did not happen: GitHub's refusal (a branch deleted since the read) fails
-// it before the answer, and the next run answers that the branch is gone.
-// Two runs at once may both answer; the read-back of this run's comments
-// deletes the younger copy (duplicateOps), as for the stale notice.
-func (w *writer) commandSteps(o *op) []step {
-	n := o.pr.Number
-	now := o.pr
-	steps := []step{}
-	if !o.readNow {
-		steps = append(steps, step{request: reqNow, send: func(ctx context.Context) error {
-			got, err := w.readNow(ctx, n)
-			switch {
-			case err != nil:
-				return err
-			case got.Open:
-				return &leftAlone{reason: ReasonReopenedSince}
-			case got.PR.Locked:
-				return &leftAlone{reason: lifecycle.ReasonLocked}
-			case len(got.Since) > 0:
-				return &leftAlone{reason: ReasonChangedSince}
-			}
-			now = got.PR
-			return nil
-		}})
-	}
-	answer := w.comment(n, func() string {
-		text := notice.Text(notice.Key{Kind: notice.KindAnswer, Rule: o.command.Command, Reason: o.command.Reason}, "")
-		return notice.Body(notice.Answer(text, repositoryURL(o.pr.URL, n), n), notice.AnsweredMarker())
-	})
-	if o.out == CommandAnswered {
-		return append(steps, answer)
-	}
-	drop := []string{w.pol.StaleLabel}
-	if w.cfg.CloseLabel != "" {
-		drop = append(drop, w.cfg.CloseLabel)
-	}
-	reopen := step{request: reqReopen, send: func(ctx context.Context) error {
-		return w.gh.Reopen(ctx, n, nonNil(without(now.Labels, drop)))
-	}}
-	return append(steps, reopen, answer)
-}
-
-// repositoryURL is the repository of the pull request at url (its page,
-// ".../pull/n"); "origin" when the URL does not say, as a reader's clone
-// of it is named.
-func repositoryURL(url string, n int) string {
-	if repo, ok := strings.CutSuffix(url, "/pull/"+strconv.Itoa(n)); ok && repo != "" {
-		return repo
-	}
-	return "origin"
-}
-
 // on reports whether the scheduled run looks for commands: some command's
 // Needs asks for the closed PRs.
 func (s *commander) on() bool { return !s.needs.Closed.IsZero() }
-
-// ReopenedOnCommand is the PRs reopened on a reopen command (or that a
-// dry run would reopen).
-func (r Result) ReopenedOnCommand() []Item { return r.With(ReopenedOnCommand) }

@@ -27,19 +27,9 @@ type keeper struct {
 // Why the dashboard issue is not updated: the run did not see what it
 // would show, or could not reach it.
 const (
-	ReasonDashboardUnseen    lifecycle.Reason = "not updated: the run did not see the whole queue"
-	ReasonDashboardRefused   lifecycle.Reason = "not updated: GitHub refuses this token's writes"
-	ReasonDashboardCancelled lifecycle.Reason = "not updated: the run was cancelled"
+	ReasonDashboardUnseen  lifecycle.Reason = "not updated: the run did not see the whole queue"
+	ReasonDashboardRefused lifecycle.Reason = "not updated: GitHub refuses this token's writes"
 )
-
-// issueOp is what a dashboard operation writes, and what its steps learn.
-type issueOp struct {
-	body string // the body written: the new one, or a duplicate's closing one
-
-	created   api.Issue   // DashboardCreated: the issue GitHub answered with
-	createErr error       // and its error, trusted only after listing again
-	after     []api.Issue // ours, as the listing after the creation shows them
-}
 
 // on reports whether the run keeps the dashboard issue.
 func (k *keeper) on() bool { return k.cfg.DashboardIssue != "" }
@@ -57,11 +47,11 @@ func (k *keeper) hold() (release func()) {
 // Result: one read finds our issues, Decide plans the update, the executor
 // sends it. After a creation, the listing again may show a concurrent
 // run's copy: every run then keeps the oldest and closes the others.
-func (k *keeper) keep(ctx context.Context, res Result, content string) {
+func (k *keeper) keep(ctx context.Context, content string) {
 	if !k.on() {
 		return
 	}
-	if why := unseen(res); why != "" {
+	if why := unseen(k.x.got.stopped); why != "" {
 		k.x.record(k.item(api.Issue{}, DashboardLeftAlone, why))
 		return
 	}
@@ -84,11 +74,11 @@ func (k *keeper) keep(ctx context.Context, res Result, content string) {
 // dashboard's requests back, and the block says what the run did not list.
 // Any other stop (a listing failed, the rate limit or its reserve, the
 // deadline) leaves nothing to spend on it, or nothing true to show.
-func unseen(res Result) lifecycle.Reason {
-	switch stop := res.Stopped; {
+func unseen(stop error) lifecycle.Reason {
+	switch {
 	case stop == nil, errors.Is(stop, api.Budget):
 		return ""
-	case res.WriteRefused() != nil:
+	case writeRefused(stop) != nil:
 		return ReasonDashboardRefused
 	case errors.Is(stop, context.Canceled):
 		return ReasonDashboardCancelled

@@ -34,11 +34,6 @@ const (
 	ReasonEventOwn    lifecycle.Reason = "the event is stalepr's own write"
 	ReasonEventClosed lifecycle.Reason = "closed: nothing for an event run to do"
 	ReasonEventLater  lifecycle.Reason = "left for the scheduled run"
-	// ReasonEventReadOnly: GitHub refused the first write of an event run
-	// on a fork's PR (GitHub's fork rule for pull_request_review and its
-	// kin), so nothing was written.
-	ReasonEventReadOnly lifecycle.Reason = "a fork's pull request, and GitHub gave this event's run a read-only token: " +
-		"nothing was written; the next scheduled run makes the change"
 )
 
 // OnePR evaluates pull request number after an event sender caused:
@@ -78,7 +73,7 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 		return s.finish()
 	}
 	var ops []op
-	for _, o := range s.planner.plan([]planned{s.decide(pr, &act)}) {
+	for _, o := range s.plan([]planned{s.decide(pr, &act)}) {
 		// The nudge label may come off (the turn passed), not go on.
 		if eventOutcomes[o.out] && (o.out != NudgeLabeled || pr.HasLabel(s.pol.NudgeLabel)) {
 			o.readNow = true // decided on the read just made
@@ -89,6 +84,51 @@ func (r *Sweep) OnePR(ctx context.Context, number int, sender string) Result {
 	}
 	s.x.apply(ctx, ops)
 	s.res.Considered, s.res.Queue = s.book.considered, s.book.queue()
+	return s.finish()
+}
+
+// Command answers the reopen command on the closed pull request number,
+// after an issue_comment by sender (event.Skip let only the command
+// through): one read of the PR, the access of a maintainer who asked when
+// it is not known, then the reopening and the answer. At most 4
+// requests; the author's command 3.
+func (r *Sweep) Command(ctx context.Context, number int, sender string) Result {
+	s := r.s
+	s.res.EventPR = number
+	r.release()
+	l, open, err := s.gh.Pull(ctx, number, false)
+	if err != nil {
+		s.failEvent(lifecycle.PR{Number: number}, err)
+		return s.finish()
+	}
+	if login, _ := s.gh.Viewer(ctx); login != "" {
+		s.id.told(login) // the read named the viewer, so this asks nothing
+	}
+	pr := l.PR
+	switch {
+	case s.id.login != "" && strings.EqualFold(s.id.login, sender):
+		s.x.skip(op{pr: pr}, ReasonEventOwn)
+		return s.finish()
+	case open:
+		s.x.skip(op{pr: pr}, ReasonCommandOpen)
+		return s.finish()
+	case !s.pol.CommandsOn():
+		s.x.skip(op{pr: pr}, ReasonCommandOff)
+		return s.finish()
+	case l.Err != nil:
+		s.x.fail(pr, l.Err)
+		return s.finish()
+	}
+	o, why, err := s.cmd.op(ctx, l)
+	switch {
+	case err != nil:
+		s.failEvent(pr, err)
+	case why != "":
+		s.x.skip(op{pr: pr}, why)
+	default:
+		o.readNow = true // decided on the read just made
+		s.x.apply(ctx, []op{o})
+	}
 	return s.finish()
 }
 

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -95,3 +96,7 @@ func needsIdentity(events []lifecycle.Event, staleLabel string) bool {
 	}
 	return false
 }
+
+// errIdentityUnknown means GitHub did not say who the token acts as, so
+// stalepr's own markers cannot be told from anyone else's.
+var errIdentityUnknown = errors.New("could not learn who the token acts as")

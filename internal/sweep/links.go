@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"slices"
 
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/lifecycle"
@@ -62,4 +63,14 @@ func (k *linker) access(pr lifecycle.PR, act lifecycle.Activity) string {
 		return ""
 	}
 	return in.Accountable
+}
+
+// held are the listed PRs whose checks a page said are failing: their
+// checks are read ChecksPerRead at a time (across pages, so a page with a
+// failing PR costs no request of its own), then they are decided.
+type held []Listed
+
+// drop forgets the held copy of PR n, if any.
+func (h *held) drop(n int) {
+	*h = slices.DeleteFunc(*h, func(l Listed) bool { return l.PR.Number == n })
 }

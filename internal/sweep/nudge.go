@@ -9,13 +9,9 @@ import (
 
 // The review nudge and whose turn it is (README: "Whose turn it is").
 
-// ReasonRequestedSince is the reason a re-request was left alone: a fresh
-// read found a review, or a request of the reviewers, since the listing.
-const ReasonRequestedSince lifecycle.Reason = "the review was requested again, or given, since the listing"
-
 // turnLabelOp is the turn labels' write for a planned PR, if any: at most
 // one per change of turn. A PR this run closes is left as it is.
-func (s *planner) turnLabelOp(p planned) (op, bool) {
+func turnLabelOp(s *settings, p planned) (op, bool) {
 	if p.d.Action == lifecycle.Close || p.act == nil || !p.labels.Writes() {
 		return op{}, false
 	}
@@ -47,7 +43,7 @@ func turnLabelsReason(l lifecycle.TurnLabels) lifecycle.Reason {
 
 // nudgeOp is the nudge's write for a planned PR, if any. A PR this run
 // closes is not nudged.
-func (s *planner) nudgeOp(p planned) (op, bool) {
+func nudgeOp(s *settings, p planned) (op, bool) {
 	if p.d.Action == lifecycle.Close {
 		return op{}, false
 	}
@@ -75,7 +71,7 @@ func (s *planner) nudgeOp(p planned) (op, bool) {
 // review of those whose change request the author answered, requested
 // again (rerequest-reviewers-on-answer). A PR this run closes is left as it
 // is.
-func (s *planner) rerequestOp(p planned) (op, bool) {
+func rerequestOp(s *settings, p planned) (op, bool) {
 	if len(p.rerequest) == 0 || p.d.Action == lifecycle.Close || p.act == nil {
 		return op{}, false
 	}
@@ -98,7 +94,7 @@ func oneNotification(n lifecycle.NudgeAction) lifecycle.NudgeAction {
 // escalateOp is the escalation's write for a planned PR, if any: the
 // escalation reviewers asked, once per turn. A PR this run closes is not
 // escalated.
-func (s *planner) escalateOp(p planned) (op, bool) {
+func escalateOp(s *settings, p planned) (op, bool) {
 	if p.escalate != lifecycle.EscalatePost || p.d.Action == lifecycle.Close || p.act == nil {
 		return op{}, false
 	}

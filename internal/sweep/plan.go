@@ -3,74 +3,61 @@ package sweep
 import (
 	"context"
 	"errors"
-	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
-	"github.com/stalepr/stalepr/internal/config"
-	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
-// Reasons of the clean-up operations (the rules' reasons are lifecycle's).
+// Reasons of the clean-up operations (the rules' reasons are lifecycle's);
+// ReasonMerged is the audit's too.
 const (
+	ReasonMerged          lifecycle.Reason = "merged"
 	ReasonClosedByPerson  lifecycle.Reason = "closed by a person"
 	ReasonClosedBySelf    lifecycle.Reason = "closed earlier by stalepr, whose run stopped before taking the label off"
 	ReasonBranchFinishing lifecycle.Reason = "closed earlier by stalepr, whose run stopped before its branch deletion"
 	ReasonDuplicate       lifecycle.Reason = "a concurrent run posted the same notice"
 )
 
-// op is one operation of the plan: the writes for one PR, or one comment,
-// and the outcome they reach.
-type op struct {
-	out     Outcome
-	pr      lifecycle.PR
-	d       lifecycle.Decision
-	act     *lifecycle.Activity  // nil when the listing alone decided
-	comment int64                // DuplicateDeleted
-	labels  lifecycle.TurnLabels // TurnLabeled
-	// reviewers are those whose review Rerequested requests again, or
-	// Escalated asks for; busy, the escalation reviewers Escalated does
-	// not ask, their GitHub status saying busy.
-	reviewers, busy []string
-	// refused: those of reviewers GitHub refused to ask (not a
-	// collaborator), found when the request was sent (requestReviews).
-	refused []string
-	// readNow: act comes from a read of this PR alone made just before
-	// (the event path's): the re-request need not read it again.
-	readNow bool
-	audit   *lifecycle.Audit           // Reopened: the close the audit replayed
-	command *lifecycle.CommandDecision // ReopenedOnCommand, CommandAnswered: the command decided
-	issue   *issueOp                   // the dashboard's operations: the issue, not a PR (dashboard.go)
-	// said is what its text says of the PR's people (said.go); why, the
-	// reason the text is chosen by where d.Reason says more (an
-	// escalation's names whom it asks).
-	said said
-	why  lifecycle.Reason
+// Reasons of the executor's stops: an event run's first write refused
+// (OneForkPR), and the dashboard issue's update a stop left not reached.
+const (
+	// ReasonEventReadOnly: GitHub refused the first write of an event run
+	// on a fork's PR (GitHub's fork rule for pull_request_review and its
+	// kin), so nothing was written.
+	ReasonEventReadOnly lifecycle.Reason = "a fork's pull request, and GitHub gave this event's run a read-only token: " +
+		"nothing was written; the next scheduled run makes the change"
+	ReasonDashboardCancelled lifecycle.Reason = "not updated: the run was cancelled"
+)
+
+// planner turns the run's decisions into the operations the executor
+// runs (plan.go; the nudges', re-requests', escalations' and turn labels'
+// in nudge.go).
+type planner struct {
+	*settings
+	x    *executor // the items it reports
+	book *book     // the escalations the pace leaves, told when they go in
 }
 
-// afterStop reports whether o is a bounded write after the run's own work (a
-// duplicate notice, the dashboard issue): it runs after a stop, and the
-// transport alone keeps its budget.
-func (o op) afterStop() bool { return o.out == DuplicateDeleted || o.issue != nil }
-
-// plan turns decisions into operations; the decisions that need no write
-// (skipped, kept, still stale) go straight into the result.
-func (s *planner) plan(decided []planned) []op {
-	var ops []op
+// plan turns decisions into operations, and returns apart the decisions
+// that need no write (skipped, still stale), as the run reports them, and
+// the operations the pace left for the next runs.
+func (s *planner) plan(decided []planned) (ops []op, kept []Item, left paced) {
 	for _, p := range decided {
-		if o, ok := s.rerequestOp(p); ok {
+		if o, ok := rerequestOp(s.settings, p); ok {
 			ops = append(ops, o)
 			p.nudge = oneNotification(p.nudge)
 		}
-		if o, ok := s.nudgeOp(p); ok {
+		if o, ok := nudgeOp(s.settings, p); ok {
 			ops = append(ops, o)
 		}
-		if o, ok := s.escalateOp(p); ok {
+		if o, ok := escalateOp(s.settings, p); ok {
 			ops = append(ops, o)
 		}
-		if o, ok := s.turnLabelOp(p); ok {
+		if o, ok := turnLabelOp(s.settings, p); ok {
 			ops = append(ops, o)
 		}
 		if out, ok := outcomeOf[p.d.Action]; ok {
@@ -81,20 +68,23 @@ func (s *planner) plan(decided []planned) []op {
 		switch {
 		case p.d.Action == lifecycle.Skip:
 			it.Outcome = Skipped
-			s.res.Items = append(s.res.Items, it)
+			kept = append(kept, it)
 		case p.pr.HasLabel(s.pol.StaleLabel):
 			it.Outcome = StillStale
-			s.res.Items = append(s.res.Items, it)
+			kept = append(kept, it)
 		}
 	}
 	for i := range ops {
 		ops[i].said = sayOf(ops[i].pr, ops[i].act, ops[i].d.Rule, s.now, s.pol)
 	}
-	ops, s.res.NudgesPaced = pace(ops, Nudged, s.cfg.NudgesPerRun, nil)
-	ops, s.res.EscalationsPaced = pace(ops, Escalated, s.cfg.EscalationsPerRun, s.book.escalationWaits)
-	s.res.EscalationsPerRun = s.cfg.EscalationsPerRun
-	return ops
+	ops, left.nudges = pace(ops, Nudged, s.cfg.NudgesPerRun, nil)
+	ops, left.escalations = pace(ops, Escalated, s.cfg.EscalationsPerRun, s.book.escalationWaits)
+	return ops, kept, left
 }
+
+// paced counts the operations due that the pace left for the next runs
+// (Result.NudgesPaced, EscalationsPaced).
+type paced struct{ nudges, escalations int }
 
 // pace keeps the operations of one kind within perRun, those longest on
 // the reviewers' turn first: the review nudges (review-nudges-per-run) and
@@ -145,7 +135,7 @@ type executor struct {
 	gh   executorGitHub
 	w    *writer
 	book *book
-	res  *Result
+	got  tally
 
 	// fork is the head repository of the event's PR when it comes from a
 	// fork, on an event GitHub may give a read-only token (OneForkPR);
@@ -159,6 +149,17 @@ type executor struct {
 	causes        map[string]int // each failure's cause (failCause) and the first PR that failed with it
 	saidCancelled bool           // the log said the run was cancelled, at the first PR not reached
 	left          map[int]bool   // the PRs counted in Result.Left: one with two writes not reached is one PR
+}
+
+// tally is what the executor's operations came to, in the run's order:
+// the items it recorded, its stop and the PRs it did not reach. The run's
+// Result is assembled from it (sweeper.finish); no stage writes into that.
+type tally struct {
+	items, dashboard []Item // Result.Items, Result.Dashboard
+	stopped          error  // Result.Stopped
+	left             int    // counted in Result.Left
+	leftBy           map[Outcome]int
+	wouldSend        int // Result.WouldSend
 }
 
 // apply runs a plan, in outcome order: the one executor of the sweep's
@@ -182,7 +183,7 @@ func (x *executor) execute(ctx context.Context, o *op) {
 	if x.readOnly {
 		return // the PR is reported skipped once, at the refusal
 	}
-	if x.res.Stopped != nil && !o.afterStop() {
+	if x.got.stopped != nil && !o.afterStop() {
 		x.notReached(*o)
 		return
 	}
@@ -225,10 +226,10 @@ func (x *executor) execute(ctx context.Context, o *op) {
 	default:
 		it.Partial, it.MaybeWritten = wrote > 0, errors.Is(err, api.ErrOutcomeUnknown)
 		x.failItem(it, err)
-		if errors.Is(err, api.ErrWriteRefused) && x.res.Stopped == nil {
+		if errors.Is(err, api.ErrWriteRefused) && x.got.stopped == nil {
 			// Every later write would be refused too: stop rather than
 			// spend the run's requests on the same answer.
-			x.res.Stopped = &WriteRefusedError{Err: err}
+			x.got.stopped = &WriteRefusedError{Err: err}
 			x.log.Printf("stopping: GitHub refused the first write for want of permission; every later write would be refused too")
 		}
 	}
@@ -324,7 +325,7 @@ func (x *executor) refuse(ctx context.Context, st step) error {
 	if err := x.gh.RefuseWrite(ctx, st.n); err != nil {
 		return err
 	}
-	x.res.WouldSend += st.n
+	x.got.wouldSend += st.n
 	return nil
 }
 
@@ -342,11 +343,55 @@ func (x *executor) done(o op, it Item) {
 // dashboard issue's into Result.Dashboard.
 func (x *executor) record(it Item) {
 	if it.Dashboard {
-		x.res.Dashboard = append(x.res.Dashboard, it)
+		x.got.dashboard = append(x.got.dashboard, it)
 	} else {
-		x.res.Items = append(x.res.Items, it)
+		x.got.items = append(x.got.items, it)
 	}
 	x.log.PR(it)
+}
+
+// item is what the run reports of o's PR: its decision, as the executor
+// records it.
+func (x *executor) item(p op) Item {
+	it := Item{
+		Number: p.pr.Number, Title: p.pr.Title, URL: p.pr.URL,
+		Action: p.d.Action, Reason: p.d.Reason,
+		LastActivity: p.d.InactiveSince, InactiveDays: daysSince(p.d.InactiveSince, x.now),
+		OnAuthorsTurn: x.pol.StaleClock == lifecycle.ClockAuthorTurn,
+		Unmarked:      p.out == Closed && p.d.MarkedAt.IsZero(),
+		CloseAt:       x.pol.Due(p.d.CloseAt, x.now), // a close a quiet period holds: at its end
+		Dashboard:     p.issue != nil,
+		Branch:        x.w.deleted[p.pr.Number],
+	}
+	return it
+}
+
+func (x *executor) fail(pr lifecycle.PR, err error) {
+	x.failItem(Item{Number: pr.Number, Title: pr.Title, URL: pr.URL, Action: lifecycle.Skip}, err)
+}
+
+// failItem records a PR left untouched because of err. (ghapi keeps the
+// token out of every error it returns.)
+func (x *executor) failItem(it Item, err error) {
+	it.Err, it.Outcome = err.Error(), Failed
+	cause := failCause(it)
+	if x.causes == nil {
+		x.causes = map[string]int{}
+	}
+	if first, ok := x.causes[cause]; ok {
+		it.SameAs = first
+	} else {
+		x.causes[cause] = it.Number
+	}
+	x.record(it)
+}
+
+// failCause is a failure's error less the PR's own number (in "#12" and
+// in a URL's /12/), so that the same answer to the same request on two
+// PRs is one cause.
+func failCause(it Item) string {
+	own := regexp.MustCompile(`([#/])` + strconv.Itoa(it.Number) + `($|[^0-9])`)
+	return own.ReplaceAllString(it.Err, "${1}N${2}")
 }
 
 // notReached counts a PR the run stopped before.
@@ -366,12 +411,12 @@ func (x *executor) notReached(o op) {
 		x.left = map[int]bool{}
 	}
 	x.left[o.pr.Number] = true
-	x.res.Left++
-	if x.res.LeftBy == nil {
-		x.res.LeftBy = map[Outcome]int{}
+	x.got.left++
+	if x.got.leftBy == nil {
+		x.got.leftBy = map[Outcome]int{}
 	}
-	x.res.LeftBy[o.out]++
-	if errors.Is(x.res.Stopped, context.Canceled) && !x.saidCancelled {
+	x.got.leftBy[o.out]++
+	if errors.Is(x.got.stopped, context.Canceled) && !x.saidCancelled {
 		// One line, not one per PR: the end of the run counts them.
 		x.saidCancelled = true
 		x.log.Printf("#%d not reached: the run was cancelled; nor is any pull request after it, all left for the next run", o.pr.Number)
@@ -438,61 +483,17 @@ func (x *executor) dedupeReserve(posting bool) int {
 	return 1 + (x.posts+1)/100
 }
 
-// Reads a run sends before any operation, as MinBudget counts them.
-var (
-	reqListing = request{name: "POST graphql", n: 1} // one page of a listing
-)
-
-// MinBudget is the fewest requests with which a run under cfg can act on
-// one pull request, whatever it needs: the listings (the stale PRs, and
-// the open PRs when marking is on; each page names who the token acts as
-// and carries the PRs' latest 100 events: a PR with a longer history needs
-// one read more per 100), the steps of the dearest operation the
-// inputs allow and the read-back of what it posted. With less a run stops before acting, run after run.
-func MinBudget(cfg config.Config) int {
-	s := newSweeper(nil, cfg, time.Time{}, nil)
-	reads := reqListing.n
-	most := s.x.need(Unstaled)
-	if s.pol.Marks() {
-		reads += reqListing.n
-		most = max(most, s.x.need(Marked))
-	}
-	if s.pol.Closes() {
-		most = max(most, s.x.need(Closed))
-	}
-	if cfg.DashboardIssue != "" {
-		reads += dashboard.Cost // set aside for the dashboard issue
-	}
-	if s.needs.Checks {
-		reads++ // the checks of the listed PRs whose rollup is failing
-	}
-	return reads + most
-}
-
-// CheckBudget refuses an operations-per-run below MinBudget, as a
-// configuration error to report before any request.
-func CheckBudget(cfg config.Config) error {
-	min := MinBudget(cfg)
-	if cfg.OperationsPerRun >= min {
-		return nil
-	}
-	return config.Errors{&config.InputError{Name: config.InputOperationsPerRun, Msg: fmt.Sprintf(
-		"want %d or more with these inputs, got %d: one run needs %d requests to act on a pull request "+
-			"(the listings, whose pages carry the pull requests' histories and who the token acts as, the requests of a mark or a close, "+
-			"reading its notice back, and those set aside for the dashboard issue when dashboard-issue is set), so with fewer every run would stop before acting", min, cfg.OperationsPerRun, min)}}
-}
-
 // stopOn ends the run's writes on the first error that must stop it: a
 // limit (an api.Stop), the context's end, or a listing that failed.
 func (x *executor) stopOn(err error) {
-	if x.res.Stopped != nil {
+	if x.got.stopped != nil {
 		return
 	}
 	switch {
 	case api.IsStop(err):
-		x.res.Stopped = err
+		x.got.stopped = err
 	default:
-		x.res.Stopped = &ListingError{Err: err}
+		x.got.stopped = &ListingError{Err: err}
 		x.log.Printf("stopping: %s", err)
 	}
 }
@@ -504,6 +505,16 @@ type WriteRefusedError struct{ Err error }
 
 func (e *WriteRefusedError) Error() string { return "write refused: " + e.Err.Error() }
 func (e *WriteRefusedError) Unwrap() error { return e.Err }
+
+// writeRefused is the error of the write GitHub refused for want of
+// permission, when that is what stopped the run; nil otherwise.
+func writeRefused(stopped error) error {
+	var wr *WriteRefusedError
+	if errors.As(stopped, &wr) {
+		return wr.Err
+	}
+	return nil
+}
 
 // ListingError is a run's stop on a listing that failed: nothing after it
 // can be trusted to be complete.

@@ -92,27 +92,3 @@ func (r *rechecks) redecideWith(ctx context.Context, plan []planned, batch []int
 	}
 	return nil
 }
-
-// redecide decides pr again, with the checks it now holds: its history
-// summarised afresh (what the run read of it is kept, its ancestry too).
-// A history that can no longer be summarised keeps the PR's earlier
-// summary and decision (false); only a stop is returned.
-func (s *sweeper) redecide(ctx context.Context, pr lifecycle.PR) (planned, bool, error) {
-	if l, listed := s.hist[pr.Number]; listed {
-		l.PR = pr
-		s.hist[pr.Number] = l
-	}
-	prev, had := s.acts[pr.Number]
-	delete(s.acts, pr.Number)
-	act, err := s.activity(ctx, pr)
-	switch {
-	case api.IsStop(err):
-		return planned{}, false, err
-	case err != nil:
-		if had {
-			s.acts[pr.Number] = prev
-		}
-		return planned{}, false, nil
-	}
-	return s.decide(pr, &act), true, nil
-}

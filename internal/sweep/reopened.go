@@ -17,7 +17,7 @@ const ReasonReopened lifecycle.Reason = "open again after a stale close: close-p
 // such PRs, only when close-pr-label is set. A locked PR is left alone, and
 // so is a draft under close-action: draft (the label marks a PR converted
 // as stale, which stays open). PRs this run closed keep the label it put on.
-func (s *listing) reopenedOps(ctx context.Context) ([]op, error) {
+func (s *cleanUp) reopenedOps(ctx context.Context) ([]op, error) {
 	label := s.cfg.CloseLabel
 	if label == "" || strings.Contains(label, ",") {
 		// GitHub's labels= filter splits on commas: a label holding one
@@ -25,12 +25,12 @@ func (s *listing) reopenedOps(ctx context.Context) ([]op, error) {
 		return nil, nil
 	}
 	closedNow := map[int]bool{}
-	for _, it := range s.res.Closed() {
+	for _, it := range with(s.x.got.items, Closed) {
 		closedNow[it.Number] = true
 	}
 	q := Query{State: "open", Labels: []string{label}, Sort: "updated", Direction: "asc"}
 	var ops []op
-	err := s.listUntil(ctx, s.gh.ListPRs, q, map[int]bool{}, func(pr lifecycle.PR) {
+	err := listUntil(ctx, s.log, s.list, q, map[int]bool{}, func(pr lifecycle.PR) {
 		switch {
 		case !pr.HasLabel(label), closedNow[pr.Number], pr.Locked,
 			pr.Draft && s.pol.CloseAction == lifecycle.CloseToDraft:

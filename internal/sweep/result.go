@@ -7,46 +7,6 @@ import (
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
-// Item is one PR the run looked at closely enough to report.
-type Item struct {
-	Number int
-	Title  string // untrusted: sanitise before printing
-	URL    string
-	// Outcome is what the run did to the PR (or, in a dry run, would);
-	// Action and Reason are the rules' decision that led to it.
-	Outcome Outcome
-	Action  lifecycle.Action
-	Reason  lifecycle.Reason
-	// LastActivity is the activity the decision counted; InactiveDays derives from it.
-	LastActivity time.Time
-	InactiveDays int
-	// OnAuthorsTurn: InactiveDays count time on the author's turn
-	// (stale-clock author-turn), where a maintainer's comment is no end of
-	// it, not time without activity.
-	OnAuthorsTurn bool
-	CloseAt       time.Time // stale PRs: when they close if nobody acts; zero: never
-	Err           string    // set on Failed items: why the PR was skipped
-	// Unmarked, on a Closed item: closed in the run that found it stale,
-	// with no mark before (days-before-close 0).
-	Unmarked bool
-	// Branch is the head branch this run deleted with the PR's close, or
-	// in finishing one a stopped run left (delete-branch); untrusted.
-	Branch string
-	// Partial, on a Failed item: a write of its operation went through
-	// before the failure (the stale label on, its notice not posted), so
-	// it was not left untouched; the next run finishes it. MaybeWritten:
-	// its failing write's outcome is unknown (GitHub may still make it).
-	Partial, MaybeWritten bool
-	// SameAs, on a Failed item, is the PR that failed first with the same
-	// error (its own number aside): the log and the summary say it once.
-	SameAs int
-	// Dashboard: the item is the dashboard issue (Result.Dashboard), not a
-	// PR; Number is 0 for one not created (a dry run's, or a failed
-	// creation), and Title is dashboard-issue.
-	Dashboard bool
-	// (Whose turn a PR is on is in its QueueItem: see Result.Queue.)
-}
-
 // Result is what one run did, for the log, the job summary and the outputs.
 type Result struct {
 	DryRun bool
@@ -164,13 +124,7 @@ func (r Result) ListingFailed() bool {
 
 // WriteRefused is the error of the write GitHub refused for want of
 // permission, which stopped the run; nil when none did.
-func (r Result) WriteRefused() error {
-	var wr *WriteRefusedError
-	if errors.As(r.Stopped, &wr) {
-		return wr.Err
-	}
-	return nil
-}
+func (r Result) WriteRefused() error { return writeRefused(r.Stopped) }
 
 // OK reports whether the run should end green: nothing failed and no listing
 // was cut short by an error.
@@ -179,18 +133,7 @@ func (r Result) OK() bool {
 }
 
 // With returns the items with one of the outcomes, in the run's order.
-func (r Result) With(outs ...Outcome) []Item {
-	var items []Item
-	for _, it := range r.Items {
-		for _, o := range outs {
-			if it.Outcome == o {
-				items = append(items, it)
-				break
-			}
-		}
-	}
-	return items
-}
+func (r Result) With(outs ...Outcome) []Item { return with(r.Items, outs...) }
 
 // Marked is the PRs marked stale, and those whose late notice was posted.
 func (r Result) Marked() []Item { return r.With(Marked, Notified) }
@@ -215,6 +158,26 @@ func (r Result) Cleaned() []Item { return r.With(cleanUps...) }
 
 // Nudged is the PRs whose review nudge was posted.
 func (r Result) Nudged() []Item { return r.With(Nudged) }
+
+// WronglyClosed is the numbers of the PRs the audit found closed on the
+// reviewers' or maintainers' turn (output wrongly-closed-prs).
+func (r Result) WronglyClosed() []int {
+	if r.Audit == nil {
+		return nil
+	}
+	out := make([]int, len(r.Audit.Wrong))
+	for i, a := range r.Audit.Wrong {
+		out[i] = a.Number
+	}
+	return out
+}
+
+// Reopened is the PRs the audit reopened (or would, in a dry run).
+func (r Result) Reopened() []Item { return r.With(Reopened) }
+
+// ReopenedOnCommand is the PRs reopened on a reopen command (or that a
+// dry run would reopen).
+func (r Result) ReopenedOnCommand() []Item { return r.With(ReopenedOnCommand) }
 
 // Part is a part of a run after its own work on the open PRs, as the
 // reports name it.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,6 +66,49 @@ var cleanUps = []Outcome{BranchFinished, LabelCleaned, CloseLabelCleaned}
 var outcomeOf = map[lifecycle.Action]Outcome{
 	lifecycle.Unstale: Unstaled, lifecycle.Close: Closed, lifecycle.Notify: Notified, lifecycle.Mark: Marked,
 	lifecycle.NotifyIntake: IntakeNotified,
+}
+
+// op is one operation of the plan: the writes for one PR, or one comment,
+// and the outcome they reach.
+type op struct {
+	out     Outcome
+	pr      lifecycle.PR
+	d       lifecycle.Decision
+	act     *lifecycle.Activity  // nil when the listing alone decided
+	comment int64                // DuplicateDeleted
+	labels  lifecycle.TurnLabels // TurnLabeled
+	// reviewers are those whose review Rerequested requests again, or
+	// Escalated asks for; busy, the escalation reviewers Escalated does
+	// not ask, their GitHub status saying busy.
+	reviewers, busy []string
+	// refused: those of reviewers GitHub refused to ask (not a
+	// collaborator), found when the request was sent (requestReviews).
+	refused []string
+	// readNow: act comes from a read of this PR alone made just before
+	// (the event path's): the re-request need not read it again.
+	readNow bool
+	audit   *lifecycle.Audit           // Reopened: the close the audit replayed
+	command *lifecycle.CommandDecision // ReopenedOnCommand, CommandAnswered: the command decided
+	issue   *issueOp                   // the dashboard's operations: the issue, not a PR (dashboard.go)
+	// said is what its text says of the PR's people (said.go); why, the
+	// reason the text is chosen by where d.Reason says more (an
+	// escalation's names whom it asks).
+	said said
+	why  lifecycle.Reason
+}
+
+// afterStop reports whether o is a bounded write after the run's own work (a
+// duplicate notice, the dashboard issue): it runs after a stop, and the
+// transport alone keeps its budget.
+func (o op) afterStop() bool { return o.out == DuplicateDeleted || o.issue != nil }
+
+// issueOp is what a dashboard operation writes, and what its steps learn.
+type issueOp struct {
+	body string // the body written: the new one, or a duplicate's closing one
+
+	created   api.Issue   // DashboardCreated: the issue GitHub answered with
+	createErr error       // and its error, trusted only after listing again
+	after     []api.Issue // ours, as the listing after the creation shows them
 }
 
 // An operation is a plan of request steps: the reads its writes need (a
@@ -492,6 +536,15 @@ func (w *closing) closeSteps(o *op) []step {
 	steps = append(steps, w.branchSteps(n)...)
 	return append(steps, w.removeLabel(n, stale))
 }
+
+// ReasonReopenedSince: a PR a write expected closed is open again since
+// it was listed (the audit's and the reopen command's reopenings, a close's
+// retry): the next run decides it.
+const ReasonReopenedSince lifecycle.Reason = "open again since it was listed"
+
+// ReasonRequestedSince is the reason a re-request was left alone: a fresh
+// read found a review, or a request of the reviewers, since the listing.
+const ReasonRequestedSince lifecycle.Reason = "the review was requested again, or given, since the listing"
 
 // ReasonChangedSince: a PR due to close changed after it was listed (a
 // comment, a label, the stale label taken off): the next run decides it
@@ -982,6 +1035,67 @@ func (w *writer) reopenSteps(o *op) []step {
 		}}
 	reopen := step{request: reqReopen, send: func(ctx context.Context) error { return w.gh.Reopen(ctx, n, nil) }}
 	return append(steps, labels, reopen)
+}
+
+// commandSteps reopen the PR a command asked for, then answer in the
+// command's words (lifecycle.Command's Words, keyed by its reason): a fresh
+// read first (unless the event's read was just made), which leaves alone
+// a PR open, locked or changed since the listing (its history is decided
+// again by the next run); the reopening sets the labels without the stale
+// label and close-pr-label in the same request; the answer comes last and
+// its marker ends the close's command. A run stopped between the two
+// leaves the PR open without the answer, and nothing to finish: reopened,
+// it is no closed PR's command any more. The reopening never claims what
+// did not happen: GitHub's refusal (a branch deleted since the read) fails
+// it before the answer, and the next run answers that the branch is gone.
+// Two runs at once may both answer; the read-back of this run's comments
+// deletes the younger copy (duplicateOps), as for the stale notice.
+func (w *writer) commandSteps(o *op) []step {
+	n := o.pr.Number
+	now := o.pr
+	steps := []step{}
+	if !o.readNow {
+		steps = append(steps, step{request: reqNow, send: func(ctx context.Context) error {
+			got, err := w.readNow(ctx, n)
+			switch {
+			case err != nil:
+				return err
+			case got.Open:
+				return &leftAlone{reason: ReasonReopenedSince}
+			case got.PR.Locked:
+				return &leftAlone{reason: lifecycle.ReasonLocked}
+			case len(got.Since) > 0:
+				return &leftAlone{reason: ReasonChangedSince}
+			}
+			now = got.PR
+			return nil
+		}})
+	}
+	answer := w.comment(n, func() string {
+		text := notice.Text(notice.Key{Kind: notice.KindAnswer, Rule: o.command.Command, Reason: o.command.Reason}, "")
+		return notice.Body(notice.Answer(text, repositoryURL(o.pr.URL, n), n), notice.AnsweredMarker())
+	})
+	if o.out == CommandAnswered {
+		return append(steps, answer)
+	}
+	drop := []string{w.pol.StaleLabel}
+	if w.cfg.CloseLabel != "" {
+		drop = append(drop, w.cfg.CloseLabel)
+	}
+	reopen := step{request: reqReopen, send: func(ctx context.Context) error {
+		return w.gh.Reopen(ctx, n, nonNil(without(now.Labels, drop)))
+	}}
+	return append(steps, reopen, answer)
+}
+
+// repositoryURL is the repository of the pull request at url (its page,
+// ".../pull/n"); "origin" when the URL does not say, as a reader's clone
+// of it is named.
+func repositoryURL(url string, n int) string {
+	if repo, ok := strings.CutSuffix(url, "/pull/"+strconv.Itoa(n)); ok && repo != "" {
+		return repo
+	}
+	return "origin"
 }
 
 // createDashboardSteps create the issue with its label and markers in one

@@ -2,36 +2,15 @@ package sweep
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/config"
+	"github.com/stalepr/stalepr/internal/dashboard"
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
-
-// Logger receives the run's log lines. PR text is untrusted; the
-// implementation sanitises it.
-type Logger interface {
-	PR(it Item)
-	Printf(format string, args ...any)
-}
-
-// settings are what the run was started with, the same for every stage:
-// each stage holds the one value rather than copies of its fields.
-type settings struct {
-	cfg config.Config
-	pol lifecycle.Policy // cfg.Policy
-	now time.Time
-	log Logger
-	id  *identity // who the token acts as (identity.go), learnt once a run
-	// needs is what the run reads, asked of the policy once
-	// (lifecycle.Policy.Needs).
-	needs lifecycle.Needs
-}
 
 type sweeper struct {
 	*settings
@@ -48,10 +27,11 @@ type sweeper struct {
 	hist map[int]Listed
 	acts map[int]lifecycle.Activity // each PR's history summarised, once per run
 
-	// Its parts: the listings (listing: the open PRs, then the
-	// clean-ups' closed ones), the reads a decision needs beyond them
-	// (reading) and the plan (planner: an operation per write each
-	// decision calls for); a PR's activity and its decisions are its own.
+	// Its parts: the listing of the open PRs, the reads a decision needs
+	// beyond it (reading) and the plan (planner: an operation per write
+	// each decision calls for); a PR's activity and its decisions are its
+	// own. The clean-ups after the run's own work list the closed PRs
+	// themselves (cleanUp, tidy.go).
 	listing *listing
 	reading *reading
 	planner *planner
@@ -68,10 +48,7 @@ type sweeper struct {
 	again *rechecks     // the checks of the PRs about to be nudged, read before the plan (rechecks.go)
 	links *linker       // the intake clock's candidates' links, read before they are decided (links.go)
 
-	ancestryFailed map[int]error // per PR: its ancestry read failed this run (ancestry.go)
-	// ancestryRead: per PR, the ancestry read this run, for a PR
-	// summarised again (rechecks.go).
-	ancestryRead map[int][]lifecycle.Commit
+	heads *ancestry // the heads' ancestries read this run (ancestry.go)
 	// checksRead: the PRs whose checks this run asked for (readChecks,
 	// rechecks), answered or not.
 	checksRead map[int]bool
@@ -86,9 +63,10 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	set := &settings{cfg: cfg, pol: cfg.Policy, needs: cfg.Policy.Needs(now), now: now, log: log, id: &identity{gh: gh, log: log}}
 	s := &sweeper{settings: set, gh: gh,
 		seen: map[int]bool{}, hist: map[int]Listed{}, acts: map[int]lifecycle.Activity{}, checksRead: map[int]bool{}}
-	s.listing, s.reading, s.planner = &listing{s}, &reading{s}, &planner{s}
+	s.listing, s.reading = &listing{s}, &reading{s}
 	s.res = Result{DryRun: cfg.DebugOnly, Now: now, StaleClock: s.pol.StaleClock}
-	s.who = &access{gh: gh, log: log, res: &s.res}
+	s.who = &access{settings: set, gh: gh}
+	s.heads = &ancestry{settings: set, who: s.who}
 	s.avail = &availability{settings: set, gh: gh}
 	s.links = &linker{settings: set, gh: gh}
 	s.again = &rechecks{gh: gh, log: log, on: s.needs.Checks, was: s.checksRead, redecide: s.redecide}
@@ -96,17 +74,17 @@ func newSweeper(gh GitHub, cfg config.Config, now time.Time, log Logger) *sweepe
 	s.w = &writer{settings: set, gh: gh, history: s.activity,
 		wholeListed: func(n int) bool { l, ok := s.hist[n]; return ok && l.Older == "" }, collaborator: s.who.collaborator}
 	s.w.closing, s.w.reviewing, s.w.marking = &closing{s.w}, &reviewing{s.w}, &marking{s.w}
-	s.x = &executor{settings: set, gh: gh, w: s.w, book: s.book, res: &s.res}
-	s.dd = &dedup{settings: set, gh: gh, w: s.w, x: s.x, res: &s.res}
-	s.audit = &auditor{settings: set, gh: gh, x: s.x, dd: s.dd, res: &s.res}
-	s.cmd = &commander{settings: set, gh: gh, who: s.who, x: s.x, dd: s.dd, audit: s.audit, res: &s.res}
+	s.x = &executor{settings: set, gh: gh, w: s.w, book: s.book}
+	s.planner = &planner{settings: set, x: s.x, book: s.book}
+	s.dd = &dedup{settings: set, gh: gh, w: s.w, x: s.x}
+	s.audit = &auditor{settings: set, gh: gh, x: s.x, dd: s.dd}
+	s.cmd = &commander{settings: set, gh: gh, who: s.who, x: s.x, dd: s.dd, audit: s.audit}
 	return s
 }
 
-// listing is the sweeper's listings: the open PRs' pages (labelled,
-// candidates) and what each PR listed costs, the clean-ups' listings of the
-// closed PRs (tidy.go, reopened.go). Each PR it lists, the sweeper reads
-// and decides.
+// listing is the sweeper's listings of the open PRs' pages (labelled,
+// candidates) and what each PR listed costs. Each PR it lists, the
+// sweeper reads and decides.
 type listing struct{ *sweeper }
 
 // reading is what the sweeper reads of a PR beyond its listing page, when
@@ -115,22 +93,6 @@ type listing struct{ *sweeper }
 // a history the accounts' access (access.go) and the head's ancestry
 // (ancestry.go) when they change the decision.
 type reading struct{ *sweeper }
-
-// planner turns the sweeper's decisions into the operations the executor
-// runs (plan.go; the nudges', re-requests', escalations' and turn labels'
-// in nudge.go).
-type planner struct{ *sweeper }
-
-type planned struct {
-	pr     lifecycle.PR
-	d      lifecycle.Decision
-	act    *lifecycle.Activity
-	nudge  lifecycle.NudgeAction // the review nudge's decision (see nudge.go)
-	labels lifecycle.TurnLabels  // the turn labels' (see nudge.go)
-	// rerequest are the reviewers whose review to request again (see nudge.go).
-	rerequest []string
-	escalate  lifecycle.EscalateAction // the review escalation's decision (see nudge.go)
-}
 
 // Sweep is one run over a repository, in stages: PRs sweeps the pull
 // requests, then KeepDashboard brings the dashboard issue up to date with
@@ -155,7 +117,7 @@ func New(gh GitHub, cfg config.Config, now time.Time, log Logger) *Sweep {
 // audit after them) and returns what it did.
 func (r *Sweep) PRs(ctx context.Context) Result {
 	s := r.s
-	s.quietStart()
+	s.res.QuietUntil = quietUntil(s.settings)
 	s.run(ctx)
 	r.release()
 	s.res.Considered, s.res.Queue = s.book.considered, s.book.queue()
@@ -173,24 +135,41 @@ func (r *Sweep) PRs(ctx context.Context) Result {
 // budget, its dry run. It returns PRs' Result with the dashboard's outcome
 // and the run's requests. With dashboard-issue off it does nothing.
 func (r *Sweep) KeepDashboard(ctx context.Context, content string) Result {
-	r.k.keep(ctx, r.s.res, content)
+	r.k.keep(ctx, content)
 	return r.s.finish()
 }
 
-// finish is the Result with who the token acts as and the requests sent
-// so far.
+// finish is the run's Result so far, assembled from what its stages
+// returned: the listings' and the plan's (res), the executor's items and
+// stop, the audit's findings, what learning who may push cost, who the
+// token acts as and the requests sent.
 func (s *sweeper) finish() Result {
+	res, got := s.res, s.x.got
+	res.Items, res.Dashboard, res.Stopped, res.WouldSend = got.items, got.dashboard, got.stopped, got.wouldSend
+	res.Left += got.left
+	res.LeftBy = got.leftBy
+	res.Audit = s.audit.found
+	res.CollaboratorPages, res.PermissionReads = s.who.pages, s.who.reads
 	switch {
 	case s.id.login != "":
-		s.res.Self = s.id.login
+		res.Self = s.id.login
 	default:
-		s.res.Self = s.gh.WroteAs()
+		res.Self = s.gh.WroteAs()
 	}
 	u := s.gh.Usage()
-	s.res.Requests, s.res.Writes, s.res.ByRoute = u.Requests, u.Writes, u.ByRoute
-	s.res.RateLimit, s.res.RateRemaining = u.RateLimit, u.RateRemaining
-	s.res.Queries, s.res.Points, s.res.PointsLimit, s.res.PointsRemaining = u.Queries, u.Points, u.PointsLimit, u.PointsRemaining
-	return s.res
+	res.Requests, res.Writes, res.ByRoute = u.Requests, u.Writes, u.ByRoute
+	res.RateLimit, res.RateRemaining = u.RateLimit, u.RateRemaining
+	res.Queries, res.Points, res.PointsLimit, res.PointsRemaining = u.Queries, u.Points, u.PointsLimit, u.PointsRemaining
+	return res
+}
+
+// plan plans decided: the decisions that need no write go into the run's
+// items, in the run's order, and what the pace left into its counts.
+func (s *sweeper) plan(decided []planned) []op {
+	ops, kept, left := s.planner.plan(decided)
+	s.x.got.items = append(s.x.got.items, kept...)
+	s.res.NudgesPaced, s.res.EscalationsPaced, s.res.EscalationsPerRun = left.nudges, left.escalations, s.cfg.EscalationsPerRun
+	return ops
 }
 
 // Option adds to what Run does.
@@ -251,7 +230,7 @@ func (s *sweeper) run(ctx context.Context) {
 			s.x.stopOn(derr)
 		}
 	}
-	if s.res.Stopped == nil {
+	if s.x.got.stopped == nil {
 		// A check re-run green changes when the nudges and escalations
 		// planned fall due, and whose status says busy whom they ask:
 		// both read before the plan is made.
@@ -259,27 +238,28 @@ func (s *sweeper) run(ctx context.Context) {
 			s.x.stopOn(err)
 		}
 	}
-	if s.res.Stopped == nil {
+	if s.x.got.stopped == nil {
 		if err := s.avail.read(ctx, plan, s.decide); err != nil {
 			s.x.stopOn(err)
 		}
 	}
-	s.x.apply(ctx, s.planner.plan(plan))
+	s.x.apply(ctx, s.plan(plan))
 	// The parts after the run's own work; one a stop leaves out is named
 	// (Result.NotDone), not left to vanish from the reports.
+	clean := &cleanUp{settings: s.settings, x: s.x, list: s.gh.ListPRs, listed: s.seen, activity: s.activity}
 	for _, part := range []struct {
 		name Part
 		on   bool
 		ops  func(context.Context) ([]op, error)
 	}{
-		{PartLabelCleanUp, true, s.listing.closedOps},
-		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", s.listing.reopenedOps},
+		{PartLabelCleanUp, true, clean.closedOps},
+		{PartCloseLabelCleanUp, s.cfg.CloseLabel != "", clean.reopenedOps},
 		{PartAudit, s.pol.AuditClosedDays > 0, s.audit.ops},
 		{PartCommands, s.cmd.on(), s.cmd.ops},
 	} {
 		switch {
 		case !part.on:
-		case s.res.Stopped != nil:
+		case s.x.got.stopped != nil:
 			s.res.NotDone = append(s.res.NotDone, part.name)
 		default:
 			ops, err := part.ops(ctx)
@@ -412,18 +392,6 @@ func (a *allowance) spend(n int) {
 	}
 }
 
-func commentEvents(cs []Comment) []lifecycle.Event {
-	out := make([]lifecycle.Event, len(cs))
-	for i, c := range cs {
-		out[i] = c.Event
-	}
-	return out
-}
-
-// errIdentityUnknown means GitHub did not say who the token acts as, so
-// stalepr's own markers cannot be told from anyone else's.
-var errIdentityUnknown = errors.New("could not learn who the token acts as")
-
 // listed reports whether the open listing gave the PR's history.
 func (s *sweeper) listed(n int) bool {
 	_, ok := s.hist[n]
@@ -453,9 +421,9 @@ func (s *sweeper) activity(ctx context.Context, pr lifecycle.PR) (lifecycle.Acti
 		return lifecycle.Activity{}, err
 	}
 	s.dd.seen(pr.Number, events)
-	act, err := s.reading.summarize(ctx, pr, events)
+	act, err := s.who.summarize(ctx, s.links, pr, events)
 	if err == nil && act.NeedsAncestry {
-		act, err = s.reading.ancestry(ctx, pr, events, act) // ancestry.go
+		act, err = s.heads.settle(ctx, s.gh.Ancestry, pr, events, act) // ancestry.go
 	}
 	if err != nil {
 		return lifecycle.Activity{}, err
@@ -487,34 +455,28 @@ func (s *sweeper) decide(pr lifecycle.PR, act *lifecycle.Activity) planned {
 	return p
 }
 
-// decisions are every rule's decision on pr with act: the lifecycle's,
-// the nudge's, the turn labels', the re-request's and the escalation's.
-func decisions(pr lifecycle.PR, act *lifecycle.Activity, now time.Time, pol lifecycle.Policy) planned {
-	return planned{pr: pr, act: act, d: lifecycle.Decide(pr, act, now, pol),
-		nudge:     lifecycle.DecideNudge(pr, act, now, pol),
-		labels:    lifecycle.DecideTurnLabels(pr, act, pol),
-		rerequest: lifecycle.DecideRerequest(pr, act, now, pol),
-		escalate:  lifecycle.DecideEscalation(pr, act, now, pol)}
-}
-
-// sameDecisions reports whether p and o decide alike: the same actions,
-// whatever the reasons and dates.
-func (p planned) sameDecisions(o planned) bool {
-	return p.d.Action == o.d.Action && p.nudge == o.nudge && p.labels == o.labels &&
-		slices.Equal(p.rerequest, o.rerequest) && p.escalate == o.escalate
-}
-
-// acts reports whether p calls for an operation: a rule's action, the
-// nudge's, the turn labels', a re-request or an escalation.
-func (p planned) acts() bool {
-	return p.d.Action != lifecycle.Keep || p.nudge != lifecycle.NudgeNone || p.labels.Any() ||
-		len(p.rerequest) > 0 || p.escalate == lifecycle.EscalatePost
-}
-
-// differ reports whether two readings of a PR's history lead to different
-// decisions: the stale rules', the nudge's, the turn labels'.
-func (s *sweeper) differ(pr lifecycle.PR, a, b lifecycle.Activity) bool {
-	return !decisions(pr, &a, s.now, s.pol).sameDecisions(decisions(pr, &b, s.now, s.pol))
+// redecide decides pr again, with the checks it now holds: its history
+// summarised afresh (what the run read of it is kept, its ancestry too).
+// A history that can no longer be summarised keeps the PR's earlier
+// summary and decision (false); only a stop is returned.
+func (s *sweeper) redecide(ctx context.Context, pr lifecycle.PR) (planned, bool, error) {
+	if l, listed := s.hist[pr.Number]; listed {
+		l.PR = pr
+		s.hist[pr.Number] = l
+	}
+	prev, had := s.acts[pr.Number]
+	delete(s.acts, pr.Number)
+	act, err := s.activity(ctx, pr)
+	switch {
+	case api.IsStop(err):
+		return planned{}, false, err
+	case err != nil:
+		if had {
+			s.acts[pr.Number] = prev
+		}
+		return planned{}, false, nil
+	}
+	return s.decide(pr, &act), true, nil
 }
 
 // candidates lists open PRs oldest first and stops at the stale cutoff: the
@@ -634,18 +596,6 @@ func (s *listing) writeCost(plan []planned) int {
 		n += s.x.costOfDecision(p.d.Action)
 	}
 	return n
-}
-
-func everyPage(Page) bool { return true }
-
-// held are the listed PRs whose checks a page said are failing: their
-// checks are read ChecksPerRead at a time (across pages, so a page with a
-// failing PR costs no request of its own), then they are decided.
-type held []Listed
-
-// drop forgets the held copy of PR n, if any.
-func (h *held) drop(n int) {
-	*h = slices.DeleteFunc(*h, func(l Listed) bool { return l.PR.Number == n })
 }
 
 // holds are the listed PRs decided once a read completes them: the intake
@@ -776,59 +726,6 @@ func (s *listing) current(plans []planned) []planned {
 	return out
 }
 
-// lister reads one page of a listing: the issue listing (label filter) or
-// the pulls listing (head commits, no issues).
-type lister func(ctx context.Context, q Query, page int) ([]lifecycle.PR, Page, error)
-
-// listUntil pages through a listing of the issue listing (closed PRs,
-// label hygiene); more decides after each page whether the next is worth
-// reading. A PR met twice (pages shift when something is updated during the
-// listing) is passed on once, and a Link header that points back to a page
-// already read ends the listing.
-func (s *listing) listUntil(ctx context.Context, fetch lister, q Query, seen map[int]bool, each func(lifecycle.PR), more func(Page) bool) error {
-	read := map[int]bool{}
-	for page := 1; page != 0; {
-		read[page] = true
-		prs, pg, err := fetch(ctx, q, page)
-		if err != nil {
-			return err
-		}
-		for _, pr := range prs {
-			if seen[pr.Number] {
-				continue
-			}
-			seen[pr.Number] = true
-			each(pr)
-		}
-		if !more(pg) {
-			return nil
-		}
-		if read[pg.Next] {
-			s.log.Printf("GitHub's listing links back to page %d, read already: the listing ends here", pg.Next)
-			return nil
-		}
-		page = pg.Next
-	}
-	return nil
-}
-
-// bound takes a cursor listing's page of n PRs into p (api.Pages), which
-// fails the listing (what it is) when its pages do not end. The pages may
-// count its totalCount, and a tenth and a page more for the PRs listed
-// twice or opened while it is read (keyset pages list a PR updated
-// meanwhile again). A cursor already read is the listing's loop check's
-// (read: the cursors read so far), which ends it keeping what it read.
-func bound(p *api.Pages, n int, pg Page, read map[string]bool, what string) error {
-	limit := -1 // GitHub gave no count
-	if pg.Total >= 0 {
-		limit = pg.Total + pg.Total/10 + 100
-	}
-	if err := p.Next(n, n+pg.Unread, limit, pg.After != "" && !read[pg.After]); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	return nil
-}
-
 // listOpen pages through the open pull requests with their histories
 // (OpenPulls), keeping each history for activity. A PR met twice is passed
 // on again only when the later copy is newer (see newer); a PR GitHub's
@@ -869,4 +766,48 @@ func (s *listing) listOpen(ctx context.Context, q Query, each func(lifecycle.PR)
 		}
 		after = pg.After
 	}
+}
+
+// Reads a run sends before any operation, as MinBudget counts them.
+var (
+	reqListing = request{name: "POST graphql", n: 1} // one page of a listing
+)
+
+// MinBudget is the fewest requests with which a run under cfg can act on
+// one pull request, whatever it needs: the listings (the stale PRs, and
+// the open PRs when marking is on; each page names who the token acts as
+// and carries the PRs' latest 100 events: a PR with a longer history needs
+// one read more per 100), the steps of the dearest operation the
+// inputs allow and the read-back of what it posted. With less a run stops before acting, run after run.
+func MinBudget(cfg config.Config) int {
+	s := newSweeper(nil, cfg, time.Time{}, nil)
+	reads := reqListing.n
+	most := s.x.need(Unstaled)
+	if s.pol.Marks() {
+		reads += reqListing.n
+		most = max(most, s.x.need(Marked))
+	}
+	if s.pol.Closes() {
+		most = max(most, s.x.need(Closed))
+	}
+	if cfg.DashboardIssue != "" {
+		reads += dashboard.Cost // set aside for the dashboard issue
+	}
+	if s.needs.Checks {
+		reads++ // the checks of the listed PRs whose rollup is failing
+	}
+	return reads + most
+}
+
+// CheckBudget refuses an operations-per-run below MinBudget, as a
+// configuration error to report before any request.
+func CheckBudget(cfg config.Config) error {
+	min := MinBudget(cfg)
+	if cfg.OperationsPerRun >= min {
+		return nil
+	}
+	return config.Errors{&config.InputError{Name: config.InputOperationsPerRun, Msg: fmt.Sprintf(
+		"want %d or more with these inputs, got %d: one run needs %d requests to act on a pull request "+
+			"(the listings, whose pages carry the pull requests' histories and who the token acts as, the requests of a mark or a close, "+
+			"reading its notice back, and those set aside for the dashboard issue when dashboard-issue is set), so with fewer every run would stop before acting", min, cfg.OperationsPerRun, min)}}
 }

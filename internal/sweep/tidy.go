@@ -11,18 +11,29 @@ import (
 	"github.com/stalepr/stalepr/internal/lifecycle"
 )
 
+// cleanUp plans the clean-ups after the run's own work, each from a
+// listing of its own (list): the stale label on closed PRs (closedOps),
+// close-pr-label on reopened ones (reopenedOps, reopened.go).
+type cleanUp struct {
+	*settings
+	x        *executor
+	list     lister
+	listed   map[int]bool // the open PRs this run listed: it acts at most once per PR
+	activity func(context.Context, lifecycle.PR) (lifecycle.Activity, error)
+}
+
 // closedOps plans the clean-up of PRs closed inside the close window that
 // still carry the stale label: stalepr takes it off itself when it closes,
 // so one there was closed or merged by a person (take it off), closed by
 // another stale bot (leave it: the label says why it was closed), or closed
 // by us in a run that stopped before deleting its branch (finish that). One
 // put on after the close is not a mark left behind: it is left.
-func (s *listing) closedOps(ctx context.Context) ([]op, error) {
+func (s *cleanUp) closedOps(ctx context.Context) ([]op, error) {
 	q := Query{State: "closed", Labels: []string{s.pol.StaleLabel}, Sort: "updated", Direction: "asc",
 		Since: s.pol.CleanupSince(s.now)}
 	var closed []lifecycle.PR
 	seen := map[int]bool{}
-	err := s.listUntil(ctx, s.gh.ListPRs, q, seen, func(pr lifecycle.PR) {
+	err := listUntil(ctx, s.log, s.list, q, seen, func(pr lifecycle.PR) {
 		if pr.HasLabel(s.pol.StaleLabel) {
 			closed = append(closed, pr)
 		}
@@ -32,7 +43,7 @@ func (s *listing) closedOps(ctx context.Context) ([]op, error) {
 	}
 	var ops []op
 	for _, pr := range closed {
-		if s.seen[pr.Number] {
+		if s.listed[pr.Number] {
 			// Open when this run listed it: closed by this run (its branch
 			// deletion failed, say) or by someone meanwhile. The history
 			// this run read is from before that close, so the next run's
@@ -89,10 +100,9 @@ const duplicateWindow = time.Hour
 // reads back what this run posted (ops) and deletes the copies.
 type dedup struct {
 	*settings
-	gh  dedupGitHub
-	w   *writer
-	x   *executor
-	res *Result
+	gh dedupGitHub
+	w  *writer
+	x  *executor
 
 	notices    map[int64]ourNotice // our notices seen in this run's reads, by comment ID
 	boundaries map[int][]time.Time // per PR: un-stales and reopenings seen, which separate notices
@@ -101,7 +111,8 @@ type dedup struct {
 	// minutes apart (days-before-review-nudge 0).
 	turnPasses map[int][]time.Time
 	// closedSince is the start of a listing of closed PRs this run read
-	// whole (closedAsked), their notices noted: recentlyClosed reads none.
+	// whole (the closure audit's, closedAsked), their notices noted:
+	// recentlyClosed reads none. The earlier when both did (readClosed).
 	closedSince time.Time
 }
 
@@ -215,7 +226,7 @@ const closedWindow = lifecycle.Day
 // (about one GraphQL point a run). Nothing to look for when stalepr never
 // closes; a failed read leaves the copies to a later run.
 func (d *dedup) recentlyClosed(ctx context.Context) {
-	if !d.pol.Closes() || d.res.Stopped != nil || d.closedRead() {
+	if !d.pol.Closes() || d.x.got.stopped != nil || d.closedRead() {
 		return
 	}
 	since := d.now.Add(-closedWindow)
@@ -244,11 +255,14 @@ func (d *dedup) recentlyClosed(ctx context.Context) {
 // closedRead is whether this run read the histories of the PRs closed in
 // the last closedWindow already, and noted our notices in them.
 func (d *dedup) closedRead() bool {
-	if a := d.res.Audit; a != nil && a.Complete && !a.Since.After(d.now.Add(-closedWindow)) {
-		return true // the closure audit read them
-	}
-	// The reopen commands' listing read them (closedAsked).
 	return !d.closedSince.IsZero() && !d.closedSince.After(d.now.Add(-closedWindow))
+}
+
+// readClosed notes a listing of the PRs closed since since, read whole.
+func (d *dedup) readClosed(since time.Time) {
+	if d.closedSince.IsZero() || since.Before(d.closedSince) {
+		d.closedSince = since
+	}
 }
 
 // seenClosed notes our notices in the histories of a page's PRs closed
