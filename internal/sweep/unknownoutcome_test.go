@@ -17,10 +17,13 @@ import (
 // for the next run, which finds the late notice and posts nothing.
 func TestUnknownOutcomeLateCommentIsNotPostedTwice(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		// Each case waits out a real attempt timeout of 1 s, which holds
+		// one of -short's two parallel slots the while; CI runs both.
+		// TestSafetyLostWriteAnswers keeps an unknown outcome in -short.
+		t.Skip("waits out a real 1 s attempt timeout")
+	}
 	for _, what := range []string{"stale notice", "closing comment"} {
-		if testing.Short() && what != "stale notice" {
-			continue // -short: one real attempt timeout waited out, not two; CI runs both
-		}
 		t.Run(what, func(t *testing.T) {
 			t.Parallel() // each waits out a real attempt timeout
 			w := newWorld(t)
