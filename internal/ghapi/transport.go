@@ -811,8 +811,32 @@ var routeRules = []struct {
 // routeOf maps a request path to GitHub's documented path template, so counts
 // group by endpoint and never carry a label name or branch.
 func routeOf(path string) string {
-	for _, r := range routeRules {
-		path = r.re.ReplaceAllString(path, r.repl)
+	routes.Lock()
+	route, known := routes.m[path]
+	routes.Unlock()
+	if known {
+		return route
 	}
-	return path
+	route = path
+	for _, r := range routeRules {
+		route = r.re.ReplaceAllString(route, r.repl)
+	}
+	routes.Lock()
+	if len(routes.m) >= maxRoutes {
+		clear(routes.m)
+	}
+	routes.m[path] = route
+	routes.Unlock()
+	return route
 }
+
+// routes keeps routeOf's answers by path: ten regular expressions on
+// every request cost more than the rest of counting it, and a run's paths
+// repeat (/graphql on every query, a PR's paths on each of its writes).
+// maxRoutes bounds it: full, it starts again empty.
+var routes = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+const maxRoutes = 1024
