@@ -88,12 +88,14 @@ type planSet struct {
 	keys   []string
 }
 
-// planned is a field with its resolver (nil for none) and its coerced
-// arguments, which resolvers only read.
+// planned is a field with its resolver (nil for none), its coerced
+// arguments, which resolvers only read, and its response key as a path's
+// element.
 type planned struct {
 	f    *ast.Field
 	r    resolver
 	args map[string]any
+	key  any
 }
 
 // collectKey names a selection set (by its first selection and length: a
@@ -123,7 +125,7 @@ func (x *gexec) fieldsOf(typ string, sel ast.SelectionSet) *planSet {
 	fs := x.collect(typ, sel, nil)
 	ps = &planSet{fields: make([]planned, len(fs)), keys: make([]string, len(fs))}
 	for i, f := range fs {
-		ps.fields[i] = planned{f: f, r: resolvers[typ][f.Name], args: f.ArgumentMap(x.vars)}
+		ps.fields[i] = planned{f: f, r: resolvers[typ][f.Name], args: f.ArgumentMap(x.vars), key: f.Alias}
 		ps.keys[i] = f.Alias
 	}
 	x.plan.mu.Lock()
@@ -150,13 +152,17 @@ func (x *gexec) execute(op *ast.OperationDefinition) *omap {
 
 // selectionSet resolves sel on src. path is the answer's path to src; the
 // fields' paths extend it in place, one after the other (fail copies the
-// path it keeps), so that no field allocates one.
+// path it keeps), so that no field allocates one: it is given room for
+// one more here, once for the object (and a path has room for the
+// deeper levels' too once it grew), and each field's key is boxed in
+// the plan.
 func (x *gexec) selectionSet(typ string, src any, sel ast.SelectionSet, path []any) (*omap, bool) {
 	ps := x.fieldsOf(typ, sel)
 	// The keys are the plan's: every field sets one value, in their order.
 	out := &omap{keys: ps.keys, vals: make([]any, 0, len(ps.fields))}
+	path = slices.Grow(path, 1)
 	for _, pf := range ps.fields {
-		p := append(path, pf.f.Alias)
+		p := append(path, pf.key)
 		if pf.f.Name == "__typename" {
 			out.vals = append(out.vals, typ)
 			continue
