@@ -343,7 +343,10 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, route string
 	}
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	r := req.Clone(actx)
+	// A shallow copy, not Clone's deep one of the headers and URL: a
+	// RoundTripper may not change the request it is given, so they can be
+	// shared; the body is the attempt's own.
+	r := req.WithContext(actx)
 	if req.GetBody != nil && req.Body != nil {
 		body, err := req.GetBody()
 		if err != nil {
