@@ -143,7 +143,9 @@ func (x *gexec) execute(op *ast.OperationDefinition) *omap {
 	if op.Operation == ast.Mutation {
 		root = "Mutation"
 	}
-	out, ok := x.selectionSet(root, nil, op.SelectionSet, nil)
+	// Room for a path as deep as a query may go, list indices included,
+	// so that the paths below extend it rather than grow it.
+	out, ok := x.selectionSet(root, nil, op.SelectionSet, make([]any, 0, 2*maxDepth))
 	if !ok {
 		return nil
 	}
