@@ -72,7 +72,8 @@ func parseUncached(query string) *parsedDoc {
 // depends only on the body and the fixed schema, so a request GitHub would
 // accept is read once per body, for every server of the process. What is
 // kept is only read afterwards: the executor and the rate limit read the
-// document, the variables and the cost, and never write to them. Refused
+// document, the variables and the cost, and never write to them (the plan,
+// which the executions fill in, has its own lock). Refused
 // requests are rare and read afresh, so their answers are never shared.
 const maxCachedReads = 1024
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2"
@@ -65,11 +66,36 @@ type gexec struct {
 	faultPR    int  // the pull request the fault targets, once known
 	faultFired bool // the fault changed the answer
 
-	// What depends only on the document and the variables, kept for the
-	// execution: a page's 74 pull requests and their 100 timeline items
-	// each collect the same selection sets and coerce the same arguments.
-	fields map[collectKey][]*ast.Field
-	args   map[*ast.Field]map[string]any
+	plan *plan
+}
+
+// plan is what running a request derives from its document and variables
+// alone: a page's 74 pull requests and their 100 timeline items each
+// collect the same selection sets, look up the same resolvers and coerce
+// the same arguments, which real executors cache per document. It is kept
+// with the request read once per body (readCache), so every execution of
+// the same body shares it, whichever server and test sends it.
+type plan struct {
+	mu   sync.Mutex
+	sets map[collectKey]*planSet
+}
+
+// planSet is a selection set collected for an object type: its fields in
+// answer order and their response keys, which every object answered for
+// it shares.
+type planSet struct {
+	fields []planned
+	keys   []string
+}
+
+// planned is a field with its resolver (nil for none), its coerced
+// arguments, which resolvers only read, and its response key as a path's
+// element.
+type planned struct {
+	f    *ast.Field
+	r    resolver
+	args map[string]any
+	key  any
 }
 
 // collectKey names a selection set (by its first selection and length: a
@@ -81,35 +107,34 @@ type collectKey struct {
 	n     int
 }
 
-// fieldsOf is collect's answer for a selection set, once per execution.
-func (x *gexec) fieldsOf(typ string, sel ast.SelectionSet) []*ast.Field {
+var noFields = &planSet{}
+
+// fieldsOf is collect's answer for a selection set, with each field's
+// resolver and arguments, once per plan.
+func (x *gexec) fieldsOf(typ string, sel ast.SelectionSet) *planSet {
 	if len(sel) == 0 {
-		return nil
+		return noFields
 	}
 	k := collectKey{typ, sel[0], len(sel)}
-	if fs, done := x.fields[k]; done {
-		return fs
+	x.plan.mu.Lock()
+	ps, done := x.plan.sets[k]
+	x.plan.mu.Unlock()
+	if done {
+		return ps
 	}
 	fs := x.collect(typ, sel, nil)
-	if x.fields == nil {
-		x.fields = map[collectKey][]*ast.Field{}
+	ps = &planSet{fields: make([]planned, len(fs)), keys: make([]string, len(fs))}
+	for i, f := range fs {
+		ps.fields[i] = planned{f: f, r: resolvers[typ][f.Name], args: f.ArgumentMap(x.vars), key: f.Alias}
+		ps.keys[i] = f.Alias
 	}
-	x.fields[k] = fs
-	return fs
-}
-
-// argsOf is a field's coerced arguments, once per execution (resolvers
-// only read them).
-func (x *gexec) argsOf(f *ast.Field) map[string]any {
-	if a, done := x.args[f]; done {
-		return a
+	x.plan.mu.Lock()
+	if x.plan.sets == nil {
+		x.plan.sets = map[collectKey]*planSet{}
 	}
-	a := f.ArgumentMap(x.vars)
-	if x.args == nil {
-		x.args = map[*ast.Field]map[string]any{}
-	}
-	x.args[f] = a
-	return a
+	x.plan.sets[k] = ps
+	x.plan.mu.Unlock()
+	return ps
 }
 
 // execute runs the operation's selection set on its root type.
@@ -118,7 +143,9 @@ func (x *gexec) execute(op *ast.OperationDefinition) *omap {
 	if op.Operation == ast.Mutation {
 		root = "Mutation"
 	}
-	out, ok := x.selectionSet(root, nil, op.SelectionSet, nil)
+	// Room for a path as deep as a query may go, list indices included,
+	// so that the paths below extend it rather than grow it.
+	out, ok := x.selectionSet(root, nil, op.SelectionSet, make([]any, 0, 2*maxDepth))
 	if !ok {
 		return nil
 	}
@@ -127,21 +154,26 @@ func (x *gexec) execute(op *ast.OperationDefinition) *omap {
 
 // selectionSet resolves sel on src. path is the answer's path to src; the
 // fields' paths extend it in place, one after the other (fail copies the
-// path it keeps), so that no field allocates one.
+// path it keeps), so that no field allocates one: it is given room for
+// one more here, once for the object (and a path has room for the
+// deeper levels' too once it grew), and each field's key is boxed in
+// the plan.
 func (x *gexec) selectionSet(typ string, src any, sel ast.SelectionSet, path []any) (*omap, bool) {
-	fields := x.fieldsOf(typ, sel)
-	out := &omap{keys: make([]string, 0, len(fields)), vals: make([]any, 0, len(fields))}
-	for _, f := range fields {
-		p := append(path, f.Alias)
-		if f.Name == "__typename" {
-			out.set(f.Alias, typ)
+	ps := x.fieldsOf(typ, sel)
+	// The keys are the plan's: every field sets one value, in their order.
+	out := &omap{keys: ps.keys, vals: make([]any, 0, len(ps.fields))}
+	path = slices.Grow(path, 1)
+	for _, pf := range ps.fields {
+		p := append(path, pf.key)
+		if pf.f.Name == "__typename" {
+			out.vals = append(out.vals, typ)
 			continue
 		}
-		v, ok := x.field(typ, src, f, p)
+		v, ok := x.field(typ, src, pf, p)
 		if !ok {
 			return nil, false
 		}
-		out.set(f.Alias, v)
+		out.vals = append(out.vals, v)
 	}
 	return out, true
 }
@@ -149,13 +181,13 @@ func (x *gexec) selectionSet(typ string, src any, sel ast.SelectionSet, path []a
 // field resolves and completes one field; false means the field is null
 // although non-null, so its parent becomes null too (GraphQL's null
 // propagation).
-func (x *gexec) field(typ string, src any, f *ast.Field, path []any) (any, bool) {
-	r := resolvers[typ][f.Name]
-	if r == nil {
+func (x *gexec) field(typ string, src any, pf planned, path []any) (any, bool) {
+	f := pf.f
+	if pf.r == nil {
 		x.fail(path, f, &gqlFieldError{msg: "fakegithub: no resolver for " + typ + "." + f.Name})
 		return nil, !f.Definition.Type.NonNull
 	}
-	v, err := r(x, src, x.argsOf(f))
+	v, err := pf.r(x, src, pf.args)
 	if err != nil {
 		fe, ok := err.(*gqlFieldError)
 		if !ok {

@@ -277,7 +277,7 @@ func (s *Server) graphqlReply(c *call) reply {
 		return gqlDataNull(gqlError{Message: "Something went wrong while executing your query. This may be the result of a timeout, " +
 			fmt.Sprintf("or it could be a GitHub bug. Please include `%04X:%04X` when reporting this issue.", c.seq%0xffff, c.seq)})
 	}
-	x := &gexec{s: s, c: c, doc: q.doc, vars: q.vars}
+	x := &gexec{s: s, c: c, doc: q.doc, vars: q.vars, plan: q.plan}
 	if gf != nil && (gf.Kind == GraphQLPartial || gf.Kind == GraphQLMissing) {
 		x.fault, x.faultPR = gf, gf.PR
 	}
@@ -309,6 +309,7 @@ type gqlQuery struct {
 	op   *ast.OperationDefinition
 	vars map[string]any
 	cost queryCost
+	plan *plan // what its executions derive from doc and vars alone
 }
 
 // readGraphQL checks a request as GitHub does before it runs anything: the
@@ -332,7 +333,7 @@ func readGraphQL(body []byte, parse func(string) *parsedDoc) (q gqlQuery, refuse
 	if err != nil {
 		return q, gqlErrors(variableError(op, err)), false
 	}
-	q = gqlQuery{doc: doc, op: op, vars: vars, cost: analyse(doc, op, vars)}
+	q = gqlQuery{doc: doc, op: op, vars: vars, cost: analyse(doc, op, vars), plan: &plan{}}
 	switch {
 	case len(q.cost.errs) > 0:
 		return q, gqlDataNull(q.cost.errs...), false

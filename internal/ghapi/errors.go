@@ -502,7 +502,11 @@ func sanitize(s, token string) string {
 	if token != "" {
 		s = strings.ReplaceAll(s, token, "***")
 	}
-	s = urlCredentials.ReplaceAllString(s, "${1}***@")
+	if strings.IndexByte(s, '@') >= 0 {
+		// Only then can it hold credentials: the expression costs as much
+		// on a long error answer without any.
+		s = urlCredentials.ReplaceAllString(s, "${1}***@")
+	}
 	if !strings.ContainsFunc(s, isControl) {
 		return s
 	}

@@ -209,7 +209,7 @@ func postGraphQL(ctx context.Context, hc *http.Client, endpoint, ua, doc string,
 		return gqlReply{}, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
+	b, err := bodyBytes(resp.Body)
 	if err != nil {
 		return gqlReply{}, err
 	}

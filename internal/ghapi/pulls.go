@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
@@ -330,9 +331,10 @@ type rateLimit struct {
 }
 
 // pullsQuery is the query of a page of PRs, each with prFields and what
-// its type asks besides.
+// its type asks besides: built once per shape (queryOnce), not per page.
 func pullsQuery(asks string) string {
-	return `query($owner: String!, $name: String!, $states: [PullRequestState!]!, $first: Int!, $after: String,
+	return queryOnce(&pullsQueries, asks, func() string {
+		return `query($owner: String!, $name: String!, $states: [PullRequestState!]!, $first: Int!, $after: String,
     $labels: [String!], $orderBy: IssueOrder!) {
   viewer { login }
   ` + rateLimitField + `
@@ -344,6 +346,21 @@ func pullsQuery(asks string) string {
     }
   }
 }` + prFragment + timelineFragments
+	})
+}
+
+var pullsQueries, pullQueries sync.Map // asks → the query text
+
+// queryOnce is the query text build makes for asks, kept in texts: a
+// query's text depends only on its shape, and building it (3 kB of
+// fragments joined) on every page and every PR read allocated it anew.
+func queryOnce(texts *sync.Map, asks string, build func() string) string {
+	if q, ok := texts.Load(asks); ok {
+		return q.(string)
+	}
+	q := build()
+	texts.Store(asks, q)
+	return q
 }
 
 type pullsData[N any] struct {
@@ -847,15 +864,17 @@ func (p *prOneChecks) checks() lifecycle.Checks {
 }
 
 // pullQuery is the query of one PR, with prFields and what its type asks
-// besides.
+// besides, built once per shape.
 func pullQuery(asks string) string {
-	return `query($owner: String!, $name: String!, $number: Int!) {
+	return queryOnce(&pullQueries, asks, func() string {
+		return `query($owner: String!, $name: String!, $number: Int!) {
   viewer { login }
   ` + rateLimitField + `
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) { ...pr` + asks + ` }
   }
 }` + prFragment + timelineFragments
+	})
 }
 
 type pullData[N any] struct {

@@ -328,8 +328,7 @@ func isHTML(resp *http.Response) bool {
 	if strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/html") {
 		return true
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body = io.NopCloser(bytes.NewReader(body))
+	body := reread(resp)
 	return bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("<"))
 }
 
@@ -344,7 +343,10 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, route string
 	}
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	r := req.Clone(actx)
+	// A shallow copy, not Clone's deep one of the headers and URL: a
+	// RoundTripper may not change the request it is given, so they can be
+	// shared; the body is the attempt's own.
+	r := req.WithContext(actx)
 	if req.GetBody != nil && req.Body != nil {
 		body, err := req.GetBody()
 		if err != nil {
@@ -619,8 +621,7 @@ func (t *transport) rateLimitOf(resp *http.Response) (limitKind, time.Duration) 
 	if resp.Header.Get("X-RateLimit-Remaining") == "0" && !hasRetryAfter {
 		return limitPrimary, 0
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body = io.NopCloser(bytes.NewReader(body))
+	body := reread(resp)
 	secondary := hasRetryAfter || resp.StatusCode == http.StatusTooManyRequests ||
 		bytes.Contains(bytes.ToLower(body), []byte("secondary rate limit"))
 	if !secondary {
@@ -670,7 +671,7 @@ func bufferBody(resp *http.Response, max int64) ([]byte, error) {
 	if resp.ContentLength > max {
 		return nil, &tooLargeError{limit: max}
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	body, err := readAll(io.LimitReader(resp.Body, max+1), resp.ContentLength)
 	if int64(len(body)) > max {
 		return nil, &tooLargeError{limit: max}
 	}
@@ -680,8 +681,66 @@ func bufferBody(resp *http.Response, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading response body: %w", err)
 	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.Body = &buffered{bytes.NewReader(body), body}
 	return body, nil
+}
+
+// readAll is io.ReadAll into room for size bytes (a Content-Length; -1 when
+// unknown): io.ReadAll starts at 512 bytes and grows, copying a listing
+// page's megabyte a dozen times over.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, max(size, 511)+1) // +1: the read that meets EOF needs no growth
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// buffered is a body bufferBody read whole. isHTML, rateLimitOf and
+// postGraphQL each read the answer again, and copying it each time cost
+// more than decoding it: they take its bytes instead (reread, bodyBytes).
+type buffered struct {
+	*bytes.Reader
+	all []byte
+}
+
+func (*buffered) Close() error { return nil }
+
+// unread is the body's bytes when it is a buffered body nothing has read
+// from yet.
+func unread(body io.Reader) ([]byte, bool) {
+	b, ok := body.(*buffered)
+	if !ok || b.Len() != len(b.all) {
+		return nil, false
+	}
+	return b.all, true
+}
+
+// reread reads resp's whole body and leaves it to be read again.
+func reread(resp *http.Response) []byte {
+	if all, ok := unread(resp.Body); ok {
+		return all
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body = &buffered{bytes.NewReader(body), body}
+	return body
+}
+
+// bodyBytes reads the whole of body.
+func bodyBytes(body io.Reader) ([]byte, error) {
+	if all, ok := unread(body); ok {
+		return all, nil
+	}
+	return io.ReadAll(body)
 }
 
 func (t *transport) usage() api.Usage {
@@ -755,8 +814,32 @@ var routeRules = []struct {
 // routeOf maps a request path to GitHub's documented path template, so counts
 // group by endpoint and never carry a label name or branch.
 func routeOf(path string) string {
-	for _, r := range routeRules {
-		path = r.re.ReplaceAllString(path, r.repl)
+	routes.Lock()
+	route, known := routes.m[path]
+	routes.Unlock()
+	if known {
+		return route
 	}
-	return path
+	route = path
+	for _, r := range routeRules {
+		route = r.re.ReplaceAllString(route, r.repl)
+	}
+	routes.Lock()
+	if len(routes.m) >= maxRoutes {
+		clear(routes.m)
+	}
+	routes.m[path] = route
+	routes.Unlock()
+	return route
 }
+
+// routes keeps routeOf's answers by path: ten regular expressions on
+// every request cost more than the rest of counting it, and a run's paths
+// repeat (/graphql on every query, a PR's paths on each of its writes).
+// maxRoutes bounds it: full, it starts again empty.
+var routes = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+const maxRoutes = 1024
