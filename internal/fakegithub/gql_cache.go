@@ -31,27 +31,12 @@ type parsedDoc struct {
 	errs []gqlError
 }
 
-var docCache = struct {
-	sync.Mutex
-	m map[string]*parsedDoc
-}{m: map[string]*parsedDoc{}}
+var docCache = newMemo[*parsedDoc](maxCachedDocs)
 
 // parseCached parses and validates query against the schema subset, once
 // per text.
 func parseCached(query string) *parsedDoc {
-	docCache.Lock()
-	p, hit := docCache.m[query]
-	docCache.Unlock()
-	if hit {
-		return p
-	}
-	p = parseUncached(query)
-	docCache.Lock()
-	if len(docCache.m) >= maxCachedDocs {
-		clear(docCache.m)
-	}
-	docCache.m[query] = p
-	docCache.Unlock()
+	p, _ := docCache.get(query, func() (*parsedDoc, bool) { return parseUncached(query), true })
 	return p
 }
 
@@ -84,29 +69,51 @@ type readBody struct {
 	query bool // no operation of the document is a mutation
 }
 
-var readCache = struct {
-	sync.Mutex
-	m map[string]*readBody
-}{m: map[string]*readBody{}}
+var readCache = newMemo[*readBody](maxCachedReads)
 
 // readCached reads body as readGraphQL does, once per body text.
 func readCached(body []byte) (*readBody, reply, bool) {
-	readCache.Lock()
-	r, hit := readCache.m[string(body)]
-	readCache.Unlock()
+	var refused reply
+	r, good := readCache.get(string(body), func() (*readBody, bool) {
+		q, why, good := readGraphQL(body, parseCached)
+		if !good {
+			refused = why
+			return nil, false
+		}
+		return &readBody{q: q, dry: dryRun(q.doc, q.op, q.vars), query: onlyReads(q.doc)}, true
+	})
+	return r, refused, good
+}
+
+// memo keeps values by text for every server of the process, up to max:
+// full, it starts again empty rather than grow without end (a test that
+// sends many distinct documents, the fake's own tests).
+type memo[V any] struct {
+	mu  sync.Mutex
+	m   map[string]V
+	max int
+}
+
+func newMemo[V any](max int) *memo[V] { return &memo[V]{m: map[string]V{}, max: max} }
+
+// get answers key's value, built once by build; a value build does not keep
+// (false) is made afresh each time.
+func (c *memo[V]) get(key string, build func() (V, bool)) (V, bool) {
+	c.mu.Lock()
+	v, hit := c.m[key]
+	c.mu.Unlock()
 	if hit {
-		return r, reply{}, true
+		return v, true
 	}
-	q, refused, good := readGraphQL(body, parseCached)
-	if !good {
-		return nil, refused, false
+	v, keep := build()
+	if !keep {
+		return v, false
 	}
-	r = &readBody{q: q, dry: dryRun(q.doc, q.op, q.vars), query: onlyReads(q.doc)}
-	readCache.Lock()
-	if len(readCache.m) >= maxCachedReads {
-		clear(readCache.m)
+	c.mu.Lock()
+	if len(c.m) >= c.max {
+		clear(c.m)
 	}
-	readCache.m[string(body)] = r
-	readCache.Unlock()
-	return r, reply{}, true
+	c.m[key] = v
+	c.mu.Unlock()
+	return v, true
 }
