@@ -194,8 +194,9 @@ type Activity struct {
 	// commits, an edit): the rules count it as a person's.
 	LastEventAt time.Time
 	// TouchedAt is the latest thing the history dates, by anyone (a bot's
-	// comment, our own writes), but the stale label going on and the
-	// deletion of our comments: what activity-from: anyone counts, as
+	// comment, our own writes), but the stale label going on (with the
+	// label changes of ours that came with it) and the deletion of our
+	// comments: what activity-from: anyone counts, as
 	// updated_at does, less the mark that moved it. A notice posted late
 	// counts its days from it under that clock (inactivityNoticeSince).
 	TouchedAt time.Time
@@ -295,6 +296,10 @@ type folds struct {
 	close       closeFold
 	turn        turnFold
 	handBack    handBackFold
+	// ownLabels: when our identity changed a label other than the stale
+	// label; those at the mark came with it (labels-to-add-when-stale,
+	// labels-to-remove-when-stale, one request) and touch nothing.
+	ownLabels []time.Time
 }
 
 func newFolds(pr PR, sorted []Event, staleLabel string, w who, o Options) *folds {
@@ -316,7 +321,11 @@ func (f *folds) add(e Event) {
 		e.Access = AccessWrite // a listed team's reviewer, for this review
 	}
 	f.lastEventAt = Later(f.lastEventAt, e.At)
-	if f.touches(e) {
+	switch {
+	case !f.touches(e):
+	case (e.Kind == Labeled || e.Kind == Unlabeled) && f.w.isSelf(e.Actor):
+		f.ownLabels = append(f.ownLabels, e.At)
+	default:
 		f.touchedAt = Later(f.touchedAt, e.At)
 	}
 	// The person fold reads the mark as it stood before e (an un-stale of
@@ -336,6 +345,18 @@ func (f *folds) add(e Event) {
 func (f *folds) touches(e Event) bool {
 	mark := e.Kind == Labeled && strings.EqualFold(e.Label, f.mark.staleLabel)
 	return !mark && !(e.Kind == CommentDeleted && f.w.isSelf(e.DeletedAuthor))
+}
+
+// touched is Activity.TouchedAt: touchedAt, and our label changes but
+// those that came with the mark, which moved updated_at as the mark did.
+func (f *folds) touched() time.Time {
+	at := f.touchedAt
+	for _, t := range f.ownLabels {
+		if d := t.Sub(f.mark.at); d > updateSlack || d < -updateSlack {
+			at = Later(at, t)
+		}
+	}
+	return at
 }
 
 func (f *folds) activity() Activity {
@@ -366,7 +387,7 @@ func (f *folds) activity() Activity {
 		ClosedNow:        !f.close.closedAt.IsZero(),
 		ClosedAt:         f.close.closedAt,
 		LastEventAt:      f.lastEventAt,
-		TouchedAt:        f.touchedAt,
+		TouchedAt:        f.touched(),
 		Turn:             turn,
 		TurnPasses:       append(slices.Clip(f.turn.passes), turn.Since),
 	}

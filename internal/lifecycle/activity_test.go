@@ -427,18 +427,26 @@ func TestSummarizeNoticeInTheSameSecondAsItsLabel(t *testing.T) {
 
 // TestSummarizeTouchedAt: what activity-from: anyone counts, the history
 // tells without the mark that moved updated_at: a bot's comment counts, the
-// stale label going on and a maintainer deleting our notice do not.
+// stale label going on (with our label change in its request,
+// labels-to-remove-when-stale) and a maintainer deleting our notice do
+// not; our label change a day later does.
 func TestSummarizeTouchedAt(t *testing.T) {
 	t.Parallel()
 	events := []lifecycle.Event{
 		comment(daysAgo(20), "maintainer"),
 		botComment(daysAgo(10), "ci-helper[bot]"),
+		asBot(unlabeled(daysAgo(2), selfLogin, "needs-review")),
 		asBot(labeled(daysAgo(2), selfLogin, staleLabel)),
 		deleted(daysAgo(1), "maintainer", selfLogin),
 	}
 	a := lifecycle.Summarize(lifecycle.PR{Author: author, CreatedAt: daysAgo(90)}, events, staleLabel, []string{selfLogin})
 	if !a.TouchedAt.Equal(daysAgo(10)) {
 		t.Errorf("TouchedAt = %s, want the bot's comment, %s", fmtTime(a.TouchedAt), fmtTime(daysAgo(10)))
+	}
+	later := append(slices.Clone(events), asBot(labeled(daysAgo(1), selfLogin, "author-turn")))
+	a = lifecycle.Summarize(lifecycle.PR{Author: author, CreatedAt: daysAgo(90)}, later, staleLabel, []string{selfLogin})
+	if !a.TouchedAt.Equal(daysAgo(1)) {
+		t.Errorf("TouchedAt = %s, want our label change after the mark, %s", fmtTime(a.TouchedAt), fmtTime(daysAgo(1)))
 	}
 	if !a.LastEventAt.Equal(daysAgo(1)) || !a.MarkedAt.Equal(daysAgo(2)) {
 		t.Errorf("LastEventAt = %s, MarkedAt = %s: the history read wrong", fmtTime(a.LastEventAt), fmtTime(a.MarkedAt))
