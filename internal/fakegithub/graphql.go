@@ -250,10 +250,11 @@ func gqlDataNull(errs ...gqlError) reply {
 }
 
 func (s *Server) graphqlReply(c *call) reply {
-	q, dry, refused, good := s.readGraphQL(c.body)
+	r, refused, good := readCached(c.body)
 	if !good {
 		return refused
 	}
+	q, dry := r.q, r.dry
 	var gf *GraphQLFault
 	if c.fault != nil {
 		gf = c.fault.GraphQL
@@ -286,20 +287,6 @@ func (s *Server) graphqlReply(c *call) reply {
 	data := x.execute(q.op)
 	c.faultFired = c.faultFired || x.faultFired
 	return gqlAnswer(data, x.errs)
-}
-
-// readGraphQL reads a request once per body, or afresh for a server that
-// proves the caches change nothing.
-func (s *Server) readGraphQL(body []byte) (q gqlQuery, dry bool, refused reply, good bool) {
-	if s.parseEveryRequest {
-		q, refused, good = readGraphQL(body, parseUncached)
-		return q, good && dryRun(q.doc, q.op, q.vars), refused, good
-	}
-	r, refused, good := readCached(body)
-	if !good {
-		return q, false, refused, false
-	}
-	return r.q, r.dry, reply{}, true
 }
 
 // gqlQuery is a GraphQL request GitHub accepted for running: its document,

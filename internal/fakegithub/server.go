@@ -16,10 +16,6 @@ import (
 type Server struct {
 	mu sync.Mutex
 
-	// parseEveryRequest turns the GraphQL document cache off for this
-	// server's answers (the test that proves the cache changes nothing).
-	parseEveryRequest bool
-
 	owner, repo, defaultBranch string
 	token                      string
 	webURL                     string // html_url base; "": the address the request came to
