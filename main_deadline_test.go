@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stalepr/stalepr/internal/testenv"
-
 	"github.com/stalepr/stalepr/internal/fakegithub"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // TestRunDeadlineSlowServer: a server that drips every answer (here each
@@ -48,6 +47,7 @@ func TestRunDeadlineSlowServer(t *testing.T) {
 // a tenth of a second away is cut at the deadline, not after its 30 s attempt timeout
 // and three retries; the run stops as at a limit.
 func TestRunDeadlineCutsAHangingRead(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	w, _ := newWorld(t, false)
 	clock := clientClock()

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 const commentsRoute = "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
@@ -138,6 +140,7 @@ func TestDropAndTruncate(t *testing.T) {
 // LateWrite: no answer; the write lands only after the client's next
 // request has been answered, so that request does not see it.
 func TestFaultLateWrite(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	s, ts := rich(t)
 	before := len(s.Comments(1))

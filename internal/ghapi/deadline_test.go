@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stalepr/stalepr/internal/api"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // TestDeadlineLetsAWriteInFlightFinish: a write sent before the run's
@@ -15,6 +16,7 @@ import (
 // next request, past the deadline, is refused unsent, and so is a wait that
 // would end past it.
 func TestDeadlineLetsAWriteInFlightFinish(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	slow := func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(300 * time.Millisecond) // three times what the deadline leaves

@@ -14,6 +14,7 @@ import (
 	"github.com/stalepr/stalepr/internal/api"
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // script answers the n-th request (0-based) with the n-th handler, then
@@ -334,6 +335,7 @@ func TestRoute(t *testing.T) {
 }
 
 func TestSlowAttemptTimesOutAndIsRetried(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	srv, n := script(t, func(w http.ResponseWriter, r *http.Request) {
 		select {

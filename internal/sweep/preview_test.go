@@ -16,6 +16,7 @@ import (
 	"github.com/stalepr/stalepr/internal/fakegithub"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // sandboxWorld is a world over the sandbox's sample repository
@@ -91,6 +92,7 @@ func outcomesOf(r sweep.Result) map[int][]string {
 // requests and the writes it refused add up to the real run's requests,
 // and it sends no write.
 func TestDryRunPreviewsTheRealRun(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	states := previewStates()
 	inputSets := previewInputSets(sandboxInputs(t))

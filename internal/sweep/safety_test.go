@@ -400,6 +400,7 @@ func (w *world) sfKillAfter(k int) {
 }
 
 func TestSafetyCrashAfterEveryWriteConverges(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	build := func(w *world) { w.sfMixed() }
 	want, writes := sfReference(t, build, sfInputs)
@@ -1679,6 +1680,7 @@ func checkSoakFinalRun(t *testing.T, w *world, inputs map[string]string) {
 // With delete-branch, a crash between the close and the branch deletion
 // must not leave the branch behind for good: the next run finishes it.
 func TestSafetyCrashBeforeBranchDeletionConverges(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	inputs := sfWith(sfInputs, "delete-branch", "true")
 	build := func(w *world) {

@@ -10,19 +10,15 @@ import (
 	"github.com/stalepr/stalepr/internal/ghapi"
 	"github.com/stalepr/stalepr/internal/report"
 	"github.com/stalepr/stalepr/internal/sweep"
+	"github.com/stalepr/stalepr/internal/testenv"
 )
 
 // A comment that GitHub applies after the client's timeout
 // (the verifying read sees nothing yet) is not posted again: the PR is left
 // for the next run, which finds the late notice and posts nothing.
 func TestUnknownOutcomeLateCommentIsNotPostedTwice(t *testing.T) {
+	testenv.Long(t) // each case waits out a real 1 s attempt timeout; TestSafetyLostWriteAnswers keeps an unknown outcome in -short
 	t.Parallel()
-	if testing.Short() {
-		// Each case waits out a real attempt timeout of 1 s, which holds
-		// one of -short's two parallel slots the while; CI runs both.
-		// TestSafetyLostWriteAnswers keeps an unknown outcome in -short.
-		t.Skip("waits out a real 1 s attempt timeout")
-	}
 	for _, what := range []string{"stale notice", "closing comment"} {
 		t.Run(what, func(t *testing.T) {
 			t.Parallel() // each waits out a real attempt timeout

@@ -25,13 +25,15 @@ func Slow(tb testing.TB) {
 }
 
 // Long skips tb under -short: a load test (hundreds of PRs, a page of
-// GitHub's largest size, 50,000 PRs rendered) or a replay of weeks of daily
-// runs. `go test ./...` and both CI passes run it; the quick loop, -short,
-// stays within seconds.
+// GitHub's largest size, 50,000 PRs rendered), a replay of weeks of daily
+// runs, a soak (a crash after every write, a preview at every budget) or a
+// wait of real time (an attempt that times out): on two cores a real wait
+// holds one of go test's two workers. `go test ./...` and both CI passes
+// run it; the quick loop, -short, stays within seconds.
 func Long(tb testing.TB) {
 	tb.Helper()
 	if testing.Short() {
-		tb.Skip("a load test or a long replay: runs without -short (go test ./..., CI)")
+		tb.Skip("a load test, a long replay, a soak or a real wait: runs without -short (go test ./..., CI)")
 	}
 }
 
