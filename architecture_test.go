@@ -154,7 +154,7 @@ func TestWhereAWriteGoes(t *testing.T) {
 			return true
 		})
 	}
-	writer := interfaceMethods(t, sweepFiles, "Writer")
+	writer := roomMethods(t, sweepFiles, "Writer")
 	if len(writer) == 0 {
 		t.Fatal("no Writer interface in internal/sweep")
 	}
@@ -308,7 +308,7 @@ func sentIn(fd *ast.FuncDecl, fields map[string]map[string]string, stageOf func(
 // interfaces it embeds.
 func roomMethods(t *testing.T, files map[string]*ast.File, name string) []string {
 	t.Helper()
-	methods := interfaceMethods(t, files, name)
+	var methods []string
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			ts, ok := n.(*ast.TypeSpec)
@@ -319,24 +319,6 @@ func roomMethods(t *testing.T, files map[string]*ast.File, name string) []string
 				if len(m.Names) == 0 {
 					methods = append(methods, roomMethods(t, files, fmt.Sprint(m.Type))...)
 				}
-			}
-			return false
-		})
-	}
-	return methods
-}
-
-// interfaceMethods are the methods the interface name declares itself.
-func interfaceMethods(t *testing.T, files map[string]*ast.File, name string) []string {
-	t.Helper()
-	var methods []string
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			ts, ok := n.(*ast.TypeSpec)
-			if !ok || ts.Name.Name != name {
-				return true
-			}
-			for _, m := range ts.Type.(*ast.InterfaceType).Methods.List {
 				for _, id := range m.Names {
 					methods = append(methods, id.Name)
 				}
