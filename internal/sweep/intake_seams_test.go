@@ -44,12 +44,7 @@ func TestIntakeReopenedOnCommand(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	n := w.unasked(1)
-	w.run(intakeInputs)
-	w.clock.Advance(7 * lifecycle.Day)
-	w.run(intakeInputs)
-	if !w.intakeClosed(n) {
-		t.Fatalf("#%d: %s, want closed by the intake clock", n, w.state(n))
-	}
+	w.closeByIntake(t, n, intakeInputs)
 	w.clock.Advance(lifecycle.Day)
 	w.fake.Comment(n, dave, w.now(), "/reopen")
 	w.clock.Advance(lifecycle.Day)

@@ -31,6 +31,18 @@ func (w *world) unasked(d float64, mod ...func(*fakegithub.Issue)) int {
 
 // intakeClosed reports whether PR n was closed by the intake clock: closed,
 // with our closing comment in intake-close-message's words.
+// closeByIntake runs the intake clock over #n until it closes it: the
+// notice, then the close 7 days later.
+func (w *world) closeByIntake(t *testing.T, n int, inputs map[string]string) {
+	t.Helper()
+	w.run(inputs)
+	w.clock.Advance(7 * lifecycle.Day)
+	w.run(inputs)
+	if !w.intakeClosed(n) {
+		t.Fatalf("#%d: %s, want closed by the intake clock", n, w.state(n))
+	}
+}
+
 func (w *world) intakeClosed(n int) bool {
 	for _, c := range w.fake.Comments(n) {
 		if strings.Contains(c.Body, notice.CloseMarker(lifecycle.RuleIntake)) && strings.Contains(c.Body, "links no issue a maintainer accepted") {
@@ -283,12 +295,7 @@ func TestIntakeCloseTrustedByTheAudit(t *testing.T) {
 	w := newWorld(t)
 	n := w.unasked(1)
 	inputs := sfWith(intakeInputs, "audit-closed-days", "30", "reopen-wrongly-closed", "true")
-	w.run(inputs)
-	w.clock.Advance(7 * lifecycle.Day)
-	w.run(inputs)
-	if !w.intakeClosed(n) {
-		t.Fatalf("#%d: %s, want closed by the intake clock", n, w.state(n))
-	}
+	w.closeByIntake(t, n, inputs)
 	w.clock.Advance(lifecycle.Day)
 	res := w.run(inputs)
 	if w.state(n) != "closed" || has(res.With(sweep.Reopened), n) || len(res.WronglyClosed()) != 0 {
