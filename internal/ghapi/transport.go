@@ -689,20 +689,10 @@ func bufferBody(resp *http.Response, max int64) ([]byte, error) {
 // unknown): io.ReadAll starts at 512 bytes and grows, copying a listing
 // page's megabyte a dozen times over.
 func readAll(r io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, max(size, 511)+1) // +1: the read that meets EOF needs no growth
-	for {
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-	}
+	var b bytes.Buffer
+	b.Grow(int(max(size, 0)) + bytes.MinRead) // MinRead: the read that meets EOF needs no growth
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
 }
 
 // buffered is a body bufferBody read whole. isHTML, rateLimitOf and
