@@ -143,9 +143,9 @@ func closeNoticeBody() string {
 	return "Closing this pull request: it stayed stale without activity.\n\n<!-- stalepr:close -->"
 }
 
-// load builds a server from a JSON scenario with dates relative to now;
+// Load builds a server from a JSON scenario with dates relative to now;
 // the server's Clock is stopped at now.
-func load(r io.Reader, now time.Time) (*Server, error) {
+func Load(r io.Reader, now time.Time) (*Server, error) {
 	s := New(Options{Clock: NewClock(now.UTC().Truncate(time.Second))})
 	if err := s.loadScenario(r, now); err != nil {
 		return nil, err
@@ -153,14 +153,14 @@ func load(r io.Reader, now time.Time) (*Server, error) {
 	return s, nil
 }
 
-// LoadFile is load from a file.
+// LoadFile is Load from a file.
 func LoadFile(path string, now time.Time) (*Server, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	s, err := load(f, now)
+	s, err := Load(f, now)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

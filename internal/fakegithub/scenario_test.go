@@ -149,7 +149,7 @@ func TestScenarioKeepsHostileTitles(t *testing.T) {
 		}
 		items = append(items, fmt.Sprintf(`{"number":%d,"title":%s,"user":"u","created_days_ago":5}`, i+1, b))
 	}
-	s, err := load(strings.NewReader(`{"owner":"o","repo":"r","items":[`+strings.Join(items, ",")+`]}`), t0)
+	s, err := Load(strings.NewReader(`{"owner":"o","repo":"r","items":[`+strings.Join(items, ",")+`]}`), t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestScenarioErrors(t *testing.T) {
 		{`{"items":[{"title":"x","issue":true,"created_days_ago":5,"checks":[{"name":"test","conclusion":"success","completed_days_ago":1}]}]}`, "an issue has no head commit"},
 		{`{"items":[{"title":"x","created_days_ago":5,"checks":[{"conclusion":"success","completed_days_ago":1}]}]}`, "name is required"},
 	} {
-		_, err := load(strings.NewReader(tc.json), t0)
+		_, err := Load(strings.NewReader(tc.json), t0)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.json, err, tc.want)
 		}
@@ -287,7 +287,7 @@ func BenchmarkListIssuesPage(b *testing.B) {
 // on the head commit the item's events leave.
 func TestScenarioChecks(t *testing.T) {
 	t.Parallel()
-	s, err := load(strings.NewReader(`{"items":[{"number":1,"title":"x","created_days_ago":5,
+	s, err := Load(strings.NewReader(`{"items":[{"number":1,"title":"x","created_days_ago":5,
 		"events":[{"type":"committed","days_ago":2}],
 		"checks":[{"name":"ci/jenkins","state":"ERROR","required":true,"completed_days_ago":1},{"name":"deploy","status":"queued"}]}]}`), t0)
 	if err != nil {

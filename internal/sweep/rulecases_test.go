@@ -75,16 +75,12 @@ func runRuleCase(t *testing.T, file string) string {
 	if err := dec.Decode(&c); err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
-	// The fake reads its scenario from a JSON file, strictly.
+	// The fake reads its scenario as JSON, strictly.
 	sc, err := json.Marshal(c.Scenario)
 	if err != nil {
 		t.Fatalf("%s: scenario: %v", file, err)
 	}
-	path := filepath.Join(t.TempDir(), "scenario.json")
-	if err := os.WriteFile(path, sc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	fake, err := fakegithub.LoadFile(path, t0)
+	fake, err := fakegithub.Load(bytes.NewReader(sc), t0)
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
